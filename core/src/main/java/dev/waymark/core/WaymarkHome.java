@@ -1,0 +1,67 @@
+package dev.waymark.core;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+/**
+ * Where Waymark keeps its own data: shadow repositories, sessions and logs.
+ *
+ * <p>{@code $WAYMARK_HOME} wins; otherwise {@code $XDG_DATA_HOME/waymark}; otherwise
+ * {@code ~/.local/share/waymark}. Nothing is ever written into the user's project.
+ */
+public record WaymarkHome(Path root) {
+
+  public WaymarkHome {
+    root = root.toAbsolutePath().normalize();
+  }
+
+  public static WaymarkHome fromEnvironment() {
+    return fromEnvironment(System.getenv(), Path.of(System.getProperty("user.home")));
+  }
+
+  static WaymarkHome fromEnvironment(Map<String, String> env, Path userHome) {
+    String explicit = env.get("WAYMARK_HOME");
+    if (explicit != null && !explicit.isBlank()) {
+      return new WaymarkHome(Path.of(explicit));
+    }
+    String xdg = env.get("XDG_DATA_HOME");
+    if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+      return new WaymarkHome(Path.of(xdg, "waymark"));
+    }
+    return new WaymarkHome(userHome.resolve(".local/share/waymark"));
+  }
+
+  public Path projectsDir() {
+    return root.resolve("projects");
+  }
+
+  public Path logsDir() {
+    return root.resolve("logs");
+  }
+
+  /** Creates {@code dir} and any missing parents, each new one readable by its owner only. */
+  public static Path createPrivateDirectories(Path dir) throws IOException {
+    Path absolute = dir.toAbsolutePath().normalize();
+    Path missingFrom = absolute;
+    while (missingFrom.getParent() != null && !Files.exists(missingFrom.getParent())) {
+      missingFrom = missingFrom.getParent();
+    }
+    Files.createDirectories(absolute);
+    for (Path p = absolute; p != null && p.startsWith(missingFrom); p = p.getParent()) {
+      restrictToOwner(p);
+    }
+    restrictToOwner(absolute);
+    return absolute;
+  }
+
+  private static void restrictToOwner(Path dir) throws IOException {
+    try {
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    } catch (UnsupportedOperationException notPosix) {
+      // Non-POSIX file systems keep their default access rules.
+    }
+  }
+}

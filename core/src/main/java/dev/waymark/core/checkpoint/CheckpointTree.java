@@ -1,0 +1,581 @@
+package dev.waymark.core.checkpoint;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.diff.DiffFormatter;
+import org.eclipse.jgit.diff.Edit;
+import org.eclipse.jgit.diff.EditList;
+import org.eclipse.jgit.diff.HistogramDiff;
+import org.eclipse.jgit.diff.RawText;
+import org.eclipse.jgit.diff.RawTextComparator;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * One tab's tree of checkpoints, and the only way to change the files it checkpointed.
+ *
+ * <p>{@code #0} is the tab's start. {@link #begin()} opens the next checkpoint as a child of the
+ * live one; its turn records each file change, then {@link Turn#finish finishes}. The <em>live</em>
+ * checkpoint is the one the conversation continues from; the <em>files</em> checkpoint is the one
+ * the project's files reflect (the two differ only after a files-only or conversation-only
+ * restore). The view cursor moves in memory only.
+ *
+ * <p>Moving the files from one checkpoint to another writes exactly the paths that the
+ * checkpoints between them changed. For each path, the tab knows the version it expects on disk
+ * (its own, at the files checkpoint) and the version the target wants. If the disk holds
+ * neither, someone else changed the file since: the change is carried over by a three-way merge,
+ * and where that clashes nothing is written at all unless the restore is forced.
+ *
+ * <p>Thread-safe: every method is synchronized on the tree.
+ */
+public final class CheckpointTree {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  private final ShadowStore store;
+  private final String tabId;
+  private final List<Node> nodes = new ArrayList<>();
+  private final Deque<Node> redo = new ArrayDeque<>();
+  private Node live;
+  private Node files;
+  private Node viewed; // null while the view is live
+  private Turn running;
+
+  CheckpointTree(ShadowStore store, String tabId) {
+    this.store = store;
+    this.tabId = tabId;
+    Node start = new Node(0, null, CheckpointStatus.DONE, store.clock().instant());
+    nodes.add(start);
+    live = start;
+    files = start;
+  }
+
+  public String tabId() {
+    return tabId;
+  }
+
+  /** Where the view cursor stands. */
+  public record ViewPosition(int checkpoint, boolean live) {}
+
+  // ---------------------------------------------------------------------------------- reading
+
+  public synchronized Checkpoint checkpoint(int number) {
+    return node(number).snapshot(tabId);
+  }
+
+  public synchronized List<Checkpoint> checkpoints() {
+    List<Checkpoint> all = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      all.add(n.snapshot(tabId));
+    }
+    return all;
+  }
+
+  public synchronized int live() {
+    return live.number;
+  }
+
+  /** The checkpoint the project's files reflect; equal to {@link #live()} but after a one-sided restore. */
+  public synchronized int filesAt() {
+    return files.number;
+  }
+
+  /** The live path, {@code #0} first: whose messages make up the conversation. */
+  public synchronized List<Integer> livePath() {
+    return pathOf(live);
+  }
+
+  /** The checkpoint that {@link #redo()} would re-apply, if any. */
+  public synchronized Optional<Integer> redoable() {
+    return redo.isEmpty() ? Optional.empty() : Optional.of(redo.peek().number);
+  }
+
+  public synchronized Optional<Turn> running() {
+    return Optional.ofNullable(running);
+  }
+
+  // ----------------------------------------------------------------------------- the cursor
+
+  public synchronized ViewPosition view() {
+    return viewed == null ? new ViewPosition(live.number, true) : new ViewPosition(viewed.number, false);
+  }
+
+  /** One checkpoint back from the viewed one; stays on {@code #0}. */
+  public synchronized ViewPosition viewBack() {
+    Node from = viewed == null ? live : viewed;
+    if (from.parent != null) {
+      viewed = from.parent == live ? null : from.parent;
+    }
+    return view();
+  }
+
+  /** One checkpoint forward toward live; forward past the last returns to live. */
+  public synchronized ViewPosition viewForward() {
+    if (viewed != null) {
+      Node next = viewed.next;
+      viewed = next == null || next == live ? null : next;
+    }
+    return view();
+  }
+
+  public synchronized ViewPosition viewAt(int number) {
+    Node target = node(number);
+    viewed = target == live ? null : target;
+    return view();
+  }
+
+  public synchronized ViewPosition viewLive() {
+    viewed = null;
+    return view();
+  }
+
+  // ------------------------------------------------------------------------------- turns
+
+  /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
+  public synchronized Turn begin() {
+    requireNoTurn("start another");
+    Node node = new Node(nodes.size(), live, CheckpointStatus.RUNNING, store.clock().instant());
+    nodes.add(node);
+    live = node;
+    files = node;
+    viewed = null;
+    redo.clear();
+    linkTimeline(node);
+    running = new Turn(this, node);
+    return running;
+  }
+
+  /** Restores files and conversation to {@code #number}, then opens a new checkpoint under it. */
+  public synchronized BranchResult branchFrom(int number) {
+    RestoreResult restore = goTo(number);
+    return new BranchResult(restore, restore.applied() ? Optional.of(begin()) : Optional.empty());
+  }
+
+  /** What {@link #branchFrom} did: the restore, and the new turn unless conflicts stopped it. */
+  public record BranchResult(RestoreResult restore, Optional<Turn> turn) {}
+
+  synchronized void record(Node node, String path, FileState before, FileState after) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished; it records no more changes.");
+    }
+    WorkTree.checkPath(path);
+    List<FileVersion> versions = store.repo().insert(List.of(before, after));
+    FileChange earlier = node.changes.get(path);
+    FileVersion first = earlier == null ? versions.get(0) : earlier.before();
+    FileVersion last = versions.get(1);
+    if (first.equals(last)) {
+      node.changes.remove(path);
+    } else {
+      node.changes.put(path, new FileChange(path, first, last));
+    }
+  }
+
+  FileState readProjectFile(String path) throws IOException {
+    return store.workTree().readState(path);
+  }
+
+  synchronized Checkpoint finish(Node node, CheckpointStatus status) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished already.");
+    }
+    if (status == CheckpointStatus.RUNNING) {
+      throw new IllegalArgumentException("finish with done, cancelled or failed");
+    }
+    try {
+      if (!node.changes.isEmpty()) {
+        writeCommit(node, status);
+        store.checkpointWritten();
+      }
+      node.status = status;
+    } finally {
+      running = null;
+    }
+    prune();
+    return node.snapshot(tabId);
+  }
+
+  private void writeCommit(Node node, CheckpointStatus status) {
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    ObjectNode manifest = manifest(node.number, status);
+    ArrayNode changes = manifest.putArray("changes");
+    for (FileChange change : node.changes.values()) {
+      if (change.before().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("pre/" + change.path(), change.before()));
+      }
+      if (change.after().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("post/" + change.path(), change.after()));
+      }
+      ObjectNode c = changes.addObject();
+      c.put("path", change.path());
+      putVersion(c.putObject("before"), change.before());
+      putVersion(c.putObject("after"), change.after());
+    }
+    String tag = ShadowStore.tagPrefix(tabId) + node.number;
+    node.commit = store.repo().commitAndTag(entries, bytes(manifest), parentCommits(node.parent),
+        "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)\n",
+        node.created, tag);
+    node.tag = tag;
+  }
+
+  private ObjectNode manifest(int number, CheckpointStatus status) {
+    ObjectNode manifest = JSON.createObjectNode();
+    manifest.put("format", 1);
+    manifest.put("tab", tabId);
+    manifest.put("checkpoint", number);
+    Node n = node(number);
+    manifest.put("parent", n.parent == null ? -1 : n.parent.number);
+    manifest.put("status", status.name().toLowerCase(java.util.Locale.ROOT));
+    manifest.put("created", n.created.toString());
+    return manifest;
+  }
+
+  private static void putVersion(ObjectNode json, FileVersion version) {
+    json.put("kind", version.kind().name().toLowerCase(java.util.Locale.ROOT));
+    if (version.exists()) {
+      json.put("blob", version.blob().name());
+    }
+  }
+
+  private static byte[] bytes(ObjectNode json) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static List<ObjectId> parentCommits(Node from) {
+    for (Node n = from; n != null; n = n.parent) {
+      if (n.commit != null) {
+        return List.of(n.commit);
+      }
+    }
+    return List.of();
+  }
+
+  // ------------------------------------------------------------------------ moving around
+
+  /** Moves files and conversation back one checkpoint. */
+  public synchronized RestoreResult undo() {
+    requireNoTurn("undo");
+    if (live.parent == null) {
+      throw new CheckpointException("Nothing to undo: #0 is the start of this tab.");
+    }
+    return move(live.parent, RestoreMode.BOTH, false);
+  }
+
+  /** Moves files and conversation back to {@code #number}, which must come before the live checkpoint. */
+  public synchronized RestoreResult undoTo(int number) {
+    requireNoTurn("undo");
+    Node target = node(number);
+    if (target == live || !isAncestor(target, live)) {
+      throw new CheckpointException("#" + number + " does not come before the live checkpoint #" + live.number
+          + "; use goto to move to any checkpoint.");
+    }
+    return move(target, RestoreMode.BOTH, false);
+  }
+
+  /** Re-applies the checkpoint most recently undone. */
+  public synchronized RestoreResult redo() {
+    requireNoTurn("redo");
+    if (redo.isEmpty()) {
+      throw new CheckpointException("Nothing to redo.");
+    }
+    return move(redo.peek(), RestoreMode.BOTH, false);
+  }
+
+  /** Moves files and conversation to any checkpoint, abandoned branches included. */
+  public synchronized RestoreResult goTo(int number) {
+    requireNoTurn("go to another checkpoint");
+    return move(node(number), RestoreMode.BOTH, false);
+  }
+
+  /**
+   * Restores {@code #number} in the given mode. With {@code force}, files whose later edits clash
+   * are overwritten, and what was on disk is kept under a rescue tag.
+   */
+  public synchronized RestoreResult restore(int number, RestoreMode mode, boolean force) {
+    requireNoTurn("restore");
+    return move(node(number), mode, force);
+  }
+
+  private RestoreResult move(Node target, RestoreMode mode, boolean force) {
+    int from = live.number;
+    FileRestore.Outcome outcome = FileRestore.Outcome.NOTHING;
+    if (mode.movesFiles() && target != files) {
+      outcome = new FileRestore(store, tabId, files, target, force).run(from);
+      if (!outcome.applied()) {
+        return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
+            Optional.empty(), pathOf(live));
+      }
+      files = target;
+    }
+    if (mode.movesConversation()) {
+      moveRedo(target);
+      live = target;
+      linkTimeline(target);
+    }
+    viewed = null;
+    return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
+        outcome.conflicts(), outcome.rescueTag(), pathOf(live));
+  }
+
+  private void moveRedo(Node target) {
+    if (target == live) {
+      return;
+    }
+    if (isAncestor(target, live)) {
+      List<Node> undone = new ArrayList<>();
+      for (Node n = live; n != target; n = n.parent) {
+        undone.add(n);
+      }
+      for (Node n : undone) {
+        redo.push(n);
+      }
+    } else if (redo.contains(target) && isAncestor(live, target)) {
+      while (redo.pop() != target) {
+        // drop the redone checkpoints up to the target
+      }
+    } else {
+      redo.clear();
+    }
+  }
+
+  // ---------------------------------------------------------------------------- diff, save
+
+  /** How the files on disk differ from checkpoint {@code #number}, for the files the tab tracks there. */
+  public synchronized CheckpointDiff diff(int number) {
+    Node target = node(number);
+    Map<String, FileVersion> wanted = new TreeMap<>();
+    for (var entry : FileRestore.plan(files, target).entrySet()) {
+      wanted.put(entry.getKey(), entry.getValue().target());
+    }
+    for (FileChange change : target.changes.values()) {
+      wanted.putIfAbsent(change.path(), change.after());
+    }
+    List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
+    try {
+      for (var entry : wanted.entrySet()) {
+        String path = entry.getKey();
+        FileVersion version = entry.getValue();
+        WorkTree.DiskFile disk = store.workTree().read(path, store.repo());
+        if (disk.matches(version)) {
+          continue;
+        }
+        byte[] at = version.exists() ? store.repo().read(version.blob()) : null;
+        boolean onDisk = !disk.blocked() && disk.kind() != FileKind.ABSENT;
+        byte[] now = onDisk ? store.workTree().readState(path).contentUnsafe() : null;
+        diffs.add(unifiedDiff(path, at, version.kind(), now, disk.blocked() ? null : disk.kind()));
+      }
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read the project's files for the diff: " + e.getMessage(), e);
+    }
+    return new CheckpointDiff(number, diffs);
+  }
+
+  /** The lines added and removed by checkpoint {@code #number}'s own changes, per file. */
+  public synchronized List<CheckpointDiff.FileDiff> changeDiffs(int number) {
+    Node node = node(number);
+    List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
+    try {
+      for (FileChange change : node.changes.values()) {
+        byte[] before = change.before().exists() ? store.repo().read(change.before().blob()) : null;
+        byte[] after = change.after().exists() ? store.repo().read(change.after().blob()) : null;
+        diffs.add(unifiedDiff(change.path(), before, change.before().kind(), after, change.after().kind()));
+      }
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read checkpoint #" + number + ": " + e.getMessage(), e);
+    }
+    return diffs;
+  }
+
+  static CheckpointDiff.FileDiff unifiedDiff(String path, byte[] old, FileKind oldKind, byte[] now, FileKind nowKind) {
+    StringBuilder header = new StringBuilder();
+    header.append("diff --waymark a/").append(path).append(" b/").append(path).append('\n');
+    if (now == null && nowKind == null) {
+      header.append("# b/").append(path).append(" is a directory or special file on disk\n");
+    }
+    if (oldKind != null && nowKind != null && oldKind != nowKind && old != null && now != null) {
+      header.append("old mode ").append(oldKind.gitMode().toString()).append('\n');
+      header.append("new mode ").append(nowKind.gitMode().toString()).append('\n');
+    }
+    byte[] a = old == null ? new byte[0] : old;
+    byte[] b = now == null ? new byte[0] : now;
+    if (RawText.isBinary(a) || RawText.isBinary(b)) {
+      header.append("Binary files ").append(old == null ? "/dev/null" : "a/" + path).append(" and ")
+          .append(now == null ? "/dev/null" : "b/" + path).append(" differ\n");
+      return new CheckpointDiff.FileDiff(path, header.toString(), 0, 0, true);
+    }
+    header.append("--- ").append(old == null ? "/dev/null" : "a/" + path).append('\n');
+    header.append("+++ ").append(now == null ? "/dev/null" : "b/" + path).append('\n');
+    RawText left = new RawText(a);
+    RawText right = new RawText(b);
+    EditList edits = new HistogramDiff().diff(RawTextComparator.DEFAULT, left, right);
+    int added = 0;
+    int removed = 0;
+    for (Edit edit : edits) {
+      added += edit.getLengthB();
+      removed += edit.getLengthA();
+    }
+    ByteArrayOutputStream hunks = new ByteArrayOutputStream();
+    try (DiffFormatter formatter = new DiffFormatter(hunks)) {
+      formatter.format(edits, left, right);
+      formatter.flush();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return new CheckpointDiff.FileDiff(path, header + hunks.toString(StandardCharsets.UTF_8), added, removed, false);
+  }
+
+  /**
+   * Tags the live checkpoint under {@code name} ({@code refs/tags/waymark/<tab>/saved/<name>}):
+   * a commit whose {@code post/} tree holds every file the tab tracks as it is at live. Saves are
+   * never pruned.
+   */
+  public synchronized Checkpoint save(String name) {
+    requireNoTurn("save");
+    if (name == null || !SAVE_NAME.matcher(name).matches()) {
+      throw new CheckpointException("Not a valid save name: \"" + name + "\" (letters, digits, '.', '-' and '_', up to 64)");
+    }
+    String tag = ShadowStore.tagPrefix(tabId) + "saved/" + name;
+    if (store.repo().resolve(tag) != null) {
+      throw new CheckpointException("This tab already has a save named " + name + ".");
+    }
+    Map<String, FileVersion> state = new TreeMap<>();
+    for (Node n = live; n != null; n = n.parent) {
+      for (FileChange change : n.changes.values()) {
+        state.putIfAbsent(change.path(), change.after());
+      }
+    }
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    ObjectNode manifest = manifest(live.number, live.status);
+    manifest.put("save", name);
+    ArrayNode listed = manifest.putArray("files");
+    for (var entry : state.entrySet()) {
+      if (entry.getValue().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("post/" + entry.getKey(), entry.getValue()));
+      }
+      ObjectNode f = listed.addObject();
+      f.put("path", entry.getKey());
+      putVersion(f, entry.getValue());
+    }
+    store.repo().commitAndTag(entries, bytes(manifest), parentCommits(live),
+        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag);
+    live.saved.add(name);
+    return live.snapshot(tabId);
+  }
+
+  // --------------------------------------------------------------------------- retention
+
+  private void prune() {
+    RetentionPolicy policy = store.retention();
+    Instant oldest = store.clock().instant().minus(policy.maxAge());
+    List<Node> tagged = new ArrayList<>();
+    for (Node n : nodes) {
+      if (n.tag != null && n.saved.isEmpty() && n != live && n != files) {
+        tagged.add(n);
+      }
+    }
+    int excess = tagged.size() - policy.keepPerTab();
+    List<String> doomed = new ArrayList<>();
+    for (Node n : tagged) {
+      if (excess > 0 || n.created.isBefore(oldest)) {
+        doomed.add(n.tag);
+        excess--;
+      }
+    }
+    if (doomed.isEmpty()) {
+      return;
+    }
+    store.repo().deleteRefs(doomed);
+    Set<String> gone = new HashSet<>(doomed);
+    for (Node n : tagged) {
+      if (gone.contains(n.tag)) {
+        n.tag = null;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------ helpers
+
+  private void requireNoTurn(String what) {
+    if (running != null) {
+      throw new CheckpointException("Checkpoint #" + running.number() + " is still running; finish or cancel it before you " + what + ".");
+    }
+  }
+
+  private Node node(int number) {
+    if (number < 0 || number >= nodes.size()) {
+      throw new CheckpointException("This tab has no checkpoint #" + number
+          + " (it has #0 to #" + (nodes.size() - 1) + ").");
+    }
+    return nodes.get(number);
+  }
+
+  static boolean isAncestor(Node ancestor, Node of) {
+    Node n = of;
+    while (n != null && n.depth > ancestor.depth) {
+      n = n.parent;
+    }
+    return n == ancestor;
+  }
+
+  private static List<Integer> pathOf(Node node) {
+    List<Integer> path = new ArrayList<>(node.depth + 1);
+    for (Node n = node; n != null; n = n.parent) {
+      path.add(n.number);
+    }
+    Collections.reverse(path);
+    return path;
+  }
+
+  /** Points each ancestor's {@code next} toward {@code node}, so that view-forward walks to it. */
+  private static void linkTimeline(Node node) {
+    for (Node n = node; n.parent != null && n.parent.next != n; n = n.parent) {
+      n.parent.next = n;
+    }
+  }
+
+  /** A checkpoint's mutable state inside the tree. */
+  static final class Node {
+    final int number;
+    final Node parent;
+    final int depth;
+    final Instant created;
+    final TreeMap<String, FileChange> changes = new TreeMap<>();
+    final Set<String> saved = new TreeSet<>();
+    Node next;
+    CheckpointStatus status;
+    ObjectId commit;
+    String tag;
+
+    Node(int number, Node parent, CheckpointStatus status, Instant created) {
+      this.number = number;
+      this.parent = parent;
+      this.depth = parent == null ? 0 : parent.depth + 1;
+      this.status = status;
+      this.created = created;
+    }
+
+    Checkpoint snapshot(String tabId) {
+      return new Checkpoint(number, parent == null ? -1 : parent.number, status, created,
+          new ArrayList<>(changes.values()), Optional.ofNullable(commit), Optional.ofNullable(tag), saved);
+    }
+  }
+}

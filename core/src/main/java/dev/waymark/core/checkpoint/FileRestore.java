@@ -1,0 +1,351 @@
+package dev.waymark.core.checkpoint;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.checkpoint.CheckpointTree.Node;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves the project's files from one checkpoint of a tab to another, path by path: plan, check
+ * every path against the disk, then (unless something clashes) journal and write.
+ */
+final class FileRestore {
+  private static final Logger LOG = LoggerFactory.getLogger(FileRestore.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** For one path: the version the tab expects on disk now, and the version the target wants. */
+  record Planned(FileVersion base, FileVersion target) {}
+
+  record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
+      Optional<String> rescueTag) {
+    static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty());
+  }
+
+  /** One write the restore will make, with what it replaces. */
+  private record Step(String path, FileVersion prior, FileVersion next) {}
+
+  private final ShadowStore store;
+  private final String tabId;
+  private final Node from;
+  private final Node to;
+  private final boolean force;
+
+  FileRestore(ShadowStore store, String tabId, Node from, Node to, boolean force) {
+    this.store = store;
+    this.tabId = tabId;
+    this.from = from;
+    this.to = to;
+    this.force = force;
+  }
+
+  /**
+   * The paths that differ between two checkpoints of one tree. Going up from {@code from} to the
+   * common ancestor undoes changes (the target is the earliest "before"); going down to {@code to}
+   * applies them (the target is the latest "after").
+   */
+  static Map<String, Planned> plan(Node from, Node to) {
+    List<Node> up = new ArrayList<>();
+    List<Node> down = new ArrayList<>();
+    Node a = from;
+    Node b = to;
+    while (a.depth > b.depth) {
+      up.add(a);
+      a = a.parent;
+    }
+    while (b.depth > a.depth) {
+      down.add(b);
+      b = b.parent;
+    }
+    while (a != b) {
+      up.add(a);
+      a = a.parent;
+      down.add(b);
+      b = b.parent;
+    }
+    Map<String, FileVersion> upBase = new HashMap<>();
+    Map<String, FileVersion> upTarget = new HashMap<>();
+    for (Node n : up) {
+      for (FileChange c : n.changes.values()) {
+        upBase.putIfAbsent(c.path(), c.after());
+        upTarget.put(c.path(), c.before());
+      }
+    }
+    Map<String, FileVersion> downTarget = new HashMap<>();
+    Map<String, FileVersion> downBase = new HashMap<>();
+    for (Node n : down) {
+      for (FileChange c : n.changes.values()) {
+        downTarget.putIfAbsent(c.path(), c.after());
+        downBase.put(c.path(), c.before());
+      }
+    }
+    Set<String> paths = new TreeSet<>(upTarget.keySet());
+    paths.addAll(downTarget.keySet());
+    Map<String, Planned> plan = new TreeMap<>();
+    for (String path : paths) {
+      FileVersion target = downTarget.containsKey(path) ? downTarget.get(path) : upTarget.get(path);
+      FileVersion base = upBase.containsKey(path) ? upBase.get(path) : downBase.get(path);
+      if (!target.equals(base)) {
+        plan.put(path, new Planned(base, target));
+      }
+    }
+    return plan;
+  }
+
+  Outcome run(int liveNumber) {
+    Map<String, Planned> plan = plan(from, to);
+    if (plan.isEmpty()) {
+      return Outcome.NOTHING;
+    }
+    return store.lock().run(() -> execute(plan, liveNumber));
+  }
+
+  private Outcome execute(Map<String, Planned> plan, int liveNumber) throws IOException {
+    ShadowRepository repo = store.repo();
+    WorkTree tree = store.workTree();
+    for (var entry : plan.entrySet()) {
+      FileVersion target = entry.getValue().target();
+      if (target.exists() && !repo.has(target.blob())) {
+        throw new CheckpointException("Cannot restore #" + to.number + ": the stored content of " + entry.getKey()
+            + " is gone from the shadow repository (pruned by retention, or the repository was damaged).");
+      }
+    }
+
+    Map<String, Step> steps = new LinkedHashMap<>();
+    List<String> written = new ArrayList<>();
+    List<String> merged = new ArrayList<>();
+    Map<String, String> conflicts = new TreeMap<>(); // path -> why, empty when force may overwrite
+    Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
+    List<FileState> toStore = new ArrayList<>();
+    List<String> toStoreFor = new ArrayList<>();
+
+    for (var entry : plan.entrySet()) {
+      String path = entry.getKey();
+      FileVersion base = entry.getValue().base();
+      FileVersion target = entry.getValue().target();
+      WorkTree.DiskFile disk = tree.read(path, repo);
+      if (disk.matches(target)) {
+        continue;
+      }
+      if (disk.matches(base)) {
+        steps.put(path, new Step(path, base, target));
+        written.add(path);
+        continue;
+      }
+      if (disk.blocked()) {
+        conflicts.put(path, path + " is a directory or special file on disk");
+        continue;
+      }
+      Optional<FileState> mergedState = mergeable(base, disk, target) ? merge(path, base, target) : Optional.empty();
+      if (mergedState.isPresent()) {
+        toStore.add(tree.readState(path));
+        toStore.add(mergedState.get());
+        toStoreFor.add(path);
+        merged.add(path);
+      } else {
+        conflicts.put(path, "");
+        conflictDisk.put(path, disk);
+      }
+    }
+    if (!toStore.isEmpty()) {
+      List<FileVersion> stored = repo.insert(toStore);
+      for (int i = 0; i < toStoreFor.size(); i++) {
+        String path = toStoreFor.get(i);
+        steps.put(path, new Step(path, stored.get(2 * i), stored.get(2 * i + 1)));
+      }
+    }
+
+    Set<String> removed = new HashSet<>();
+    for (Step step : steps.values()) {
+      if (!step.next().exists()) {
+        removed.add(step.path());
+      }
+    }
+    if (force) {
+      for (String path : conflicts.keySet()) {
+        if (!plan.get(path).target().exists()) {
+          removed.add(path);
+        }
+      }
+    }
+    for (var entry : plan.entrySet()) {
+      String path = entry.getKey();
+      boolean changing = steps.containsKey(path) || conflicts.containsKey(path);
+      if (changing && entry.getValue().target().exists()) {
+        String obstacle = tree.obstacle(path, removed);
+        if (!obstacle.isEmpty()) {
+          conflicts.put(path, obstacle);
+          steps.remove(path);
+          written.remove(path);
+          merged.remove(path);
+        }
+      }
+    }
+
+    if (!conflicts.isEmpty() && !force) {
+      return new Outcome(false, List.of(), List.of(), new ArrayList<>(conflicts.keySet()), Optional.empty());
+    }
+    List<String> unforceable = new ArrayList<>();
+    for (var entry : conflicts.entrySet()) {
+      if (!entry.getValue().isEmpty()) {
+        unforceable.add(entry.getValue());
+      }
+    }
+    if (!unforceable.isEmpty()) {
+      throw new CheckpointException("Cannot restore #" + to.number + ", even by force: " + String.join("; ", unforceable) + ".");
+    }
+
+    Optional<String> rescueTag = Optional.empty();
+    if (!conflicts.isEmpty()) {
+      Map<String, FileVersion> rescued = rescue(conflicts.keySet(), conflictDisk);
+      rescueTag = Optional.of(writeRescueCommit(rescued, liveNumber));
+      for (var entry : rescued.entrySet()) {
+        steps.put(entry.getKey(), new Step(entry.getKey(), entry.getValue(), plan.get(entry.getKey()).target()));
+      }
+    }
+
+    apply(new ArrayList<>(steps.values()), liveNumber);
+    written.sort(null);
+    merged.sort(null);
+    return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
+  }
+
+  private static boolean mergeable(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
+    return isText(base.kind()) && isText(disk.kind()) && isText(target.kind())
+        && disk.size() <= ShadowRepository.MERGEABLE_LIMIT;
+  }
+
+  private static boolean isText(FileKind kind) {
+    return kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE;
+  }
+
+  private Optional<FileState> merge(String path, FileVersion base, FileVersion target) throws IOException {
+    ShadowRepository repo = store.repo();
+    if (repo.size(base.blob()) > ShadowRepository.MERGEABLE_LIMIT || repo.size(target.blob()) > ShadowRepository.MERGEABLE_LIMIT) {
+      return Optional.empty();
+    }
+    FileState ours = store.workTree().readState(path);
+    Optional<byte[]> content = TextMerge.merge(repo.read(base.blob()), ours.contentUnsafe(), repo.read(target.blob()));
+    // The mode follows the target unless someone else changed it on disk.
+    FileKind kind = ours.kind() == base.kind() ? target.kind() : ours.kind();
+    return content.map(bytes -> FileState.of(kind, bytes));
+  }
+
+  /** Stores what is on disk at each conflicting path, so that a forced restore loses nothing. */
+  private Map<String, FileVersion> rescue(Set<String> paths, Map<String, WorkTree.DiskFile> disk) throws IOException {
+    Map<String, FileVersion> rescued = new TreeMap<>();
+    for (String path : paths) {
+      WorkTree.DiskFile file = disk.get(path);
+      if (file.kind() == FileKind.ABSENT) {
+        rescued.put(path, FileVersion.ABSENT);
+      } else if (file.kind() == FileKind.SYMLINK) {
+        rescued.put(path, store.repo().insert(List.of(store.workTree().readState(path))).get(0));
+      } else {
+        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size())));
+      }
+    }
+    return rescued;
+  }
+
+  private String writeRescueCommit(Map<String, FileVersion> rescued, int liveNumber) {
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    ObjectNode manifest = JSON.createObjectNode();
+    manifest.put("format", 1);
+    manifest.put("tab", tabId);
+    manifest.put("rescuedAt", liveNumber);
+    manifest.put("restoring", to.number);
+    var files = manifest.putArray("files");
+    for (var entry : rescued.entrySet()) {
+      files.add(entry.getKey());
+      if (entry.getValue().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("disk/" + entry.getKey(), entry.getValue()));
+      }
+    }
+    var now = store.clock().instant();
+    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + now.toEpochMilli();
+    String tag = base;
+    for (int i = 1; store.repo().resolve(tag) != null; i++) {
+      tag = base + "-" + i;
+    }
+    try {
+      store.repo().commitAndTag(entries, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest), List.of(),
+          "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    return tag;
+  }
+
+  private void apply(List<Step> steps, int liveNumber) throws IOException {
+    // Removals first, deepest first, so that a directory can take a removed file's place.
+    steps.sort(Comparator.comparing((Step s) -> s.next().exists())
+        .thenComparing(s -> s.next().exists() ? depth(s.path()) : -depth(s.path()))
+        .thenComparing(Step::path));
+    List<RestoreJournal.Entry> entries = new ArrayList<>();
+    for (Step step : steps) {
+      entries.add(RestoreJournal.Entry.of(step.path(), step.prior(), step.next()));
+    }
+    RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+    WorkTree tree = store.workTree();
+    int done = 0;
+    try {
+      for (Step step : steps) {
+        if (step.next().exists()) {
+          tree.write(step.path(), step.next(), store.repo());
+        } else {
+          tree.delete(step.path());
+        }
+        done++;
+      }
+    } catch (IOException | RuntimeException e) {
+      String failedAt = steps.get(done).path();
+      rollBack(steps.subList(0, done + 1));
+      Files.deleteIfExists(store.journalFile());
+      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + " (" + e.getMessage()
+          + "); every file was put back as it was.", e);
+    }
+    Files.deleteIfExists(store.journalFile());
+  }
+
+  private void rollBack(List<Step> applied) {
+    WorkTree tree = store.workTree();
+    for (int i = applied.size() - 1; i >= 0; i--) {
+      Step step = applied.get(i);
+      try {
+        Files.deleteIfExists(WorkTree.tempFor(tree.resolve(step.path())));
+        if (tree.read(step.path(), store.repo()).matches(step.next())) {
+          if (step.prior().exists()) {
+            tree.write(step.path(), step.prior(), store.repo());
+          } else {
+            tree.delete(step.path());
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.error("could not put back {} while rolling back a failed restore", step.path(), e);
+      }
+    }
+  }
+
+  private static int depth(String path) {
+    int depth = 0;
+    for (int i = 0; i < path.length(); i++) {
+      if (path.charAt(i) == '/') {
+        depth++;
+      }
+    }
+    return depth;
+  }
+}

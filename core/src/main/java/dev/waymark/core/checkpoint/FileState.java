@@ -1,0 +1,115 @@
+package dev.waymark.core.checkpoint;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The content of one path at one moment, as a tool saw it: used to record a change.
+ *
+ * <p>A symbolic link's content is its target, never what it points to. A directory is not a
+ * file state: {@link #read(Path)} refuses it.
+ */
+public final class FileState {
+  private static final FileState ABSENT = new FileState(FileKind.ABSENT, new byte[0]);
+
+  private final FileKind kind;
+  private final byte[] content;
+
+  private FileState(FileKind kind, byte[] content) {
+    this.kind = Objects.requireNonNull(kind);
+    this.content = content;
+  }
+
+  public static FileState absent() {
+    return ABSENT;
+  }
+
+  public static FileState regular(byte[] content) {
+    return new FileState(FileKind.REGULAR, content.clone());
+  }
+
+  public static FileState regular(String utf8) {
+    return new FileState(FileKind.REGULAR, utf8.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public static FileState executable(byte[] content) {
+    return new FileState(FileKind.EXECUTABLE, content.clone());
+  }
+
+  public static FileState symlink(String target) {
+    return new FileState(FileKind.SYMLINK, target.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public static FileState of(FileKind kind, byte[] content) {
+    return kind == FileKind.ABSENT ? ABSENT : new FileState(kind, content.clone());
+  }
+
+  /** Reads {@code file} without following a link; a missing file reads as {@link #absent()}. */
+  public static FileState read(Path file) throws IOException {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (java.nio.file.NoSuchFileException missing) {
+      return ABSENT;
+    }
+    if (attributes.isSymbolicLink()) {
+      return symlink(Files.readSymbolicLink(file).toString());
+    }
+    if (attributes.isDirectory()) {
+      throw new IOException(file + " is a directory, not a file");
+    }
+    return new FileState(isExecutable(file) ? FileKind.EXECUTABLE : FileKind.REGULAR,
+        Files.readAllBytes(file));
+  }
+
+  static boolean isExecutable(Path file) throws IOException {
+    try {
+      PosixFileAttributes posix =
+          Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return posix.permissions().contains(PosixFilePermission.OWNER_EXECUTE);
+    } catch (UnsupportedOperationException notPosix) {
+      return false;
+    }
+  }
+
+  public FileKind kind() {
+    return kind;
+  }
+
+  public boolean exists() {
+    return kind != FileKind.ABSENT;
+  }
+
+  public byte[] content() {
+    return content.clone();
+  }
+
+  byte[] contentUnsafe() {
+    return content;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FileState
+        && ((FileState) o).kind == kind
+        && Arrays.equals(((FileState) o).content, content);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * kind.hashCode() + Arrays.hashCode(content);
+  }
+
+  @Override
+  public String toString() {
+    return kind == FileKind.ABSENT ? "absent" : kind + "(" + content.length + " bytes)";
+  }
+}

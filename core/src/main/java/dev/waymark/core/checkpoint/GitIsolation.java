@@ -1,0 +1,64 @@
+package dev.waymark.core.checkpoint;
+
+import java.io.File;
+import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.storage.file.FileBasedConfig;
+import org.eclipse.jgit.util.FS;
+import org.eclipse.jgit.util.SystemReader;
+
+/**
+ * Cuts JGit off from the user's and the system's git configuration, so that no setting of theirs
+ * (hooks, signing, autocrlf, a broken config file) reaches the shadow repository, and JGit writes
+ * nothing under the user's home (it would otherwise save file-system timings in
+ * {@code ~/.config/jgit/config}) and never runs the {@code git} program to find the system config.
+ */
+final class GitIsolation {
+  private static boolean installed;
+
+  private GitIsolation() {}
+
+  static synchronized void install() {
+    if (installed) {
+      return;
+    }
+    SystemReader.setInstance(new SystemReader.Delegate(SystemReader.getInstance()) {
+      @Override
+      public FileBasedConfig openUserConfig(Config parent, FS fs) {
+        return new EmptyConfig(parent, fs);
+      }
+
+      @Override
+      public FileBasedConfig openSystemConfig(Config parent, FS fs) {
+        return new EmptyConfig(parent, fs);
+      }
+
+      @Override
+      public FileBasedConfig openJGitConfig(Config parent, FS fs) {
+        return new EmptyConfig(parent, fs);
+      }
+    });
+    installed = true;
+  }
+
+  /** A config that reads as empty and forgets what is saved to it. */
+  private static final class EmptyConfig extends FileBasedConfig {
+    EmptyConfig(Config parent, FS fs) {
+      super(parent, (File) null, fs);
+    }
+
+    @Override
+    public void load() {
+      // nothing to read: the user's configuration must not apply
+    }
+
+    @Override
+    public void save() {
+      // nothing to write: JGit must not create files under the user's home
+    }
+
+    @Override
+    public boolean isOutdated() {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.waymark.core.checkpoint;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a restore (undo, redo, goto, branch or an explicit restore) did.
+ *
+ * @param applied false when conflicts stopped it: then nothing at all was changed
+ * @param from the live checkpoint before
+ * @param target the checkpoint restored to
+ * @param written files set to the target's exact content (created, replaced or deleted)
+ * @param merged files where someone else's later edit was kept by a three-way merge
+ * @param conflicts files whose later edits clash with the restore; on a forced restore these were
+ *     overwritten and what was on disk is kept under {@code rescueTag}
+ * @param rescueTag the tag holding what a forced restore overwrote ({@code disk/<path>})
+ * @param livePath the checkpoints now on the live path, {@code #0} first
+ */
+public record RestoreResult(
+    boolean applied,
+    int from,
+    int target,
+    List<String> written,
+    List<String> merged,
+    List<String> conflicts,
+    Optional<String> rescueTag,
+    List<Integer> livePath) {
+
+  public RestoreResult {
+    written = List.copyOf(written);
+    merged = List.copyOf(merged);
+    conflicts = List.copyOf(conflicts);
+    livePath = List.copyOf(livePath);
+  }
+
+  /** A one-line account for a user. */
+  public String summary() {
+    if (!applied) {
+      return "Nothing restored: " + conflicts.size() + " file(s) were changed since by someone else "
+          + "and clash with #" + target + ": " + String.join(", ", conflicts)
+          + ". Resolve them, or restore with force (what is on disk is kept under a rescue tag).";
+    }
+    StringBuilder s = new StringBuilder("Restored #" + target + ": " + written.size() + " file(s) written");
+    if (!merged.isEmpty()) {
+      s.append(", ").append(merged.size()).append(" merged with later edits (").append(String.join(", ", merged)).append(')');
+    }
+    if (!conflicts.isEmpty()) {
+      s.append(", ").append(conflicts.size()).append(" overwritten by force (kept under ")
+          .append(rescueTag.orElse("?")).append(')');
+    }
+    return s.append('.').toString();
+  }
+}

@@ -1,0 +1,333 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.WaymarkHome;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.ConfigConstants;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.NullProgressMonitor;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.transport.ReceiveCommand;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bare shadow repository of one project, reached only through JGit.
+ *
+ * <p>Every write (objects, refs, packing) runs on one thread, in order; reads run on the
+ * caller's thread with their own reader. Objects are flushed before a ref that names them is
+ * written, so a crash leaves at worst unreachable objects.
+ */
+final class ShadowRepository implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ShadowRepository.class);
+  static final int MERGEABLE_LIMIT = 8 << 20;
+
+  private final Repository repo;
+  private final ExecutorService writer;
+
+  private ShadowRepository(Repository repo, String name) {
+    this.repo = repo;
+    this.writer = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "waymark-shadow-writer-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  static ShadowRepository openOrCreate(Path gitDir) throws IOException {
+    GitIsolation.install();
+    boolean fresh = !Files.isDirectory(gitDir.resolve("objects"));
+    if (fresh) {
+      WaymarkHome.createPrivateDirectories(gitDir);
+    }
+    FileRepository repo = new FileRepository(gitDir.toFile());
+    if (fresh) {
+      repo.create(true);
+      StoredConfig config = repo.getConfig();
+      config.setBoolean(ConfigConstants.CONFIG_CORE_SECTION, null, "logallrefupdates", false);
+      config.setBoolean(ConfigConstants.CONFIG_GC_SECTION, null, "autodetach", false);
+      config.setString("waymark", null, "purpose", "checkpoint store; safe to inspect with git");
+      config.save();
+    } else if (!repo.getObjectDatabase().exists()) {
+      repo.close();
+      throw new CheckpointException("The shadow repository at " + gitDir + " is damaged: it has no object store.");
+    }
+    return new ShadowRepository(repo, gitDir.getParent().getFileName().toString());
+  }
+
+  Path directory() {
+    return repo.getDirectory().toPath();
+  }
+
+  /** Runs {@code work} on the writer thread and waits for it. */
+  <T> T write(Callable<T> work) {
+    Future<T> future = writer.submit(work);
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CheckpointException("Interrupted while writing the shadow repository", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof CheckpointException) {
+        throw (CheckpointException) cause;
+      }
+      throw new CheckpointException("Could not write the shadow repository: " + cause.getMessage(), cause);
+    }
+  }
+
+  /** Runs {@code work} on the writer thread later, logging rather than raising a failure. */
+  void writeLater(String what, Runnable work) {
+    writer.execute(() -> {
+      try {
+        work.run();
+      } catch (RuntimeException e) {
+        LOG.warn("background {} failed", what, e);
+      }
+    });
+  }
+
+  ObjectId hash(FileState state) {
+    byte[] content = state.contentUnsafe();
+    return new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, content);
+  }
+
+  ObjectId hash(Path file, long size) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new ObjectInserter.Formatter().idFor(Constants.OBJ_BLOB, size, in);
+    }
+  }
+
+  /** Stores each state's bytes as a blob (existing blobs are not written again). */
+  List<FileVersion> insert(List<FileState> states) {
+    return write(() -> {
+      List<FileVersion> versions = new ArrayList<>(states.size());
+      try (ObjectInserter inserter = repo.newObjectInserter()) {
+        for (FileState state : states) {
+          versions.add(state.exists()
+              ? new FileVersion(state.kind(), inserter.insert(Constants.OBJ_BLOB, state.contentUnsafe()))
+              : FileVersion.ABSENT);
+        }
+        inserter.flush();
+      }
+      return versions;
+    });
+  }
+
+  /** Stores a file's bytes by streaming them; used for content too big to hold twice. */
+  ObjectId insertFile(Path file, long size) {
+    return write(() -> {
+      try (ObjectInserter inserter = repo.newObjectInserter(); InputStream in = Files.newInputStream(file)) {
+        ObjectId id = inserter.insert(Constants.OBJ_BLOB, size, in);
+        inserter.flush();
+        return id;
+      }
+    });
+  }
+
+  boolean has(ObjectId id) {
+    try (ObjectReader reader = repo.newObjectReader()) {
+      return reader.has(id);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  byte[] read(ObjectId blob) throws IOException {
+    try (ObjectReader reader = repo.newObjectReader()) {
+      ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
+      if (!loader.isLarge()) {
+        return loader.getCachedBytes();
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(loader.getSize(), Integer.MAX_VALUE - 8));
+      loader.copyTo(out);
+      return out.toByteArray();
+    } catch (MissingObjectException e) {
+      throw new CheckpointException("The shadow repository no longer holds blob " + blob.name()
+          + " (pruned by retention, or the repository was damaged)", e);
+    }
+  }
+
+  void copyTo(ObjectId blob, OutputStream out) throws IOException {
+    try (ObjectReader reader = repo.newObjectReader()) {
+      reader.open(blob, Constants.OBJ_BLOB).copyTo(out);
+    }
+  }
+
+  long size(ObjectId blob) throws IOException {
+    try (ObjectReader reader = repo.newObjectReader()) {
+      return reader.getObjectSize(blob, Constants.OBJ_BLOB);
+    }
+  }
+
+  /** One entry of a commit's tree: a path and the version stored there. */
+  record TreeEntry(String path, FileVersion version) {}
+
+  /**
+   * Writes a commit whose tree holds {@code entries} plus a {@code waymark.json} manifest, then
+   * creates {@code tagRef} pointing at it. Fails if the tag exists already.
+   */
+  ObjectId commitAndTag(List<TreeEntry> entries, byte[] manifest, List<ObjectId> parents,
+      String message, Instant when, String tagRef) {
+    return write(() -> {
+      ObjectId commit;
+      try (ObjectInserter inserter = repo.newObjectInserter()) {
+        DirCache index = DirCache.newInCore();
+        DirCacheBuilder builder = index.builder();
+        for (TreeEntry entry : entries) {
+          DirCacheEntry e = new DirCacheEntry(entry.path());
+          e.setFileMode(entry.version().kind().gitMode());
+          e.setObjectId(entry.version().blob());
+          builder.add(e);
+        }
+        DirCacheEntry manifestEntry = new DirCacheEntry("waymark.json");
+        manifestEntry.setFileMode(FileMode.REGULAR_FILE);
+        manifestEntry.setObjectId(inserter.insert(Constants.OBJ_BLOB, manifest));
+        builder.add(manifestEntry);
+        builder.finish();
+
+        PersonIdent ident = new PersonIdent("Waymark", "waymark@localhost", when, TimeZone.getDefault().toZoneId());
+        CommitBuilder cb = new CommitBuilder();
+        cb.setTreeId(index.writeTree(inserter));
+        cb.setParentIds(parents);
+        cb.setAuthor(ident);
+        cb.setCommitter(ident);
+        cb.setMessage(message);
+        commit = inserter.insert(cb);
+        inserter.flush();
+      }
+      RefUpdate update = repo.updateRef(tagRef);
+      update.setNewObjectId(commit);
+      update.setExpectedOldObjectId(ObjectId.zeroId());
+      RefUpdate.Result result = update.update();
+      if (result != RefUpdate.Result.NEW) {
+        throw new CheckpointException("Could not create tag " + tagRef + " in the shadow repository: " + result);
+      }
+      return commit;
+    });
+  }
+
+  /** Recreates or moves a ref; used to bring back tags from recorded commit ids. */
+  void setRef(String ref, ObjectId commit) {
+    write(() -> {
+      RefUpdate update = repo.updateRef(ref);
+      update.setNewObjectId(commit);
+      update.setForceUpdate(true);
+      RefUpdate.Result result = update.update();
+      switch (result) {
+        case NEW:
+        case FORCED:
+        case NO_CHANGE:
+        case FAST_FORWARD:
+          return null;
+        default:
+          throw new CheckpointException("Could not write " + ref + ": " + result);
+      }
+    });
+  }
+
+  List<Ref> refs(String prefix) {
+    try {
+      return repo.getRefDatabase().getRefsByPrefix(prefix);
+    } catch (IOException e) {
+      throw new CheckpointException("Could not list " + prefix + " in the shadow repository", e);
+    }
+  }
+
+  ObjectId resolve(String ref) {
+    try {
+      Ref found = repo.exactRef(ref);
+      return found == null ? null : found.getObjectId();
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read " + ref, e);
+    }
+  }
+
+  /** Deletes every given ref in one batch. */
+  void deleteRefs(Collection<String> names) {
+    if (names.isEmpty()) {
+      return;
+    }
+    write(() -> {
+      var batch = repo.getRefDatabase().newBatchUpdate().setAtomic(false).disableRefLog();
+      for (String name : names) {
+        Ref ref = repo.exactRef(name);
+        if (ref != null) {
+          batch.addCommand(new ReceiveCommand(ref.getObjectId(), ObjectId.zeroId(), name));
+        }
+      }
+      try (RevWalk walk = new RevWalk(repo)) {
+        batch.execute(walk, NullProgressMonitor.INSTANCE);
+      }
+      for (ReceiveCommand command : batch.getCommands()) {
+        if (command.getResult() != ReceiveCommand.Result.OK) {
+          throw new CheckpointException("Could not delete " + command.getRefName() + ": " + command.getResult());
+        }
+      }
+      return null;
+    });
+  }
+
+  /** Packs refs and, past git's thresholds, loose objects: run when no checkpoint waits. */
+  void maintain() throws Exception {
+    try (Git git = Git.wrap(repo)) {
+      git.packRefs().setAll(true).call();
+    }
+    repo.autoGC(NullProgressMonitor.INSTANCE);
+  }
+
+  /** Packs everything now, dropping unreachable objects older than {@code pruneBefore}. */
+  void gc(java.util.Date pruneBefore) {
+    write(() -> {
+      try (Git git = Git.wrap(repo)) {
+        git.gc().setExpire(pruneBefore).call();
+      }
+      return null;
+    });
+  }
+
+
+  @Override
+  public void close() {
+    writer.shutdown();
+    try {
+      writer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    repo.close();
+  }
+}

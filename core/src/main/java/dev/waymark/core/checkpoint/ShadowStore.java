@@ -1,0 +1,252 @@
+package dev.waymark.core.checkpoint;
+
+import com.google.common.hash.Hashing;
+import dev.waymark.core.WaymarkHome;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.lib.Ref;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checkpoint store of one project directory: its shadow repository and the tabs that
+ * checkpoint into it.
+ *
+ * <p>The shadow repository is bare and lives under {@code $WAYMARK_HOME/projects/<id>/shadow.git},
+ * one per canonical project path. It never reads or writes the project's own {@code .git}, and it
+ * works whether or not the project is a git repository. Opening the store rolls back a restore
+ * that a crash interrupted (see {@link #recovered()}).
+ *
+ * <p>Thread-safe. Several tabs, in this process or others, may use one project at once.
+ */
+public final class ShadowStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ShadowStore.class);
+  static final String TAG_ROOT = "refs/tags/waymark/";
+  private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+  private static final int MAINTAIN_EVERY = 64;
+
+  private final Path project;
+  private final Path storeDir;
+  private final ShadowRepository repo;
+  private final WorkTree workTree;
+  private final ProjectLock lock;
+  private final RetentionPolicy retention;
+  private final Clock clock;
+  private final List<String> recovered;
+  private final AtomicInteger checkpointsSinceMaintenance = new AtomicInteger();
+
+  private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock) {
+    this.project = project;
+    this.storeDir = storeDir;
+    this.repo = repo;
+    this.workTree = new WorkTree(project);
+    this.lock = new ProjectLock(storeDir.resolve("store.lock"));
+    this.retention = retention;
+    this.clock = clock;
+    this.recovered = lock.run(this::recoverInterruptedRestore);
+  }
+
+  /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
+  public static ShadowStore open(Path projectDir) {
+    return open(projectDir, WaymarkHome.fromEnvironment(), RetentionPolicy.DEFAULT);
+  }
+
+  public static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention) {
+    return open(projectDir, home, retention, Clock.systemUTC());
+  }
+
+  static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention, Clock clock) {
+    Path project;
+    try {
+      project = projectDir.toRealPath();
+    } catch (IOException e) {
+      throw new CheckpointException("The project directory " + projectDir + " does not exist or cannot be read.", e);
+    }
+    if (!Files.isDirectory(project)) {
+      throw new CheckpointException("The project path " + projectDir + " is not a directory.");
+    }
+    Path storeDir = home.projectsDir().resolve(projectId(project));
+    if (storeDir.startsWith(project)) {
+      throw new CheckpointException("The Waymark home " + home.root() + " lies inside the project " + project
+          + "; Waymark never creates files inside a project. Set WAYMARK_HOME elsewhere.");
+    }
+    try {
+      WaymarkHome.createPrivateDirectories(storeDir);
+      Path marker = storeDir.resolve("project-path");
+      if (!Files.exists(marker)) {
+        Files.writeString(marker, project + "\n", StandardCharsets.UTF_8);
+      }
+      ShadowRepository repo = ShadowRepository.openOrCreate(storeDir.resolve("shadow.git"));
+      return new ShadowStore(project, storeDir, repo, retention, clock);
+    } catch (IOException e) {
+      throw new CheckpointException("Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A readable, stable directory name for a canonical project path. */
+  static String projectId(Path canonicalProject) {
+    String name = canonicalProject.getFileName() == null ? "root" : canonicalProject.getFileName().toString();
+    String safe = name.replaceAll("[^A-Za-z0-9._-]", "_");
+    if (safe.length() > 40) {
+      safe = safe.substring(0, 40);
+    }
+    String hash = Hashing.sha256().hashString(canonicalProject.toString(), StandardCharsets.UTF_8).toString();
+    return safe + "-" + hash.substring(0, 16);
+  }
+
+  public Path projectDirectory() {
+    return project;
+  }
+
+  /** The bare shadow repository: {@code git --git-dir=<this> show <tag>:post/<path>} reads a file. */
+  public Path shadowDirectory() {
+    return repo.directory();
+  }
+
+  /** What opening the store did about a restore that a crash interrupted; empty normally. */
+  public List<String> recovered() {
+    return recovered;
+  }
+
+  /** Starts a tab with a new random id and only its start, {@code #0}. */
+  public CheckpointTree newTab() {
+    byte[] random = new byte[6];
+    new SecureRandom().nextBytes(random);
+    return openTab("t" + HexFormat.of().formatHex(random));
+  }
+
+  /** Starts an empty tree for {@code tabId}; refused when the store already holds tags of that tab. */
+  public CheckpointTree openTab(String tabId) {
+    checkTabId(tabId);
+    if (!repo.refs(tagPrefix(tabId)).isEmpty()) {
+      throw new CheckpointException("Tab " + tabId + " already has checkpoints in this project; "
+          + "open it from its session, or delete the tab first.");
+    }
+    return new CheckpointTree(this, tabId);
+  }
+
+  /** The ids of the tabs that hold tags in this store. */
+  public Set<String> tabIds() {
+    Set<String> ids = new TreeSet<>();
+    for (Ref ref : repo.refs(TAG_ROOT)) {
+      String rest = ref.getName().substring(TAG_ROOT.length());
+      int slash = rest.indexOf('/');
+      if (slash > 0) {
+        ids.add(rest.substring(0, slash));
+      }
+    }
+    return ids;
+  }
+
+  /** Deletes every tag of {@code tabId} and nothing else; gc reclaims the space later. */
+  public void deleteTab(String tabId) {
+    checkTabId(tabId);
+    List<String> names = new ArrayList<>();
+    for (Ref ref : repo.refs(tagPrefix(tabId))) {
+      names.add(ref.getName());
+    }
+    repo.deleteRefs(names);
+  }
+
+  /** Packs refs and objects now, dropping unreachable objects older than two weeks. */
+  public void collectGarbage() {
+    repo.gc(java.util.Date.from(clock.instant().minus(java.time.Duration.ofDays(14))));
+  }
+
+  static String tagPrefix(String tabId) {
+    return TAG_ROOT + tabId + "/";
+  }
+
+  private static void checkTabId(String tabId) {
+    if (tabId == null || !TAB_ID.matcher(tabId).matches()) {
+      throw new CheckpointException("Not a valid tab id: \"" + tabId + "\" (letters, digits, - and _ only)");
+    }
+  }
+
+  ShadowRepository repo() {
+    return repo;
+  }
+
+  WorkTree workTree() {
+    return workTree;
+  }
+
+  ProjectLock lock() {
+    return lock;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  RetentionPolicy retention() {
+    return retention;
+  }
+
+  Path journalFile() {
+    return storeDir.resolve("restore-journal.json");
+  }
+
+  /** Called after each checkpoint commit; now and then packs refs and objects in the background. */
+  void checkpointWritten() {
+    if (checkpointsSinceMaintenance.incrementAndGet() >= MAINTAIN_EVERY) {
+      checkpointsSinceMaintenance.set(0);
+      repo.writeLater("maintenance", () -> {
+        try {
+          repo.maintain();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+    }
+  }
+
+  /** Rolls back what a journal left behind. Runs under the project lock. */
+  private List<String> recoverInterruptedRestore() throws IOException {
+    var journal = RestoreJournal.read(journalFile());
+    if (journal.isEmpty()) {
+      return List.of();
+    }
+    List<String> report = new ArrayList<>();
+    RestoreJournal.Content content = journal.get();
+    for (RestoreJournal.Entry entry : content.entries()) {
+      String path = WorkTree.checkPath(entry.path());
+      Files.deleteIfExists(WorkTree.tempFor(workTree.resolve(path)));
+      WorkTree.DiskFile disk = workTree.read(path, repo);
+      if (disk.matches(entry.prior())) {
+        continue;
+      }
+      if (disk.matches(entry.next())) {
+        if (entry.prior().exists()) {
+          workTree.write(path, entry.prior(), repo);
+        } else {
+          workTree.delete(path);
+        }
+        report.add("put back " + path);
+      } else {
+        report.add("left " + path + " as it is (changed since the interrupted restore)");
+      }
+    }
+    Files.deleteIfExists(journalFile());
+    String summary = "An interrupted restore of tab " + content.tab() + " (#" + content.from() + " to #"
+        + content.target() + ") was rolled back: " + (report.isEmpty() ? "no file had been written yet" : String.join("; ", report));
+    LOG.warn(summary);
+    return List.of(summary);
+  }
+
+  @Override
+  public void close() {
+    repo.close();
+  }
+}

@@ -1,0 +1,58 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.checkpoint.CheckpointTree.Node;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The running checkpoint of a turn: every change the turn makes to a file is recorded here, with
+ * the content before and after. Records of the same path fold together (the first "before", the
+ * last "after"); a path that ends as it began is dropped.
+ *
+ * <p>Typical use by a tool: {@code before = turn.read(path)}, write the file, then
+ * {@code turn.recordFromDisk(path, before)}.
+ */
+public final class Turn {
+  private final CheckpointTree tree;
+  final Node node;
+
+  Turn(CheckpointTree tree, Node node) {
+    this.tree = tree;
+    this.node = node;
+  }
+
+  public int number() {
+    return node.number;
+  }
+
+  /** Records that {@code path} (project-relative, {@code /} separated) went from {@code before} to {@code after}. */
+  public void record(String path, FileState before, FileState after) {
+    tree.record(node, path, before, after);
+  }
+
+  /** Reads {@code path} in the project as it is now, without following a link. */
+  public FileState read(String path) {
+    try {
+      return tree.readProjectFile(WorkTree.checkPath(path));
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Records that {@code path} went from {@code before} to what is on disk now. */
+  public void recordFromDisk(String path, FileState before) {
+    record(path, before, read(path));
+  }
+
+  public List<FileChange> changes() {
+    synchronized (tree) {
+      return new ArrayList<>(node.changes.values());
+    }
+  }
+
+  /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
+  public Checkpoint finish(CheckpointStatus status) {
+    return tree.finish(node, status);
+  }
+}

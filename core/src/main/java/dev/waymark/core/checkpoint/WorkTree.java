@@ -1,0 +1,194 @@
+package dev.waymark.core.checkpoint;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * The user's project directory as the checkpoint engine sees it: relative paths checked to stay
+ * inside the root, reads that never follow a link, and writes that are atomic and keep the mode.
+ */
+final class WorkTree {
+  static final String TEMP_SUFFIX = ".waymark-restore.tmp";
+
+  private final Path root;
+
+  WorkTree(Path root) {
+    this.root = root;
+  }
+
+  Path root() {
+    return root;
+  }
+
+  /** Checks a project-relative path with {@code /} separators and returns it normalised. */
+  static String checkPath(String path) {
+    Objects.requireNonNull(path, "path");
+    if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0
+        || path.indexOf('\\') >= 0) {
+      throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
+    }
+    for (String segment : path.split("/", -1)) {
+      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
+      }
+    }
+    if (path.equals(".git") || path.startsWith(".git/")) {
+      throw new CheckpointException("Waymark never records or writes the project's own .git: \"" + path + "\"");
+    }
+    return path;
+  }
+
+  Path resolve(String path) {
+    return root.resolve(path);
+  }
+
+  /** The state of one path on disk right now. */
+  record DiskFile(FileKind kind, boolean blocked, ObjectId id, long size) {
+    static final DiskFile ABSENT = new DiskFile(FileKind.ABSENT, false, null, 0);
+
+    boolean matches(FileVersion version) {
+      return !blocked && kind == version.kind() && Objects.equals(id, version.blob());
+    }
+  }
+
+  DiskFile read(String path, ShadowRepository hasher) throws IOException {
+    Path file = resolve(path);
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
+      return DiskFile.ABSENT;
+    }
+    if (attributes.isSymbolicLink()) {
+      FileState link = FileState.symlink(Files.readSymbolicLink(file).toString());
+      return new DiskFile(FileKind.SYMLINK, false, hasher.hash(link), link.contentUnsafe().length);
+    }
+    if (!attributes.isRegularFile()) {
+      return new DiskFile(FileKind.ABSENT, true, null, 0);
+    }
+    FileKind kind = FileState.isExecutable(file) ? FileKind.EXECUTABLE : FileKind.REGULAR;
+    return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size());
+  }
+
+  FileState readState(String path) throws IOException {
+    return FileState.read(resolve(path));
+  }
+
+  /**
+   * Why {@code path} cannot be created: an ancestor is a link or a file that {@code removed}
+   * does not take away. Empty when nothing is in the way.
+   */
+  String obstacle(String path, Set<String> removed) throws IOException {
+    int slash = path.indexOf('/');
+    while (slash >= 0) {
+      String ancestor = path.substring(0, slash);
+      Path dir = resolve(ancestor);
+      BasicFileAttributes attributes;
+      try {
+        attributes = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException missing) {
+        return "";
+      }
+      if (attributes.isSymbolicLink()) {
+        return ancestor + " is a symbolic link; Waymark does not write through links";
+      }
+      if (!attributes.isDirectory() && !removed.contains(ancestor)) {
+        return ancestor + " is a file where a directory is needed";
+      }
+      if (!attributes.isDirectory()) {
+        return "";
+      }
+      slash = path.indexOf('/', slash + 1);
+    }
+    return "";
+  }
+
+  /** Writes {@code version} at {@code path} atomically, keeping the existing permission bits. */
+  void write(String path, FileVersion version, ShadowRepository source) throws IOException {
+    Path target = resolve(path);
+    Files.createDirectories(target.getParent());
+    Path temp = tempFor(target);
+    Files.deleteIfExists(temp);
+    if (version.kind() == FileKind.SYMLINK) {
+      Files.createSymbolicLink(temp, Path.of(new String(source.read(version.blob()), java.nio.charset.StandardCharsets.UTF_8)));
+    } else {
+      try (OutputStream out = Files.newOutputStream(temp)) {
+        source.copyTo(version.blob(), out);
+      }
+      Set<PosixFilePermission> permissions = permissionsFor(target, version.kind());
+      if (permissions != null) {
+        Files.setPosixFilePermissions(temp, permissions);
+      }
+    }
+    clearEmptyDirectory(target);
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** Deletes the file at {@code path}, then each parent directory that this left empty. */
+  void delete(String path) throws IOException {
+    Path target = resolve(path);
+    Files.deleteIfExists(target);
+    for (Path dir = target.getParent(); dir != null && !dir.equals(root) && dir.startsWith(root); dir = dir.getParent()) {
+      try {
+        Files.delete(dir);
+      } catch (DirectoryNotEmptyException | NoSuchFileException stop) {
+        break;
+      }
+    }
+  }
+
+  static Path tempFor(Path target) {
+    return target.resolveSibling("." + target.getFileName() + TEMP_SUFFIX);
+  }
+
+  private static void clearEmptyDirectory(Path target) throws IOException {
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      Files.delete(target); // only an empty one: a full one is reported as an obstacle first
+    }
+  }
+
+  private static Set<PosixFilePermission> permissionsFor(Path existing, FileKind kind) throws IOException {
+    Set<PosixFilePermission> permissions;
+    try {
+      if (Files.isRegularFile(existing, LinkOption.NOFOLLOW_LINKS)) {
+        permissions = EnumSet.copyOf(Files.getPosixFilePermissions(existing, LinkOption.NOFOLLOW_LINKS));
+      } else {
+        permissions = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+      }
+    } catch (UnsupportedOperationException notPosix) {
+      return null;
+    }
+    if (kind == FileKind.EXECUTABLE) {
+      permissions.add(PosixFilePermission.OWNER_EXECUTE);
+      if (permissions.contains(PosixFilePermission.GROUP_READ)) {
+        permissions.add(PosixFilePermission.GROUP_EXECUTE);
+      }
+      if (permissions.contains(PosixFilePermission.OTHERS_READ)) {
+        permissions.add(PosixFilePermission.OTHERS_EXECUTE);
+      }
+    } else {
+      permissions.remove(PosixFilePermission.OWNER_EXECUTE);
+      permissions.remove(PosixFilePermission.GROUP_EXECUTE);
+      permissions.remove(PosixFilePermission.OTHERS_EXECUTE);
+    }
+    return permissions;
+  }
+}
