@@ -487,12 +487,16 @@ public final class CheckpointTree {
     RetentionPolicy policy = store.retention();
     Instant oldest = store.clock().instant().minus(policy.maxAge());
     List<Node> tagged = new ArrayList<>();
+    int automatic = 0;
     for (Node n : nodes) {
-      if (n.tag != null && n.saved.isEmpty() && n != live && n != files) {
-        tagged.add(n);
+      if (n.tag != null && n.saved.isEmpty()) {
+        automatic++;
+        if (n != live && n != files) {
+          tagged.add(n);
+        }
       }
     }
-    int excess = tagged.size() - policy.keepPerTab();
+    int excess = automatic - policy.keepPerTab();
     List<String> doomed = new ArrayList<>();
     for (Node n : tagged) {
       if (excess > 0 || n.created.isBefore(oldest)) {

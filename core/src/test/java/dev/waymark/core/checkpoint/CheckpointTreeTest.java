@@ -104,4 +104,373 @@ class CheckpointTreeTest {
   private static org.eclipse.jgit.lib.Repository repoOf(StoreFixture fx) throws IOException {
     return new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
   }
+
+  @Test
+  void aTurnWithoutFileChangesGetsNoTag() {
+    Turn turn = tab.begin();
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+
+    assertThat(cp.changedFiles()).isFalse();
+    assertThat(cp.tag()).isEmpty();
+    assertThat(cp.commit()).isEmpty();
+    assertThat(fx.tags("tab1")).isEmpty();
+  }
+
+  @Test
+  void recordsOfOnePathFoldIntoOneChangeAndAChangeUndoneWithinTheTurnIsDropped() throws IOException {
+    fx.writeExternally("a.txt", "v0\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "v1\n");
+    fx.write(turn, "a.txt", "v2\n");
+    fx.write(turn, "b.txt", "temp\n");
+    fx.delete(turn, "b.txt");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+
+    assertThat(cp.changes()).hasSize(1);
+    FileChange change = cp.changes().get(0);
+    assertThat(change.path()).isEqualTo("a.txt");
+    assertThat(read(change.before())).isEqualTo("v0\n");
+    assertThat(read(change.after())).isEqualTo("v2\n");
+  }
+
+  @Test
+  void cancelledAndFailedTurnsKeepTheirChangesUndoable() throws IOException {
+    Turn cancelled = tab.begin();
+    fx.write(cancelled, "a.txt", "half done\n");
+    assertThat(cancelled.finish(CheckpointStatus.CANCELLED).status()).isEqualTo(CheckpointStatus.CANCELLED);
+    Turn failed = tab.begin();
+    fx.write(failed, "b.txt", "oops\n");
+    assertThat(failed.finish(CheckpointStatus.FAILED).tag()).contains("refs/tags/waymark/tab1/2");
+
+    tab.undoTo(0);
+    assertThat(fx.projectFiles()).isEmpty();
+  }
+
+  @Test
+  void theViewCursorMovesInMemoryOnlyAndForwardPastTheLastReturnsToLive() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "a.txt", "2\n");
+    fx.turn(tab, "a.txt", "3\n");
+
+    assertThat(tab.view()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
+    assertThat(tab.viewBack()).isEqualTo(new CheckpointTree.ViewPosition(2, false));
+    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
+    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
+    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
+    assertThat(tab.viewForward().checkpoint()).isEqualTo(1);
+    assertThat(tab.viewForward().checkpoint()).isEqualTo(2);
+    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
+    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
+    assertThat(tab.viewAt(1)).isEqualTo(new CheckpointTree.ViewPosition(1, false));
+    assertThat(tab.viewLive()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
+
+    assertThat(fx.read("a.txt")).isEqualTo("3\n");
+    assertThat(tab.live()).isEqualTo(3);
+  }
+
+  @Test
+  void branchingFromAnEarlierCheckpointKeepsTheAbandonedBranchReachable() throws IOException {
+    fx.turn(tab, "a.txt", "a1\n");
+    fx.turn(tab, "b.txt", "b2\n");
+    fx.turn(tab, "a.txt", "a3\n");
+
+    CheckpointTree.BranchResult branch = tab.branchFrom(1);
+    assertThat(branch.restore().applied()).isTrue();
+    Turn turn = branch.turn().orElseThrow();
+    assertThat(turn.number()).isEqualTo(4);
+    assertThat(fx.exists("b.txt")).isFalse();
+    assertThat(fx.read("a.txt")).isEqualTo("a1\n");
+    fx.write(turn, "c.txt", "c4\n");
+    turn.finish(CheckpointStatus.DONE);
+    assertThat(tab.checkpoint(4).parent()).isEqualTo(1);
+    assertThat(tab.livePath()).containsExactly(0, 1, 4);
+    assertThat(tab.redoable()).isEmpty();
+
+    RestoreResult back = tab.goTo(3);
+    assertThat(back.livePath()).containsExactly(0, 1, 2, 3);
+    assertThat(fx.read("a.txt")).isEqualTo("a3\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b2\n");
+    assertThat(fx.exists("c.txt")).isFalse();
+  }
+
+  @Test
+  void aNewTurnAfterUndoClearsRedoButKeepsTheUndoneCheckpoints() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "a.txt", "2\n");
+    tab.undo();
+    assertThat(tab.redoable()).contains(2);
+
+    fx.turn(tab, "b.txt", "new\n");
+    assertThat(tab.redoable()).isEmpty();
+    assertThatThrownBy(tab::redo).isInstanceOf(CheckpointException.class).hasMessage("Nothing to redo.");
+    assertThat(tab.checkpoints()).hasSize(4);
+
+    tab.goTo(2);
+    assertThat(fx.read("a.txt")).isEqualTo("2\n");
+    assertThat(fx.exists("b.txt")).isFalse();
+  }
+
+  @Test
+  void undoToNThenRedoStepsForwardOneCheckpointAtATime() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "a.txt", "2\n");
+    fx.turn(tab, "a.txt", "3\n");
+
+    tab.undoTo(1);
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+    assertThat(tab.redoable()).contains(2);
+    tab.redo();
+    assertThat(fx.read("a.txt")).isEqualTo("2\n");
+    assertThat(tab.redo().target()).isEqualTo(3);
+    assertThatThrownBy(() -> tab.undoTo(3)).hasMessageContaining("does not come before the live checkpoint #3");
+  }
+
+  @Test
+  void aFilesOnlyRestoreLeavesTheConversationAndAConversationOnlyRestoreLeavesTheFiles() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "a.txt", "2\n");
+
+    RestoreResult files = tab.restore(1, RestoreMode.FILES, false);
+    assertThat(files.written()).containsExactly("a.txt");
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+    assertThat(tab.live()).isEqualTo(2);
+    assertThat(tab.filesAt()).isEqualTo(1);
+    assertThat(files.livePath()).containsExactly(0, 1, 2);
+
+    RestoreResult conversation = tab.restore(0, RestoreMode.CONVERSATION, false);
+    assertThat(conversation.written()).isEmpty();
+    assertThat(conversation.livePath()).containsExactly(0);
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+    assertThat(tab.filesAt()).isEqualTo(1);
+
+    tab.restore(2, RestoreMode.BOTH, false);
+    assertThat(fx.read("a.txt")).isEqualTo("2\n");
+    assertThat(tab.live()).isEqualTo(2);
+    assertThat(tab.filesAt()).isEqualTo(2);
+  }
+
+  @Test
+  void aSaveTagsEveryTrackedFileAsItIsAtLiveAndNamesMustBeUniqueAndValid() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "b.txt", "2\n");
+
+    Checkpoint saved = tab.save("before-refactor");
+    assertThat(saved.savedNames()).containsExactly("before-refactor");
+    assertThat(fx.tags("tab1")).contains("refs/tags/waymark/tab1/saved/before-refactor");
+    assertThatThrownBy(() -> tab.save("before-refactor")).hasMessageContaining("already has a save named");
+    assertThatThrownBy(() -> tab.save("bad name")).hasMessageContaining("Not a valid save name");
+    assertThatThrownBy(() -> tab.save("../x")).hasMessageContaining("Not a valid save name");
+  }
+
+  @Test
+  void diffShowsHowTheDiskDiffersFromACheckpoint() throws IOException {
+    fx.turn(tab, "a.txt", "one\ntwo\n");
+    fx.turn(tab, "a.txt", "one\nTWO\n");
+
+    assertThat(tab.diff(2).isEmpty()).isTrue();
+    CheckpointDiff diff = tab.diff(1);
+    assertThat(diff.files()).hasSize(1);
+    assertThat(diff.unified()).contains("--- a/a.txt", "+++ b/a.txt", "-two", "+TWO");
+    assertThat(diff.files().get(0).added()).isEqualTo(1);
+    assertThat(diff.files().get(0).removed()).isEqualTo(1);
+
+    CheckpointDiff fromStart = tab.diff(0);
+    assertThat(fromStart.unified()).contains("--- /dev/null", "+++ b/a.txt");
+    assertThat(fx.read("a.txt")).isEqualTo("one\nTWO\n");
+  }
+
+  @Test
+  void changeDiffsCountTheLinesEachCheckpointAddedAndRemoved() throws IOException {
+    fx.writeExternally("a.txt", "x\ny\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "x\nY\nz\n");
+    fx.write(turn, "bin.dat", "\0\1\2");
+    turn.finish(CheckpointStatus.DONE);
+
+    var diffs = tab.changeDiffs(1);
+    assertThat(diffs).extracting(CheckpointDiff.FileDiff::path).containsExactly("a.txt", "bin.dat");
+    assertThat(diffs.get(0).added()).isEqualTo(2);
+    assertThat(diffs.get(0).removed()).isEqualTo(1);
+    assertThat(diffs.get(1).binary()).isTrue();
+  }
+
+  @Test
+  void whileATurnRunsTheTreeRefusesToMoveTheFiles() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    Turn turn = tab.begin();
+    assertThatThrownBy(tab::undo).hasMessageContaining("#2 is still running");
+    assertThatThrownBy(() -> tab.goTo(0)).hasMessageContaining("still running");
+    assertThatThrownBy(tab::begin).hasMessageContaining("still running");
+    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
+    turn.finish(CheckpointStatus.DONE);
+    assertThatThrownBy(() -> turn.finish(CheckpointStatus.DONE)).hasMessageContaining("finished already");
+    assertThatThrownBy(() -> turn.record("x", FileState.absent(), FileState.regular("x"))).hasMessageContaining("is finished");
+  }
+
+  @Test
+  void unknownCheckpointsAndBadPathsGetClearMessages() {
+    assertThatThrownBy(() -> tab.goTo(7)).hasMessage("This tab has no checkpoint #7 (it has #0 to #0).");
+    assertThatThrownBy(tab::undo).hasMessageContaining("Nothing to undo");
+    Turn turn = tab.begin();
+    for (String bad : new String[] {"../x", "/etc/passwd", "a/../b", "a//b", ".git/config", "", "a/"}) {
+      assertThatThrownBy(() -> turn.record(bad, FileState.absent(), FileState.regular("x")))
+          .isInstanceOf(CheckpointException.class);
+    }
+  }
+
+  @Test
+  void retentionPrunesTheOldestAutomaticTagsButKeepsSavesAndLive() throws IOException {
+    fx.close();
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(2, java.time.Duration.ofDays(30)), java.time.Clock.systemUTC());
+    tab = fx.store.openTab("tab1");
+    fx.turn(tab, "a.txt", "1\n");
+    tab.save("keep");
+    for (int i = 2; i <= 5; i++) {
+      fx.turn(tab, "a.txt", i + "\n");
+    }
+
+    assertThat(fx.tags("tab1")).containsExactly(
+        "refs/tags/waymark/tab1/1", "refs/tags/waymark/tab1/4", "refs/tags/waymark/tab1/5",
+        "refs/tags/waymark/tab1/saved/keep");
+    assertThat(tab.checkpoint(2).tag()).isEmpty();
+    // A pruned checkpoint's objects stay reachable from later tags, so it can still be restored.
+    tab.goTo(2);
+    assertThat(fx.read("a.txt")).isEqualTo("2\n");
+  }
+
+  @Test
+  void retentionPrunesByAge() throws IOException {
+    fx.close();
+    var clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(100, java.time.Duration.ofDays(7)), clock);
+    tab = fx.store.openTab("tab1");
+    fx.turn(tab, "a.txt", "1\n");
+    fx.turn(tab, "a.txt", "2\n");
+    clock.now = clock.now.plus(java.time.Duration.ofDays(8));
+    fx.turn(tab, "a.txt", "3\n");
+
+    assertThat(fx.tags("tab1")).containsExactly("refs/tags/waymark/tab1/3");
+  }
+
+  @Test
+  void deletingATabDeletesItsRefsOnly() throws IOException {
+    CheckpointTree other = fx.store.openTab("tab2");
+    fx.turn(tab, "a.txt", "1\n");
+    tab.save("s");
+    fx.turn(other, "b.txt", "2\n");
+
+    fx.store.deleteTab("tab1");
+    assertThat(fx.tags("tab1")).isEmpty();
+    assertThat(fx.tags("tab2")).containsExactly("refs/tags/waymark/tab2/1");
+    assertThat(fx.store.tabIds()).containsExactly("tab2");
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+  }
+
+  @Test
+  void tabIdsAreCheckedAndATabWithTagsCannotBeOpenedEmpty() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    assertThatThrownBy(() -> fx.store.openTab("tab1")).hasMessageContaining("already has checkpoints");
+    assertThatThrownBy(() -> fx.store.openTab("a/b")).hasMessageContaining("Not a valid tab id");
+    assertThat(fx.store.newTab().tabId()).matches("t[0-9a-f]{12}");
+  }
+
+  @Test
+  void twoTabsWorkOnOneProjectAtOnceWithoutTouchingEachOthersFiles() throws Exception {
+    CheckpointTree other = fx.store.openTab("tab2");
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      var first = pool.submit(() -> {
+        for (int i = 0; i < 20; i++) {
+          fx.turn(tab, "one/f" + i + ".txt", "tab1 " + i + "\n");
+        }
+        return null;
+      });
+      var second = pool.submit(() -> {
+        for (int i = 0; i < 20; i++) {
+          fx.turn(other, "two/f" + i + ".txt", "tab2 " + i + "\n");
+        }
+        return null;
+      });
+      first.get();
+      second.get();
+      var undoFirst = pool.submit(() -> tab.undoTo(0));
+      var undoSecond = pool.submit(() -> other.undoTo(10));
+      assertThat(undoFirst.get().applied()).isTrue();
+      assertThat(undoSecond.get().applied()).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(fx.projectFiles()).hasSize(10).allMatch(p -> p.startsWith("two/"));
+    assertThat(fx.tags("tab1")).hasSize(20);
+    assertThat(fx.tags("tab2")).hasSize(20);
+  }
+
+  @Test
+  void anotherTabsLaterEditIsMergedNotClobbered() throws IOException {
+    CheckpointTree other = fx.store.openTab("tab2");
+    fx.writeExternally("shared.txt", "a\nb\nc\nd\ne\n");
+    fx.turn(tab, "shared.txt", "A\nb\nc\nd\ne\n");
+    fx.turn(other, "shared.txt", "A\nb\nc\nd\nE\n");
+
+    RestoreResult undo = tab.undo();
+    assertThat(undo.merged()).containsExactly("shared.txt");
+    assertThat(fx.read("shared.txt")).isEqualTo("a\nb\nc\nd\nE\n");
+    other.undo();
+    assertThat(fx.read("shared.txt")).isEqualTo("a\nb\nc\nd\ne\n");
+  }
+
+  @Test
+  void anInterruptedRestoreIsRolledBackWhenTheStoreOpensAgain() throws IOException {
+    fx.writeExternally("a.txt", "before\n");
+    fx.turn(tab, "a.txt", "after\n");
+    fx.turn(tab, "b.txt", "b\n");
+    Checkpoint first = tab.checkpoint(1);
+    FileChange a = first.changes().get(0);
+    FileChange b = tab.checkpoint(2).changes().get(0);
+    // As if the process died in an undo to #0 after writing a.txt but before deleting b.txt.
+    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "tab1", 2, 0, java.util.List.of(
+        RestoreJournal.Entry.of("b.txt", b.after(), b.before()),
+        RestoreJournal.Entry.of("a.txt", a.after(), a.before()))));
+    fx.writeExternally("a.txt", "before\n");
+    java.nio.file.Files.writeString(WorkTree.tempFor(fx.file("b.txt")), "half written");
+    fx.close();
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(reopened.recovered()).singleElement().asString()
+          .contains("interrupted restore of tab tab1 (#2 to #0) was rolled back", "put back a.txt");
+      assertThat(java.nio.file.Files.exists(reopened.journalFile())).isFalse();
+    }
+    assertThat(fx.read("a.txt")).isEqualTo("after\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b\n");
+    assertThat(fx.projectFiles()).containsExactly("a.txt", "b.txt");
+    fx = new StoreFixture(temp.resolve("again"));
+  }
+
+  private String read(FileVersion version) throws IOException {
+    return new String(fx.store.repo().read(version.blob()), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** A clock the test moves by hand. */
+  static final class MutableClock extends java.time.Clock {
+    java.time.Instant now;
+
+    MutableClock(java.time.Instant now) {
+      this.now = now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public java.time.Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return now;
+    }
+  }
 }
