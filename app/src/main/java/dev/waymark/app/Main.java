@@ -23,13 +23,24 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  private final WaymarkHome home;
+
+  Main(WaymarkHome home) {
+    this.home = home;
   }
 
-  static int run(String[] args, PrintWriter out, PrintWriter err) {
-    Logging.start(WaymarkHome.fromEnvironment());
-    CommandLine cli = new CommandLine(new Main());
+  WaymarkHome home() {
+    return home;
+  }
+
+  public static void main(String[] args) {
+    WaymarkHome home = WaymarkHome.fromEnvironment();
+    Logging.start(home);
+    System.exit(run(args, home, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new Main(home));
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -37,7 +48,7 @@ public final class Main implements Runnable {
         err.println("waymark: " + e.getMessage());
       } else {
         org.slf4j.LoggerFactory.getLogger(Main.class).error("command failed", e);
-        err.println("waymark: " + e + " (details in " + WaymarkHome.fromEnvironment().logsDir().resolve("waymark.log") + ")");
+        err.println("waymark: " + e + " (details in " + home.logsDir().resolve("waymark.log") + ")");
       }
       return 1;
     });

@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Option;
     })
 final class StoreCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.ParentCommand Main main;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");
@@ -26,7 +28,7 @@ final class StoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath())) {
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
       out.println("Project:           " + store.projectDirectory());
       out.println("Shadow repository: " + store.shadowDirectory());
       for (String note : store.recovered()) {

@@ -1,0 +1,59 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.WaymarkHome;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+  @TempDir Path temp;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void versionPrintsTheBuildVersion() {
+    assertThat(run("--version")).isZero();
+    assertThat(out.toString()).matches("waymark \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R");
+  }
+
+  @Test
+  void withoutACommandItPrintsUsageThatSaysWhatIsBuilt() {
+    assertThat(run()).isZero();
+    assertThat(out.toString()).contains("Usage: waymark", "store", "not built yet");
+  }
+
+  @Test
+  void storeShowsTheShadowRepositoryOutsideTheProject() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("my project"));
+    assertThat(run("store", "-C", project.toString())).isZero();
+    assertThat(out.toString())
+        .contains("Project:           " + project.toRealPath())
+        .contains("Shadow repository: " + temp.resolve("home/projects"))
+        .contains("Tabs with checkpoints: none yet");
+    assertThat(err.toString()).isEmpty();
+    try (var files = Files.list(project)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void aMissingProjectDirectoryGetsOneClearLine() {
+    assertThat(run("store", "-C", temp.resolve("nope").toString())).isEqualTo(1);
+    assertThat(err.toString()).startsWith("waymark: The project directory ").contains("does not exist").doesNotContain("Exception");
+  }
+
+  @Test
+  void anUnknownOptionIsReportedWithUsage() {
+    assertThat(run("--frobnicate")).isEqualTo(2);
+    assertThat(err.toString()).contains("Unknown option: '--frobnicate'");
+  }
+}

@@ -1,0 +1,59 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runnable jar as a user starts it: only the command's own output reaches the terminal. */
+class PackagedJarIT {
+  @TempDir Path temp;
+
+  record Run(int exit, String out, String err) {}
+
+  private Run waymark(String... args) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("WAYMARK_HOME", temp.resolve("home").toString());
+    pb.environment().put("HOME", temp.resolve("user").toString());
+    Path out = temp.resolve("out.txt");
+    Path err = temp.resolve("err.txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Process process = pb.start();
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void storePrintsItsReportAndNothingElse() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Files.writeString(project.resolve("a.txt"), "a\n");
+
+    Run run = waymark("store", "-C", project.toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out().lines()).hasSize(4);
+    assertThat(run.out()).startsWith("Project:           " + project.toRealPath());
+    Path log = temp.resolve("home/logs/waymark.log");
+    assertThat(log).exists();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log))).isEqualTo("rw-------");
+    assertThat(temp.resolve("user/.config/jgit")).doesNotExist();
+  }
+
+  @Test
+  void versionWorksFromTheJar() throws Exception {
+    Run run = waymark("--version");
+    assertThat(run.exit()).isZero();
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out()).startsWith("waymark ");
+  }
+}
