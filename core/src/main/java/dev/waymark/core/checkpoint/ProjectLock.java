@@ -6,6 +6,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,11 +15,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the process that wrote it has gone.
  */
 final class ProjectLock {
-  private final ReentrantLock inProcess = new ReentrantLock();
+  // One per lock file, shared by every store of the project in this JVM: a JVM may hold a file lock only once.
+  private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
+
+  private final ReentrantLock inProcess;
   private final Path lockFile;
 
   ProjectLock(Path lockFile) {
-    this.lockFile = lockFile;
+    this.lockFile = lockFile.toAbsolutePath().normalize();
+    this.inProcess = IN_PROCESS.computeIfAbsent(this.lockFile, p -> new ReentrantLock());
   }
 
   <T> T run(Callable<T> work) {

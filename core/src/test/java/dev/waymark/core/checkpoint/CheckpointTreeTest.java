@@ -473,4 +473,20 @@ class CheckpointTreeTest {
       return now;
     }
   }
+
+  @Test
+  void twoStoresOfOneProjectInOneProcessShareItSafely() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(second.shadowDirectory()).isEqualTo(fx.store.shadowDirectory());
+      CheckpointTree other = second.openTab("tab2");
+      Turn turn = other.begin();
+      fx.write(turn, "b.txt", "2\n");
+      turn.finish(CheckpointStatus.DONE);
+      other.undo();
+      tab.undo();
+    }
+    assertThat(fx.projectFiles()).isEmpty();
+    assertThat(fx.store.tabIds()).containsExactly("tab1", "tab2");
+  }
 }
