@@ -54,8 +54,9 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * The checkpoint engine does exactly what the {@link ReferenceModel} says, for any sequence of
  * what three tabs sharing one project directory and their user can do.
  *
- * <p>Each try opens a fresh project and Waymark home, three tabs, and plays a random sequence of
- * up to 30 steps on the engine and on the model side by side: agent turns (edits, creations,
+ * <p>Each of 1,000 tries opens a fresh project and Waymark home, three tabs, and plays a random
+ * sequence of 10 to 30 steps (shrinking may cut it shorter) on the engine and on the model side
+ * by side: agent turns (edits, creations,
  * deletions, renames, mode flips, binary, empty and link files, reverts that fold away, with
  * the user now and then editing in the middle of a turn), the user's own edits, undo, undo to an
  * ancestor, redo, goto any checkpoint (abandoned branches too), branch, one-sided restores, and
@@ -64,8 +65,11 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * <ul>
  *   <li>every path that may ever exist in the project holds, byte for byte and in kind
  *       (regular, executable, link, absent), what the model says, and nothing else is there;
- *   <li>each tab's live and files checkpoints, its redo top and its number of checkpoints are
- *       the model's;
+ *   <li>each tab's live and files checkpoints, live path, redo top, and its checkpoints (number,
+ *       parent, status) are the model's, and no turn is left running;
+ *   <li>an operation the model refuses (undo at {@code #0}, redo with nothing undone, undo to a
+ *       checkpoint not before live, a save name taken) throws a {@link CheckpointException} and
+ *       changes nothing;
  *   <li>a restore reports what the model reports: applied or not, from, target, live path, the
  *       files written, merged and in conflict; a forced one names a rescue tag whose
  *       {@code disk/} tree holds exactly what it overwrote;
@@ -77,6 +81,8 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  *
  * <p>The three-way merge is predicted without JGit: see {@link ReferenceModel#mergeText} and the
  * property {@link #theModelsLineMergeIsTheEnginesMerge} that pins it against {@link TextMerge}.
+ * The statistics (in the surefire output) show how many tries reached each notable situation,
+ * and coverage floors fail the property should the generator stop reaching them.
  */
 class CheckpointTreeProperties {
   /** Where each try's project and home go: memory when the machine has it, else the temp dir. */
@@ -370,6 +376,16 @@ class CheckpointTreeProperties {
 
   /** A fresh project, Waymark home and three tabs, with the model beside them. */
   static final class World implements AutoCloseable {
+    /**
+     * The worlds not closed yet. When jqwik's bounded shrinking runs out of time it abandons the
+     * try it is running, whose world is then never closed: the JVM's exit removes it.
+     */
+    private static final Set<Path> UNCLOSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> UNCLOSED.forEach(World::deleteQuietly)));
+    }
+
     final Path temp;
     final Path project;
     final ShadowStore store;
@@ -384,6 +400,7 @@ class CheckpointTreeProperties {
 
     World() throws IOException {
       temp = Files.createTempDirectory(SCRATCH, "waymark-prop");
+      UNCLOSED.add(temp);
       project = Files.createDirectories(temp.resolve("project"));
       store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
       objects = new FileRepository(store.shadowDirectory().toFile());
@@ -817,6 +834,15 @@ class CheckpointTreeProperties {
         for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
           Files.delete(p);
         }
+      }
+      UNCLOSED.remove(temp);
+    }
+
+    private static void deleteQuietly(Path dir) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException | UncheckedIOException e) {
+        // best effort at exit
       }
     }
   }
