@@ -40,6 +40,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
@@ -258,7 +259,11 @@ class CheckpointTreeProperties {
 
   // --------------------------------------------------------------------------- the property
 
-  @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE)
+  /*
+   * Full shrinking: bounded shrinking abandons the try it is running when its time is up, on a
+   * thread that goes on in the background, and that try's project would never be deleted.
+   */
+  @Property(tries = 1000, edgeCases = EdgeCasesMode.NONE, shrinking = ShrinkingMode.FULL)
   void theEngineDoesWhatTheModelSays(@ForAll("scenarios") List<Step> steps) throws IOException {
     try (World world = new World()) {
       for (int i = 0; i < steps.size(); i++) {
@@ -376,16 +381,6 @@ class CheckpointTreeProperties {
 
   /** A fresh project, Waymark home and three tabs, with the model beside them. */
   static final class World implements AutoCloseable {
-    /**
-     * The worlds not closed yet. When jqwik's bounded shrinking runs out of time it abandons the
-     * try it is running, whose world is then never closed: the JVM's exit removes it.
-     */
-    private static final Set<Path> UNCLOSED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    static {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> UNCLOSED.forEach(World::deleteQuietly)));
-    }
-
     final Path temp;
     final Path project;
     final ShadowStore store;
@@ -400,7 +395,6 @@ class CheckpointTreeProperties {
 
     World() throws IOException {
       temp = Files.createTempDirectory(SCRATCH, "waymark-prop");
-      UNCLOSED.add(temp);
       project = Files.createDirectories(temp.resolve("project"));
       store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
       objects = new FileRepository(store.shadowDirectory().toFile());
@@ -834,15 +828,6 @@ class CheckpointTreeProperties {
         for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
           Files.delete(p);
         }
-      }
-      UNCLOSED.remove(temp);
-    }
-
-    private static void deleteQuietly(Path dir) {
-      try (Stream<Path> walk = Files.walk(dir)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException | UncheckedIOException e) {
-        // best effort at exit
       }
     }
   }
