@@ -96,6 +96,7 @@ class CheckpointTreeProperties {
       "undo onto a non-empty redo stack", "goto pops several redo nodes", "files move across branches");
   static final List<String> TABS = List.of("t1", "t2", "t3");
   static final List<String> PATHS = List.of("a.txt", "b.txt", "run.sh", "src/m.txt", "src/deep/n.txt");
+  static final List<String> LINK_TARGETS = List.of("a.txt", "run.sh", "src", "../m.txt", "../../outside");
 
   // ----------------------------------------------------------------------------- the steps
 
@@ -251,7 +252,7 @@ class CheckpointTreeProperties {
   private static Arbitrary<Edit> edits(boolean byUser) {
     Arbitrary<Op> op = Arbitraries.frequency(
         Tuple.of(40, Op.LINES), Tuple.of(3, Op.EOL), Tuple.of(8, Op.TEXT), Tuple.of(2, Op.EMPTY), Tuple.of(2, Op.BINARY),
-        Tuple.of(2, Op.LINK), Tuple.of(8, Op.DELETE), Tuple.of(6, Op.RENAME), Tuple.of(8, Op.CHMOD),
+        Tuple.of(3, Op.LINK), Tuple.of(8, Op.DELETE), Tuple.of(6, Op.RENAME), Tuple.of(8, Op.CHMOD),
         Tuple.of(byUser ? 0 : 5, Op.REVERT));
     return Combinators.combine(op, Arbitraries.of(PATHS), Arbitraries.integers().between(0, 15))
         .as((o, path, arg) -> new Edit(byUser, o, path, arg));
@@ -544,7 +545,10 @@ class CheckpointTreeProperties {
         case BINARY:
           return Content.of(textKind, "bin\0" + id + "\0\1\2");
         case LINK:
-          return Content.of(Kind.SYMLINK, "nowhere/" + id);
+          // Half the links dangle; the others point at files or a directory of the project (or
+          // out of it), which no write may follow.
+          return Content.of(Kind.SYMLINK, edit.arg() % 2 == 0 ? "nowhere/" + id
+              : LINK_TARGETS.get(edit.arg() / 2 % LINK_TARGETS.size()));
         case DELETE:
           return Content.ABSENT;
         case CHMOD:
