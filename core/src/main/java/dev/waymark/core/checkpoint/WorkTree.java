@@ -71,6 +71,13 @@ final class WorkTree {
       attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
       return DiskFile.ABSENT;
+    } catch (java.nio.file.FileSystemException e) {
+      // A file where a parent directory should be fails with ENOTDIR, which Java reports as a
+      // plain FileSystemException: the path cannot exist, and obstacle() names what is in the way.
+      if (!Files.isDirectory(file.getParent())) {
+        return DiskFile.ABSENT;
+      }
+      throw e;
     }
     if (attributes.isSymbolicLink()) {
       FileState link = FileState.symlink(Files.readSymbolicLink(file).toString());
