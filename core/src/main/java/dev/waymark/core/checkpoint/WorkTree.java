@@ -45,8 +45,13 @@ final class WorkTree {
         throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
       }
     }
-    if (path.equals(".git") || path.startsWith(".git/")) {
-      throw new CheckpointException("Waymark never records or writes the project's own .git: \"" + path + "\"");
+    for (String segment : path.split("/", -1)) {
+      // Any .git, a nested repository's too, in any case: JGit refuses to store such a path, so a
+      // checkpoint that recorded one could never be committed.
+      if (segment.equalsIgnoreCase(".git")) {
+        throw new CheckpointException("Waymark never records or writes the project's own .git, nor a nested "
+            + "repository's: \"" + path + "\"");
+      }
     }
     return path;
   }
