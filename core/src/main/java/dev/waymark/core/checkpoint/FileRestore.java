@@ -184,7 +184,7 @@ final class FileRestore {
     for (var entry : plan.entrySet()) {
       String path = entry.getKey();
       boolean changing = steps.containsKey(path) || conflicts.containsKey(path);
-      if (changing && entry.getValue().target().exists()) {
+      if (changing) { // a removal too: it must not delete through a link either
         String obstacle = tree.obstacle(path, removed);
         if (!obstacle.isEmpty()) {
           conflicts.put(path, obstacle);

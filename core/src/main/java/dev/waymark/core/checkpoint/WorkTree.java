@@ -128,6 +128,21 @@ final class WorkTree {
     return "";
   }
 
+  /** Refuses {@code path} when a directory on its way is a symbolic link: it would lead out of the project. */
+  void refuseLinkedParent(String path) throws IOException {
+    for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      String ancestor = path.substring(0, slash);
+      Path dir = resolve(ancestor);
+      if (Files.isSymbolicLink(dir)) {
+        throw new CheckpointException(ancestor + " is a symbolic link; Waymark does not read or write through links: \""
+            + path + "\"");
+      }
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return;
+      }
+    }
+  }
+
   /** Writes {@code version} at {@code path} atomically, keeping the existing permission bits. */
   void write(String path, FileVersion version, ShadowRepository source) throws IOException {
     Path target = resolve(path);
