@@ -131,6 +131,7 @@ final class FileRestore {
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
     List<FileState> toStore = new ArrayList<>();
     List<String> toStoreFor = new ArrayList<>();
+    List<String> blocked = new ArrayList<>();
 
     for (var entry : plan.entrySet()) {
       String path = entry.getKey();
@@ -146,7 +147,7 @@ final class FileRestore {
         continue;
       }
       if (disk.blocked()) {
-        conflicts.put(path, path + " is a directory or special file on disk");
+        blocked.add(path); // decided below, once the removals are known
         continue;
       }
       Optional<FileState> mergedState = mergeable(base, disk, target) ? merge(path, base, target) : Optional.empty();
@@ -179,6 +180,17 @@ final class FileRestore {
         if (!plan.get(path).target().exists()) {
           removed.add(path);
         }
+      }
+    }
+    // A directory where the tab expects no file is no obstacle when this restore removes all it
+    // holds (the tab's own files: x/y going away so that the file x comes back).
+    for (String path : blocked) {
+      Planned planned = plan.get(path);
+      if (!planned.base().exists() && tree.emptiedBy(path, removed)) {
+        steps.put(path, new Step(path, FileVersion.ABSENT, planned.target()));
+        written.add(path);
+      } else {
+        conflicts.put(path, path + " is a directory or special file on disk");
       }
     }
     for (var entry : plan.entrySet()) {

@@ -128,6 +128,31 @@ final class WorkTree {
     return "";
   }
 
+  /**
+   * Whether {@code path} is a directory that deleting the files in {@code removed} takes away:
+   * everything under it is such a file or a directory holding some (an empty one would stay).
+   */
+  boolean emptiedBy(String path, Set<String> removed) throws IOException {
+    Path dir = resolve(path);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          try (java.util.stream.Stream<Path> entries = Files.list(p)) {
+            if (entries.findAny().isEmpty()) {
+              return false;
+            }
+          }
+        } else if (!removed.contains(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Refuses {@code path} when a directory on its way is a symbolic link: it would lead out of the project. */
   void refuseLinkedParent(String path) throws IOException {
     for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {

@@ -145,6 +145,23 @@ class EdgeCaseTest {
     assertThat(tool.text("x/y")).isEqualTo("inside\n");
   }
 
+  @Test
+  void aDirectoryTheTabMadeButSomeoneElseAddedToDoesNotTurnBackIntoAFile() throws IOException {
+    fx.writeExternally("x", "i am a file\n");
+    Turn toDirectory = tab.begin();
+    tool.delete(toDirectory, "x");
+    tool.write(toDirectory, "x/y", "inside\n");
+    toDirectory.finish(CheckpointStatus.DONE);
+    fx.writeExternally("x/theirs.txt", "someone else's\n");
+    SortedMap<String, String> before = FileTrees.snapshot(fx.project, true);
+
+    RestoreResult undo = tab.undo();
+    assertThat(undo.applied()).isFalse();
+    assertThat(undo.conflicts()).containsExactly("x");
+    assertThat(FileTrees.snapshot(fx.project, true)).isEqualTo(before);
+    assertThat(tab.live()).isEqualTo(1);
+  }
+
   // ------------------------------------------------------------------------------ content
 
   @Test
