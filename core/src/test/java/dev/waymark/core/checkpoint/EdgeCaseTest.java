@@ -162,6 +162,41 @@ class EdgeCaseTest {
     assertThat(tab.live()).isEqualTo(1);
   }
 
+  @Test
+  void anUndoInterruptedAfterSwappingFilesAndDirectoriesIsRolledBackWhenTheStoreOpens() throws IOException {
+    fx.writeExternally("a", "file a\n");
+    fx.writeExternally("b/in", "b's content\n");
+    Turn turn = tab.begin(); // a: file to directory; b: directory to file
+    tool.delete(turn, "a");
+    tool.write(turn, "a/in", "a's content\n");
+    tool.delete(turn, "b/in");
+    tool.write(turn, "b", "file b\n");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    java.util.Map<String, FileChange> changes = new java.util.TreeMap<>();
+    cp.changes().forEach(c -> changes.put(c.path(), c));
+    SortedMap<String, String> atOne = FileTrees.snapshot(fx.project, false);
+
+    // The undo wrote every file, in the order apply() uses, then the process died before it
+    // deleted its journal.
+    Files.delete(fx.file("a/in"));
+    Files.delete(fx.file("a"));
+    Files.delete(fx.file("b"));
+    Files.writeString(fx.file("a"), "file a\n");
+    Files.createDirectories(fx.file("b"));
+    Files.writeString(fx.file("b/in"), "b's content\n");
+    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "edge", 1, 0, List.of(
+        RestoreJournal.Entry.of("a/in", changes.get("a/in").after(), FileVersion.ABSENT),
+        RestoreJournal.Entry.of("b", changes.get("b").after(), FileVersion.ABSENT),
+        RestoreJournal.Entry.of("a", FileVersion.ABSENT, changes.get("a").before()),
+        RestoreJournal.Entry.of("b/in", FileVersion.ABSENT, changes.get("b/in").before()))));
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
+    }
+    assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atOne);
+    assertThat(fx.store.journalFile()).doesNotExist();
+  }
+
   // ------------------------------------------------------------------------------ content
 
   @Test
