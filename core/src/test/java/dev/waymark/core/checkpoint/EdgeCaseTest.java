@@ -197,6 +197,33 @@ class EdgeCaseTest {
     assertThat(fx.store.journalFile()).doesNotExist();
   }
 
+  @Test
+  void aRedoInterruptedAfterTurningAFileIntoADirectoryIsRolledBackWhenTheStoreOpens() throws IOException {
+    fx.writeExternally("x", "file x\n");
+    Turn turn = tab.begin();
+    tool.delete(turn, "x");
+    tool.write(turn, "x/y", "inside\n");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    tab.undo();
+    SortedMap<String, String> atZero = FileTrees.snapshot(fx.project, false);
+    java.util.Map<String, FileChange> changes = new java.util.TreeMap<>();
+    cp.changes().forEach(c -> changes.put(c.path(), c));
+
+    // The redo removed x and wrote x/y, then the process died before it deleted its journal.
+    Files.delete(fx.file("x"));
+    Files.createDirectories(fx.file("x"));
+    Files.writeString(fx.file("x/y"), "inside\n");
+    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "edge", 0, 1, List.of(
+        RestoreJournal.Entry.of("x", changes.get("x").before(), FileVersion.ABSENT),
+        RestoreJournal.Entry.of("x/y", FileVersion.ABSENT, changes.get("x/y").after()))));
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
+    }
+    assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atZero);
+    assertThat(tool.text("x")).isEqualTo("file x\n");
+  }
+
   // ------------------------------------------------------------------------------ content
 
   @Test
