@@ -154,6 +154,7 @@ class GitInteropTest {
     assertThat(GitCli.shadow(shadow, "log", "-1", "--format=%an <%ae>", tag2).text().trim())
         .isEqualTo("Waymark <waymark@localhost>");
     assertThat(GitCli.shadow(shadow, "rev-parse", "--is-bare-repository").text().trim()).isEqualTo("true");
+    assertEveryTagReadsBackWithGit(tab);
   }
 
   @Test
@@ -255,6 +256,8 @@ class GitInteropTest {
         "waymark/alpha/saved/before-force");
     assertThat(GitCli.shadow(shadow, "for-each-ref", "--format=%(refname)").lines())
         .allMatch(ref -> ref.startsWith("refs/tags/waymark/alpha/") || ref.startsWith("refs/tags/waymark/gamma/"));
+    assertEveryTagReadsBackWithGit(alpha); // packed by gc or loose, all read back
+    assertEveryTagReadsBackWithGit(gamma);
   }
 
   @Test
@@ -353,21 +356,20 @@ class GitInteropTest {
     GitCli.ok(repo, "add", "-A");
     GitCli.ok(repo, "commit", "-q", "-m", "initial");
     RepoState before = RepoState.of(repo);
-    try (StoreFixture sub = new StoreFixture(temp.resolve("sub-fixture"))) {
-      // A second store, opened on the repository's subdirectory.
-      try (ShadowStore store = ShadowStore.open(repo.resolve("service"), new dev.waymark.core.WaymarkHome(sub.home), RetentionPolicy.DEFAULT)) {
-        AgentTool inService = new AgentTool(repo.resolve("service"));
-        CheckpointTree tab = store.openTab("svc");
-        Turn turn = tab.begin();
-        inService.write(turn, "Main.java", "class Main { int x; }\n");
-        inService.write(turn, "new/Helper.java", "class Helper {}\n");
-        turn.finish(CheckpointStatus.DONE);
-        assertThat(GitCli.run(repo, "--no-optional-locks", "status", "--porcelain=v2").text())
-            .contains("service/Main.java").doesNotContain(".waymark");
-        assertThat(tab.undo().applied()).isTrue();
-        assertThat(tab.redo().applied()).isTrue();
-        assertThat(tab.undo().applied()).isTrue();
-      }
+    Path home = temp.resolve("monorepo-waymark-home");
+    try (ShadowStore store = ShadowStore.open(repo.resolve("service"), new dev.waymark.core.WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      AgentTool inService = new AgentTool(repo.resolve("service"));
+      CheckpointTree tab = store.openTab("svc");
+      Turn turn = tab.begin();
+      inService.write(turn, "Main.java", "class Main { int x; }\n");
+      inService.write(turn, "new/Helper.java", "class Helper {}\n");
+      turn.finish(CheckpointStatus.DONE);
+      assertThat(GitCli.run(repo, "--no-optional-locks", "status", "--porcelain=v2", "--untracked-files=all").text())
+          .contains("service/Main.java", "service/new/Helper.java").doesNotContain(".waymark");
+      assertThat(tab.undo().applied()).isTrue();
+      assertThat(tab.redo().applied()).isTrue();
+      assertThat(tab.undo().applied()).isTrue();
+      assertThat(store.shadowDirectory()).startsWith(home);
     }
     RepoState after = RepoState.of(repo);
     assertThat(after).isEqualTo(before);
@@ -438,6 +440,10 @@ class GitInteropTest {
         "evil-smudge", "fsmonitor", "askpass")) {
       tripwire(tripwires.resolve(program), tripped);
     }
+    // Sanity: a tripwire that runs leaves its mark.
+    assertThat(new ProcessBuilder(tripwires.resolve("git").toString(), "config", "--system", "-l").start().waitFor()).isEqualTo(1);
+    assertThat(Files.readString(tripped)).contains("git config --system -l");
+    Files.delete(tripped);
     Path hooks = Files.createDirectories(temp.resolve("hostile-hooks"));
     for (String hook : List.of("pre-commit", "commit-msg", "post-commit", "reference-transaction", "post-checkout",
         "post-rewrite", "pre-auto-gc")) {
@@ -528,6 +534,39 @@ class GitInteropTest {
   }
 
   // ---------------------------------------------------------------------------- helpers
+
+  /**
+   * For every tagged checkpoint of {@code tab}: git's tree holds exactly {@code pre/} and
+   * {@code post/} for each change that had content, plus the manifest, with the bytes and modes
+   * the engine stored.
+   */
+  private void assertEveryTagReadsBackWithGit(CheckpointTree tab) throws IOException {
+    int tagged = 0;
+    for (Checkpoint cp : tab.checkpoints()) {
+      if (cp.tag().isEmpty()) {
+        continue;
+      }
+      tagged++;
+      String tag = cp.tag().get();
+      Map<String, GitCli.TreeEntry> tree = GitCli.lsTree(shadow, tag);
+      List<String> expected = new ArrayList<>(List.of("waymark.json"));
+      for (FileChange change : cp.changes()) {
+        for (String side : List.of("pre/", "post/")) {
+          FileVersion version = side.equals("pre/") ? change.before() : change.after();
+          if (!version.exists()) {
+            continue;
+          }
+          String path = side + change.path();
+          expected.add(path);
+          assertThat(GitCli.show(shadow, tag, path)).as("%s:%s", tag, path).isEqualTo(fx.store.repo().read(version.blob()));
+          assertThat(tree.get(path).mode()).as("mode of %s:%s", tag, path).isEqualTo(version.kind().gitMode().toString());
+          assertThat(tree.get(path).id()).isEqualTo(version.blob().name());
+        }
+      }
+      assertThat(tree.keySet()).as("tree of %s", tag).containsExactlyInAnyOrderElementsOf(expected);
+    }
+    assertThat(tagged).as("tagged checkpoints of %s", tab.tabId()).isPositive();
+  }
 
   /** Everything about a user's repository that must not change, read without writing to it. */
   record RepoState(SortedMap<String, String> gitDir, String indexSha256, String config, String status,
