@@ -175,6 +175,11 @@ public final class CheckpointTree {
       throw new CheckpointException("Checkpoint #" + node.number + " is finished; it records no more changes.");
     }
     WorkTree.checkPath(path);
+    try {
+      store.workTree().refuseLinkedParent(path);
+    } catch (IOException e) {
+      throw new CheckpointException("Could not check " + path + ": " + e.getMessage(), e);
+    }
     List<FileVersion> versions = store.repo().insert(List.of(before, after));
     FileChange earlier = node.changes.get(path);
     FileVersion first = earlier == null ? versions.get(0) : earlier.before();
@@ -187,6 +192,7 @@ public final class CheckpointTree {
   }
 
   FileState readProjectFile(String path) throws IOException {
+    store.workTree().refuseLinkedParent(path);
     return store.workTree().readState(path);
   }
 

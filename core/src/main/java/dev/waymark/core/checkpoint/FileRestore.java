@@ -131,6 +131,7 @@ final class FileRestore {
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
     List<FileState> toStore = new ArrayList<>();
     List<String> toStoreFor = new ArrayList<>();
+    List<String> blocked = new ArrayList<>();
 
     for (var entry : plan.entrySet()) {
       String path = entry.getKey();
@@ -146,7 +147,7 @@ final class FileRestore {
         continue;
       }
       if (disk.blocked()) {
-        conflicts.put(path, path + " is a directory or special file on disk");
+        blocked.add(path); // decided below, once the removals are known
         continue;
       }
       Optional<FileState> mergedState = mergeable(base, disk, target) ? merge(path, base, target) : Optional.empty();
@@ -181,10 +182,21 @@ final class FileRestore {
         }
       }
     }
+    // A directory where the tab expects no file is no obstacle when this restore removes all it
+    // holds (the tab's own files: x/y going away so that the file x comes back).
+    for (String path : blocked) {
+      Planned planned = plan.get(path);
+      if (!planned.base().exists() && tree.emptiedBy(path, removed)) {
+        steps.put(path, new Step(path, FileVersion.ABSENT, planned.target()));
+        written.add(path);
+      } else {
+        conflicts.put(path, path + " is a directory or special file on disk");
+      }
+    }
     for (var entry : plan.entrySet()) {
       String path = entry.getKey();
       boolean changing = steps.containsKey(path) || conflicts.containsKey(path);
-      if (changing && entry.getValue().target().exists()) {
+      if (changing) { // a removal too: it must not delete through a link either
         String obstacle = tree.obstacle(path, removed);
         if (!obstacle.isEmpty()) {
           conflicts.put(path, obstacle);

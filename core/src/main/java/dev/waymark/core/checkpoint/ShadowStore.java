@@ -220,7 +220,11 @@ public final class ShadowStore implements AutoCloseable {
     }
     List<String> report = new ArrayList<>();
     RestoreJournal.Content content = journal.get();
-    for (RestoreJournal.Entry entry : content.entries()) {
+    // In the opposite order of FileRestore.apply(), as its rollBack does: a file written where a
+    // removed directory was must go before that directory's files can come back.
+    List<RestoreJournal.Entry> entries = new ArrayList<>(content.entries());
+    java.util.Collections.reverse(entries);
+    for (RestoreJournal.Entry entry : entries) {
       String path = WorkTree.checkPath(entry.path());
       Files.deleteIfExists(WorkTree.tempFor(workTree.resolve(path)));
       WorkTree.DiskFile disk = workTree.read(path, repo);

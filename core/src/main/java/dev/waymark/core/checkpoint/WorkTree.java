@@ -45,8 +45,13 @@ final class WorkTree {
         throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
       }
     }
-    if (path.equals(".git") || path.startsWith(".git/")) {
-      throw new CheckpointException("Waymark never records or writes the project's own .git: \"" + path + "\"");
+    for (String segment : path.split("/", -1)) {
+      // Any .git, a nested repository's too, in any case: JGit refuses to store such a path, so a
+      // checkpoint that recorded one could never be committed.
+      if (segment.equalsIgnoreCase(".git")) {
+        throw new CheckpointException("Waymark never records or writes the project's own .git, nor a nested "
+            + "repository's: \"" + path + "\"");
+      }
     }
     return path;
   }
@@ -71,6 +76,13 @@ final class WorkTree {
       attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
       return DiskFile.ABSENT;
+    } catch (java.nio.file.FileSystemException e) {
+      // A file where a parent directory should be fails with ENOTDIR, which Java reports as a
+      // plain FileSystemException: the path cannot exist, and obstacle() names what is in the way.
+      if (!Files.isDirectory(file.getParent())) {
+        return DiskFile.ABSENT;
+      }
+      throw e;
     }
     if (attributes.isSymbolicLink()) {
       FileState link = FileState.symlink(Files.readSymbolicLink(file).toString());
@@ -114,6 +126,46 @@ final class WorkTree {
       slash = path.indexOf('/', slash + 1);
     }
     return "";
+  }
+
+  /**
+   * Whether {@code path} is a directory that deleting the files in {@code removed} takes away:
+   * everything under it is such a file or a directory holding some (an empty one would stay).
+   */
+  boolean emptiedBy(String path, Set<String> removed) throws IOException {
+    Path dir = resolve(path);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          try (java.util.stream.Stream<Path> entries = Files.list(p)) {
+            if (entries.findAny().isEmpty()) {
+              return false;
+            }
+          }
+        } else if (!removed.contains(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Refuses {@code path} when a directory on its way is a symbolic link: it would lead out of the project. */
+  void refuseLinkedParent(String path) throws IOException {
+    for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      String ancestor = path.substring(0, slash);
+      Path dir = resolve(ancestor);
+      if (Files.isSymbolicLink(dir)) {
+        throw new CheckpointException(ancestor + " is a symbolic link; Waymark does not read or write through links: \""
+            + path + "\"");
+      }
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return;
+      }
+    }
   }
 
   /** Writes {@code version} at {@code path} atomically, keeping the existing permission bits. */
