@@ -24,7 +24,7 @@ final class GitIsolation {
     SystemReader.setInstance(new SystemReader.Delegate(SystemReader.getInstance()) {
       @Override
       public FileBasedConfig openUserConfig(Config parent, FS fs) {
-        return new EmptyConfig(parent, fs);
+        return new UserConfig(parent, fs);
       }
 
       @Override
@@ -41,7 +41,7 @@ final class GitIsolation {
   }
 
   /** A config that reads as empty and forgets what is saved to it. */
-  private static final class EmptyConfig extends FileBasedConfig {
+  private static class EmptyConfig extends FileBasedConfig {
     EmptyConfig(Config parent, FS fs) {
       super(parent, (File) null, fs);
     }
@@ -59,6 +59,32 @@ final class GitIsolation {
     @Override
     public boolean isOutdated() {
       return false;
+    }
+  }
+
+  /**
+   * The user-level config, empty but for the file-system timings JGit looks up there. Without
+   * them JGit measures the timestamp resolution of each file system for seconds at every start
+   * (it cannot keep the result: its own config file is gone), and a background measurement would
+   * drop probe files into the store. Two seconds is JGit's own fallback: the coarsest, hence
+   * safe, value; it only makes JGit re-read a file written less than two seconds ago.
+   */
+  private static final class UserConfig extends EmptyConfig {
+    private static final long COARSE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
+    UserConfig(Config parent, FS fs) {
+      super(parent, fs);
+    }
+
+    @Override
+    public long getTimeUnit(String section, String subsection, String name, long defaultValue,
+        java.util.concurrent.TimeUnit wantUnit) {
+      if ("filesystem".equals(section)
+          && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
+        return wantUnit.convert("timestampResolution".equals(name) ? COARSE_NANOS : 0,
+            java.util.concurrent.TimeUnit.NANOSECONDS);
+      }
+      return super.getTimeUnit(section, subsection, name, defaultValue, wantUnit);
     }
   }
 }

@@ -224,25 +224,40 @@ public final class ShadowStore implements AutoCloseable {
     // removed directory was must go before that directory's files can come back.
     List<RestoreJournal.Entry> entries = new ArrayList<>(content.entries());
     java.util.Collections.reverse(entries);
+    boolean complete = true;
     for (RestoreJournal.Entry entry : entries) {
-      String path = WorkTree.checkPath(entry.path());
-      Files.deleteIfExists(WorkTree.tempFor(workTree.resolve(path)));
-      WorkTree.DiskFile disk = workTree.read(path, repo);
-      if (disk.matches(entry.prior())) {
-        continue;
-      }
-      if (disk.matches(entry.next())) {
-        if (entry.prior().exists()) {
-          workTree.write(path, entry.prior(), repo);
-        } else {
-          workTree.delete(path);
+      String path = entry.path();
+      try {
+        WorkTree.checkPath(path);
+        Files.deleteIfExists(WorkTree.tempFor(workTree.resolve(path)));
+        WorkTree.DiskFile disk = workTree.read(path, repo);
+        if (disk.matches(entry.prior())) {
+          continue;
         }
-        report.add("put back " + path);
-      } else {
-        report.add("left " + path + " as it is (changed since the interrupted restore)");
+        if (disk.matches(entry.next())) {
+          if (entry.prior().exists()) {
+            workTree.write(path, entry.prior(), repo);
+          } else {
+            workTree.delete(path);
+          }
+          report.add("put back " + path);
+        } else {
+          report.add("left " + path + " as it is (changed since the interrupted restore)");
+        }
+      } catch (IOException | RuntimeException e) {
+        // The store must still open: say what could not be put back and keep the journal.
+        complete = false;
+        report.add("could not put back " + path + " (" + e.getMessage() + "); its earlier content is blob "
+            + (entry.priorBlob() == null ? "(none: it did not exist)" : entry.priorBlob()) + " in the shadow repository");
       }
     }
-    Files.deleteIfExists(journalFile());
+    if (complete) {
+      Files.deleteIfExists(journalFile());
+    } else {
+      Path kept = journalFile().resolveSibling("restore-journal.unrecovered-" + clock.millis() + ".json");
+      Files.move(journalFile(), kept);
+      report.add("the journal is kept as " + kept);
+    }
     String summary = "An interrupted restore of tab " + content.tab() + " (#" + content.from() + " to #"
         + content.target() + ") was rolled back: " + (report.isEmpty() ? "no file had been written yet" : String.join("; ", report));
     LOG.warn(summary);

@@ -94,16 +94,16 @@ class CheckpointTreeTest {
     assertThat(fx.read("f.txt")).isEqualTo("a\n");
     assertThat(fx.exists("g.txt")).isFalse();
     assertThat(forced.rescueTag()).isPresent();
-    String rescued = new String(fx.store.repo().read(
-        org.eclipse.jgit.treewalk.TreeWalk.forPath(repoOf(fx), "disk/f.txt",
-            new org.eclipse.jgit.revwalk.RevWalk(repoOf(fx)).parseCommit(fx.store.repo().resolve(forced.rescueTag().get())).getTree())
-            .getObjectId(0)), java.nio.charset.StandardCharsets.UTF_8);
+    String rescued;
+    try (var repo = new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
+         var walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
+         var tree = org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, "disk/f.txt",
+             walk.parseCommit(fx.store.repo().resolve(forced.rescueTag().get())).getTree())) {
+      rescued = new String(fx.store.repo().read(tree.getObjectId(0)), java.nio.charset.StandardCharsets.UTF_8);
+    }
     assertThat(rescued).isEqualTo("user\n");
   }
 
-  private static org.eclipse.jgit.lib.Repository repoOf(StoreFixture fx) throws IOException {
-    return new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
-  }
 
   @Test
   void aTurnWithoutFileChangesGetsNoTag() {
@@ -488,5 +488,29 @@ class CheckpointTreeTest {
     }
     assertThat(fx.projectFiles()).isEmpty();
     assertThat(fx.store.tabIds()).containsExactly("tab1", "tab2");
+  }
+
+  @Test
+  void aRecoveryThatCannotPutAFileBackStillOpensTheStoreAndKeepsTheJournal() throws IOException {
+    fx.turn(tab, "d/f.txt", "agent\n");
+    FileChange change = tab.checkpoint(1).changes().get(0);
+    // As if an undo deleted d/f.txt and died; then the user put a file where the directory was.
+    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "tab1", 1, 0,
+        java.util.List.of(RestoreJournal.Entry.of("d/f.txt", change.after(), change.before()))));
+    java.nio.file.Files.delete(fx.file("d/f.txt"));
+    java.nio.file.Files.delete(fx.file("d"));
+    fx.writeExternally("d", "the user's file\n");
+    fx.close();
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(reopened.recovered()).singleElement().asString()
+          .contains("could not put back d/f.txt", "blob " + change.after().blob().name(), "the journal is kept as");
+      assertThat(java.nio.file.Files.exists(reopened.journalFile())).isFalse();
+      try (var kept = java.nio.file.Files.list(reopened.journalFile().getParent())) {
+        assertThat(kept.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("restore-journal.unrecovered-"));
+      }
+    }
+    assertThat(fx.read("d")).isEqualTo("the user's file\n");
+    fx = new StoreFixture(temp.resolve("again"));
   }
 }
