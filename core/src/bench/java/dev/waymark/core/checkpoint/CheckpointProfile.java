@@ -1,0 +1,115 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.WaymarkHome;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Where the time of one checkpoint goes: times each step of {@code changed}-file turns, and the
+ * JGit work underneath ({@link ShadowRepository} calls) on their own. Not a JMH benchmark: a
+ * diagnostic, run by hand with the bench classpath:
+ * {@code java -cp ... dev.waymark.core.checkpoint.CheckpointProfile PROJECT_DIR CHANGED COUNT}
+ * where PROJECT_DIR is an existing (generated) project whose files are edited.
+ */
+public final class CheckpointProfile {
+  private final Map<String, List<Long>> times = new LinkedHashMap<>();
+
+  public static void main(String[] args) throws Exception {
+    Path project = Path.of(args[0]);
+    int changed = Integer.parseInt(args[1]);
+    int count = Integer.parseInt(args[2]);
+    Path home = Files.createTempDirectory("waymark-profile-home-");
+    List<String> files = new ArrayList<>();
+    try (var walk = Files.walk(project)) {
+      walk.filter(Files::isRegularFile).limit(5000).forEach(p -> files.add(project.relativize(p).toString()));
+    }
+    files.sort(null);
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < changed; i++) {
+      paths.add(files.get((i * 7919) % files.size()));
+    }
+    new CheckpointProfile().run(project, home, paths, count);
+  }
+
+  private <T> T time(String what, Supplier<T> work) {
+    long t0 = System.nanoTime();
+    T result = work.get();
+    times.computeIfAbsent(what, k -> new ArrayList<>()).add(System.nanoTime() - t0);
+    return result;
+  }
+
+  private void run(Path project, Path home, List<String> paths, int count) throws Exception {
+    try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree tree = store.openTab("profile");
+      ShadowRepository repo = store.repo();
+      int edit = 0;
+      for (int n = 0; n < count; n++) {
+        Turn turn = time("turn: begin", tree::begin);
+        for (String path : paths) {
+          FileState before = time("file: turn.read (before)", () -> turn.read(path));
+          byte[] content = (new String(before.contentUnsafe(), StandardCharsets.UTF_8) + "// e " + (++edit) + "\n")
+              .getBytes(StandardCharsets.UTF_8);
+          time("file: Files.write", () -> {
+            try {
+              return Files.write(project.resolve(path), content);
+            } catch (java.io.IOException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+          FileState after = time("file: turn.read (after)", () -> turn.read(path));
+          time("file: turn.record (2 blobs on the writer)", () -> {
+            turn.record(path, before, after);
+            return null;
+          });
+        }
+        time("turn: finish (commit + tag + prune)", () -> turn.finish(CheckpointStatus.DONE));
+        if (n % 4 == 0) {
+          time("undo", tree::undo);
+          time("redo", tree::redo);
+        }
+
+        // The JGit work underneath, each on its own.
+        final int k = n;
+        time("jgit: writer round trip (no work)", () -> repo.write(() -> null));
+        FileState fresh = FileState.regular("fresh " + n + " " + System.nanoTime() + "\n");
+        List<FileVersion> v = time("jgit: insert 1 new blob (writer + loose object)", () -> repo.insert(List.of(fresh)));
+        time("jgit: insert 1 existing blob", () -> repo.insert(List.of(fresh)));
+        ObjectId blob = v.get(0).blob();
+        time("jgit: has(blob)", () -> repo.has(blob));
+        String deep = paths.get(0);
+        List<ShadowRepository.TreeEntry> entries = List.of(
+            new ShadowRepository.TreeEntry("pre/" + deep, v.get(0)),
+            new ShadowRepository.TreeEntry("post/" + deep + ".x", v.get(0)));
+        time("jgit: commitAndTag (2 deep entries + manifest, new tag)", () -> repo.commitAndTag(entries,
+            ("{\"n\":" + k + "}").getBytes(StandardCharsets.UTF_8), List.of(), "m", Instant.now(), "refs/tags/profile/x" + k));
+        List<ShadowRepository.TreeEntry> flat = List.of(new ShadowRepository.TreeEntry("f", v.get(0)));
+        time("jgit: commitAndTag (1 flat entry + manifest, new tag)", () -> repo.commitAndTag(flat,
+            ("{\"m\":" + k + "}").getBytes(StandardCharsets.UTF_8), List.of(), "m", Instant.now(), "refs/tags/profile/y" + k));
+        time("jgit: setRef (move one ref)", () -> {
+          repo.setRef("refs/tags/profile/moving", blob);
+          return null;
+        });
+        time("project lock (FileChannel lock)", () -> store.lock().run(() -> null));
+      }
+      System.out.printf(Locale.ROOT, "%d checkpoints of %d file(s), path depth %d, in %s%n", count, paths.size(),
+          paths.get(0).split("/").length - 1, project);
+      System.out.printf(Locale.ROOT, "%-58s %9s %9s %9s%n", "step", "p50 ms", "p90 ms", "mean ms");
+      for (var entry : times.entrySet()) {
+        long[] ns = entry.getValue().stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(ns);
+        System.out.printf(Locale.ROOT, "%-58s %9.3f %9.3f %9.3f%n", entry.getKey(), ns[ns.length / 2] / 1e6,
+            ns[(int) (ns.length * 0.9)] / 1e6, Arrays.stream(ns).average().orElse(0) / 1e6);
+      }
+    }
+  }
+}
