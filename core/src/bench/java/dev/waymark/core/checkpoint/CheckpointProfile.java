@@ -48,6 +48,18 @@ public final class CheckpointProfile {
     return result;
   }
 
+  private interface Io<T> {
+    T get() throws java.io.IOException;
+  }
+
+  private static <T> T io(Io<T> work) {
+    try {
+      return work.get();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private void run(Path project, Path home, List<String> paths, int count) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
       CheckpointTree tree = store.openTab("profile");
@@ -99,7 +111,23 @@ public final class CheckpointProfile {
           repo.setRef("refs/tags/profile/moving", blob);
           return null;
         });
-        time("project lock (FileChannel lock)", () -> store.lock().run(() -> null));
+        time("restore: project lock (FileChannel lock)", () -> store.lock().run(() -> null));
+
+        // The steps of a 1-file restore (FileRestore.execute/apply), each on its own.
+        String target = paths.get(0);
+        FileVersion now = tree.checkpoint(tree.live()).changes().get(0).after();
+        time("restore: read + hash the file on disk", () -> io(() -> store.workTree().read(target, repo)));
+        RestoreJournal.Content journal = new RestoreJournal.Content(1, "profile", 0, 0,
+            List.of(RestoreJournal.Entry.of(target, now, now)));
+        time("restore: write the journal (temp + rename)", () -> io(() -> {
+          RestoreJournal.write(store.journalFile(), journal);
+          return null;
+        }));
+        time("restore: write the file (temp + perms + rename)", () -> io(() -> {
+          store.workTree().write(target, now, repo);
+          return null;
+        }));
+        time("restore: delete the journal", () -> io(() -> Files.deleteIfExists(store.journalFile())));
       }
       System.out.printf(Locale.ROOT, "%d checkpoints of %d file(s), path depth %d, in %s%n", count, paths.size(),
           paths.get(0).split("/").length - 1, project);

@@ -36,9 +36,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * the project. A checkpoint stages the whole work tree ({@code git add --all .}) and commits; a
  * restore is {@code git reset --hard <snapshot>}.
  *
- * <p>To be fair to it: the shadow index is warm (the first full snapshot and two incremental
+ * <p>To be fair to it: the shadow index is warm (the first full snapshot and three incremental
  * ones are taken before anything is measured, so stat data is clean and only changed files are
- * hashed); JGit runs under the engine's own isolation; the restore is a bare {@code reset --hard}
+ * hashed; JMH's warm-up iterations add more); JGit runs under the engine's own isolation; the restore is a bare {@code reset --hard}
  * (the tools also run {@code git clean}, which would cost a second walk of the tree).
  */
 @State(Scope.Benchmark)
@@ -88,10 +88,8 @@ public class BaselineBenchmark {
 
     snapshot("initial snapshot"); // the full first snapshot: not measured
     long t2 = System.nanoTime();
-    for (int warm = 0; warm < 2; warm++) { // warm the index: clean stat data, racy entries re-hashed
-      edits.writeAll();
-      snapshot("warm-up " + warm);
-    }
+    edits.writeAll(); // warm the index: clean stat data, racy entries re-hashed
+    snapshot("warm-up");
     if (files < 100_000) { // two more whole-tree snapshots: too slow to repeat in every 100k trial
       checkDeletionsAreStaged();
     }
