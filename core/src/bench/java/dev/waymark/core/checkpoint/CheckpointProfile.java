@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.bench.ProjectGenerator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,27 +19,25 @@ import org.eclipse.jgit.lib.ObjectId;
  * Where the time of one checkpoint goes: times each step of {@code changed}-file turns, and the
  * JGit work underneath ({@link ShadowRepository} calls) on their own. Not a JMH benchmark: a
  * diagnostic, run by hand with the bench classpath:
- * {@code java -cp ... dev.waymark.core.checkpoint.CheckpointProfile PROJECT_DIR CHANGED COUNT}
- * where PROJECT_DIR is an existing (generated) project whose files are edited.
+ * {@code java -cp ... dev.waymark.core.checkpoint.CheckpointProfile FILES CHANGED COUNT}: generates
+ * a project of FILES files as the benchmark does, picks the same CHANGED files, runs COUNT turns,
+ * prints the medians, and deletes everything it made.
  */
 public final class CheckpointProfile {
   private final Map<String, List<Long>> times = new LinkedHashMap<>();
 
   public static void main(String[] args) throws Exception {
-    Path project = Path.of(args[0]);
+    int files = Integer.parseInt(args[0]);
     int changed = Integer.parseInt(args[1]);
     int count = Integer.parseInt(args[2]);
-    Path home = Files.createTempDirectory("waymark-profile-home-");
-    List<String> files = new ArrayList<>();
-    try (var walk = Files.walk(project)) {
-      walk.filter(Files::isRegularFile).limit(5000).forEach(p -> files.add(project.relativize(p).toString()));
+    Path temp = Files.createTempDirectory("waymark-profile-");
+    try {
+      ProjectGenerator.Project project = ProjectGenerator.generate(temp.resolve("project"), files, 42);
+      List<String> paths = ProjectGenerator.pick(project.files(), changed, 7); // as the benchmark picks
+      new CheckpointProfile().run(project.root(), temp.resolve("home"), paths, count);
+    } finally {
+      ProjectGenerator.deleteTree(temp);
     }
-    files.sort(null);
-    List<String> paths = new ArrayList<>();
-    for (int i = 0; i < changed; i++) {
-      paths.add(files.get((i * 7919) % files.size()));
-    }
-    new CheckpointProfile().run(project, home, paths, count);
   }
 
   private <T> T time(String what, Supplier<T> work) {
@@ -129,8 +128,13 @@ public final class CheckpointProfile {
         }));
         time("restore: delete the journal", () -> io(() -> Files.deleteIfExists(store.journalFile())));
       }
-      System.out.printf(Locale.ROOT, "%d checkpoints of %d file(s), path depth %d, in %s%n", count, paths.size(),
-          paths.get(0).split("/").length - 1, project);
+      long loose;
+      try (var objects = Files.walk(store.shadowDirectory().resolve("objects"))) {
+        loose = objects.filter(p -> p.getParent().getFileName().toString().length() == 2 && Files.isRegularFile(p)).count();
+      }
+      System.out.printf(Locale.ROOT, "%d checkpoints of %d file(s), path depth %d, in %s; %d loose objects in the shadow repository%n",
+          count, paths.size(), paths.get(0).split("/").length - 1, project, loose);
+      System.out.println("changed: " + paths);
       System.out.printf(Locale.ROOT, "%-58s %9s %9s %9s%n", "step", "p50 ms", "p90 ms", "mean ms");
       for (var entry : times.entrySet()) {
         long[] ns = entry.getValue().stream().mapToLong(Long::longValue).toArray();

@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * KB (log-uniform, median about 1 KB) with mixed extensions. The same {@code files} and
  * {@code seed} give the same tree byte for byte.
  */
-final class ProjectGenerator {
+public final class ProjectGenerator {
   private static final String[] EXTENSIONS = {".java", ".java", ".java", ".ts", ".ts", ".py", ".md", ".json", ".yaml", ".txt"};
   private static final String[] WORDS = {
       "public", "static", "final", "class", "return", "value", "index", "buffer", "checkpoint", "tree",
@@ -28,11 +28,11 @@ final class ProjectGenerator {
       "+", "->", "::", "//", "#", "@Override", "self", "def", "await", "async"};
 
   /** The generated project: its root and every file, project-relative with {@code /}. */
-  record Project(Path root, List<String> files, long bytes) {}
+  public record Project(Path root, List<String> files, long bytes) {}
 
   private ProjectGenerator() {}
 
-  static Project generate(Path root, int files, long seed) throws IOException {
+  public static Project generate(Path root, int files, long seed) throws IOException {
     Files.createDirectories(root);
     SplittableRandom random = new SplittableRandom(seed);
     List<String> paths = new ArrayList<>(files);
@@ -96,7 +96,7 @@ final class ProjectGenerator {
   }
 
   /** {@code count} distinct files spread over the project, chosen by {@code seed}. */
-  static List<String> pick(List<String> files, int count, long seed) {
+  public static List<String> pick(List<String> files, int count, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     List<String> picked = new ArrayList<>(count);
     while (picked.size() < count) {
@@ -109,7 +109,7 @@ final class ProjectGenerator {
   }
 
   /** Deletes {@code dir} and everything under it; never follows a link. */
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (dir == null || !Files.exists(dir)) {
       return;
     }
