@@ -61,7 +61,7 @@ public final class BenchMain {
     Path out = Files.createDirectories(Path.of(opts.getOrDefault("out", "target/bench")).toAbsolutePath());
 
     Path realJGitConfig = Path.of(System.getProperty("user.home"), ".config", "jgit");
-    boolean realJGitBefore = Files.exists(realJGitConfig);
+    String realJGitBefore = fingerprint(realJGitConfig);
     Path sandbox = sandboxHome(out.resolve("sandbox-home"));
     String control = controlCheck(sandbox);
 
@@ -284,16 +284,34 @@ public final class BenchMain {
         + ", JGit would save to " + jgit.getFile();
   }
 
-  private static String isolationReport(String control, Path sandbox, Path realJGitConfig, boolean realBefore) {
+  /** Every file under {@code dir} with its size and modification time; empty when there is none. */
+  private static String fingerprint(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return "";
+    }
+    try (var walk = Files.walk(dir)) {
+      return walk.map(p -> {
+        try {
+          return p + " " + Files.size(p) + " " + Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+          return p + " ?";
+        }
+      }).sorted().collect(Collectors.joining("\n"));
+    }
+  }
+
+  private static String isolationReport(String control, Path sandbox, Path realJGitConfig, String realBefore)
+      throws IOException {
     boolean sandboxWritten = Files.exists(sandbox.resolve(".config/jgit"));
-    boolean realNow = Files.exists(realJGitConfig);
+    String realNow = fingerprint(realJGitConfig);
     StringBuilder r = new StringBuilder("\nJGit isolation:\n");
     r.append("  ").append(control).append('\n');
     r.append("  every trial (Waymark and baseline) checked that JGit's user, system and jgit configs read empty"
         + " with the sandbox home (a leak fails the run)\n");
     r.append("  sandbox ").append(sandbox.resolve(".config/jgit")).append(sandboxWritten ? ": WRITTEN (leak)" : ": not written").append('\n');
     r.append("  real ").append(realJGitConfig).append(": ")
-        .append(realBefore ? "existed before the run" : realNow ? "CREATED during the run (leak)" : "not written").append('\n');
+        .append(realBefore.equals(realNow) ? (realNow.isEmpty() ? "not written" : "existed before the run, unchanged")
+            : realBefore.isEmpty() ? "CREATED during the run (leak)" : "CHANGED during the run (leak)").append('\n');
     return r.toString();
   }
 }
