@@ -503,6 +503,10 @@ public final class CheckpointTree {
       }
     }
     int excess = automatic - policy.keepPerTab();
+    // Past the limit, prune in batches of a tenth of it: each deletion rewrites packed-refs.
+    if (excess > 0 && excess <= policy.keepPerTab() / 10) {
+      excess = 0;
+    }
     List<String> doomed = new ArrayList<>();
     for (Node n : tagged) {
       if (excess > 0 || n.created.isBefore(oldest)) {

@@ -513,4 +513,17 @@ class CheckpointTreeTest {
     assertThat(fx.read("d")).isEqualTo("the user's file\n");
     fx = new StoreFixture(temp.resolve("again"));
   }
+
+  @Test
+  void pastTheLimitRetentionPrunesInBatchesOfATenth() throws IOException {
+    fx.close();
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(10, java.time.Duration.ofDays(30)), java.time.Clock.systemUTC());
+    tab = fx.store.openTab("tab1");
+    for (int i = 1; i <= 11; i++) {
+      fx.turn(tab, "a.txt", i + "\n");
+    }
+    assertThat(fx.tags("tab1")).hasSize(11);
+    fx.turn(tab, "a.txt", "12\n");
+    assertThat(fx.tags("tab1")).hasSize(10).doesNotContain("refs/tags/waymark/tab1/1", "refs/tags/waymark/tab1/2");
+  }
 }
