@@ -337,14 +337,7 @@ final class FileRestore {
     for (int i = applied.size() - 1; i >= 0; i--) {
       Step step = applied.get(i);
       try {
-        Files.deleteIfExists(WorkTree.tempFor(tree.resolve(step.path())));
-        if (tree.read(step.path(), store.repo()).matches(step.next())) {
-          if (step.prior().exists()) {
-            tree.write(step.path(), step.prior(), store.repo());
-          } else {
-            tree.delete(step.path());
-          }
-        }
+        tree.putBack(step.path(), step.prior(), step.next(), store.repo());
       } catch (IOException | RuntimeException e) {
         LOG.error("could not put back {} while rolling back a failed restore", step.path(), e);
       }

@@ -28,9 +28,13 @@ final class ProjectLock {
 
   <T> T run(Callable<T> work) {
     inProcess.lock();
-    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-         FileLock ignored = channel.lock()) {
-      return work.call();
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      FileLock held = channel.lock();
+      try {
+        return work.call();
+      } finally {
+        held.release();
+      }
     } catch (CheckpointException e) {
       throw e;
     } catch (IOException e) {

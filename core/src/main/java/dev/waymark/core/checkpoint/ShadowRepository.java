@@ -310,7 +310,7 @@ final class ShadowRepository implements AutoCloseable {
   }
 
   /** Packs everything now, dropping unreachable objects older than {@code pruneBefore}. */
-  void gc(java.util.Date pruneBefore) {
+  void gc(Instant pruneBefore) {
     write(() -> {
       try (Git git = Git.wrap(repo)) {
         git.gc().setExpire(pruneBefore).call();

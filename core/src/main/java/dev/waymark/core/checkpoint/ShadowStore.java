@@ -161,7 +161,7 @@ public final class ShadowStore implements AutoCloseable {
 
   /** Packs refs and objects now, dropping unreachable objects older than two weeks. */
   public void collectGarbage() {
-    repo.gc(java.util.Date.from(clock.instant().minus(java.time.Duration.ofDays(14))));
+    repo.gc(clock.instant().minus(java.time.Duration.ofDays(14)));
   }
 
   static String tagPrefix(String tabId) {
@@ -229,20 +229,15 @@ public final class ShadowStore implements AutoCloseable {
       String path = entry.path();
       try {
         WorkTree.checkPath(path);
-        Files.deleteIfExists(WorkTree.tempFor(workTree.resolve(path)));
-        WorkTree.DiskFile disk = workTree.read(path, repo);
-        if (disk.matches(entry.prior())) {
-          continue;
-        }
-        if (disk.matches(entry.next())) {
-          if (entry.prior().exists()) {
-            workTree.write(path, entry.prior(), repo);
-          } else {
-            workTree.delete(path);
-          }
-          report.add("put back " + path);
-        } else {
-          report.add("left " + path + " as it is (changed since the interrupted restore)");
+        switch (workTree.putBack(path, entry.prior(), entry.next(), repo)) {
+          case PUT_BACK:
+            report.add("put back " + path);
+            break;
+          case CHANGED_SINCE:
+            report.add("left " + path + " as it is (changed since the interrupted restore)");
+            break;
+          default:
+            break;
         }
       } catch (IOException | RuntimeException e) {
         // The store must still open: say what could not be put back and keep the journal.

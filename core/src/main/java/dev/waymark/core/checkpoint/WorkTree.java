@@ -193,6 +193,30 @@ final class WorkTree {
     }
   }
 
+  /** What {@link #putBack} found at a path. */
+  enum PutBack { ALREADY_THERE, PUT_BACK, CHANGED_SINCE }
+
+  /**
+   * Undoes one journalled write: if {@code path} still holds {@code written}, puts {@code prior}
+   * back (deleting the file if it did not exist); a path someone changed since is left alone.
+   */
+  PutBack putBack(String path, FileVersion prior, FileVersion written, ShadowRepository source) throws IOException {
+    Files.deleteIfExists(tempFor(resolve(path)));
+    DiskFile disk = read(path, source);
+    if (disk.matches(prior)) {
+      return PutBack.ALREADY_THERE;
+    }
+    if (!disk.matches(written)) {
+      return PutBack.CHANGED_SINCE;
+    }
+    if (prior.exists()) {
+      write(path, prior, source);
+    } else {
+      delete(path);
+    }
+    return PutBack.PUT_BACK;
+  }
+
   /** Deletes the file at {@code path}, then each parent directory that this left empty. */
   void delete(String path) throws IOException {
     Path target = resolve(path);
