@@ -258,9 +258,9 @@ public final class CheckpointTree {
     }
   }
 
-  private static byte[] bytes(ObjectNode json) {
+  static byte[] bytes(ObjectNode json) {
     try {
-      return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(json);
+      return (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n").getBytes(StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

@@ -292,12 +292,8 @@ final class FileRestore {
     for (int i = 1; store.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;
     }
-    try {
-      store.repo().commitAndTag(entries, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest), List.of(),
-          "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    store.repo().commitAndTag(entries, CheckpointTree.bytes(manifest), List.of(),
+        "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
     return tag;
   }
 
