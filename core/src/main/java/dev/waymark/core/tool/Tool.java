@@ -1,0 +1,23 @@
+package dev.waymark.core.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.model.ToolSpec;
+
+/**
+ * One tool the model may call. Names and parameters are a public contract. A tool never throws
+ * for bad input: it returns an error result the model can read.
+ */
+public interface Tool {
+  ToolSpec spec();
+
+  ToolKind kind();
+
+  /** A short human summary of a call, e.g. the path or the command, for approval prompts and logs. */
+  String describe(JsonNode arguments);
+
+  ToolResult run(JsonNode arguments, ToolContext context);
+
+  default String name() {
+    return spec().name();
+  }
+}
