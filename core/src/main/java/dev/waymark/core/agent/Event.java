@@ -1,0 +1,49 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ToolCall;
+import java.util.Optional;
+
+/** What a tab tells its front ends, in order. Immutable. */
+public sealed interface Event {
+  /** A turn began in checkpoint {@code checkpoint}. */
+  record TurnStarted(int checkpoint, String prompt) implements Event {}
+
+  /** Streamed text of the model's answer. */
+  record AssistantDelta(int checkpoint, String text) implements Event {}
+
+  /** The model asked for a tool call; when {@code needsApproval}, it waits for Approve or Deny. */
+  record ToolCallProposed(int checkpoint, ToolCall call, String summary, boolean needsApproval) implements Event {}
+
+  /** A tool call ended (ran, failed, or was denied). */
+  record ToolCallFinished(int checkpoint, ToolCall call, String result, boolean isError) implements Event {}
+
+  /** A steering message waits for the next model call. */
+  record SteeringQueued(int checkpoint, String text) implements Event {}
+
+  /** A steering message went into the running turn's context. */
+  record SteeringFolded(int checkpoint, String text) implements Event {}
+
+  /** A checkpoint was finished; it carries its file changes (and tag, if any). */
+  record CheckpointCreated(Checkpoint checkpoint) implements Event {}
+
+  /** Undo, redo, goto or restore moved the tab; {@code pendingToolCall} was awaiting approval in the target. */
+  record CheckpointRestored(RestoreResult result, Optional<ToolCall> pendingToolCall) implements Event {}
+
+  /** A named save was made. */
+  record CheckpointSaved(Checkpoint checkpoint, String name) implements Event {}
+
+  /** The answer to a Diff command. */
+  record DiffReady(CheckpointDiff diff) implements Event {}
+
+  record Warning(String message) implements Event {}
+
+  record Error(String message) implements Event {}
+
+  /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
+  record TurnFinished(int checkpoint, CheckpointStatus status, Optional<ChatResponse.Usage> usage) implements Event {}
+}

@@ -1,0 +1,27 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.tool.ApprovalMode;
+import java.util.Objects;
+
+/**
+ * How a tab runs its agent.
+ *
+ * @param model the model name sent to the provider
+ * @param approval which tool calls wait for approval
+ * @param interactive false when nobody can answer an approval (e.g. {@code waymark exec} without a
+ *     terminal): calls that need one are then denied, and the model is told why
+ * @param basePrompt the system prompt before the project's {@code AGENTS.md} is added
+ */
+public record SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {
+  public static final String DEFAULT_PROMPT = String.join("\n",
+      "You are Waymark, a coding agent working in the user's project directory through tools.",
+      "Read files before you change them. Prefer edit_file for small changes and write_file for new files.",
+      "Paths are relative to the project root. Every change you make is checkpointed and can be undone by the user.",
+      "Keep answers short and say what you changed.");
+
+  public SessionSettings {
+    Objects.requireNonNull(model);
+    Objects.requireNonNull(approval);
+    basePrompt = basePrompt == null ? DEFAULT_PROMPT : basePrompt;
+  }
+}

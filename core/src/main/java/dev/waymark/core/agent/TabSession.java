@@ -1,0 +1,448 @@
+package dev.waymark.core.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ChatRequest;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ModelException;
+import dev.waymark.core.model.StreamListener;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolContext;
+import dev.waymark.core.tool.ToolResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tab: a conversation, its checkpoint tree and its agent loop, behind the command/event
+ * protocol. Turns and checkpoint commands run one at a time on the tab's own thread; steering,
+ * cancel and approvals act at once. Events reach every subscriber in order, on one dispatcher
+ * thread per tab.
+ *
+ * <p>The conversation sent to the model is the system prompt followed by the messages of the
+ * checkpoints on the live path, so undo, redo, goto and branch move it together with the files.
+ */
+public final class TabSession implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TabSession.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CheckpointTree tree;
+  private final ChatModel model;
+  private final Toolset tools;
+  private final SessionSettings settings;
+  private final Path projectRoot;
+  private final String systemPrompt;
+  private final ExecutorService worker;
+  private final ExecutorService dispatcher;
+  private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
+  private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
+  private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
+  private final Set<String> allowedForSession = ConcurrentHashMap.newKeySet();
+  private final Object steerLock = new Object();
+  private RunningTurn running; // guarded by steerLock
+
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings) {
+    this.tree = tree;
+    this.projectRoot = projectRoot;
+    this.model = model;
+    this.tools = tools;
+    this.settings = settings;
+    this.systemPrompt = SystemPrompt.forProject(projectRoot, settings.basePrompt());
+    this.worker = Executors.newSingleThreadExecutor(named("waymark-tab-" + tree.tabId()));
+    this.dispatcher = Executors.newSingleThreadExecutor(named("waymark-events-" + tree.tabId()));
+  }
+
+  private static java.util.concurrent.ThreadFactory named(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  public CheckpointTree checkpoints() {
+    return tree;
+  }
+
+  public void subscribe(Consumer<Event> subscriber) {
+    subscribers.add(subscriber);
+  }
+
+  /** Takes a command; its effects arrive as events. */
+  public void submit(Command command) {
+    if (command instanceof Command.Steer steer) {
+      steer(steer.text());
+    } else if (command instanceof Command.Cancel) {
+      RunningTurn turn = current();
+      if (turn != null) {
+        turn.cancel();
+      }
+    } else if (command instanceof Command.Approve approve) {
+      decide(approve.toolCallId(), new Decision(true, approve.forSession(), ""));
+    } else if (command instanceof Command.Deny deny) {
+      decide(deny.toolCallId(), new Decision(false, false, deny.reason() == null ? "" : deny.reason()));
+    } else if (command instanceof Command.SendPrompt prompt) {
+      worker.execute(() -> runTurn(prompt.text()));
+    } else {
+      worker.execute(() -> runCheckpointCommand(command));
+    }
+  }
+
+  /** Completes once every command submitted so far has been handled and its events delivered. */
+  public Future<?> idle() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    worker.execute(() -> dispatcher.execute(() -> done.complete(null)));
+    return done;
+  }
+
+  /** What the next model call would be sent: the system prompt and the live path's messages. */
+  public List<ChatMessage> conversation() {
+    List<ChatMessage> all = new ArrayList<>();
+    all.add(new ChatMessage.System(systemPrompt));
+    for (int n : tree.livePath()) {
+      List<ChatMessage> turn = messages.get(n);
+      if (turn != null) {
+        synchronized (turn) {
+          all.addAll(turn);
+        }
+      }
+    }
+    return all;
+  }
+
+  private RunningTurn current() {
+    synchronized (steerLock) {
+      return running;
+    }
+  }
+
+  private void emit(Event event) {
+    dispatcher.execute(() -> {
+      for (Consumer<Event> subscriber : subscribers) {
+        try {
+          subscriber.accept(event);
+        } catch (RuntimeException e) {
+          LOG.warn("an event subscriber failed on {}", event, e);
+        }
+      }
+    });
+  }
+
+  // ----------------------------------------------------------------------------- steering
+
+  private void steer(String text) {
+    synchronized (steerLock) {
+      if (running != null && running.acceptsSteering) {
+        running.steering.add(text);
+        emit(new Event.SteeringQueued(running.checkpoint, text));
+        return;
+      }
+    }
+    emit(new Event.Warning("No turn is running: your message is sent as a new prompt."));
+    submit(new Command.SendPrompt(text));
+  }
+
+  private void foldSteering(RunningTurn turn, List<ChatMessage> into) {
+    List<String> folded;
+    synchronized (steerLock) {
+      folded = new ArrayList<>(turn.steering);
+      turn.steering.clear();
+    }
+    for (String text : folded) {
+      synchronized (into) {
+        into.add(new ChatMessage.User(text));
+      }
+      emit(new Event.SteeringFolded(turn.checkpoint, text));
+    }
+  }
+
+  // -------------------------------------------------------------------------------- turns
+
+  private void runTurn(String prompt) {
+    Turn turn;
+    try {
+      turn = tree.begin();
+    } catch (CheckpointException e) {
+      emit(new Event.Error(e.getMessage()));
+      return;
+    }
+    int n = turn.number();
+    List<ChatMessage> mine = new ArrayList<>();
+    mine.add(new ChatMessage.User(prompt));
+    messages.put(n, mine);
+    RunningTurn state = new RunningTurn(n);
+    synchronized (steerLock) {
+      running = state;
+    }
+    emit(new Event.TurnStarted(n, prompt));
+
+    CheckpointStatus status = CheckpointStatus.DONE;
+    Optional<ChatResponse.Usage> usage = Optional.empty();
+    try {
+      while (true) {
+        foldSteering(state, mine);
+        if (state.cancellation.isCancelled()) {
+          throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
+        }
+        ChatRequest request = new ChatRequest(settings.model(), conversation(), tools.specs());
+        StreamListener listener = text -> emit(new Event.AssistantDelta(n, text));
+        ChatResponse response = model.stream(request, listener, state.cancellation);
+        usage = response.usage();
+        synchronized (mine) {
+          mine.add(response.message());
+        }
+        List<ToolCall> calls = response.message().toolCalls();
+        if (calls.isEmpty()) {
+          synchronized (steerLock) {
+            if (state.steering.isEmpty()) {
+              state.acceptsSteering = false;
+              break;
+            }
+          }
+          continue; // a steer came in during this last call: it goes to the model now
+        }
+        for (ToolCall call : calls) {
+          ChatMessage.ToolResult result = state.cancellation.isCancelled()
+              ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
+              : runTool(call, turn, state);
+          synchronized (mine) {
+            mine.add(result);
+          }
+        }
+      }
+    } catch (ModelException e) {
+      if (e.kind() == ModelException.Kind.CANCELLED || state.cancellation.isCancelled()) {
+        status = CheckpointStatus.CANCELLED;
+      } else {
+        status = CheckpointStatus.FAILED;
+        emit(new Event.Error(e.getMessage()));
+      }
+    } catch (RuntimeException e) {
+      LOG.error("turn #{} failed", n, e);
+      status = CheckpointStatus.FAILED;
+      emit(new Event.Error("The turn failed: " + e.getMessage()));
+    }
+
+    List<String> leftover;
+    synchronized (steerLock) {
+      state.acceptsSteering = false;
+      leftover = new ArrayList<>(state.steering);
+      running = null;
+    }
+    if (state.pendingApproval != null) {
+      pendingWhenLeft.put(n, state.pendingApproval);
+    }
+    try {
+      Checkpoint checkpoint = turn.finish(status);
+      emit(new Event.CheckpointCreated(checkpoint));
+    } catch (CheckpointException e) {
+      emit(new Event.Error("Checkpoint #" + n + " could not be stored: " + e.getMessage()));
+    }
+    emit(new Event.TurnFinished(n, status, usage));
+    if (!leftover.isEmpty()) {
+      String text = String.join("\n\n", leftover);
+      if (status == CheckpointStatus.CANCELLED) {
+        emit(new Event.Warning("The turn was interrupted before your queued message reached the model; it was not sent: " + text));
+      } else {
+        emit(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
+        worker.execute(() -> runTurn(text));
+      }
+    }
+  }
+
+  private ChatMessage.ToolResult runTool(ToolCall call, Turn turn, RunningTurn state) {
+    Optional<Tool> found = tools.find(call.name());
+    if (found.isEmpty()) {
+      return finish(state, call, ToolResult.error("Unknown tool \"" + call.name() + "\". Available: "
+          + String.join(", ", tools.specs().stream().map(s -> s.name()).toList())));
+    }
+    Tool tool = found.get();
+    JsonNode arguments;
+    try {
+      arguments = JSON.readTree(call.argumentsJson());
+      if (arguments == null || !arguments.isObject()) {
+        throw new IllegalArgumentException("not a JSON object");
+      }
+    } catch (Exception e) {
+      return finish(state, call, ToolResult.error("The arguments of " + call.name() + " are not a JSON object: " + e.getMessage()));
+    }
+    boolean needsApproval = settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name());
+    boolean ask = needsApproval && settings.interactive();
+    CompletableFuture<Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
+    emit(new Event.ToolCallProposed(state.checkpoint, call, tool.describe(arguments), needsApproval));
+    if (needsApproval) {
+      if (!ask) {
+        emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments)
+            + "): it needs approval and there is nobody to ask. Use --approval auto-edit or yolo to allow it."));
+        return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
+            + "in this non-interactive run."));
+      }
+      Decision decision = state.awaitDecision(answer);
+      if (decision == null) {
+        return finish(state, call, ToolResult.error("Not run: the user interrupted the turn."));
+      }
+      if (!decision.allow()) {
+        return finish(state, call, ToolResult.error("The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
+      }
+      if (decision.forSession()) {
+        allowedForSession.add(tool.name());
+      }
+    }
+    ToolResult result;
+    try {
+      result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation));
+    } catch (RuntimeException e) {
+      LOG.error("tool {} failed", call.name(), e);
+      result = ToolResult.error(call.name() + " failed: " + e.getMessage());
+    }
+    return finish(state, call, result);
+  }
+
+  private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {
+    emit(new Event.ToolCallFinished(state.checkpoint, call, result.content(), result.isError()));
+    return new ChatMessage.ToolResult(call.id(), call.name(), result.content(), result.isError());
+  }
+
+  private void decide(String toolCallId, Decision decision) {
+    RunningTurn turn = current();
+    if (turn == null || !turn.resolve(toolCallId, decision)) {
+      emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
+    }
+  }
+
+  // -------------------------------------------------------------------- checkpoint commands
+
+  private void runCheckpointCommand(Command command) {
+    try {
+      if (command instanceof Command.Undo undo) {
+        restored(undo.to() < 0 ? tree.undo() : tree.undoTo(undo.to()));
+      } else if (command instanceof Command.Redo) {
+        restored(tree.redo());
+      } else if (command instanceof Command.GoTo goTo) {
+        restored(tree.goTo(goTo.checkpoint()));
+      } else if (command instanceof Command.Restore restore) {
+        restored(tree.restore(restore.checkpoint(), restore.mode(), restore.force()));
+      } else if (command instanceof Command.Save save) {
+        emit(new Event.CheckpointSaved(tree.save(save.name()), save.name()));
+      } else if (command instanceof Command.Diff diff) {
+        emit(new Event.DiffReady(tree.diff(diff.checkpoint())));
+      }
+    } catch (CheckpointException e) {
+      emit(new Event.Error(e.getMessage()));
+    }
+  }
+
+  private void restored(RestoreResult result) {
+    Optional<ToolCall> pending = result.applied() ? Optional.ofNullable(pendingWhenLeft.get(result.target())) : Optional.empty();
+    emit(new Event.CheckpointRestored(result, pending));
+  }
+
+  @Override
+  public void close() {
+    RunningTurn turn = current();
+    if (turn != null) {
+      turn.cancel();
+    }
+    worker.shutdown();
+    try {
+      worker.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    dispatcher.shutdown();
+    try {
+      dispatcher.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ------------------------------------------------------------------------------ state
+
+  private record Decision(boolean allow, boolean forSession, String reason) {}
+
+  /** The state of the running turn that other threads touch. */
+  private static final class RunningTurn {
+    final int checkpoint;
+    final Cancellation cancellation = new Cancellation();
+    final List<String> steering = new ArrayList<>(); // guarded by TabSession.steerLock
+    boolean acceptsSteering = true; // guarded by TabSession.steerLock
+    volatile ToolCall pendingApproval;
+    private CompletableFuture<Decision> decision;
+
+    RunningTurn(int checkpoint) {
+      this.checkpoint = checkpoint;
+    }
+
+    void cancel() {
+      cancellation.cancel();
+      synchronized (this) {
+        if (decision != null) {
+          decision.complete(null);
+        }
+      }
+    }
+
+    /** Registers {@code call} as waiting for Approve or Deny. */
+    CompletableFuture<Decision> expectDecision(ToolCall call) {
+      CompletableFuture<Decision> waiting = new CompletableFuture<>();
+      synchronized (this) {
+        decision = waiting;
+        pendingApproval = call;
+      }
+      cancellation.onCancel(() -> waiting.complete(null));
+      return waiting;
+    }
+
+    /** Waits for the answer; null when the turn was cancelled meanwhile. */
+    Decision awaitDecision(CompletableFuture<Decision> waiting) {
+      try {
+        Decision d = waiting.get();
+        if (d != null) {
+          pendingApproval = null;
+        }
+        return d;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      } catch (ExecutionException e) {
+        return null;
+      } finally {
+        synchronized (this) {
+          decision = null;
+        }
+      }
+    }
+
+    synchronized boolean resolve(String toolCallId, Decision d) {
+      ToolCall pending = pendingApproval;
+      if (decision == null || pending == null || !pending.id().equals(toolCallId)) {
+        return false;
+      }
+      return decision.complete(d);
+    }
+  }
+}

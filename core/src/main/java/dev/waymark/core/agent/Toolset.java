@@ -1,0 +1,27 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.tool.Tool;
+import java.util.List;
+import java.util.Optional;
+
+/** The tools a tab offers its model. */
+public interface Toolset {
+  List<ToolSpec> specs();
+
+  Optional<Tool> find(String name);
+
+  static Toolset of(List<Tool> tools) {
+    return new Toolset() {
+      @Override
+      public List<ToolSpec> specs() {
+        return tools.stream().map(Tool::spec).toList();
+      }
+
+      @Override
+      public Optional<Tool> find(String name) {
+        return tools.stream().filter(t -> t.name().equals(name)).findFirst();
+      }
+    };
+  }
+}

@@ -1,0 +1,411 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.FileState;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ChatRequest;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ModelException;
+import dev.waymark.core.model.StreamListener;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolContext;
+import dev.waymark.core.tool.ToolKind;
+import dev.waymark.core.tool.ToolResult;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent loop over the command/event protocol, with a scripted model and a write tool. */
+class TabSessionTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path temp;
+  Path project;
+  ShadowStore store;
+  ScriptModel model;
+  TabSession session;
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void open() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    model = new ScriptModel();
+  }
+
+  private void start(ApprovalMode approval, boolean interactive) {
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(List.of(new WriteTool())), new SessionSettings("test-model", approval, interactive, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+  }
+
+  @AfterEach
+  void close() {
+    if (session != null) {
+      session.close();
+    }
+    store.close();
+  }
+
+  @Test
+  void aTurnStreamsRunsToolsAndEndsInACheckpointWithTheFilesItChanged() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"hello\\n\"}"));
+    model.respond(r -> text("Wrote a.txt."));
+
+    session.submit(new Command.SendPrompt("create a.txt"));
+    Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
+
+    assertThat(finished.status()).isEqualTo(CheckpointStatus.DONE);
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("hello\n");
+    assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsSubsequence(
+        "TurnStarted", "ToolCallProposed", "ToolCallFinished", "AssistantDelta", "CheckpointCreated", "TurnFinished");
+    Event.CheckpointCreated created = find(Event.CheckpointCreated.class);
+    assertThat(created.checkpoint().tag()).contains("refs/tags/waymark/tab1/1");
+    assertThat(model.requests.get(1).messages()).extracting(m -> m.getClass().getSimpleName())
+        .containsExactly("System", "User", "Assistant", "ToolResult");
+    assertThat(model.requests.get(0).tools()).extracting(ToolSpec::name).containsExactly("write");
+  }
+
+  @Test
+  void undoTakesTheTurnOutOfTheNextRequestAndRedoPutsItBack() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("first answer"));
+    session.submit(new Command.SendPrompt("first"));
+    await(Event.TurnFinished.class, e -> true);
+
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+    model.respond(r -> text("second answer"));
+    session.submit(new Command.SendPrompt("second"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    assertThat(userTexts(model.requests.get(1))).containsExactly("second");
+
+    session.submit(new Command.GoTo(1));
+    await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(session.conversation()).extracting(Object::toString).anyMatch(s -> s.contains("first answer"))
+        .noneMatch(s -> s.contains("second"));
+  }
+
+  @Test
+  void aSteerDuringAToolCallReachesTheNextModelCallOfTheSameTurn() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    CountDownLatch toolRunning = new CountDownLatch(1);
+    CountDownLatch steered = new CountDownLatch(1);
+    WriteTool.beforeWrite = () -> {
+      toolRunning.countDown();
+      awaitLatch(steered);
+    };
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"x\"}"));
+    model.respond(r -> text("done"));
+
+    session.submit(new Command.SendPrompt("go"));
+    awaitLatch(toolRunning);
+    session.submit(new Command.Steer("also add a README"));
+    await(Event.SteeringQueued.class, e -> true);
+    steered.countDown();
+    await(Event.TurnFinished.class, e -> true);
+
+    List<ChatMessage> second = model.requests.get(1).messages();
+    assertThat(second.get(second.size() - 1)).isEqualTo(new ChatMessage.User("also add a README"));
+    assertThat(second.get(second.size() - 2)).isInstanceOf(ChatMessage.ToolResult.class);
+    assertThat(find(Event.SteeringFolded.class).checkpoint()).isEqualTo(1);
+    assertThat(session.checkpoints().checkpoints()).hasSize(2);
+  }
+
+  @Test
+  void aSteerDuringTheFinalModelCallIsSentToTheModelBeforeTheTurnEnds() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    CountDownLatch calling = new CountDownLatch(1);
+    CountDownLatch steered = new CountDownLatch(1);
+    model.respond(r -> {
+      calling.countDown();
+      awaitLatch(steered);
+      return text("answer");
+    });
+    model.respond(r -> text("answer to the steer"));
+
+    session.submit(new Command.SendPrompt("go"));
+    awaitLatch(calling);
+    session.submit(new Command.Steer("and explain it"));
+    await(Event.SteeringQueued.class, e -> true);
+    steered.countDown();
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(model.requests).hasSize(2);
+    assertThat(userTexts(model.requests.get(1))).containsExactly("go", "and explain it");
+    assertThat(session.checkpoints().checkpoints()).hasSize(2);
+  }
+
+  @Test
+  void aSteerWithNoTurnRunningBecomesAPrompt() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("ok"));
+    session.submit(new Command.Steer("hello"));
+    await(Event.TurnFinished.class, e -> true);
+    assertThat(userTexts(model.requests.get(0))).containsExactly("hello");
+    assertThat(find(Event.Warning.class).message()).contains("sent as a new prompt");
+  }
+
+  @Test
+  void cancelStopsTheTurnAndKeepsWhatItChangedUndoable() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"partial\"}"));
+    model.respond(r -> {
+      r.cancellation.onCancel(() -> { });
+      while (!r.cancellation.isCancelled()) {
+        sleep(5);
+      }
+      throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
+    });
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.ToolCallFinished.class, e -> true);
+    session.submit(new Command.Cancel());
+    Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
+
+    assertThat(finished.status()).isEqualTo(CheckpointStatus.CANCELLED);
+    assertThat(session.checkpoints().checkpoint(1).changes()).hasSize(1);
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+  }
+
+  @Test
+  void inAskModeAnEditWaitsForApprovalAndADenialIsToldToTheModel() throws Exception {
+    start(ApprovalMode.ASK, true);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"x\"}"));
+    model.respond(r -> call("write", "{\"path\":\"b.txt\",\"content\":\"y\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("go"));
+
+    Event.ToolCallProposed first = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(first.needsApproval()).isTrue();
+    assertThat(first.summary()).isEqualTo("a.txt");
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+    session.submit(new Command.Deny(first.call().id(), "not that file"));
+    Event.ToolCallProposed second = await(Event.ToolCallProposed.class, e -> e.call().argumentsJson().contains("b.txt"));
+    session.submit(new Command.Approve(second.call().id(), false));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("y");
+    ChatMessage.ToolResult denied = (ChatMessage.ToolResult) model.requests.get(1).messages().get(3);
+    assertThat(denied.isError()).isTrue();
+    assertThat(denied.content()).contains("denied", "not that file");
+  }
+
+  @Test
+  void withoutATerminalAskModeDeniesAndSaysHowToAllow() throws Exception {
+    start(ApprovalMode.ASK, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"x\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+    assertThat(find(Event.Warning.class).message()).contains("--approval auto-edit or yolo");
+    assertThat(find(Event.ToolCallFinished.class).isError()).isTrue();
+  }
+
+  @Test
+  void restoringACheckpointLeftWhileAToolCallAwaitedApprovalProposesItAgain() throws Exception {
+    start(ApprovalMode.ASK, true);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"x\"}"));
+    session.submit(new Command.SendPrompt("go"));
+    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class, e -> true);
+    session.submit(new Command.Cancel());
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+
+    session.submit(new Command.GoTo(1));
+    Event.CheckpointRestored back = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(back.pendingToolCall()).contains(proposed.call());
+  }
+
+  @Test
+  void aModelErrorFailsTheTurnWithAClearMessageAndKeepsTheConversation() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> {
+      throw new ModelException(ModelException.Kind.AUTHENTICATION, "The server refused the API key: set OPENAI_API_KEY.");
+    });
+    session.submit(new Command.SendPrompt("hello"));
+    Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
+
+    assertThat(finished.status()).isEqualTo(CheckpointStatus.FAILED);
+    assertThat(find(Event.Error.class).message()).contains("OPENAI_API_KEY");
+    assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("hello");
+  }
+
+  @Test
+  void agentsMdGoesIntoTheSystemPrompt() throws Exception {
+    Files.writeString(project.resolve("AGENTS.md"), "Always use tabs.\n");
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("hi"));
+    await(Event.TurnFinished.class, e -> true);
+    ChatMessage.System system = (ChatMessage.System) model.requests.get(0).messages().get(0);
+    assertThat(system.text()).startsWith("base prompt").contains("AGENTS.md", "Always use tabs.");
+  }
+
+  @Test
+  void anUnknownToolOrBadArgumentsAreToldToTheModelAndTheTurnGoesOn() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("", List.of(
+        new ToolCall("c1", "nope", "{}"), new ToolCall("c2", "write", "[1,2]"))), Optional.empty(), "tool_calls"));
+    model.respond(r -> text("sorry"));
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.TurnFinished.class, e -> e.status() == CheckpointStatus.DONE);
+    List<ChatMessage> second = model.requests.get(1).messages();
+    assertThat(((ChatMessage.ToolResult) second.get(3)).content()).contains("Unknown tool \"nope\"");
+    assertThat(((ChatMessage.ToolResult) second.get(4)).content()).contains("not a JSON object");
+  }
+
+  // ------------------------------------------------------------------------------ helpers
+
+  private static List<String> userTexts(ChatRequest request) {
+    List<String> texts = new ArrayList<>();
+    for (ChatMessage m : request.messages()) {
+      if (m instanceof ChatMessage.User u) {
+        texts.add(u.text());
+      }
+    }
+    return texts;
+  }
+
+  private <T extends Event> T await(Class<T> type, Predicate<T> matching) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < end) {
+      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (type.isInstance(e) && matching.test(type.cast(e))) {
+        return type.cast(e);
+      }
+    }
+    throw new AssertionError("no " + type.getSimpleName() + " within 10 s; events: " + events);
+  }
+
+  private <T extends Event> T find(Class<T> type) {
+    return events.stream().filter(type::isInstance).map(type::cast).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " in " + events));
+  }
+
+  private static ChatResponse text(String text) {
+    return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(10, 2)), "stop");
+  }
+
+  private static int calls;
+
+  private static ChatResponse call(String name, String arguments) {
+    return new ChatResponse(new ChatMessage.Assistant("", List.of(new ToolCall("call" + (++calls), name, arguments))),
+        Optional.empty(), "tool_calls");
+  }
+
+  private static void awaitLatch(CountDownLatch latch) {
+    try {
+      if (!latch.await(10, TimeUnit.SECONDS)) {
+        throw new AssertionError("latch timed out");
+      }
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One model call as the test sees it. */
+  record Call(ChatRequest request, Cancellation cancellation) {}
+
+  /** Answers each call with the next scripted function and records every request. */
+  static final class ScriptModel implements ChatModel {
+    final List<ChatRequest> requests = new CopyOnWriteArrayList<>();
+    final BlockingQueue<Function<Call, ChatResponse>> script = new LinkedBlockingQueue<>();
+
+    void respond(Function<Call, ChatResponse> answer) {
+      script.add(answer);
+    }
+
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
+      requests.add(request);
+      Function<Call, ChatResponse> next = script.poll();
+      if (next == null) {
+        throw new ModelException(ModelException.Kind.PROTOCOL, "the test script ran out");
+      }
+      ChatResponse response = next.apply(new Call(request, cancellation));
+      if (!response.message().text().isEmpty()) {
+        listener.textDelta(response.message().text());
+      }
+      return response;
+    }
+  }
+
+  /** write {path, content}: an edit tool that records its change like the real ones. */
+  static final class WriteTool implements Tool {
+    static volatile Runnable beforeWrite = () -> { };
+
+    @Override
+    public ToolSpec spec() {
+      return new ToolSpec("write", "write a file", JSON.createObjectNode().put("type", "object"));
+    }
+
+    @Override
+    public ToolKind kind() {
+      return ToolKind.EDIT;
+    }
+
+    @Override
+    public String describe(JsonNode arguments) {
+      return arguments.path("path").asText();
+    }
+
+    @Override
+    public ToolResult run(JsonNode arguments, ToolContext context) {
+      try {
+        beforeWrite.run();
+        String path = arguments.path("path").asText();
+        FileState before = context.turn().read(path);
+        Files.writeString(context.projectRoot().resolve(path), arguments.path("content").asText(), StandardCharsets.UTF_8);
+        context.turn().recordFromDisk(path, before);
+        return ToolResult.ok("wrote " + path);
+      } catch (java.io.IOException e) {
+        return ToolResult.error(e.getMessage());
+      } finally {
+        beforeWrite = () -> { };
+      }
+    }
+  }
+}
