@@ -1,0 +1,193 @@
+package dev.waymark.app;
+
+import dev.waymark.core.agent.Event;
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.tool.ApprovalMode;
+import java.io.Console;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code waymark exec}: one turn, headless. The answer goes to stdout, tool activity to stderr. */
+@Command(
+    name = "exec",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run one agent turn in a project without the interface: the answer streams to stdout,",
+      "tool activity to stderr, and the turn's file changes become a checkpoint you can undo.",
+      "Exit status: 0 when the turn finished, 1 when it failed (one line on stderr says why),",
+      "2 for bad arguments, 130 when interrupted.",
+      "",
+      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,",
+      "WAYMARK_HOME (where checkpoints and logs live)."
+    })
+final class ExecCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.ParentCommand Main main;
+
+  @Option(names = "--provider", paramLabel = "NAME",
+      description = "openai (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM, LM Studio), anthropic, or scripted. "
+          + "Default: scripted with --script, else anthropic when only ANTHROPIC_API_KEY is set, else openai.")
+  String provider;
+
+  @Option(names = "--model", paramLabel = "M", description = "The model name (default: ${DEFAULT-VALUE} for openai, "
+      + Providers.DEFAULT_ANTHROPIC_MODEL + " for anthropic).", defaultValue = Providers.DEFAULT_OPENAI_MODEL, showDefaultValue = CommandLine.Help.Visibility.NEVER)
+  String model;
+
+  boolean modelGiven() {
+    return spec.commandLine().getParseResult().hasMatchedOption("--model");
+  }
+
+  @Option(names = "--base-url", paramLabel = "URL",
+      description = "The server, e.g. http://localhost:11434/v1 for Ollama (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's).")
+  String baseUrl;
+
+  @Option(names = "--script", paramLabel = "FILE", description = "The JSON script the scripted provider replays.")
+  Path script;
+
+  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "ask",
+      description = "ask (edits and shell commands need approval; without a terminal they are denied), auto-edit (edits run, shell asks), yolo (everything runs). Default: ${DEFAULT-VALUE}.")
+  String approval;
+
+  @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
+  Path directory = Path.of("");
+
+  @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
+  List<String> prompt;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    ApprovalMode mode;
+    try {
+      mode = ApprovalMode.parse(approval);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Providers.Choice choice = Providers.choose(provider, modelGiven() ? model : null, baseUrl, script, System.getenv(),
+        spec.commandLine());
+    Console console = System.console();
+    boolean interactive = console != null && mode != ApprovalMode.YOLO;
+
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
+      for (String note : store.recovered()) {
+        err.println("waymark: " + note);
+      }
+      ChatModel chat = choice.create();
+      BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+      try (TabSession session = new TabSession(store.newTab(), store.projectDirectory(), chat,
+          dev.waymark.core.tool.Tools.standard(store), new SessionSettings(choice.model(), mode, interactive, null))) {
+        session.subscribe(events::add);
+        Thread interrupt = new Thread(() -> session.submit(new dev.waymark.core.agent.Command.Cancel()));
+        Runtime.getRuntime().addShutdownHook(interrupt);
+        try {
+          session.submit(new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
+          return report(session, events, out, err, console);
+        } finally {
+          try {
+            Runtime.getRuntime().removeShutdownHook(interrupt);
+          } catch (IllegalStateException shuttingDown) {
+            // the hook is running: the turn is being cancelled
+          }
+        }
+      }
+    }
+  }
+
+  /** Prints events until the turn ends; answers approval prompts on the terminal. */
+  private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console)
+      throws InterruptedException {
+    boolean midLine = false;
+    String failure = null;
+    while (true) {
+      Event event = events.take();
+      if (event instanceof Event.AssistantDelta delta) {
+        out.print(delta.text());
+        out.flush();
+        midLine = !delta.text().endsWith("\n");
+        continue;
+      }
+      if (midLine) {
+        out.println();
+        midLine = false;
+      }
+      if (event instanceof Event.ToolCallProposed proposed) {
+        err.println("> " + proposed.call().name() + " " + proposed.summary());
+        if (proposed.needsApproval() && console != null) {
+          session.submit(ask(console, proposed));
+        }
+      } else if (event instanceof Event.ToolCallFinished finished) {
+        err.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
+      } else if (event instanceof Event.Warning warning) {
+        err.println("waymark: " + warning.message());
+      } else if (event instanceof Event.Error error) {
+        failure = error.message();
+      } else if (event instanceof Event.CheckpointCreated created) {
+        err.println(describe(created.checkpoint()));
+      } else if (event instanceof Event.TurnFinished finished) {
+        out.flush();
+        if (finished.status() == CheckpointStatus.DONE) {
+          return 0;
+        }
+        if (finished.status() == CheckpointStatus.CANCELLED) {
+          err.println("waymark: interrupted; what the turn changed is in checkpoint #" + finished.checkpoint());
+          return 130;
+        }
+        err.println("waymark: " + (failure == null ? "the turn failed" : failure));
+        return 1;
+      }
+      err.flush();
+    }
+  }
+
+  private static dev.waymark.core.agent.Command ask(Console console, Event.ToolCallProposed proposed) {
+    while (true) {
+      String answer = console.readLine("Allow %s %s? [y]es, [a]lways this session, [n]o: ",
+          proposed.call().name(), proposed.summary());
+      if (answer == null) {
+        return new dev.waymark.core.agent.Command.Deny(proposed.call().id(), "no answer");
+      }
+      switch (answer.trim().toLowerCase(java.util.Locale.ROOT)) {
+        case "y":
+        case "yes":
+          return new dev.waymark.core.agent.Command.Approve(proposed.call().id(), false);
+        case "a":
+        case "always":
+          return new dev.waymark.core.agent.Command.Approve(proposed.call().id(), true);
+        case "n":
+        case "no":
+          return new dev.waymark.core.agent.Command.Deny(proposed.call().id(), "");
+        default:
+          break;
+      }
+    }
+  }
+
+  static String describe(Checkpoint checkpoint) {
+    if (!checkpoint.changedFiles()) {
+      return "checkpoint #" + checkpoint.number() + ": no files changed";
+    }
+    return "checkpoint #" + checkpoint.number() + ": " + checkpoint.changes().size() + " file(s) changed, tag "
+        + checkpoint.tag().orElse("(none)");
+  }
+
+  private static String firstLine(String text) {
+    int newline = text.indexOf('\n');
+    String line = newline < 0 ? text : text.substring(0, newline) + " …";
+    return line.length() > 200 ? line.substring(0, 200) + " …" : line;
+  }
+}
