@@ -37,7 +37,10 @@ public final class WorkTreeSnapshot {
     return before.files().size();
   }
 
-  /** How many files taking it had to read and store (all of them the first time). */
+  /**
+   * How many files taking it had to read: all of them the first time, later those whose stat
+   * changed or that were racily clean. Only content not already stored is written.
+   */
   public int storedCount() {
     return stored;
   }
