@@ -188,15 +188,28 @@ class RunShellToolTest {
     assertThat(shell.kind()).isEqualTo(ToolKind.SHELL);
   }
 
+  /**
+   * Whether the process ends within two seconds. A zombie counts as dead: it was killed, and only
+   * waits for its new parent (init, or whatever reaps orphans here) to collect it.
+   */
   private static boolean waitUntilDead(long pid) throws InterruptedException {
     for (int i = 0; i < 40; i++) {
-      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !zombie(pid)) {
         Thread.sleep(50);
       } else {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean zombie(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
 }
