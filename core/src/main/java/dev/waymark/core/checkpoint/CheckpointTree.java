@@ -171,6 +171,27 @@ public final class CheckpointTree {
   public record BranchResult(RestoreResult restore, Optional<Turn> turn) {}
 
   synchronized void record(Node node, String path, FileState before, FileState after) {
+    checkRecordable(node, path);
+    List<FileVersion> versions = store.repo().insert(List.of(before, after));
+    fold(node, path, versions.get(0), versions.get(1));
+  }
+
+  /**
+   * Records a change whose "before" is already stored (the shell change tracker's cached blob);
+   * returns the stored "after".
+   */
+  synchronized FileVersion record(Node node, String path, FileVersion before, FileState after) {
+    checkRecordable(node, path);
+    if (before.exists() && !store.repo().has(before.blob())) {
+      throw new CheckpointException("The earlier content of " + path + " (blob " + before.blob().name()
+          + ") is not in the shadow repository");
+    }
+    FileVersion last = store.repo().insert(List.of(after)).get(0);
+    fold(node, path, before, last);
+    return last;
+  }
+
+  private void checkRecordable(Node node, String path) {
     if (running == null || running.node != node) {
       throw new CheckpointException("Checkpoint #" + node.number + " is finished; it records no more changes.");
     }
@@ -180,15 +201,20 @@ public final class CheckpointTree {
     } catch (IOException e) {
       throw new CheckpointException("Could not check " + path + ": " + e.getMessage(), e);
     }
-    List<FileVersion> versions = store.repo().insert(List.of(before, after));
+  }
+
+  private static void fold(Node node, String path, FileVersion before, FileVersion after) {
     FileChange earlier = node.changes.get(path);
-    FileVersion first = earlier == null ? versions.get(0) : earlier.before();
-    FileVersion last = versions.get(1);
-    if (first.equals(last)) {
+    FileVersion first = earlier == null ? before : earlier.before();
+    if (first.equals(after)) {
       node.changes.remove(path);
     } else {
-      node.changes.put(path, new FileChange(path, first, last));
+      node.changes.put(path, new FileChange(path, first, after));
     }
+  }
+
+  ShadowStore store() {
+    return store;
   }
 
   FileState readProjectFile(String path) throws IOException {

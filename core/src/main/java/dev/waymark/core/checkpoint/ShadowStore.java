@@ -45,6 +45,7 @@ public final class ShadowStore implements AutoCloseable {
   private final Clock clock;
   private final List<String> recovered;
   private final AtomicInteger checkpointsSinceMaintenance = new AtomicInteger();
+  private final ShellChangeTracker changeTracker;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock) {
     this.project = project;
@@ -54,6 +55,7 @@ public final class ShadowStore implements AutoCloseable {
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
+    this.changeTracker = new ShellChangeTracker(project, repo);
     this.recovered = lock.run(this::recoverInterruptedRestore);
   }
 
@@ -162,6 +164,8 @@ public final class ShadowStore implements AutoCloseable {
   /** Packs refs and objects now, dropping unreachable objects older than two weeks. */
   public void collectGarbage() {
     repo.gc(clock.instant().minus(java.time.Duration.ofDays(14)));
+    // The tracker's blobs are unreachable until a turn records them: gc may have dropped some.
+    changeTracker.forget();
   }
 
   static String tagPrefix(String tabId) {
@@ -180,6 +184,11 @@ public final class ShadowStore implements AutoCloseable {
 
   WorkTree workTree() {
     return workTree;
+  }
+
+  /** The project's stat cache for shell commands; one per store, shared by its tabs. */
+  ShellChangeTracker changeTracker() {
+    return changeTracker;
   }
 
   ProjectLock lock() {

@@ -31,6 +31,29 @@ public final class Turn {
     tree.record(node, path, before, after);
   }
 
+  /**
+   * Records that {@code path} went from an already stored version to {@code after}: used when
+   * the "before" content was kept earlier, e.g. by a {@link WorkTreeSnapshot}. The blob must be in
+   * this project's shadow repository.
+   */
+  public void record(String path, FileVersion before, FileState after) {
+    tree.record(node, path, before, after);
+  }
+
+  FileVersion recordStored(String path, FileVersion before, FileState after) {
+    return tree.record(node, path, before, after);
+  }
+
+  /**
+   * Stats the project's files now and stores the content of those not stored since they last
+   * changed, so that {@link WorkTreeSnapshot#recordChanges()} can record in this turn what a shell
+   * command changed, with the content before. Files over {@code maxFileSize} bytes are stat'ed
+   * but not stored. See {@link WorkTreeSnapshot} for the cost.
+   */
+  public WorkTreeSnapshot snapshotWorkTree(long maxFileSize) {
+    return tree.store().changeTracker().snapshot(this, maxFileSize);
+  }
+
   /** Reads {@code path} in the project as it is now, without following a link. */
   public FileState read(String path) {
     try {

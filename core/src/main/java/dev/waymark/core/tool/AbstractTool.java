@@ -1,0 +1,105 @@
+package dev.waymark.core.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.FileState;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.model.ToolSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every tool shares: its spec, and the rule that a call never throws. Bad arguments,
+ * refused paths and I/O failures all come back as an error result the model can act on.
+ */
+abstract class AbstractTool implements Tool {
+  private static final Logger LOG = LoggerFactory.getLogger(AbstractTool.class);
+  static final int BINARY_SNIFF = 8_000;
+
+  private final ToolSpec spec;
+  private final ToolKind kind;
+  final ToolSettings settings;
+
+  AbstractTool(String name, String description, Args.Schema parameters, ToolKind kind, ToolSettings settings) {
+    this.spec = new ToolSpec(name, description, parameters.build());
+    this.kind = kind;
+    this.settings = settings;
+  }
+
+  @Override
+  public final ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public final ToolKind kind() {
+    return kind;
+  }
+
+  @Override
+  public final String describe(JsonNode arguments) {
+    try {
+      return summary(Args.of(arguments));
+    } catch (ToolError | RuntimeException e) {
+      return name() + " (invalid arguments)";
+    }
+  }
+
+  @Override
+  public final ToolResult run(JsonNode arguments, ToolContext context) {
+    try {
+      return execute(Args.of(arguments), context);
+    } catch (ToolError e) {
+      return ToolResult.error(e.getMessage());
+    } catch (CheckpointException e) {
+      return ToolResult.error(name() + " failed: " + e.getMessage());
+    } catch (IOException e) {
+      return ToolResult.error(name() + " failed: " + describe(e));
+    } catch (RuntimeException e) {
+      LOG.warn("{} failed unexpectedly", name(), e);
+      return ToolResult.error(name() + " failed unexpectedly: " + e);
+    }
+  }
+
+  abstract String summary(Args args) throws ToolError;
+
+  abstract ToolResult execute(Args args, ToolContext context) throws ToolError, IOException;
+
+  static String describe(IOException e) {
+    String type = e.getClass().getSimpleName().replace("Exception", "");
+    return e.getMessage() == null ? type : type + ": " + e.getMessage();
+  }
+
+  /**
+   * Changes one file and records it in the turn (before, change, after from disk), so that undo
+   * restores it. Without a turn the change is made unrecorded.
+   */
+  static void changeRecorded(Turn turn, String relative, IoAction change) throws IOException {
+    FileState before = turn == null ? null : turn.read(relative);
+    change.run();
+    if (turn != null) {
+      turn.recordFromDisk(relative, before);
+    }
+  }
+
+  interface IoAction {
+    void run() throws IOException;
+  }
+
+  /** Whether the file's first bytes hold a NUL, git's test for binary content. */
+  static boolean looksBinary(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(BINARY_SNIFF);
+      for (byte b : head) {
+        if (b == 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}

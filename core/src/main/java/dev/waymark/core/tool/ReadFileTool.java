@@ -1,0 +1,97 @@
+package dev.waymark.core.tool;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+
+/**
+ * {@code read_file}: a text file's lines, numbered as {@code cat -n} does, so that the model can
+ * quote them exactly in {@code edit_file}. Output is capped by lines and by characters, and says
+ * where to continue; binary files are described, not dumped.
+ */
+final class ReadFileTool extends AbstractTool {
+  static final int MAX_LINE_CHARS = 2_000;
+
+  ReadFileTool(ToolSettings settings) {
+    super("read_file",
+        "Read a text file in the project. Returns numbered lines (line number, tab, text). Use offset and limit to "
+            + "page through a long file. Binary files are reported, not shown.",
+        new Args.Schema()
+            .string("path", "File path, relative to the project root", true)
+            .integer("offset", "1-based line number to start at (default 1)", false)
+            .integer("limit", "Number of lines to return (default and maximum " + settings.readMaxLines() + ")", false),
+        ToolKind.READ, settings);
+  }
+
+  @Override
+  String summary(Args args) throws ToolError {
+    return "read " + args.string("path");
+  }
+
+  @Override
+  ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
+    String path = args.string("path");
+    long offset = args.optionalLong("offset", 1, Integer.MAX_VALUE).orElse(1L);
+    long limit = Math.min(args.optionalLong("limit", 1, Integer.MAX_VALUE).orElse((long) settings.readMaxLines()),
+        settings.readMaxLines());
+    ProjectPaths.Resolved file = ProjectPaths.of(context.projectRoot()).forRead(path);
+    if (!Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
+      return ToolResult.error("File not found: " + file.display());
+    }
+    if (Files.isDirectory(file.file())) {
+      return ToolResult.error(file.display() + " is a directory; use list_files to see what it holds.");
+    }
+    if (!Files.isRegularFile(file.file())) {
+      return ToolResult.error(file.display() + " is not a regular file.");
+    }
+    long size = Files.size(file.file());
+    if (looksBinary(file.file())) {
+      return ToolResult.ok(file.display() + " is a binary file (" + size + " bytes); its content is not shown.");
+    }
+    if (size == 0) {
+      return ToolResult.ok(file.display() + " is empty.");
+    }
+    var decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+    StringBuilder out = new StringBuilder();
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file.file()), decoder))) {
+      long number = 0;
+      String line;
+      while (number < offset - 1 && reader.readLine() != null) {
+        number++;
+      }
+      if (number < offset - 1) {
+        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
+      }
+      long shown = 0;
+      while ((line = reader.readLine()) != null) {
+        number++;
+        if (line.length() > MAX_LINE_CHARS) {
+          line = line.substring(0, MAX_LINE_CHARS) + " [line cut at " + MAX_LINE_CHARS + " characters]";
+        }
+        String numbered = String.format("%6d\t%s%n", number, line);
+        if (out.length() + numbered.length() > settings.readMaxChars() && shown > 0) {
+          out.append("[output capped at ").append(settings.readMaxChars()).append(" characters; continue with offset=")
+              .append(number).append("]\n");
+          return ToolResult.ok(out.toString());
+        }
+        out.append(numbered);
+        shown++;
+        if (shown == limit) {
+          if (reader.readLine() != null) {
+            out.append("[more lines follow; continue with offset=").append(number + 1).append("]\n");
+          }
+          break;
+        }
+      }
+      if (shown == 0) {
+        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
+      }
+    }
+    return ToolResult.ok(out.toString());
+  }
+}

@@ -1,0 +1,244 @@
+package dev.waymark.core.tool;
+
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.WorkTreeChanges;
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code run_shell}: runs a command with {@code bash -c} (or {@code sh -c}) in the project root,
+ * stdin closed, output and errors merged and capped, under a timeout.
+ *
+ * <p>A command's file changes cannot be seen as it makes them, so they are found afterwards: a
+ * {@link WorkTreeSnapshot} is taken just before the command (stat every file; store the few whose
+ * stat changed since the store last saw them) and compared just after. Every created, changed or
+ * deleted file is recorded in the running checkpoint with its content before and after, so undo
+ * restores it; what could not be recorded (too big, ignored, excluded) is listed in the result.
+ *
+ * <p>Timeout and cancellation kill the whole process tree (its descendants first, so none are
+ * left behind to be reparented), and what the command changed until then is still recorded.
+ */
+final class RunShellTool extends AbstractTool {
+  private static final Logger LOG = LoggerFactory.getLogger(RunShellTool.class);
+  private static final List<String> SHELL = findShell();
+  /** How long to wait for output still in the pipe after the command ended or was killed. */
+  private static final long DRAIN_MILLIS = 1_000;
+
+  RunShellTool(ToolSettings settings) {
+    super("run_shell",
+        "Run a shell command (bash -c) in the project root, with stdin closed. Returns the exit code and the "
+            + "combined stdout and stderr (long output keeps its start and end). Files the command creates, "
+            + "changes or deletes are recorded so the user can undo them. Default timeout "
+            + settings.shellTimeout().toMillis() + " ms. Do not start interactive programs or servers that never exit.",
+        new Args.Schema()
+            .string("command", "The command line to run", true)
+            .integer("timeout_ms", "Timeout in milliseconds (default " + settings.shellTimeout().toMillis()
+                + ", at most " + settings.shellMaxTimeout().toMillis() + ")", false),
+        ToolKind.SHELL, settings);
+  }
+
+  @Override
+  String summary(Args args) throws ToolError {
+    return args.string("command");
+  }
+
+  @Override
+  ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
+    String command = args.string("command");
+    if (command.isBlank()) {
+      return ToolResult.error("The command is empty.");
+    }
+    long timeoutMs = args.optionalLong("timeout_ms", 1, Long.MAX_VALUE).orElse(settings.shellTimeout().toMillis());
+    String capNote = "";
+    if (timeoutMs > settings.shellMaxTimeout().toMillis()) {
+      timeoutMs = settings.shellMaxTimeout().toMillis();
+      capNote = "[timeout_ms capped at " + timeoutMs + "]\n";
+    }
+    if (context.cancellation().isCancelled()) {
+      return ToolResult.error("Cancelled before the command started.");
+    }
+    Path root = ProjectPaths.of(context.projectRoot()).root();
+    WorkTreeSnapshot snapshot = null;
+    if (context.turn() != null) {
+      try {
+        snapshot = context.turn().snapshotWorkTree(settings.maxFileSize());
+      } catch (CheckpointException e) {
+        return ToolResult.error("The command was not run: its file changes could not be made undoable ("
+            + e.getMessage() + ").");
+      }
+    }
+
+    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes());
+    AtomicBoolean cancelled = new AtomicBoolean();
+    context.cancellation().onCancel(() -> {
+      if (run.process.isAlive()) {
+        cancelled.set(true);
+        killTree(run.process);
+      }
+    });
+    boolean timedOut = false;
+    try {
+      if (!run.process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
+        timedOut = !cancelled.get();
+        killTree(run.process);
+        run.process.waitFor(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      killTree(run.process);
+      Thread.currentThread().interrupt();
+      cancelled.set(true);
+    }
+    boolean drained = run.drain(DRAIN_MILLIS);
+
+    StringBuilder out = new StringBuilder(capNote);
+    String output = run.output.text();
+    out.append(output.isEmpty() ? "(no output)\n" : output.endsWith("\n") ? output : output + "\n");
+    if (!drained) {
+      out.append("[a background process still holds the output open; later output is not shown]\n");
+    }
+    boolean failed;
+    if (cancelled.get()) {
+      out.append("[cancelled: the command and its child processes were killed]\n");
+      failed = true;
+    } else if (timedOut) {
+      out.append("[timed out after ").append(timeoutMs).append(" ms: the command and its child processes were killed]\n");
+      failed = true;
+    } else {
+      int exit = run.process.exitValue();
+      out.append("[exit code ").append(exit).append("]\n");
+      failed = exit != 0;
+    }
+    if (snapshot != null) {
+      try {
+        describe(snapshot.recordChanges(), out);
+      } catch (CheckpointException e) {
+        LOG.warn("could not record the changes of {}", command, e);
+        out.append("[could not record the files this command changed: ").append(e.getMessage())
+            .append("; undo will not restore them]\n");
+      }
+    }
+    return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+  }
+
+  /** Appends what the command changed: recorded changes, then what was left out. */
+  static void describe(WorkTreeChanges changes, StringBuilder out) {
+    if (!changes.recorded().isEmpty()) {
+      out.append("Files changed (recorded; undo restores them):\n");
+      for (FileChange change : changes.recorded()) {
+        out.append("  ").append(verb(change)).append(' ').append(change.path()).append('\n');
+      }
+    }
+    if (!changes.skipped().isEmpty()) {
+      out.append("Changed but not recorded (undo will not restore them):\n");
+      for (WorkTreeChanges.Skipped skipped : changes.skipped()) {
+        out.append("  ").append(skipped.path()).append(": ").append(skipped.reason()).append('\n');
+      }
+    }
+  }
+
+  private static String verb(FileChange change) {
+    if (!change.before().exists()) {
+      return change.after().kind() == FileKind.SYMLINK ? "created link" : "created";
+    }
+    if (!change.after().exists()) {
+      return "deleted";
+    }
+    if (change.before().blob().equals(change.after().blob())) {
+      return change.after().kind() == FileKind.EXECUTABLE ? "made executable"
+          : change.before().kind() == FileKind.EXECUTABLE ? "made not executable" : "changed kind of";
+    }
+    return "modified";
+  }
+
+  /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
+  static void killTree(Process process) {
+    for (int round = 0; round < 2; round++) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+    }
+  }
+
+  private static List<String> findShell() {
+    for (String candidate : List.of("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash")) {
+      if (Files.isExecutable(Path.of(candidate))) {
+        return List.of(candidate, "-c");
+      }
+    }
+    String pathVar = System.getenv("PATH");
+    if (pathVar != null) {
+      for (String dir : pathVar.split(File.pathSeparator)) {
+        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "bash"))) {
+          return List.of(Path.of(dir, "bash").toString(), "-c");
+        }
+      }
+    }
+    return List.of("sh", "-c");
+  }
+
+  /** A started process and the thread that reads its merged output. */
+  private static final class Run {
+    final Process process;
+    final CappedOutput output;
+    final Thread reader;
+
+    private Run(Process process, CappedOutput output, Thread reader) {
+      this.process = process;
+      this.output = output;
+      this.reader = reader;
+    }
+
+    static Run start(List<String> shell, String command, Path root, int maxBytes) throws IOException {
+      ProcessBuilder builder = new ProcessBuilder(shell.get(0), shell.get(1), command)
+          .directory(root.toFile())
+          .redirectErrorStream(true);
+      File devNull = new File("/dev/null");
+      if (devNull.exists()) {
+        builder.redirectInput(devNull);
+      }
+      // No pager or prompt may wait for a terminal that is not there.
+      builder.environment().put("PAGER", "cat");
+      builder.environment().put("GIT_PAGER", "cat");
+      builder.environment().put("GIT_TERMINAL_PROMPT", "0");
+      Process process = builder.start();
+      if (!devNull.exists()) {
+        process.getOutputStream().close();
+      }
+      CappedOutput output = new CappedOutput(maxBytes);
+      Thread reader = new Thread(() -> {
+        byte[] buffer = new byte[8192];
+        try (InputStream in = process.getInputStream()) {
+          for (int n; (n = in.read(buffer)) >= 0; ) {
+            output.write(buffer, n);
+          }
+        } catch (IOException e) {
+          LOG.debug("output of a shell command ended: {}", e.toString());
+        }
+      }, "waymark-shell-output");
+      reader.setDaemon(true);
+      reader.start();
+      return new Run(process, output, reader);
+    }
+
+    /** Waits for the rest of the output; false if something still holds the pipe open. */
+    boolean drain(long millis) {
+      try {
+        reader.join(Duration.ofMillis(millis).toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return !reader.isAlive();
+    }
+  }
+}

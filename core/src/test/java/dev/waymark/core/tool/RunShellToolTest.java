@@ -1,0 +1,215 @@
+package dev.waymark.core.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunShellToolTest {
+  @TempDir Path temp;
+  ToolFixture f;
+
+  @BeforeEach
+  void open() throws IOException {
+    f = new ToolFixture(temp, ToolSettings.DEFAULTS.withMaxFileSize(4_096));
+  }
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  @Test
+  void reportsOutputErrorsAndTheExitCode() {
+    ToolResult ok = f.shell("echo hello; echo oops >&2");
+    assertThat(ok).isEqualTo(ToolResult.ok("hello\noops\n[exit code 0]\n"));
+    ToolResult failed = f.shell("echo partial; exit 3");
+    assertThat(failed).isEqualTo(ToolResult.error("partial\n[exit code 3]\n"));
+    assertThat(f.shell("true").content()).isEqualTo("(no output)\n[exit code 0]\n");
+  }
+
+  @Test
+  void runsInTheProjectRootWithStdinClosed() throws IOException {
+    assertThat(f.shell("pwd").content()).startsWith(f.project.toRealPath() + "\n");
+    assertThat(f.call("run_shell", "command", "cat", "timeout_ms", 5_000).content()).isEqualTo("(no output)\n[exit code 0]\n");
+  }
+
+  @Test
+  void recordsCreatedModifiedDeletedChmodAndLinkedFilesAndUndoRestoresEveryByte() throws IOException {
+    f.write("a.txt", "alpha\n");
+    f.write("run.sh", "echo run\n");
+    f.write("del/deep/c.txt", "gamma\n");
+    f.write("keep/b.txt", "beta\n");
+    Files.write(f.file("data.bin"), new byte[] {0, 1, 2, (byte) 0xFF});
+    Map<String, String> before = f.tree();
+
+    ToolResult r = f.shell("mkdir -p new/deeper && printf 'n' > new/deeper/n.txt; printf 'changed' > a.txt; "
+        + "rm -r del; chmod +x run.sh; ln -s a.txt link; printf '\\000\\001' >> data.bin; cat keep/b.txt");
+    assertThat(r.isError()).as(r.content()).isFalse();
+    assertThat(r.content()).isEqualTo("beta\n[exit code 0]\n"
+        + "Files changed (recorded; undo restores them):\n"
+        + "  modified a.txt\n"
+        + "  modified data.bin\n"
+        + "  deleted del/deep/c.txt\n"
+        + "  created link link\n"
+        + "  created new/deeper/n.txt\n"
+        + "  made executable run.sh\n");
+    assertThat(f.recorded()).containsExactly("a.txt", "data.bin", "del/deep/c.txt", "link", "new/deeper/n.txt", "run.sh");
+    Map<String, String> after = f.tree();
+
+    f.finish();
+    f.tab.undo();
+    assertThat(f.tree()).isEqualTo(before);
+    assertThat(f.exists("new")).isFalse();
+    f.tab.redo();
+    assertThat(f.tree()).isEqualTo(after);
+    assertThat(Files.isExecutable(f.file("run.sh"))).isTrue();
+  }
+
+  @Test
+  void ignoredAndExcludedFilesAreNotRecordedButReported() throws IOException {
+    f.write(".gitignore", "*.log\n");
+    f.write("sub/.gitignore", "gen/\n");
+    f.write("node_modules/old/index.js", "old\n");
+    ToolResult r = f.shell("echo x > app.log; mkdir -p node_modules/p sub/gen && echo y > node_modules/p/i.js; "
+        + "echo g > sub/gen/g.txt; echo z > kept.txt; mkdir -p .git && echo ref > .git/HEAD");
+    assertThat(f.recorded()).containsExactly("kept.txt");
+    assertThat(r.content()).contains("  created kept.txt\n")
+        .contains("Changed but not recorded (undo will not restore them):\n")
+        .contains("  app.log: ignored by .gitignore; not recorded\n")
+        .contains("  node_modules/: excluded directory; what changed inside it is not recorded\n")
+        .contains("  sub/gen/: ignored by .gitignore directory; what changed inside it is not recorded\n")
+        .doesNotContain(".git/");
+  }
+
+  @Test
+  void filesOverTheSizeLimitAreSkippedAndReported() throws IOException {
+    Files.write(f.file("big-before.bin"), new byte[10_000]);
+    f.write("small.txt", "s\n");
+    ToolResult r = f.shell("head -c 5000 /dev/zero > big.bin; printf more >> big-before.bin; head -c 5000 /dev/zero > small.txt");
+    assertThat(f.recorded()).isEmpty();
+    assertThat(r.content())
+        .contains("  big-before.bin: larger than the 4096-byte limit for undoable files\n")
+        .contains("  big.bin: larger than the 4096-byte limit for undoable files\n")
+        .contains("  small.txt: larger than the 4096-byte limit for undoable files\n");
+  }
+
+  @Test
+  void aSameSizeRewriteThatKeepsTheMtimeOfARecentFileIsStillFound() throws IOException {
+    f.write("a.txt", "aaaa");
+    f.shell("true"); // the cache has a.txt now, but racily: its mtime is within two seconds of the scan
+    // Same size, same inode, same mtime: only the content tells.
+    f.shell("cp -p a.txt ../outside/ref && printf cccc > a.txt && touch -r ../outside/ref a.txt");
+    assertThat(f.recorded()).containsExactly("a.txt");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("a.txt")).isEqualTo("aaaa");
+  }
+
+  @Test
+  void aCommandAfterAToolEditFoldsIntoOneChange() throws IOException {
+    f.call("write_file", "path", "notes.txt", "content", "one\n");
+    f.shell("echo two >> notes.txt");
+    assertThat(f.turn.changes()).singleElement().satisfies(c -> assertThat(c.before().exists()).isFalse());
+    f.finish();
+    f.tab.undo();
+    assertThat(f.exists("notes.txt")).isFalse();
+    f.tab.redo();
+    assertThat(f.read("notes.txt")).isEqualTo("one\ntwo\n");
+  }
+
+  @Test
+  void aFileChangedOutsideBetweenCommandsIsNotBlamedOnTheNextCommand() throws IOException {
+    f.write("a.txt", "v1\n");
+    f.shell("true");
+    f.write("a.txt", "v2, by the user\n");
+    f.shell("echo hi > b.txt");
+    assertThat(f.recorded()).containsExactly("b.txt");
+  }
+
+  @Test
+  void timeoutKillsTheProcessTreeAndStillRecordsWhatWasDone() throws Exception {
+    long start = System.nanoTime();
+    ToolResult r = f.call("run_shell", "command", "echo started > t.txt; (sleep 30; echo late > late.txt) & echo $! > child.pid; sleep 30",
+        "timeout_ms", 500);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).contains("[timed out after 500 ms: the command and its child processes were killed]")
+        .contains("created t.txt");
+    long child = Long.parseLong(f.read("child.pid").trim());
+    assertThat(waitUntilDead(child)).as("child process " + child).isTrue();
+  }
+
+  @Test
+  void cancellationKillsALongSleepWithinASecond() throws Exception {
+    CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> f.shell("sleep 30"));
+    Thread.sleep(300);
+    long start = System.nanoTime();
+    f.cancellation.cancel();
+    ToolResult r = result.get(5, TimeUnit.SECONDS);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1_000);
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).contains("[cancelled: the command and its child processes were killed]");
+    assertThat(f.shell("echo again").content()).isEqualTo("Cancelled before the command started.");
+  }
+
+  @Test
+  void longOutputKeepsItsStartAndEnd() throws IOException {
+    f.close();
+    f = new ToolFixture(temp.resolve("capped"), ToolSettings.DEFAULTS.withShellMaxOutputBytes(40));
+    ToolResult r = f.shell("seq 1 1000");
+    assertThat(r.content()).startsWith("1\n2\n3\n").contains("bytes of output cut").contains("999\n1000\n[exit code 0]");
+    int cut = 3893 - 40;
+    assertThat(r.content()).contains("[... " + cut + " bytes of output cut ...]");
+  }
+
+  @Test
+  void badArguments() {
+    assertThat(f.call("run_shell").content()).isEqualTo("Missing required parameter \"command\".");
+    assertThat(f.call("run_shell", "command", 7).content()).contains("\"command\" must be a string");
+    assertThat(f.call("run_shell", "command", "  ").content()).isEqualTo("The command is empty.");
+    assertThat(f.call("run_shell", "command", "true", "timeout_ms", -1).content()).contains("\"timeout_ms\" must be between 1");
+    assertThat(f.call("run_shell", "command", "true", "timeout_ms", 99_999_999).content())
+        .startsWith("[timeout_ms capped at 600000]\n");
+  }
+
+  @Test
+  void describeShowsTheCommand() {
+    Tool shell = f.tools.find("run_shell").orElseThrow();
+    assertThat(shell.describe(ToolFixture.args("command", "mvn -q test"))).isEqualTo("mvn -q test");
+    assertThat(shell.kind()).isEqualTo(ToolKind.SHELL);
+  }
+
+  /**
+   * Whether the process ends within two seconds. A zombie counts as dead: it was killed, and only
+   * waits for its new parent (init, or whatever reaps orphans here) to collect it.
+   */
+  private static boolean waitUntilDead(long pid) throws InterruptedException {
+    for (int i = 0; i < 40; i++) {
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !zombie(pid)) {
+        Thread.sleep(50);
+      } else {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean zombie(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+}

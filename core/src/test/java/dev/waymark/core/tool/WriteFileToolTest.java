@@ -1,0 +1,100 @@
+package dev.waymark.core.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.checkpoint.FileKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WriteFileToolTest {
+  @TempDir Path temp;
+  ToolFixture f;
+
+  @BeforeEach
+  void open() throws IOException {
+    f = new ToolFixture(temp);
+  }
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  @Test
+  void createsTheFileAndItsParentsAndRecordsIt() throws IOException {
+    ToolResult r = f.call("write_file", "path", "src/main/App.java", "content", "class App {}\n");
+    assertThat(r).isEqualTo(ToolResult.ok("Created src/main/App.java (13 bytes)."));
+    assertThat(f.read("src/main/App.java")).isEqualTo("class App {}\n");
+    assertThat(f.turn.changes()).singleElement().satisfies(c -> {
+      assertThat(c.path()).isEqualTo("src/main/App.java");
+      assertThat(c.before().exists()).isFalse();
+      assertThat(c.after().kind()).isEqualTo(FileKind.REGULAR);
+    });
+    f.finish();
+    f.tab.undo();
+    assertThat(f.exists("src/main/App.java")).isFalse();
+    assertThat(f.exists("src")).isFalse();
+    f.tab.redo();
+    assertThat(f.read("src/main/App.java")).isEqualTo("class App {}\n");
+  }
+
+  @Test
+  void overwritesKeepingTheModeAndUndoRestoresTheBytes() throws IOException {
+    byte[] original = {'#', '!', '/', 'b', 'i', 'n', '/', 's', 'h', '\n', (byte) 0xC3, (byte) 0xA9, '\r', '\n'};
+    Files.write(f.file("run.sh"), original);
+    Files.setPosixFilePermissions(f.file("run.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    ToolResult r = f.call("write_file", "path", "run.sh", "content", "echo new\n");
+    assertThat(r.content()).isEqualTo("Overwrote run.sh (9 bytes).");
+    assertThat(Files.isExecutable(f.file("run.sh"))).isTrue();
+    f.finish();
+    f.tab.undo();
+    assertThat(Files.readAllBytes(f.file("run.sh"))).isEqualTo(original);
+    assertThat(Files.isExecutable(f.file("run.sh"))).isTrue();
+  }
+
+  @Test
+  void writingThroughALinkInsideTheProjectWritesAndRecordsTheTarget() throws IOException {
+    f.write("real.txt", "old\n");
+    Files.createSymbolicLink(f.file("alias.txt"), Path.of("real.txt"));
+    assertThat(f.call("write_file", "path", "alias.txt", "content", "new\n").content()).isEqualTo("Overwrote real.txt (4 bytes).");
+    assertThat(f.recorded()).containsExactly("real.txt");
+    assertThat(Files.isSymbolicLink(f.file("alias.txt"))).isTrue();
+  }
+
+  @Test
+  void errors() throws IOException {
+    Files.createDirectories(f.file("dir"));
+    f.write("file", "x");
+    assertThat(f.call("write_file", "path", "dir", "content", "x").content()).contains("is a directory");
+    assertThat(f.call("write_file", "path", "a.txt").content()).isEqualTo("Missing required parameter \"content\".");
+    assertThat(f.call("write_file", "path", "a.txt", "content", 5).content()).contains("\"content\" must be a string");
+    assertThat(f.call("write_file", "path", "file/child.txt", "content", "x").isError()).isTrue();
+    assertThat(f.call("write_file", "path", "", "content", "x").content()).contains("is the project directory");
+    assertThat(f.call("write_file", "path", ".git/config", "content", "x").content()).contains("inside a .git directory");
+    assertThat(f.call("write_file", "path", "sub/.GIT/hooks/x", "content", "x").content()).contains("inside a .git directory");
+    assertThat(f.recorded()).isEmpty();
+  }
+
+  @Test
+  void aLinkToAMissingTargetIsRefused() throws IOException {
+    Files.createSymbolicLink(f.file("dangling"), Path.of("nowhere/file"));
+    ToolResult r = f.call("write_file", "path", "dangling", "content", "x");
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).contains("symbolic link to a missing target");
+    assertThat(f.exists("nowhere")).isFalse();
+  }
+
+  @Test
+  void withoutATurnTheFileIsWrittenUnrecorded() throws IOException {
+    ToolResult r = f.tools.find("write_file").orElseThrow()
+        .run(ToolFixture.args("path", "a.txt", "content", "x"), new ToolContext(f.project, null, f.cancellation));
+    assertThat(r.isError()).isFalse();
+    assertThat(f.read("a.txt")).isEqualTo("x");
+  }
+}
