@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -144,6 +145,11 @@ public final class ScriptedChatModel implements ChatModel {
       Throwable cause = e.getCause();
       if (cause != null && cause.getMessage() != null && !(cause instanceof JsonProcessingException)) {
         why = cause.getMessage();
+      } else if (e instanceof UnrecognizedPropertyException u) {
+        why =
+            "unknown field \"" + u.getPropertyName() + "\" (known: "
+                + String.join(", ", u.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList())
+                + ")";
       }
       throw new ModelException(
           ModelException.Kind.PROTOCOL, origin + where + ": " + why.lines().findFirst().orElse(why), e);
