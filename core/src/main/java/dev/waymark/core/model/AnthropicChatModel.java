@@ -107,7 +107,7 @@ public final class AnthropicChatModel implements ChatModel {
         model,
         headers,
         body,
-        (in, progress) -> new AnthropicStream(listener, progress).read(in),
+        (in, contentType, progress) -> new AnthropicStream(listener, progress).read(in),
         cancellation);
   }
 
@@ -125,6 +125,9 @@ public final class AnthropicChatModel implements ChatModel {
       } else if (m instanceof ChatMessage.User u) {
         contentOf(messages, "user").addObject().put("type", "text").put("text", u.text());
       } else if (m instanceof ChatMessage.Assistant a) {
+        if (a.text().isEmpty() && a.toolCalls().isEmpty()) {
+          continue; // the API rejects empty content; the turns around it merge instead
+        }
         ArrayNode content = contentOf(messages, "assistant");
         if (!a.text().isEmpty()) {
           content.addObject().put("type", "text").put("text", a.text());
@@ -136,9 +139,6 @@ public final class AnthropicChatModel implements ChatModel {
               .put("id", c.id())
               .put("name", c.name())
               .set("input", input(c));
-        }
-        if (content.isEmpty()) {
-          content.addObject().put("type", "text").put("text", "(no answer)");
         }
       } else if (m instanceof ChatMessage.ToolResult r) {
         ObjectNode block =

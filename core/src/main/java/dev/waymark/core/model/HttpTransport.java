@@ -39,9 +39,9 @@ final class HttpTransport {
   /** Who we talk to, for error messages: which settings the user should check. */
   record Target(String provider, URI baseUrl, String keySetting, String baseUrlSetting) {}
 
-  /** Parses one successful streamed body. */
+  /** Parses one successful streamed body; {@code contentType} is the header's value or "". */
   interface StreamReader<T> {
-    T read(InputStream body, Progress progress) throws IOException;
+    T read(InputStream body, String contentType, Progress progress) throws IOException;
   }
 
   /** Whether anything reached the listener yet; after that, failures are not retried. */
@@ -184,7 +184,8 @@ final class HttpTransport {
       }
       Progress progress = new Progress();
       try {
-        return reader.read(in, progress);
+        return reader.read(
+            in, response.headers().firstValue("Content-Type").orElse(""), progress);
       } catch (IOException e) {
         if (exchange.isCancelled()) {
           throw cancelled();

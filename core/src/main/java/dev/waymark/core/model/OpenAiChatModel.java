@@ -18,7 +18,8 @@ import java.util.function.UnaryOperator;
  * <p>It relies only on the public API's common ground: {@code POST {baseUrl}/chat/completions}
  * with {@code stream: true}, tools as {@code function} tools, and a server-sent-events answer.
  * Whatever servers omit (tool call ids, usage, {@code [DONE]} after a finish reason) is tolerated;
- * see {@link OpenAiStream}. The {@code Authorization} header is sent only when a key is set, since
+ * see {@link OpenAiStream}. A server that ignores {@code stream: true} and answers with one JSON
+ * completion is understood too. The {@code Authorization} header is sent only when a key is set, since
  * local servers need none. HTTP/1.1 is forced because several local servers mishandle h2c upgrades.
  *
  * <p>{@link ChatResponse#stopReason()} is the server's {@code finish_reason} as sent ({@code stop},
@@ -92,7 +93,7 @@ public final class OpenAiChatModel implements ChatModel {
         model,
         headers,
         body,
-        (in, progress) -> new OpenAiStream(listener, progress).read(in),
+        (in, contentType, progress) -> new OpenAiStream(listener, progress).read(in, contentType),
         cancellation);
   }
 

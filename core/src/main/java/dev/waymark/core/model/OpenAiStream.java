@@ -1,11 +1,14 @@
 package dev.waymark.core.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -41,7 +44,10 @@ final class OpenAiStream {
     this.progress = progress;
   }
 
-  ChatResponse read(InputStream in) throws IOException {
+  ChatResponse read(InputStream in, String contentType) throws IOException {
+    if (contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      return readWhole(in);
+    }
     SseReader sse = new SseReader(in);
     boolean done = false;
     SseReader.Event event;
@@ -59,6 +65,31 @@ final class OpenAiStream {
     if (!done && finishReason == null) {
       throw new IOException("the stream ended before the answer was complete");
     }
+    return response();
+  }
+
+  /** A server that ignored {@code stream: true}: one completion, read as one big delta. */
+  private ChatResponse readWhole(InputStream in) throws IOException {
+    String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    JsonNode root = parse(body);
+    for (JsonNode choice : root.path("choices")) {
+      if (choice instanceof ObjectNode c
+          && c.get("message") instanceof ObjectNode message) {
+        int i = 0;
+        for (JsonNode call : message.path("tool_calls")) {
+          if (call instanceof ObjectNode o && !o.has("index")) {
+            o.put("index", i);
+          }
+          i++;
+        }
+        c.set("delta", message);
+      }
+    }
+    accept(root);
+    return response();
+  }
+
+  private ChatResponse response() {
     List<ToolCall> toolCalls = new ArrayList<>();
     for (CallBuilder b : calls) {
       if (b.name == null) {

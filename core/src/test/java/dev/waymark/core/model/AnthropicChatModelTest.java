@@ -239,4 +239,23 @@ class AnthropicChatModelTest {
 
     assertThat(ask(hello()).message().text()).isEqualTo("ok");
   }
+
+  @Test
+  void anEmptyAssistantMessageIsLeftOutAndTheUserTurnsAroundItMerge() throws Exception {
+    server.enqueue(anthropicText("ok"));
+
+    ask(
+        new ChatRequest(
+            null,
+            List.of(
+                new ChatMessage.User("one"),
+                new ChatMessage.Assistant("", List.of()),
+                new ChatMessage.User("two")),
+            List.of()));
+
+    assertThat(server.lastRequest().json().get("messages"))
+        .isEqualTo(
+            json(
+                "[{'role':'user','content':[{'type':'text','text':'one'},{'type':'text','text':'two'}]}]"));
+  }
 }

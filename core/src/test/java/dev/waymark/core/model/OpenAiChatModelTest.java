@@ -284,4 +284,26 @@ class OpenAiChatModelTest {
     assertThat(server.lastRequest().path()).isEqualTo("/v1/chat/completions");
     assertThat(Optional.of(listener.text())).contains("ok");
   }
+
+  @Test
+  void understandsAServerThatIgnoresStreamingAndAnswersWithOneJsonCompletion() {
+    server.enqueue(
+        Reply.status(
+            200,
+            "{\"id\":\"x\",\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":"
+                + "{\"role\":\"assistant\",\"content\":\"Reading.\",\"tool_calls\":["
+                + "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{}\"}},"
+                + "{\"type\":\"function\",\"function\":{\"name\":\"list_dir\",\"arguments\":\"{\\\"p\\\":1}\"}}]}}],"
+                + "\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":3}}"));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(listener.texts).containsExactly("Reading.");
+    assertThat(response.message().toolCalls()).hasSize(2);
+    assertThat(response.message().toolCalls().get(0)).isEqualTo(new ToolCall("c1", "read_file", "{}"));
+    assertThat(response.message().toolCalls().get(1).name()).isEqualTo("list_dir");
+    assertThat(response.message().toolCalls().get(1).argumentsJson()).isEqualTo("{\"p\":1}");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(7, 3));
+    assertThat(response.stopReason()).isEqualTo("tool_calls");
+  }
 }
