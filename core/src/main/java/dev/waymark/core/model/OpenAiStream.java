@@ -1,0 +1,217 @@
+package dev.waymark.core.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Reads one Chat Completions stream into a {@link ChatResponse}, passing text on as it arrives.
+ *
+ * <p>Tool calls arrive as fragments keyed by {@code index}: the first carries id and name, later
+ * ones slices of the {@code arguments} string. Servers vary, so: a missing {@code index} falls back
+ * to the {@code id}, then to the last call; a missing id is generated; a name or id repeated in
+ * every fragment is not appended twice; {@code arguments} sent as an object replaces the text. The
+ * stream is complete at {@code [DONE]} or, failing that, at its end after a {@code finish_reason};
+ * an end before both is a broken connection.
+ */
+final class OpenAiStream {
+  private static final class CallBuilder {
+    String id;
+    String name;
+    final StringBuilder arguments = new StringBuilder();
+    boolean started;
+  }
+
+  private final StreamListener listener;
+  private final HttpTransport.Progress progress;
+  private final StringBuilder text = new StringBuilder();
+  private final List<CallBuilder> calls = new ArrayList<>();
+  private final Map<Integer, CallBuilder> byIndex = new HashMap<>();
+  private String finishReason;
+  private ChatResponse.Usage usage;
+
+  OpenAiStream(StreamListener listener, HttpTransport.Progress progress) {
+    this.listener = listener;
+    this.progress = progress;
+  }
+
+  ChatResponse read(InputStream in, String contentType) throws IOException {
+    if (contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      return readWhole(in);
+    }
+    SseReader sse = new SseReader(in);
+    boolean done = false;
+    SseReader.Event event;
+    while ((event = sse.next()) != null) {
+      String data = event.data().strip();
+      if (data.isEmpty()) {
+        continue;
+      }
+      if (data.equals("[DONE]")) {
+        done = true;
+        break;
+      }
+      accept(parse(data));
+    }
+    if (!done && finishReason == null) {
+      throw new IOException("the stream ended before the answer was complete");
+    }
+    return response();
+  }
+
+  /** A server that ignored {@code stream: true}: one completion, read as one big delta. */
+  private ChatResponse readWhole(InputStream in) throws IOException {
+    String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    JsonNode root = parse(body);
+    for (JsonNode choice : root.path("choices")) {
+      if (choice instanceof ObjectNode c
+          && c.get("message") instanceof ObjectNode message) {
+        int i = 0;
+        for (JsonNode call : message.path("tool_calls")) {
+          if (call instanceof ObjectNode o && !o.has("index")) {
+            o.put("index", i);
+          }
+          i++;
+        }
+        c.set("delta", message);
+      }
+    }
+    accept(root);
+    return response();
+  }
+
+  private ChatResponse response() {
+    List<ToolCall> toolCalls = new ArrayList<>();
+    for (CallBuilder b : calls) {
+      if (b.name == null) {
+        throw new ModelException(
+            ModelException.Kind.PROTOCOL,
+            "the server sent a tool call without a name (arguments: "
+                + HttpTransport.excerpt(b.arguments.toString()) + ")");
+      }
+      toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
+    }
+    return new ChatResponse(
+        new ChatMessage.Assistant(text.toString(), toolCalls),
+        Optional.ofNullable(usage),
+        finishReason != null ? finishReason : (toolCalls.isEmpty() ? "stop" : "tool_calls"));
+  }
+
+  static JsonNode parse(String data) {
+    try {
+      JsonNode node = HttpTransport.JSON.readTree(data);
+      if (node == null || !node.isObject()) {
+        throw new IOException("not a JSON object");
+      }
+      return node;
+    } catch (IOException e) {
+      throw new ModelException(
+          ModelException.Kind.PROTOCOL,
+          "the server sent a malformed stream event: " + HttpTransport.excerpt(
+              data.length() > 120 ? data.substring(0, 120) + "..." : data),
+          e);
+    }
+  }
+
+  private void accept(JsonNode chunk) {
+    JsonNode error = chunk.get("error");
+    if (error != null && !error.isNull()) {
+      String message = error.isTextual() ? error.asText() : error.path("message").asText(error.toString());
+      String code = (error.path("code").asText("") + " " + error.path("type").asText("")).toLowerCase();
+      throw new ModelException(
+          code.contains("rate") ? ModelException.Kind.RATE_LIMITED : ModelException.Kind.SERVER,
+          "the server reported an error mid-stream: " + HttpTransport.excerpt(message));
+    }
+    JsonNode u = chunk.get("usage");
+    if (u != null && u.isObject()) {
+      usage =
+          new ChatResponse.Usage(
+              u.path("prompt_tokens").asLong(0), u.path("completion_tokens").asLong(0));
+    }
+    for (JsonNode choice : chunk.path("choices")) {
+      if (choice.path("index").asInt(0) != 0) {
+        continue; // we never ask for n > 1
+      }
+      JsonNode delta = choice.path("delta");
+      JsonNode content = delta.get("content");
+      if (content != null && content.isTextual() && !content.asText().isEmpty()) {
+        text.append(content.asText());
+        progress.delivered();
+        listener.textDelta(content.asText());
+      }
+      for (JsonNode call : delta.path("tool_calls")) {
+        acceptToolCall(call);
+      }
+      JsonNode finish = choice.get("finish_reason");
+      if (finish != null && finish.isTextual()) {
+        finishReason = finish.asText();
+      }
+    }
+  }
+
+  private void acceptToolCall(JsonNode fragment) {
+    String id = textOrNull(fragment.get("id"));
+    CallBuilder b = null;
+    JsonNode index = fragment.get("index");
+    if (index != null && index.canConvertToInt()) {
+      b = byIndex.get(index.asInt());
+      if (b == null) {
+        b = newCall();
+        byIndex.put(index.asInt(), b);
+      }
+    } else if (id != null) {
+      for (CallBuilder c : calls) {
+        if (id.equals(c.id)) {
+          b = c;
+        }
+      }
+      if (b == null) {
+        b = newCall();
+      }
+    } else {
+      b = calls.isEmpty() ? newCall() : calls.get(calls.size() - 1);
+    }
+    if (b.id == null && id != null && !b.started) {
+      b.id = id;
+    }
+    JsonNode function = fragment.path("function");
+    String name = textOrNull(function.get("name"));
+    if (b.name == null && name != null) {
+      b.name = name;
+    }
+    JsonNode arguments = function.get("arguments");
+    if (arguments != null && arguments.isTextual()) {
+      b.arguments.append(arguments.asText());
+    } else if (arguments != null && arguments.isObject()) {
+      b.arguments.setLength(0);
+      b.arguments.append(arguments.toString());
+    }
+    if (!b.started && b.name != null) {
+      b.started = true;
+      if (b.id == null) {
+        b.id = "call_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+      }
+      progress.delivered();
+      listener.toolCallStarted(b.id, b.name);
+    }
+  }
+
+  private CallBuilder newCall() {
+    CallBuilder b = new CallBuilder();
+    calls.add(b);
+    return b;
+  }
+
+  private static String textOrNull(JsonNode node) {
+    return node != null && node.isTextual() && !node.asText().isEmpty() ? node.asText() : null;
+  }
+}

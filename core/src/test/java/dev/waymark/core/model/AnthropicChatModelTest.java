@@ -1,0 +1,261 @@
+package dev.waymark.core.model;
+
+import static dev.waymark.core.model.FakeModelServer.ANTHROPIC_STOP;
+import static dev.waymark.core.model.FakeModelServer.anthropicBlockStop;
+import static dev.waymark.core.model.FakeModelServer.anthropicJsonDelta;
+import static dev.waymark.core.model.FakeModelServer.anthropicMessageDelta;
+import static dev.waymark.core.model.FakeModelServer.anthropicMessageStart;
+import static dev.waymark.core.model.FakeModelServer.anthropicText;
+import static dev.waymark.core.model.FakeModelServer.anthropicTextDelta;
+import static dev.waymark.core.model.FakeModelServer.anthropicTextStart;
+import static dev.waymark.core.model.FakeModelServer.anthropicToolStart;
+import static dev.waymark.core.model.FakeModelServer.event;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.model.FakeModelServer.Reply;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The Anthropic Messages client against a fake server: what it sends, and how it reads streams. */
+class AnthropicChatModelTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final FakeModelServer server = FakeModelServer.start();
+  private final RecordingListener listener = new RecordingListener();
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private AnthropicChatModel model() {
+    return new AnthropicChatModel(
+        server.baseUrl(), "sk-ant-test", "claude-test", 4096, OpenAiChatModelTest.FAST, d -> Duration.ofMillis(1));
+  }
+
+  private ChatResponse ask(ChatRequest request) {
+    return model().stream(request, listener, new Cancellation());
+  }
+
+  private static ChatRequest hello() {
+    return new ChatRequest(null, List.of(new ChatMessage.User("hi")), List.of());
+  }
+
+  private static JsonNode json(String text) throws Exception {
+    return JSON.readTree(text.replace('\'', '"'));
+  }
+
+  @Test
+  void streamsTextAndReportsUsageAndStopReason() {
+    server.enqueue(anthropicText("Hel", "lo"));
+
+    ChatResponse response = ask(hello());
+
+    assertThat(listener.texts).containsExactly("Hel", "lo");
+    assertThat(response.message().text()).isEqualTo("Hello");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(12, 7));
+    assertThat(response.stopReason()).isEqualTo("end_turn");
+  }
+
+  @Test
+  void postsToV1MessagesWithKeyVersionAndMaxTokens() throws Exception {
+    server.enqueue(anthropicText("ok"));
+
+    ask(hello());
+
+    FakeModelServer.Request sent = server.lastRequest();
+    assertThat(sent.path()).isEqualTo("/v1/messages");
+    assertThat(sent.header("x-api-key")).isEqualTo("sk-ant-test");
+    assertThat(sent.header("anthropic-version")).isEqualTo("2023-06-01");
+    assertThat(sent.header("Authorization")).isNull();
+    assertThat(sent.json())
+        .isEqualTo(
+            json(
+                "{'model':'claude-test','max_tokens':4096,'stream':true,"
+                    + "'messages':[{'role':'user','content':[{'type':'text','text':'hi'}]}]}"));
+  }
+
+  @Test
+  void mapsSystemToolUseAndGroupsConsecutiveToolResultsIntoOneUserMessage() throws Exception {
+    server.enqueue(anthropicText("ok"));
+    JsonNode schema = json("{'type':'object','properties':{'path':{'type':'string'}}}");
+    ChatRequest request =
+        new ChatRequest(
+            null,
+            List.of(
+                new ChatMessage.System("be brief"),
+                new ChatMessage.User("read a and b"),
+                new ChatMessage.Assistant(
+                    "Reading.",
+                    List.of(
+                        new ToolCall("toolu_1", "read_file", "{\"path\":\"a\"}"),
+                        new ToolCall("toolu_2", "read_file", "{\"path\":\"b\"}"))),
+                new ChatMessage.ToolResult("toolu_1", "read_file", "A", false),
+                new ChatMessage.ToolResult("toolu_2", "read_file", "no such file", true),
+                new ChatMessage.User("also: hurry"),
+                new ChatMessage.Assistant("Done.", List.of()),
+                new ChatMessage.User("thanks")),
+            List.of(new ToolSpec("read_file", "Reads a file", schema)));
+
+    ask(request);
+
+    assertThat(server.lastRequest().json())
+        .isEqualTo(
+            json(
+                "{'model':'claude-test','max_tokens':4096,'stream':true,'system':'be brief',"
+                    + "'messages':["
+                    + "{'role':'user','content':[{'type':'text','text':'read a and b'}]},"
+                    + "{'role':'assistant','content':[{'type':'text','text':'Reading.'},"
+                    + "  {'type':'tool_use','id':'toolu_1','name':'read_file','input':{'path':'a'}},"
+                    + "  {'type':'tool_use','id':'toolu_2','name':'read_file','input':{'path':'b'}}]},"
+                    + "{'role':'user','content':["
+                    + "  {'type':'tool_result','tool_use_id':'toolu_1','content':'A'},"
+                    + "  {'type':'tool_result','tool_use_id':'toolu_2','content':'no such file','is_error':true},"
+                    + "  {'type':'text','text':'also: hurry'}]},"
+                    + "{'role':'assistant','content':[{'type':'text','text':'Done.'}]},"
+                    + "{'role':'user','content':[{'type':'text','text':'thanks'}]}],"
+                    + "'tools':[{'name':'read_file','description':'Reads a file',"
+                    + "  'input_schema':{'type':'object','properties':{'path':{'type':'string'}}}}]}"));
+  }
+
+  @Test
+  void assemblesToolUseInputFromJsonFragmentsForSeveralCalls() {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(50),
+            anthropicTextStart(0),
+            anthropicTextDelta(0, "Let me look."),
+            anthropicBlockStop(0),
+            anthropicToolStart(1, "toolu_a", "read_file"),
+            anthropicJsonDelta(1, ""),
+            anthropicJsonDelta(1, "{\"path\": \"sr"),
+            anthropicJsonDelta(1, "c/App.java\"}"),
+            anthropicBlockStop(1),
+            anthropicToolStart(2, "toolu_b", "list_dir"),
+            anthropicBlockStop(2),
+            anthropicMessageDelta("tool_use", 33),
+            ANTHROPIC_STOP));
+
+    ChatResponse response = ask(hello());
+
+    assertThat(response.message().text()).isEqualTo("Let me look.");
+    assertThat(response.message().toolCalls())
+        .containsExactly(
+            new ToolCall("toolu_a", "read_file", "{\"path\": \"src/App.java\"}"),
+            new ToolCall("toolu_b", "list_dir", "{}"));
+    assertThat(listener.toolStarts).containsExactly("toolu_a:read_file", "toolu_b:list_dir");
+    assertThat(response.stopReason()).isEqualTo("tool_use");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(50, 33));
+  }
+
+  @Test
+  void ignoresPingsThinkingAndUnknownEvents() {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(1),
+            event("ping", "{\"type\":\"ping\"}"),
+            event("content_block_start",
+                "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}"),
+            event("content_block_delta",
+                "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hmm\"}}"),
+            anthropicBlockStop(0),
+            event("brand_new_event", "{\"type\":\"brand_new_event\",\"x\":1}"),
+            anthropicTextStart(1),
+            anthropicTextDelta(1, "answer"),
+            anthropicBlockStop(1),
+            anthropicMessageDelta("end_turn", 2),
+            ANTHROPIC_STOP));
+
+    ChatResponse response = ask(hello());
+
+    assertThat(response.message().text()).isEqualTo("answer");
+    assertThat(listener.texts).containsExactly("answer");
+  }
+
+  @Test
+  void anOverloadedErrorEventBeforeAnyTokenIsRetried() {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(1),
+            event("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")),
+        anthropicText("ok"));
+
+    assertThat(ask(hello()).message().text()).isEqualTo("ok");
+    assertThat(server.requests()).hasSize(2);
+  }
+
+  @Test
+  void anErrorEventAfterTokensFails() {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(1),
+            anthropicTextStart(0),
+            anthropicTextDelta(0, "par"),
+            event("error", "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}")));
+
+    assertThatThrownBy(() -> ask(hello()))
+        .isInstanceOfSatisfying(
+            ModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ModelException.Kind.SERVER);
+              assertThat(e.getMessage()).contains("api_error", "Internal");
+            });
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void aStreamWithoutMessageStopIsBroken() {
+    server.enqueue(
+        Reply.sse(anthropicMessageStart(1), anthropicTextStart(0), anthropicTextDelta(0, "par")));
+
+    assertThatThrownBy(() -> ask(hello()))
+        .isInstanceOfSatisfying(
+            ModelException.class, e -> assertThat(e.kind()).isEqualTo(ModelException.Kind.NETWORK));
+  }
+
+  @Test
+  void malformedEventJsonIsAProtocolError() {
+    server.enqueue(Reply.sse(anthropicMessageStart(1), "event: content_block_delta\ndata: {nope\n\n"));
+
+    assertThatThrownBy(() -> ask(hello()))
+        .isInstanceOfSatisfying(
+            ModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ModelException.Kind.PROTOCOL);
+              assertThat(e.getMessage()).contains("{nope");
+            });
+  }
+
+  @Test
+  void a529OverloadedStatusIsRetried() {
+    server.enqueue(
+        Reply.status(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"),
+        anthropicText("ok"));
+
+    assertThat(ask(hello()).message().text()).isEqualTo("ok");
+  }
+
+  @Test
+  void anEmptyAssistantMessageIsLeftOutAndTheUserTurnsAroundItMerge() throws Exception {
+    server.enqueue(anthropicText("ok"));
+
+    ask(
+        new ChatRequest(
+            null,
+            List.of(
+                new ChatMessage.User("one"),
+                new ChatMessage.Assistant("", List.of()),
+                new ChatMessage.User("two")),
+            List.of()));
+
+    assertThat(server.lastRequest().json().get("messages"))
+        .isEqualTo(
+            json(
+                "[{'role':'user','content':[{'type':'text','text':'one'},{'type':'text','text':'two'}]}]"));
+  }
+}

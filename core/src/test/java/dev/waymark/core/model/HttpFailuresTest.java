@@ -1,0 +1,387 @@
+package dev.waymark.core.model;
+
+import static dev.waymark.core.model.FakeModelServer.openAiText;
+import static dev.waymark.core.model.FakeModelServer.openAiTextChunk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waymark.core.model.FakeModelServer.Reply;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Retries, error statuses, broken streams and cancellation of the HTTP clients. */
+@Timeout(20)
+class HttpFailuresTest {
+  private static final Duration FAST_ENOUGH = Duration.ofMillis(500);
+
+  private final FakeModelServer server = FakeModelServer.start();
+  private final RecordingListener listener = new RecordingListener();
+  /** The retry delays the client asked for; it really waits 1 ms each. */
+  private final List<Duration> delays = Collections.synchronizedList(new ArrayList<>());
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private OpenAiChatModel openAi(String key, HttpOptions options) {
+    return new OpenAiChatModel(
+        server.url("/v1"), key, "gpt-test", options, d -> {
+          delays.add(d);
+          return Duration.ofMillis(1);
+        });
+  }
+
+  private OpenAiChatModel openAi() {
+    return openAi("sk-secret-123", OpenAiChatModelTest.FAST);
+  }
+
+  private static ChatRequest hello() {
+    return new ChatRequest(null, List.of(new ChatMessage.User("hi")), List.of());
+  }
+
+  private ChatResponse ask(ChatModel model) {
+    return model.stream(hello(), listener, new Cancellation());
+  }
+
+  private static Consumer<Throwable> kind(ModelException.Kind kind, String... messageParts) {
+    return t -> {
+      assertThat(t).isInstanceOf(ModelException.class);
+      assertThat(((ModelException) t).kind()).isEqualTo(kind);
+      assertThat(t.getMessage()).contains(messageParts).doesNotContain("sk-secret-123");
+    };
+  }
+
+  // ---- retries ----
+
+  @Test
+  void a429IsRetriedAfterTheRetryAfterSeconds() {
+    server.enqueue(
+        Reply.status(429, "{\"error\":{\"message\":\"slow down\"}}").withHeader("Retry-After", "2"),
+        openAiText("ok"));
+
+    ChatResponse response = ask(openAi());
+
+    assertThat(response.message().text()).isEqualTo("ok");
+    assertThat(server.requests()).hasSize(2);
+    assertThat(delays).containsExactly(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void retryAfterIsCappedByMaxRetryDelay() {
+    server.enqueue(Reply.status(429, "{}").withHeader("Retry-After", "3600"), openAiText("ok"));
+
+    ask(openAi("k", OpenAiChatModelTest.FAST.withMaxRetryDelay(Duration.ofSeconds(30))));
+
+    assertThat(delays).containsExactly(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void serverErrorsBackOffExponentiallyThenFailNamingTheStatus() {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(Reply.status(500, "{\"error\":{\"message\":\"boom\"}}"));
+    }
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.SERVER, "HTTP 500", "boom", "3 retries"));
+    assertThat(server.requests()).hasSize(4);
+    assertThat(delays)
+        .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2));
+    assertThat(listener.texts).isEmpty();
+  }
+
+  @Test
+  void aPersistent429IsRateLimited() {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(Reply.status(429, "{\"error\":{\"message\":\"quota\"}}"));
+    }
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.RATE_LIMITED, "429", "quota"));
+  }
+
+  @Test
+  void a503ThenSuccessSucceeds() {
+    server.enqueue(Reply.status(503, "overloaded"), openAiText("fine"));
+
+    assertThat(ask(openAi()).message().text()).isEqualTo("fine");
+    assertThat(listener.texts).containsExactly("fine");
+  }
+
+  @Test
+  void aConnectionResetBeforeAnyTokenIsRetried() {
+    server.enqueue(Reply.dropConnection(), openAiText("ok"));
+
+    assertThat(ask(openAi()).message().text()).isEqualTo("ok");
+    assertThat(server.requests()).hasSize(2);
+  }
+
+  @Test
+  void aStreamBrokenBeforeAnyTokenIsRetried() {
+    server.enqueue(
+        Reply.sse(FakeModelServer.data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}"))
+            .thenBreak(),
+        openAiText("ok"));
+
+    assertThat(ask(openAi()).message().text()).isEqualTo("ok");
+    assertThat(listener.texts).containsExactly("ok");
+  }
+
+  @Test
+  void aStreamBrokenAfterTokensFailsWithoutRetryOrPartialSuccess() {
+    server.enqueue(Reply.sse(openAiTextChunk("Hel"), openAiTextChunk("lo")).thenBreak(), openAiText("x"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.NETWORK, "after the answer had started"));
+    assertThat(listener.texts).containsExactly("Hel", "lo");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void aStreamEndingCleanlyButIncompleteIsNotASuccess() {
+    // no finish_reason, no [DONE]: with tokens already shown this is a NETWORK failure
+    server.enqueue(Reply.sse(openAiTextChunk("Hel")));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.NETWORK, "ended before the answer was complete"));
+  }
+
+  @Test
+  void anUnreachableServerIsANetworkErrorNamingTheSetting() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    OpenAiChatModel model =
+        new OpenAiChatModel(
+            URI.create("http://127.0.0.1:" + port + "/v1"), null, "m", OpenAiChatModelTest.FAST,
+            d -> {
+              delays.add(d);
+              return Duration.ofMillis(1);
+            });
+
+    assertThatThrownBy(() -> ask(model))
+        .satisfies(kind(ModelException.Kind.NETWORK, "OPENAI_BASE_URL", "127.0.0.1:" + port));
+    assertThat(delays).hasSize(3);
+  }
+
+  @Test
+  void aSilentStreamTimesOut() {
+    server.enqueue(
+        Reply.sse(openAiTextChunk("a"), openAiText("b").pieces().get(1)).slowly(Duration.ofMillis(400)));
+
+    assertThatThrownBy(
+            () -> ask(openAi(null, OpenAiChatModelTest.FAST.withIdleTimeout(Duration.ofMillis(150)))))
+        .satisfies(kind(ModelException.Kind.NETWORK, "stopped sending"));
+  }
+
+  // ---- statuses that are not retried ----
+
+  @Test
+  void unauthorizedNamesTheKeySettingAndNeverEchoesTheKey() {
+    server.enqueue(
+        Reply.status(401, "{\"error\":{\"message\":\"Incorrect API key provided: sk-secret-123\"}}"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.AUTHENTICATION, "OPENAI_API_KEY", "Incorrect API key", "***"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void forbiddenWithoutAKeyAsksToSetOne() {
+    server.enqueue(Reply.status(403, "{}"));
+
+    assertThatThrownBy(() -> ask(openAi(null, OpenAiChatModelTest.FAST)))
+        .satisfies(kind(ModelException.Kind.AUTHENTICATION, "set OPENAI_API_KEY"));
+  }
+
+  @Test
+  void notFoundNamesTheBaseUrlAndTheModel() {
+    server.enqueue(Reply.status(404, "{\"error\":\"model 'gpt-test' not found\"}"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(
+            kind(
+                ModelException.Kind.NOT_FOUND,
+                "OPENAI_BASE_URL",
+                server.url("/v1").toString(),
+                "'gpt-test'",
+                "--model",
+                "not found"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void aBadRequestQuotesTheServersReason() {
+    server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"context length exceeded\"}}"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.BAD_REQUEST, "HTTP 400", "context length exceeded"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void anthropicAuthenticationFailureNamesItsKeySetting() {
+    server.enqueue(
+        Reply.status(
+            401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}}"));
+    AnthropicChatModel model =
+        new AnthropicChatModel(server.baseUrl(), "sk-secret-123", "claude", 1024, OpenAiChatModelTest.FAST);
+
+    assertThatThrownBy(() -> ask(model))
+        .satisfies(kind(ModelException.Kind.AUTHENTICATION, "ANTHROPIC_API_KEY", "invalid x-api-key"));
+  }
+
+  @Test
+  void anthropicNotFoundNamesItsBaseUrlSetting() {
+    server.enqueue(Reply.status(404, "{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"model: x\"}}"));
+    AnthropicChatModel model = new AnthropicChatModel(server.baseUrl(), "k", "x", 1024, OpenAiChatModelTest.FAST);
+
+    assertThatThrownBy(() -> ask(model))
+        .satisfies(kind(ModelException.Kind.NOT_FOUND, "ANTHROPIC_BASE_URL", "'x'", "--model"));
+  }
+
+  // ---- cancellation ----
+
+  private static ModelException cancelledWithin(CompletableFuture<ChatResponse> call, Duration limit)
+      throws Exception {
+    try {
+      call.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(ModelException.class);
+      ModelException me = (ModelException) e.getCause();
+      assertThat(me.kind()).isEqualTo(ModelException.Kind.CANCELLED);
+      return me;
+    }
+    throw new AssertionError("the call returned instead of being cancelled");
+  }
+
+  @Test
+  void cancellingBeforeTheCallSendsNothing() {
+    Cancellation cancellation = new Cancellation();
+    cancellation.cancel();
+
+    assertThatThrownBy(() -> openAi().stream(hello(), listener, cancellation))
+        .satisfies(kind(ModelException.Kind.CANCELLED, "cancelled"));
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
+  void cancellingBeforeTheHeadersReturnsAtOnce() throws Exception {
+    server.enqueue(openAiText("late").delayedBy(Duration.ofSeconds(10)));
+    Cancellation cancellation = new Cancellation();
+    OpenAiChatModel model = openAi();
+    CompletableFuture<ChatResponse> call =
+        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    awaitRequests(1);
+
+    Thread.sleep(100);
+    long start = System.nanoTime();
+    cancellation.cancel();
+
+    cancelledWithin(call, FAST_ENOUGH);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+  }
+
+  @Test
+  void cancellingAfterHeadersButBeforeTheFirstTokenReturnsAtOnce() throws Exception {
+    server.enqueue(Reply.sse(": waiting\n\n", openAiTextChunk("late")).slowly(Duration.ofMillis(300)));
+    Cancellation cancellation = new Cancellation();
+    OpenAiChatModel model = openAi();
+    CompletableFuture<ChatResponse> call =
+        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    awaitRequests(1);
+    Thread.sleep(100);
+
+    long start = System.nanoTime();
+    cancellation.cancel();
+
+    cancelledWithin(call, FAST_ENOUGH);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    assertThat(listener.texts).isEmpty();
+  }
+
+  @Test
+  void cancellingAfterTheFirstTokenClosesTheConnection() throws Exception {
+    List<String> pieces = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      pieces.add(openAiTextChunk("tok" + i + " "));
+    }
+    server.enqueue(Reply.sse(pieces.toArray(String[]::new)).slowly(Duration.ofMillis(50)));
+    Cancellation cancellation = new Cancellation();
+    OpenAiChatModel model = openAi();
+    CompletableFuture<ChatResponse> call =
+        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    assertThat(listener.firstEvent.await(5, TimeUnit.SECONDS)).isTrue();
+
+    long start = System.nanoTime();
+    cancellation.cancel();
+
+    cancelledWithin(call, FAST_ENOUGH);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    assertThat(server.awaitDisconnect(Duration.ofSeconds(3))).as("server saw the client go").isTrue();
+    assertThat(listener.texts.size()).isLessThan(20);
+  }
+
+  @Test
+  void cancellingDuringARetryPauseStopsRetrying() throws Exception {
+    server.enqueue(Reply.status(503, "{}").withHeader("Retry-After", "30"), openAiText("never"));
+    Cancellation cancellation = new Cancellation();
+    OpenAiChatModel model =
+        new OpenAiChatModel(server.url("/v1"), null, "m", OpenAiChatModelTest.FAST); // real delays
+    CompletableFuture<ChatResponse> call =
+        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    awaitRequests(1);
+    Thread.sleep(100);
+
+    long start = System.nanoTime();
+    cancellation.cancel();
+
+    cancelledWithin(call, FAST_ENOUGH);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void anthropicCancelAfterTheFirstTokenReturnsAtOnce() throws Exception {
+    List<String> pieces = new ArrayList<>();
+    pieces.add(FakeModelServer.anthropicMessageStart(5));
+    pieces.add(FakeModelServer.anthropicTextStart(0));
+    for (int i = 0; i < 100; i++) {
+      pieces.add(FakeModelServer.anthropicTextDelta(0, "t" + i));
+    }
+    server.enqueue(Reply.sse(pieces.toArray(String[]::new)).slowly(Duration.ofMillis(50)));
+    Cancellation cancellation = new Cancellation();
+    AnthropicChatModel model =
+        new AnthropicChatModel(server.baseUrl(), "k", "claude", 1024, OpenAiChatModelTest.FAST);
+    CompletableFuture<ChatResponse> call =
+        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    assertThat(listener.firstEvent.await(5, TimeUnit.SECONDS)).isTrue();
+
+    long start = System.nanoTime();
+    cancellation.cancel();
+
+    cancelledWithin(call, FAST_ENOUGH);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    assertThat(server.awaitDisconnect(Duration.ofSeconds(3))).isTrue();
+  }
+
+  private void awaitRequests(int n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (server.requests().size() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.requests()).hasSizeGreaterThanOrEqualTo(n);
+  }
+}

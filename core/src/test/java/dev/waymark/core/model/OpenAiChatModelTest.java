@@ -1,0 +1,309 @@
+package dev.waymark.core.model;
+
+import static dev.waymark.core.model.FakeModelServer.OPENAI_DONE;
+import static dev.waymark.core.model.FakeModelServer.data;
+import static dev.waymark.core.model.FakeModelServer.openAiFinish;
+import static dev.waymark.core.model.FakeModelServer.openAiText;
+import static dev.waymark.core.model.FakeModelServer.openAiTextChunk;
+import static dev.waymark.core.model.FakeModelServer.openAiToolChunk;
+import static dev.waymark.core.model.FakeModelServer.openAiUsage;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.model.FakeModelServer.Reply;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The OpenAI-compatible client against a fake server: what it sends, and how it reads streams. */
+class OpenAiChatModelTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static final HttpOptions FAST =
+      HttpOptions.defaults()
+          .withConnectTimeout(Duration.ofSeconds(2))
+          .withResponseTimeout(Duration.ofSeconds(5))
+          .withIdleTimeout(Duration.ofSeconds(5));
+
+  private final FakeModelServer server = FakeModelServer.start();
+  private final RecordingListener listener = new RecordingListener();
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private OpenAiChatModel model(String key) {
+    return new OpenAiChatModel(server.url("/v1"), key, "gpt-test", FAST, d -> Duration.ofMillis(1));
+  }
+
+  private ChatResponse ask(OpenAiChatModel model, ChatRequest request) {
+    return model.stream(request, listener, new Cancellation());
+  }
+
+  private static ChatRequest hello() {
+    return new ChatRequest(null, List.of(new ChatMessage.User("hi")), List.of());
+  }
+
+  private static JsonNode json(String text) throws Exception {
+    return JSON.readTree(text.replace('\'', '"'));
+  }
+
+  @Test
+  void streamsTextDeltasToTheListenerAndReturnsTheWholeAnswer() {
+    server.enqueue(openAiText("Hel", "lo, ", "world"));
+
+    ChatResponse response = ask(model("sk-test"), hello());
+
+    assertThat(listener.texts).containsExactly("Hel", "lo, ", "world");
+    assertThat(response.message().text()).isEqualTo("Hello, world");
+    assertThat(response.message().toolCalls()).isEmpty();
+    assertThat(response.usage()).contains(new ChatResponse.Usage(10, 5));
+    assertThat(response.stopReason()).isEqualTo("stop");
+  }
+
+  @Test
+  void postsToChatCompletionsWithStreamingUsageAndBearerKey() throws Exception {
+    server.enqueue(openAiText("ok"));
+
+    ask(model("sk-test"), hello());
+
+    FakeModelServer.Request sent = server.lastRequest();
+    assertThat(sent.method()).isEqualTo("POST");
+    assertThat(sent.path()).isEqualTo("/v1/chat/completions");
+    assertThat(sent.header("Authorization")).isEqualTo("Bearer sk-test");
+    assertThat(sent.header("Content-Type")).isEqualTo("application/json");
+    assertThat(sent.json())
+        .isEqualTo(
+            json(
+                "{'model':'gpt-test','stream':true,'stream_options':{'include_usage':true},"
+                    + "'messages':[{'role':'user','content':'hi'}]}"));
+  }
+
+  @Test
+  void sendsNoAuthorizationHeaderWithoutAKey() {
+    server.enqueue(openAiText("ok"), openAiText("ok"));
+
+    ask(model(null), hello());
+    ask(model("  "), hello());
+
+    assertThat(server.requests()).allSatisfy(r -> assertThat(r.header("Authorization")).isNull());
+  }
+
+  @Test
+  void theRequestsModelWinsOverTheDefault() {
+    server.enqueue(openAiText("ok"));
+
+    ask(model(null), new ChatRequest("llama3.2", List.of(new ChatMessage.User("hi")), List.of()));
+
+    assertThat(server.lastRequest().json().get("model").asText()).isEqualTo("llama3.2");
+  }
+
+  @Test
+  void mapsAWholeConversationWithToolCallsAndResultsAndTools() throws Exception {
+    server.enqueue(openAiText("ok"));
+    JsonNode schema = json("{'type':'object','properties':{'path':{'type':'string'}},'required':['path']}");
+    ChatRequest request =
+        new ChatRequest(
+            null,
+            List.of(
+                new ChatMessage.System("be brief"),
+                new ChatMessage.User("read a and b"),
+                new ChatMessage.Assistant(
+                    "",
+                    List.of(
+                        new ToolCall("call_1", "read_file", "{\"path\":\"a\"}"),
+                        new ToolCall("call_2", "read_file", "{\"path\":\"b\"}"))),
+                new ChatMessage.ToolResult("call_1", "read_file", "A", false),
+                new ChatMessage.ToolResult("call_2", "read_file", "no such file", true),
+                new ChatMessage.Assistant("Done.", List.of()),
+                new ChatMessage.User("thanks")),
+            List.of(new ToolSpec("read_file", "Reads a file", schema)));
+
+    ask(model(null), request);
+
+    assertThat(server.lastRequest().json())
+        .isEqualTo(
+            json(
+                "{'model':'gpt-test','stream':true,'stream_options':{'include_usage':true},"
+                    + "'messages':["
+                    + "{'role':'system','content':'be brief'},"
+                    + "{'role':'user','content':'read a and b'},"
+                    + "{'role':'assistant','content':null,'tool_calls':["
+                    + "  {'id':'call_1','type':'function','function':{'name':'read_file','arguments':'{\\'path\\':\\'a\\'}'}},"
+                    + "  {'id':'call_2','type':'function','function':{'name':'read_file','arguments':'{\\'path\\':\\'b\\'}'}}]},"
+                    + "{'role':'tool','tool_call_id':'call_1','content':'A'},"
+                    + "{'role':'tool','tool_call_id':'call_2','content':'no such file'},"
+                    + "{'role':'assistant','content':'Done.'},"
+                    + "{'role':'user','content':'thanks'}],"
+                    + "'tools':[{'type':'function','function':{'name':'read_file','description':'Reads a file',"
+                    + "  'parameters':{'type':'object','properties':{'path':{'type':'string'}},'required':['path']}}}]}"));
+    // the arguments really are a JSON string, not an object
+    JsonNode args = server.lastRequest().json().at("/messages/2/tool_calls/0/function/arguments");
+    assertThat(args.isTextual()).isTrue();
+    assertThat(args.asText()).isEqualTo("{\"path\":\"a\"}");
+  }
+
+  @Test
+  void assemblesSeveralToolCallsWhoseArgumentsArriveInPieces() {
+    server.enqueue(
+        Reply.sse(
+            data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}"),
+            openAiTextChunk("Let me look."),
+            openAiToolChunk(0, "call_a", "read_file", ""),
+            openAiToolChunk(0, null, null, "{\"pa"),
+            openAiToolChunk(0, null, null, "th\": \"src/"),
+            openAiToolChunk(1, "call_b", "list_dir", ""),
+            openAiToolChunk(0, null, null, "App.java\"}"),
+            openAiToolChunk(1, null, null, "{\"path\":\".\"}"),
+            openAiFinish("tool_calls"),
+            openAiUsage(100, 20),
+            OPENAI_DONE));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().text()).isEqualTo("Let me look.");
+    assertThat(response.message().toolCalls())
+        .containsExactly(
+            new ToolCall("call_a", "read_file", "{\"path\": \"src/App.java\"}"),
+            new ToolCall("call_b", "list_dir", "{\"path\":\".\"}"));
+    assertThat(listener.toolStarts).containsExactly("call_a:read_file", "call_b:list_dir");
+    assertThat(response.stopReason()).isEqualTo("tool_calls");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(100, 20));
+  }
+
+  @Test
+  void toleratesWhatLocalServersLeaveOut() {
+    // no tool call id, name repeated in every fragment, no usage, no [DONE] after the finish reason
+    server.enqueue(
+        Reply.sse(
+            data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
+                + "\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"write_file\",\"arguments\":\"{\\\"a\\\":\"}}]}}]}"),
+            data("{\"choices\":[{\"index\":0,\"delta\":{\"content\":null,"
+                + "\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"write_file\",\"arguments\":\"1}\"}}]}}]}"),
+            openAiFinish("tool_calls")));
+
+    ChatResponse response = ask(model(null), hello());
+
+    ToolCall call = response.message().toolCalls().get(0);
+    assertThat(call.name()).isEqualTo("write_file");
+    assertThat(call.argumentsJson()).isEqualTo("{\"a\":1}");
+    assertThat(call.id()).startsWith("call_").hasSizeGreaterThan(10);
+    assertThat(listener.toolStarts).containsExactly(call.id() + ":write_file");
+    assertThat(response.usage()).isEmpty();
+    assertThat(response.message().text()).isEmpty();
+  }
+
+  @Test
+  void acceptsToolCallsWithoutIndexAndArgumentsAsAnObject() {
+    server.enqueue(
+        Reply.sse(
+            data("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":["
+                + "{\"id\":\"x1\",\"function\":{\"name\":\"a\",\"arguments\":{\"n\":1}}},"
+                + "{\"id\":\"x2\",\"function\":{\"name\":\"b\",\"arguments\":{}}}]},\"finish_reason\":\"tool_calls\"}]}"),
+            OPENAI_DONE));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().toolCalls())
+        .containsExactly(new ToolCall("x1", "a", "{\"n\":1}"), new ToolCall("x2", "b", "{}"));
+  }
+
+  @Test
+  void parsesSseWithCrlfCommentsBlankLinesAndEventsSplitAcrossReads() {
+    String chunk = openAiTextChunk("héllo ✓").replace("\n", "\r\n");
+    byte[] bytes = chunk.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    // split inside the JSON and inside the multi-byte 'é'
+    int cut = chunk.indexOf('é') + 1;
+    server.enqueue(
+        Reply.sse(
+            ": keep-alive comment\r\n\r\n",
+            "\r\n",
+            chunk.substring(0, 10),
+            chunk.substring(10, cut),
+            chunk.substring(cut),
+            "data:" + openAiTextChunk("!").substring("data: ".length()), // no space after the colon
+            openAiFinish("stop"),
+            "data: [DONE]"));
+    assertThat(bytes.length).isGreaterThan(chunk.length());
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().text()).isEqualTo("héllo ✓!");
+  }
+
+  @Test
+  void malformedEventJsonIsAProtocolErrorQuotingIt() {
+    server.enqueue(Reply.sse(openAiTextChunk("a"), data("{\"choices\": [oops"), OPENAI_DONE));
+
+    assertThatThrownBy(() -> ask(model(null), hello()))
+        .isInstanceOfSatisfying(
+            ModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ModelException.Kind.PROTOCOL);
+              assertThat(e.getMessage()).contains("{\"choices\": [oops");
+            });
+  }
+
+  @Test
+  void anErrorObjectInTheStreamAfterTokensIsAServerError() {
+    server.enqueue(
+        Reply.sse(openAiTextChunk("a"), data("{\"error\":{\"message\":\"model crashed\"}}")));
+
+    assertThatThrownBy(() -> ask(model(null), hello()))
+        .isInstanceOfSatisfying(
+            ModelException.class,
+            e -> {
+              assertThat(e.kind()).isEqualTo(ModelException.Kind.SERVER);
+              assertThat(e.getMessage()).contains("model crashed");
+            });
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void noModelAnywhereIsABadRequestBeforeAnyTraffic() {
+    OpenAiChatModel model = new OpenAiChatModel(server.url("/v1"), null, null, FAST);
+
+    assertThatThrownBy(() -> model.stream(hello(), listener, new Cancellation()))
+        .isInstanceOfSatisfying(
+            ModelException.class,
+            e -> assertThat(e.kind()).isEqualTo(ModelException.Kind.BAD_REQUEST));
+    assertThat(server.requests()).isEmpty();
+  }
+
+  @Test
+  void aBaseUrlWithATrailingSlashWorks() {
+    server.enqueue(openAiText("ok"));
+    OpenAiChatModel model = new OpenAiChatModel(server.url("/v1/"), null, "m", FAST);
+
+    model.stream(hello(), listener, new Cancellation());
+
+    assertThat(server.lastRequest().path()).isEqualTo("/v1/chat/completions");
+    assertThat(Optional.of(listener.text())).contains("ok");
+  }
+
+  @Test
+  void understandsAServerThatIgnoresStreamingAndAnswersWithOneJsonCompletion() {
+    server.enqueue(
+        Reply.status(
+            200,
+            "{\"id\":\"x\",\"choices\":[{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":"
+                + "{\"role\":\"assistant\",\"content\":\"Reading.\",\"tool_calls\":["
+                + "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{}\"}},"
+                + "{\"type\":\"function\",\"function\":{\"name\":\"list_dir\",\"arguments\":\"{\\\"p\\\":1}\"}}]}}],"
+                + "\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":3}}"));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(listener.texts).containsExactly("Reading.");
+    assertThat(response.message().toolCalls()).hasSize(2);
+    assertThat(response.message().toolCalls().get(0)).isEqualTo(new ToolCall("c1", "read_file", "{}"));
+    assertThat(response.message().toolCalls().get(1).name()).isEqualTo("list_dir");
+    assertThat(response.message().toolCalls().get(1).argumentsJson()).isEqualTo("{\"p\":1}");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(7, 3));
+    assertThat(response.stopReason()).isEqualTo("tool_calls");
+  }
+}
