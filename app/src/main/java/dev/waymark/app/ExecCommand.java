@@ -8,7 +8,9 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tools;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -90,7 +92,7 @@ final class ExecCommand implements Callable<Integer> {
       ChatModel chat = choice.create();
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
       try (TabSession session = new TabSession(store.newTab(), store.projectDirectory(), chat,
-          dev.waymark.core.tool.Tools.standard(store), new SessionSettings(choice.model(), mode, interactive, null))) {
+          Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), mode, interactive, null))) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> session.submit(new dev.waymark.core.agent.Command.Cancel()));
         Runtime.getRuntime().addShutdownHook(interrupt);

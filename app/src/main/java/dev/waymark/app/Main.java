@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
       "",
       "Built so far: the checkpoint store. The agent and the full-screen interface are not built yet.",
     },
-    subcommands = {StoreCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ExecCommand.class, StoreCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
