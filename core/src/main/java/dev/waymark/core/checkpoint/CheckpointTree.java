@@ -66,6 +66,54 @@ public final class CheckpointTree {
     files = start;
   }
 
+  /**
+   * A tree rebuilt from the manifests of a tab's tags: every checkpoint that changed files, and
+   * the checkpoints on their paths. Live is the highest-numbered one.
+   */
+  static CheckpointTree rebuild(ShadowStore store, String tabId, List<StoredCheckpoint> stored, Map<Integer, Set<String>> saves) {
+    CheckpointTree tree = new CheckpointTree(store, tabId);
+    Map<Integer, StoredCheckpoint> byNumber = new TreeMap<>();
+    Map<Integer, Integer> parents = new TreeMap<>();
+    for (StoredCheckpoint cp : stored) {
+      byNumber.put(cp.number(), cp);
+      List<Integer> path = cp.path();
+      for (int i = 1; i < path.size(); i++) {
+        parents.putIfAbsent(path.get(i), path.get(i - 1));
+      }
+      parents.putIfAbsent(cp.number(), Math.max(cp.parent(), 0));
+    }
+    for (var entry : parents.entrySet()) {
+      int number = entry.getKey();
+      while (tree.nodes.size() <= number) {
+        tree.nodes.add(null);
+      }
+      Node parent = tree.nodes.get(entry.getValue());
+      StoredCheckpoint cp = byNumber.get(number);
+      Instant created = cp != null ? cp.created() : store.clock().instant();
+      Node node = new Node(number, parent == null ? tree.nodes.get(0) : parent,
+          cp != null ? cp.status() : CheckpointStatus.DONE, created);
+      if (cp != null) {
+        for (FileChange change : cp.changes()) {
+          node.changes.put(change.path(), change);
+        }
+        node.commit = cp.commit();
+        node.tag = cp.tag();
+      }
+      node.saved.addAll(saves.getOrDefault(number, Set.of()));
+      tree.nodes.set(number, node);
+    }
+    tree.nodes.get(0).saved.addAll(saves.getOrDefault(0, Set.of()));
+    Node last = tree.nodes.get(tree.nodes.size() - 1);
+    tree.live = last;
+    tree.files = last;
+    linkTimeline(last);
+    return tree;
+  }
+
+  /** What a checkpoint tag's manifest says. */
+  record StoredCheckpoint(int number, int parent, List<Integer> path, CheckpointStatus status, Instant created,
+      List<FileChange> changes, ObjectId commit, String tag) {}
+
   public String tabId() {
     return tabId;
   }
@@ -82,7 +130,9 @@ public final class CheckpointTree {
   public synchronized List<Checkpoint> checkpoints() {
     List<Checkpoint> all = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
-      all.add(n.snapshot(tabId));
+      if (n != null) {
+        all.add(n.snapshot(tabId));
+      }
     }
     return all;
   }
@@ -272,6 +322,8 @@ public final class CheckpointTree {
     manifest.put("checkpoint", number);
     Node n = node(number);
     manifest.put("parent", n.parent == null ? -1 : n.parent.number);
+    ArrayNode ancestry = manifest.putArray("path");
+    pathOf(n).forEach(ancestry::add);
     manifest.put("status", status.name().toLowerCase(java.util.Locale.ROOT));
     manifest.put("created", n.created.toString());
     return manifest;
@@ -521,7 +573,7 @@ public final class CheckpointTree {
     List<Node> tagged = new ArrayList<>();
     int automatic = 0;
     for (Node n : nodes) {
-      if (n.tag != null && n.saved.isEmpty()) {
+      if (n != null && n.tag != null && n.saved.isEmpty()) {
         automatic++;
         if (n != live && n != files) {
           tagged.add(n);
@@ -565,7 +617,12 @@ public final class CheckpointTree {
       throw new CheckpointException("This tab has no checkpoint #" + number
           + " (it has #0 to #" + (nodes.size() - 1) + ").");
     }
-    return nodes.get(number);
+    Node found = nodes.get(number);
+    if (found == null) {
+      throw new CheckpointException("Checkpoint #" + number + " of this tab changed no files and was not brought back "
+          + "from the store.");
+    }
+    return found;
   }
 
   static boolean isAncestor(Node ancestor, Node of) {

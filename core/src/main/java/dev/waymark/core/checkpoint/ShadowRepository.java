@@ -181,6 +181,15 @@ final class ShadowRepository implements AutoCloseable {
     }
   }
 
+  /** The bytes at {@code path} in a commit's tree, or null when the tree has no such file. */
+  byte[] readAt(ObjectId commit, String path) throws IOException {
+    try (RevWalk walk = new RevWalk(repo);
+         org.eclipse.jgit.treewalk.TreeWalk tree =
+             org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, path, walk.parseCommit(commit).getTree())) {
+      return tree == null ? null : read(tree.getObjectId(0));
+    }
+  }
+
   void copyTo(ObjectId blob, OutputStream out) throws IOException {
     try (ObjectReader reader = repo.newObjectReader()) {
       reader.open(blob, Constants.OBJ_BLOB).copyTo(out);

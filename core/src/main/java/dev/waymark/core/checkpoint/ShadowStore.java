@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShadowStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShadowStore.class);
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   static final String TAG_ROOT = "refs/tags/waymark/";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
   private static final int MAINTAIN_EVERY = 64;
@@ -136,6 +137,63 @@ public final class ShadowStore implements AutoCloseable {
           + "open it from its session, or delete the tab first.");
     }
     return new CheckpointTree(this, tabId);
+  }
+
+  /**
+   * Rebuilds the tree of a tab from its tags, e.g. after {@code waymark exec} ended: every
+   * checkpoint that changed files and those on their paths come back, live at the newest.
+   * Conversations are not in the store.
+   */
+  public CheckpointTree loadTab(String tabId) {
+    checkTabId(tabId);
+    String prefix = tagPrefix(tabId);
+    List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
+    java.util.Map<Integer, Set<String>> saves = new java.util.HashMap<>();
+    try {
+      for (Ref ref : repo.refs(prefix)) {
+        String rest = ref.getName().substring(prefix.length());
+        if (rest.matches("\\d+")) {
+          stored.add(readCheckpoint(ref.getName(), ref.getObjectId()));
+        } else if (rest.startsWith("saved/")) {
+          com.fasterxml.jackson.databind.JsonNode manifest = manifest(ref.getObjectId(), ref.getName());
+          saves.computeIfAbsent(manifest.path("checkpoint").asInt(0), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
+        }
+      }
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read the checkpoints of tab " + tabId + ": " + e.getMessage(), e);
+    }
+    if (stored.isEmpty() && saves.isEmpty()) {
+      throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
+    }
+    return CheckpointTree.rebuild(this, tabId, stored, saves);
+  }
+
+  private com.fasterxml.jackson.databind.JsonNode manifest(org.eclipse.jgit.lib.ObjectId commit, String ref) throws IOException {
+    byte[] bytes = repo.readAt(commit, "waymark.json");
+    if (bytes == null) {
+      throw new CheckpointException(ref + " has no waymark.json manifest");
+    }
+    return JSON.readTree(bytes);
+  }
+
+  private CheckpointTree.StoredCheckpoint readCheckpoint(String ref, org.eclipse.jgit.lib.ObjectId commit) throws IOException {
+    com.fasterxml.jackson.databind.JsonNode m = manifest(commit, ref);
+    List<Integer> path = new ArrayList<>();
+    m.path("path").forEach(n -> path.add(n.asInt()));
+    List<FileChange> changes = new ArrayList<>();
+    for (com.fasterxml.jackson.databind.JsonNode c : m.path("changes")) {
+      changes.add(new FileChange(c.path("path").asText(), version(c.path("before")), version(c.path("after"))));
+    }
+    CheckpointStatus status = CheckpointStatus.valueOf(m.path("status").asText("done").toUpperCase(java.util.Locale.ROOT));
+    java.time.Instant created = m.hasNonNull("created") ? java.time.Instant.parse(m.get("created").asText()) : clock.instant();
+    return new CheckpointTree.StoredCheckpoint(m.path("checkpoint").asInt(), m.path("parent").asInt(0), path, status,
+        created, changes, commit, ref);
+  }
+
+  private static FileVersion version(com.fasterxml.jackson.databind.JsonNode v) {
+    FileKind kind = FileKind.valueOf(v.path("kind").asText("absent").toUpperCase(java.util.Locale.ROOT));
+    return kind == FileKind.ABSENT ? FileVersion.ABSENT
+        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()));
   }
 
   /** The ids of the tabs that hold tags in this store. */

@@ -526,4 +526,33 @@ class CheckpointTreeTest {
     fx.turn(tab, "a.txt", "12\n");
     assertThat(fx.tags("tab1")).hasSize(10).doesNotContain("refs/tags/waymark/tab1/1", "refs/tags/waymark/tab1/2");
   }
+
+  @Test
+  void aTabIsRebuiltFromItsTagsWithItsBranchesAndCanUndoAndGoOn() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    tab.begin().finish(CheckpointStatus.DONE); // #2 changes nothing, so it has no tag
+    fx.turn(tab, "b.txt", "3\n");
+    tab.save("three");
+    tab.undoTo(1);
+    fx.turn(tab, "c.txt", "4\n");
+
+    try (ShadowStore again = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree loaded = again.loadTab("tab1");
+      assertThat(loaded.checkpoints()).extracting(Checkpoint::number).containsExactly(0, 1, 2, 3, 4);
+      assertThat(loaded.checkpoint(3).parent()).isEqualTo(2);
+      assertThat(loaded.checkpoint(3).savedNames()).containsExactly("three");
+      assertThat(loaded.checkpoint(4).parent()).isEqualTo(1);
+      assertThat(loaded.live()).isEqualTo(4);
+      assertThat(loaded.checkpoint(4).changes()).isEqualTo(tab.checkpoint(4).changes());
+
+      loaded.goTo(3);
+      assertThat(fx.projectFiles()).containsExactly("a.txt", "b.txt");
+      loaded.undoTo(0);
+      assertThat(fx.projectFiles()).isEmpty();
+      loaded.redo();
+      assertThat(fx.read("a.txt")).isEqualTo("1\n");
+      assertThat(loaded.begin().number()).isEqualTo(5);
+      assertThatThrownBy(() -> again.loadTab("nobody")).hasMessageContaining("no checkpoints of tab nobody");
+    }
+  }
 }
