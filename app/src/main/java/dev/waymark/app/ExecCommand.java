@@ -94,7 +94,22 @@ final class ExecCommand implements Callable<Integer> {
       try (TabSession session = new TabSession(store.newTab(), store.projectDirectory(), chat,
           Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), mode, interactive, null))) {
         session.subscribe(events::add);
-        Thread interrupt = new Thread(() -> session.submit(new dev.waymark.core.agent.Command.Cancel()));
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        session.subscribe(event -> {
+          if (event instanceof Event.TurnFinished) {
+            ended.countDown();
+          }
+        });
+        // Ctrl+C: cancel the turn and let it record what it changed before the JVM goes.
+        Thread interrupt = new Thread(() -> {
+          session.submit(new dev.waymark.core.agent.Command.Cancel());
+          try {
+            ended.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            Thread.sleep(200); // the report thread prints the last lines
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
           session.submit(new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
