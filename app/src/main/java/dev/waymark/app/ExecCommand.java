@@ -134,6 +134,7 @@ final class ExecCommand implements Callable<Integer> {
       throws InterruptedException {
     boolean midLine = false;
     String failure = null;
+    Checkpoint unchanged = null;
     while (true) {
       Event event = events.take();
       if (event instanceof Event.AssistantDelta delta) {
@@ -158,10 +159,18 @@ final class ExecCommand implements Callable<Integer> {
       } else if (event instanceof Event.Error error) {
         failure = error.message();
       } else if (event instanceof Event.CheckpointCreated created) {
-        err.println(describe(created.checkpoint()));
+        if (created.checkpoint().changedFiles()) {
+          err.println(describe(created.checkpoint()));
+        } else {
+          unchanged = created.checkpoint(); // a failed turn's only line is its reason
+        }
       } else if (event instanceof Event.TurnFinished finished) {
         out.flush();
         if (finished.status() == CheckpointStatus.DONE) {
+          if (unchanged != null) {
+            err.println(describe(unchanged));
+          }
+          err.flush();
           return 0;
         }
         if (finished.status() == CheckpointStatus.CANCELLED) {
