@@ -17,7 +17,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,6 +39,9 @@ import picocli.CommandLine.Parameters;
       "WAYMARK_HOME (where checkpoints and logs live)."
     })
 final class ExecCommand implements Callable<Integer> {
+  /** How long Ctrl-C waits for the cancelled turn to store its checkpoint before the JVM halts. */
+  private static final java.time.Duration INTERRUPT_GRACE = java.time.Duration.ofSeconds(10);
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
@@ -85,6 +90,9 @@ final class ExecCommand implements Callable<Integer> {
     Console console = System.console();
     boolean interactive = console != null && mode != ApprovalMode.YOLO;
 
+    // On Ctrl-C the JVM halts as soon as its shutdown hooks return: the hook cancels the turn and
+    // then waits until the turn's checkpoint is stored and the store closed, so nothing is lost.
+    CountDownLatch ended = new CountDownLatch(1);
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
@@ -94,18 +102,10 @@ final class ExecCommand implements Callable<Integer> {
       try (TabSession session = new TabSession(store.newTab(), store.projectDirectory(), chat,
           Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), mode, interactive, null))) {
         session.subscribe(events::add);
-        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
-        session.subscribe(event -> {
-          if (event instanceof Event.TurnFinished) {
-            ended.countDown();
-          }
-        });
-        // Ctrl+C: cancel the turn and let it record what it changed before the JVM goes.
         Thread interrupt = new Thread(() -> {
           session.submit(new dev.waymark.core.agent.Command.Cancel());
           try {
-            ended.await(10, java.util.concurrent.TimeUnit.SECONDS);
-            Thread.sleep(200); // the report thread prints the last lines
+            ended.await(INTERRUPT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
@@ -122,6 +122,10 @@ final class ExecCommand implements Callable<Integer> {
           }
         }
       }
+    } finally {
+      out.flush();
+      err.flush();
+      ended.countDown();
     }
   }
 
@@ -130,6 +134,7 @@ final class ExecCommand implements Callable<Integer> {
       throws InterruptedException {
     boolean midLine = false;
     String failure = null;
+    Checkpoint unchanged = null;
     while (true) {
       Event event = events.take();
       if (event instanceof Event.AssistantDelta delta) {
@@ -154,10 +159,18 @@ final class ExecCommand implements Callable<Integer> {
       } else if (event instanceof Event.Error error) {
         failure = error.message();
       } else if (event instanceof Event.CheckpointCreated created) {
-        err.println(describe(created.checkpoint()));
+        if (created.checkpoint().changedFiles()) {
+          err.println(describe(created.checkpoint()));
+        } else {
+          unchanged = created.checkpoint(); // a failed turn's only line is its reason
+        }
       } else if (event instanceof Event.TurnFinished finished) {
         out.flush();
         if (finished.status() == CheckpointStatus.DONE) {
+          if (unchanged != null) {
+            err.println(describe(unchanged));
+          }
+          err.flush();
           return 0;
         }
         if (finished.status() == CheckpointStatus.CANCELLED) {
