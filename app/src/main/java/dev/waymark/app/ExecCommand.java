@@ -174,7 +174,9 @@ final class ExecCommand implements Callable<Integer> {
           return 0;
         }
         if (finished.status() == CheckpointStatus.CANCELLED) {
-          err.println("waymark: interrupted; what the turn changed is in checkpoint #" + finished.checkpoint());
+          err.println(unchanged != null
+              ? "waymark: interrupted before the turn changed any file"
+              : "waymark: interrupted; what the turn changed is in checkpoint #" + finished.checkpoint());
           return 130;
         }
         err.println("waymark: " + (failure == null ? "the turn failed" : failure));
