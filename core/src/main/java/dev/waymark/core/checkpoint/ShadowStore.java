@@ -46,6 +46,15 @@ public final class ShadowStore implements AutoCloseable {
   private final Clock clock;
   private final List<String> recovered;
   private final AtomicInteger checkpointsSinceMaintenance = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicBoolean maintenanceScheduled = new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.ScheduledExecutorService maintenanceTimer =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "waymark-maintenance-timer");
+        t.setDaemon(true);
+        return t;
+      });
+  private volatile long lastWriteNanos = System.nanoTime();
+  private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
   private final ShellChangeTracker changeTracker;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock) {
@@ -265,18 +274,43 @@ public final class ShadowStore implements AutoCloseable {
     return storeDir.resolve("restore-journal.json");
   }
 
-  /** Called after each checkpoint commit; now and then packs refs and objects in the background. */
+  /**
+   * Called after each checkpoint commit. Every {@value #MAINTAIN_EVERY} checkpoints, refs and
+   * objects are packed, but only once no checkpoint has been written for a quiet period: packing
+   * runs on the writer thread, and would otherwise hold up the turns of a busy tab.
+   */
   void checkpointWritten() {
-    if (checkpointsSinceMaintenance.incrementAndGet() >= MAINTAIN_EVERY) {
-      checkpointsSinceMaintenance.set(0);
-      repo.writeLater("maintenance", () -> {
-        try {
-          repo.maintain();
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      });
+    lastWriteNanos = System.nanoTime();
+    if (checkpointsSinceMaintenance.incrementAndGet() >= MAINTAIN_EVERY && !maintenanceScheduled.getAndSet(true)) {
+      scheduleMaintenance();
     }
+  }
+
+  private void scheduleMaintenance() {
+    try {
+      maintenanceTimer.schedule(() -> {
+        if (System.nanoTime() - lastWriteNanos < quietPeriod.toNanos()) {
+          scheduleMaintenance();
+          return;
+        }
+        checkpointsSinceMaintenance.set(0);
+        maintenanceScheduled.set(false);
+        repo.writeLater("maintenance", () -> {
+          try {
+            repo.maintain();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+      }, quietPeriod.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // the store is closing; the next session packs
+    }
+  }
+
+  /** For tests: how long the store must be idle before it packs. */
+  void maintenanceQuietPeriod(java.time.Duration quiet) {
+    this.quietPeriod = quiet;
   }
 
   /** Rolls back what a journal left behind. Runs under the project lock. */
@@ -328,6 +362,7 @@ public final class ShadowStore implements AutoCloseable {
 
   @Override
   public void close() {
+    maintenanceTimer.shutdownNow();
     repo.close();
   }
 }

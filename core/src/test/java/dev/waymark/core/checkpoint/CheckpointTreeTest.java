@@ -555,4 +555,20 @@ class CheckpointTreeTest {
       assertThatThrownBy(() -> again.loadTab("nobody")).hasMessageContaining("no checkpoints of tab nobody");
     }
   }
+
+  @Test
+  void afterManyCheckpointsRefsArePackedOnceTheStoreIsQuiet() throws Exception {
+    fx.store.maintenanceQuietPeriod(java.time.Duration.ofMillis(300));
+    for (int i = 1; i <= 64; i++) {
+      fx.turn(tab, "a.txt", i + "\n");
+    }
+    java.nio.file.Path packed = fx.store.shadowDirectory().resolve("packed-refs");
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (!java.nio.file.Files.exists(packed) && System.nanoTime() < end) {
+      Thread.sleep(50);
+    }
+    assertThat(packed).exists();
+    assertThat(java.nio.file.Files.readString(packed)).contains("refs/tags/waymark/tab1/64");
+    assertThat(fx.tags("tab1")).hasSize(64);
+  }
 }
