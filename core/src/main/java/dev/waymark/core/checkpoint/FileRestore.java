@@ -150,9 +150,10 @@ final class FileRestore {
         blocked.add(path); // decided below, once the removals are known
         continue;
       }
-      Optional<FileState> mergedState = mergeable(base, disk, target) ? merge(path, base, target) : Optional.empty();
+      FileState ours = mergeable(base, disk, target) ? tree.readState(path) : null;
+      Optional<FileState> mergedState = ours == null ? Optional.empty() : merge(ours, base, target);
       if (mergedState.isPresent()) {
-        toStore.add(tree.readState(path));
+        toStore.add(ours);
         toStore.add(mergedState.get());
         toStoreFor.add(path);
         merged.add(path);
@@ -244,12 +245,11 @@ final class FileRestore {
     return kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE;
   }
 
-  private Optional<FileState> merge(String path, FileVersion base, FileVersion target) throws IOException {
+  private Optional<FileState> merge(FileState ours, FileVersion base, FileVersion target) throws IOException {
     ShadowRepository repo = store.repo();
     if (repo.size(base.blob()) > ShadowRepository.MERGEABLE_LIMIT || repo.size(target.blob()) > ShadowRepository.MERGEABLE_LIMIT) {
       return Optional.empty();
     }
-    FileState ours = store.workTree().readState(path);
     Optional<byte[]> content = TextMerge.merge(repo.read(base.blob()), ours.contentUnsafe(), repo.read(target.blob()));
     // The mode follows the target unless someone else changed it on disk.
     FileKind kind = ours.kind() == base.kind() ? target.kind() : ours.kind();
