@@ -7,8 +7,35 @@ import dev.waymark.core.checkpoint.RestoreMode;
  * {@link TabSession#submit}; everything that follows comes back as {@link Event}s.
  */
 public sealed interface Command {
-  /** A new prompt: opens the next checkpoint and runs a turn. */
+  /**
+   * A new prompt: opens the next checkpoint and runs a turn. While the view cursor stands on an
+   * earlier checkpoint, files and conversation go back there first and the new one branches from it.
+   */
   record SendPrompt(String text) implements Command {}
+
+  /** What sits unsent in the input box now; it comes back when a restore returns to this checkpoint. */
+  record KeepDraft(String text) implements Command {}
+
+  /** Moves the read-only view cursor; nothing on disk changes. Answered by {@link Event.ViewMoved}. */
+  record View(Direction direction, int checkpoint) implements Command {
+    public enum Direction { BACK, FORWARD, AT, LIVE }
+
+    public static View back() {
+      return new View(Direction.BACK, -1);
+    }
+
+    public static View forward() {
+      return new View(Direction.FORWARD, -1);
+    }
+
+    public static View at(int checkpoint) {
+      return new View(Direction.AT, checkpoint);
+    }
+
+    public static View live() {
+      return new View(Direction.LIVE, -1);
+    }
+  }
 
   /** A message typed while a turn runs: folded into it before its next model call. */
   record Steer(String text) implements Command {}
@@ -16,7 +43,10 @@ public sealed interface Command {
   /** Stops the running turn; what it changed stays recorded and undoable. */
   record Cancel() implements Command {}
 
-  /** Lets a proposed tool call run; {@code forSession} allows that tool for the rest of the session. */
+  /**
+   * Lets a proposed tool call run; {@code forSession} allows that tool for the rest of the session.
+   * A call proposed again by a restore runs in a new checkpoint that continues the turn.
+   */
   record Approve(String toolCallId, boolean forSession) implements Command {}
 
   /** Refuses a proposed tool call; the model is told, and the turn goes on. */

@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /** What a tab tells its front ends, in order. Immutable. */
 public sealed interface Event {
-  /** A turn began in checkpoint {@code checkpoint}. */
-  record TurnStarted(int checkpoint, String prompt) implements Event {}
+  /** A turn began in checkpoint {@code checkpoint}, a child of {@code parent}. */
+  record TurnStarted(int checkpoint, int parent, String prompt) implements Event {}
 
   /** Streamed text of the model's answer. */
   record AssistantDelta(int checkpoint, String text) implements Event {}
@@ -31,8 +31,15 @@ public sealed interface Event {
   /** A checkpoint was finished; it carries its file changes (and tag, if any). */
   record CheckpointCreated(Checkpoint checkpoint) implements Event {}
 
-  /** Undo, redo, goto or restore moved the tab; {@code pendingToolCall} was awaiting approval in the target. */
-  record CheckpointRestored(RestoreResult result, Optional<ToolCall> pendingToolCall) implements Event {}
+  /**
+   * Undo, redo, goto, restore or a branch moved the tab. {@code pendingToolCall} was awaiting
+   * approval in the target (approve it to continue); {@code draft} was in the input box when the
+   * target was left.
+   */
+  record CheckpointRestored(RestoreResult result, Optional<ToolCall> pendingToolCall, String draft) implements Event {}
+
+  /** The view cursor moved (or was asked to and stayed). */
+  record ViewMoved(int checkpoint, boolean live) implements Event {}
 
   /** A named save was made. */
   record CheckpointSaved(Checkpoint checkpoint, String name) implements Event {}

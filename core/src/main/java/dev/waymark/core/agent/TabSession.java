@@ -60,6 +60,7 @@ public final class TabSession implements AutoCloseable {
   private final List<Consumer<Event>> subscribers = new CopyOnWriteArrayList<>();
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
+  private final Map<Integer, String> drafts = new ConcurrentHashMap<>();
   private final Set<String> allowedForSession = ConcurrentHashMap.newKeySet();
   private final Object steerLock = new Object();
   private RunningTurn running; // guarded by steerLock
@@ -105,7 +106,12 @@ public final class TabSession implements AutoCloseable {
     } else if (command instanceof Command.Deny deny) {
       decide(deny.toolCallId(), new Decision(false, false, deny.reason() == null ? "" : deny.reason()));
     } else if (command instanceof Command.SendPrompt prompt) {
-      worker.execute(() -> runTurn(prompt.text()));
+      worker.execute(() -> runTurn(Opening.prompt(prompt.text())));
+    } else if (command instanceof Command.KeepDraft draft) {
+      worker.execute(() -> drafts.put(tree.live(), draft.text()));
+    } else if (command instanceof Command.View view) {
+      // on the dispatcher, so the answer keeps its place among the events and the caller never waits
+      dispatcher.execute(() -> moveView(view));
     } else {
       worker.execute(() -> runCheckpointCommand(command));
     }
@@ -165,6 +171,20 @@ public final class TabSession implements AutoCloseable {
     submit(new Command.SendPrompt(text));
   }
 
+  private void moveView(Command.View view) {
+    try {
+      CheckpointTree.ViewPosition at = switch (view.direction()) {
+        case BACK -> tree.viewBack();
+        case FORWARD -> tree.viewForward();
+        case AT -> tree.viewAt(view.checkpoint());
+        case LIVE -> tree.viewLive();
+      };
+      emit(new Event.ViewMoved(at.checkpoint(), at.live()));
+    } catch (CheckpointException e) {
+      emit(new Event.Error(e.getMessage()));
+    }
+  }
+
   private void foldSteering(RunningTurn turn, List<ChatMessage> into) {
     List<String> folded;
     synchronized (steerLock) {
@@ -181,27 +201,55 @@ public final class TabSession implements AutoCloseable {
 
   // -------------------------------------------------------------------------------- turns
 
-  private void runTurn(String prompt) {
+  /** How a turn begins: with a prompt, or by running a tool call approved after a restore proposed it again. */
+  private record Opening(String prompt, ToolCall approvedCall, int resumes) {
+    static Opening prompt(String text) {
+      return new Opening(text, null, -1);
+    }
+
+    static Opening approved(ToolCall call, int resumes) {
+      return new Opening("Approved " + call.name() + ": continue #" + resumes, call, resumes);
+    }
+  }
+
+  private void runTurn(Opening opening) {
     Turn turn;
     try {
-      turn = tree.begin();
+      turn = openTurn(opening);
     } catch (CheckpointException e) {
       emit(new Event.Error(e.getMessage()));
       return;
     }
+    if (turn == null) {
+      return;
+    }
     int n = turn.number();
     List<ChatMessage> mine = new ArrayList<>();
-    mine.add(new ChatMessage.User(prompt));
+    if (opening.approvedCall() == null) {
+      mine.add(new ChatMessage.User(opening.prompt()));
+    }
     messages.put(n, mine);
     RunningTurn state = new RunningTurn(n);
     synchronized (steerLock) {
       running = state;
     }
-    emit(new Event.TurnStarted(n, prompt));
+    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
 
     CheckpointStatus status = CheckpointStatus.DONE;
     Optional<ChatResponse.Usage> usage = Optional.empty();
     try {
+      if (opening.approvedCall() != null) {
+        // a fresh id: the earlier checkpoint already answered the original one with "not run"
+        ToolCall call = opening.approvedCall();
+        ToolCall again = new ToolCall(call.id() + "-approved-" + n, call.name(), call.argumentsJson());
+        synchronized (mine) {
+          mine.add(new ChatMessage.Assistant("", List.of(again)));
+        }
+        ChatMessage.ToolResult result = runTool(again, turn, state, true);
+        synchronized (mine) {
+          mine.add(result);
+        }
+      }
       while (true) {
         foldSteering(state, mine);
         if (state.cancellation.isCancelled()) {
@@ -227,7 +275,7 @@ public final class TabSession implements AutoCloseable {
         for (ToolCall call : calls) {
           ChatMessage.ToolResult result = state.cancellation.isCancelled()
               ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
-              : runTool(call, turn, state);
+              : runTool(call, turn, state, false);
           synchronized (mine) {
             mine.add(result);
           }
@@ -268,12 +316,36 @@ public final class TabSession implements AutoCloseable {
         emit(new Event.Warning("The turn was interrupted before your queued message reached the model; it was not sent: " + text));
       } else {
         emit(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
-        worker.execute(() -> runTurn(text));
+        worker.execute(() -> runTurn(Opening.prompt(text)));
       }
     }
   }
 
-  private ChatMessage.ToolResult runTool(ToolCall call, Turn turn, RunningTurn state) {
+  /** Opens the turn's checkpoint: under live, or as a branch from the viewed one; null when a conflict stopped the branch. */
+  private Turn openTurn(Opening opening) {
+    CheckpointTree.ViewPosition view = tree.view();
+    if (opening.approvedCall() != null) {
+      if (tree.live() != opening.resumes()) {
+        emit(new Event.Warning("Not run: the tab moved away from #" + opening.resumes() + " before the approval arrived."));
+        return null;
+      }
+      tree.viewLive();
+      return tree.begin();
+    }
+    drafts.put(tree.live(), opening.prompt());
+    if (view.live()) {
+      return tree.begin();
+    }
+    CheckpointTree.BranchResult branch = tree.branchFrom(view.checkpoint());
+    emit(new Event.CheckpointRestored(branch.restore(), Optional.empty(), ""));
+    if (branch.turn().isEmpty()) {
+      emit(new Event.Error("Could not branch from #" + view.checkpoint() + ": " + branch.restore().summary()));
+      return null;
+    }
+    return branch.turn().get();
+  }
+
+  private ChatMessage.ToolResult runTool(ToolCall call, Turn turn, RunningTurn state, boolean approved) {
     Optional<Tool> found = tools.find(call.name());
     if (found.isEmpty()) {
       return finish(state, call, ToolResult.error("Unknown tool \"" + call.name() + "\". Available: "
@@ -289,7 +361,8 @@ public final class TabSession implements AutoCloseable {
     } catch (Exception e) {
       return finish(state, call, ToolResult.error("The arguments of " + call.name() + " are not a JSON object: " + e.getMessage()));
     }
-    boolean needsApproval = settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name());
+    boolean needsApproval = !approved && settings.approval().needsApproval(tool.kind())
+        && !allowedForSession.contains(tool.name());
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     emit(new Event.ToolCallProposed(state.checkpoint, call, tool.describe(arguments), needsApproval));
@@ -328,9 +401,32 @@ public final class TabSession implements AutoCloseable {
 
   private void decide(String toolCallId, Decision decision) {
     RunningTurn turn = current();
-    if (turn == null || !turn.resolve(toolCallId, decision)) {
-      emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
+    if (turn != null && turn.resolve(toolCallId, decision)) {
+      return;
     }
+    if (turn == null) {
+      // a call that a restore proposed again: decided on the worker, after any restore still queued
+      worker.execute(() -> decideProposedAgain(toolCallId, decision));
+      return;
+    }
+    emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
+  }
+
+  private void decideProposedAgain(String toolCallId, Decision decision) {
+    int live = tree.live();
+    ToolCall pending = pendingWhenLeft.get(live);
+    if (pending == null || !pending.id().equals(toolCallId) || tree.running().isPresent()) {
+      emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
+      return;
+    }
+    if (!decision.allow()) {
+      emit(new Event.Warning("Denied " + pending.name() + "; nothing ran."));
+      return;
+    }
+    if (decision.forSession()) {
+      allowedForSession.add(pending.name());
+    }
+    runTurn(Opening.approved(pending, live));
   }
 
   // -------------------------------------------------------------------- checkpoint commands
@@ -357,7 +453,8 @@ public final class TabSession implements AutoCloseable {
 
   private void restored(RestoreResult result) {
     Optional<ToolCall> pending = result.applied() ? Optional.ofNullable(pendingWhenLeft.get(result.target())) : Optional.empty();
-    emit(new Event.CheckpointRestored(result, pending));
+    String draft = result.applied() ? drafts.getOrDefault(result.target(), "") : "";
+    emit(new Event.CheckpointRestored(result, pending, draft));
   }
 
   @Override

@@ -252,6 +252,85 @@ class TabSessionTest {
   }
 
   @Test
+  void approvingACallProposedAgainRunsItInANewCheckpointThatContinuesTheTurn() throws Exception {
+    start(ApprovalMode.ASK, true);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"x\"}"));
+    session.submit(new Command.SendPrompt("go"));
+    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class, e -> true);
+    session.submit(new Command.Cancel());
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+    session.submit(new Command.GoTo(1));
+    Event.CheckpointRestored back = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+
+    model.respond(r -> text("written"));
+    session.submit(new Command.Approve(back.pendingToolCall().orElseThrow().id(), false));
+    Event.TurnStarted resumed = await(Event.TurnStarted.class, e -> e.checkpoint() == 2);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    assertThat(resumed.parent()).isEqualTo(1);
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("x");
+    assertThat(session.checkpoints().checkpoint(2).changes()).extracting(c -> c.path()).containsExactly("a.txt");
+    List<ChatMessage> sent = model.requests.get(model.requests.size() - 1).messages();
+    assertThat(sent.get(sent.size() - 1)).isInstanceOfSatisfying(ChatMessage.ToolResult.class,
+        result -> assertThat(result.isError()).isFalse());
+    assertThat(proposed.call().id()).isNotEqualTo(((ChatMessage.ToolResult) sent.get(sent.size() - 1)).toolCallId());
+  }
+
+  @Test
+  void aPromptSentWhileViewingAnEarlierCheckpointBranchesFromIt() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("first"));
+    session.submit(new Command.SendPrompt("write one"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"two\"}"));
+    model.respond(r -> text("second"));
+    session.submit(new Command.SendPrompt("write two"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    session.submit(Command.View.back());
+    Event.ViewMoved viewing = await(Event.ViewMoved.class, e -> true);
+    assertThat(viewing).isEqualTo(new Event.ViewMoved(1, false));
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("two"); // browsing changes nothing
+
+    model.respond(r -> text("branched"));
+    session.submit(new Command.SendPrompt("another way"));
+    Event.TurnStarted started = await(Event.TurnStarted.class, e -> e.checkpoint() == 3);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
+
+    assertThat(started.parent()).isEqualTo(1);
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("one");
+    assertThat(userTexts(model.requests.get(model.requests.size() - 1))).containsExactly("write one", "another way");
+    assertThat(session.checkpoints().view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(3, true));
+  }
+
+  @Test
+  void aRestoreBringsBackTheDraftThatWasInTheInputBoxWhenItsCheckpointWasLeft() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("a"));
+    session.submit(new Command.SendPrompt("first prompt"));
+    await(Event.TurnFinished.class, e -> true);
+
+    session.submit(new Command.KeepDraft("half-typed idea"));
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class, e -> e.result().target() == 0);
+    assertThat(undone.draft()).isEqualTo("first prompt"); // what was typed when #0 was left
+    session.submit(new Command.Redo());
+    Event.CheckpointRestored redone = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(redone.draft()).isEqualTo("half-typed idea");
+  }
+
+  @Test
+  void viewingAnUnknownCheckpointIsAnErrorThatMovesNothing() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    session.submit(Command.View.at(7));
+    assertThat(await(Event.Error.class, e -> true).message()).contains("7");
+    assertThat(session.checkpoints().view().live()).isTrue();
+  }
+
+  @Test
   void aModelErrorFailsTheTurnWithAClearMessageAndKeepsTheConversation() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> {
