@@ -16,8 +16,12 @@ public sealed interface Event {
   /** Streamed text of the model's answer. */
   record AssistantDelta(int checkpoint, String text) implements Event {}
 
-  /** The model asked for a tool call; when {@code needsApproval}, it waits for Approve or Deny. */
-  record ToolCallProposed(int checkpoint, ToolCall call, String summary, boolean needsApproval) implements Event {}
+  /**
+   * The model asked for a tool call; when {@code needsApproval}, it waits for Approve or Deny.
+   * {@code preview} is the unified diff an edit would make, or empty.
+   */
+  record ToolCallProposed(int checkpoint, ToolCall call, String summary, String preview, boolean needsApproval)
+      implements Event {}
 
   /** A tool call ended (ran, failed, or was denied). */
   record ToolCallFinished(int checkpoint, ToolCall call, String result, boolean isError) implements Event {}

@@ -365,7 +365,8 @@ public final class TabSession implements AutoCloseable {
         && !allowedForSession.contains(tool.name());
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
-    emit(new Event.ToolCallProposed(state.checkpoint, call, tool.describe(arguments), needsApproval));
+    emit(new Event.ToolCallProposed(state.checkpoint, call, tool.describe(arguments),
+        tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
       if (!ask) {
         emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments)

@@ -65,6 +65,38 @@ abstract class AbstractTool implements Tool {
     }
   }
 
+  @Override
+  public final String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+    try {
+      return preview(Args.of(arguments), projectRoot);
+    } catch (ToolError | IOException | RuntimeException e) {
+      return ""; // the call itself will report what is wrong
+    }
+  }
+
+  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
+    return "";
+  }
+
+  /** The file's text now, or null when it does not exist or is no UTF-8 text small enough to preview. */
+  static String currentText(java.nio.file.Path file) throws IOException {
+    if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    if (java.nio.file.Files.size(file) > PREVIEW_LIMIT) {
+      return null;
+    }
+    try {
+      return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file))).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private static final long PREVIEW_LIMIT = 4L << 20;
+
   abstract String summary(Args args) throws ToolError;
 
   abstract ToolResult execute(Args args, ToolContext context) throws ToolError, IOException;

@@ -32,6 +32,21 @@ final class EditFileTool extends AbstractTool {
   }
 
   @Override
+  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
+    ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
+    String text = currentText(file.file());
+    String oldString = args.string("old_string");
+    if (text == null || oldString.isEmpty() || !text.contains(oldString)) {
+      return "";
+    }
+    String newString = args.string("new_string");
+    String edited = args.optionalBoolean("replace_all").orElse(false)
+        ? text.replace(oldString, newString)
+        : text.substring(0, text.indexOf(oldString)) + newString + text.substring(text.indexOf(oldString) + oldString.length());
+    return dev.waymark.core.checkpoint.UnifiedDiff.of(file.relative(), text, edited);
+  }
+
+  @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String path = args.string("path");
     String oldString = args.string("old_string");

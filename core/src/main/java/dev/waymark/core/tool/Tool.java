@@ -17,6 +17,14 @@ public interface Tool {
 
   ToolResult run(JsonNode arguments, ToolContext context);
 
+  /**
+   * What the call would change, as a unified diff, for an approval prompt; empty when the tool
+   * changes no file or the change cannot be foreseen. Reads only; never throws.
+   */
+  default String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+    return "";
+  }
+
   default String name() {
     return spec().name();
   }

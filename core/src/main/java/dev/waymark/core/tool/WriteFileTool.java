@@ -23,6 +23,16 @@ final class WriteFileTool extends AbstractTool {
   }
 
   @Override
+  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
+    ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
+    String before = currentText(file.file());
+    if (before == null && Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
+      return "";
+    }
+    return dev.waymark.core.checkpoint.UnifiedDiff.of(file.relative(), before, args.string("content"));
+  }
+
+  @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String path = args.string("path");
     byte[] content = args.string("content").getBytes(StandardCharsets.UTF_8);

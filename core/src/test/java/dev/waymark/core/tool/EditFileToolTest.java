@@ -41,6 +41,20 @@ class EditFileToolTest {
   }
 
   @Test
+  void aPreviewShowsTheDiffTheEditWouldMakeAndChangesNothing() throws IOException {
+    String preview = f.tools.find("edit_file").orElseThrow().preview(
+        ToolFixture.args("path", "App.java", "old_string", "int a = 1;", "new_string", "int a = 2;"), f.project);
+    assertThat(preview).contains("--- a/App.java", "+++ b/App.java", "-  int a = 1;", "+  int a = 2;");
+    assertThat(f.read("App.java")).contains("int a = 1;");
+    assertThat(f.tools.find("edit_file").orElseThrow().preview(
+        ToolFixture.args("path", "App.java", "old_string", "missing", "new_string", "x"), f.project)).isEmpty();
+    assertThat(f.tools.find("write_file").orElseThrow().preview(
+        ToolFixture.args("path", "new.txt", "content", "hello\n"), f.project))
+        .contains("--- /dev/null", "+++ b/new.txt", "+hello");
+    assertThat(f.tools.find("read_file").orElseThrow().preview(ToolFixture.args("path", "App.java"), f.project)).isEmpty();
+  }
+
+  @Test
   void aStringFoundMoreThanOnceNeedsReplaceAll() throws IOException {
     ToolResult r = edit(" = 1;", " = 0;");
     assertThat(r.isError()).isTrue();

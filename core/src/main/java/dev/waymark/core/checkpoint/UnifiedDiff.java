@@ -1,0 +1,16 @@
+package dev.waymark.core.checkpoint;
+
+import java.nio.charset.StandardCharsets;
+
+/** Unified diffs in the same form as checkpoint diffs, for previews of changes not yet made. */
+public final class UnifiedDiff {
+  private UnifiedDiff() {}
+
+  /** The diff from {@code before} to {@code after} of {@code path}; a null side is a file that does not exist. */
+  public static String of(String path, String before, String after) {
+    byte[] a = before == null ? null : before.getBytes(StandardCharsets.UTF_8);
+    byte[] b = after == null ? null : after.getBytes(StandardCharsets.UTF_8);
+    return CheckpointTree.unifiedDiff(path, a, a == null ? null : FileKind.REGULAR, b, b == null ? null : FileKind.REGULAR)
+        .unified();
+  }
+}
