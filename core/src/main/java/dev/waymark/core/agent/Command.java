@@ -68,4 +68,7 @@ public sealed interface Command {
   record Save(String name) implements Command {}
 
   record Diff(int checkpoint) implements Command {}
+
+  /** Asks for a summary of every checkpoint; answered by {@link Event.CheckpointsListed}. */
+  record List() implements Command {}
 }

@@ -48,6 +48,9 @@ public sealed interface Event {
   /** A named save was made. */
   record CheckpointSaved(Checkpoint checkpoint, String name) implements Event {}
 
+  /** The answer to a List command, {@code #0} first. */
+  record CheckpointsListed(java.util.List<CheckpointSummary> checkpoints, int live) implements Event {}
+
   /** The answer to a Diff command. */
   record DiffReady(CheckpointDiff diff) implements Event {}
 

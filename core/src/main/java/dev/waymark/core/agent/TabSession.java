@@ -446,10 +446,44 @@ public final class TabSession implements AutoCloseable {
         emit(new Event.CheckpointSaved(tree.save(save.name()), save.name()));
       } else if (command instanceof Command.Diff diff) {
         emit(new Event.DiffReady(tree.diff(diff.checkpoint())));
+      } else if (command instanceof Command.List) {
+        emit(new Event.CheckpointsListed(summaries(), tree.live()));
       }
     } catch (CheckpointException e) {
       emit(new Event.Error(e.getMessage()));
     }
+  }
+
+  private List<CheckpointSummary> summaries() {
+    Set<Integer> onPath = Set.copyOf(tree.livePath());
+    List<CheckpointSummary> all = new ArrayList<>();
+    for (Checkpoint c : tree.checkpoints()) {
+      int added = 0;
+      int removed = 0;
+      for (var diff : c.changedFiles() ? tree.changeDiffs(c.number()) : List.<dev.waymark.core.checkpoint.CheckpointDiff.FileDiff>of()) {
+        added += diff.added();
+        removed += diff.removed();
+      }
+      all.add(new CheckpointSummary(c.number(), c.parent(), c.status(), c.created(), promptOf(c.number()),
+          c.changes().size(), added, removed, onPath.contains(c.number()), c.tag(), c.savedNames()));
+    }
+    return all;
+  }
+
+  /** The prompt that opened checkpoint {@code n}: its first user message. */
+  private String promptOf(int n) {
+    List<ChatMessage> turn = messages.get(n);
+    if (turn == null) {
+      return "";
+    }
+    synchronized (turn) {
+      for (ChatMessage m : turn) {
+        if (m instanceof ChatMessage.User user) {
+          return user.text();
+        }
+      }
+    }
+    return "";
   }
 
   private void restored(RestoreResult result) {

@@ -323,6 +323,28 @@ class TabSessionTest {
   }
 
   @Test
+  void aListSummarisesEveryCheckpointWithItsPromptAndLinesChanged() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\\ntwo\\n\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write a file"));
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    session.submit(new Command.List());
+    Event.CheckpointsListed listed = await(Event.CheckpointsListed.class, e -> true);
+
+    assertThat(listed.live()).isZero();
+    assertThat(listed.checkpoints()).hasSize(2);
+    CheckpointSummary first = listed.checkpoints().get(1);
+    assertThat(first.prompt()).isEqualTo("write a file");
+    assertThat(first.filesChanged()).isEqualTo(1);
+    assertThat(first.added()).isEqualTo(2);
+    assertThat(first.removed()).isZero();
+    assertThat(first.onLivePath()).isFalse();
+    assertThat(listed.checkpoints().get(0).onLivePath()).isTrue();
+  }
+
+  @Test
   void viewingAnUnknownCheckpointIsAnErrorThatMovesNothing() throws Exception {
     start(ApprovalMode.YOLO, false);
     session.submit(Command.View.at(7));
