@@ -70,6 +70,7 @@ public final class ScriptedChatModel implements ChatModel {
       long delayMs,
       long chunkDelayMs,
       String expectLastUser,
+      String whenLastUser,
       String stopReason,
       ChatResponse.Usage usage,
       Failure error) {
@@ -83,12 +84,12 @@ public final class ScriptedChatModel implements ChatModel {
 
     /** A plain text answer. */
     public static Response text(String text) {
-      return new Response(text, List.of(), 0, 0, null, null, null, null);
+      return new Response(text, List.of(), 0, 0, null, null, null, null, null);
     }
 
     /** An answer that calls tools. */
     public static Response toolCalls(String text, List<Call> calls) {
-      return new Response(text, calls, 0, 0, null, null, null, null);
+      return new Response(text, calls, 0, 0, null, null, null, null, null);
     }
   }
 
@@ -110,6 +111,7 @@ public final class ScriptedChatModel implements ChatModel {
   private final Script script;
   private final String source;
   private int next;
+  private boolean[] used;
 
   public ScriptedChatModel(Script script) {
     this(script, "the script");
@@ -128,6 +130,7 @@ public final class ScriptedChatModel implements ChatModel {
   private ScriptedChatModel(Script script, String source) {
     this.script = Objects.requireNonNull(script);
     this.source = source;
+    this.used = new boolean[script.responses().size()];
   }
 
   /** Parses a script from JSON text; errors name {@code origin}, line and column. */
@@ -179,14 +182,25 @@ public final class ScriptedChatModel implements ChatModel {
     int number;
     Response response;
     synchronized (this) {
-      if (next >= script.responses().size()) {
+      String last = lastUser(request);
+      int found = -1;
+      for (int i = 0; i < used.length && found < 0; i++) {
+        String when = script.responses().get(i).whenLastUser();
+        if (!used[i] && (when == null || (last != null && last.contains(when)))) {
+          found = i;
+        }
+      }
+      if (found < 0) {
         throw new ModelException(
             ModelException.Kind.PROTOCOL,
             source + " has no response #" + (next + 1) + ": it has only "
-                + script.responses().size() + " and the agent asked for another");
+                + script.responses().size() + " and the agent asked for another"
+                + (next < used.length ? " (none left whose whenLastUser matches "" + HttpTransport.excerpt(String.valueOf(last)) + "")" : ""));
       }
-      number = ++next;
-      response = script.responses().get(number - 1);
+      used[found] = true;
+      next++;
+      number = found + 1;
+      response = script.responses().get(found);
     }
     CountDownLatch cancelled = new CountDownLatch(1);
     cancellation.onCancel(cancelled::countDown);
@@ -218,16 +232,21 @@ public final class ScriptedChatModel implements ChatModel {
         new ChatMessage.Assistant(text, calls), java.util.Optional.ofNullable(response.usage()), stop);
   }
 
-  private void checkExpectation(int number, Response response, ChatRequest request) {
-    if (response.expectLastUser() == null) {
-      return;
-    }
+  private static String lastUser(ChatRequest request) {
     String last = null;
     for (ChatMessage m : request.messages()) {
       if (m instanceof ChatMessage.User u) {
         last = u.text();
       }
     }
+    return last;
+  }
+
+  private void checkExpectation(int number, Response response, ChatRequest request) {
+    if (response.expectLastUser() == null) {
+      return;
+    }
+    String last = lastUser(request);
     if (last == null || !last.contains(response.expectLastUser())) {
       throw new ModelException(
           ModelException.Kind.PROTOCOL,

@@ -79,6 +79,20 @@ class ScriptedChatModelTest {
   }
 
   @Test
+  void whenLastUserPicksTheFirstUnusedResponseMeantForThePrompt() {
+    ScriptedChatModel model = scripted("{'responses':["
+        + "{'whenLastUser':'alpha','text':'alpha one'},{'whenLastUser':'beta','text':'beta one'},"
+        + "{'whenLastUser':'alpha','text':'alpha two'},{'text':'anything'}]}");
+
+    assertThat(model.stream(user("make beta"), listener, new Cancellation()).message().text()).isEqualTo("beta one");
+    assertThat(model.stream(user("make alpha"), listener, new Cancellation()).message().text()).isEqualTo("alpha one");
+    assertThat(model.stream(user("alpha again"), listener, new Cancellation()).message().text()).isEqualTo("alpha two");
+    assertThat(model.stream(user("beta again"), listener, new Cancellation()).message().text()).isEqualTo("anything");
+    assertThatThrownBy(() -> model.stream(user("alpha"), listener, new Cancellation()))
+        .isInstanceOf(ModelException.class).hasMessageContaining("no response #5");
+  }
+
+  @Test
   void expectLastUserChecksWhatTheAgentSent() {
     ScriptedChatModel model =
         scripted("{'responses':[{'expectLastUser':'fix the bug','text':'ok'},{'expectLastUser':'thanks'}]}");
