@@ -195,7 +195,7 @@ public final class ScriptedChatModel implements ChatModel {
             ModelException.Kind.PROTOCOL,
             source + " has no response #" + (next + 1) + ": it has only "
                 + script.responses().size() + " and the agent asked for another"
-                + (next < used.length ? " (none left whose whenLastUser matches "" + HttpTransport.excerpt(String.valueOf(last)) + "")" : ""));
+                + (next < used.length ? " (none left whose whenLastUser fits \"" + HttpTransport.excerpt(String.valueOf(last)) + "\")" : ""));
       }
       used[found] = true;
       next++;
