@@ -45,29 +45,7 @@ final class ExecCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  @Option(names = "--provider", paramLabel = "NAME",
-      description = "openai (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM, LM Studio), anthropic, or scripted. "
-          + "Default: scripted with --script, else anthropic when only ANTHROPIC_API_KEY is set, else openai.")
-  String provider;
-
-  @Option(names = "--model", paramLabel = "M", description = "The model name (default: ${DEFAULT-VALUE} for openai, "
-      + Providers.DEFAULT_ANTHROPIC_MODEL + " for anthropic).", defaultValue = Providers.DEFAULT_OPENAI_MODEL, showDefaultValue = CommandLine.Help.Visibility.NEVER)
-  String model;
-
-  boolean modelGiven() {
-    return spec.commandLine().getParseResult().hasMatchedOption("--model");
-  }
-
-  @Option(names = "--base-url", paramLabel = "URL",
-      description = "The server, e.g. http://localhost:11434/v1 for Ollama (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's).")
-  String baseUrl;
-
-  @Option(names = "--script", paramLabel = "FILE", description = "The JSON script the scripted provider replays.")
-  Path script;
-
-  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "ask",
-      description = "ask (edits and shell commands need approval; without a terminal they are denied), auto-edit (edits run, shell asks), yolo (everything runs). Default: ${DEFAULT-VALUE}.")
-  String approval;
+  @CommandLine.Mixin ModelOptions options;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");
@@ -79,14 +57,8 @@ final class ExecCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ApprovalMode mode;
-    try {
-      mode = ApprovalMode.parse(approval);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    Providers.Choice choice = Providers.choose(provider, modelGiven() ? model : null, baseUrl, script, System.getenv(),
-        spec.commandLine());
+    ApprovalMode mode = options.approvalMode(spec.commandLine());
+    Providers.Choice choice = options.choose(System.getenv(), spec.commandLine());
     Console console = System.console();
     boolean interactive = console != null && mode != ApprovalMode.YOLO;
 

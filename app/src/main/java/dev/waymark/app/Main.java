@@ -17,11 +17,20 @@ import picocli.CommandLine.Command;
     description = {
       "Waymark: a terminal coding agent built around checkpoints.",
       "",
-      "Built so far: the checkpoint store. The agent and the full-screen interface are not built yet.",
+      "Without a command, opens the full-screen interface on DIR (default: the current directory).",
+      "Every prompt makes a checkpoint you can browse, undo, redo and branch from; F1 shows the keys.",
+      "",
+      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,",
+      "WAYMARK_HOME (where checkpoints and logs live), XDG_CONFIG_HOME (settings.json: key bindings).",
     },
     subcommands = {ExecCommand.class, StoreCommand.class, CommandLine.HelpCommand.class})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin ModelOptions options;
+
+  @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", description = "The project directory (default: the current one).")
+  java.nio.file.Path directory;
 
   private final WaymarkHome home;
 
@@ -56,8 +65,30 @@ public final class Main implements Runnable {
   }
 
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() throws Exception {
+    CommandLine cli = spec.commandLine();
+    java.nio.file.Path project;
+    try {
+      project = UiLauncher.project(directory == null ? java.nio.file.Path.of("") : directory);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli, e.getMessage());
+    }
+    dev.waymark.core.tool.ApprovalMode approval = options.approvalMode(cli);
+    dev.waymark.tui.terminal.KeyMap keys;
+    try {
+      UserSettings settings = UserSettings.read(UserSettings.defaultFile(System.getenv()));
+      keys = dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(settings.keyBindings());
+    } catch (UserSettings.BadSettings | IllegalArgumentException e) {
+      cli.getErr().println("waymark: " + e.getMessage());
+      return 2;
+    }
+    if (System.console() == null) {
+      cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
+      return 2;
+    }
+    Providers.Choice choice = options.choose(System.getenv(), cli);
+    UiLauncher.run(project, home, choice, approval, keys);
+    return 0;
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -26,9 +26,21 @@ class MainTest {
   }
 
   @Test
-  void withoutACommandItPrintsUsageThatSaysWhatIsBuilt() {
-    assertThat(run()).isZero();
-    assertThat(out.toString()).contains("Usage: waymark", "store", "not built yet");
+  void helpDescribesTheInterfaceAndTheCommands() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).contains("Usage: waymark", "[DIR]", "exec", "store", "--approval", "full-screen interface");
+  }
+
+  @Test
+  void withoutATerminalTheInterfaceSaysToUseExec() {
+    assertThat(run(temp.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("needs a terminal", "waymark exec");
+  }
+
+  @Test
+  void aProjectThatIsNoDirectoryIsRefused() {
+    assertThat(run(temp.resolve("nope").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("Not a directory");
   }
 
   @Test

@@ -54,4 +54,12 @@ public record Line(List<Span> spans) {
     }
     return new Line(all);
   }
+
+  /** The same line after {@code prefix} in the plain style: an indent. */
+  public Line prefixed(String prefix) {
+    List<Span> all = new ArrayList<>(spans.size() + 1);
+    all.add(Span.plain(prefix));
+    all.addAll(spans);
+    return new Line(all);
+  }
 }

@@ -1,0 +1,42 @@
+package dev.waymark.app;
+
+import dev.waymark.core.tool.ApprovalMode;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** The provider, model and approval flags that {@code waymark} and {@code waymark exec} share. */
+final class ModelOptions {
+  @Option(names = "--provider", paramLabel = "NAME",
+      description = "openai (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM, LM Studio), anthropic, or scripted. "
+          + "Default: scripted with --script, else anthropic when only ANTHROPIC_API_KEY is set, else openai.")
+  String provider;
+
+  @Option(names = "--model", paramLabel = "M", description = "The model name (default: " + Providers.DEFAULT_OPENAI_MODEL
+      + " for openai, " + Providers.DEFAULT_ANTHROPIC_MODEL + " for anthropic).")
+  String model;
+
+  @Option(names = "--base-url", paramLabel = "URL",
+      description = "The server, e.g. http://localhost:11434/v1 for Ollama (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's).")
+  String baseUrl;
+
+  @Option(names = "--script", paramLabel = "FILE", description = "The JSON script the scripted provider replays.")
+  Path script;
+
+  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "ask",
+      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), yolo (everything runs). Default: ${DEFAULT-VALUE}.")
+  String approval;
+
+  Providers.Choice choose(Map<String, String> env, CommandLine cli) {
+    return Providers.choose(provider, model, baseUrl, script, env, cli);
+  }
+
+  ApprovalMode approvalMode(CommandLine cli) {
+    try {
+      return ApprovalMode.parse(approval);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cli, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The full-screen interface as a user drives it: the shaded jar in a real terminal (tmux), typing
+ * and pressing keys, reading the screen, with the scripted model, and checking the files on disk
+ * and the shadow repository with the real git.
+ */
+class TuiEndToEndIT {
+  @TempDir Path temp;
+  Path home;
+  Path project;
+  Tmux tmux;
+
+  @BeforeAll
+  static void needsTmux() {
+    assertThat(Tmux.available()).as("tmux is needed for these tests: apt-get install tmux (.ci/run installs it)").isTrue();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    home = temp.resolve("home");
+    project = Files.createDirectories(temp.resolve("project"));
+    tmux = new Tmux();
+  }
+
+  @AfterEach
+  void tearDown() {
+    tmux.close();
+  }
+
+  private void start(int columns, int rows, String approval, String script) throws Exception {
+    Path scriptFile = temp.resolve("script.json");
+    Files.writeString(scriptFile, script.replace('\'', '"'));
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar"),
+        "--script", scriptFile.toString(), "--approval", approval, project.toString()));
+    tmux.start(columns, rows, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
+        "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
+    tmux.waitFor("ready · #0");
+  }
+
+  private void send(String text) throws Exception {
+    tmux.type(text);
+    tmux.keys("Enter");
+  }
+
+  private String file(String path) throws Exception {
+    Path f = project.resolve(path);
+    return Files.exists(f) ? Files.readString(f, StandardCharsets.UTF_8) : null;
+  }
+
+  private void waitForFile(String path, String content) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      if (content == null ? file(path) == null : content.equals(file(path))) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError(path + " is " + file(path) + ", not " + content + "; the screen was:\n" + tmux.screen());
+  }
+
+  private String git(String... args) throws Exception {
+    Path shadow;
+    try (Stream<Path> found = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
+      shadow = found.findFirst().orElseThrow();
+    }
+    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
+    return out;
+  }
+
+  @Test
+  void twoTabsRunAtOnceEachEditingItsOwnFileUnderItsOwnTags() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'alpha','delayMs':1500,'toolCalls':[{'name':'write_file','arguments':{'path':'alpha.txt','content':'A\\n'}}]},"
+        + "{'whenLastUser':'alpha','text':'Alpha is written.'},"
+        + "{'whenLastUser':'beta','toolCalls':[{'name':'write_file','arguments':{'path':'beta.txt','content':'B\\n'}}]},"
+        + "{'whenLastUser':'beta','text':'Beta is written.'}]}");
+
+    send("make alpha");
+    tmux.waitFor("working");
+    tmux.keys("C-t");
+    tmux.waitFor("ready · #0");
+    send("make beta");
+    tmux.waitFor("Beta is written.");
+    assertThat(file("alpha.txt")).as("tab 1 still runs while tab 2 finished").isNull();
+
+    waitForFile("alpha.txt", "A\n");
+    tmux.keys("M-1");
+    tmux.waitFor("Alpha is written.");
+    assertThat(file("beta.txt")).isEqualTo("B\n");
+
+    String tags = git("tag", "-l", "waymark/*");
+    List<String> tabs = tags.lines().map(t -> t.split("/")[1]).distinct().toList();
+    assertThat(tabs).hasSize(2);
+    String first = "waymark/" + tabs.get(0) + "/1";
+    String second = "waymark/" + tabs.get(1) + "/1";
+    String alphaTag = git("ls-tree", "-r", "--name-only", first).contains("post/alpha.txt") ? first : second;
+    String betaTag = alphaTag.equals(first) ? second : first;
+    assertThat(git("show", alphaTag + ":post/alpha.txt")).isEqualTo("A\n");
+    assertThat(git("show", betaTag + ":post/beta.txt")).isEqualTo("B\n");
+    assertThat(git("ls-tree", "-r", "--name-only", alphaTag)).doesNotContain("beta.txt");
+  }
+
+  @Test
+  void browseUndoRedoAndBranchMoveFilesOnlyWhenAsked() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1\\n'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},"
+        + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2\\n'}}]},"
+        + "{'whenLastUser':'two','text':'Wrote two.'},"
+        + "{'whenLastUser':'three','text':'Branched from one.'}]}");
+    send("one");
+    tmux.waitFor("Wrote one.");
+    send("two");
+    tmux.waitFor("Wrote two.");
+    assertThat(file("a.txt")).isEqualTo("2\n");
+
+    tmux.keys("C-b");
+    tmux.waitFor("↶ Viewing checkpoint #1, send a message to rewind here.");
+    assertThat(file("a.txt")).as("browsing changes nothing on disk").isEqualTo("2\n");
+    tmux.keys("C-f");
+    tmux.waitFor("ready · #2");
+    assertThat(tmux.screen()).doesNotContain("Viewing checkpoint");
+    tmux.keys("M-Left");
+    tmux.waitFor("Viewing checkpoint #1");
+    tmux.keys("Escape");
+    tmux.waitFor("ready · #2");
+
+    send("/checkpoint undo");
+    tmux.waitFor("↶ Rewound past this point.");
+    waitForFile("a.txt", "1\n");
+    tmux.waitFor("› two"); // the prompt that left #1 is back in the input
+    tmux.keys("C-c");
+    send("/checkpoint redo");
+    waitForFile("a.txt", "2\n");
+    tmux.waitFor("ready · #2");
+
+    tmux.keys("C-b");
+    tmux.waitFor("Viewing checkpoint #1");
+    send("three");
+    tmux.waitFor("Branched from one.");
+    waitForFile("a.txt", "1\n");
+    String screen = tmux.waitFor("ready · #3");
+    assertThat(screen).contains("↶ Rewound past this point.");
+
+    send("/checkpoint goto 2");
+    waitForFile("a.txt", "2\n");
+    send("/checkpoint");
+    tmux.waitFor("Checkpoints \\(live #2\\)");
+    send("/checkpoint frobnicate");
+    tmux.waitFor("Unknown /checkpoint command");
+  }
+
+  @Test
+  void anApprovalShowsTheDiffAndWaitsForTheAnswer() throws Exception {
+    start(120, 36, "ask", "{'responses':["
+        + "{'whenLastUser':'go','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
+        + "{'whenLastUser':'go','text':'Written.'},"
+        + "{'whenLastUser':'again','toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'no\\n'}}]},"
+        + "{'whenLastUser':'again','text':'Understood, not written.'}]}");
+    send("go");
+    tmux.waitFor("Allow write_file: write a.txt\\?");
+    assertThat(tmux.screen()).contains("+hello", "[y] allow once", "[n] deny");
+    assertThat(file("a.txt")).isNull();
+    tmux.type("y");
+    tmux.waitFor("Written.");
+    assertThat(file("a.txt")).isEqualTo("hello\n");
+
+    send("again");
+    tmux.waitFor("Allow write_file: write b.txt\\?");
+    tmux.type("n");
+    tmux.waitFor("Understood, not written.");
+    assertThat(file("b.txt")).isNull();
+  }
+
+  @Test
+  void aMessageTypedDuringATurnSteersItAndEscInterrupts() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'start','text':'Working through the first step of the plan slowly.','chunkDelayMs':250},"
+        + "{'whenLastUser':'also tests','text':'Adding the tests too.'},"
+        + "{'whenLastUser':'long','delayMs':60000,'text':'never'}]}");
+    send("start");
+    tmux.waitFor("working");
+    send("also tests");
+    tmux.waitFor("⏳ queued: also tests");
+    tmux.waitFor("Adding the tests too.");
+    assertThat(tmux.waitFor("ready · #1")).contains("also tests  · steering").doesNotContain("queued:");
+
+    send("long");
+    tmux.waitFor("esc to interrupt");
+    tmux.keys("Escape");
+    tmux.waitFor("Interrupted.");
+    tmux.waitFor("ready · #2");
+  }
+
+  @Test
+  void aPasteNeverSubmitsAndResizingDownToTheMinimumKeepsWorking() throws Exception {
+    start(100, 30, "yolo", "{'responses':[{'text':'Got both lines.'}]}");
+    tmux.paste("first line\nsecond line");
+    tmux.waitFor("second line");
+    assertThat(tmux.screen()).contains("› first line").doesNotContain("Got both lines.");
+    tmux.keys("Enter");
+    tmux.waitFor("Got both lines.");
+
+    tmux.resize(60, 15);
+    tmux.waitFor("ready · #1");
+    tmux.resize(40, 10);
+    tmux.waitFor("needs at least 60×15");
+    tmux.resize(100, 30);
+    tmux.waitFor("ready · #1");
+    assertThat(tmux.screen()).contains("Got both lines.");
+
+    tmux.keys("C-d");
+    tmux.waitForExit(Duration.ofSeconds(15));
+  }
+
+  @Test
+  void theTerminalIsRestoredWhenWaymarkExits() throws Exception {
+    Path script = temp.resolve("script.json");
+    Files.writeString(script, "{\"responses\":[]}");
+    Path stty = temp.resolve("stty.txt");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    tmux.start(100, 30, project, Map.of("WAYMARK_HOME", home.toString(), "XDG_CONFIG_HOME", temp.resolve("config").toString()),
+        List.of("bash", "-c", "'" + java + "' -jar '" + System.getProperty("waymark.jar") + "' --script '" + script
+            + "' . ; stty -a > '" + stty + "'; printf 'after-exit\\n'; sleep 30"));
+    tmux.waitFor("ready · #0");
+    tmux.keys("C-c");
+    tmux.waitFor("Press Ctrl\\+C again to exit");
+    tmux.keys("C-c");
+    tmux.waitFor("after-exit");
+    String settings = Files.readString(stty);
+    assertThat(settings).contains(" icanon", " echo ", " ixon").doesNotContain("-icanon", "-echo ");
+    assertThat(settings).containsPattern("intr = \\^C").containsPattern("susp = \\^Z");
+  }
+}

@@ -1,0 +1,206 @@
+package dev.waymark.tui.chat;
+
+import dev.waymark.tui.text.DiffLines;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Markdown;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import dev.waymark.tui.text.Wrap;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The kinds of {@link Block} a chat holds. */
+public final class Blocks {
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm");
+  static final int PREVIEW_ROWS = 12;
+
+  private Blocks() {}
+
+  /** The prompt that opened a checkpoint, under a rule naming the checkpoint. */
+  public static final class Prompt extends Block {
+    private final String text;
+    private final Instant at;
+
+    public Prompt(int checkpoint, String text, Instant at) {
+      super(checkpoint);
+      this.text = text;
+      this.at = at;
+    }
+
+    public String text() {
+      return text;
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      List<Line> rows = new ArrayList<>();
+      String label = " #" + checkpoint() + " · " + LocalTime.ofInstant(at, ZoneId.systemDefault()).format(CLOCK) + " ";
+      int rule = Math.max(0, width - label.length() - 2);
+      rows.add(Line.of(Span.of("──", Tone.MUTED), Span.of(label, Tone.MUTED), Span.of("─".repeat(rule), Tone.MUTED)));
+      Style you = Style.of(Tone.USER).bolded();
+      for (String paragraph : text.split("\n", -1)) {
+        rows.addAll(Wrap.wrap(Line.of(Span.of("› ", Tone.USER), new Span(Wrap.expandTabs(paragraph), you)), width,
+            Line.plain("  ")));
+      }
+      return rows;
+    }
+  }
+
+  /** The model's streamed answer, rendered as Markdown as it grows. */
+  public static final class Answer extends Block {
+    private final StringBuilder text = new StringBuilder();
+
+    public Answer(int checkpoint) {
+      super(checkpoint);
+    }
+
+    public void append(String delta) {
+      text.append(delta);
+      changed();
+    }
+
+    public boolean isEmpty() {
+      return text.toString().isBlank();
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      return Markdown.render(text.toString(), width);
+    }
+  }
+
+  /** A tool call: name and target, its diff or command, and once finished a result summary. */
+  public static final class ToolUse extends Block {
+    private final String id;
+    private final String name;
+    private final String summary;
+    private final String preview;
+    private boolean awaitingApproval;
+    private String result;
+    private boolean failed;
+
+    public ToolUse(int checkpoint, String id, String name, String summary, String preview, boolean awaitingApproval) {
+      super(checkpoint);
+      this.id = id;
+      this.name = name;
+      this.summary = summary;
+      this.preview = preview;
+      this.awaitingApproval = awaitingApproval;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    public String summary() {
+      return summary;
+    }
+
+    public String preview() {
+      return preview;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public boolean finished() {
+      return result != null;
+    }
+
+    public void finish(String resultText, boolean isError) {
+      result = resultText;
+      failed = isError;
+      awaitingApproval = false;
+      changed();
+    }
+
+    public void stopAwaiting() {
+      awaitingApproval = false;
+      changed();
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      List<Line> rows = new ArrayList<>();
+      Tone mark = result == null ? Tone.ACCENT : failed ? Tone.ERROR : Tone.ADDED;
+      String glyph = result == null ? (awaitingApproval ? "? " : "● ") : failed ? "✗ " : "✓ ";
+      rows.addAll(Wrap.wrap(Line.of(Span.of(glyph, mark), new Span(name, Style.of(Tone.ACCENT).bolded()),
+          Span.plain(" " + summary)), width, Line.plain("  ")));
+      if (!preview.isBlank()) {
+        for (Line l : DiffLines.compact(preview, Math.max(1, width - 2), PREVIEW_ROWS)) {
+          rows.add(l.prefixed("  "));
+        }
+      }
+      if (awaitingApproval) {
+        rows.add(Line.of(Span.of("  waiting for your approval", Tone.WARNING)));
+      }
+      if (result != null) {
+        String first = firstLine(result);
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(first, failed ? Tone.ERROR : Tone.MUTED)),
+            width, Line.plain("    ")));
+      }
+      return rows;
+    }
+  }
+
+  /** A steering message: queued while the turn runs, then folded into it. */
+  public static final class Steering extends Block {
+    private final String text;
+
+    public Steering(int checkpoint, String text) {
+      super(checkpoint);
+      this.text = text;
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      return Wrap.wrap(Line.of(Span.of("› ", Tone.USER), Span.of(text, Tone.USER), Span.of("  · steering", Tone.MUTED)),
+          width, Line.plain("  "));
+    }
+  }
+
+  /** A message from Waymark itself: a warning, an error, a restore's account, a command's output. */
+  public static final class Notice extends Block {
+    private final Tone tone;
+    private final List<Line> body;
+
+    public Notice(int checkpoint, Tone tone, String text) {
+      this(checkpoint, tone, text.lines().map(l -> Line.of(l, Style.of(tone))).toList());
+    }
+
+    public Notice(int checkpoint, Tone tone, List<Line> body) {
+      super(checkpoint);
+      this.tone = tone;
+      this.body = List.copyOf(body);
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      List<Line> rows = new ArrayList<>();
+      for (Line l : body) {
+        rows.addAll(Wrap.wrap(l, width, Line.plain("  ")));
+      }
+      return rows;
+    }
+
+    public Tone tone() {
+      return tone;
+    }
+  }
+
+  static String firstLine(String text) {
+    String trimmed = text.strip();
+    int nl = trimmed.indexOf('\n');
+    if (nl < 0) {
+      return trimmed;
+    }
+    long more = trimmed.lines().count() - 1;
+    return trimmed.substring(0, nl) + " (+" + more + " more line" + (more == 1 ? "" : "s") + ")";
+  }
+}

@@ -1,0 +1,375 @@
+package dev.waymark.tui.chat;
+
+import dev.waymark.core.agent.CheckpointSummary;
+import dev.waymark.core.agent.Event;
+import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything one tab shows, folded from its session's events. Owned by the UI thread: events are
+ * applied there, in order, and nothing here touches files, git or the network.
+ */
+public final class TabState {
+  private static final DateTimeFormatter LIST_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm");
+
+  private final String tabId;
+  private final Clock clock;
+  private final List<Block> blocks = new ArrayList<>();
+  private final List<Integer> lastBlockOf = new ArrayList<>();
+  private final List<CheckpointMark> marks = new ArrayList<>();
+  private final Map<String, Blocks.ToolUse> toolUses = new HashMap<>();
+  private final List<String> steeringQueue = new ArrayList<>();
+  private Blocks.Answer answer;
+  private int live;
+  private int viewed = -1;
+  private boolean running;
+  private Instant runningSince;
+  private PendingApproval pending;
+  private Optional<ChatResponse.Usage> usage = Optional.empty();
+  private long outputTokens;
+  private String title = "";
+  private String draftToRestore;
+  private CheckpointDiff diffToShow;
+  private boolean unseenFinish;
+  private int version;
+
+  /** A tool call waiting for the user's allow or deny. */
+  public record PendingApproval(int checkpoint, ToolCall call, String summary, String preview, boolean proposedAgain) {}
+
+  public TabState(String tabId, Clock clock) {
+    this.tabId = tabId;
+    this.clock = clock;
+    marks.add(new CheckpointMark(0, -1, CheckpointStatus.DONE, false, true));
+    lastBlockOf.add(-1);
+  }
+
+  // -------------------------------------------------------------------------------- reading
+
+  public String tabId() {
+    return tabId;
+  }
+
+  public List<Block> blocks() {
+    return blocks;
+  }
+
+  public List<CheckpointMark> checkpoints() {
+    return marks;
+  }
+
+  public int live() {
+    return live;
+  }
+
+  /** The checkpoint being viewed, or empty when the view is live. */
+  public Optional<Integer> viewed() {
+    return viewed < 0 ? Optional.empty() : Optional.of(viewed);
+  }
+
+  public boolean running() {
+    return running;
+  }
+
+  public Optional<Instant> runningSince() {
+    return running ? Optional.of(runningSince) : Optional.empty();
+  }
+
+  public Optional<PendingApproval> pendingApproval() {
+    return Optional.ofNullable(pending);
+  }
+
+  public List<String> steeringQueue() {
+    return steeringQueue;
+  }
+
+  public Optional<ChatResponse.Usage> lastUsage() {
+    return usage;
+  }
+
+  public long outputTokens() {
+    return outputTokens;
+  }
+
+  /** The first prompt, for the tab's label. */
+  public String title() {
+    return title;
+  }
+
+  public boolean unseenFinish() {
+    return unseenFinish;
+  }
+
+  public void seen() {
+    unseenFinish = false;
+  }
+
+  /** Grows with every change: the UI redraws when it moved. */
+  public int version() {
+    return version;
+  }
+
+  /**
+   * Where the "viewing" separator goes: before the block at this index (or at the very end when it
+   * equals the number of blocks). Blocks from here on are dimmed.
+   */
+  public int viewBoundary() {
+    if (viewed < 0) {
+      return blocks.size();
+    }
+    int last = viewed < lastBlockOf.size() ? lastBlockOf.get(viewed) : -1;
+    if (last >= 0) {
+      return last + 1;
+    }
+    for (int i = 0; i < blocks.size(); i++) {
+      if (blocks.get(i).checkpoint() > viewed) {
+        return i;
+      }
+    }
+    return blocks.size();
+  }
+
+  /** True when a block belongs to a checkpoint that is off the live path (undone or branched away from). */
+  public boolean rewound(Block block) {
+    int n = block.checkpoint();
+    return n > 0 && n < marks.size() && !marks.get(n).onLivePath();
+  }
+
+  /** Takes the draft a restore brought back, once. */
+  public Optional<String> takeDraftToRestore() {
+    String d = draftToRestore;
+    draftToRestore = null;
+    return Optional.ofNullable(d);
+  }
+
+  /** Takes the diff a Diff command brought, once. */
+  public Optional<CheckpointDiff> takeDiffToShow() {
+    CheckpointDiff d = diffToShow;
+    diffToShow = null;
+    return Optional.ofNullable(d);
+  }
+
+  // ------------------------------------------------------------------------------- changing
+
+  /** A message from the UI itself (a bad command, say), shown in this tab's chat. */
+  public void notice(Tone tone, String text) {
+    add(new Blocks.Notice(-1, tone, text));
+  }
+
+  public void clearPendingApproval() {
+    if (pending != null) {
+      Blocks.ToolUse use = toolUses.get(pending.call().id());
+      if (use != null && !use.finished()) {
+        use.stopAwaiting();
+      }
+      pending = null;
+      version++;
+    }
+  }
+
+  /** Folds one event in; {@code active} says whether the user is looking at this tab. */
+  public void apply(Event event, boolean active) {
+    version++;
+    if (event instanceof Event.TurnStarted started) {
+      turnStarted(started);
+    } else if (event instanceof Event.AssistantDelta delta) {
+      if (answer == null) {
+        answer = new Blocks.Answer(delta.checkpoint());
+        add(answer);
+      }
+      answer.append(delta.text());
+    } else if (event instanceof Event.ToolCallProposed proposed) {
+      answer = null;
+      Blocks.ToolUse use = new Blocks.ToolUse(proposed.checkpoint(), proposed.call().id(), proposed.call().name(),
+          proposed.summary(), proposed.preview(), proposed.needsApproval());
+      toolUses.put(proposed.call().id(), use);
+      add(use);
+      if (proposed.needsApproval()) {
+        pending = new PendingApproval(proposed.checkpoint(), proposed.call(), proposed.summary(), proposed.preview(), false);
+      }
+    } else if (event instanceof Event.ToolCallFinished finished) {
+      Blocks.ToolUse use = toolUses.get(finished.call().id());
+      if (use != null) {
+        use.finish(finished.result(), finished.isError());
+      }
+      if (pending != null && pending.call().id().equals(finished.call().id())) {
+        pending = null;
+      }
+    } else if (event instanceof Event.SteeringQueued queued) {
+      steeringQueue.add(queued.text());
+    } else if (event instanceof Event.SteeringFolded folded) {
+      steeringQueue.remove(folded.text());
+      answer = null;
+      add(new Blocks.Steering(folded.checkpoint(), folded.text()));
+    } else if (event instanceof Event.CheckpointCreated created) {
+      int n = created.checkpoint().number();
+      ensureMark(n, created.checkpoint().parent());
+      marks.set(n, marks.get(n).withStatus(created.checkpoint().status(), created.checkpoint().changedFiles()));
+    } else if (event instanceof Event.TurnFinished finished) {
+      turnFinished(finished, active);
+    } else if (event instanceof Event.CheckpointRestored restored) {
+      restored(restored);
+    } else if (event instanceof Event.CheckpointSaved saved) {
+      add(new Blocks.Notice(-1, Tone.ACCENT, "Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
+          + saved.checkpoint().tag().map(t -> " (" + t + ")").orElse("") + "."));
+    } else if (event instanceof Event.DiffReady diff) {
+      if (diff.diff().isEmpty()) {
+        add(new Blocks.Notice(-1, Tone.MUTED, "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));
+      } else {
+        diffToShow = diff.diff();
+      }
+    } else if (event instanceof Event.CheckpointsListed listed) {
+      add(new Blocks.Notice(-1, Tone.NORMAL, listing(listed)));
+    } else if (event instanceof Event.ViewMoved moved) {
+      viewed = moved.live() ? -1 : moved.checkpoint();
+    } else if (event instanceof Event.Warning warning) {
+      add(new Blocks.Notice(-1, Tone.WARNING, "! " + warning.message()));
+    } else if (event instanceof Event.Error error) {
+      add(new Blocks.Notice(-1, Tone.ERROR, "✗ " + error.message()));
+    }
+  }
+
+  private void turnStarted(Event.TurnStarted started) {
+    int n = started.checkpoint();
+    ensureMark(n, started.parent());
+    marks.set(n, new CheckpointMark(n, started.parent(), CheckpointStatus.RUNNING, false, true));
+    live = n;
+    viewed = -1;
+    markLivePath(n);
+    running = true;
+    runningSince = clock.instant();
+    answer = null;
+    if (title.isEmpty()) {
+      title = started.prompt().strip().lines().findFirst().orElse("");
+    }
+    add(new Blocks.Prompt(n, started.prompt(), runningSince));
+  }
+
+  private void turnFinished(Event.TurnFinished finished, boolean active) {
+    running = false;
+    answer = null;
+    steeringQueue.clear();
+    int n = finished.checkpoint();
+    if (n < marks.size() && marks.get(n).status() == CheckpointStatus.RUNNING) {
+      marks.set(n, marks.get(n).withStatus(finished.status(), marks.get(n).hasEdits()));
+    }
+    finished.usage().ifPresent(u -> {
+      usage = Optional.of(u);
+      outputTokens += u.outputTokens();
+    });
+    if (finished.status() == CheckpointStatus.CANCELLED) {
+      add(new Blocks.Notice(n, Tone.WARNING, "Interrupted. What #" + n + " changed so far is kept and can be undone."));
+    }
+    if (pending != null && pending.checkpoint() == n) {
+      clearPendingApproval();
+    }
+    unseenFinish = !active;
+  }
+
+  private void restored(Event.CheckpointRestored restored) {
+    RestoreResult result = restored.result();
+    if (result.applied()) {
+      live = result.target();
+      viewed = -1;
+      for (int i = 0; i < marks.size(); i++) {
+        marks.set(i, marks.get(i).onPath(false));
+      }
+      for (int n : result.livePath()) {
+        ensureMark(n, -1);
+        marks.set(n, marks.get(n).onPath(true));
+      }
+    }
+    boolean clean = result.applied() && result.merged().isEmpty() && result.conflicts().isEmpty();
+    add(new Blocks.Notice(-1, clean ? Tone.MUTED : Tone.WARNING, "↺ " + result.summary()));
+    restored.pendingToolCall().ifPresent(call -> {
+      Blocks.ToolUse original = toolUses.get(call.id());
+      String summary = original == null ? call.name() : original.summary();
+      String preview = original == null ? "" : original.preview();
+      Blocks.ToolUse again = new Blocks.ToolUse(-1, call.id(), call.name(), summary, preview, true);
+      toolUses.put(call.id(), again);
+      add(again);
+      pending = new PendingApproval(result.target(), call, summary, preview, true);
+    });
+    if (!restored.draft().isEmpty()) {
+      draftToRestore = restored.draft();
+    }
+  }
+
+  private List<Line> listing(Event.CheckpointsListed listed) {
+    List<Line> rows = new ArrayList<>();
+    rows.add(Line.of("Checkpoints (live #" + listed.live() + "):", Style.of(Tone.ACCENT).bolded()));
+    for (CheckpointSummary c : listed.checkpoints()) {
+      String when = LocalDateTime.ofInstant(c.created(), ZoneId.systemDefault()).format(LIST_TIME);
+      String prompt = c.number() == 0 ? "(start)" : c.prompt().strip().lines().findFirst().orElse("");
+      if (prompt.length() > 48) {
+        prompt = prompt.substring(0, 47) + "…";
+      }
+      Style style = c.onLivePath() ? Style.PLAIN : Style.of(Tone.MUTED);
+      List<Span> spans = new ArrayList<>();
+      spans.add(new Span(String.format("%s#%-4d", c.number() == listed.live() ? "▸" : " ", c.number()), style.bolded()));
+      spans.add(Span.of(when + "  ", Tone.MUTED));
+      spans.add(new Span(prompt, style));
+      if (c.filesChanged() > 0) {
+        spans.add(Span.of("  " + c.filesChanged() + (c.filesChanged() == 1 ? " file " : " files "), Tone.MUTED));
+        spans.add(Span.of("+" + c.added(), Tone.ADDED));
+        spans.add(Span.of(" −" + c.removed(), Tone.REMOVED));
+      }
+      if (c.status() != CheckpointStatus.DONE) {
+        spans.add(Span.of("  " + c.status().name().toLowerCase(java.util.Locale.ROOT), Tone.WARNING));
+      }
+      if (!c.onLivePath()) {
+        spans.add(Span.of("  undone", Tone.MUTED));
+      }
+      for (String name : c.savedNames()) {
+        spans.add(Span.of("  saved:" + name, Tone.ACCENT));
+      }
+      rows.add(new Line(spans));
+    }
+    return rows;
+  }
+
+  private void ensureMark(int n, int parent) {
+    while (marks.size() <= n) {
+      marks.add(new CheckpointMark(marks.size(), parent, CheckpointStatus.DONE, false, false));
+      lastBlockOf.add(-1);
+    }
+  }
+
+  private void markLivePath(int n) {
+    for (int i = 0; i < marks.size(); i++) {
+      marks.set(i, marks.get(i).onPath(false));
+    }
+    for (int at = n; at >= 0 && at < marks.size(); at = marks.get(at).parent()) {
+      marks.set(at, marks.get(at).onPath(true));
+      if (at == 0) {
+        break;
+      }
+    }
+  }
+
+  private void add(Block block) {
+    blocks.add(block);
+    int n = block.checkpoint();
+    if (n >= 0) {
+      ensureMark(n, -1);
+      lastBlockOf.set(n, blocks.size() - 1);
+    }
+    version++;
+  }
+}

@@ -1,0 +1,164 @@
+package dev.waymark.tui.input;
+
+/**
+ * The text being typed and its caret: the one mutable thing of the input box, owned by the UI
+ * thread. The caret is an index into the text and never splits a surrogate pair.
+ */
+public final class InputEditor {
+  private final StringBuilder text = new StringBuilder();
+  private int caret;
+
+  public String text() {
+    return text.toString();
+  }
+
+  public int caret() {
+    return caret;
+  }
+
+  public boolean isEmpty() {
+    return text.length() == 0;
+  }
+
+  public void setText(String value) {
+    text.setLength(0);
+    text.append(value);
+    caret = text.length();
+  }
+
+  public void clear() {
+    setText("");
+  }
+
+  public void insert(String s) {
+    String clean = s.replace("\r\n", "\n").replace('\r', '\n');
+    text.insert(caret, clean);
+    caret += clean.length();
+  }
+
+  public void backspace() {
+    if (caret > 0) {
+      int from = text.offsetByCodePoints(caret, -1);
+      text.delete(from, caret);
+      caret = from;
+    }
+  }
+
+  public void delete() {
+    if (caret < text.length()) {
+      text.delete(caret, text.offsetByCodePoints(caret, 1));
+    }
+  }
+
+  public void left() {
+    if (caret > 0) {
+      caret = text.offsetByCodePoints(caret, -1);
+    }
+  }
+
+  public void right() {
+    if (caret < text.length()) {
+      caret = text.offsetByCodePoints(caret, 1);
+    }
+  }
+
+  /** To the start of the line (Home, Ctrl+A). */
+  public void home() {
+    caret = lineStart(caret);
+  }
+
+  /** To the end of the line (End, Ctrl+E). */
+  public void end() {
+    caret = lineEnd(caret);
+  }
+
+  public void up() {
+    int start = lineStart(caret);
+    if (start == 0) {
+      caret = 0;
+      return;
+    }
+    int column = text.codePointCount(start, caret);
+    int previousStart = lineStart(start - 1);
+    caret = offsetInLine(previousStart, start - 1, column);
+  }
+
+  public void down() {
+    int end = lineEnd(caret);
+    if (end == text.length()) {
+      caret = end;
+      return;
+    }
+    int column = text.codePointCount(lineStart(caret), caret);
+    int nextStart = end + 1;
+    caret = offsetInLine(nextStart, lineEnd(nextStart), column);
+  }
+
+  public void wordLeft() {
+    int i = caret;
+    while (i > 0 && !Character.isLetterOrDigit(text.codePointBefore(i))) {
+      i = text.offsetByCodePoints(i, -1);
+    }
+    while (i > 0 && Character.isLetterOrDigit(text.codePointBefore(i))) {
+      i = text.offsetByCodePoints(i, -1);
+    }
+    caret = i;
+  }
+
+  public void wordRight() {
+    int i = caret;
+    while (i < text.length() && !Character.isLetterOrDigit(text.codePointAt(i))) {
+      i = text.offsetByCodePoints(i, 1);
+    }
+    while (i < text.length() && Character.isLetterOrDigit(text.codePointAt(i))) {
+      i = text.offsetByCodePoints(i, 1);
+    }
+    caret = i;
+  }
+
+  /** Deletes the word before the caret (Alt+Backspace). */
+  public void deleteWordBack() {
+    int end = caret;
+    wordLeft();
+    text.delete(caret, end);
+  }
+
+  /** Deletes to the end of the line, or the line break when at its end (Ctrl+K). */
+  public void killToEnd() {
+    int end = lineEnd(caret);
+    text.delete(caret, end == caret && end < text.length() ? end + 1 : end);
+  }
+
+  /** Deletes to the start of the line (Ctrl+U). */
+  public void killToStart() {
+    int start = lineStart(caret);
+    text.delete(start, caret);
+    caret = start;
+  }
+
+  public boolean isOnFirstRow() {
+    return text.lastIndexOf("\n", caret - 1) < 0;
+  }
+
+  public boolean isOnLastRow() {
+    return text.indexOf("\n", caret) < 0;
+  }
+
+  private int lineStart(int at) {
+    int nl = at == 0 ? -1 : text.lastIndexOf("\n", at - 1);
+    return nl + 1;
+  }
+
+  private int lineEnd(int at) {
+    int nl = text.indexOf("\n", at);
+    return nl < 0 ? text.length() : nl;
+  }
+
+  private int offsetInLine(int start, int end, int column) {
+    int i = start;
+    for (int c = 0; c < column && i < end; c++) {
+      i = text.offsetByCodePoints(i, 1);
+    }
+    return i;
+  }
+}

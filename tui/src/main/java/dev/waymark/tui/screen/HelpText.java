@@ -1,0 +1,55 @@
+package dev.waymark.tui.screen;
+
+import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import dev.waymark.tui.text.Wrap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The /help overlay: the keys as bound now, and the commands. */
+public final class HelpText {
+  private HelpText() {}
+
+  /** {@code keys}: what each action does, and the chords bound to it (in order of the help). */
+  public static List<Line> render(Map<String, String> keys, int width) {
+    List<Line> rows = new ArrayList<>();
+    rows.add(Line.of("Keys", Style.of(Tone.HEADING).bolded()));
+    for (var entry : keys.entrySet()) {
+      rows.addAll(Wrap.wrap(Line.of(Span.of(String.format("  %-22s", entry.getValue()), Tone.ACCENT),
+          Span.plain(entry.getKey())), width, Line.plain(" ".repeat(Math.min(24, width / 2)))));
+    }
+    rows.add(Line.EMPTY);
+    rows.add(Line.of("Commands", Style.of(Tone.HEADING).bolded()));
+    for (String usage : SlashCommand.USAGE) {
+      rows.addAll(Wrap.wrap(Line.of(Span.of("  " + usage, Tone.ACCENT), Span.of("  " + explain(usage), Tone.MUTED)),
+          width, Line.plain("    ")));
+    }
+    rows.add(Line.EMPTY);
+    rows.addAll(Wrap.wrap(Line.of(Span.of("Every prompt makes a checkpoint. Browsing never touches your files; "
+        + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
+        + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));
+    rows.add(Line.of(Span.of("Esc or q closes this.", Tone.MUTED)));
+    return rows;
+  }
+
+  static String explain(String usage) {
+    return switch (usage) {
+      case "/checkpoint" -> "list checkpoints: number, time, prompt, files and lines changed";
+      case "/checkpoint N" -> "view #N (read-only; nothing on disk changes)";
+      case "/checkpoint live" -> "stop viewing, back to live";
+      case "/checkpoint undo [N]" -> "undo the last checkpoint (or back to #N): files and conversation";
+      case "/checkpoint redo" -> "re-apply the last undone checkpoint";
+      case "/checkpoint save [name]" -> "keep a named tag of the live state";
+      case "/checkpoint goto N" -> "make #N live, even one undone or on another branch";
+      case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
+      case "/checkpoint restore N [files|conversation|both]" -> "restore only files, only conversation, or both";
+      case "/help" -> "this help";
+      case "/quit" -> "leave Waymark";
+      default -> "";
+    };
+  }
+}

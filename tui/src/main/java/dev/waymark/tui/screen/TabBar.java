@@ -1,0 +1,52 @@
+package dev.waymark.tui.screen;
+
+import dev.waymark.tui.text.CellWidth;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The row of tabs on top: number, title, a spinner while it runs, a mark when it finished unseen. */
+public final class TabBar {
+  private TabBar() {}
+
+  /** What the bar shows of one tab. */
+  public record Label(String title, boolean active, boolean running, boolean unseenFinish) {}
+
+  public static Line render(List<Label> tabs, int width, String spinnerFrame) {
+    if (tabs.isEmpty() || width <= 0) {
+      return Line.EMPTY;
+    }
+    String brand = " waymark ";
+    int room = width - brand.length();
+    int each = Math.max(4, room / tabs.size());
+    List<Span> spans = new ArrayList<>();
+    int used = 0;
+    for (int i = 0; i < tabs.size(); i++) {
+      Label tab = tabs.get(i);
+      String mark = tab.running() ? spinnerFrame : tab.unseenFinish() ? "•" : " ";
+      String number = String.valueOf(i + 1);
+      String title = tab.title().isBlank() ? "new tab" : tab.title();
+      int titleRoom = Math.min(24, each - number.length() - 4);
+      String text = " " + number + mark + (titleRoom > 1 ? CellWidth.truncate(title, titleRoom) : "") + " ";
+      if (used + CellWidth.of(text) > Math.max(room, 0)) {
+        text = " " + number + mark;
+        if (used + CellWidth.of(text) > width) {
+          break;
+        }
+      }
+      Style style = tab.active() ? Style.of(Tone.ACCENT).reversed().bolded() : Style.of(tab.unseenFinish() ? Tone.WARNING : Tone.MUTED);
+      spans.add(new Span(text, style));
+      spans.add(Span.plain(" "));
+      used += CellWidth.of(text) + 1;
+    }
+    int pad = width - used - brand.length();
+    if (pad >= 0) {
+      spans.add(Span.plain(" ".repeat(pad)));
+      spans.add(Span.of(brand, Tone.MUTED));
+    }
+    return new Line(spans);
+  }
+}

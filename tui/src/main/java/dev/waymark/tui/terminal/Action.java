@@ -1,0 +1,41 @@
+package dev.waymark.tui.terminal;
+
+import java.util.Locale;
+
+/** What a key can do in the interface; settings name them in kebab-case ({@code view-back}). */
+public enum Action {
+  SUBMIT("send the message (steers the running turn)"),
+  NEWLINE("new line in the input"),
+  INTERRUPT("interrupt the turn · deny a prompt · stop viewing"),
+  VIEW_BACK("view the previous checkpoint"),
+  VIEW_FORWARD("view the next checkpoint (past the last: live)"),
+  NEW_TAB("open a tab"),
+  CLOSE_TAB("close the tab (asks while it runs)"),
+  NEXT_TAB("next tab"),
+  PREVIOUS_TAB("previous tab"),
+  TAB_1("tab 1"), TAB_2("tab 2"), TAB_3("tab 3"), TAB_4("tab 4"), TAB_5("tab 5"),
+  TAB_6("tab 6"), TAB_7("tab 7"), TAB_8("tab 8"), TAB_9("tab 9"),
+  HISTORY_PREVIOUS("earlier input (on the first line)"),
+  HISTORY_NEXT("later input (on the last line)"),
+  COMPLETE("complete a /command"),
+  SCROLL_UP("scroll the chat up"),
+  SCROLL_DOWN("scroll the chat down"),
+  CLEAR_OR_EXIT("clear the input; twice on an empty input: quit"),
+  EXIT_IF_EMPTY("quit (on an empty input)"),
+  HELP("keys and commands");
+
+  private final String description;
+
+  Action(String description) {
+    this.description = description;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The name settings use: {@code view-back}. */
+  public String settingName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+}

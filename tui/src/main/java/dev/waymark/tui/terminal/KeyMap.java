@@ -1,0 +1,98 @@
+package dev.waymark.tui.terminal;
+
+import com.googlecode.lanterna.input.KeyStroke;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which keys do which {@link Action}. Every binding can be replaced or removed in settings.
+ * Ctrl+B and Ctrl+F are tmux's prefix and readline's cursor keys, so browsing is also on
+ * Alt+← and Alt+→. Ctrl+S, Ctrl+Q, Ctrl+Z and Ctrl+\ are left alone: terminals often eat them.
+ */
+public final class KeyMap {
+  private final Map<Action, List<KeyChord>> bindings;
+
+  private KeyMap(Map<Action, List<KeyChord>> bindings) {
+    this.bindings = bindings;
+  }
+
+  public static KeyMap defaults() {
+    Map<Action, List<KeyChord>> b = new EnumMap<>(Action.class);
+    bind(b, Action.SUBMIT, "enter");
+    bind(b, Action.NEWLINE, "alt+enter", "ctrl+j");
+    bind(b, Action.INTERRUPT, "esc");
+    bind(b, Action.VIEW_BACK, "ctrl+b", "alt+left");
+    bind(b, Action.VIEW_FORWARD, "ctrl+f", "alt+right");
+    bind(b, Action.NEW_TAB, "ctrl+t");
+    bind(b, Action.CLOSE_TAB, "ctrl+w");
+    bind(b, Action.NEXT_TAB, "ctrl+pgdn");
+    bind(b, Action.PREVIOUS_TAB, "ctrl+pgup");
+    for (int i = 1; i <= 9; i++) {
+      bind(b, Action.valueOf("TAB_" + i), "alt+" + i);
+    }
+    bind(b, Action.HISTORY_PREVIOUS, "up");
+    bind(b, Action.HISTORY_NEXT, "down");
+    bind(b, Action.COMPLETE, "tab");
+    bind(b, Action.SCROLL_UP, "pgup");
+    bind(b, Action.SCROLL_DOWN, "pgdn");
+    bind(b, Action.CLEAR_OR_EXIT, "ctrl+c");
+    bind(b, Action.EXIT_IF_EMPTY, "ctrl+d");
+    bind(b, Action.HELP, "f1");
+    return new KeyMap(b);
+  }
+
+  private static void bind(Map<Action, List<KeyChord>> b, Action action, String... chords) {
+    List<KeyChord> parsed = new ArrayList<>();
+    for (String chord : chords) {
+      parsed.add(KeyChord.parse(chord));
+    }
+    b.put(action, List.copyOf(parsed));
+  }
+
+  /**
+   * This map with some actions bound anew: keys are action names in kebab-case ({@code view-back}),
+   * values the keys that replace the defaults; an empty list unbinds the action.
+   *
+   * @throws IllegalArgumentException naming the unknown action or the bad key
+   */
+  public KeyMap withOverrides(Map<String, List<String>> overrides) {
+    Map<Action, List<KeyChord>> b = new EnumMap<>(bindings);
+    for (var entry : overrides.entrySet()) {
+      Action action = null;
+      for (Action a : Action.values()) {
+        if (a.settingName().equals(entry.getKey())) {
+          action = a;
+        }
+      }
+      if (action == null) {
+        throw new IllegalArgumentException("Unknown action \"" + entry.getKey() + "\" in keyBindings (known: "
+            + String.join(", ", java.util.Arrays.stream(Action.values()).map(Action::settingName).toList()) + ").");
+      }
+      try {
+        bind(b, action, entry.getValue().toArray(String[]::new));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("keyBindings." + entry.getKey() + ": " + e.getMessage(), e);
+      }
+    }
+    return new KeyMap(b);
+  }
+
+  /** The action bound to this key; the first one in {@link Action} order wins a clash. */
+  public Optional<Action> actionFor(KeyStroke stroke) {
+    for (var entry : bindings.entrySet()) {
+      for (KeyChord chord : entry.getValue()) {
+        if (chord.matches(stroke)) {
+          return Optional.of(entry.getKey());
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  public List<KeyChord> chordsFor(Action action) {
+    return bindings.getOrDefault(action, List.of());
+  }
+}

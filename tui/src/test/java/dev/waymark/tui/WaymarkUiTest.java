@@ -1,0 +1,238 @@
+package dev.waymark.tui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.googlecode.lanterna.TerminalSize;
+import com.googlecode.lanterna.input.KeyStroke;
+import com.googlecode.lanterna.input.KeyType;
+import com.googlecode.lanterna.screen.TerminalScreen;
+import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tools;
+import dev.waymark.tui.terminal.KeyMap;
+import dev.waymark.tui.terminal.UiInput;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The whole interface on a virtual terminal, with real sessions and the scripted model, read back cell by cell. */
+class WaymarkUiTest {
+  @TempDir Path temp;
+  Path project;
+  ShadowStore store;
+  DefaultVirtualTerminal terminal;
+  WaymarkUi ui;
+
+  private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
+    TerminalScreen screen = new TerminalScreen(terminal);
+    screen.startScreen();
+    ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
+    WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
+        Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
+    ui = new WaymarkUi(screen, Runnable::run, opener,
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()));
+    ui.openTab();
+    ui.drawNow();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (ui != null) {
+      ui.post(new UiInput.Eof());
+      ui.step(10);
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  /** The screen as text, one line per row, wide characters once. */
+  private String screen() {
+    StringBuilder b = new StringBuilder();
+    TerminalSize size = terminal.getTerminalSize();
+    for (int row = 0; row < size.getRows(); row++) {
+      for (int col = 0; col < size.getColumns(); col++) {
+        var c = terminal.getCharacter(col, row);
+        b.append(c.getCharacterString());
+        if (c.isDoubleWidth()) {
+          col++;
+        }
+      }
+      b.append('\n');
+    }
+    return b.toString();
+  }
+
+  private String waitFor(Predicate<String> condition, String what) throws Exception {
+    long end = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() < end) {
+      ui.step(20);
+      String s = screen();
+      if (condition.test(s)) {
+        return s;
+      }
+    }
+    throw new AssertionError("timed out waiting for " + what + "; the screen was:\n" + screen());
+  }
+
+  private String waitFor(String text) throws Exception {
+    return waitFor(s -> s.contains(text), "\"" + text + "\"");
+  }
+
+  private void type(String text) {
+    text.codePoints().forEach(cp -> ui.post(new UiInput.Text(new String(Character.toChars(cp)))));
+  }
+
+  private void key(KeyType type) {
+    ui.post(new UiInput.Key(new KeyStroke(type)));
+  }
+
+  private void ctrl(char c) {
+    ui.post(new UiInput.Key(new KeyStroke(c, true, false)));
+  }
+
+  private void send(String text) {
+    type(text);
+    key(KeyType.Enter);
+  }
+
+  @Test
+  void aPromptStreamsItsAnswerAndTheRailShowsTheCheckpoint() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Hello **there**, I can help.'}]}");
+    String first = screen();
+    assertThat(first).contains("ready · #0", "scripted · test-model", "Ask for a change");
+
+    send("hello");
+    String s = waitFor("ready · #1");
+    assertThat(s).contains("› hello", "Hello there, I can help.", "#1 · ");
+    assertThat(s.lines().skip(1).limit(5).anyMatch(l -> l.stripTrailing().endsWith("◇"))).as("the live dot on the rail").isTrue();
+  }
+
+  @Test
+  void ctrlBViewsAnEarlierCheckpointWithoutTouchingFilesAndCtrlFReturns() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},"
+        + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2'}}]},"
+        + "{'whenLastUser':'two','text':'Wrote two.'}]}");
+    send("one");
+    waitFor("Wrote one.");
+    send("two");
+    waitFor(s -> s.contains("Wrote two.") && s.contains("ready · #2"), "the second turn");
+
+    ctrl('b');
+    String viewing = waitFor("↶ Viewing checkpoint #1, send a message to rewind here.");
+    assertThat(viewing).contains("viewing #1").doesNotContain("Wrote two.");
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("2");
+
+    ctrl('f');
+    String live = waitFor("ready · #2");
+    assertThat(live).doesNotContain("Viewing checkpoint").contains("Wrote two.");
+  }
+
+  @Test
+  void undoDimsTheUndoneTurnUnderASeparatorAndPutsItsPromptBackInTheInput() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'make','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'x'}}]},"
+        + "{'whenLastUser':'make','text':'Made it.'}]}");
+    send("make a.txt");
+    waitFor("Made it.");
+    send("/checkpoint undo");
+    String s = waitFor("↶ Rewound past this point.");
+    assertThat(s).contains("Restored #0", "› make a.txt");
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+    assertThat(s.lines().filter(l -> l.startsWith("› make a.txt")).count()).as("in the chat and in the input").isEqualTo(2);
+  }
+
+  @Test
+  void anApprovalPromptShowsTheDiffAndYAllowsTheCall() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    String asking = waitFor("Allow write_file: write a.txt?");
+    assertThat(asking).contains("+hello", "[y] allow once", "[a] allow write_file for this session", "[n] deny",
+        "awaiting your approval");
+    type("y");
+    waitFor("Written.");
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("hello\n");
+  }
+
+  @Test
+  void anUnknownCommandIsAOneLineErrorAndHelpListsKeysAndCommands() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    send("/frobnicate");
+    waitFor("Unknown command /frobnicate");
+    send("/help");
+    String help = waitFor("Commands");
+    assertThat(help).contains("/checkpoint undo [N]", "ctrl+b");
+    key(KeyType.Escape);
+    waitFor(s -> !s.contains("/checkpoint undo [N]"), "the help to close");
+  }
+
+  @Test
+  void tabCompletesCommands() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    type("/che");
+    key(KeyType.Tab);
+    waitFor("› /checkpoint");
+    type(" re");
+    key(KeyType.Tab);
+    waitFor("/checkpoint redo  /checkpoint restore");
+  }
+
+  @Test
+  void ctrlTOpensASecondTabWithItsOwnCheckpointsAndAltNumbersSwitch() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'First tab answer.'}]}");
+    send("in tab one");
+    waitFor("First tab answer.");
+    ctrl('t');
+    String second = waitFor("ready · #0");
+    assertThat(second).doesNotContain("First tab answer.").contains(" 1 ", " 2 ");
+    ui.post(new UiInput.Key(new KeyStroke('1', false, true)));
+    waitFor("First tab answer.");
+  }
+
+  @Test
+  void aPasteWithNewlinesStaysInTheInput() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'ok'}]}");
+    ui.post(new UiInput.Paste("line one\nline two"));
+    String s = waitFor("line two");
+    assertThat(s).contains("› line one").doesNotContain("ready · #1");
+  }
+
+  @Test
+  void aTerminalTooSmallSaysSoAndGrowingBackRestoresTheScreen() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    terminal.setTerminalSize(new TerminalSize(50, 10));
+    ui.wake();
+    waitFor("needs at least 60×15");
+    terminal.setTerminalSize(new TerminalSize(60, 15));
+    ui.wake();
+    String s = waitFor("ready · #0");
+    assertThat(s.lines().count()).isEqualTo(15);
+  }
+
+  @Test
+  void wideCharactersAndEmojiKeepTheirColumns() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[{'text':'漢字 and 😀 then ok|'}]}");
+    send("emoji 👍🏽 please");
+    String s = waitFor("then ok|");
+    String line = s.lines().filter(l -> l.contains("then ok|")).findFirst().orElseThrow();
+    assertThat(line).startsWith("漢字 and 😀 then ok|");
+  }
+}

@@ -1,0 +1,115 @@
+package dev.waymark.tui.chat;
+
+import static dev.waymark.tui.chat.ChatFixtures.restoredTo;
+import static dev.waymark.tui.chat.ChatFixtures.tab;
+import static dev.waymark.tui.chat.ChatFixtures.turn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.agent.Event;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.model.ToolCall;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TabStateTest {
+  @Test
+  void aTurnAddsAPromptAndAStreamedAnswerAndMarksItsCheckpoint() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "fix the bug"), true);
+    tab.apply(new Event.AssistantDelta(1, "Looking"), true);
+    tab.apply(new Event.AssistantDelta(1, " at it."), true);
+
+    assertThat(tab.running()).isTrue();
+    assertThat(tab.blocks()).hasSize(2);
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(40))).isEqualTo("Looking at it.");
+    assertThat(tab.checkpoints().get(1).status()).isEqualTo(CheckpointStatus.RUNNING);
+    assertThat(tab.title()).isEqualTo("fix the bug");
+
+    tab.apply(new Event.TurnFinished(1, CheckpointStatus.DONE, Optional.empty()), false);
+    assertThat(tab.running()).isFalse();
+    assertThat(tab.unseenFinish()).isTrue();
+  }
+
+  @Test
+  void aToolCallNeedingApprovalIsPendingUntilItFinishes() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "go"), true);
+    ToolCall call = new ToolCall("c1", "write_file", "{}");
+    tab.apply(new Event.ToolCallProposed(1, call, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", true), true);
+    assertThat(tab.pendingApproval()).map(TabState.PendingApproval::summary).contains("write a.txt");
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("write_file write a.txt", "+hi", "waiting for your approval");
+
+    tab.apply(new Event.ToolCallFinished(1, call, "Created a.txt (3 bytes).", false), true);
+    assertThat(tab.pendingApproval()).isEmpty();
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("✓", "Created a.txt").doesNotContain("waiting");
+  }
+
+  @Test
+  void steeringWaitsInTheQueueUntilFoldedIntoTheTurn() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "go"), true);
+    tab.apply(new Event.SteeringQueued(1, "also tests"), true);
+    assertThat(tab.steeringQueue()).containsExactly("also tests");
+    tab.apply(new Event.SteeringFolded(1, "also tests"), true);
+    assertThat(tab.steeringQueue()).isEmpty();
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("also tests", "steering");
+  }
+
+  @Test
+  void undoTakesCheckpointsOffTheLivePathAndBringsBackTheDraft() {
+    TabState tab = tab();
+    turn(tab, 1, 0, "one", "a");
+    turn(tab, 2, 1, "two", "b");
+    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1)), Optional.empty(), "two"), true);
+
+    assertThat(tab.live()).isEqualTo(1);
+    assertThat(tab.checkpoints().get(2).onLivePath()).isFalse();
+    assertThat(tab.rewound(tab.blocks().get(2))).isTrue();
+    assertThat(tab.rewound(tab.blocks().get(0))).isFalse();
+    assertThat(tab.takeDraftToRestore()).contains("two");
+    assertThat(tab.takeDraftToRestore()).isEmpty();
+  }
+
+  @Test
+  void aBranchStartsUnderTheViewedCheckpoint() {
+    TabState tab = tab();
+    turn(tab, 1, 0, "one", "a");
+    turn(tab, 2, 1, "two", "b");
+    tab.apply(new Event.ViewMoved(1, false), true);
+    assertThat(tab.viewed()).contains(1);
+    tab.apply(restoredTo(2, 1, List.of(0, 1)), true);
+    tab.apply(new Event.TurnStarted(3, 1, "three"), true);
+
+    assertThat(tab.viewed()).isEmpty();
+    assertThat(tab.live()).isEqualTo(3);
+    assertThat(tab.checkpoints()).extracting(CheckpointMark::onLivePath).containsExactly(true, true, false, true);
+  }
+
+  @Test
+  void aRestoreThatProposesACallAgainMakesItPending() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "go"), true);
+    ToolCall call = new ToolCall("c1", "run_shell", "{}");
+    tab.apply(new Event.ToolCallProposed(1, call, "$ make", "", true), true);
+    tab.apply(new Event.TurnFinished(1, CheckpointStatus.CANCELLED, Optional.empty()), true);
+    assertThat(tab.pendingApproval()).isEmpty();
+
+    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 0, 1, List.of(), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1)), Optional.of(call), ""), true);
+    assertThat(tab.pendingApproval()).hasValueSatisfying(p -> {
+      assertThat(p.summary()).isEqualTo("$ make");
+      assertThat(p.proposedAgain()).isTrue();
+    });
+  }
+
+  @Test
+  void aRestoreStoppedByConflictsSaysWhichFiles() {
+    TabState tab = tab();
+    tab.apply(new Event.CheckpointRestored(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
+        Optional.empty(), List.of(0, 1, 2)), Optional.empty(), ""), true);
+    assertThat(ChatFixtures.text(tab.blocks().get(0).lines(200))).contains("Nothing restored", "src/A.java");
+  }
+}
