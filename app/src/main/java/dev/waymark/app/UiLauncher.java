@@ -32,10 +32,10 @@ final class UiLauncher {
       WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), store.projectDirectory(), choice.create(),
           Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), approval, true, null));
       WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, opener,
-          new WaymarkUi.Options(choice.provider() + " · " + choice.model(), approval.name().toLowerCase(Locale.ROOT)
+          new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(), approval.name().toLowerCase(Locale.ROOT)
               .replace('_', '-'), keys, Clock.systemDefaultZone()));
       terminal.onResize(ui::wake);
-      KeyReader reader = KeyReader.start(terminal, ui::post);
+      KeyReader.start(terminal, ui::post);
       ui.startupNotices(store.recovered());
       ui.run();
       LOG.info("the interface closed normally");

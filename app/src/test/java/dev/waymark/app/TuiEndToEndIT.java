@@ -167,6 +167,8 @@ class TuiEndToEndIT {
 
     send("/checkpoint goto 2");
     waitForFile("a.txt", "2\n");
+    tmux.waitFor("› three"); // the message that left #2 (by branching) is back as a draft
+    tmux.keys("C-c");
     send("/checkpoint");
     tmux.waitFor("Checkpoints \\(live #2\\)");
     send("/checkpoint frobnicate");

@@ -714,7 +714,8 @@ public final class WaymarkUi {
     TabState.PendingApproval p = pending.get();
     rows.add(Wrap.truncate(Line.of(new Span((p.proposedAgain() ? "Proposed again — allow " : "Allow ") + p.call().name()
         + ": " + p.summary() + "?", Style.of(Tone.WARNING).bolded())), width));
-    List<Line> body = p.preview().isBlank() ? List.of() : DiffLines.render(p.preview(), width - 2);
+    List<Line> body = p.preview().isBlank() ? List.of() : DiffLines.render(p.preview(), width - 2).stream()
+        .filter(l -> !l.text().startsWith("diff --waymark ")).toList();
     int room = maxRows - 2;
     for (int i = 0; i < body.size() && i < room; i++) {
       rows.add(i == room - 1 && body.size() > room

@@ -30,7 +30,7 @@ public final class TabBar {
       String number = String.valueOf(i + 1);
       String title = tab.title().isBlank() ? "new tab" : tab.title();
       int titleRoom = Math.min(24, each - number.length() - 4);
-      String text = " " + number + mark + (titleRoom > 1 ? CellWidth.truncate(title, titleRoom) : "") + " ";
+      String text = " " + number + " " + (titleRoom > 1 ? CellWidth.truncate(title, titleRoom) + " " : "") + mark + " ";
       if (used + CellWidth.of(text) > Math.max(room, 0)) {
         text = " " + number + mark;
         if (used + CellWidth.of(text) > width) {
