@@ -40,7 +40,10 @@ public final class InputLayout {
         break;
       }
       int cp = text.codePointAt(i);
-      int next = i + Character.charCount(cp);
+      int next = cp == '\n' || cp == '\t' ? i + 1 : CellWidth.clusterEnd(text, i);
+      if (caret > i && caret < next) {
+        next = caret; // a caret inside a cluster (typed half of it) stays where it is
+      }
       if (cp == '\n') {
         rows.add(row.toString());
         row.setLength(0);
@@ -48,7 +51,7 @@ public final class InputLayout {
         i = next;
         continue;
       }
-      String ch = cp == '\t' ? "    " : new String(Character.toChars(cp));
+      String ch = cp == '\t' ? "    " : text.substring(i, next);
       int cw = cp == '\t' ? 4 : CellWidth.of(ch);
       if (column + cw > w && column > 0) {
         rows.add(row.toString());

@@ -138,10 +138,15 @@ public final class Markdown {
       String text = Wrap.expandTabs(source);
       do {
         String piece = CellWidth.truncate(text, room);
+        Line rowPrefix = prefix;
         if (piece.isEmpty() && !text.isEmpty()) {
-          piece = text.substring(0, CellWidth.clusterEnd(text, 0)); // wider than the room: clipped when painted
+          // a character wider than the room: on its own, without the indent when that is what it needs
+          piece = text.substring(0, CellWidth.clusterEnd(text, 0));
+          if (prefix.width() + CellWidth.of(piece) > width) {
+            rowPrefix = Line.EMPTY;
+          }
         }
-        rows.add(piece.isEmpty() ? trimmedPrefix(prefix) : prefix.plus(new Span(piece, style)));
+        rows.add(piece.isEmpty() ? trimmedPrefix(prefix) : rowPrefix.plus(new Span(piece, style)));
         text = text.substring(piece.length());
         prefix = concat(rest, BULLET_INDENT);
       } while (!text.isEmpty());

@@ -50,14 +50,18 @@ public final class Wrap {
         }
         end++;
       }
-      if (end < clusters.size() && lastBreak > i) {
+      boolean atSpace = end < clusters.size() && clusters.get(end).equals(" ");
+      if (end < clusters.size() && !atSpace && lastBreak > i) {
         end = lastBreak;
       }
+      boolean indented = !first;
       if (end == i && i < clusters.size()) {
-        end = i + 1; // a cluster wider than the whole row: put it alone (it is clipped when painted)
+        // a cluster wider than the room: alone on its row, without the indent if that is what it needs
+        end = i + 1;
+        indented = indented && indent.width() + CellWidth.clusterWidth(clusters.get(i)) <= w;
       }
       List<Span> spans = new ArrayList<>();
-      if (!first) {
+      if (indented) {
         spans.addAll(indent.spans());
       }
       int stop = end;
@@ -68,7 +72,7 @@ public final class Wrap {
       appendRun(spans, clusters, styles, i, stop);
       rows.add(new Line(spans));
       first = false;
-      i = end;
+      i = atSpace ? end + 1 : end; // the space at a soft break is not drawn on either row
       if (i >= clusters.size()) {
         break;
       }

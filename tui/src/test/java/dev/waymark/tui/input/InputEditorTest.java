@@ -1,0 +1,52 @@
+package dev.waymark.tui.input;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class InputEditorTest {
+  @Test
+  void typingMovingAndDeletingNeverSplitsASurrogatePair() {
+    InputEditor e = new InputEditor();
+    e.insert("a😀b");
+    e.left();
+    e.backspace();
+    assertThat(e.text()).isEqualTo("ab");
+    e.home();
+    e.delete();
+    assertThat(e.text()).isEqualTo("b");
+  }
+
+  @Test
+  void upAndDownMoveBetweenLinesKeepingTheColumn() {
+    InputEditor e = new InputEditor();
+    e.insert("first line\nsecond");
+    assertThat(e.isOnLastRow()).isTrue();
+    assertThat(e.isOnFirstRow()).isFalse();
+    e.up();
+    assertThat(e.caret()).isEqualTo(6);
+    assertThat(e.isOnFirstRow()).isTrue();
+    e.down();
+    assertThat(e.caret()).isEqualTo(17);
+  }
+
+  @Test
+  void readlineKillsAndWordMoves() {
+    InputEditor e = new InputEditor();
+    e.insert("alpha beta gamma");
+    e.wordLeft();
+    e.killToEnd();
+    assertThat(e.text()).isEqualTo("alpha beta ");
+    e.deleteWordBack();
+    assertThat(e.text()).isEqualTo("alpha ");
+    e.killToStart();
+    assertThat(e.text()).isEmpty();
+  }
+
+  @Test
+  void pastedWindowsLineEndingsBecomeNewlines() {
+    InputEditor e = new InputEditor();
+    e.insert("a\r\nb\rc");
+    assertThat(e.text()).isEqualTo("a\nb\nc");
+  }
+}
