@@ -228,6 +228,42 @@ class WaymarkUiTest {
   }
 
   @Test
+  void closingATabThatRunsAsksFirst() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
+    send("go");
+    waitFor("working");
+    ctrl('w');
+    waitFor("Close it anyway? [y/N]");
+    type("n");
+    waitFor(s -> s.contains("working") && !s.contains("Close it anyway"), "the question to go away");
+    assertThat(ui.finished()).isFalse();
+    ctrl('w');
+    waitFor("Close it anyway? [y/N]");
+    type("y");
+    ui.step(20);
+    assertThat(ui.finished()).as("closing the last tab quits").isTrue();
+  }
+
+  @Test
+  void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    for (int n = 1; n <= 60; n++) {
+      ui.inject(new dev.waymark.core.agent.Event.TurnStarted(n, n - 1, "p" + n));
+      ui.inject(new dev.waymark.core.agent.Event.TurnFinished(n, dev.waymark.core.checkpoint.CheckpointStatus.DONE,
+          java.util.Optional.empty()));
+    }
+    ui.drawNow();
+    String live = screen();
+    assertThat(live.lines().skip(1).findFirst().orElseThrow().strip()).matches(".*\\+\\d+$");
+    ui.inject(new dev.waymark.core.agent.Event.ViewMoved(3, false));
+    ui.drawNow();
+    String early = screen();
+    assertThat(early).contains("Viewing checkpoint #3");
+    long counters = early.lines().filter(l -> l.stripTrailing().matches(".*\\+\\d+$")).count();
+    assertThat(counters).as("only a count below, the window starts at #0").isEqualTo(1);
+  }
+
+  @Test
   void wideCharactersAndEmojiKeepTheirColumns() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[{'text':'漢字 and 😀 then ok|'}]}");
     send("emoji 👍🏽 please");
