@@ -157,6 +157,9 @@ public final class WaymarkUi {
       handled++;
       item = inbox.poll();
     }
+    if (quit || tabs.isEmpty()) {
+      return; // nothing more to draw: the caller restores the terminal
+    }
     long now = System.nanoTime();
     if (animating()) {
       dirty = true;
