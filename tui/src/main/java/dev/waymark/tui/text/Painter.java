@@ -53,12 +53,13 @@ public final class Painter {
     if (cluster.length() == 1) {
       return TextCharacter.fromCharacter(cluster.charAt(0), fg, TextColor.ANSI.DEFAULT, modifiers)[0];
     }
-    // Lanterna splits some clusters (skin tones) into several characters; keep ours whole
+    // Lanterna's Java 17 grapheme breaking splits skin tones, ZWJ families and flags; drawing its
+    // first piece (the plain emoji) keeps the columns right where the whole sequence cannot be sent
     TextCharacter[] parts = TextCharacter.fromString(cluster, fg, TextColor.ANSI.DEFAULT, modifiers);
-    if (parts.length == 1) {
+    if (parts.length == 1 || parts[0].isDoubleWidth() == (width == 2)) {
       return parts[0];
     }
-    return TextCharacter.fromString(width == 2 ? "\uFFFD" : "?", fg, TextColor.ANSI.DEFAULT, modifiers)[0];
+    return TextCharacter.fromCharacter(width == 2 ? '\u25A1' : '?', fg, TextColor.ANSI.DEFAULT, modifiers)[0];
   }
 
   /** The colour a tone is drawn in; ANSI colours, so the user's terminal theme decides the shade. */

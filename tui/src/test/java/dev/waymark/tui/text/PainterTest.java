@@ -51,6 +51,15 @@ class PainterTest {
   }
 
   @Test
+  void emojiSequencesLanternaCannotKeepWholeStillTakeTwoColumns() throws Exception {
+    int used = Painter.paint(screen.newTextGraphics(), 0, 0, Line.plain("👍🏽x👨‍👩‍👧y"), 12);
+    screen.refresh();
+    assertThat(used).isEqualTo(6);
+    assertThat(terminal.getCharacter(2, 0).getCharacterString()).isEqualTo("x");
+    assertThat(terminal.getCharacter(5, 0).getCharacterString()).isEqualTo("y");
+  }
+
+  @Test
   void tonesBecomeColours() throws Exception {
     Painter.paint(screen.newTextGraphics(), 0, 0, Line.of(Span.of("+", Tone.ADDED), Span.of("-", Tone.REMOVED)), 12);
     screen.refresh();
