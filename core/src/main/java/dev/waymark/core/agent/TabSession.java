@@ -66,6 +66,28 @@ public final class TabSession implements AutoCloseable {
   private RunningTurn running; // guarded by steerLock
 
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings) {
+    this(tree, projectRoot, model, tools, settings, Memory.EMPTY);
+  }
+
+  /**
+   * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
+   * draft left in the input when each was left, and the tool call each was waiting on.
+   */
+  public record Memory(Map<Integer, List<ChatMessage>> messages, Map<Integer, String> drafts, Map<Integer, ToolCall> pending) {
+    public static final Memory EMPTY = new Memory(Map.of(), Map.of(), Map.of());
+
+    public Memory {
+      Map<Integer, List<ChatMessage>> copy = new java.util.TreeMap<>();
+      messages.forEach((n, list) -> copy.put(n, List.copyOf(list)));
+      messages = java.util.Collections.unmodifiableMap(copy);
+      drafts = Map.copyOf(drafts);
+      pending = Map.copyOf(pending);
+    }
+  }
+
+  /** A tab brought back with what it remembered (a loaded session). */
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Memory memory) {
     this.tree = tree;
     this.projectRoot = projectRoot;
     this.model = model;
@@ -74,6 +96,24 @@ public final class TabSession implements AutoCloseable {
     this.systemPrompt = SystemPrompt.forProject(projectRoot, settings.basePrompt());
     this.worker = Executors.newSingleThreadExecutor(named("waymark-tab-" + tree.tabId()));
     this.dispatcher = Executors.newSingleThreadExecutor(named("waymark-events-" + tree.tabId()));
+    memory.messages().forEach((n, list) -> messages.put(n, new ArrayList<>(list)));
+    drafts.putAll(memory.drafts());
+    pendingWhenLeft.putAll(memory.pending());
+  }
+
+  /** A copy of what the tab remembers now, for saving its session. */
+  public Memory memory() {
+    Map<Integer, List<ChatMessage>> copy = new java.util.TreeMap<>();
+    messages.forEach((n, list) -> {
+      synchronized (list) {
+        copy.put(n, List.copyOf(list));
+      }
+    });
+    return new Memory(copy, Map.copyOf(drafts), Map.copyOf(pendingWhenLeft));
+  }
+
+  public SessionSettings settings() {
+    return settings;
   }
 
   private static java.util.concurrent.ThreadFactory named(String name) {

@@ -110,6 +110,88 @@ public final class CheckpointTree {
     return tree;
   }
 
+  /**
+   * Everything needed to bring this tree back later or in another process (sessions): every
+   * checkpoint, where live, the files and redo stand, and the commits of the named saves.
+   *
+   * @param redo the checkpoints redo would re-apply, next first
+   * @param saves the commit of each named save, by name
+   */
+  public record Snapshot(String tabId, List<Checkpoint> checkpoints, int live, int filesAt, List<Integer> redo,
+      Map<String, ObjectId> saves) {
+    public Snapshot {
+      checkpoints = List.copyOf(checkpoints);
+      redo = List.copyOf(redo);
+      saves = Map.copyOf(saves);
+    }
+  }
+
+  public synchronized Snapshot snapshot() {
+    List<Integer> redoList = new ArrayList<>();
+    for (Node n : redo) {
+      redoList.add(n.number);
+    }
+    Map<String, ObjectId> saves = new TreeMap<>();
+    for (Node n : nodes) {
+      if (n != null) {
+        for (String name : n.saved) {
+          ObjectId commit = store.repo().resolve(ShadowStore.tagPrefix(tabId) + "saved/" + name);
+          if (commit != null) {
+            saves.put(name, commit);
+          }
+        }
+      }
+    }
+    return new Snapshot(tabId, checkpoints(), live.number, files.number, redoList, saves);
+  }
+
+  /**
+   * A tree brought back from a snapshot. Checkpoints in {@code lost} keep their place and status
+   * but not their file changes (their commit is gone); a checkpoint that was running is cancelled.
+   */
+  static CheckpointTree restore(ShadowStore store, Snapshot snapshot, Set<Integer> lost) {
+    CheckpointTree tree = new CheckpointTree(store, snapshot.tabId());
+    for (Checkpoint cp : snapshot.checkpoints()) {
+      if (cp.number() == 0) {
+        Node start = new Node(0, null, CheckpointStatus.DONE, cp.created());
+        start.saved.addAll(cp.savedNames());
+        tree.nodes.set(0, start);
+        continue;
+      }
+      while (tree.nodes.size() <= cp.number()) {
+        tree.nodes.add(null);
+      }
+      Node parent = cp.parent() >= 0 && cp.parent() < tree.nodes.size() && tree.nodes.get(cp.parent()) != null
+          ? tree.nodes.get(cp.parent()) : tree.nodes.get(0);
+      CheckpointStatus status = cp.status() == CheckpointStatus.RUNNING ? CheckpointStatus.CANCELLED : cp.status();
+      Node node = new Node(cp.number(), parent, status, cp.created());
+      if (!lost.contains(cp.number())) {
+        for (FileChange change : cp.changes()) {
+          node.changes.put(change.path(), change);
+        }
+        node.commit = cp.commit().orElse(null);
+        node.tag = cp.tag().orElse(null);
+      }
+      node.saved.addAll(cp.savedNames());
+      tree.nodes.set(cp.number(), node);
+    }
+    Node live = tree.nodeOrStart(snapshot.live());
+    tree.live = live;
+    tree.files = tree.nodeOrStart(snapshot.filesAt());
+    for (int i = snapshot.redo().size() - 1; i >= 0; i--) {
+      int n = snapshot.redo().get(i);
+      if (n < tree.nodes.size() && tree.nodes.get(n) != null) {
+        tree.redo.push(tree.nodes.get(n));
+      }
+    }
+    linkTimeline(live);
+    return tree;
+  }
+
+  private Node nodeOrStart(int number) {
+    return number >= 0 && number < nodes.size() && nodes.get(number) != null ? nodes.get(number) : nodes.get(0);
+  }
+
   /** What a checkpoint tag's manifest says. */
   record StoredCheckpoint(int number, int parent, List<Integer> path, CheckpointStatus status, Instant created,
       List<FileChange> changes, ObjectId commit, String tag) {}

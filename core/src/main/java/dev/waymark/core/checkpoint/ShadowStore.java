@@ -205,6 +205,43 @@ public final class ShadowStore implements AutoCloseable {
         : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()));
   }
 
+  /** A tab brought back from a snapshot, and what could not be. */
+  public record RestoredTab(CheckpointTree tree, List<String> recreatedTags, List<Integer> lostCheckpoints) {}
+
+  /**
+   * Brings a tab back from a snapshot (a saved session): every tag that is missing is recreated
+   * from its recorded commit when the commit is still in the store; a checkpoint whose commit is
+   * gone comes back without its file changes and is listed in {@code lostCheckpoints}.
+   */
+  public RestoredTab restoreTab(CheckpointTree.Snapshot snapshot) {
+    checkTabId(snapshot.tabId());
+    List<String> recreated = new ArrayList<>();
+    List<Integer> lost = new ArrayList<>();
+    for (Checkpoint cp : snapshot.checkpoints()) {
+      if (cp.commit().isEmpty()) {
+        continue;
+      }
+      org.eclipse.jgit.lib.ObjectId commit = cp.commit().get();
+      if (!repo.has(commit)) {
+        lost.add(cp.number());
+        continue;
+      }
+      if (cp.tag().isPresent() && !commit.equals(repo.resolve(cp.tag().get()))) {
+        repo.setRef(cp.tag().get(), commit);
+        recreated.add(cp.tag().get());
+      }
+    }
+    for (var save : snapshot.saves().entrySet()) {
+      String ref = tagPrefix(snapshot.tabId()) + "saved/" + save.getKey();
+      if (repo.has(save.getValue()) && !save.getValue().equals(repo.resolve(ref))) {
+        repo.setRef(ref, save.getValue());
+        recreated.add(ref);
+      }
+    }
+    CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost));
+    return new RestoredTab(tree, recreated, lost);
+  }
+
   /** The ids of the tabs that hold tags in this store. */
   public Set<String> tabIds() {
     Set<String> ids = new TreeSet<>();

@@ -1,0 +1,150 @@
+package dev.waymark.core.session;
+
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.FileVersion;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ToolCall;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.eclipse.jgit.lib.ObjectId;
+
+/** Turns a live tab into a session record and back. */
+public final class SessionCodec {
+  private SessionCodec() {}
+
+  /** What the record of one tab holds besides its tree and memory. */
+  public record TabInfo(String title, String provider, String input) {}
+
+  /** A tab's record: its tree snapshot and memory, with the UI's title and input. */
+  public static SessionFile.Tab capture(TabSession session, TabInfo info) {
+    CheckpointTree.Snapshot snapshot = session.checkpoints().snapshot();
+    TabSession.Memory memory = session.memory();
+    List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
+    for (Checkpoint cp : snapshot.checkpoints()) {
+      List<SessionFile.Change> changes = new ArrayList<>();
+      for (FileChange change : cp.changes()) {
+        changes.add(new SessionFile.Change(change.path(), version(change.before()), version(change.after())));
+      }
+      List<SessionFile.Message> messages = new ArrayList<>();
+      for (ChatMessage m : memory.messages().getOrDefault(cp.number(), List.of())) {
+        messages.add(message(m));
+      }
+      ToolCall pending = memory.pending().get(cp.number());
+      checkpoints.add(new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status().name().toLowerCase(Locale.ROOT),
+          cp.created(), cp.commit().map(ObjectId::name).orElse(null), cp.tag().orElse(null),
+          new ArrayList<>(new TreeSet<>(cp.savedNames())), changes, messages, memory.drafts().get(cp.number()),
+          pending == null ? null : call(pending)));
+    }
+    Map<String, String> saves = new TreeMap<>();
+    snapshot.saves().forEach((name, commit) -> saves.put(name, commit.name()));
+    return new SessionFile.Tab(snapshot.tabId(), info.title(), info.provider(), session.settings().model(), info.input(),
+        snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves);
+  }
+
+  /** The tree snapshot a tab record describes. */
+  public static CheckpointTree.Snapshot snapshot(SessionFile.Tab tab) {
+    List<Checkpoint> checkpoints = new ArrayList<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      List<FileChange> changes = new ArrayList<>();
+      for (SessionFile.Change c : cp.changes()) {
+        changes.add(new FileChange(c.path(), version(c.before()), version(c.after())));
+      }
+      checkpoints.add(new Checkpoint(cp.number(), cp.parent(), status(cp.status()),
+          cp.created() == null ? Instant.EPOCH : cp.created(), changes,
+          Optional.ofNullable(cp.commit()).map(ObjectId::fromString), Optional.ofNullable(cp.tag()),
+          Set.copyOf(cp.saved())));
+    }
+    Map<String, ObjectId> saves = new LinkedHashMap<>();
+    tab.saves().forEach((name, commit) -> saves.put(name, ObjectId.fromString(commit)));
+    return new CheckpointTree.Snapshot(tab.tabId(), checkpoints, tab.live(), tab.filesAt(), tab.redo(), saves);
+  }
+
+  /** The memory a tab record describes. */
+  public static TabSession.Memory memory(SessionFile.Tab tab) {
+    Map<Integer, List<ChatMessage>> messages = new HashMap<>();
+    Map<Integer, String> drafts = new HashMap<>();
+    Map<Integer, ToolCall> pending = new HashMap<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      if (!cp.messages().isEmpty()) {
+        List<ChatMessage> list = new ArrayList<>();
+        for (SessionFile.Message m : cp.messages()) {
+          list.add(message(m));
+        }
+        messages.put(cp.number(), list);
+      }
+      if (cp.draft() != null) {
+        drafts.put(cp.number(), cp.draft());
+      }
+      if (cp.pending() != null) {
+        pending.put(cp.number(), call(cp.pending()));
+      }
+    }
+    return new TabSession.Memory(messages, drafts, pending);
+  }
+
+  private static SessionFile.Version version(FileVersion v) {
+    return new SessionFile.Version(v.kind().name().toLowerCase(Locale.ROOT), v.exists() ? v.blob().name() : null);
+  }
+
+  private static FileVersion version(SessionFile.Version v) {
+    if (v == null) {
+      throw new SessionException("a file change without its versions");
+    }
+    FileKind kind = FileKind.valueOf(v.kind().toUpperCase(Locale.ROOT));
+    return kind == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(kind, ObjectId.fromString(v.blob()));
+  }
+
+  private static CheckpointStatus status(String s) {
+    return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
+  }
+
+  private static SessionFile.ToolCallRecord call(ToolCall c) {
+    return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
+  }
+
+  private static ToolCall call(SessionFile.ToolCallRecord c) {
+    return new ToolCall(c.id(), c.name(), c.arguments());
+  }
+
+  private static SessionFile.Message message(ChatMessage m) {
+    if (m instanceof ChatMessage.User u) {
+      return new SessionFile.Message("user", u.text(), null, null, null, null);
+    }
+    if (m instanceof ChatMessage.Assistant a) {
+      List<SessionFile.ToolCallRecord> calls = a.toolCalls().isEmpty() ? null
+          : a.toolCalls().stream().map(SessionCodec::call).toList();
+      return new SessionFile.Message("assistant", a.text(), calls, null, null, null);
+    }
+    if (m instanceof ChatMessage.ToolResult r) {
+      return new SessionFile.Message("tool", r.content(), null, r.toolCallId(), r.toolName(), r.isError());
+    }
+    ChatMessage.System sys = (ChatMessage.System) m;
+    return new SessionFile.Message("system", sys.text(), null, null, null, null);
+  }
+
+  private static ChatMessage message(SessionFile.Message m) {
+    String text = m.text() == null ? "" : m.text();
+    return switch (m.role() == null ? "" : m.role()) {
+      case "user" -> new ChatMessage.User(text);
+      case "assistant" -> new ChatMessage.Assistant(text,
+          m.toolCalls() == null ? List.of() : m.toolCalls().stream().map(SessionCodec::call).toList());
+      case "tool" -> new ChatMessage.ToolResult(m.toolCallId(), m.toolName(), text, Boolean.TRUE.equals(m.isError()));
+      case "system" -> new ChatMessage.System(text);
+      default -> throw new SessionException("a message with an unknown role \"" + m.role() + "\"");
+    };
+  }
+}

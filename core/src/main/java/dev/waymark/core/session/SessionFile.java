@@ -1,0 +1,82 @@
+package dev.waymark.core.session;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A saved session, as written to {@code sessions/<id>.json}: every tab of one project with its
+ * checkpoint tree, messages, drafts, pending approvals, tags with their commit ids, and model.
+ * The layout is described in core/README.md ("Session format"); {@link #schemaVersion} grows
+ * when it changes incompatibly.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SessionFile(
+    int schemaVersion,
+    String id,
+    String name,
+    String project,
+    Instant created,
+    Instant updated,
+    String activeTab,
+    List<Tab> tabs) {
+
+  public SessionFile {
+    tabs = tabs == null ? List.of() : List.copyOf(tabs);
+  }
+
+  /** One tab. {@code input} is what sat in its input box. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Tab(
+      String tabId,
+      String title,
+      String provider,
+      String model,
+      String input,
+      int live,
+      int filesAt,
+      List<Integer> redo,
+      List<Checkpoint> checkpoints,
+      Map<String, String> saves) {
+    public Tab {
+      redo = redo == null ? List.of() : List.copyOf(redo);
+      checkpoints = checkpoints == null ? List.of() : List.copyOf(checkpoints);
+      saves = saves == null ? Map.of() : Map.copyOf(saves);
+    }
+  }
+
+  /** One checkpoint: its place in the tree, its files (commit, tag, changes) and its turn's messages. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Checkpoint(
+      int number,
+      int parent,
+      String status,
+      Instant created,
+      String commit,
+      String tag,
+      List<String> saved,
+      List<Change> changes,
+      List<Message> messages,
+      String draft,
+      ToolCallRecord pending) {
+    public Checkpoint {
+      saved = saved == null ? List.of() : List.copyOf(saved);
+      changes = changes == null ? List.of() : List.copyOf(changes);
+      messages = messages == null ? List.of() : List.copyOf(messages);
+    }
+  }
+
+  /** A file change: the version before and after ({@code kind} absent, regular, executable or symlink). */
+  public record Change(String path, Version before, Version after) {}
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Version(String kind, String blob) {}
+
+  /** A message: role user, assistant or tool. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
+      Boolean isError) {}
+
+  public record ToolCallRecord(String id, String name, String arguments) {}
+}

@@ -1,0 +1,239 @@
+package dev.waymark.core.session;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.ShadowStore;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The saved sessions of one project: {@code projects/<id>/sessions/<sessionId>.json} beside the
+ * shadow repository. Files are written whole to a temporary file and renamed, mode 0600, so a
+ * crash leaves the old session or the new one, never half of one. A file that cannot be read is
+ * reported and left as it is.
+ */
+public final class SessionStore {
+  /** The session format this Waymark writes and reads. */
+  public static final int SCHEMA_VERSION = 1;
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,80}");
+  private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .registerModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private final Path directory;
+  private final Clock clock;
+
+  public SessionStore(Path directory, Clock clock) {
+    this.directory = directory;
+    this.clock = clock;
+  }
+
+  /** The sessions of the project whose checkpoints {@code store} holds. */
+  public static SessionStore of(ShadowStore store) {
+    return new SessionStore(store.shadowDirectory().getParent().resolve("sessions"), Clock.systemUTC());
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /** A new session id: when it started, and a few random characters. */
+  public String newId() {
+    byte[] random = new byte[3];
+    new SecureRandom().nextBytes(random);
+    return ID_TIME.format(clock.instant()) + "-" + HexFormat.of().formatHex(random);
+  }
+
+  public Instant now() {
+    return clock.instant();
+  }
+
+  public Path file(String id) {
+    if (!ID.matcher(id).matches()) {
+      throw new SessionException("Not a session id: \"" + id + "\".");
+    }
+    return directory.resolve(id + ".json");
+  }
+
+  /** Writes {@code session} atomically, replacing the one with its id. */
+  public void save(SessionFile session) {
+    Path target = file(session.id());
+    try {
+      WaymarkHome.createPrivateDirectories(directory);
+      Path temp = directory.resolve("." + session.id() + ".json.tmp");
+      Files.deleteIfExists(temp);
+      try {
+        Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      } catch (UnsupportedOperationException notPosix) {
+        Files.createFile(temp);
+      }
+      Files.write(temp, JSON.writeValueAsBytes(session));
+      try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
+        channel.force(true);
+      }
+      try {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw new SessionException("Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The session with this id or name (the newest of that name). */
+  public SessionFile load(String idOrName) {
+    if (ID.matcher(idOrName).matches() && Files.isRegularFile(directory.resolve(idOrName + ".json"))) {
+      return read(directory.resolve(idOrName + ".json"));
+    }
+    for (Listing listing : list()) {
+      if (idOrName.equals(listing.name()) || listing.id().startsWith(idOrName)) {
+        if (listing.problem().isPresent()) {
+          throw new SessionException(listing.problem().get());
+        }
+        return read(listing.file());
+      }
+    }
+    throw new SessionException("No session \"" + idOrName + "\" in " + directory
+        + ". `waymark sessions` lists them.");
+  }
+
+  /** The most recently saved session that can be read, if any. */
+  public Optional<SessionFile> latest() {
+    for (Listing listing : list()) {
+      if (listing.problem().isEmpty()) {
+        return Optional.of(read(listing.file()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** One line of a session list; {@code problem} says why a file cannot be loaded. */
+  public record Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
+      Optional<String> problem) {}
+
+  /** Every session, newest first; unreadable files are listed with their problem. */
+  public List<Listing> list() {
+    List<Listing> all = new ArrayList<>();
+    if (!Files.isDirectory(directory)) {
+      return all;
+    }
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")
+          && !f.getFileName().toString().startsWith(".")).toList()) {
+        String id = file.getFileName().toString().replaceFirst("\\.json$", "");
+        try {
+          SessionFile s = read(file);
+          int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+          all.add(new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty()));
+        } catch (SessionException e) {
+          Instant modified;
+          try {
+            modified = Files.getLastModifiedTime(file).toInstant();
+          } catch (IOException io) {
+            modified = Instant.EPOCH;
+          }
+          all.add(new Listing(id, null, modified, 0, 0, file, Optional.of(e.getMessage())));
+        }
+      }
+    } catch (IOException e) {
+      throw new SessionException("Could not list the sessions in " + directory + ": " + e.getMessage(), e);
+    }
+    all.sort(Comparator.comparing(Listing::updated, Comparator.nullsFirst(Comparator.naturalOrder())).reversed());
+    return all;
+  }
+
+  /**
+   * Deletes a session: first the tags of its tabs (so garbage collection can reclaim what only
+   * they kept), then its file.
+   */
+  public SessionFile delete(String idOrName, ShadowStore store) {
+    SessionFile session = load(idOrName);
+    for (SessionFile.Tab tab : session.tabs()) {
+      store.deleteTab(tab.tabId());
+    }
+    try {
+      Files.deleteIfExists(file(session.id()));
+    } catch (IOException e) {
+      throw new SessionException("Could not delete " + file(session.id()) + ": " + e.getMessage(), e);
+    }
+    return session;
+  }
+
+  /** Reads one file; a corrupt file or one from a newer Waymark is a clear error, and the file is left as it is. */
+  public SessionFile read(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+    }
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(bytes);
+    } catch (JsonProcessingException e) {
+      throw new SessionException(file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
+    } catch (IOException e) {
+      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+    }
+    if (tree == null || !tree.isObject()) {
+      throw new SessionException(file + ": not a session file (no JSON object). It was left as it is.");
+    }
+    int schema = tree.path("schemaVersion").asInt(-1);
+    if (schema > SCHEMA_VERSION) {
+      throw new SessionException(file + " was written by a newer Waymark (session format " + schema
+          + "; this one reads up to " + SCHEMA_VERSION + "). Update Waymark to open it; the file was left as it is.");
+    }
+    if (schema < 1) {
+      throw new SessionException(file + ": not a session file (no schemaVersion). It was left as it is.");
+    }
+    try {
+      SessionFile session = JSON.treeToValue(tree, SessionFile.class);
+      if (session.id() == null || session.tabs() == null) {
+        throw new SessionException(file + ": a session file without an id. It was left as it is.");
+      }
+      for (SessionFile.Tab tab : session.tabs()) {
+        SessionCodec.snapshot(tab);
+        SessionCodec.memory(tab);
+      }
+      return session;
+    } catch (JsonProcessingException e) {
+      throw new SessionException(file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
+    } catch (RuntimeException e) {
+      if (e instanceof SessionException) {
+        throw e;
+      }
+      throw new SessionException(file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
+    }
+  }
+
+  private static String where(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    return at == null || at.getLineNr() < 0 ? "" : ":" + at.getLineNr() + ":" + at.getColumnNr();
+  }
+}
