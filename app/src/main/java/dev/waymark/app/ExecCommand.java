@@ -50,6 +50,13 @@ final class ExecCommand implements Callable<Integer> {
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");
 
+  @Option(names = "--session", paramLabel = "ID",
+      description = "Continue a saved session (id or name) instead of starting a new one.")
+  String sessionId;
+
+  @Option(names = "--tab", paramLabel = "ID", description = "With --session: the tab to continue (default: its first).")
+  String tabId;
+
   @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
   List<String> prompt;
 
@@ -69,10 +76,27 @@ final class ExecCommand implements Callable<Integer> {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
-      ChatModel chat = choice.create();
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-      try (TabSession session = new TabSession(store.newTab(), store.projectDirectory(), chat,
-          Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), mode, interactive, null))) {
+      SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
+          new SessionSettings(choice.model(), mode, interactive, null));
+      List<dev.waymark.tui.SessionControl.LoadedTab> tabs = new java.util.ArrayList<>();
+      TabSession chosen;
+      if (sessionId != null) {
+        dev.waymark.tui.SessionControl.Loaded loaded = keeper.open(keeper.files().load(sessionId));
+        loaded.notes().forEach(note -> err.println("waymark: " + note));
+        tabs.addAll(loaded.tabs());
+        chosen = tabs.stream().map(dev.waymark.tui.SessionControl.LoadedTab::session)
+            .filter(t -> tabId == null || t.checkpoints().tabId().equals(tabId)).findFirst()
+            .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + keeper.label()
+                + " has no tab " + tabId + " (it has " + String.join(", ", loaded.tabs().stream()
+                .map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
+      } else if (tabId != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--tab needs --session.");
+      } else {
+        chosen = keeper.newTab();
+        tabs.add(new dev.waymark.tui.SessionControl.LoadedTab(chosen, ""));
+      }
+      try (TabSession session = chosen) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> {
           session.submit(new dev.waymark.core.agent.Command.Cancel());
@@ -85,8 +109,21 @@ final class ExecCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
           session.submit(new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
-          return report(session, events, out, err, console);
+          int status = report(session, events, out, err, console);
+          session.idle().get(10, TimeUnit.SECONDS);
+          List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
+          for (var tab : tabs) {
+            open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()), tab.input()));
+          }
+          keeper.save(open, null);
+          err.println("waymark: session " + keeper.label() + ", tab " + session.checkpoints().tabId());
+          return status;
         } finally {
+          for (var tab : tabs) {
+            if (tab.session() != session) {
+              tab.session().close();
+            }
+          }
           try {
             Runtime.getRuntime().removeShutdownHook(interrupt);
           } catch (IllegalStateException shuttingDown) {
@@ -179,6 +216,18 @@ final class ExecCommand implements Callable<Integer> {
           break;
       }
     }
+  }
+
+  /** A tab's title in the session file: the first prompt of its live path. */
+  static String titleOf(TabSession session) {
+    for (var messages : session.memory().messages().values()) {
+      for (var m : messages) {
+        if (m instanceof dev.waymark.core.model.ChatMessage.User user) {
+          return user.text().strip().lines().findFirst().orElse("");
+        }
+      }
+    }
+    return "";
   }
 
   static String describe(Checkpoint checkpoint) {

@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
       "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,",
       "WAYMARK_HOME (where checkpoints and logs live), XDG_CONFIG_HOME (settings.json: key bindings).",
     },
-    subcommands = {ExecCommand.class, StoreCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, StoreCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -31,6 +32,16 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
   @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", description = "The project directory (default: the current one).")
   java.nio.file.Path directory;
+
+  @CommandLine.Option(names = "--continue", description = "Reopen this project's last session.")
+  boolean continueLast;
+
+  @CommandLine.Option(names = "--resume", arity = "0..1", fallbackValue = "", paramLabel = "ID",
+      description = "Open a saved session by id or name; without one, choose from a list.")
+  String resume;
+
+  @CommandLine.Option(names = "--demo", description = "Try Waymark on a small sample project with a scripted model: no key, no network.")
+  boolean demo;
 
   private final WaymarkHome home;
 
@@ -86,9 +97,24 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
       return 2;
     }
-    Providers.Choice choice = options.choose(System.getenv(), cli);
-    UiLauncher.run(project, home, choice, approval, keys);
-    return 0;
+    if (continueLast && resume != null) {
+      throw new CommandLine.ParameterException(cli, "Use either --continue or --resume, not both.");
+    }
+    java.util.List<String> welcome = new java.util.ArrayList<>();
+    Providers.Choice choice;
+    if (demo) {
+      Demo.Prepared prepared = Demo.prepare();
+      project = prepared.project();
+      choice = new Providers.Choice("scripted", "demo", null, null, prepared.script());
+      welcome.addAll(Demo.welcome(project));
+    } else if (Providers.nothingConfigured(options, System.getenv())) {
+      choice = Providers.unconfigured();
+      welcome.addAll(Providers.welcome());
+    } else {
+      choice = options.choose(System.getenv(), cli);
+    }
+    UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
+    return UiLauncher.run(project, home, choice, approval, keys, opening, welcome, cli.getErr());
   }
 
   static final class Version implements CommandLine.IVersionProvider {

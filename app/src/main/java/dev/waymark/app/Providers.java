@@ -21,6 +21,8 @@ final class Providers {
   record Choice(String provider, String model, URI baseUrl, String apiKey, Path script) {
     ChatModel create() {
       switch (provider) {
+        case "none":
+          return Providers.NOT_CONFIGURED;
         case "scripted":
           return ModelClients.scripted(script);
         case "anthropic":
@@ -34,6 +36,35 @@ final class Providers {
     public String toString() {
       return "Choice[" + provider + ", " + model + ", " + baseUrl + "]";
     }
+  }
+
+  /** The model of a first run with no provider configured: every call says how to configure one. */
+  static final ChatModel NOT_CONFIGURED = (request, listener, cancellation) -> {
+    throw new dev.waymark.core.model.ModelException(dev.waymark.core.model.ModelException.Kind.AUTHENTICATION,
+        "No model is configured. Quit (Ctrl+D) and set OPENAI_API_KEY or ANTHROPIC_API_KEY, or point "
+            + "OPENAI_BASE_URL at a local server such as Ollama (http://localhost:11434/v1), then start Waymark again.");
+  };
+
+  /** True on a first run: no flag and no environment variable names a provider, a key or a server. */
+  static boolean nothingConfigured(ModelOptions options, Map<String, String> env) {
+    return options.provider == null && options.script == null && options.baseUrl == null
+        && blankToNull(env.get("OPENAI_API_KEY")) == null && blankToNull(env.get("OPENAI_BASE_URL")) == null
+        && blankToNull(env.get("ANTHROPIC_API_KEY")) == null;
+  }
+
+  static Choice unconfigured() {
+    return new Choice("none", "no model", null, null, null);
+  }
+
+  /** What a first run shows in the chat. */
+  static java.util.List<String> welcome() {
+    return java.util.List.of(
+        "Welcome to Waymark. No model is configured yet, so prompts cannot be answered. Quit (Ctrl+D) and set one of:",
+        "  OPENAI_API_KEY=sk-…            OpenAI (default model " + DEFAULT_OPENAI_MODEL + ")",
+        "  ANTHROPIC_API_KEY=sk-ant-…     Anthropic (default model " + DEFAULT_ANTHROPIC_MODEL + ")",
+        "  OPENAI_BASE_URL=http://localhost:11434/v1 waymark --model qwen2.5-coder   Ollama, no key needed",
+        "Any OpenAI-compatible server works the same way (llama.cpp, vLLM, LM Studio). To try Waymark with no key "
+            + "and no network: waymark --demo. F1 shows the keys.");
   }
 
   static Choice choose(String provider, String model, String baseUrl, Path script, Map<String, String> env,

@@ -1,44 +1,130 @@
 package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.agent.SessionSettings;
-import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.Tools;
+import dev.waymark.tui.SessionControl;
 import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
 import dev.waymark.tui.terminal.UiTerminal;
+import java.io.Console;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Wires store, model, tools and settings into the full-screen interface and runs it. */
+/** Wires store, sessions, model, tools and settings into the full-screen interface and runs it. */
 final class UiLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(UiLauncher.class);
 
   private UiLauncher() {}
 
-  static void run(Path project, WaymarkHome home, Providers.Choice choice, ApprovalMode approval, KeyMap keys)
-      throws Exception {
-    try (ShadowStore store = ShadowStore.open(project, home, RetentionPolicy.DEFAULT);
-        UiTerminal terminal = UiTerminal.open()) {
-      WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), store.projectDirectory(), choice.create(),
-          Toolset.of(Tools.standard().all()), new SessionSettings(choice.model(), approval, true, null));
-      WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, opener,
-          new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(), approval.name().toLowerCase(Locale.ROOT)
-              .replace('_', '-'), keys, Clock.systemDefaultZone()));
-      terminal.onResize(ui::wake);
-      KeyReader.start(terminal, ui::post);
-      ui.startupNotices(store.recovered());
-      ui.run();
+  /** Which session the interface opens: a new one, the last one, or one chosen by id, name or picker. */
+  record Opening(boolean continueLast, Optional<String> resume) {
+    static final Opening NEW = new Opening(false, Optional.empty());
+  }
+
+  /** Runs the interface; returns the exit status. */
+  static int run(Path project, WaymarkHome home, Providers.Choice choice, ApprovalMode approval, KeyMap keys,
+      Opening opening, List<String> welcome, PrintWriter err) throws Exception {
+    try (ShadowStore store = ShadowStore.open(project, home, RetentionPolicy.DEFAULT)) {
+      SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
+          SessionKeeper.settings(choice.model(), approval, true));
+      Optional<SessionFile> chosen;
+      try {
+        chosen = choose(keeper.files(), opening, err);
+      } catch (SessionException e) {
+        err.println("waymark: " + e.getMessage());
+        return 1;
+      }
+      if (opening.resume().isPresent() && opening.resume().get().isEmpty() && chosen.isEmpty()) {
+        return 0; // the picker was left without a choice
+      }
+      SessionControl.Loaded loaded = chosen.map(keeper::open).orElse(null);
+      try (UiTerminal terminal = UiTerminal.open()) {
+        WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, keeper::newTab,
+            new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
+                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()),
+            keeper);
+        terminal.onResize(ui::wake);
+        KeyReader.start(terminal, ui::post);
+        if (loaded != null) {
+          ui.openLoaded(loaded);
+        } else {
+          ui.openTab();
+        }
+        ui.startupNotices(store.recovered());
+        ui.startupNotices(welcome, false);
+        ui.run();
+      }
+      err.println("waymark: session " + keeper.label() + " saved; `waymark --continue` opens it again.");
       LOG.info("the interface closed normally");
+      return 0;
+    }
+  }
+
+  private static Optional<SessionFile> choose(SessionStore files, Opening opening, PrintWriter err) {
+    if (opening.continueLast()) {
+      Optional<SessionFile> last = files.latest();
+      if (last.isEmpty()) {
+        throw new SessionException("This project has no saved session to continue; `waymark` starts a new one.");
+      }
+      return last;
+    }
+    if (opening.resume().isEmpty()) {
+      return Optional.empty();
+    }
+    String wanted = opening.resume().get();
+    if (!wanted.isEmpty()) {
+      return Optional.of(files.load(wanted));
+    }
+    return pick(files, err);
+  }
+
+  /** The session picker of {@code --resume} without an id: a numbered list on the terminal. */
+  private static Optional<SessionFile> pick(SessionStore files, PrintWriter err) {
+    List<SessionStore.Listing> all = files.list();
+    if (all.isEmpty()) {
+      throw new SessionException("This project has no saved sessions; `waymark` starts a new one.");
+    }
+    Console console = System.console();
+    if (console == null) {
+      throw new SessionException("--resume without an id needs a terminal to choose on; give the id (`waymark sessions` lists them).");
+    }
+    PrintWriter out = console.writer();
+    out.println("Saved sessions of this project, newest first:");
+    for (int i = 0; i < all.size(); i++) {
+      out.printf("%3d) %s%n", i + 1, SessionKeeper.describe(all.get(i), "").strip());
+    }
+    while (true) {
+      String answer = console.readLine("Open which one? [1-%d, Enter to cancel] ", all.size());
+      if (answer == null || answer.isBlank()) {
+        return Optional.empty();
+      }
+      try {
+        int choice = Integer.parseInt(answer.trim());
+        if (choice >= 1 && choice <= all.size()) {
+          SessionStore.Listing listing = all.get(choice - 1);
+          if (listing.problem().isPresent()) {
+            out.println(listing.problem().get());
+            continue;
+          }
+          return Optional.of(files.read(listing.file()));
+        }
+      } catch (NumberFormatException e) {
+        // asked again below
+      }
+      out.println("Type a number from 1 to " + all.size() + ".");
     }
   }
 

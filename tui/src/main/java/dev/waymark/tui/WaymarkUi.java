@@ -92,12 +92,14 @@ public final class WaymarkUi {
 
   private record Wake() {}
 
-  private record Notice(String text) {}
+  private record Notice(String text, boolean warning) {}
 
   private final Screen screen;
   private final Consumer<Runnable> frameWrapper;
   private final TabOpener opener;
   private final Options options;
+  private final SessionControl sessions;
+  private boolean sessionChanged;
   private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
   private final List<Tab> tabs = new ArrayList<>();
   private final InputHistory history = new InputHistory();
@@ -116,10 +118,16 @@ public final class WaymarkUi {
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
    */
   public WaymarkUi(Screen screen, Consumer<Runnable> frameWrapper, TabOpener opener, Options options) {
+    this(screen, frameWrapper, opener, options, SessionControl.NONE);
+  }
+
+  public WaymarkUi(Screen screen, Consumer<Runnable> frameWrapper, TabOpener opener, Options options,
+      SessionControl sessions) {
     this.screen = screen;
     this.frameWrapper = frameWrapper;
     this.opener = opener;
     this.options = options;
+    this.sessions = sessions;
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -132,10 +140,15 @@ public final class WaymarkUi {
     inbox.add(new Wake());
   }
 
-  /** Opens the first tab and runs until the user quits; closes every tab's session on the way out. */
+  /**
+   * Runs until the user quits, on the tabs already open (a loaded session) or on a new one; saves
+   * the session and closes every tab's session on the way out.
+   */
   public void run() throws IOException {
     try {
-      openTab();
+      if (tabs.isEmpty()) {
+        openTab();
+      }
       while (!quit) {
         step(animating() ? 100 : 500);
       }
@@ -143,9 +156,32 @@ public final class WaymarkUi {
       Thread.currentThread().interrupt();
     } finally {
       for (Tab tab : tabs) {
-        tab.session.close();
+        tab.session.close(); // cancels a running turn and waits for its checkpoint
+      }
+      saveSession(null, true);
+    }
+  }
+
+  /** Opens the tabs of a loaded session (before {@link #run}, or when /session load replaces the open ones). */
+  public void openLoaded(SessionControl.Loaded loaded) {
+    for (SessionControl.LoadedTab loadedTab : loaded.tabs()) {
+      TabSession session = loadedTab.session();
+      Tab tab = new Tab(session, options.clock());
+      var tree = session.checkpoints();
+      tab.state.replay(tree.checkpoints(), session.memory().messages(), tree.live(), tree.livePath());
+      tab.editor.setText(loadedTab.input() == null ? "" : loadedTab.input());
+      session.subscribe(event -> inbox.add(new TabEvent(tab, event)));
+      tabs.add(tab);
+    }
+    active = 0;
+    if (!tabs.isEmpty()) {
+      current().state.notice(Tone.MUTED, "Session " + loaded.name() + ": " + loaded.tabs().size()
+          + (loaded.tabs().size() == 1 ? " tab." : " tabs."));
+      for (String note : loaded.notes()) {
+        current().state.notice(Tone.WARNING, "! " + note);
       }
     }
+    dirty = true;
   }
 
   /** Handles whatever arrived within {@code waitMillis} (everything queued), then draws if due. For tests too. */
@@ -159,6 +195,9 @@ public final class WaymarkUi {
     }
     if (quit || tabs.isEmpty()) {
       return; // nothing more to draw: the caller restores the terminal
+    }
+    if (sessionChanged) {
+      saveSession(null, false);
     }
     long now = System.nanoTime();
     if (animating()) {
@@ -181,8 +220,13 @@ public final class WaymarkUi {
 
   /** Notes from opening the store (a restore finished or rolled back), shown in the first tab. */
   public void startupNotices(List<String> notes) {
+    startupNotices(notes, true);
+  }
+
+  /** Messages for the first tab's chat; {@code warning} ones stand out. */
+  public void startupNotices(List<String> notes, boolean warning) {
     for (String note : notes) {
-      inbox.add(new Notice(note));
+      inbox.add(new Notice(note, warning));
     }
   }
 
@@ -238,7 +282,7 @@ public final class WaymarkUi {
     } else if (item instanceof UiInput input) {
       onInput(input);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
-      current().state.notice(Tone.WARNING, "! " + notice.text());
+      current().state.notice(notice.warning() ? Tone.WARNING : Tone.NORMAL, notice.warning() ? "! " + notice.text() : notice.text());
     }
   }
 
@@ -248,6 +292,10 @@ public final class WaymarkUi {
     }
     boolean isActive = tab == current();
     tab.state.apply(event, isActive);
+    if (event instanceof Event.CheckpointCreated || event instanceof Event.CheckpointRestored
+        || event instanceof Event.CheckpointSaved || event instanceof Event.TurnFinished) {
+      sessionChanged = true;
+    }
     if (event instanceof Event.ViewMoved) {
       ChatView.showViewed(tab.state, tab.scroll, chatWidth);
     } else if (event instanceof Event.TurnStarted) {
@@ -524,6 +572,8 @@ public final class WaymarkUi {
       showHelp();
     } else if (parsed instanceof SlashCommand.Parsed.Quit) {
       quit = true;
+    } else if (parsed instanceof SlashCommand.Parsed.Session session) {
+      sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
       if (tab.state.running() && forTab.keepsDraft()) {
         tab.state.notice(Tone.ERROR, "✗ A turn is running; interrupt it (Esc) before moving the tab.");
@@ -533,6 +583,65 @@ public final class WaymarkUi {
         tab.session.submit(new Command.KeepDraft(""));
       }
       forTab.commands().forEach(tab.session::submit);
+    }
+  }
+
+  private void sessionCommand(Tab tab, SlashCommand.Parsed.Session command) {
+    try {
+      switch (command.verb()) {
+        case "save" -> tab.state.notice(Tone.ACCENT, saveSession(command.argument(), true));
+        case "list" -> tab.state.notice(Tone.NORMAL, String.join("\n", sessions.list()));
+        case "delete" -> tab.state.notice(Tone.MUTED, sessions.delete(command.argument()));
+        case "load" -> loadSession(command.argument());
+        default -> tab.state.notice(Tone.ERROR, "✗ Unknown /session command.");
+      }
+    } catch (dev.waymark.core.session.SessionException e) {
+      tab.state.notice(Tone.ERROR, "✗ " + e.getMessage());
+    }
+  }
+
+  private void loadSession(String idOrName) {
+    for (Tab t : tabs) {
+      if (t.state.running()) {
+        current().state.notice(Tone.ERROR, "✗ A turn is running in tab " + (tabs.indexOf(t) + 1)
+            + "; interrupt it (Esc) before loading another session.");
+        return;
+      }
+    }
+    saveSession(null, true);
+    SessionControl.Loaded loaded = sessions.load(idOrName);
+    List<Tab> old = new ArrayList<>(tabs);
+    tabs.clear();
+    openLoaded(loaded);
+    for (Tab t : old) {
+      t.session.close();
+    }
+    if (tabs.isEmpty()) {
+      openTab();
+    }
+  }
+
+  /** Saves the session of the open tabs; returns what to tell the user, or logs a failure when {@code quiet}. */
+  private String saveSession(String name, boolean force) {
+    if (tabs.isEmpty() || (!force && !sessionChanged)) {
+      return "";
+    }
+    sessionChanged = false;
+    List<SessionControl.OpenTab> open = new ArrayList<>();
+    for (Tab t : tabs) {
+      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t.editor.text()));
+    }
+    try {
+      return sessions.save(open, name);
+    } catch (RuntimeException e) {
+      LOG.warn("saving the session failed", e);
+      if (!tabs.isEmpty() && name == null) {
+        current().state.notice(Tone.ERROR, "✗ The session could not be saved: " + e.getMessage());
+      }
+      if (name != null) {
+        throw e;
+      }
+      return "";
     }
   }
 

@@ -67,6 +67,7 @@ public sealed interface Command {
 
   record Save(String name) implements Command {}
 
+  /** How the files on disk differ from a checkpoint; a negative number means the live one. */
   record Diff(int checkpoint) implements Command {}
 
   /** Asks for a summary of every checkpoint; answered by {@link Event.CheckpointsListed}. */

@@ -485,7 +485,7 @@ public final class TabSession implements AutoCloseable {
       } else if (command instanceof Command.Save save) {
         emit(new Event.CheckpointSaved(tree.save(save.name()), save.name()));
       } else if (command instanceof Command.Diff diff) {
-        emit(new Event.DiffReady(tree.diff(diff.checkpoint())));
+        emit(new Event.DiffReady(tree.diff(diff.checkpoint() < 0 ? tree.live() : diff.checkpoint())));
       } else if (command instanceof Command.List) {
         emit(new Event.CheckpointsListed(summaries(), tree.live()));
       }

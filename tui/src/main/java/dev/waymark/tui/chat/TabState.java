@@ -167,6 +167,62 @@ public final class TabState {
 
   // ------------------------------------------------------------------------------- changing
 
+  /**
+   * Rebuilds the chat of a tab brought back from a saved session: each checkpoint's prompt,
+   * answers, tool calls and steering messages, in order, then live and the live path.
+   */
+  public void replay(List<dev.waymark.core.checkpoint.Checkpoint> checkpoints,
+      java.util.Map<Integer, List<dev.waymark.core.model.ChatMessage>> messages, int liveCheckpoint, List<Integer> livePath) {
+    for (dev.waymark.core.checkpoint.Checkpoint cp : checkpoints) {
+      int n = cp.number();
+      if (n == 0) {
+        continue;
+      }
+      ensureMark(n, cp.parent());
+      marks.set(n, new CheckpointMark(n, cp.parent(), cp.status(), cp.changedFiles(), false));
+      boolean prompted = false;
+      for (dev.waymark.core.model.ChatMessage m : messages.getOrDefault(n, List.of())) {
+        if (m instanceof dev.waymark.core.model.ChatMessage.User user) {
+          if (!prompted) {
+            add(new Blocks.Prompt(n, user.text(), cp.created()));
+            if (title.isEmpty()) {
+              title = user.text().strip().lines().findFirst().orElse("");
+            }
+            prompted = true;
+          } else {
+            add(new Blocks.Steering(n, user.text()));
+          }
+        } else if (m instanceof dev.waymark.core.model.ChatMessage.Assistant assistant) {
+          if (!prompted) {
+            add(new Blocks.Prompt(n, "(continued)", cp.created()));
+            prompted = true;
+          }
+          if (!assistant.text().isBlank()) {
+            Blocks.Answer answerBlock = new Blocks.Answer(n);
+            answerBlock.append(assistant.text());
+            add(answerBlock);
+          }
+          for (ToolCall call : assistant.toolCalls()) {
+            Blocks.ToolUse use = new Blocks.ToolUse(n, call.id(), call.name(), "", "", false);
+            toolUses.put(call.id(), use);
+            add(use);
+          }
+        } else if (m instanceof dev.waymark.core.model.ChatMessage.ToolResult result) {
+          Blocks.ToolUse use = toolUses.get(result.toolCallId());
+          if (use != null) {
+            use.finish(result.content(), result.isError());
+          }
+        }
+      }
+    }
+    live = liveCheckpoint;
+    for (int n : livePath) {
+      ensureMark(n, -1);
+      marks.set(n, marks.get(n).onPath(true));
+    }
+    version++;
+  }
+
   /** A message from the UI itself (a bad command, say), shown in this tab's chat. */
   public void notice(Tone tone, String text) {
     add(new Blocks.Notice(-1, tone, text));

@@ -12,11 +12,13 @@ public final class SlashCommand {
   public static final List<String> USAGE = List.of(
       "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N]", "/checkpoint redo",
       "/checkpoint save [name]", "/checkpoint goto N", "/checkpoint diff [N]",
-      "/checkpoint restore N [files|conversation|both]", "/help", "/quit");
+      "/checkpoint restore N [files|conversation|both]", "/session save [name]", "/session load ID|NAME",
+      "/session list", "/session delete ID", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
-      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/help", "/quit");
+      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
+      "/session load", "/session list", "/session delete", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -30,6 +32,9 @@ public final class SlashCommand {
     record Quit() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
+
+    /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
+    record Session(String verb, String argument) implements Parsed {}
   }
 
   public static boolean isCommand(String text) {
@@ -54,6 +59,8 @@ public final class SlashCommand {
       case "/checkpoint":
       case "/cp":
         return checkpoint(words, current, defaultSaveName);
+      case "/session":
+        return session(words);
       default:
         return invalid("Unknown command " + words[0] + ". Type /help for the list.");
     }
@@ -102,6 +109,18 @@ public final class SlashCommand {
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }
+  }
+
+  private static Parsed session(String[] words) {
+    String verb = words.length > 1 ? words[1].toLowerCase(Locale.ROOT) : "list";
+    int args = words.length - 2;
+    return switch (verb) {
+      case "list" -> args <= 0 ? new Parsed.Session("list", null) : invalid("Usage: /session list");
+      case "save" -> args <= 1 ? new Parsed.Session("save", args == 1 ? words[2] : null) : invalid("Usage: /session save [name]");
+      case "load" -> args == 1 ? new Parsed.Session("load", words[2]) : invalid("Usage: /session load ID|NAME");
+      case "delete" -> args == 1 ? new Parsed.Session("delete", words[2]) : invalid("Usage: /session delete ID");
+      default -> invalid("Unknown /session command \"" + words[1] + "\". Try: save, load, list, delete.");
+    };
   }
 
   private static int number(String word) {

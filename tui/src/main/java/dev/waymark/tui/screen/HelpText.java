@@ -47,6 +47,10 @@ public final class HelpText {
       case "/checkpoint goto N" -> "make #N live, even one undone or on another branch";
       case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
       case "/checkpoint restore N [files|conversation|both]" -> "restore only files, only conversation, or both";
+      case "/session save [name]" -> "save this session now (it is also saved after every checkpoint)";
+      case "/session load ID|NAME" -> "open a saved session of this project";
+      case "/session list" -> "the saved sessions of this project";
+      case "/session delete ID" -> "delete a saved session and its checkpoints' tags";
       case "/help" -> "this help";
       case "/quit" -> "leave Waymark";
       default -> "";

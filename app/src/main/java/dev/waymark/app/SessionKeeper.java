@@ -1,0 +1,156 @@
+package dev.waymark.app;
+
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.session.SessionCodec;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tools;
+import dev.waymark.tui.SessionControl;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The session of one run: which file it is, how its tabs are made and brought back, and saving.
+ * The interface, {@code waymark exec} and the headless commands all go through it.
+ */
+final class SessionKeeper implements SessionControl {
+  private static final DateTimeFormatter LIST_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+
+  private final ShadowStore store;
+  private final SessionStore files;
+  private final String provider;
+  private final Supplier<ChatModel> models;
+  private final SessionSettings settings;
+  private String id;
+  private String name;
+  private Instant created;
+
+  SessionKeeper(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings) {
+    this.store = store;
+    this.files = SessionStore.of(store);
+    this.provider = provider;
+    this.models = models;
+    this.settings = settings;
+    this.id = files.newId();
+    this.created = files.now();
+  }
+
+  String id() {
+    return id;
+  }
+
+  SessionStore files() {
+    return files;
+  }
+
+  /** A new tab with a new checkpoint tree. */
+  TabSession newTab() {
+    return new TabSession(store.newTab(), store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings);
+  }
+
+  /** Makes {@code file} the current session and brings back its tabs; {@code notes} gets what could not be. */
+  Loaded open(SessionFile file) {
+    List<LoadedTab> tabs = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    for (SessionFile.Tab tab : file.tabs()) {
+      tabs.add(new LoadedTab(restore(tab, notes), tab.input()));
+    }
+    id = file.id();
+    name = file.name();
+    created = file.created() == null ? files.now() : file.created();
+    return new Loaded(label(), tabs, notes);
+  }
+
+  /** Brings back one tab of a session file. */
+  TabSession restore(SessionFile.Tab tab, List<String> notes) {
+    ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(tab));
+    if (!restored.recreatedTags().isEmpty()) {
+      notes.add("Recreated " + restored.recreatedTags().size() + " missing tag(s) of tab " + tab.tabId() + " from their commits.");
+    }
+    if (!restored.lostCheckpoints().isEmpty()) {
+      notes.add("Checkpoint(s) " + restored.lostCheckpoints() + " of tab " + tab.tabId()
+          + " could not be brought back: their commits are gone from the store. Their conversation is loaded; "
+          + "their file changes cannot be undone or redone.");
+    }
+    CheckpointTree tree = restored.tree();
+    return new TabSession(tree, store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings,
+        SessionCodec.memory(tab));
+  }
+
+  String label() {
+    return name == null ? id : name + " (" + id + ")";
+  }
+
+  @Override
+  public String save(List<OpenTab> tabs, String newName) {
+    if (newName != null) {
+      if (!newName.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+        throw new SessionException("Not a session name: \"" + newName + "\" (letters, digits, '.', '-' and '_').");
+      }
+      name = newName;
+    }
+    List<SessionFile.Tab> records = new ArrayList<>();
+    for (OpenTab tab : tabs) {
+      records.add(SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input())));
+    }
+    files.save(new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
+        files.now(), records.isEmpty() ? null : records.get(0).tabId(), records));
+    return "Saved session " + label() + " to " + files.file(id) + ".";
+  }
+
+  @Override
+  public List<String> list() {
+    List<String> lines = new ArrayList<>();
+    for (SessionStore.Listing l : files.list()) {
+      lines.add(describe(l, id));
+    }
+    if (lines.isEmpty()) {
+      lines.add("No saved sessions in " + files.directory() + ".");
+    }
+    return lines;
+  }
+
+  static String describe(SessionStore.Listing l, String current) {
+    String when = l.updated() == null ? "?" : LIST_TIME.format(l.updated());
+    if (l.problem().isPresent()) {
+      return "  " + l.id() + "  " + when + "  cannot be loaded: " + l.problem().get();
+    }
+    return (l.id().equals(current) ? "▸ " : "  ") + l.id() + "  " + when + "  " + l.tabs() + (l.tabs() == 1 ? " tab, " : " tabs, ")
+        + l.checkpoints() + (l.checkpoints() == 1 ? " checkpoint" : " checkpoints") + (l.name() == null ? "" : "  \"" + l.name() + "\"");
+  }
+
+  @Override
+  public Loaded load(String idOrName) {
+    SessionFile file = files.load(idOrName);
+    if (file.id().equals(id)) {
+      throw new SessionException("Session " + label() + " is the one open.");
+    }
+    return open(file);
+  }
+
+  @Override
+  public String delete(String idOrName) {
+    SessionFile file = files.load(idOrName);
+    if (file.id().equals(id)) {
+      throw new SessionException("Session " + label() + " is the one open; load another first.");
+    }
+    files.delete(file.id(), store);
+    return "Deleted session " + file.id() + " and the tags of its " + file.tabs().size() + " tab(s); "
+        + "the store reclaims their space at its next garbage collection.";
+  }
+
+  static SessionSettings settings(String model, ApprovalMode approval, boolean interactive) {
+    return new SessionSettings(model, approval, interactive, null);
+  }
+}

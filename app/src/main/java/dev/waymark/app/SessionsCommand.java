@@ -1,0 +1,97 @@
+package dev.waymark.app;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code waymark sessions [list | delete ID]}: the saved sessions of a project. */
+@Command(name = "sessions", mixinStandardHelpOptions = true,
+    description = {"List the saved sessions of a project, newest first, or delete one (with its tags)."})
+final class SessionsCommand implements Callable<Integer> {
+  static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT);
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.ParentCommand Main main;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", defaultValue = "list", description = "list (default) or delete")
+  String action;
+
+  @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "The session to delete (id or name).")
+  String id;
+
+  @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
+  Path directory = Path.of("");
+
+  @Option(names = "--json", description = "Print JSON for scripts.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
+      SessionStore files = SessionStore.of(store);
+      switch (action) {
+        case "list" -> {
+          if (id != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "`sessions list` takes no id.");
+          }
+          List<SessionStore.Listing> all = files.list();
+          if (json) {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (SessionStore.Listing l : all) {
+              Map<String, Object> row = new LinkedHashMap<>();
+              row.put("id", l.id());
+              row.put("name", l.name());
+              row.put("updated", l.updated());
+              row.put("tabs", l.tabs());
+              row.put("checkpoints", l.checkpoints());
+              row.put("problem", l.problem().orElse(null));
+              rows.add(row);
+            }
+            out.println(JSON.writeValueAsString(rows));
+          } else if (all.isEmpty()) {
+            out.println("No saved sessions for " + store.projectDirectory() + ".");
+          } else {
+            all.forEach(l -> out.println(SessionKeeper.describe(l, "").strip()));
+          }
+          return 0;
+        }
+        case "delete" -> {
+          if (id == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "`sessions delete` needs the session's id.");
+          }
+          SessionFile deleted = files.delete(id, store);
+          if (json) {
+            out.println(JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
+          } else {
+            out.println("Deleted session " + deleted.id() + " and the tags of its " + deleted.tabs().size() + " tab(s).");
+          }
+          return 0;
+        }
+        default -> throw new CommandLine.ParameterException(spec.commandLine(),
+            "Unknown action \"" + action + "\": use list or delete.");
+      }
+    } catch (SessionException e) {
+      err.println("waymark: " + e.getMessage());
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.waymark.tui;
+
+import dev.waymark.core.agent.TabSession;
+import java.util.List;
+
+/**
+ * Saving and loading sessions, which the application wires (the UI only decides when). Every
+ * method may throw {@link dev.waymark.core.session.SessionException} with a message for the user.
+ */
+public interface SessionControl {
+  /** A tab as the UI shows it: its session, its label and what sits in its input. */
+  record OpenTab(TabSession session, String title, String input) {}
+
+  /** A tab brought back from a saved session, with what sat in its input. */
+  record LoadedTab(TabSession session, String input) {}
+
+  /** A loaded session's tabs, and what could not be brought back. */
+  record Loaded(String name, List<LoadedTab> tabs, List<String> notes) {}
+
+  /** Writes the current session; a non-null {@code name} names it. Returns what to tell the user. */
+  String save(List<OpenTab> tabs, String name);
+
+  /** One line per saved session of this project, newest first. */
+  List<String> list();
+
+  /** Opens a saved session; the current one must have been saved first. */
+  Loaded load(String idOrName);
+
+  /** Deletes a saved session (not the open one) and its tags. Returns what to tell the user. */
+  String delete(String idOrName);
+
+  /** For a UI without saved sessions (tests): every call says so. */
+  SessionControl NONE = new SessionControl() {
+    @Override
+    public String save(List<OpenTab> tabs, String name) {
+      return "Sessions are not kept in this run.";
+    }
+
+    @Override
+    public List<String> list() {
+      return List.of("Sessions are not kept in this run.");
+    }
+
+    @Override
+    public Loaded load(String idOrName) {
+      throw new dev.waymark.core.session.SessionException("Sessions are not kept in this run.");
+    }
+
+    @Override
+    public String delete(String idOrName) {
+      return "Sessions are not kept in this run.";
+    }
+  };
+}
