@@ -64,7 +64,9 @@ final class UiLauncher {
           ui.openTab();
         }
         ui.startupNotices(store.recovered());
-        ui.startupNotices(welcome, false);
+        if (!welcome.isEmpty()) {
+          ui.startupNotices(List.of(String.join("\n", welcome)), false);
+        }
         ui.run();
       }
       err.println("waymark: session " + keeper.label() + " saved; `waymark --continue` opens it again.");

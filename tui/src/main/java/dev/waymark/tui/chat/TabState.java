@@ -203,7 +203,7 @@ public final class TabState {
             add(answerBlock);
           }
           for (ToolCall call : assistant.toolCalls()) {
-            Blocks.ToolUse use = new Blocks.ToolUse(n, call.id(), call.name(), "", "", false);
+            Blocks.ToolUse use = new Blocks.ToolUse(n, call.id(), call.name(), target(call), "", false);
             toolUses.put(call.id(), use);
             add(use);
           }
@@ -365,6 +365,21 @@ public final class TabState {
     if (!restored.draft().isEmpty()) {
       draftToRestore = restored.draft();
     }
+  }
+
+  /** What a saved tool call was about: its path or command, read from its arguments. */
+  private static String target(ToolCall call) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      for (String field : new String[] {"path", "command", "pattern"}) {
+        if (args != null && args.path(field).isTextual()) {
+          return args.path(field).asText();
+        }
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // shown without a target
+    }
+    return "";
   }
 
   private List<Line> listing(Event.CheckpointsListed listed) {
