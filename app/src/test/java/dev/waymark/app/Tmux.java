@@ -29,7 +29,9 @@ final class Tmux implements AutoCloseable {
 
   /** Starts {@code command} in a window of {@code columns}×{@code rows}; the pane stays readable after it exits. */
   void start(int columns, int rows, Path directory, Map<String, String> env, List<String> command) throws Exception {
-    StringBuilder shell = new StringBuilder("export TERM=xterm-256color");
+    // the program sees only the provider settings a test gives it
+    StringBuilder shell = new StringBuilder("unset OPENAI_API_KEY OPENAI_BASE_URL ANTHROPIC_API_KEY ANTHROPIC_BASE_URL; "
+        + "export TERM=xterm-256color");
     for (var e : env.entrySet()) {
       shell.append("; export ").append(e.getKey()).append('=').append(quote(e.getValue()));
     }

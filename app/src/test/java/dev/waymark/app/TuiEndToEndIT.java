@@ -238,6 +238,91 @@ class TuiEndToEndIT {
     tmux.waitForExit(Duration.ofSeconds(15));
   }
 
+  private void startWith(List<String> args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
+    command.addAll(args);
+    tmux.start(120, 36, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
+        "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
+  }
+
+  @Test
+  void theDemoRunsWithNoKeyAndNoNetwork() throws Exception {
+    startWith(List.of("--demo"));
+    String welcome = tmux.waitFor("ready · #0");
+    java.util.regex.Matcher where = java.util.regex.Pattern.compile("project is in (\\S+)").matcher(welcome.replace("\n", " "));
+    assertThat(where.find()).as(welcome).isTrue();
+    Path demo = Path.of(where.group(1).replaceAll(",$", ""));
+    assertThat(demo.resolve("greeter.py")).exists();
+
+    send("add a shout option");
+    tmux.waitFor("Allow edit_file: edit greeter.py\\?");
+    tmux.type("y");
+    tmux.waitFor("ready · #1");
+    assertThat(Files.readString(demo.resolve("greeter.py"))).contains("shout");
+    send("now tests");
+    tmux.waitFor("Allow write_file: write test_greeter.py\\?");
+    tmux.type("a");
+    tmux.waitFor("ready · #2");
+    assertThat(demo.resolve("test_greeter.py")).exists();
+
+    tmux.keys("C-b");
+    tmux.waitFor("Viewing checkpoint #1");
+    assertThat(demo.resolve("test_greeter.py")).as("browsing changes nothing").exists();
+    tmux.keys("Escape");
+    send("/checkpoint undo");
+    tmux.waitFor("Rewound past this point");
+    waitForPath(demo.resolve("test_greeter.py"), false);
+    tmux.keys("C-c");
+    send("/checkpoint redo");
+    waitForPath(demo.resolve("test_greeter.py"), true);
+    send("/checkpoint diff 0");
+    tmux.waitFor("Diff: disk against #0");
+    tmux.keys("Escape");
+    tmux.keys("C-t");
+    tmux.waitFor(" 2 ");
+    tmux.keys("C-d");
+    tmux.waitForExit(Duration.ofSeconds(20));
+  }
+
+  private void waitForPath(Path path, boolean exists) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end && Files.exists(path) != exists) {
+      Thread.sleep(50);
+    }
+    assertThat(Files.exists(path)).as(path + "; the screen was:\n" + tmux.screen()).isEqualTo(exists);
+  }
+
+  @Test
+  void continueReopensTheLastSessionWhereItWas() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1\\n'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'}]}");
+    send("one");
+    tmux.waitFor("ready · #1");
+    send("/session save first-try");
+    tmux.waitFor("Saved session first-try");
+    send("/quit");
+    tmux.waitForExit(Duration.ofSeconds(20));
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--continue", "--script", temp.resolve("script.json").toString(), "--approval", "yolo", project.toString()));
+    String back = tmux.waitFor("ready · #1");
+    assertThat(back).contains("› one", "Wrote one.", "Session first-try");
+    send("/checkpoint undo");
+    waitForFile("a.txt", null);
+  }
+
+  @Test
+  void aFirstRunWithoutAProviderWelcomesAndSaysWhatToSet() throws Exception {
+    startWith(List.of(project.toString()));
+    String screen = tmux.waitFor("ready · #0");
+    assertThat(screen).contains("Welcome to Waymark", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "localhost:11434", "--demo");
+    send("hello");
+    tmux.waitFor("No model is configured");
+  }
+
   @Test
   void theTerminalIsRestoredWhenWaymarkExits() throws Exception {
     Path script = temp.resolve("script.json");

@@ -1,0 +1,188 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The headless session and checkpoint commands, as a script runs them: the shaded jar in its own
+ * process, against sessions that {@code waymark exec} made, checked on disk and with the real git.
+ */
+class HeadlessCommandsIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SCRIPT = "{'responses':["
+      + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'one\\n'}}]},"
+      + "{'whenLastUser':'one','text':'Wrote one.'},"
+      + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'two\\n'}}]},"
+      + "{'whenLastUser':'two','text':'Wrote two.'},"
+      + "{'whenLastUser':'other','toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'b\\n'}}]},"
+      + "{'whenLastUser':'other','text':'Wrote b.'}]}";
+
+  @TempDir Path temp;
+  Path home;
+  Path project;
+  Path script;
+
+  record Run(int exit, String out, String err) {
+    JsonNode json() throws Exception {
+      return JSON.readTree(out);
+    }
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    home = temp.resolve("home");
+    project = Files.createDirectories(temp.resolve("project"));
+    script = temp.resolve("script.json");
+    Files.writeString(script, SCRIPT.replace('\'', '"'));
+  }
+
+  private Run waymark(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("OPENAI_") || k.startsWith("ANTHROPIC_") || k.startsWith("WAYMARK_"));
+    env.put("WAYMARK_HOME", home.toString());
+    env.put("HOME", temp.resolve("user").toString());
+    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    Path out = temp.resolve("out.txt");
+    Path err = temp.resolve("err.txt");
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    Process p = pb.start();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("waymark " + String.join(" ", args) + " did not end");
+    }
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private Run exec(String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of("exec", "--script", script.toString(), "--approval", "yolo"));
+    args.addAll(List.of(more));
+    Run run = waymark(args.toArray(String[]::new));
+    assertThat(run.exit()).as(run.err()).isZero();
+    return run;
+  }
+
+  private String git(String... args) throws Exception {
+    Path shadow;
+    try (Stream<Path> found = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
+      shadow = found.findFirst().orElseThrow();
+    }
+    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out;
+  }
+
+  private String file(String name) throws Exception {
+    return Files.readString(project.resolve(name));
+  }
+
+  @Test
+  void checkpointsOfASessionMadeByExecCanBeListedUndoneRedoneDiffedAndSaved() throws Exception {
+    exec("one");
+    JsonNode sessions = waymark("sessions", "--json").json();
+    String session = sessions.get(0).get("id").asText();
+    exec("--session", session, "two");
+    assertThat(file("a.txt")).isEqualTo("two\n");
+
+    JsonNode list = waymark("checkpoints", "list", "--json").json();
+    assertThat(list.get("session").asText()).isEqualTo(session);
+    assertThat(list.get("live").asInt()).isEqualTo(2);
+    assertThat(list.get("checkpoints")).hasSize(3);
+    assertThat(list.get("checkpoints").get(2).get("prompt").asText()).isEqualTo("two");
+    assertThat(list.get("checkpoints").get(2).get("added").asInt()).isEqualTo(1);
+    String tab = list.get("tab").asText();
+
+    Run undo = waymark("checkpoints", "undo", "--json");
+    assertThat(undo.json().get("target").asInt()).isEqualTo(1);
+    assertThat(file("a.txt")).isEqualTo("one\n");
+    assertThat(waymark("checkpoints", "list", "--json").json().get("live").asInt()).as("saved to the session").isEqualTo(1);
+
+    Run diff = waymark("checkpoints", "diff", "2");
+    assertThat(diff.out()).contains("-two", "+one");
+    assertThat(waymark("checkpoints", "redo").out()).contains("Restored #2");
+    assertThat(file("a.txt")).isEqualTo("two\n");
+    assertThat(waymark("checkpoints", "goto", "0", "--tab", tab).exit()).isZero();
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(waymark("checkpoints", "goto", "2").exit()).isZero();
+
+    Run save = waymark("checkpoints", "save", "release", "--session", session);
+    assertThat(save.out()).contains("waymark/" + tab + "/saved/release");
+    assertThat(git("show", "waymark/" + tab + "/saved/release:post/a.txt")).isEqualTo("two\n");
+
+    Run more = exec("--session", session, "--tab", tab, "other");
+    assertThat(more.err()).contains("checkpoint #3");
+    assertThat(waymark("checkpoints", "list", "--json").json().get("checkpoints")).hasSize(4);
+  }
+
+  @Test
+  void badArgumentsAndUnknownSessionsOrTabsAreOneClearLine() throws Exception {
+    Run none = waymark("checkpoints", "list");
+    assertThat(none.exit()).isEqualTo(1);
+    assertThat(none.err()).contains("no saved session yet").doesNotContain("Exception");
+
+    exec("one");
+    assertThat(waymark("checkpoints", "goto").exit()).isEqualTo(2);
+    assertThat(waymark("checkpoints", "undo", "x").err()).contains("Not a checkpoint number");
+    Run noTab = waymark("checkpoints", "list", "--tab", "tnope");
+    assertThat(noTab.exit()).isEqualTo(1);
+    assertThat(noTab.err()).contains("has no tab tnope");
+    assertThat(waymark("checkpoints", "list", "--session", "nope").err()).contains("No session \"nope\"");
+    assertThat(waymark("checkpoints", "goto", "7").err()).contains("no checkpoint #7");
+  }
+
+  @Test
+  void deletingASessionLeavesNoTagOfItsTabs() throws Exception {
+    exec("one");
+    String session = waymark("sessions", "--json").json().get(0).get("id").asText();
+    exec("--session", session, "two");
+    assertThat(git("tag", "-l", "waymark/*")).isNotBlank();
+
+    Run deleted = waymark("sessions", "delete", session);
+    assertThat(deleted.exit()).as(deleted.err()).isZero();
+    assertThat(git("tag", "-l", "waymark/*")).isBlank();
+    assertThat(waymark("sessions").out()).contains("No saved sessions");
+    assertThat(file("a.txt")).as("deleting a session never touches the project").isEqualTo("two\n");
+  }
+
+  @Test
+  void aCorruptSessionFileIsReportedAndLeftAsItIs() throws Exception {
+    exec("one");
+    Path sessions;
+    try (Stream<Path> found = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("sessions"))) {
+      sessions = found.findFirst().orElseThrow();
+    }
+    Path broken = sessions.resolve("20200101-000000-000000.json");
+    Files.writeString(broken, "{\"schemaVersion\": 1, \"tabs\": [");
+    Path future = sessions.resolve("20200101-000000-ffffff.json");
+    Files.writeString(future, "{\"schemaVersion\": 7, \"id\": \"x\", \"tabs\": []}");
+
+    Run list = waymark("sessions");
+    assertThat(list.exit()).isZero();
+    assertThat(list.out()).contains("20200101-000000-000000", "cannot be loaded", "newer Waymark");
+    Run load = waymark("checkpoints", "list", "--session", "20200101-000000-000000");
+    assertThat(load.exit()).isEqualTo(1);
+    assertThat(load.err()).contains("not a valid session file", "left as it is").doesNotContain("Exception:");
+    assertThat(Files.readString(broken)).isEqualTo("{\"schemaVersion\": 1, \"tabs\": [");
+    assertThat(waymark("checkpoints", "list").exit()).as("the good session still works").isZero();
+  }
+}
