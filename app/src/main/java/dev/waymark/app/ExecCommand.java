@@ -64,15 +64,23 @@ final class ExecCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ApprovalMode mode = options.approvalMode(spec.commandLine());
-    Providers.Choice choice = options.choose(System.getenv(), spec.commandLine());
+    java.util.Map<String, String> env = System.getenv();
+    Settings settings;
+    try {
+      settings = Settings.load(env, directory.toAbsolutePath());
+    } catch (Settings.BadSettings e) {
+      err.println("waymark: " + e.getMessage());
+      return 2;
+    }
+    ApprovalMode mode = options.approvalMode(settings, env, spec.commandLine());
+    Providers.Choice choice = options.choose(settings, env, spec.commandLine());
     Console console = System.console();
     boolean interactive = console != null && mode != ApprovalMode.YOLO;
 
     // On Ctrl-C the JVM halts as soon as its shutdown hooks return: the hook cancels the turn and
     // then waits until the turn's checkpoint is stored and the store closed, so nothing is lost.
     CountDownLatch ended = new CountDownLatch(1);
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy())) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }

@@ -84,15 +84,17 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
-    dev.waymark.core.tool.ApprovalMode approval = options.approvalMode(cli);
+    java.util.Map<String, String> env = System.getenv();
+    Settings settings;
     dev.waymark.tui.terminal.KeyMap keys;
     try {
-      UserSettings settings = UserSettings.read(UserSettings.defaultFile(System.getenv()));
+      settings = Settings.load(env, project);
       keys = dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(settings.keyBindings());
-    } catch (UserSettings.BadSettings | IllegalArgumentException e) {
+    } catch (Settings.BadSettings | IllegalArgumentException e) {
       cli.getErr().println("waymark: " + e.getMessage());
       return 2;
     }
+    dev.waymark.core.tool.ApprovalMode approval = options.approvalMode(settings, env, cli);
     if (System.console() == null) {
       cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
       return 2;
@@ -107,14 +109,14 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       project = prepared.project();
       choice = new Providers.Choice("scripted", "demo", null, null, prepared.script());
       welcome.addAll(Demo.welcome(project));
-    } else if (Providers.nothingConfigured(options, System.getenv())) {
+    } else if (Providers.nothingConfigured(options, settings, env)) {
       choice = Providers.unconfigured();
       welcome.addAll(Providers.welcome());
     } else {
-      choice = options.choose(System.getenv(), cli);
+      choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
-    return UiLauncher.run(project, home, choice, approval, keys, opening, welcome, cli.getErr());
+    return UiLauncher.run(project, home, settings.retentionPolicy(), choice, approval, keys, opening, welcome, cli.getErr());
   }
 
   static final class Version implements CommandLine.IVersionProvider {

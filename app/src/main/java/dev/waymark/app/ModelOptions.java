@@ -24,17 +24,22 @@ final class ModelOptions {
   @Option(names = "--script", paramLabel = "FILE", description = "The JSON script the scripted provider replays.")
   Path script;
 
-  @Option(names = "--approval", paramLabel = "MODE", defaultValue = "ask",
-      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), yolo (everything runs). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--approval", paramLabel = "MODE",
+      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), yolo (everything runs). "
+          + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")
   String approval;
 
-  Providers.Choice choose(Map<String, String> env, CommandLine cli) {
-    return Providers.choose(provider, model, baseUrl, script, env, cli);
+  Providers.Choice choose(Settings settings, Map<String, String> env, CommandLine cli) {
+    return Providers.choose(this, settings, env, cli);
   }
 
-  ApprovalMode approvalMode(CommandLine cli) {
+  /** The approval mode: the flag, else WAYMARK_APPROVAL, else the settings, else ask. */
+  ApprovalMode approvalMode(Settings settings, Map<String, String> env, CommandLine cli) {
+    String mode = approval != null ? approval
+        : env.get("WAYMARK_APPROVAL") != null && !env.get("WAYMARK_APPROVAL").isBlank() ? env.get("WAYMARK_APPROVAL")
+        : settings.approval() != null ? settings.approval() : "ask";
     try {
-      return ApprovalMode.parse(approval);
+      return ApprovalMode.parse(mode);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }

@@ -4,6 +4,7 @@ import dev.waymark.core.model.ChatModel;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine;
@@ -46,8 +47,9 @@ final class Providers {
   };
 
   /** True on a first run: no flag and no environment variable names a provider, a key or a server. */
-  static boolean nothingConfigured(ModelOptions options, Map<String, String> env) {
+  static boolean nothingConfigured(ModelOptions options, Settings settings, Map<String, String> env) {
     return options.provider == null && options.script == null && options.baseUrl == null
+        && settings.provider() == null && settings.providers().isEmpty() && blankToNull(env.get("WAYMARK_PROVIDER")) == null
         && blankToNull(env.get("OPENAI_API_KEY")) == null && blankToNull(env.get("OPENAI_BASE_URL")) == null
         && blankToNull(env.get("ANTHROPIC_API_KEY")) == null;
   }
@@ -67,38 +69,87 @@ final class Providers {
             + "and no network: waymark --demo. F1 shows the keys.");
   }
 
-  static Choice choose(String provider, String model, String baseUrl, Path script, Map<String, String> env,
-      CommandLine cli) {
-    String name = provider == null ? defaultProvider(script, env) : provider.toLowerCase(Locale.ROOT);
-    switch (name) {
+  /**
+   * The provider, model, server and key, each from the first place that sets it: the flags, then
+   * the environment ({@code WAYMARK_PROVIDER}, {@code WAYMARK_MODEL}, and for the built-in
+   * providers {@code OPENAI_BASE_URL} / {@code ANTHROPIC_BASE_URL}), then the settings files, then
+   * the defaults. Keys come only from the environment variable a provider names, or a 0600 file.
+   */
+  static Choice choose(ModelOptions flags, Settings settings, Map<String, String> env, CommandLine cli) {
+    String id = firstSet(flags.provider, env.get("WAYMARK_PROVIDER"), settings.provider());
+    if (id == null) {
+      id = defaultProvider(flags.script, env);
+    }
+    id = id.toLowerCase(Locale.ROOT);
+    Settings.ProviderSetting configured = null;
+    for (Settings.ProviderSetting p : settings.providers()) {
+      if (p.id().equalsIgnoreCase(id)) {
+        configured = p;
+      }
+    }
+    boolean builtIn = List.of("openai", "anthropic", "scripted").contains(id);
+    if (configured == null && !builtIn) {
+      List<String> known = new java.util.ArrayList<>(List.of("openai", "anthropic", "scripted"));
+      settings.providers().forEach(p -> known.add(p.id()));
+      throw new CommandLine.ParameterException(cli, "Unknown provider \"" + id + "\": use " + String.join(", ", known)
+          + " (providers are defined in settings.json).");
+    }
+    String type = configured != null ? configured.type() : id;
+    String model = firstSet(flags.model, env.get("WAYMARK_MODEL"), settings.model(),
+        configured != null && !configured.models().isEmpty() ? configured.models().get(0) : null);
+    switch (type) {
       case "scripted": {
+        Path script = flags.script != null ? flags.script
+            : configured != null && configured.script() != null ? Path.of(configured.script()) : null;
         if (script == null) {
           throw new CommandLine.ParameterException(cli, "The scripted provider needs --script FILE.");
         }
         if (!Files.isRegularFile(script)) {
           throw new CommandLine.ParameterException(cli, "No script file at " + script + ".");
         }
-        return new Choice(name, model == null ? "scripted" : model, null, null, script);
+        return new Choice(id, model == null ? "scripted" : model, null, null, script);
       }
       case "openai": {
-        URI url = uri(firstSet(baseUrl, env.get("OPENAI_BASE_URL"), OPENAI_URL), cli);
-        String key = blankToNull(env.get("OPENAI_API_KEY"));
+        URI url = uri(firstSet(flags.baseUrl, builtIn ? env.get("OPENAI_BASE_URL") : null,
+            configured != null ? configured.baseUrl() : null, OPENAI_URL), cli);
+        String key = key(configured, "OPENAI_API_KEY", env, cli);
         if (key == null && url.getHost() != null && url.getHost().endsWith("openai.com")) {
           throw new CommandLine.ParameterException(cli, "Set OPENAI_API_KEY to use OpenAI, or point --base-url "
               + "(or OPENAI_BASE_URL) at another OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.");
         }
-        return new Choice(name, model == null ? DEFAULT_OPENAI_MODEL : model, url, key, null);
+        return new Choice(id, model == null ? DEFAULT_OPENAI_MODEL : model, url, key, null);
       }
-      case "anthropic": {
-        String key = blankToNull(env.get("ANTHROPIC_API_KEY"));
+      default: {
+        String key = key(configured, "ANTHROPIC_API_KEY", env, cli);
         if (key == null) {
-          throw new CommandLine.ParameterException(cli, "Set ANTHROPIC_API_KEY to use the anthropic provider.");
+          throw new CommandLine.ParameterException(cli, "Set " + (configured != null && configured.apiKeyEnv() != null
+              ? configured.apiKeyEnv() : "ANTHROPIC_API_KEY") + " to use the " + id + " provider.");
         }
-        URI url = uri(firstSet(baseUrl, env.get("ANTHROPIC_BASE_URL"), ANTHROPIC_URL), cli);
-        return new Choice(name, model == null ? DEFAULT_ANTHROPIC_MODEL : model, url, key, null);
+        URI url = uri(firstSet(flags.baseUrl, builtIn ? env.get("ANTHROPIC_BASE_URL") : null,
+            configured != null ? configured.baseUrl() : null, ANTHROPIC_URL), cli);
+        return new Choice(id, model == null ? DEFAULT_ANTHROPIC_MODEL : model, url, key, null);
       }
-      default:
-        throw new CommandLine.ParameterException(cli, "Unknown provider \"" + provider + "\": use openai, anthropic or scripted.");
+    }
+  }
+
+  /** The API key: from the environment variable the provider names, else from its key file (which must be 0600). */
+  private static String key(Settings.ProviderSetting configured, String defaultEnv, Map<String, String> env, CommandLine cli) {
+    String variable = configured != null && configured.apiKeyEnv() != null ? configured.apiKeyEnv() : defaultEnv;
+    String key = blankToNull(env.get(variable));
+    if (key != null || configured == null || configured.apiKeyFile() == null) {
+      return key;
+    }
+    Path file = Path.of(configured.apiKeyFile().replaceFirst("^~(?=/)", System.getProperty("user.home")));
+    try {
+      var permissions = Files.getPosixFilePermissions(file);
+      if (permissions.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+        throw new CommandLine.ParameterException(cli, "The key file " + file + " of provider " + configured.id()
+            + " must be readable only by you: chmod 600 " + file);
+      }
+      return blankToNull(Files.readString(file).strip());
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      throw new CommandLine.ParameterException(cli, "Cannot read the key file " + file + " of provider " + configured.id()
+          + ": " + e.getMessage());
     }
   }
 

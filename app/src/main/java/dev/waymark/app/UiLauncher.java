@@ -35,9 +35,9 @@ final class UiLauncher {
   }
 
   /** Runs the interface; returns the exit status. */
-  static int run(Path project, WaymarkHome home, Providers.Choice choice, ApprovalMode approval, KeyMap keys,
-      Opening opening, List<String> welcome, PrintWriter err) throws Exception {
-    try (ShadowStore store = ShadowStore.open(project, home, RetentionPolicy.DEFAULT)) {
+  static int run(Path project, WaymarkHome home, RetentionPolicy retention, Providers.Choice choice, ApprovalMode approval,
+      KeyMap keys, Opening opening, List<String> welcome, PrintWriter err) throws Exception {
+    try (ShadowStore store = ShadowStore.open(project, home, retention)) {
       SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
           SessionKeeper.settings(choice.model(), approval, true));
       Optional<SessionFile> chosen;
