@@ -124,7 +124,9 @@ final class ExecCommand implements Callable<Integer> {
             open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()), tab.input()));
           }
           keeper.save(open, null);
-          err.println("waymark: session " + keeper.label() + ", tab " + session.checkpoints().tabId());
+          if (status != 1) { // a failure is one line saying why; the session is saved all the same
+            err.println("waymark: session " + keeper.label() + ", tab " + session.checkpoints().tabId());
+          }
           return status;
         } finally {
           for (var tab : tabs) {

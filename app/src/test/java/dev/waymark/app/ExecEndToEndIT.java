@@ -386,7 +386,7 @@ class ExecEndToEndIT {
     Run run = waymark("--provider", "bogus", "hello");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err().lines().findFirst()).contains("Unknown provider \"bogus\": use openai, anthropic or scripted.");
+    assertThat(run.err().lines().findFirst()).contains("Unknown provider \"bogus\": use openai, anthropic, scripted (providers are defined in settings.json).");
     assertThat(server.requests()).isEmpty();
   }
 

@@ -89,7 +89,11 @@ final class Tmux implements AutoCloseable {
   }
 
   boolean alive() throws Exception {
-    return run("display-message", "-p", "-t", session, "#{pane_dead}").strip().equals("0");
+    try {
+      return run("display-message", "-p", "-t", session, "#{pane_dead}").strip().equals("0");
+    } catch (java.io.IOException noSession) {
+      return false;
+    }
   }
 
   /** Waits until the program has ended. */

@@ -41,8 +41,20 @@ class TuiEndToEndIT {
   }
 
   @AfterEach
-  void tearDown() {
-    tmux.close();
+  void tearDown() throws Exception {
+    // quit as a user would, so Waymark is not still saving its session when the files are removed
+    try {
+      if (tmux.alive()) {
+        tmux.keys("Escape");
+        Thread.sleep(300); // an Escape followed at once by another key reads as Alt+that key
+        tmux.keys("C-c");
+        tmux.keys("C-c");
+        tmux.keys("C-c");
+        tmux.waitForExit(Duration.ofSeconds(20));
+      }
+    } finally {
+      tmux.close();
+    }
   }
 
   private void start(int columns, int rows, String approval, String script) throws Exception {
