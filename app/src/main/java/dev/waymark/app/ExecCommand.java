@@ -80,7 +80,8 @@ final class ExecCommand implements Callable<Integer> {
     // On Ctrl-C the JVM halts as soon as its shutdown hooks return: the hook cancels the turn and
     // then waits until the turn's checkpoint is stored and the store closed, so nothing is lost.
     CountDownLatch ended = new CountDownLatch(1);
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy())) {
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy(),
+        settings.exclusions())) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }

@@ -116,7 +116,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
-    return UiLauncher.run(project, home, settings.retentionPolicy(), choice, approval, keys, opening, welcome, cli.getErr());
+    return UiLauncher.run(project, home, settings, choice, approval, keys, opening, welcome, cli.getErr());
   }
 
   static final class Version implements CommandLine.IVersionProvider {

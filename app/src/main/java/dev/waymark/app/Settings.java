@@ -26,9 +26,10 @@ record Settings(
     String model,
     String approval,
     Map<String, List<String>> keyBindings,
-    Retention retention) {
+    Retention retention,
+    List<String> exclusions) {
 
-  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null);
+  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of());
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -36,6 +37,7 @@ record Settings(
   Settings {
     providers = providers == null ? List.of() : List.copyOf(providers);
     keyBindings = keyBindings == null ? Map.of() : Map.copyOf(keyBindings);
+    exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -134,8 +136,10 @@ record Settings(
           later.retention().keepPerTab() != null ? later.retention().keepPerTab() : retention == null ? null : retention.keepPerTab(),
           later.retention().maxAgeDays() != null ? later.retention().maxAgeDays() : retention == null ? null : retention.maxAgeDays());
     }
+    List<String> excluded = new ArrayList<>(exclusions);
+    later.exclusions().stream().filter(e -> !excluded.contains(e)).forEach(excluded::add);
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
-        or(later.approval(), approval), keys, r);
+        or(later.approval(), approval), keys, r, excluded);
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

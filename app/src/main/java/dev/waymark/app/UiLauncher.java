@@ -1,7 +1,6 @@
 package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
@@ -35,9 +34,9 @@ final class UiLauncher {
   }
 
   /** Runs the interface; returns the exit status. */
-  static int run(Path project, WaymarkHome home, RetentionPolicy retention, Providers.Choice choice, ApprovalMode approval,
+  static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
       KeyMap keys, Opening opening, List<String> welcome, PrintWriter err) throws Exception {
-    try (ShadowStore store = ShadowStore.open(project, home, retention)) {
+    try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
       SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
           SessionKeeper.settings(choice.model(), approval, true));
       Optional<SessionFile> chosen;

@@ -59,13 +59,14 @@ class SettingsTest {
     assertThat(flags.approvalMode(Settings.load(env, project), env, cli)).isEqualTo(ApprovalMode.AUTO_EDIT);
 
     projectSettings("{\"model\": \"llama3\", \"approval\": \"yolo\", \"keyBindings\": {\"new-tab\": [\"ctrl+n\"]},"
-        + " \"retention\": {\"keepPerTab\": 20}}");
+        + " \"retention\": {\"keepPerTab\": 20}, \"exclusions\": [\"generated/\"]}");
     Settings merged = Settings.load(env, project);
     assertThat(choose(flags).model()).isEqualTo("llama3");
     assertThat(flags.approvalMode(merged, env, cli)).isEqualTo(ApprovalMode.YOLO);
     assertThat(merged.keyBindings()).containsEntry("view-back", List.of("alt+b")).containsEntry("new-tab", List.of("ctrl+n"));
     assertThat(merged.retentionPolicy().keepPerTab()).isEqualTo(20);
     assertThat(merged.retentionPolicy().maxAge()).isEqualTo(Duration.ofDays(7));
+    assertThat(merged.exclusions()).containsExactly("generated/");
 
     env.put("WAYMARK_MODEL", "from-env");
     env.put("WAYMARK_APPROVAL", "ask");

@@ -58,10 +58,23 @@ public final class ProjectWalker {
 
   private final Path root;
   private final boolean posix;
+  private final IgnoreNode exclusions;
 
   public ProjectWalker(Path root) {
+    this(root, List.of());
+  }
+
+  /** A walker that also leaves out {@code exclusions}: patterns in .gitignore syntax, from the root, that win over .gitignore. */
+  public ProjectWalker(Path root, List<String> exclusions) {
     this.root = root;
     this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
+    IgnoreNode node = new IgnoreNode();
+    try {
+      node.parse("settings", new java.io.ByteArrayInputStream(String.join("\n", exclusions).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // reading from memory
+    }
+    this.exclusions = node.getRules().isEmpty() ? null : node;
   }
 
   /** Walks the whole project. */
@@ -133,7 +146,7 @@ public final class ProjectWalker {
         visitor.excluded(path, child.getValue(), attributes, Exclusion.BUILT_IN);
         continue;
       }
-      if (ignored(here, path, isDir)) {
+      if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) || ignored(here, path, isDir)) {
         visitor.excluded(path, child.getValue(), attributes, Exclusion.IGNORED);
         continue;
       }

@@ -57,7 +57,8 @@ public final class ShadowStore implements AutoCloseable {
   private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
   private final ShellChangeTracker changeTracker;
 
-  private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock) {
+  private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
+      List<String> exclusions) {
     this.project = project;
     this.storeDir = storeDir;
     this.repo = repo;
@@ -65,7 +66,7 @@ public final class ShadowStore implements AutoCloseable {
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
-    this.changeTracker = new ShellChangeTracker(project, repo);
+    this.changeTracker = new ShellChangeTracker(project, repo, exclusions);
     this.recovered = lock.run(this::recoverInterruptedRestore);
   }
 
@@ -75,10 +76,22 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   public static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention) {
-    return open(projectDir, home, retention, Clock.systemUTC());
+    return open(projectDir, home, retention, Clock.systemUTC(), List.of());
+  }
+
+  /**
+   * As {@link #open(Path, WaymarkHome, RetentionPolicy)}, and files matching {@code exclusions}
+   * (.gitignore syntax, from the project root) are left out of what shell commands are checked for.
+   */
+  public static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention, List<String> exclusions) {
+    return open(projectDir, home, retention, Clock.systemUTC(), exclusions);
   }
 
   static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention, Clock clock) {
+    return open(projectDir, home, retention, clock, List.of());
+  }
+
+  static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention, Clock clock, List<String> exclusions) {
     Path project;
     try {
       project = projectDir.toRealPath();
@@ -100,7 +113,7 @@ public final class ShadowStore implements AutoCloseable {
         Files.writeString(marker, project + "\n", StandardCharsets.UTF_8);
       }
       ShadowRepository repo = ShadowRepository.openOrCreate(storeDir.resolve("shadow.git"));
-      return new ShadowStore(project, storeDir, repo, retention, clock);
+      return new ShadowStore(project, storeDir, repo, retention, clock, List.copyOf(exclusions));
     } catch (IOException e) {
       throw new CheckpointException("Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
     }

@@ -33,10 +33,10 @@ final class ShellChangeTracker {
   private final ProjectWalker walker;
   private final Map<String, Cached> cache = new HashMap<>();
 
-  ShellChangeTracker(Path root, ShadowRepository repo) {
+  ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions) {
     this.root = root;
     this.repo = repo;
-    this.walker = new ProjectWalker(root);
+    this.walker = new ProjectWalker(root, exclusions);
   }
 
   /** Stat data of one entry; two equal stats mean "unchanged" (unless racy). */

@@ -91,6 +91,15 @@ class RunShellToolTest {
   }
 
   @Test
+  void exclusionsFromSettingsAreLeftOutLikeIgnoredFiles(@org.junit.jupiter.api.io.TempDir Path other) throws IOException {
+    try (ToolFixture excluding = new ToolFixture(other, ToolSettings.DEFAULTS, java.util.List.of("generated/", "*.tmp"))) {
+      ToolResult r = excluding.shell("mkdir -p generated && echo g > generated/a.txt; echo t > x.tmp; echo k > kept.txt");
+      assertThat(excluding.recorded()).containsExactly("kept.txt");
+      assertThat(r.content()).contains("generated/").contains("x.tmp");
+    }
+  }
+
+  @Test
   void filesOverTheSizeLimitAreSkippedAndReported() throws IOException {
     Files.write(f.file("big-before.bin"), new byte[10_000]);
     f.write("small.txt", "s\n");

@@ -43,10 +43,15 @@ final class ToolFixture implements AutoCloseable {
   }
 
   ToolFixture(Path tempDir, ToolSettings settings) throws IOException {
+    this(tempDir, settings, java.util.List.of());
+  }
+
+  /** With {@code exclusions}: patterns the store leaves out of what shell commands are checked for. */
+  ToolFixture(Path tempDir, ToolSettings settings, java.util.List<String> exclusions) throws IOException {
     project = Files.createDirectories(tempDir.resolve("project"));
     outside = Files.createDirectories(tempDir.resolve("outside"));
     Path home = Files.createDirectories(tempDir.resolve("home"));
-    store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT);
+    store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT, exclusions);
     tab = store.openTab("tab1");
     tools = Tools.standard(settings);
     turn = tab.begin();
