@@ -101,8 +101,14 @@ final class SessionKeeper implements SessionControl {
       name = newName;
     }
     List<SessionFile.Tab> records = new ArrayList<>();
+    boolean empty = newName == null;
     for (OpenTab tab : tabs) {
-      records.add(SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input())));
+      SessionFile.Tab record = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input()));
+      empty &= record.checkpoints().size() <= 1 && (tab.input() == null || tab.input().isBlank());
+      records.add(record);
+    }
+    if (empty && !java.nio.file.Files.exists(files.file(id))) {
+      return "Nothing to save yet: no tab has a checkpoint."; // a session that was only opened is not kept
     }
     files.save(new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
         files.now(), records.isEmpty() ? null : records.get(0).tabId(), records));
