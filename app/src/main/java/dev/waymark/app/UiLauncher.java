@@ -68,7 +68,9 @@ final class UiLauncher {
         }
         ui.run();
       }
-      err.println("waymark: session " + keeper.label() + " saved; `waymark --continue` opens it again.");
+      if (Files.exists(keeper.files().file(keeper.id()))) {
+        err.println("waymark: session " + keeper.label() + " saved; `waymark --continue` opens it again.");
+      }
       LOG.info("the interface closed normally");
       return 0;
     }
