@@ -45,8 +45,7 @@ class TuiEndToEndIT {
     // quit as a user would, so Waymark is not still saving its session when the files are removed
     try {
       if (tmux.alive()) {
-        tmux.keys("Escape");
-        Thread.sleep(300); // an Escape followed at once by another key reads as Alt+that key
+        escape();
         tmux.keys("C-c");
         tmux.keys("C-c");
         tmux.keys("C-c");
@@ -71,6 +70,12 @@ class TuiEndToEndIT {
   private void send(String text) throws Exception {
     tmux.type(text);
     tmux.keys("Enter");
+  }
+
+  /** Esc, then a pause: an Esc followed at once by another key reads as Alt and that key, as in any terminal. */
+  private void escape() throws Exception {
+    tmux.keys("Escape");
+    Thread.sleep(300);
   }
 
   private String file(String path) throws Exception {
@@ -157,7 +162,7 @@ class TuiEndToEndIT {
     assertThat(tmux.screen()).doesNotContain("Viewing checkpoint");
     tmux.keys("M-Left");
     tmux.waitFor("Viewing checkpoint #1");
-    tmux.keys("Escape");
+    escape();
     tmux.waitFor("ready · #2");
 
     send("/checkpoint undo");
@@ -224,7 +229,7 @@ class TuiEndToEndIT {
 
     send("long");
     tmux.waitFor("esc to interrupt");
-    tmux.keys("Escape");
+    escape();
     tmux.waitFor("Interrupted.");
     tmux.waitFor("ready · #2");
   }
@@ -281,7 +286,7 @@ class TuiEndToEndIT {
     tmux.keys("C-b");
     tmux.waitFor("Viewing checkpoint #1");
     assertThat(demo.resolve("test_greeter.py")).as("browsing changes nothing").exists();
-    tmux.keys("Escape");
+    escape();
     send("/checkpoint undo");
     tmux.waitFor("Rewound past this point");
     waitForPath(demo.resolve("test_greeter.py"), false);
@@ -290,7 +295,7 @@ class TuiEndToEndIT {
     waitForPath(demo.resolve("test_greeter.py"), true);
     send("/checkpoint diff 0");
     tmux.waitFor("Diff: disk against #0");
-    tmux.keys("Escape");
+    escape();
     tmux.keys("C-t");
     tmux.waitFor(" 2 ");
     tmux.keys("C-d");
