@@ -401,16 +401,18 @@ public final class TabSession implements AutoCloseable {
     } catch (Exception e) {
       return finish(state, call, ToolResult.error("The arguments of " + call.name() + " are not a JSON object: " + e.getMessage()));
     }
-    boolean needsApproval = !approved && settings.approval().needsApproval(tool.kind())
-        && !allowedForSession.contains(tool.name());
+    boolean secrets = tool.readsSecrets(arguments);
+    boolean needsApproval = !approved && (secrets
+        || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()));
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
-    emit(new Event.ToolCallProposed(state.checkpoint, call, tool.describe(arguments),
-        tool.preview(arguments, projectRoot), needsApproval));
+    String summary = tool.describe(arguments) + (secrets ? " — a secrets file: its content would go to the model" : "");
+    emit(new Event.ToolCallProposed(state.checkpoint, call, summary, tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
       if (!ask) {
-        emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments)
-            + "): it needs approval and there is nobody to ask. Use --approval auto-edit or yolo to allow it."));
+        emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + (secrets
+            ? "): a secrets file goes to the model only with the user's approval, in every mode, and nobody can give it here."
+            : "): it needs approval and there is nobody to ask. Use --approval auto-edit or yolo to allow it.")));
         return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
@@ -421,7 +423,7 @@ public final class TabSession implements AutoCloseable {
       if (!decision.allow()) {
         return finish(state, call, ToolResult.error("The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
       }
-      if (decision.forSession()) {
+      if (decision.forSession() && !secrets) { // a secrets file is asked about each time
         allowedForSession.add(tool.name());
       }
     }

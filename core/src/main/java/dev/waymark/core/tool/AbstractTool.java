@@ -78,6 +78,19 @@ abstract class AbstractTool implements Tool {
     return "";
   }
 
+  @Override
+  public final boolean readsSecrets(JsonNode arguments) {
+    try {
+      return readsSecrets(Args.of(arguments));
+    } catch (ToolError | RuntimeException e) {
+      return false; // the call fails on its arguments before it reads anything
+    }
+  }
+
+  boolean readsSecrets(Args args) throws ToolError {
+    return false;
+  }
+
   /** The file's text now, or null when it does not exist or is no UTF-8 text small enough to preview. */
   static String currentText(java.nio.file.Path file) throws IOException {
     if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

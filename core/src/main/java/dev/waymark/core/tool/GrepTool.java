@@ -37,6 +37,11 @@ final class GrepTool extends AbstractTool {
   }
 
   @Override
+  boolean readsSecrets(Args args) throws ToolError {
+    return Tool.isSecretsFile(args.optionalString("path").orElse(""));
+  }
+
+  @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String regex = args.string("pattern");
     String path = args.optionalString("path").orElse("");
@@ -59,6 +64,10 @@ final class GrepTool extends AbstractTool {
       new ProjectWalker(paths.root()).walk(target.relative(), new ProjectWalker.Visitor() {
         @Override
         public boolean entry(String entry, Path file, BasicFileAttributes attributes) throws IOException {
+          if (Tool.isSecretsFile(entry)) {
+            search.secretsLeftOut++;
+            return true;
+          }
           return search.file(entry, entry.substring(prefix.length()), file, attributes);
         }
       });
@@ -67,6 +76,10 @@ final class GrepTool extends AbstractTool {
           Files.readAttributes(target.file(), BasicFileAttributes.class));
     }
     StringBuilder out = search.out;
+    if (search.secretsLeftOut > 0) {
+      out.append("[left out ").append(search.secretsLeftOut).append(" .env file(s): grep one by its path to search it; "
+          + "that asks the user first]\n");
+    }
     if (search.matches == 0) {
       out.append("No matches for ").append(regex).append(" in ").append(target.display()).append(".\n");
     } else if (search.truncated) {
@@ -86,6 +99,7 @@ final class GrepTool extends AbstractTool {
     final StringBuilder out = new StringBuilder();
     int matches;
     int skipped;
+    int secretsLeftOut;
     boolean truncated;
 
     Search(Pattern pattern, Glob glob, ToolContext context) {

@@ -33,6 +33,11 @@ final class ReadFileTool extends AbstractTool {
   }
 
   @Override
+  boolean readsSecrets(Args args) throws ToolError {
+    return Tool.isSecretsFile(args.string("path"));
+  }
+
+  @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String path = args.string("path");
     long offset = args.optionalLong("offset", 1, Integer.MAX_VALUE).orElse(1L);

@@ -25,6 +25,22 @@ public interface Tool {
     return "";
   }
 
+  /**
+   * True when the call would send the content of a secrets file ({@code .env}, {@code .env.local},
+   * …) to the model: such a call asks for approval in every mode, and "allow for this session"
+   * does not cover it.
+   */
+  default boolean readsSecrets(JsonNode arguments) {
+    return false;
+  }
+
+  /** A file whose content is secret by convention: {@code .env} and {@code .env.*}. */
+  static boolean isSecretsFile(String path) {
+    String name = path.replace('\\', '/');
+    name = name.substring(name.lastIndexOf('/') + 1);
+    return name.equals(".env") || name.startsWith(".env.");
+  }
+
   default String name() {
     return spec().name();
   }

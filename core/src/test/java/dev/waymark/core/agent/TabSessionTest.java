@@ -353,6 +353,54 @@ class TabSessionTest {
   }
 
   @Test
+  void readingASecretsFileAsksEvenInYoloModeAndAllowingOnceDoesNotAllowTheNext() throws Exception {
+    Files.writeString(project.resolve(".env"), "API_KEY=hunter2\n");
+    Files.writeString(project.resolve("notes.txt"), "plain\n");
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(dev.waymark.core.tool.Tools.standard().all()), new SessionSettings("m", ApprovalMode.YOLO, true, null));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    model.respond(r -> call("read_file", "{\"path\":\"notes.txt\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("look"));
+
+    Event.ToolCallProposed plain = await(Event.ToolCallProposed.class, e -> e.call().argumentsJson().contains("notes"));
+    assertThat(plain.needsApproval()).isFalse();
+    Event.ToolCallProposed secret = await(Event.ToolCallProposed.class, e -> e.call().argumentsJson().contains(".env"));
+    assertThat(secret.needsApproval()).isTrue();
+    assertThat(secret.summary()).contains("secrets file");
+    session.submit(new Command.Approve(secret.call().id(), true));
+    Event.ToolCallProposed again = await(Event.ToolCallProposed.class,
+        e -> e.call().argumentsJson().contains(".env") && !e.call().id().equals(secret.call().id()));
+    assertThat(again.needsApproval()).as("allow for the session does not cover secrets").isTrue();
+    session.submit(new Command.Deny(again.call().id(), ""));
+    await(Event.TurnFinished.class, e -> true);
+
+    List<ChatMessage> last = model.requests.get(model.requests.size() - 1).messages();
+    assertThat(last.toString()).containsOnlyOnce("hunter2");
+  }
+
+  @Test
+  void withoutAnyoneToAskASecretsFileIsNeverReadEvenInYoloMode() throws Exception {
+    Files.writeString(project.resolve(".env.local"), "TOKEN=s3cr3t\n");
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(dev.waymark.core.tool.Tools.standard().all()), new SessionSettings("m", ApprovalMode.YOLO, false, null));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    model.respond(r -> call("read_file", "{\"path\":\".env.local\"}"));
+    model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("find the token"));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(find(Event.Warning.class).message()).contains("secrets file", "approval, in every mode");
+    String sent = model.requests.stream().map(r -> r.messages().toString()).reduce("", String::concat);
+    assertThat(sent).doesNotContain("s3cr3t").contains("left out 1 .env file");
+  }
+
+  @Test
   void aModelErrorFailsTheTurnWithAClearMessageAndKeepsTheConversation() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> {
