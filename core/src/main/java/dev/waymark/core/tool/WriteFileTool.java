@@ -43,7 +43,7 @@ final class WriteFileTool extends AbstractTool {
     boolean existed = Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS);
     changeRecorded(context.turn(), file.relative(), () -> {
       Files.createDirectories(file.file().getParent());
-      Files.write(file.file(), content);
+      AtomicWrite.replace(file.file(), content);
     });
     return ToolResult.ok((existed ? "Overwrote " : "Created ") + file.display() + " (" + content.length + " bytes).");
   }

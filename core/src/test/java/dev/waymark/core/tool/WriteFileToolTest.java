@@ -27,6 +27,19 @@ class WriteFileToolTest {
   }
 
   @Test
+  void overwritingReplacesTheFileWholeAndKeepsItsMode() throws java.io.IOException {
+    f.write("run.sh", "echo old\n");
+    java.nio.file.Files.setPosixFilePermissions(f.file("run.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+    f.call("write_file", "path", "run.sh", "content", "echo new\n");
+    assertThat(f.read("run.sh")).isEqualTo("echo new\n");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(f.file("run.sh"))))
+        .isEqualTo("rwxr-x---");
+    try (var left = java.nio.file.Files.list(f.project)) {
+      assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+    }
+  }
+
+  @Test
   void createsTheFileAndItsParentsAndRecordsIt() throws IOException {
     ToolResult r = f.call("write_file", "path", "src/main/App.java", "content", "class App {}\n");
     assertThat(r).isEqualTo(ToolResult.ok("Created src/main/App.java (13 bytes)."));

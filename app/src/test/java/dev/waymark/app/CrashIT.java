@@ -1,0 +1,204 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills Waymark with SIGKILL at random moments while it creates checkpoints, undoes, redoes,
+ * goes to and saves them, and checks after every kill that nothing is lost: the next start
+ * rolls back any interrupted restore; every project file holds one whole version that Waymark or
+ * the project had (never a mix, never truncated or emptied); every session file parses; the
+ * shadow repository passes {@code git fsck --strict}; every checkpoint reported created still
+ * has its tag. {@code -Dcrash.kills=N} sets the number of kills (CI: 200).
+ */
+class CrashIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern CREATED = Pattern.compile("checkpoint #(\\d+): \\d+ file\\(s\\) changed, tag (\\S+)");
+  private static final Pattern SESSION = Pattern.compile("waymark: session (\\S+), tab (\\S+)");
+  private static final int FILES = 12;
+
+  @TempDir Path temp;
+
+  @Test
+  void killedAtAnyMomentWaymarkLosesNothing() throws Exception {
+    int kills = Integer.getInteger("crash.kills", 200);
+    long seed = Long.getLong("crash.seed", System.nanoTime());
+    Random random = new Random(seed);
+    Path home = temp.resolve("home");
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Map<String, Set<String>> versions = new HashMap<>(); // every whole content a file may hold; "" = absent
+    for (int i = 0; i < FILES; i++) {
+      String path = "src/f" + i + ".txt";
+      Files.createDirectories(project.resolve("src"));
+      Files.writeString(project.resolve(path), path + " original\n");
+      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(path + " original\n");
+    }
+    for (int i = 0; i < 4; i++) {
+      versions.computeIfAbsent("new/n" + i + ".txt", k -> new LinkedHashSet<>()).add("");
+    }
+    Set<String> reportedTags = new HashSet<>();
+    String session = null;
+    String tab = null;
+    int killed = 0;
+    int done = 0;
+    for (int round = 0; killed < kills; round++) {
+      String op;
+      List<String> args = new ArrayList<>();
+      int pick = random.nextInt(100);
+      if (session == null || pick < 45) {
+        op = "exec";
+        Path script = temp.resolve("script-" + round + ".json");
+        Files.writeString(script, script(round, random, versions));
+        args.addAll(List.of("exec", "--script", script.toString(), "--approval", "yolo"));
+        if (session != null) {
+          args.addAll(List.of("--session", session, "--tab", tab));
+        }
+        args.add("round " + round);
+      } else if (pick < 65) {
+        op = "undo";
+        args.addAll(List.of("checkpoints", "undo", "--force"));
+      } else if (pick < 80) {
+        op = "redo";
+        args.addAll(List.of("checkpoints", "redo"));
+      } else if (pick < 93) {
+        op = "goto";
+        args.addAll(List.of("checkpoints", "goto", String.valueOf(random.nextInt(Math.max(1, round / 2 + 1))), "--force"));
+      } else {
+        op = "save";
+        args.addAll(List.of("checkpoints", "save", "s" + round));
+      }
+      Process p = start(home, project, args, round);
+      boolean kill = random.nextInt(100) < 85;
+      if (kill) {
+        Thread.sleep(100 + random.nextInt(1500));
+      }
+      if (kill && p.isAlive()) {
+        p.destroyForcibly(); // SIGKILL
+        p.waitFor(10, TimeUnit.SECONDS);
+        killed++;
+      } else {
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("round %d (%s) ended", round, op).isTrue();
+        done++;
+      }
+      String err = Files.readString(temp.resolve("err-" + round + ".txt"));
+      Matcher created = CREATED.matcher(err);
+      while (created.find()) {
+        reportedTags.add(created.group(2));
+      }
+      Matcher s = SESSION.matcher(err);
+      if (s.find() && session == null) {
+        session = s.group(1);
+        tab = s.group(2);
+      }
+      check(round, op, seed, home, project, versions, reportedTags);
+    }
+    System.out.printf("crash harness: %d kills survived, %d operations completed, %d checkpoints reported, seed %d%n",
+        killed, done, reportedTags.size(), seed);
+  }
+
+  /** A turn that writes or edits a few files with pauses, so that a kill can land in the middle of it. */
+  private static String script(int round, Random random, Map<String, Set<String>> versions) {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode responses = root.putArray("responses");
+    int writes = 1 + random.nextInt(4);
+    for (int w = 0; w < writes; w++) {
+      String path = random.nextInt(6) == 0 ? "new/n" + random.nextInt(4) + ".txt" : "src/f" + random.nextInt(FILES) + ".txt";
+      String content = path + " round " + round + " write " + w + "\n";
+      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(content);
+      ObjectNode response = responses.addObject();
+      response.put("delayMs", random.nextInt(120));
+      ObjectNode call = response.putArray("toolCalls").addObject();
+      call.put("name", "write_file");
+      call.putObject("arguments").put("path", path).put("content", content);
+    }
+    responses.addObject().put("text", "Round " + round + " done.").put("chunkDelayMs", 20);
+    return root.toString();
+  }
+
+  private Process start(Path home, Path project, List<String> args, int round) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", System.getProperty("waymark.jar")));
+    command.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("OPENAI_") || k.startsWith("ANTHROPIC_") || k.startsWith("WAYMARK_"));
+    env.put("WAYMARK_HOME", home.toString());
+    env.put("HOME", temp.resolve("user").toString());
+    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    pb.redirectOutput(temp.resolve("out-" + round + ".txt").toFile()).redirectError(temp.resolve("err-" + round + ".txt").toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    return pb.start();
+  }
+
+  private void check(int round, String op, long seed, Path home, Path project, Map<String, Set<String>> versions,
+      Set<String> reportedTags) throws Exception {
+    String context = "after round " + round + " (" + op + "), seed " + seed;
+    // the next start finishes or rolls back an interrupted restore
+    try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      assertThat(store.shadowDirectory().getParent().resolve("restore-journal.json")).as(context).doesNotExist();
+    }
+    for (var entry : versions.entrySet()) {
+      Path file = project.resolve(entry.getKey());
+      String content = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+      assertThat(entry.getValue()).as("%s: %s holds one whole version", context, entry.getKey()).contains(content);
+    }
+    Path projects = home.resolve("projects");
+    if (!Files.exists(projects)) {
+      return;
+    }
+    Path shadow;
+    try (Stream<Path> found = Files.find(projects, 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
+      shadow = found.findFirst().orElse(null);
+    }
+    if (shadow == null) {
+      return;
+    }
+    Path sessions = shadow.getParent().resolve("sessions");
+    if (Files.isDirectory(sessions)) {
+      try (Stream<Path> files = Files.list(sessions)) {
+        for (Path f : files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().startsWith(".")).toList()) {
+          JsonNode session = JSON.readTree(f.toFile());
+          assertThat(session.path("schemaVersion").asInt()).as("%s: %s parses", context, f).isEqualTo(1);
+        }
+      }
+    }
+    assertThat(git(shadow, "fsck", "--strict").exit()).as(context).isEqualTo(0);
+    Set<String> refs = new HashSet<>(git(shadow, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").out().lines().toList());
+    assertThat(refs).as("%s: every checkpoint reported created keeps its tag", context).containsAll(reportedTags);
+  }
+
+  private record Git(int exit, String out) {}
+
+  private static Git git(Path shadow, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Git(p.waitFor(), out);
+  }
+}
