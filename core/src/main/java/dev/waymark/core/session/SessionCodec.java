@@ -55,8 +55,24 @@ public final class SessionCodec {
         snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves);
   }
 
-  /** The tree snapshot a tab record describes. */
+  /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */
   public static CheckpointTree.Snapshot snapshot(SessionFile.Tab tab) {
+    if (tab.tabId() == null || !tab.tabId().matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new SessionException("a tab without a usable id");
+    }
+    Set<Integer> numbers = new java.util.HashSet<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      boolean start = cp.number() == 0 && cp.parent() == -1;
+      if (cp.number() < 0 || cp.number() > 10_000_000 || !numbers.add(cp.number())
+          || (!start && (cp.parent() < 0 || cp.parent() >= cp.number() || !numbers.contains(cp.parent())))) {
+        throw new SessionException("tab " + tab.tabId() + " has a checkpoint #" + cp.number() + " that does not fit its tree");
+      }
+    }
+    for (int n : concat(List.of(tab.live(), tab.filesAt()), tab.redo())) {
+      if (n != 0 && !numbers.contains(n)) {
+        throw new SessionException("tab " + tab.tabId() + " refers to checkpoint #" + n + ", which it does not have");
+      }
+    }
     List<Checkpoint> checkpoints = new ArrayList<>();
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       List<FileChange> changes = new ArrayList<>();
@@ -71,6 +87,12 @@ public final class SessionCodec {
     Map<String, ObjectId> saves = new LinkedHashMap<>();
     tab.saves().forEach((name, commit) -> saves.put(name, ObjectId.fromString(commit)));
     return new CheckpointTree.Snapshot(tab.tabId(), checkpoints, tab.live(), tab.filesAt(), tab.redo(), saves);
+  }
+
+  private static List<Integer> concat(List<Integer> a, List<Integer> b) {
+    List<Integer> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   /** The memory a tab record describes. */

@@ -218,8 +218,12 @@ public final class SessionStore {
         throw new SessionException(file + ": a session file without an id. It was left as it is.");
       }
       for (SessionFile.Tab tab : session.tabs()) {
-        SessionCodec.snapshot(tab);
-        SessionCodec.memory(tab);
+        try {
+          SessionCodec.snapshot(tab);
+          SessionCodec.memory(tab);
+        } catch (RuntimeException e) {
+          throw new SessionException(file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
+        }
       }
       return session;
     } catch (JsonProcessingException e) {
