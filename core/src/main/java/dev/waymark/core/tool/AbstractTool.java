@@ -123,6 +123,16 @@ abstract class AbstractTool implements Tool {
    * Changes one file and records it in the turn (before, change, after from disk), so that undo
    * restores it. Without a turn the change is made unrecorded.
    */
+  /** Refuses to change a file too large to checkpoint: what Waymark cannot put back, it does not touch. */
+  void checkCheckpointable(ProjectPaths.Resolved file) throws ToolError, IOException {
+    if (Files.isRegularFile(file.file(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        && Files.size(file.file()) > settings.maxFileSize()) {
+      throw new ToolError(file.display() + " is " + Files.size(file.file()) + " bytes, over the " + settings.maxFileSize()
+          + "-byte limit for files Waymark checkpoints; it is left unchanged. Change it with run_shell if you must "
+          + "(that change cannot be undone).");
+    }
+  }
+
   static void changeRecorded(Turn turn, String relative, IoAction change) throws IOException {
     FileState before = turn == null ? null : turn.read(relative);
     change.run();

@@ -65,6 +65,7 @@ final class EditFileTool extends AbstractTool {
     if (!Files.isRegularFile(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error(file.display() + " is not a regular file.");
     }
+    checkCheckpointable(file);
     String text;
     try {
       text = StandardCharsets.UTF_8.newDecoder()

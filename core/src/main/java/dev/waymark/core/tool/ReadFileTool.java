@@ -32,6 +32,33 @@ final class ReadFileTool extends AbstractTool {
     return "read " + args.string("path");
   }
 
+  /**
+   * The next line, cut after {@link #MAX_LINE_CHARS} characters; the rest of a longer line is
+   * skipped without being held, so a file of one 2 GB line costs time, not memory.
+   */
+  static String boundedLine(java.io.Reader reader) throws IOException {
+    StringBuilder line = new StringBuilder();
+    boolean cut = false;
+    int c;
+    while ((c = reader.read()) != -1) {
+      if (c == '\n') {
+        break;
+      }
+      if (line.length() < MAX_LINE_CHARS) {
+        line.append((char) c);
+      } else {
+        cut = true;
+      }
+    }
+    if (c == -1 && line.length() == 0 && !cut) {
+      return null;
+    }
+    if (line.length() > 0 && line.charAt(line.length() - 1) == '\r') {
+      line.setLength(line.length() - 1);
+    }
+    return cut ? line + " [line cut at " + MAX_LINE_CHARS + " characters]" : line.toString();
+  }
+
   @Override
   boolean readsSecrets(Args args) throws ToolError {
     return Tool.isSecretsFile(args.string("path"));
@@ -63,21 +90,23 @@ final class ReadFileTool extends AbstractTool {
     var decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
     StringBuilder out = new StringBuilder();
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file.file()), decoder))) {
+    boolean partial = size > settings.maxFileSize();
+    java.io.InputStream in = Files.newInputStream(file.file());
+    if (partial) {
+      in = com.google.common.io.ByteStreams.limit(in, settings.maxFileSize()); // a huge file costs no more than a big one
+    }
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, decoder))) {
       long number = 0;
       String line;
-      while (number < offset - 1 && reader.readLine() != null) {
+      while (number < offset - 1 && boundedLine(reader) != null) {
         number++;
       }
       if (number < offset - 1) {
         return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
       }
       long shown = 0;
-      while ((line = reader.readLine()) != null) {
+      while ((line = boundedLine(reader)) != null) {
         number++;
-        if (line.length() > MAX_LINE_CHARS) {
-          line = line.substring(0, MAX_LINE_CHARS) + " [line cut at " + MAX_LINE_CHARS + " characters]";
-        }
         String numbered = String.format("%6d\t%s%n", number, line);
         if (out.length() + numbered.length() > settings.readMaxChars() && shown > 0) {
           out.append("[output capped at ").append(settings.readMaxChars()).append(" characters; continue with offset=")
@@ -87,15 +116,20 @@ final class ReadFileTool extends AbstractTool {
         out.append(numbered);
         shown++;
         if (shown == limit) {
-          if (reader.readLine() != null) {
+          if (boundedLine(reader) != null) {
             out.append("[more lines follow; continue with offset=").append(number + 1).append("]\n");
           }
           break;
         }
       }
       if (shown == 0) {
-        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
+        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end."
+            + (partial ? " (Only its first " + settings.maxFileSize() + " bytes are read: it is " + size + " bytes.)" : ""));
       }
+    }
+    if (partial) {
+      out.append("[").append(file.display()).append(" is ").append(size).append(" bytes; only its first ")
+          .append(settings.maxFileSize()).append(" are read]\n");
     }
     return ToolResult.ok(out.toString());
   }

@@ -40,6 +40,7 @@ final class WriteFileTool extends AbstractTool {
     if (Files.isDirectory(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error(file.display() + " is a directory; give a file path.");
     }
+    checkCheckpointable(file);
     boolean existed = Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS);
     changeRecorded(context.turn(), file.relative(), () -> {
       Files.createDirectories(file.file().getParent());
