@@ -200,6 +200,10 @@ public final class CheckpointTree {
     return tabId;
   }
 
+  java.nio.file.Path projectRoot() {
+    return store.projectDirectory();
+  }
+
   /** Where the view cursor stands. */
   public record ViewPosition(int checkpoint, boolean live) {}
 

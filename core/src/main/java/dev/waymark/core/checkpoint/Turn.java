@@ -55,6 +55,11 @@ public final class Turn {
   }
 
   /** Reads {@code path} in the project as it is now, without following a link. */
+  /** Where {@code path} (project-relative) is on disk. */
+  public java.nio.file.Path projectFile(String path) {
+    return tree.projectRoot().resolve(WorkTree.checkPath(path));
+  }
+
   public FileState read(String path) {
     try {
       return tree.readProjectFile(WorkTree.checkPath(path));

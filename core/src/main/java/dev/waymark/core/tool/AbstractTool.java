@@ -133,11 +133,35 @@ abstract class AbstractTool implements Tool {
     }
   }
 
+  /**
+   * Makes a change to one file and records it in the turn. When the change cannot be recorded
+   * (the store's disk is full, the store was removed), the file is put back as it was: Waymark
+   * never leaves a change it could not checkpoint.
+   */
   static void changeRecorded(Turn turn, String relative, IoAction change) throws IOException {
     FileState before = turn == null ? null : turn.read(relative);
     change.run();
-    if (turn != null) {
+    if (turn == null) {
+      return;
+    }
+    try {
       turn.recordFromDisk(relative, before);
+    } catch (dev.waymark.core.checkpoint.CheckpointException e) {
+      putBack(turn, relative, before);
+      throw new dev.waymark.core.checkpoint.CheckpointException(relative + " could not be checkpointed (" + e.getMessage()
+          + "), so the change was undone: the file is as it was.", e);
+    }
+  }
+
+  private static void putBack(Turn turn, String relative, FileState before) throws IOException {
+    Path file = turn.projectFile(relative);
+    if (!before.exists()) {
+      Files.deleteIfExists(file);
+    } else if (before.kind() == dev.waymark.core.checkpoint.FileKind.SYMLINK) {
+      Files.deleteIfExists(file);
+      Files.createSymbolicLink(file, Path.of(new String(before.content(), java.nio.charset.StandardCharsets.UTF_8)));
+    } else {
+      AtomicWrite.replace(file, before.content());
     }
   }
 
