@@ -51,6 +51,11 @@ class HeadlessCommandsIT {
   }
 
   private Run waymark(String... args) throws Exception {
+    return waymarkIn("main", args);
+  }
+
+  /** Runs waymark with its output in files named after {@code name}, so that several can run at once. */
+  private Run waymarkIn(String name, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
     command.addAll(List.of(args));
@@ -60,8 +65,9 @@ class HeadlessCommandsIT {
     env.put("WAYMARK_HOME", home.toString());
     env.put("HOME", temp.resolve("user").toString());
     env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
-    Path out = temp.resolve("out.txt");
-    Path err = temp.resolve("err.txt");
+    String unique = name + "-" + java.util.UUID.randomUUID();
+    Path out = temp.resolve("out-" + unique + ".txt");
+    Path err = temp.resolve("err-" + unique + ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process p = pb.start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -132,6 +138,42 @@ class HeadlessCommandsIT {
     Run more = exec("--session", session, "--tab", tab, "other");
     assertThat(more.err()).contains("checkpoint #3");
     assertThat(waymark("checkpoints", "list", "--json").json().get("checkpoints")).hasSize(4);
+  }
+
+  @Test
+  void twoWaymarkProcessesOnOneProjectAtOnceShareTheStoreSafely() throws Exception {
+    StringBuilder script = new StringBuilder("{'responses':[");
+    List<String> names = List.of("north", "south", "east", "west");
+    for (String name : names) {
+      script.append("{'whenLastUser':'").append(name).append("','delayMs':300,'toolCalls':[{'name':'write_file','arguments':")
+          .append("{'path':'").append(name).append(".txt','content':'").append(name).append("\\n'}}]},")
+          .append("{'whenLastUser':'").append(name).append("','text':'").append(name).append(" done'},");
+    }
+    script.setLength(script.length() - 1);
+    Files.writeString(this.script, script.append("]}").toString().replace('\'', '"'));
+    List<Thread> threads = new ArrayList<>();
+    List<Run> runs = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (String name : names) {
+      Thread t = new Thread(() -> {
+        try {
+          runs.add(waymarkIn(name, "exec", "--script", this.script.toString(), "--approval", "yolo", name));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join(120_000);
+    }
+    assertThat(runs).hasSize(4).allSatisfy(r -> assertThat(r.exit()).as(r.err()).isZero());
+    for (String name : names) {
+      assertThat(file(name + ".txt")).isEqualTo(name + "\n");
+    }
+    assertThat(waymark("sessions", "--json").json()).hasSize(4);
+    assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(4);
+    git("fsck", "--strict");
   }
 
   @Test

@@ -112,7 +112,9 @@ public final class ShadowStore implements AutoCloseable {
       if (!Files.exists(marker)) {
         Files.writeString(marker, project + "\n", StandardCharsets.UTF_8);
       }
-      ShadowRepository repo = ShadowRepository.openOrCreate(storeDir.resolve("shadow.git"));
+      // two processes opening a new project at once must not both create the repository
+      ShadowRepository repo = new ProjectLock(storeDir.resolve("store.lock"))
+          .run(() -> ShadowRepository.openOrCreate(storeDir.resolve("shadow.git")));
       return new ShadowStore(project, storeDir, repo, retention, clock, List.copyOf(exclusions));
     } catch (IOException e) {
       throw new CheckpointException("Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
