@@ -177,6 +177,22 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void everythingWaymarkWritesIsPrivateToTheUser() throws Exception {
+    exec("one");
+    waymark("checkpoints", "save", "kept");
+    try (Stream<Path> all = Files.walk(home, 3)) {
+      for (Path p : all.toList()) {
+        String mode = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+        if (Files.isDirectory(p)) {
+          assertThat(mode).as("%s", p).isEqualTo("rwx------");
+        } else if (p.toString().endsWith(".json") || p.toString().endsWith(".log")) {
+          assertThat(mode).as("%s", p).isEqualTo("rw-------");
+        }
+      }
+    }
+  }
+
+  @Test
   void badArgumentsAndUnknownSessionsOrTabsAreOneClearLine() throws Exception {
     Run none = waymark("checkpoints", "list");
     assertThat(none.exit()).isEqualTo(1);
