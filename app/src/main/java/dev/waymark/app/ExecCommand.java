@@ -57,6 +57,10 @@ final class ExecCommand implements Callable<Integer> {
   @Option(names = "--tab", paramLabel = "ID", description = "With --session: the tab to continue (default: its first).")
   String tabId;
 
+  @Option(names = "--from", paramLabel = "N",
+      description = "With --session: branch from checkpoint N (files and conversation go back there first) instead of going on from live.")
+  Integer from;
+
   @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
   List<String> prompt;
 
@@ -99,8 +103,8 @@ final class ExecCommand implements Callable<Integer> {
             .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + keeper.label()
                 + " has no tab " + tabId + " (it has " + String.join(", ", loaded.tabs().stream()
                 .map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
-      } else if (tabId != null) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--tab needs --session.");
+      } else if (tabId != null || from != null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");
       } else {
         chosen = keeper.newTab();
         tabs.add(new dev.waymark.tui.SessionControl.LoadedTab(chosen, ""));
@@ -117,7 +121,9 @@ final class ExecCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
-          session.submit(new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
+          session.submit(from != null
+              ? new dev.waymark.core.agent.Command.Branch(from, String.join(" ", prompt))
+              : new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
           int status = report(session, events, out, err, console);
           session.idle().get(10, TimeUnit.SECONDS);
           List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
@@ -155,8 +161,12 @@ final class ExecCommand implements Callable<Integer> {
     boolean midLine = false;
     String failure = null;
     Checkpoint unchanged = null;
+    boolean started = false;
     while (true) {
       Event event = events.take();
+      if (event instanceof Event.TurnStarted) {
+        started = true;
+      }
       if (event instanceof Event.AssistantDelta delta) {
         out.print(delta.text());
         out.flush();
@@ -178,6 +188,10 @@ final class ExecCommand implements Callable<Integer> {
         err.println("waymark: " + warning.message());
       } else if (event instanceof Event.Error error) {
         failure = error.message();
+        if (!started) { // the turn could not even begin (e.g. a branch stopped by clashing edits)
+          err.println("waymark: " + failure);
+          return 1;
+        }
       } else if (event instanceof Event.CheckpointCreated created) {
         if (created.checkpoint().changedFiles()) {
           err.println(describe(created.checkpoint()));

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills Waymark with SIGKILL at random moments while it creates checkpoints, undoes, redoes,
- * goes to and saves them, and checks after every kill that nothing is lost: the next start
+ * Kills Waymark with SIGKILL at random moments while it creates checkpoints, branches, undoes,
+ * redoes, goes to and saves them (each of which also saves the session), and checks after every kill that nothing is lost: the next start
  * rolls back any interrupted restore; every project file holds one whole version that Waymark or
  * the project had (never a mix, never truncated or emptied); every session file parses; the
  * shadow repository passes {@code git fsck --strict}; every checkpoint reported created still
@@ -70,13 +70,17 @@ class CrashIT {
       String op;
       List<String> args = new ArrayList<>();
       int pick = random.nextInt(100);
-      if (session == null || pick < 45) {
-        op = "exec";
+      if (session == null || pick < 48) {
+        boolean branch = session != null && pick >= 40;
+        op = branch ? "branch" : "exec";
         Path script = temp.resolve("script-" + round + ".json");
         Files.writeString(script, script(round, random, versions));
         args.addAll(List.of("exec", "--script", script.toString(), "--approval", "yolo"));
         if (session != null) {
           args.addAll(List.of("--session", session, "--tab", tab));
+        }
+        if (branch) {
+          args.addAll(List.of("--from", String.valueOf(random.nextInt(Math.max(1, round / 2 + 1)))));
         }
         args.add("round " + round);
       } else if (pick < 65) {

@@ -135,9 +135,16 @@ class HeadlessCommandsIT {
     assertThat(save.out()).contains("waymark/" + tab + "/saved/release");
     assertThat(git("show", "waymark/" + tab + "/saved/release:post/a.txt")).isEqualTo("two\n");
 
-    Run more = exec("--session", session, "--tab", tab, "other");
-    assertThat(more.err()).contains("checkpoint #3");
-    assertThat(waymark("checkpoints", "list", "--json").json().get("checkpoints")).hasSize(4);
+    Run branch = exec("--session", session, "--tab", tab, "--from", "1", "other");
+    assertThat(branch.err()).contains("checkpoint #3");
+    assertThat(file("a.txt")).as("the branch went back to #1 first").isEqualTo("one\n");
+    assertThat(waymark("checkpoints", "list", "--json").json().get("checkpoints").get(3).get("parent").asInt()).isEqualTo(1);
+    Run badBranch = waymark("exec", "--script", script.toString(), "--session", session, "--from", "99", "other");
+    assertThat(badBranch.exit()).isEqualTo(1);
+    assertThat(badBranch.err()).contains("no checkpoint #99");
+    Run more = exec("--session", session, "--tab", tab, "two");
+    assertThat(more.err()).contains("checkpoint #4");
+    assertThat(waymark("checkpoints", "list", "--json").json().get("checkpoints")).hasSize(5);
   }
 
   @Test

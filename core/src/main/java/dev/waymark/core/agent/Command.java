@@ -13,6 +13,9 @@ public sealed interface Command {
    */
   record SendPrompt(String text) implements Command {}
 
+  /** A prompt that branches from checkpoint {@code from}: as if sent while viewing it. */
+  record Branch(int from, String text) implements Command {}
+
   /** What sits unsent in the input box now; it comes back when a restore returns to this checkpoint. */
   record KeepDraft(String text) implements Command {}
 

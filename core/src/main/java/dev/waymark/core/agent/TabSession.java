@@ -147,6 +147,16 @@ public final class TabSession implements AutoCloseable {
       decide(deny.toolCallId(), new Decision(false, false, deny.reason() == null ? "" : deny.reason()));
     } else if (command instanceof Command.SendPrompt prompt) {
       worker.execute(() -> runTurn(Opening.prompt(prompt.text())));
+    } else if (command instanceof Command.Branch branch) {
+      worker.execute(() -> {
+        try {
+          tree.viewAt(branch.from());
+        } catch (CheckpointException e) {
+          emit(new Event.Error(e.getMessage()));
+          return;
+        }
+        runTurn(Opening.prompt(branch.text()));
+      });
     } else if (command instanceof Command.KeepDraft draft) {
       worker.execute(() -> drafts.put(tree.live(), draft.text()));
     } else if (command instanceof Command.View view) {
