@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,18 +144,10 @@ class CrashIT {
   }
 
   private Process start(Path home, Path project, List<String> args, int round) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", System.getProperty("waymark.jar")));
-    command.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
-    Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.startsWith("OPENAI_") || k.startsWith("ANTHROPIC_") || k.startsWith("WAYMARK_"));
-    env.put("WAYMARK_HOME", home.toString());
-    env.put("HOME", temp.resolve("user").toString());
-    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
-    pb.redirectOutput(temp.resolve("out-" + round + ".txt").toFile()).redirectError(temp.resolve("err-" + round + ".txt").toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    return pb.start();
+    return Waymark.process(temp, home, project, Waymark.command(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args))
+        .redirectOutput(temp.resolve("out-" + round + ".txt").toFile())
+        .redirectError(temp.resolve("err-" + round + ".txt").toFile())
+        .start();
   }
 
   private void check(int round, String op, long seed, Path home, Path project, Map<String, Set<String>> versions,
@@ -171,14 +162,7 @@ class CrashIT {
       String content = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
       assertThat(entry.getValue()).as("%s: %s holds one whole version", context, entry.getKey()).contains(content);
     }
-    Path projects = home.resolve("projects");
-    if (!Files.exists(projects)) {
-      return;
-    }
-    Path shadow;
-    try (Stream<Path> found = Files.find(projects, 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
-      shadow = found.findFirst().orElse(null);
-    }
+    Path shadow = Waymark.shadow(home);
     if (shadow == null) {
       return;
     }
@@ -191,18 +175,10 @@ class CrashIT {
         }
       }
     }
-    assertThat(git(shadow, "fsck", "--strict").exit()).as(context).isEqualTo(0);
-    Set<String> refs = new HashSet<>(git(shadow, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").out().lines().toList());
+    assertThat(Waymark.git(shadow, "fsck", "--strict").exit()).as(context).isEqualTo(0);
+    Set<String> refs = new HashSet<>(Waymark.git(shadow, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").out()
+        .lines().toList());
     assertThat(refs).as("%s: every checkpoint reported created keeps its tag", context).containsAll(reportedTags);
   }
 
-  private record Git(int exit, String out) {}
-
-  private static Git git(Path shadow, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    return new Git(p.waitFor(), out);
-  }
 }

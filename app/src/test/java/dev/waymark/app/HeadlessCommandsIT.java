@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,19 +54,11 @@ class HeadlessCommandsIT {
 
   /** Runs waymark with its output in files named after {@code name}, so that several can run at once. */
   private Run waymarkIn(String name, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
-    command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
-    Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.startsWith("OPENAI_") || k.startsWith("ANTHROPIC_") || k.startsWith("WAYMARK_"));
-    env.put("WAYMARK_HOME", home.toString());
-    env.put("HOME", temp.resolve("user").toString());
-    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    ProcessBuilder pb = Waymark.process(temp, home, project, Waymark.command(List.of(), List.of(args)));
     String unique = name + "-" + java.util.UUID.randomUUID();
     Path out = temp.resolve("out-" + unique + ".txt");
     Path err = temp.resolve("err-" + unique + ".txt");
-    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile());
     Process p = pb.start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
@@ -86,17 +76,9 @@ class HeadlessCommandsIT {
   }
 
   private String git(String... args) throws Exception {
-    Path shadow;
-    try (Stream<Path> found = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
-      shadow = found.findFirst().orElseThrow();
-    }
-    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isZero();
-    return out;
+    return Waymark.gitOk(home, args);
   }
+
 
   private String file(String name) throws Exception {
     return Files.readString(project.resolve(name));

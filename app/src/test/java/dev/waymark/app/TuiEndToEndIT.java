@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -95,17 +94,9 @@ class TuiEndToEndIT {
   }
 
   private String git(String... args) throws Exception {
-    Path shadow;
-    try (Stream<Path> found = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
-      shadow = found.findFirst().orElseThrow();
-    }
-    List<String> command = new ArrayList<>(List.of("git", "--git-dir=" + shadow));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as("git %s: %s", List.of(args), out).isZero();
-    return out;
+    return Waymark.gitOk(home, args);
   }
+
 
   @Test
   void twoTabsRunAtOnceEachEditingItsOwnFileUnderItsOwnTags() throws Exception {
