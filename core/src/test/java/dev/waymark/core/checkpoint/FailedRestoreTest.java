@@ -55,6 +55,51 @@ class FailedRestoreTest {
     assertThat(tab.filesAt()).isEqualTo(1);
   }
 
+  @Test
+  void aStoreCorruptedWhileWaymarkRunsStopsTheRestoreBeforeAnyFileChanges() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.writeExternally("a.txt", "a one\n");
+    fx.writeExternally("b.txt", "b one\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "a two\n");
+    fx.write(turn, "b.txt", "b two\n");
+    Checkpoint two = turn.finish(CheckpointStatus.DONE);
+
+    // the object holding b.txt as it was before is damaged on disk
+    org.eclipse.jgit.lib.ObjectId before = two.changes().get(1).before().blob();
+    Path object = fx.store.shadowDirectory().resolve("objects").resolve(before.name().substring(0, 2)).resolve(before.name().substring(2));
+    assertThat(object).exists();
+    object.toFile().setWritable(true);
+    Files.write(object, new byte[] {1, 2, 3, 4});
+
+    assertThatThrownBy(tab::undo).isInstanceOf(CheckpointException.class).hasMessageContaining("b.txt");
+    assertThat(fx.read("a.txt")).as("no file changed: the restore is all or nothing").isEqualTo("a two\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b two\n");
+    assertThat(tab.live()).isEqualTo(1);
+    assertThat(Files.exists(fx.store.journalFile())).isFalse();
+  }
+
+  @Test
+  void aFileTheUserDeletedBeforeAnUndoIsAClashNamedNotSilentlyBroughtBack() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.writeExternally("a.txt", "one\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "two\n");
+    turn.finish(CheckpointStatus.DONE);
+    Files.delete(fx.file("a.txt"));
+
+    RestoreResult undo = tab.undo();
+    assertThat(undo.applied()).as("the user's deletion clashes with the undo").isFalse();
+    assertThat(undo.conflicts()).containsExactly("a.txt");
+    assertThat(undo.summary()).contains("a.txt", "force");
+    assertThat(fx.file("a.txt")).doesNotExist();
+    RestoreResult forced = tab.restore(0, RestoreMode.BOTH, true);
+    assertThat(forced.applied()).isTrue();
+    assertThat(fx.read("a.txt")).isEqualTo("one\n");
+  }
+
   /** Read-only permissions stop a normal user; root needs the immutable attribute. */
   private static boolean makeUnwritable(Path dir) throws Exception {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("r-xr-xr-x"));
