@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,9 +57,8 @@ class TuiEndToEndIT {
   private void start(int columns, int rows, String approval, String script) throws Exception {
     Path scriptFile = temp.resolve("script.json");
     Files.writeString(scriptFile, script.replace('\'', '"'));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar"),
-        "--script", scriptFile.toString(), "--approval", approval, project.toString()));
+    List<String> command = Waymark.command(List.of(),
+        List.of("--script", scriptFile.toString(), "--approval", approval, project.toString()));
     tmux.start(columns, rows, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
         "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
     tmux.waitFor("ready · #0");
@@ -247,9 +245,7 @@ class TuiEndToEndIT {
   }
 
   private void startWith(List<String> args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
-    command.addAll(args);
+    List<String> command = Waymark.command(List.of(), args);
     tmux.start(120, 36, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
         "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
   }

@@ -99,6 +99,11 @@ public final class WaymarkUi {
   private final TabOpener opener;
   private final Options options;
   private final SessionControl sessions;
+  private final java.util.concurrent.ExecutorService saver = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "waymark-session-saver");
+    t.setDaemon(true);
+    return t;
+  });
   private boolean sessionChanged;
   private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
   private final List<Tab> tabs = new ArrayList<>();
@@ -158,7 +163,13 @@ public final class WaymarkUi {
       for (Tab tab : tabs) {
         tab.session.close(); // cancels a running turn and waits for its checkpoint
       }
-      saveSession(null, true);
+      try {
+        saveSession(null, true);
+      } catch (RuntimeException e) {
+        LOG.warn("the last save of the session failed", e);
+      } finally {
+        saver.shutdown();
+      }
     }
   }
 
@@ -621,7 +632,11 @@ public final class WaymarkUi {
     }
   }
 
-  /** Saves the session of the open tabs; returns what to tell the user, or logs a failure when {@code quiet}. */
+  /**
+   * Saves the session of the open tabs. An autosave ({@code force} false) is written on the saver
+   * thread, so a slow disk never stalls a frame; the others wait for it (after any autosave still
+   * queued) and return what to tell the user. A failed autosave is reported in the chat.
+   */
   private String saveSession(String name, boolean force) {
     if (tabs.isEmpty() || (!force && !sessionChanged)) {
       return "";
@@ -631,17 +646,28 @@ public final class WaymarkUi {
     for (Tab t : tabs) {
       open.add(new SessionControl.OpenTab(t.session, t.state.title(), t.editor.text()));
     }
-    try {
-      return sessions.save(open, name);
-    } catch (RuntimeException e) {
-      LOG.warn("saving the session failed", e);
-      if (!tabs.isEmpty() && name == null) {
-        current().state.notice(Tone.ERROR, "✗ The session could not be saved: " + e.getMessage());
-      }
-      if (name != null) {
+    java.util.concurrent.Future<String> saved = saver.submit(() -> {
+      try {
+        return sessions.save(open, name);
+      } catch (RuntimeException e) {
+        LOG.warn("saving the session failed", e);
+        if (name == null) {
+          inbox.add(new Notice("The session could not be saved: " + e.getMessage(), true));
+          return "";
+        }
         throw e;
       }
+    });
+    if (!force) {
       return "";
+    }
+    try {
+      return saved.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     }
   }
 
@@ -743,11 +769,9 @@ public final class WaymarkUi {
     // bottom-up: input, approval, steering, then the chat takes what is left
     int bottom = height - 1;
     int inputWidth = width - 2;
-    InputLayout.Layout input = InputLayout.layout(tab.editor.text(), tab.editor.caret(), inputWidth,
-        Math.min(MAX_INPUT_ROWS, Math.max(1, (height - 6) / 3)));
-    int inputRows = input.rows().size() - input.firstRow() > 0
-        ? Math.min(input.rows().size() - input.firstRow(), Math.min(MAX_INPUT_ROWS, Math.max(1, (height - 6) / 3)))
-        : 1;
+    int maxInputRows = Math.min(MAX_INPUT_ROWS, Math.max(1, (height - 6) / 3));
+    InputLayout.Layout input = InputLayout.layout(tab.editor.text(), tab.editor.caret(), inputWidth, maxInputRows);
+    int inputRows = Math.max(1, Math.min(input.rows().size() - input.firstRow(), maxInputRows));
     int inputTop = bottom - inputRows;
     String rule = "─".repeat(Math.max(0, width));
     Painter.paint(g, 0, inputTop - 1, Line.of(Span.of(rule, tab.state.viewed().isPresent() ? Tone.VIEWED : Tone.MUTED)), width);

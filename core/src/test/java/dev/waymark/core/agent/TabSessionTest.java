@@ -61,8 +61,12 @@ class TabSessionTest {
   }
 
   private void start(ApprovalMode approval, boolean interactive) {
+    start(approval, interactive, List.of(new WriteTool()));
+  }
+
+  private void start(ApprovalMode approval, boolean interactive, List<Tool> tools) {
     session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(List.of(new WriteTool())), new SessionSettings("test-model", approval, interactive, "base prompt"));
+        Toolset.of(tools), new SessionSettings("test-model", approval, interactive, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);
   }
@@ -356,10 +360,7 @@ class TabSessionTest {
   void readingASecretsFileAsksEvenInYoloModeAndAllowingOnceDoesNotAllowTheNext() throws Exception {
     Files.writeString(project.resolve(".env"), "API_KEY=hunter2\n");
     Files.writeString(project.resolve("notes.txt"), "plain\n");
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(dev.waymark.core.tool.Tools.standard().all()), new SessionSettings("m", ApprovalMode.YOLO, true, null));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    start(ApprovalMode.YOLO, true, dev.waymark.core.tool.Tools.standard().all());
     model.respond(r -> call("read_file", "{\"path\":\"notes.txt\"}"));
     model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
     model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
@@ -385,10 +386,7 @@ class TabSessionTest {
   @Test
   void withoutAnyoneToAskASecretsFileIsNeverReadEvenInYoloMode() throws Exception {
     Files.writeString(project.resolve(".env.local"), "TOKEN=s3cr3t\n");
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(dev.waymark.core.tool.Tools.standard().all()), new SessionSettings("m", ApprovalMode.YOLO, false, null));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
     model.respond(r -> call("read_file", "{\"path\":\".env.local\"}"));
     model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\"}"));
     model.respond(r -> text("ok"));

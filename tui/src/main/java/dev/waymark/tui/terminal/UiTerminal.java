@@ -34,7 +34,6 @@ public final class UiTerminal implements AutoCloseable {
   private final OutputStream out;
   private final Terminal terminal;
   private final TerminalScreen screen;
-  private final boolean real;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Thread restoreOnSignal;
   private final PrintStream savedOut;
@@ -66,10 +65,9 @@ public final class UiTerminal implements AutoCloseable {
     }
   }
 
-  private UiTerminal(OutputStream out, Terminal terminal, boolean real) throws IOException {
+  private UiTerminal(OutputStream out, Terminal terminal) throws IOException {
     this.out = out;
     this.terminal = terminal;
-    this.real = real;
     if (terminal instanceof com.googlecode.lanterna.terminal.ansi.StreamBasedTerminal stream) {
       stream.getInputDecoder().addProfile(() -> List.of(new BracketedPaste(), new LineKeys()));
     }
@@ -83,7 +81,7 @@ public final class UiTerminal implements AutoCloseable {
   public static UiTerminal open() throws IOException {
     OutputStream out = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
     SttyTerminal terminal = new SttyTerminal(out);
-    UiTerminal ui = new UiTerminal(out, terminal, true);
+    UiTerminal ui = new UiTerminal(out, terminal);
     try {
       ui.screen.startScreen();
       terminal.stty("-ixon", "-icrnl", "-iexten", "susp", "undef", "quit", "undef");
@@ -97,13 +95,6 @@ public final class UiTerminal implements AutoCloseable {
       ui.close();
       throw e;
     }
-  }
-
-  /** Wraps any Lanterna terminal (a virtual one in tests): no stty, no signals, no stream redirection. */
-  public static UiTerminal wrap(Terminal terminal) throws IOException {
-    UiTerminal ui = new UiTerminal(OutputStream.nullOutputStream(), terminal, false);
-    ui.screen.startScreen();
-    return ui;
   }
 
   public TerminalScreen screen() {
@@ -144,11 +135,9 @@ public final class UiTerminal implements AutoCloseable {
       return;
     }
     try {
-      if (real) {
-        write(SYNC_END);
-        write(BracketedPaste.DISABLE.getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-      }
+      write(SYNC_END);
+      write(BracketedPaste.DISABLE.getBytes(StandardCharsets.US_ASCII));
+      out.flush();
     } catch (IOException e) {
       LOG.debug("could not switch bracketed paste off", e);
     }
@@ -162,14 +151,12 @@ public final class UiTerminal implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.debug("could not restore the terminal", e);
     }
-    if (real) {
-      System.setOut(savedOut);
-      System.setErr(savedErr);
-      try {
-        Runtime.getRuntime().removeShutdownHook(restoreOnSignal);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is what is running
-      }
+    System.setOut(savedOut);
+    System.setErr(savedErr);
+    try {
+      Runtime.getRuntime().removeShutdownHook(restoreOnSignal);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is what is running
     }
   }
 

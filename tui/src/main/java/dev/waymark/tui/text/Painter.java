@@ -41,14 +41,6 @@ public final class Painter {
     return used;
   }
 
-  /** Fills {@code width} cells with spaces in {@code style}'s colours (a reversed style shows as a bar). */
-  public static void fill(TextGraphics g, int column, int row, int width, Style style) {
-    TextCharacter blank = TextCharacter.fromCharacter(' ', colour(style), TextColor.ANSI.DEFAULT, modifiers(style))[0];
-    for (int i = 0; i < width; i++) {
-      g.setCharacter(column + i, row, blank);
-    }
-  }
-
   private static TextCharacter character(String cluster, int width, TextColor fg, SGR[] modifiers) {
     if (cluster.length() == 1) {
       return TextCharacter.fromCharacter(cluster.charAt(0), fg, TextColor.ANSI.DEFAULT, modifiers)[0];
