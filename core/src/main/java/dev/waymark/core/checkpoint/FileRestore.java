@@ -129,6 +129,8 @@ final class FileRestore {
     List<String> merged = new ArrayList<>();
     Map<String, String> conflicts = new TreeMap<>(); // path -> why, empty when force may overwrite
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
+    Map<String, WorkTree.Stamp> checked = new HashMap<>(); // taken before each read, so a later change shows
+    long checkedAt = System.currentTimeMillis(); // the file system's clock, not the store's
     List<FileState> toStore = new ArrayList<>();
     List<String> toStoreFor = new ArrayList<>();
     List<String> blocked = new ArrayList<>();
@@ -137,6 +139,7 @@ final class FileRestore {
       String path = entry.getKey();
       FileVersion base = entry.getValue().base();
       FileVersion target = entry.getValue().target();
+      checked.put(path, tree.stamp(path));
       WorkTree.DiskFile disk = tree.read(path, repo);
       if (disk.matches(target)) {
         continue;
@@ -230,7 +233,10 @@ final class FileRestore {
       }
     }
 
-    apply(new ArrayList<>(steps.values()), liveNumber);
+    Optional<String> changedMeanwhile = apply(new ArrayList<>(steps.values()), checked, checkedAt, liveNumber);
+    if (changedMeanwhile.isPresent()) {
+      return new Outcome(false, List.of(), List.of(), List.of(changedMeanwhile.get()), rescueTag);
+    }
     written.sort(null);
     merged.sort(null);
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
@@ -297,7 +303,12 @@ final class FileRestore {
     return tag;
   }
 
-  private void apply(List<Step> steps, int liveNumber) throws IOException {
+  /**
+   * Writes every step, or none: a file that changed after it was checked (someone saved or
+   * deleted it while the restore ran) stops the restore, which puts back what it had written and
+   * names that file; a failed write does the same and throws.
+   */
+  private Optional<String> apply(List<Step> steps, Map<String, WorkTree.Stamp> checked, long checkedAt, int liveNumber) throws IOException {
     // Removals first, deepest first, so that a directory can take a removed file's place.
     steps.sort(Comparator.comparing((Step s) -> s.next().exists())
         .thenComparing(s -> s.next().exists() ? depth(s.path()) : -depth(s.path()))
@@ -311,6 +322,13 @@ final class FileRestore {
     int done = 0;
     try {
       for (Step step : steps) {
+        store.beforeRestoreWrite(step.path());
+        if (changedSinceChecked(step, checked.get(step.path()), checkedAt)) {
+          rollBack(steps.subList(0, done));
+          Files.deleteIfExists(store.journalFile());
+          LOG.warn("restore of #{} stopped: {} changed on disk while it ran", to.number, step.path());
+          return Optional.of(step.path());
+        }
         if (step.next().exists()) {
           tree.write(step.path(), step.next(), store.repo());
         } else {
@@ -326,6 +344,18 @@ final class FileRestore {
           + "); every file was put back as it was.", e);
     }
     Files.deleteIfExists(store.journalFile());
+    return Optional.empty();
+  }
+
+  private boolean changedSinceChecked(Step step, WorkTree.Stamp then, long checkedAt) throws IOException {
+    if (then == null || then.directory()) {
+      return false; // a directory's stamp changes as this restore empties it; only an empty one is replaced
+    }
+    WorkTree tree = store.workTree();
+    if (!then.equals(tree.stamp(step.path()))) {
+      return true;
+    }
+    return then.racy(checkedAt) && !tree.read(step.path(), store.repo()).matches(step.prior());
   }
 
   private void rollBack(List<Step> applied) {

@@ -322,6 +322,17 @@ public final class ShadowStore implements AutoCloseable {
     return retention;
   }
 
+  private volatile java.util.function.Consumer<String> restoreWriteHook = path -> {};
+
+  /** Lets a test act at the exact moment a restore is about to write {@code path}: no file system offers that hook. */
+  void onRestoreWrite(java.util.function.Consumer<String> hook) {
+    restoreWriteHook = hook;
+  }
+
+  void beforeRestoreWrite(String path) {
+    restoreWriteHook.accept(path);
+  }
+
   Path journalFile() {
     return storeDir.resolve("restore-journal.json");
   }

@@ -95,6 +95,37 @@ final class WorkTree {
     return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size());
   }
 
+  /**
+   * What {@code stat} says of a path: cheap to take again, and different after any write, delete
+   * or replacement, so a restore can tell that a file changed after it was checked.
+   */
+  record Stamp(boolean exists, boolean directory, long size, java.nio.file.attribute.FileTime modified, Object fileKey) {
+    static final Stamp ABSENT = new Stamp(false, false, 0, null, null);
+
+    /**
+     * Whether a write could leave this stamp as it is: file times tick in steps of a few
+     * milliseconds, so a same-size rewrite soon after the last one may keep the same time (git's
+     * "racy clean" case). Such a file is compared by content instead.
+     */
+    boolean racy(long checkedAtMillis) {
+      return modified != null && modified.toMillis() >= checkedAtMillis - 1000;
+    }
+  }
+
+  Stamp stamp(String path) throws IOException {
+    try {
+      BasicFileAttributes a = Files.readAttributes(resolve(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return new Stamp(true, a.isDirectory(), a.size(), a.lastModifiedTime(), a.fileKey());
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
+      return Stamp.ABSENT;
+    } catch (java.nio.file.FileSystemException e) {
+      if (!Files.isDirectory(resolve(path).getParent())) {
+        return Stamp.ABSENT;
+      }
+      throw e;
+    }
+  }
+
   FileState readState(String path) throws IOException {
     return FileState.read(resolve(path));
   }

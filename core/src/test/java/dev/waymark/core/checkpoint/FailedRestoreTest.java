@@ -30,7 +30,7 @@ class FailedRestoreTest {
   }
 
   @Test
-  void aWriteThatFailsMidRestoreRollsBackTheFilesAlreadyWritten() throws Exception {
+  void aDirectoryMadeReadOnlyInTheMiddleOfARestoreRollsBackTheFilesAlreadyWritten() throws Exception {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a/first.txt", "first before\n");
@@ -41,18 +41,90 @@ class FailedRestoreTest {
     turn.finish(CheckpointStatus.DONE);
 
     locked = fx.file("z-locked");
-    assumeTrue(makeUnwritable(locked), "the file system cannot make a directory unwritable here");
+    boolean[] unwritable = {false};
+    String[] firstMeanwhile = {null};
+    fx.store.onRestoreWrite(path -> {
+      if (path.equals("z-locked/second.txt")) {
+        firstMeanwhile[0] = readQuietly(fx.file("a/first.txt"));
+        unwritable[0] = makeUnwritable(locked);
+      }
+    });
 
-    assertThatThrownBy(tab::undo)
-        .isInstanceOf(CheckpointException.class)
-        .hasMessageContaining("failed at z-locked/second.txt")
-        .hasMessageContaining("every file was put back as it was");
-    assertThat(fx.read("a/first.txt")).isEqualTo("first after\n");
+    CheckpointException failed = null;
+    try {
+      tab.undo();
+    } catch (CheckpointException e) {
+      failed = e;
+    }
+    assumeTrue(unwritable[0], "the file system cannot make a directory unwritable here");
+    assertThat(firstMeanwhile[0]).as("a/first.txt was restored before the directory was locked").isEqualTo("first before\n");
+    assertThat(failed).hasMessageContaining("failed at z-locked/second.txt").hasMessageContaining("every file was put back as it was");
+    assertThat(fx.read("a/first.txt")).as("put back").isEqualTo("first after\n");
     assertThat(fx.read("z-locked/second.txt")).isEqualTo("second after\n");
     assertThat(fx.projectFiles()).containsExactly("a/first.txt", "z-locked/second.txt");
     assertThat(Files.exists(fx.store.journalFile())).isFalse();
     assertThat(tab.live()).isEqualTo(1);
     assertThat(tab.filesAt()).isEqualTo(1);
+  }
+
+  @Test
+  void aFileDeletedInTheMiddleOfARestoreStaysDeletedAndTheRestoreIsUndone() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    for (String name : new String[] {"a.txt", "b.txt", "c.txt"}) {
+      fx.writeExternally(name, name + " before\n");
+    }
+    Turn turn = tab.begin();
+    for (String name : new String[] {"a.txt", "b.txt", "c.txt"}) {
+      fx.write(turn, name, name + " after\n");
+    }
+    turn.finish(CheckpointStatus.DONE);
+    fx.store.onRestoreWrite(path -> {
+      if (path.equals("b.txt")) { // a.txt is restored by now; the user deletes c.txt
+        deleteQuietly(fx.file("c.txt"));
+      }
+    });
+
+    RestoreResult undo = tab.undo();
+
+    assertThat(undo.applied()).isFalse();
+    assertThat(undo.conflicts()).containsExactly("c.txt");
+    assertThat(undo.summary()).contains("c.txt", "force");
+    assertThat(fx.read("a.txt")).as("what the restore had written is put back").isEqualTo("a.txt after\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b.txt after\n");
+    assertThat(fx.file("c.txt")).as("the user's deletion stands").doesNotExist();
+    assertThat(Files.exists(fx.store.journalFile())).isFalse();
+    assertThat(tab.live()).isEqualTo(1);
+
+    fx.store.onRestoreWrite(path -> {});
+    assertThat(tab.restore(0, RestoreMode.BOTH, true).applied()).isTrue();
+    assertThat(fx.read("c.txt")).as("nothing was lost: force brings it back").isEqualTo("c.txt before\n");
+    assertThat(fx.read("a.txt")).isEqualTo("a.txt before\n");
+  }
+
+  @Test
+  void aFileSavedInTheMiddleOfARestoreIsNotOverwritten() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.writeExternally("a.txt", "a one\n");
+    fx.writeExternally("b.txt", "b one\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "a two\n");
+    fx.write(turn, "b.txt", "b two\n");
+    turn.finish(CheckpointStatus.DONE);
+    fx.store.onRestoreWrite(path -> {
+      if (path.equals("a.txt")) { // the user's editor saves b.txt, same size, an instant before it is overwritten
+        writeQuietly(fx.file("b.txt"), "b TWO\n");
+      }
+    });
+
+    RestoreResult undo = tab.undo();
+
+    assertThat(undo.applied()).isFalse();
+    assertThat(undo.conflicts()).containsExactly("b.txt");
+    assertThat(fx.read("b.txt")).as("the user's save is kept").isEqualTo("b TWO\n");
+    assertThat(fx.read("a.txt")).isEqualTo("a two\n");
+    assertThat(tab.live()).isEqualTo(1);
   }
 
   @Test
@@ -100,8 +172,40 @@ class FailedRestoreTest {
     assertThat(fx.read("a.txt")).isEqualTo("one\n");
   }
 
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.delete(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void writeQuietly(Path file, String content) {
+    try {
+      Files.writeString(file, content);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Read-only permissions stop a normal user; root needs the immutable attribute. */
-  private static boolean makeUnwritable(Path dir) throws Exception {
+  private static boolean makeUnwritable(Path dir) {
+    try {
+      return tryMakeUnwritable(dir);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static boolean tryMakeUnwritable(Path dir) throws Exception {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("r-xr-xr-x"));
     if (!canCreateIn(dir)) {
       return true;
