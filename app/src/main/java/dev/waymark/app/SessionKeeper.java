@@ -83,6 +83,11 @@ final class SessionKeeper implements SessionControl {
           + " could not be brought back: their commits are gone from the store. Their conversation is loaded; "
           + "their file changes cannot be undone or redone.");
     }
+    if (!restored.recovered().isEmpty()) {
+      notes.add("Checkpoint(s) " + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tab.tabId()
+          + " were recorded after the session was last saved (Waymark was stopped in the middle): their file changes "
+          + "are back and can be undone; their conversation was not saved.");
+    }
     CheckpointTree tree = restored.tree();
     return new TabSession(tree, store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings,
         SessionCodec.memory(tab));

@@ -33,13 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
  * rolls back any interrupted restore; every project file holds one whole version that Waymark or
  * the project had (never a mix, never truncated or emptied); every session file parses; the
  * shadow repository passes {@code git fsck --strict}; every checkpoint reported created still
- * has its tag. {@code -Dcrash.kills=N} sets the number of kills (CI: 200).
+ * has its tag; the project's original content of every file that no longer holds it can still be
+ * reached from a tag (a kill between a write and its record would lose it). {@code -Dcrash.kills=N}
+ * sets the number of kills (CI: 200).
  */
 class CrashIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern CREATED = Pattern.compile("checkpoint #(\\d+): \\d+ file\\(s\\) changed, tag (\\S+)");
   private static final Pattern SESSION = Pattern.compile("waymark: session (\\S+), tab (\\S+)");
-  private static final int FILES = 12;
+  static final int FILES = 12;
 
   @TempDir Path temp;
 
@@ -150,7 +152,8 @@ class CrashIT {
         .start();
   }
 
-  private void check(int round, String op, long seed, Path home, Path project, Map<String, Set<String>> versions,
+  /** The checks after one kill; {@link UiCrashIT} makes them too. */
+  static void check(int round, String op, long seed, Path home, Path project, Map<String, Set<String>> versions,
       Set<String> reportedTags) throws Exception {
     String context = "after round " + round + " (" + op + "), seed " + seed;
     // the next start finishes or rolls back an interrupted restore
@@ -179,6 +182,18 @@ class CrashIT {
     Set<String> refs = new HashSet<>(Waymark.git(shadow, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").out()
         .lines().toList());
     assertThat(refs).as("%s: every checkpoint reported created keeps its tag", context).containsAll(reportedTags);
+    Set<String> reachable = new HashSet<>();
+    Waymark.git(shadow, "rev-list", "--objects", "--all").out().lines().forEach(line -> reachable.add(line.split(" ")[0]));
+    for (int i = 0; i < FILES; i++) {
+      String path = "src/f" + i + ".txt";
+      String original = path + " original\n";
+      Path file = project.resolve(path);
+      if (!Files.exists(file) || !Files.readString(file, StandardCharsets.UTF_8).equals(original)) {
+        String blob = new org.eclipse.jgit.lib.ObjectInserter.Formatter()
+            .idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, original.getBytes(StandardCharsets.UTF_8)).name();
+        assertThat(reachable).as("%s: the original %s can still be brought back", context, path).contains(blob);
+      }
+    }
   }
 
 }

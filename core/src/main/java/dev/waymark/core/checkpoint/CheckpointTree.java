@@ -26,6 +26,8 @@ import org.eclipse.jgit.diff.HistogramDiff;
 import org.eclipse.jgit.diff.RawText;
 import org.eclipse.jgit.diff.RawTextComparator;
 import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One tab's tree of checkpoints, and the only way to change the files it checkpointed.
@@ -45,6 +47,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * <p>Thread-safe: every method is synchronized on the tree.
  */
 public final class CheckpointTree {
+  private static final Logger LOG = LoggerFactory.getLogger(CheckpointTree.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -91,7 +94,7 @@ public final class CheckpointTree {
       StoredCheckpoint cp = byNumber.get(number);
       Instant created = cp != null ? cp.created() : store.clock().instant();
       Node node = new Node(number, parent == null ? tree.nodes.get(0) : parent,
-          cp != null ? cp.status() : CheckpointStatus.DONE, created);
+          cp != null ? interrupted(cp.status()) : CheckpointStatus.DONE, created);
       if (cp != null) {
         for (FileChange change : cp.changes()) {
           node.changes.put(change.path(), change);
@@ -149,7 +152,7 @@ public final class CheckpointTree {
    * A tree brought back from a snapshot. Checkpoints in {@code lost} keep their place and status
    * but not their file changes (their commit is gone); a checkpoint that was running is cancelled.
    */
-  static CheckpointTree restore(ShadowStore store, Snapshot snapshot, Set<Integer> lost) {
+  static CheckpointTree restore(ShadowStore store, Snapshot snapshot, Set<Integer> lost, List<StoredCheckpoint> newer) {
     CheckpointTree tree = new CheckpointTree(store, snapshot.tabId());
     for (Checkpoint cp : snapshot.checkpoints()) {
       if (cp.number() == 0) {
@@ -163,8 +166,7 @@ public final class CheckpointTree {
       }
       Node parent = cp.parent() >= 0 && cp.parent() < tree.nodes.size() && tree.nodes.get(cp.parent()) != null
           ? tree.nodes.get(cp.parent()) : tree.nodes.get(0);
-      CheckpointStatus status = cp.status() == CheckpointStatus.RUNNING ? CheckpointStatus.CANCELLED : cp.status();
-      Node node = new Node(cp.number(), parent, status, cp.created());
+      Node node = new Node(cp.number(), parent, interrupted(cp.status()), cp.created());
       if (!lost.contains(cp.number())) {
         for (FileChange change : cp.changes()) {
           node.changes.put(change.path(), change);
@@ -175,8 +177,7 @@ public final class CheckpointTree {
       node.saved.addAll(cp.savedNames());
       tree.nodes.set(cp.number(), node);
     }
-    Node live = tree.nodeOrStart(snapshot.live());
-    tree.live = live;
+    tree.live = tree.nodeOrStart(snapshot.live());
     tree.files = tree.nodeOrStart(snapshot.filesAt());
     for (int i = snapshot.redo().size() - 1; i >= 0; i--) {
       int n = snapshot.redo().get(i);
@@ -184,8 +185,55 @@ public final class CheckpointTree {
         tree.redo.push(tree.nodes.get(n));
       }
     }
-    linkTimeline(live);
+    for (StoredCheckpoint cp : newer) {
+      tree.adopt(cp);
+    }
+    linkTimeline(tree.live);
     return tree;
+  }
+
+  /**
+   * Takes in a checkpoint found under the tab's tags that the snapshot does not know (or knew
+   * only as running). One made from live after the snapshot was taken is what the files show
+   * now, so live moves to it.
+   */
+  private void adopt(StoredCheckpoint cp) {
+    while (nodes.size() <= cp.number()) {
+      nodes.add(null);
+    }
+    Node existing = nodes.get(cp.number());
+    Node node;
+    if (existing != null) {
+      node = existing;
+      node.status = interrupted(cp.status());
+      node.changes.clear();
+    } else {
+      Node parent = null;
+      for (int i = cp.path().size() - 1; i >= 0 && parent == null; i--) {
+        int n = cp.path().get(i);
+        parent = n >= 0 && n < nodes.size() && n != cp.number() ? nodes.get(n) : null;
+      }
+      if (parent == null && cp.parent() >= 0 && cp.parent() < nodes.size()) {
+        parent = nodes.get(cp.parent());
+      }
+      node = new Node(cp.number(), parent == null ? nodes.get(0) : parent, interrupted(cp.status()), cp.created());
+      nodes.set(cp.number(), node);
+      if (live == node.parent && files == live) {
+        live = node;
+        files = node;
+        redo.clear();
+      }
+    }
+    for (FileChange change : cp.changes()) {
+      node.changes.put(change.path(), change);
+    }
+    node.commit = cp.commit();
+    node.tag = cp.tag();
+  }
+
+  /** A checkpoint still running when Waymark stopped ends as cancelled: its turn did not finish. */
+  private static CheckpointStatus interrupted(CheckpointStatus status) {
+    return status == CheckpointStatus.RUNNING ? CheckpointStatus.CANCELLED : status;
   }
 
   private Node nodeOrStart(int number) {
@@ -339,6 +387,42 @@ public final class CheckpointTree {
     }
   }
 
+  /**
+   * Records a change before it is made and keeps it under the running checkpoint's tag; returns
+   * what the checkpoint held for the path before, for {@link #withdraw}. On failure nothing is
+   * recorded.
+   */
+  synchronized Optional<FileChange> recordAhead(Node node, String path, FileState before, FileState after) {
+    Optional<FileChange> previous = Optional.ofNullable(node.changes.get(path));
+    record(node, path, before, after);
+    try {
+      persist(node);
+    } catch (RuntimeException e) {
+      putChange(node, path, previous);
+      throw e;
+    }
+    return previous;
+  }
+
+  /** Takes back a change recorded ahead that was then not made; the tag follows when it can. */
+  synchronized void withdraw(Node node, String path, Optional<FileChange> previous) {
+    putChange(node, path, previous);
+    try {
+      persist(node);
+    } catch (RuntimeException e) {
+      // The tag may still name the change; a restore that finds the file as it was skips it.
+      LOG.warn("could not update the running checkpoint #{} after a change to {} was not made", node.number, path, e);
+    }
+  }
+
+  private static void putChange(Node node, String path, Optional<FileChange> previous) {
+    if (previous.isPresent()) {
+      node.changes.put(path, previous.get());
+    } else {
+      node.changes.remove(path);
+    }
+  }
+
   private static void fold(Node node, String path, FileVersion before, FileVersion after) {
     FileChange earlier = node.changes.get(path);
     FileVersion first = earlier == null ? before : earlier.before();
@@ -369,6 +453,8 @@ public final class CheckpointTree {
       if (!node.changes.isEmpty()) {
         writeCommit(node, status);
         store.checkpointWritten();
+      } else {
+        dropRunningTag(node);
       }
       node.status = status;
     } finally {
@@ -376,6 +462,30 @@ public final class CheckpointTree {
     }
     prune();
     return node.snapshot(tabId);
+  }
+
+  /**
+   * Writes what the running checkpoint has recorded so far under its tag (status running), so
+   * that a crash or a kill in the middle of the turn loses none of it: the next start finds the
+   * tag. A checkpoint whose changes folded back to nothing loses its tag.
+   */
+  synchronized void persist(Node node) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished; there is nothing running to keep.");
+    }
+    if (node.changes.isEmpty()) {
+      dropRunningTag(node);
+    } else {
+      writeCommit(node, CheckpointStatus.RUNNING);
+    }
+  }
+
+  private void dropRunningTag(Node node) {
+    if (node.tag != null) {
+      store.repo().deleteRefs(List.of(node.tag));
+      node.tag = null;
+      node.commit = null;
+    }
   }
 
   private void writeCommit(Node node, CheckpointStatus status) {
@@ -396,8 +506,9 @@ public final class CheckpointTree {
     }
     String tag = ShadowStore.tagPrefix(tabId) + node.number;
     node.commit = store.repo().commitAndTag(entries, bytes(manifest), parentCommits(node.parent),
-        "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)\n",
-        node.created, tag);
+        "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"
+            + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
+        node.created, tag, node.tag == null ? null : node.commit);
     node.tag = tag;
   }
 

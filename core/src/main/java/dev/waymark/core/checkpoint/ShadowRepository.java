@@ -211,6 +211,15 @@ final class ShadowRepository implements AutoCloseable {
    */
   ObjectId commitAndTag(List<TreeEntry> entries, byte[] manifest, List<ObjectId> parents,
       String message, Instant when, String tagRef) {
+    return commitAndTag(entries, manifest, parents, message, when, tagRef, null);
+  }
+
+  /**
+   * As above, but moves {@code tagRef} from {@code replacing} (a running checkpoint's earlier
+   * commit); fails if the tag points anywhere else. {@code replacing} null: the tag must be new.
+   */
+  ObjectId commitAndTag(List<TreeEntry> entries, byte[] manifest, List<ObjectId> parents,
+      String message, Instant when, String tagRef, ObjectId replacing) {
     return write(() -> {
       ObjectId commit;
       try (ObjectInserter inserter = repo.newObjectInserter()) {
@@ -240,9 +249,11 @@ final class ShadowRepository implements AutoCloseable {
       }
       RefUpdate update = repo.updateRef(tagRef);
       update.setNewObjectId(commit);
-      update.setExpectedOldObjectId(ObjectId.zeroId());
+      update.setExpectedOldObjectId(replacing == null ? ObjectId.zeroId() : replacing);
+      update.setForceUpdate(replacing != null); // the new commit does not descend from the running one
       RefUpdate.Result result = update.update();
-      if (result != RefUpdate.Result.NEW) {
+      if (result != (replacing == null ? RefUpdate.Result.NEW : RefUpdate.Result.FORCED)
+          && !(replacing != null && result == RefUpdate.Result.NO_CHANGE)) {
         throw new CheckpointException("Could not create tag " + tagRef + " in the shadow repository: " + result);
       }
       return commit;

@@ -220,20 +220,55 @@ public final class ShadowStore implements AutoCloseable {
         : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()));
   }
 
-  /** A tab brought back from a snapshot, and what could not be. */
-  public record RestoredTab(CheckpointTree tree, List<String> recreatedTags, List<Integer> lostCheckpoints) {}
+  /**
+   * A tab brought back from a snapshot, and what could not be.
+   *
+   * @param recovered checkpoints found under the tab's tags that the snapshot does not know
+   *     (Waymark stopped after recording them, before saving the session): their files are back in
+   *     the tree, their conversation is not
+   */
+  public record RestoredTab(CheckpointTree tree, List<String> recreatedTags, List<Integer> lostCheckpoints,
+      List<Integer> recovered) {}
 
   /**
    * Brings a tab back from a snapshot (a saved session): every tag that is missing is recreated
    * from its recorded commit when the commit is still in the store; a checkpoint whose commit is
-   * gone comes back without its file changes and is listed in {@code lostCheckpoints}.
+   * gone comes back without its file changes and is listed in {@code lostCheckpoints}. A tag newer
+   * than the snapshot (a checkpoint recorded, or a running one kept, after the session was saved)
+   * wins over it, so that nothing recorded before a crash is left out.
    */
   public RestoredTab restoreTab(CheckpointTree.Snapshot snapshot) {
     checkTabId(snapshot.tabId());
+    java.util.Map<Integer, Checkpoint> known = new java.util.HashMap<>();
+    for (Checkpoint cp : snapshot.checkpoints()) {
+      known.put(cp.number(), cp);
+    }
+    List<CheckpointTree.StoredCheckpoint> newer = new ArrayList<>();
+    String prefix = tagPrefix(snapshot.tabId());
+    try {
+      for (Ref ref : repo.refs(prefix)) {
+        String rest = ref.getName().substring(prefix.length());
+        if (!rest.matches("\\d{1,9}")) {
+          continue;
+        }
+        Checkpoint cp = known.get(Integer.parseInt(rest));
+        boolean unknown = cp == null;
+        boolean movedOn = cp != null && cp.status() == CheckpointStatus.RUNNING
+            && !ref.getObjectId().equals(cp.commit().orElse(null));
+        if (unknown || movedOn) {
+          newer.add(readCheckpoint(ref.getName(), ref.getObjectId()));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not read the tags of tab {}; the session is loaded as saved", snapshot.tabId(), e);
+      newer.clear();
+    }
+    Set<Integer> adopted = new TreeSet<>();
+    newer.forEach(n -> adopted.add(n.number()));
     List<String> recreated = new ArrayList<>();
     List<Integer> lost = new ArrayList<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
-      if (cp.commit().isEmpty()) {
+      if (cp.commit().isEmpty() || adopted.contains(cp.number())) {
         continue;
       }
       org.eclipse.jgit.lib.ObjectId commit = cp.commit().get();
@@ -253,8 +288,9 @@ public final class ShadowStore implements AutoCloseable {
         recreated.add(ref);
       }
     }
-    CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost));
-    return new RestoredTab(tree, recreated, lost);
+    newer.sort(java.util.Comparator.comparingInt(CheckpointTree.StoredCheckpoint::number));
+    CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost), newer);
+    return new RestoredTab(tree, recreated, lost, List.copyOf(adopted));
   }
 
   /** The ids of the tabs that hold tags in this store. */

@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.CheckpointTree.Node;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The running checkpoint of a turn: every change the turn makes to a file is recorded here, with
@@ -71,6 +72,29 @@ public final class Turn {
   /** Records that {@code path} went from {@code before} to what is on disk now. */
   public void recordFromDisk(String path, FileState before) {
     record(path, before, read(path));
+  }
+
+  /**
+   * Records that {@code path} is about to go from {@code before} to {@code after} and keeps that
+   * under the checkpoint's tag, so that a crash at any moment of the write that follows loses
+   * neither version. If the write then fails, pass the result to {@link #withdraw}. Throws, with
+   * nothing recorded, when the store cannot take the change: then it must not be made.
+   */
+  public Optional<FileChange> recordAhead(String path, FileState before, FileState after) {
+    return tree.recordAhead(node, WorkTree.checkPath(path), before, after);
+  }
+
+  /** Takes back a change recorded by {@link #recordAhead} that was not made. */
+  public void withdraw(String path, Optional<FileChange> previous) {
+    tree.withdraw(node, path, previous);
+  }
+
+  /**
+   * Keeps what this turn has recorded so far under its checkpoint's tag, so that a crash before
+   * {@link #finish} loses none of it. A tool records a change, persists, and only then makes it.
+   */
+  public void persist() {
+    tree.persist(node);
   }
 
   public List<FileChange> changes() {

@@ -2,6 +2,8 @@ package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.FileKind;
 import dev.waymark.core.checkpoint.FileState;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ToolSpec;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,39 +137,33 @@ abstract class AbstractTool implements Tool {
   }
 
   /**
-   * Makes a change to one file and records it in the turn. When the change cannot be recorded
-   * (the store's disk is full, the store was removed), the file is put back as it was: Waymark
-   * never leaves a change it could not checkpoint.
+   * Writes {@code content} to one file as a change of the turn. The change is recorded and kept
+   * in the store before the file is touched, so a crash at any moment loses neither the old
+   * content nor the new; when the store cannot take it (its disk is full, it was removed), the
+   * file is not touched at all.
    */
-  static void changeRecorded(Turn turn, String relative, IoAction change) throws IOException {
-    FileState before = turn == null ? null : turn.read(relative);
-    change.run();
+  static void writeRecorded(Turn turn, ProjectPaths.Resolved file, byte[] content) throws IOException {
     if (turn == null) {
+      Files.createDirectories(file.file().getParent());
+      AtomicWrite.replace(file.file(), content);
       return;
     }
+    FileState before = turn.read(file.relative());
+    FileState after = FileState.of(before.kind() == FileKind.EXECUTABLE ? FileKind.EXECUTABLE : FileKind.REGULAR, content);
+    Optional<FileChange> previous;
     try {
-      turn.recordFromDisk(relative, before);
-    } catch (dev.waymark.core.checkpoint.CheckpointException e) {
-      putBack(turn, relative, before);
-      throw new dev.waymark.core.checkpoint.CheckpointException(relative + " could not be checkpointed (" + e.getMessage()
-          + "), so the change was undone: the file is as it was.", e);
+      previous = turn.recordAhead(file.relative(), before, after);
+    } catch (CheckpointException e) {
+      throw new CheckpointException(file.relative() + " could not be checkpointed (" + e.getMessage()
+          + "), so the change was not made: the file is as it was.", e);
     }
-  }
-
-  private static void putBack(Turn turn, String relative, FileState before) throws IOException {
-    Path file = turn.projectFile(relative);
-    if (!before.exists()) {
-      Files.deleteIfExists(file);
-    } else if (before.kind() == dev.waymark.core.checkpoint.FileKind.SYMLINK) {
-      Files.deleteIfExists(file);
-      Files.createSymbolicLink(file, Path.of(new String(before.content(), java.nio.charset.StandardCharsets.UTF_8)));
-    } else {
-      AtomicWrite.replace(file, before.content());
+    try {
+      Files.createDirectories(file.file().getParent());
+      AtomicWrite.replace(file.file(), content);
+    } catch (IOException | RuntimeException e) {
+      turn.withdraw(file.relative(), previous);
+      throw e;
     }
-  }
-
-  interface IoAction {
-    void run() throws IOException;
   }
 
   /** Whether the file's first bytes hold a NUL, git's test for binary content. */

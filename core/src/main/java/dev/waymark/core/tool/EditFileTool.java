@@ -96,7 +96,7 @@ final class EditFileTool extends AbstractTool {
       edited = text.substring(0, at) + newString + text.substring(at + oldString.length());
     }
     byte[] bytes = edited.getBytes(StandardCharsets.UTF_8);
-    changeRecorded(context.turn(), file.relative(), () -> AtomicWrite.replace(file.file(), bytes));
+    writeRecorded(context.turn(), file, bytes);
     return ToolResult.ok("Edited " + file.display() + ": replaced " + count + (count == 1 ? " occurrence." : " occurrences."));
   }
 }

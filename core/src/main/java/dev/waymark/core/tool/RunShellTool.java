@@ -122,7 +122,11 @@ final class RunShellTool extends AbstractTool {
     }
     if (snapshot != null) {
       try {
-        describe(snapshot.recordChanges(), out);
+        WorkTreeChanges changes = snapshot.recordChanges();
+        if (context.turn() != null && !changes.recorded().isEmpty()) {
+          context.turn().persist(); // kept under the tag now, not only when the turn ends
+        }
+        describe(changes, out);
       } catch (CheckpointException e) {
         LOG.warn("could not record the changes of {}", command, e);
         out.append("[could not record the files this command changed: ").append(e.getMessage())

@@ -42,10 +42,7 @@ final class WriteFileTool extends AbstractTool {
     }
     checkCheckpointable(file);
     boolean existed = Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS);
-    changeRecorded(context.turn(), file.relative(), () -> {
-      Files.createDirectories(file.file().getParent());
-      AtomicWrite.replace(file.file(), content);
-    });
+    writeRecorded(context.turn(), file, content);
     return ToolResult.ok((existed ? "Overwrote " : "Created ") + file.display() + " (" + content.length + " bytes).");
   }
 }

@@ -58,13 +58,13 @@ class DiskFullTest {
       ToolResult r = f.call("write_file", "path", "big" + i + ".txt", "content", content);
       if (r.isError()) {
         failed = r;
-        assertThat(f.file("big" + i + ".txt")).as("the change that could not be recorded was undone").doesNotExist();
+        assertThat(f.file("big" + i + ".txt")).as("the change that could not be recorded was not made").doesNotExist();
       } else {
         written.add("big" + i + ".txt");
       }
     }
     assertThat(failed).as("the 4 MiB store filled up").isNotNull();
-    assertThat(failed.content()).contains("could not be checkpointed", "the change was undone");
+    assertThat(failed.content()).contains("could not be checkpointed", "the change was not made");
     assertThat(written).isNotEmpty();
     assertThat(f.recorded()).containsExactlyElementsOf(written.stream().sorted().toList());
 

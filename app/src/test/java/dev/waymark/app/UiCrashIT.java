@@ -1,0 +1,124 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills the full-screen interface with SIGKILL at random moments of a turn: while the agent
+ * writes files, while the checkpoint is committed and while the session is autosaved. Each round
+ * starts it again with {@code --continue}, which must bring the session back; after each kill
+ * the checks of {@link CrashIT} hold, and every turn the screen showed as finished keeps its tag.
+ * {@code -Dui.crash.kills=N} sets the number of kills (CI: 20).
+ */
+class UiCrashIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern READY = Pattern.compile("ready · #(\\d+)");
+
+  @TempDir Path temp;
+
+  @BeforeAll
+  static void needsTmux() {
+    assertThat(Tmux.available()).as("tmux is needed for these tests: apt-get install tmux (.ci/run installs it)").isTrue();
+  }
+
+  @Test
+  void killedAtAnyMomentTheInterfaceLosesNothingAndContinues() throws Exception {
+    int kills = Integer.getInteger("ui.crash.kills", 20);
+    long seed = Long.getLong("crash.seed", System.nanoTime());
+    Random random = new Random(seed);
+    Path home = temp.resolve("home");
+    Path project = Files.createDirectories(temp.resolve("project").resolve("src"));
+    project = project.getParent();
+    Map<String, Set<String>> versions = new HashMap<>();
+    for (int i = 0; i < CrashIT.FILES; i++) {
+      String path = "src/f" + i + ".txt";
+      Files.writeString(project.resolve(path), path + " original\n");
+      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(path + " original\n");
+    }
+    Set<Integer> reported = new HashSet<>();
+    int finishedBeforeKill = 0;
+    for (int round = 0; round < kills; round++) {
+      Path script = temp.resolve("script-" + round + ".json");
+      Files.writeString(script, script(round, random, versions));
+      List<String> args = new ArrayList<>();
+      if (round > 0) {
+        args.add("--continue");
+      }
+      args.addAll(List.of("--script", script.toString(), "--approval", "yolo", project.toString()));
+      try (Tmux tmux = new Tmux()) {
+        tmux.start(100, 30, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
+            "XDG_CONFIG_HOME", temp.resolve("config").toString()),
+            Waymark.command(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args));
+        String start = tmux.waitFor("ready · #\\d+", Duration.ofSeconds(60));
+        assertThat(start).as("round %d, seed %d: the session comes back", round, seed).doesNotContain("Exception");
+        tmux.type("round " + round);
+        tmux.keys("Enter");
+        Thread.sleep(random.nextInt(2500));
+        String screen = tmux.screen();
+        long pid = Long.parseLong(tmux.run("display-message", "-p", "-t", "ui", "#{pane_pid}").strip());
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        tmux.waitForExit(Duration.ofSeconds(20));
+        Matcher ready = READY.matcher(screen);
+        if (screen.contains("Round " + round + " done.") && ready.find()) {
+          reported.add(Integer.parseInt(ready.group(1)));
+          finishedBeforeKill++;
+        }
+      }
+      CrashIT.check(round, "interface", seed, home, project, versions, tagsOf(home, reported));
+    }
+    System.out.printf("interface crash harness: %d kills survived, %d of them after the turn had finished, seed %d%n",
+        kills, finishedBeforeKill, seed);
+  }
+
+  /** The tags of the checkpoints numbered {@code numbers}; a missing one is named so that the check fails. */
+  private static Set<String> tagsOf(Path home, Set<Integer> numbers) throws Exception {
+    Set<String> tags = new HashSet<>();
+    if (numbers.isEmpty()) {
+      return tags;
+    }
+    List<String> refs = Waymark.gitOk(home, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").lines().toList();
+    for (int n : numbers) {
+      tags.add(refs.stream().filter(r -> r.matches("refs/tags/waymark/[^/]+/" + n)).findFirst()
+          .orElse("refs/tags/waymark/(no tab)/" + n));
+    }
+    return tags;
+  }
+
+  /** A turn that writes a few files with pauses, then answers. */
+  private static String script(int round, Random random, Map<String, Set<String>> versions) {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode responses = root.putArray("responses");
+    int writes = 1 + random.nextInt(3);
+    for (int w = 0; w < writes; w++) {
+      String path = "src/f" + random.nextInt(CrashIT.FILES) + ".txt";
+      String content = path + " round " + round + " write " + w + "\n";
+      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(content);
+      ObjectNode response = responses.addObject();
+      response.put("delayMs", random.nextInt(300));
+      ObjectNode call = response.putArray("toolCalls").addObject();
+      call.put("name", "write_file");
+      call.putObject("arguments").put("path", path).put("content", content);
+    }
+    responses.addObject().put("text", "Round " + round + " done.").put("chunkDelayMs", 10);
+    return root.toString();
+  }
+}
