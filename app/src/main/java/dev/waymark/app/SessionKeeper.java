@@ -86,7 +86,7 @@ final class SessionKeeper implements SessionControl {
     if (!restored.recovered().isEmpty()) {
       notes.add("Checkpoint(s) " + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tab.tabId()
           + " were recorded after the session was last saved (Waymark was stopped in the middle): their file changes "
-          + "are back and can be undone; their conversation was not saved.");
+          + "are back and can be undone; what was said after that save is not.");
     }
     CheckpointTree tree = restored.tree();
     return new TabSession(tree, store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings,

@@ -319,6 +319,27 @@ class TuiEndToEndIT {
   }
 
   @Test
+  void aTurnKilledHalfwayComesBackWithContinueAndCanBeUndone() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "mine\n");
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'change','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'agent\\n'}}]},"
+        + "{'whenLastUser':'change','delayMs':60000,'text':'Never said.'}]}");
+    send("change a");
+    waitForFile("a.txt", "agent\n");
+    long pid = Long.parseLong(tmux.run("display-message", "-p", "-t", "ui", "#{pane_pid}").strip());
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly); // SIGKILL, mid-turn
+    tmux.waitForExit(Duration.ofSeconds(20));
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--continue", "--script", temp.resolve("script.json").toString(), "--approval", "yolo", project.toString()));
+    String back = tmux.waitFor("ready · #1");
+    assertThat(back).contains("› change a", "were recorded after the session was last saved");
+    send("/checkpoint undo");
+    waitForFile("a.txt", "mine\n");
+  }
+
+  @Test
   void aFirstRunWithoutAProviderWelcomesAndSaysWhatToSet() throws Exception {
     startWith(List.of(project.toString()));
     String screen = tmux.waitFor("ready · #0");

@@ -303,7 +303,8 @@ public final class WaymarkUi {
     }
     boolean isActive = tab == current();
     tab.state.apply(event, isActive);
-    if (event instanceof Event.CheckpointCreated || event instanceof Event.CheckpointRestored
+    // A turn's start too: its prompt is then saved, and a crash mid-turn leaves a session to continue.
+    if (event instanceof Event.TurnStarted || event instanceof Event.CheckpointCreated || event instanceof Event.CheckpointRestored
         || event instanceof Event.CheckpointSaved || event instanceof Event.TurnFinished) {
       sessionChanged = true;
     }
