@@ -41,7 +41,7 @@ class CrashIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern CREATED = Pattern.compile("checkpoint #(\\d+): \\d+ file\\(s\\) changed, tag (\\S+)");
   private static final Pattern SESSION = Pattern.compile("waymark: session (\\S+), tab (\\S+)");
-  static final int FILES = 12;
+  private static final int FILES = 12;
 
   @TempDir Path temp;
 
@@ -52,16 +52,7 @@ class CrashIT {
     Random random = new Random(seed);
     Path home = temp.resolve("home");
     Path project = Files.createDirectories(temp.resolve("project"));
-    Map<String, Set<String>> versions = new HashMap<>(); // every whole content a file may hold; "" = absent
-    for (int i = 0; i < FILES; i++) {
-      String path = "src/f" + i + ".txt";
-      Files.createDirectories(project.resolve("src"));
-      Files.writeString(project.resolve(path), path + " original\n");
-      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(path + " original\n");
-    }
-    for (int i = 0; i < 4; i++) {
-      versions.computeIfAbsent("new/n" + i + ".txt", k -> new LinkedHashSet<>()).add("");
-    }
+    Map<String, Set<String>> versions = generateProject(project);
     Set<String> reportedTags = new HashSet<>();
     String session = null;
     String tab = null;
@@ -126,8 +117,26 @@ class CrashIT {
         killed, done, reportedTags.size(), seed);
   }
 
+  /**
+   * Writes the project's files and returns every whole content each may hold ({@code ""}:
+   * absent), which {@link #script} adds to.
+   */
+  static Map<String, Set<String>> generateProject(Path project) throws java.io.IOException {
+    Map<String, Set<String>> versions = new HashMap<>();
+    Files.createDirectories(project.resolve("src"));
+    for (int i = 0; i < FILES; i++) {
+      String path = "src/f" + i + ".txt";
+      Files.writeString(project.resolve(path), path + " original\n");
+      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(path + " original\n");
+    }
+    for (int i = 0; i < 4; i++) {
+      versions.computeIfAbsent("new/n" + i + ".txt", k -> new LinkedHashSet<>()).add("");
+    }
+    return versions;
+  }
+
   /** A turn that writes or edits a few files with pauses, so that a kill can land in the middle of it. */
-  private static String script(int round, Random random, Map<String, Set<String>> versions) {
+  static String script(int round, Random random, Map<String, Set<String>> versions) {
     ObjectNode root = JSON.createObjectNode();
     ArrayNode responses = root.putArray("responses");
     int writes = 1 + random.nextInt(4);

@@ -139,8 +139,10 @@ class TuiEndToEndIT {
         + "{'whenLastUser':'three','text':'Branched from one.'}]}");
     send("one");
     tmux.waitFor("Wrote one.");
+    tmux.waitFor("ready · #1"); // the answer shows a moment before the checkpoint is committed
     send("two");
     tmux.waitFor("Wrote two.");
+    tmux.waitFor("ready · #2");
     assertThat(file("a.txt")).isEqualTo("2\n");
 
     tmux.keys("C-b");
@@ -195,6 +197,7 @@ class TuiEndToEndIT {
     tmux.type("y");
     tmux.waitFor("Written.");
     assertThat(file("a.txt")).isEqualTo("hello\n");
+    tmux.waitFor("ready · #1");
 
     send("again");
     tmux.waitFor("Allow write_file: write b.txt\\?");

@@ -2,16 +2,11 @@ package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -30,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dui.crash.kills=N} sets the number of kills (CI: 20).
  */
 class UiCrashIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern READY = Pattern.compile("ready · #(\\d+)");
 
   @TempDir Path temp;
@@ -46,19 +40,13 @@ class UiCrashIT {
     long seed = Long.getLong("crash.seed", System.nanoTime());
     Random random = new Random(seed);
     Path home = temp.resolve("home");
-    Path project = Files.createDirectories(temp.resolve("project").resolve("src"));
-    project = project.getParent();
-    Map<String, Set<String>> versions = new HashMap<>();
-    for (int i = 0; i < CrashIT.FILES; i++) {
-      String path = "src/f" + i + ".txt";
-      Files.writeString(project.resolve(path), path + " original\n");
-      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(path + " original\n");
-    }
+    Path project = temp.resolve("project");
+    Map<String, Set<String>> versions = CrashIT.generateProject(project);
     Set<Integer> reported = new HashSet<>();
     int finishedBeforeKill = 0;
     for (int round = 0; round < kills; round++) {
       Path script = temp.resolve("script-" + round + ".json");
-      Files.writeString(script, script(round, random, versions));
+      Files.writeString(script, CrashIT.script(round, random, versions));
       List<String> args = new ArrayList<>();
       if (round > 0) {
         args.add("--continue");
@@ -103,22 +91,4 @@ class UiCrashIT {
     return tags;
   }
 
-  /** A turn that writes a few files with pauses, then answers. */
-  private static String script(int round, Random random, Map<String, Set<String>> versions) {
-    ObjectNode root = JSON.createObjectNode();
-    ArrayNode responses = root.putArray("responses");
-    int writes = 1 + random.nextInt(3);
-    for (int w = 0; w < writes; w++) {
-      String path = "src/f" + random.nextInt(CrashIT.FILES) + ".txt";
-      String content = path + " round " + round + " write " + w + "\n";
-      versions.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(content);
-      ObjectNode response = responses.addObject();
-      response.put("delayMs", random.nextInt(300));
-      ObjectNode call = response.putArray("toolCalls").addObject();
-      call.put("name", "write_file");
-      call.putObject("arguments").put("path", path).put("content", content);
-    }
-    responses.addObject().put("text", "Round " + round + " done.").put("chunkDelayMs", 10);
-    return root.toString();
-  }
 }

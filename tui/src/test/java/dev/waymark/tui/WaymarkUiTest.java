@@ -130,7 +130,7 @@ class WaymarkUiTest {
         + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2'}}]},"
         + "{'whenLastUser':'two','text':'Wrote two.'}]}");
     send("one");
-    waitFor("Wrote one.");
+    waitFor(s -> s.contains("Wrote one.") && s.contains("ready · #1"), "the first turn");
     send("two");
     waitFor(s -> s.contains("Wrote two.") && s.contains("ready · #2"), "the second turn");
 
@@ -150,7 +150,7 @@ class WaymarkUiTest {
         + "{'whenLastUser':'make','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'x'}}]},"
         + "{'whenLastUser':'make','text':'Made it.'}]}");
     send("make a.txt");
-    waitFor("Made it.");
+    waitFor(s -> s.contains("Made it.") && s.contains("ready · #1"), "the turn"); // the answer shows before the checkpoint is committed
     send("/checkpoint undo");
     String s = waitFor("↶ Rewound past this point.");
     assertThat(s).contains("Restored #0", "› make a.txt");

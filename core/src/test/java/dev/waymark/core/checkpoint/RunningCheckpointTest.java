@@ -32,6 +32,12 @@ class RunningCheckpointTest {
     }
   }
 
+  /** The turn never finishes: the store is closed under it and opened again, as by the next process. */
+  private void reopenAfterACrash() {
+    fx.store.close();
+    reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT);
+  }
+
   @Test
   void aChangeRecordedAheadIsUnderTheTagBeforeTheFileIsTouched() throws Exception {
     fx = new StoreFixture(temp);
@@ -84,8 +90,7 @@ class RunningCheckpointTest {
     fx.writeExternally("a.txt", "a from #2\n");
     turn.recordAhead("c.txt", turn.read("c.txt"), FileState.regular("c from #2\n"));
     // killed here: c.txt was never written, and #2 never finished
-    fx.store.close();
-    reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT);
+    reopenAfterACrash();
 
     ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
@@ -111,8 +116,7 @@ class RunningCheckpointTest {
     CheckpointTree.Snapshot saved = tab.snapshot(); // saved with #1 running, a.txt only
     turn.recordAhead("b.txt", turn.read("b.txt"), FileState.regular("b\n"));
     fx.writeExternally("b.txt", "b\n");
-    fx.store.close();
-    reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT);
+    reopenAfterACrash();
 
     ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
@@ -130,8 +134,7 @@ class RunningCheckpointTest {
     Turn turn = tab.begin();
     turn.recordAhead("a.txt", turn.read("a.txt"), FileState.regular("a\n"));
     fx.writeExternally("a.txt", "a\n");
-    fx.store.close();
-    reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT);
+    reopenAfterACrash();
 
     CheckpointTree loaded = reopened.loadTab("tab1");
 

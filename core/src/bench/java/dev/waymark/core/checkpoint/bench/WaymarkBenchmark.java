@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Waymark's checkpoint engine on a generated project: a turn that changes {@code changed} files
  * and finishes (the checkpoint), undoing such a checkpoint, and redoing it.
  *
- * <p>"create" is what a tool does per file ({@code read} before, write, {@code recordFromDisk})
- * plus {@code finish}; the file writes themselves are inside the measurement, as they are in
+ * <p>"create" is what {@code write_file} does per file ({@code read} before, {@code recordAhead},
+ * which commits the running checkpoint under its tag, then the write) plus {@code finish}; the file writes themselves are inside the measurement, as they are in
  * {@link BaselineBenchmark}. "undo" and "redo" flip one checkpoint that changed {@code changed}
  * files back and forth; the opposite move is done, unmeasured, before each measured one.
  */
@@ -95,12 +95,13 @@ public class WaymarkBenchmark {
     for (int i = 0; i < edits.paths().size(); i++) {
       String path = edits.paths().get(i);
       FileState before = turn.read(path);
+      byte[] next = edits.next(i);
+      turn.recordAhead(path, before, FileState.of(before.kind(), next));
       try {
-        Files.write(store.projectDirectory().resolve(path), edits.next(i));
+        Files.write(store.projectDirectory().resolve(path), next);
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
-      turn.recordFromDisk(path, before);
     }
     return turn.finish(CheckpointStatus.DONE);
   }
