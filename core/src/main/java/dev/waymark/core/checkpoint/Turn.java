@@ -11,8 +11,10 @@ import java.util.Optional;
  * the content before and after. Records of the same path fold together (the first "before", the
  * last "after"); a path that ends as it began is dropped.
  *
- * <p>Typical use by a tool: {@code before = turn.read(path)}, write the file, then
- * {@code turn.recordFromDisk(path, before)}.
+ * <p>Typical use by a tool that knows what it will write: {@code before = turn.read(path)},
+ * {@code turn.recordAhead(path, before, after)}, then write the file, so that a crash in between
+ * loses nothing. When the result is only known afterwards, write, then
+ * {@code turn.recordFromDisk(path, before)} and {@code turn.persist()}.
  */
 public final class Turn {
   private final CheckpointTree tree;
