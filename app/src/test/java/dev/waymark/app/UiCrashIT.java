@@ -60,7 +60,7 @@ class UiCrashIT {
         assertThat(start).as("round %d, seed %d: the session comes back", round, seed).doesNotContain("Exception");
         tmux.type("round " + round);
         tmux.keys("Enter");
-        Thread.sleep(random.nextInt(1200)); // a turn takes about half a second: most kills land in it or in the autosave after it
+        Thread.sleep(random.nextInt(900)); // a turn takes about half a second: kills land in it, in the autosave after it, or later
         String screen = tmux.screen();
         long pid = Long.parseLong(tmux.run("display-message", "-p", "-t", "ui", "#{pane_pid}").strip());
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
