@@ -121,16 +121,30 @@ final class ExecCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
-          session.submit(from != null
-              ? new dev.waymark.core.agent.Command.Branch(from, String.join(" ", prompt))
-              : new dev.waymark.core.agent.Command.SendPrompt(String.join(" ", prompt)));
-          int status = report(session, events, out, err, console);
-          session.idle().get(10, TimeUnit.SECONDS);
-          List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
-          for (var tab : tabs) {
-            open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()), tab.input()));
+          String text = String.join(" ", prompt);
+          java.util.function.Consumer<String> saveWithDraft = draft -> {
+            List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
+            for (var tab : tabs) {
+              open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()),
+                  draft != null && tab.session() == session ? draft : tab.input()));
+            }
+            keeper.save(open, null);
+          };
+          Runnable saveSession = () -> saveWithDraft.accept(null);
+          // Saved before the turn, with the prompt as the tab's draft: the turn writes ahead to the
+          // store from its first tool call, so a process killed at any moment leaves a session that
+          // names the tab (its tags come back) and keeps the prompt.
+          try {
+            saveWithDraft.accept(text);
+          } catch (RuntimeException e) {
+            err.println("waymark: could not save the session before the turn (" + e.getMessage() + "); going on");
           }
-          keeper.save(open, null);
+          session.submit(from != null
+              ? new dev.waymark.core.agent.Command.Branch(from, text)
+              : new dev.waymark.core.agent.Command.SendPrompt(text));
+          int status = report(session, events, out, err, console, saveSession);
+          session.idle().get(10, TimeUnit.SECONDS);
+          saveSession.run();
           if (status != 1) { // a failure is one line saying why; the session is saved all the same
             err.println("waymark: session " + keeper.label() + ", tab " + session.checkpoints().tabId());
           }
@@ -156,8 +170,8 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
-  private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console)
-      throws InterruptedException {
+  private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
+      Runnable saveSession) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     Checkpoint unchanged = null;
@@ -166,6 +180,12 @@ final class ExecCommand implements Callable<Integer> {
       Event event = events.take();
       if (event instanceof Event.TurnStarted) {
         started = true;
+        // saved again once the prompt is in the conversation, so it is no longer kept as a draft
+        try {
+          saveSession.run();
+        } catch (RuntimeException e) {
+          err.println("waymark: could not save the session at the start of the turn (" + e.getMessage() + "); going on");
+        }
       }
       if (event instanceof Event.AssistantDelta delta) {
         out.print(delta.text());

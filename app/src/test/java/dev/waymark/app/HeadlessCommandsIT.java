@@ -85,6 +85,33 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void anExecKilledInTheMiddleOfItsFirstTurnLeavesASessionWhoseCheckpointCanBeUndone() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "mine\n");
+    Path slow = temp.resolve("slow.json");
+    Files.writeString(slow, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'agent\\n'}}]},"
+        .replace('\'', '"') + "{\"delayMs\":60000,\"text\":\"never\"}]}");
+    Process p = Waymark.process(temp, home, project,
+        Waymark.command(List.of(), List.of("exec", "--script", slow.toString(), "--approval", "yolo", "change a")))
+        .redirectOutput(temp.resolve("killed-out.txt").toFile()).redirectError(temp.resolve("killed-err.txt").toFile()).start();
+    try {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!Files.readString(project.resolve("a.txt")).equals("agent\n")) {
+        assertThat(System.nanoTime()).as("the agent never wrote a.txt").isLessThan(end);
+        Thread.sleep(20);
+      }
+    } finally {
+      p.destroyForcibly(); // SIGKILL, in the middle of the turn
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    JsonNode list = waymark("checkpoints", "list", "--json").json();
+    assertThat(list.toString()).contains("\"cancelled\"");
+    Run undo = waymark("checkpoints", "undo");
+    assertThat(undo.exit()).as(undo.err()).isZero();
+    assertThat(file("a.txt")).as("the user's version is back").isEqualTo("mine\n");
+  }
+
+  @Test
   void checkpointsOfASessionMadeByExecCanBeListedUndoneRedoneDiffedAndSaved() throws Exception {
     exec("one");
     JsonNode sessions = waymark("sessions", "--json").json();

@@ -44,12 +44,18 @@ class UiCrashIT {
     Map<String, Set<String>> versions = CrashIT.generateProject(project);
     Set<Integer> reported = new HashSet<>();
     int finishedBeforeKill = 0;
+    int unsaved = 0;
     for (int round = 0; round < kills; round++) {
       Path script = temp.resolve("script-" + round + ".json");
       Files.writeString(script, CrashIT.script(round, random, versions));
       List<String> args = new ArrayList<>();
-      if (round > 0) {
+      if (sessionSaved(home)) {
         args.add("--continue");
+      } else if (round > 0) {
+        // killed before the first save of its session, which comes before the first turn can write
+        assertThat(tags(home)).as("round %d, seed %d: no session was saved, so no checkpoint may have been recorded", round, seed)
+            .isEmpty();
+        unsaved++;
       }
       args.addAll(List.of("--script", script.toString(), "--approval", "yolo", project.toString()));
       try (Tmux tmux = new Tmux()) {
@@ -60,7 +66,9 @@ class UiCrashIT {
         assertThat(start).as("round %d, seed %d: the session comes back", round, seed).doesNotContain("Exception");
         tmux.type("round " + round);
         tmux.keys("Enter");
-        Thread.sleep(random.nextInt(900)); // a turn takes about half a second: kills land in it, in the autosave after it, or later
+        // the first kill lands as the first prompt is sent, before or while its session is first saved;
+        // a turn takes about half a second: the other kills land in it, in the autosave after it, or later
+        Thread.sleep(round == 0 ? 0 : random.nextInt(900));
         String screen = tmux.screen();
         long pid = Long.parseLong(tmux.run("display-message", "-p", "-t", "ui", "#{pane_pid}").strip());
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
@@ -73,8 +81,24 @@ class UiCrashIT {
       }
       CrashIT.check(round, "interface", seed, home, project, versions, tagsOf(home, reported));
     }
-    System.out.printf("interface crash harness: %d kills survived, %d of them after the turn had finished, seed %d%n",
-        kills, finishedBeforeKill, seed);
+    System.out.printf("interface crash harness: %d kills survived, %d of them after the turn had finished, %d before "
+        + "anything was saved, seed %d%n", kills, finishedBeforeKill, unsaved, seed);
+  }
+
+  private static boolean sessionSaved(Path home) throws Exception {
+    Path shadow = Waymark.shadow(home);
+    if (shadow == null || !Files.isDirectory(shadow.getParent().resolve("sessions"))) {
+      return false;
+    }
+    try (var files = Files.list(shadow.getParent().resolve("sessions"))) {
+      return files.anyMatch(f -> f.getFileName().toString().matches("[^.].*\\.json"));
+    }
+  }
+
+  private static List<String> tags(Path home) throws Exception {
+    Path shadow = Waymark.shadow(home);
+    return shadow == null ? List.of()
+        : Waymark.git(shadow, "for-each-ref", "--format=%(refname)", "refs/tags/waymark/").out().lines().toList();
   }
 
   /** The tags of the checkpoints numbered {@code numbers}; a missing one is named so that the check fails. */

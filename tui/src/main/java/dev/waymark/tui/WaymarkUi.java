@@ -568,9 +568,43 @@ public final class WaymarkUi {
     if (tab.state.running()) {
       tab.session.submit(new Command.Steer(text));
     } else {
-      tab.session.submit(new Command.SendPrompt(text));
+      saveThenSubmit(tab, text, List.of(new Command.SendPrompt(text)));
     }
     tab.scroll.follow();
+  }
+
+  /**
+   * Submits {@code commands} once the session is saved with {@code draft} as the tab's input. A turn
+   * writes ahead to the store from its first tool call, before the autosave of its start can run:
+   * saved first, a process killed at any moment leaves a session that names the tab (so its tags
+   * come back) and keeps the message that started the turn.
+   */
+  private void saveThenSubmit(Tab tab, String draft, List<Command> commands) {
+    List<SessionControl.OpenTab> open = new ArrayList<>();
+    for (Tab t : tabs) {
+      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == tab ? draft : t.editor.text()));
+    }
+    Runnable submitAll = () -> {
+      try {
+        commands.forEach(tab.session::submit);
+      } catch (RuntimeException e) {
+        LOG.warn("the tab closed before its commands could be submitted", e); // Waymark is quitting
+      }
+    };
+    try {
+      saver.execute(() -> {
+        try {
+          sessions.save(open, null);
+        } catch (RuntimeException e) {
+          LOG.warn("saving the session before a turn failed", e);
+          inbox.add(new Notice("The session could not be saved: " + e.getMessage(), true));
+        } finally {
+          submitAll.run();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+      submitAll.run();
+    }
   }
 
   private void runCommand(Tab tab, String text) {
@@ -591,10 +625,18 @@ public final class WaymarkUi {
         tab.state.notice(Tone.ERROR, "✗ A turn is running; interrupt it (Esc) before moving the tab.");
         return;
       }
+      List<Command> commands = new ArrayList<>();
       if (forTab.keepsDraft()) {
-        tab.session.submit(new Command.KeepDraft(""));
+        commands.add(new Command.KeepDraft(""));
       }
-      forTab.commands().forEach(tab.session::submit);
+      commands.addAll(forTab.commands());
+      String branchText = forTab.commands().stream().filter(Command.Branch.class::isInstance).map(c -> ((Command.Branch) c).text())
+          .findFirst().orElse(null);
+      if (branchText != null) {
+        saveThenSubmit(tab, branchText, commands);
+      } else {
+        commands.forEach(tab.session::submit);
+      }
     }
   }
 

@@ -35,6 +35,10 @@ class WaymarkUiTest {
   WaymarkUi ui;
 
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
+    start(columns, rows, approval, script, SessionControl.NONE);
+  }
+
+  private void start(int columns, int rows, ApprovalMode approval, String script, SessionControl sessions) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
@@ -44,7 +48,8 @@ class WaymarkUiTest {
     WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
         Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
     ui = new WaymarkUi(screen, Runnable::run, opener,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()));
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()),
+        sessions);
     ui.openTab();
     ui.drawNow();
   }
@@ -120,6 +125,42 @@ class WaymarkUiTest {
     String s = waitFor("ready · #1");
     assertThat(s).contains("› hello", "Hello there, I can help.", "#1 · ");
     assertThat(s.lines().skip(1).limit(5).anyMatch(l -> l.stripTrailing().endsWith("◇"))).as("the live dot on the rail").isTrue();
+  }
+
+  @Test
+  void aPromptIsSavedWithTheSessionBeforeItsTurnCanWriteAnything() throws Exception {
+    java.util.List<String> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    SessionControl recording = new SessionControl() {
+      @Override
+      public String save(java.util.List<OpenTab> tabs, String name) {
+        OpenTab tab = tabs.get(0);
+        saves.add(tab.session().checkpoints().checkpoints().size() + " checkpoint(s), input \"" + tab.input() + "\"");
+        return "saved";
+      }
+
+      @Override
+      public java.util.List<String> list() {
+        return java.util.List.of();
+      }
+
+      @Override
+      public Loaded load(String idOrName) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public String delete(String idOrName) {
+        throw new UnsupportedOperationException();
+      }
+    };
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'text':'Wrote it.'}]}", recording);
+
+    send("write a");
+    waitFor(s -> s.contains("Wrote it.") && s.contains("ready · #1"), "the turn");
+    assertThat(saves).as("a kill before the turn's own autosave still finds the tab and the prompt")
+        .first().isEqualTo("1 checkpoint(s), input \"write a\"");
+    assertThat(saves).as("then autosaved with the prompt in the conversation").last().asString().endsWith("input \"\"");
   }
 
   @Test
