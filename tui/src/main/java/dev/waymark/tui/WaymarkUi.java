@@ -580,10 +580,7 @@ public final class WaymarkUi {
    * come back) and keeps the message that started the turn.
    */
   private void saveThenSubmit(Tab tab, String draft, List<Command> commands) {
-    List<SessionControl.OpenTab> open = new ArrayList<>();
-    for (Tab t : tabs) {
-      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == tab ? draft : t.editor.text()));
-    }
+    List<SessionControl.OpenTab> open = openTabs(tab, draft);
     Runnable submitAll = () -> {
       try {
         commands.forEach(tab.session::submit);
@@ -675,6 +672,15 @@ public final class WaymarkUi {
     }
   }
 
+  /** The open tabs as saved, {@code drafted} (if any) with {@code draft} in place of its input. */
+  private List<SessionControl.OpenTab> openTabs(Tab drafted, String draft) {
+    List<SessionControl.OpenTab> open = new ArrayList<>();
+    for (Tab t : tabs) {
+      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == drafted ? draft : t.editor.text()));
+    }
+    return open;
+  }
+
   /**
    * Saves the session of the open tabs. An autosave ({@code force} false) is written on the saver
    * thread, so a slow disk never stalls a frame; the others wait for it (after any autosave still
@@ -685,10 +691,7 @@ public final class WaymarkUi {
       return "";
     }
     sessionChanged = false;
-    List<SessionControl.OpenTab> open = new ArrayList<>();
-    for (Tab t : tabs) {
-      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t.editor.text()));
-    }
+    List<SessionControl.OpenTab> open = openTabs(null, null);
     java.util.concurrent.Future<String> saved = saver.submit(() -> {
       try {
         return sessions.save(open, name);
