@@ -35,10 +35,7 @@ class FailedRestoreTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a/first.txt", "first before\n");
     fx.writeExternally("z-locked/second.txt", "second before\n");
-    Turn turn = tab.begin();
-    fx.write(turn, "a/first.txt", "first after\n");
-    fx.write(turn, "z-locked/second.txt", "second after\n");
-    turn.finish(CheckpointStatus.DONE);
+    fx.turn(tab, "a/first.txt", "first after\n", "z-locked/second.txt", "second after\n");
 
     locked = fx.file("z-locked");
     boolean[] unwritable = {false};
@@ -108,10 +105,7 @@ class FailedRestoreTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a.txt", "a one\n");
     fx.writeExternally("b.txt", "b one\n");
-    Turn turn = tab.begin();
-    fx.write(turn, "a.txt", "a two\n");
-    fx.write(turn, "b.txt", "b two\n");
-    turn.finish(CheckpointStatus.DONE);
+    fx.turn(tab, "a.txt", "a two\n", "b.txt", "b two\n");
     fx.store.onRestoreWrite(path -> {
       if (path.equals("a.txt")) { // the user's editor saves b.txt, same size, an instant before it is overwritten
         writeQuietly(fx.file("b.txt"), "b TWO\n");
@@ -133,10 +127,7 @@ class FailedRestoreTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a.txt", "a one\n");
     fx.writeExternally("b.txt", "b one\n");
-    Turn turn = tab.begin();
-    fx.write(turn, "a.txt", "a two\n");
-    fx.write(turn, "b.txt", "b two\n");
-    Checkpoint two = turn.finish(CheckpointStatus.DONE);
+    Checkpoint two = fx.turn(tab, "a.txt", "a two\n", "b.txt", "b two\n");
 
     // the object holding b.txt as it was before is damaged on disk
     org.eclipse.jgit.lib.ObjectId before = two.changes().get(1).before().blob();
@@ -157,9 +148,7 @@ class FailedRestoreTest {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a.txt", "one\n");
-    Turn turn = tab.begin();
-    fx.write(turn, "a.txt", "two\n");
-    turn.finish(CheckpointStatus.DONE);
+    fx.turn(tab, "a.txt", "two\n");
     Files.delete(fx.file("a.txt"));
 
     RestoreResult undo = tab.undo();

@@ -60,8 +60,7 @@ class RunningCheckpointTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a.txt", "one\n");
     Turn turn = tab.begin();
-    turn.recordAhead("a.txt", turn.read("a.txt"), FileState.regular("two\n"));
-    fx.writeExternally("a.txt", "two\n");
+    fx.writeAhead(turn, "a.txt", "two\n");
     Checkpoint done = turn.finish(CheckpointStatus.DONE);
 
     Path shadow = fx.store.shadowDirectory();
@@ -86,8 +85,7 @@ class RunningCheckpointTest {
     CheckpointTree.Snapshot saved = tab.snapshot(); // the session file, saved after #1
 
     Turn turn = tab.begin();
-    turn.recordAhead("a.txt", turn.read("a.txt"), FileState.regular("a from #2\n"));
-    fx.writeExternally("a.txt", "a from #2\n");
+    fx.writeAhead(turn, "a.txt", "a from #2\n");
     turn.recordAhead("c.txt", turn.read("c.txt"), FileState.regular("c from #2\n"));
     // killed here: c.txt was never written, and #2 never finished
     reopenAfterACrash();
@@ -111,11 +109,9 @@ class RunningCheckpointTest {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");
     Turn turn = tab.begin();
-    turn.recordAhead("a.txt", turn.read("a.txt"), FileState.regular("a\n"));
-    fx.writeExternally("a.txt", "a\n");
+    fx.writeAhead(turn, "a.txt", "a\n");
     CheckpointTree.Snapshot saved = tab.snapshot(); // saved with #1 running, a.txt only
-    turn.recordAhead("b.txt", turn.read("b.txt"), FileState.regular("b\n"));
-    fx.writeExternally("b.txt", "b\n");
+    fx.writeAhead(turn, "b.txt", "b\n");
     reopenAfterACrash();
 
     ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
@@ -132,8 +128,7 @@ class RunningCheckpointTest {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");
     Turn turn = tab.begin();
-    turn.recordAhead("a.txt", turn.read("a.txt"), FileState.regular("a\n"));
-    fx.writeExternally("a.txt", "a\n");
+    fx.writeAhead(turn, "a.txt", "a\n");
     reopenAfterACrash();
 
     CheckpointTree loaded = reopened.loadTab("tab1");

@@ -77,6 +77,20 @@ final class StoreFixture implements AutoCloseable {
     return turn.finish(CheckpointStatus.DONE);
   }
 
+  /** One finished turn that writes {@code path} then {@code path2}. */
+  Checkpoint turn(CheckpointTree tree, String path, String content, String path2, String content2) throws IOException {
+    Turn turn = tree.begin();
+    write(turn, path, content);
+    write(turn, path2, content2);
+    return turn.finish(CheckpointStatus.DONE);
+  }
+
+  /** What write_file does: the change recorded ahead, under the running checkpoint's tag, then the file written. */
+  void writeAhead(Turn turn, String path, String content) throws IOException {
+    turn.recordAhead(path, turn.read(path), FileState.regular(content));
+    writeExternally(path, content);
+  }
+
   List<String> tags(String tabId) {
     return store.repo().refs(ShadowStore.tagPrefix(tabId)).stream().map(Ref::getName).sorted().collect(Collectors.toList());
   }
