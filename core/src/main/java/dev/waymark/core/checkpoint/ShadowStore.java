@@ -9,11 +9,15 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.Ref;
 import org.slf4j.Logger;
@@ -172,7 +176,7 @@ public final class ShadowStore implements AutoCloseable {
     checkTabId(tabId);
     String prefix = tagPrefix(tabId);
     List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
-    java.util.Map<Integer, Set<String>> saves = new java.util.HashMap<>();
+    Map<Integer, Set<String>> saves = new HashMap<>();
     try {
       for (Ref ref : repo.refs(prefix)) {
         String rest = ref.getName().substring(prefix.length());
@@ -239,7 +243,7 @@ public final class ShadowStore implements AutoCloseable {
    */
   public RestoredTab restoreTab(CheckpointTree.Snapshot snapshot) {
     checkTabId(snapshot.tabId());
-    java.util.Map<Integer, Checkpoint> known = new java.util.HashMap<>();
+    Map<Integer, Checkpoint> known = new HashMap<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
     }
@@ -288,7 +292,7 @@ public final class ShadowStore implements AutoCloseable {
         recreated.add(ref);
       }
     }
-    newer.sort(java.util.Comparator.comparingInt(CheckpointTree.StoredCheckpoint::number));
+    newer.sort(Comparator.comparingInt(CheckpointTree.StoredCheckpoint::number));
     CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost), newer);
     return new RestoredTab(tree, recreated, lost, List.copyOf(adopted));
   }
@@ -358,10 +362,10 @@ public final class ShadowStore implements AutoCloseable {
     return retention;
   }
 
-  private volatile java.util.function.Consumer<String> restoreWriteHook = path -> {};
+  private volatile Consumer<String> restoreWriteHook = path -> {};
 
   /** Lets a test act at the exact moment a restore is about to write {@code path}: no file system offers that hook. */
-  void onRestoreWrite(java.util.function.Consumer<String> hook) {
+  void onRestoreWrite(Consumer<String> hook) {
     restoreWriteHook = hook;
   }
 

@@ -144,8 +144,7 @@ abstract class AbstractTool implements Tool {
    */
   static void writeRecorded(Turn turn, ProjectPaths.Resolved file, byte[] content) throws IOException {
     if (turn == null) {
-      Files.createDirectories(file.file().getParent());
-      AtomicWrite.replace(file.file(), content);
+      write(file, content);
       return;
     }
     FileState before = turn.read(file.relative());
@@ -158,12 +157,16 @@ abstract class AbstractTool implements Tool {
           + "), so the change was not made: the file is as it was.", e);
     }
     try {
-      Files.createDirectories(file.file().getParent());
-      AtomicWrite.replace(file.file(), content);
+      write(file, content);
     } catch (IOException | RuntimeException e) {
       turn.withdraw(file.relative(), previous);
       throw e;
     }
+  }
+
+  private static void write(ProjectPaths.Resolved file, byte[] content) throws IOException {
+    Files.createDirectories(file.file().getParent());
+    AtomicWrite.replace(file.file(), content);
   }
 
   /** Whether the file's first bytes hold a NUL, git's test for binary content. */
