@@ -57,6 +57,44 @@ public record WaymarkHome(Path root) {
     return absolute;
   }
 
+  /**
+   * Writes {@code bytes} to {@code file}, appended or replacing what it held; a file it creates is
+   * readable by its owner only, as everything Waymark keeps is.
+   */
+  public static void writePrivate(Path file, byte[] bytes, boolean append) throws IOException {
+    java.util.Set<java.nio.file.OpenOption> options = new java.util.HashSet<>(java.util.List.of(
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+        append ? java.nio.file.StandardOpenOption.APPEND : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING));
+    java.nio.file.attribute.FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? new java.nio.file.attribute.FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+        : new java.nio.file.attribute.FileAttribute<?>[0];
+    try (var channel = Files.newByteChannel(file, options, attributes)) {
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+    }
+  }
+
+  /**
+   * Replaces {@code target} with {@code bytes} atomically (a private temporary file beside it, then
+   * a rename), so that a reader sees the old content or the new, never a part.
+   */
+  public static void replacePrivate(Path target, byte[] bytes) throws IOException {
+    Path temp = target.resolveSibling(target.getFileName() + ".tmp");
+    try {
+      writePrivate(temp, bytes, false);
+      try {
+        Files.move(temp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
   private static void restrictToOwner(Path dir) throws IOException {
     try {
       Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));

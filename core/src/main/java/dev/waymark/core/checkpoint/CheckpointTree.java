@@ -59,6 +59,7 @@ public final class CheckpointTree {
   private Node files;
   private Node viewed; // null while the view is live
   private Turn running;
+  private boolean reconciled;
 
   CheckpointTree(ShadowStore store, String tabId) {
     this.store = store;
@@ -167,21 +168,34 @@ public final class CheckpointTree {
       Node parent = cp.parent() >= 0 && cp.parent() < tree.nodes.size() && tree.nodes.get(cp.parent()) != null
           ? tree.nodes.get(cp.parent()) : tree.nodes.get(0);
       Node node = new Node(cp.number(), parent, interrupted(cp.status()), cp.created());
+      for (FileChange change : cp.changes()) {
+        node.changes.put(change.path(), change);
+      }
       if (!lost.contains(cp.number())) {
-        for (FileChange change : cp.changes()) {
-          node.changes.put(change.path(), change);
-        }
         node.commit = cp.commit().orElse(null);
         node.tag = cp.tag().orElse(null);
+      } else {
+        // The changes are kept (the session keeps naming them) but no restore may cross them.
+        node.lost = !cp.changes().isEmpty();
       }
       node.saved.addAll(cp.savedNames());
       tree.nodes.set(cp.number(), node);
     }
     tree.live = tree.nodeOrStart(snapshot.live());
     tree.files = tree.nodeOrStart(snapshot.filesAt());
-    for (int i = snapshot.redo().size() - 1; i >= 0; i--) {
-      int n = snapshot.redo().get(i);
-      if (n < tree.nodes.size() && tree.nodes.get(n) != null) {
+    List<Integer> redoList = snapshot.redo();
+    Optional<ShadowStore.TabPosition> moved = store.lastMove(snapshot.tabId());
+    if (moved.isPresent() && moved.get().fromLive() == snapshot.live() && moved.get().fromFiles() == snapshot.filesAt()
+        && tree.exists(moved.get().live()) && tree.exists(moved.get().files())) {
+      // The last restore of this tab ended after the session was saved: the files show its target.
+      tree.live = tree.nodes.get(moved.get().live());
+      tree.files = tree.nodes.get(moved.get().files());
+      redoList = moved.get().redo();
+      tree.reconciled = true;
+    }
+    for (int i = redoList.size() - 1; i >= 0; i--) {
+      int n = redoList.get(i);
+      if (tree.exists(n)) {
         tree.redo.push(tree.nodes.get(n));
       }
     }
@@ -218,7 +232,7 @@ public final class CheckpointTree {
       }
       node = new Node(cp.number(), parent == null ? nodes.get(0) : parent, interrupted(cp.status()), cp.created());
       nodes.set(cp.number(), node);
-      if (live == node.parent && files == live) {
+      if (live == node.parent) {
         live = node;
         files = node;
         redo.clear();
@@ -234,6 +248,15 @@ public final class CheckpointTree {
   /** A checkpoint still running when Waymark stopped ends as cancelled: its turn did not finish. */
   private static CheckpointStatus interrupted(CheckpointStatus status) {
     return status == CheckpointStatus.RUNNING ? CheckpointStatus.CANCELLED : status;
+  }
+
+  private boolean exists(int number) {
+    return number >= 0 && number < nodes.size() && nodes.get(number) != null;
+  }
+
+  /** Whether bringing the tree back moved it to where its last restore left the files (see {@link #restore}). */
+  boolean reconciled() {
+    return reconciled;
   }
 
   private Node nodeOrStart(int number) {
@@ -335,6 +358,12 @@ public final class CheckpointTree {
   public synchronized Turn begin() {
     requireNoTurn("start another");
     Node node = new Node(nodes.size(), live, CheckpointStatus.RUNNING, store.clock().instant());
+    // After a one-sided restore the files are not live's: the new checkpoint starts from them,
+    // so it holds the difference from live to the files as its own change (undo writes it back).
+    if (files != live) {
+      FileRestore.plan(live, files).forEach((path, planned) ->
+          node.changes.put(path, new FileChange(path, planned.base(), planned.target())));
+    }
     nodes.add(node);
     live = node;
     files = node;
@@ -375,6 +404,64 @@ public final class CheckpointTree {
     return last;
   }
 
+  /**
+   * Records many changes whose versions are all stored already (a shell command's, found by the
+   * change tracker); returns, by path, why a change could not be recorded. A deleted file below
+   * what is now a link is recorded: nothing is read through the link, and undo takes the link
+   * away before it brings the file back.
+   */
+  synchronized Map<String, String> recordStored(Node node, List<FileChange> changes) {
+    Map<String, String> refused = new java.util.LinkedHashMap<>();
+    for (FileChange change : changes) {
+      try {
+        if (change.after().exists()) {
+          checkRecordable(node, change.path());
+        } else {
+          checkRunning(node);
+          WorkTree.checkPath(change.path());
+        }
+        fold(node, change.path(), change.before(), change.after());
+      } catch (CheckpointException e) {
+        refused.put(change.path(), e.getMessage());
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * Opens the finished checkpoint {@code #number} again for {@code work} to record changes in,
+   * then commits it with the status it had: how a shell command's changes that a killed process
+   * could not record are added to their checkpoint when the tab is opened again.
+   */
+  /** Whether the tree has a checkpoint {@code #number}. */
+  synchronized boolean has(int number) {
+    return nodes.stream().anyMatch(n -> n.number == number);
+  }
+
+  synchronized <T> T amend(int number, java.util.function.Function<Turn, T> work) {
+    if (running != null) {
+      throw new CheckpointException("Checkpoint #" + running.number() + " is running; nothing can be amended now.");
+    }
+    Node node = node(number);
+    running = new Turn(this, node);
+    try {
+      T result = work.apply(running);
+      if (!node.changes.isEmpty()) {
+        writeCommit(node, node.status);
+        store.checkpointWritten();
+      }
+      return result;
+    } finally {
+      running = null;
+    }
+  }
+
+  private void checkRunning(Node node) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished; it records no more changes.");
+    }
+  }
+
   private void checkRecordable(Node node, String path) {
     if (running == null || running.node != node) {
       throw new CheckpointException("Checkpoint #" + node.number + " is finished; it records no more changes.");
@@ -401,6 +488,8 @@ public final class CheckpointTree {
       putChange(node, path, previous);
       throw e;
     }
+    store.changeTracker().writeLog().append(tabId, path,
+        after.exists() ? new FileVersion(after.kind(), store.repo().hash(after)) : FileVersion.ABSENT, store.clock().millis());
     return previous;
   }
 
@@ -554,37 +643,67 @@ public final class CheckpointTree {
 
   /** Moves files and conversation back one checkpoint. */
   public synchronized RestoreResult undo() {
+    return undo(false);
+  }
+
+  /** {@link #undo()}; with {@code force}, files whose later edits clash are overwritten (kept under a rescue tag). */
+  public synchronized RestoreResult undo(boolean force) {
     requireNoTurn("undo");
     if (live.parent == null) {
       throw new CheckpointException("Nothing to undo: #0 is the start of this tab.");
     }
-    return move(live.parent, RestoreMode.BOTH, false);
+    return move(live.parent, RestoreMode.BOTH, force);
   }
 
   /** Moves files and conversation back to {@code #number}, which must come before the live checkpoint. */
   public synchronized RestoreResult undoTo(int number) {
+    return undoTo(number, false);
+  }
+
+  public synchronized RestoreResult undoTo(int number, boolean force) {
     requireNoTurn("undo");
     Node target = node(number);
     if (target == live || !isAncestor(target, live)) {
       throw new CheckpointException("#" + number + " does not come before the live checkpoint #" + live.number
           + "; use goto to move to any checkpoint.");
     }
-    return move(target, RestoreMode.BOTH, false);
+    return move(target, RestoreMode.BOTH, force);
   }
 
   /** Re-applies the checkpoint most recently undone. */
   public synchronized RestoreResult redo() {
+    return redo(false);
+  }
+
+  public synchronized RestoreResult redo(boolean force) {
     requireNoTurn("redo");
     if (redo.isEmpty()) {
       throw new CheckpointException("Nothing to redo.");
     }
-    return move(redo.peek(), RestoreMode.BOTH, false);
+    return move(redo.peek(), RestoreMode.BOTH, force);
   }
 
   /** Moves files and conversation to any checkpoint, abandoned branches included. */
   public synchronized RestoreResult goTo(int number) {
+    return goTo(number, false);
+  }
+
+  public synchronized RestoreResult goTo(int number, boolean force) {
     requireNoTurn("go to another checkpoint");
-    return move(node(number), RestoreMode.BOTH, false);
+    return move(node(number), RestoreMode.BOTH, force);
+  }
+
+  /** The checkpoint saved under {@code name} in this tab. */
+  public synchronized int saved(String name) {
+    for (Node n : nodes) {
+      if (n != null && n.saved.contains(name)) {
+        return n.number;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    nodes.stream().filter(java.util.Objects::nonNull).forEach(n -> names.addAll(n.saved));
+    throw new CheckpointException("This tab has no save named \"" + name + "\""
+        + (names.isEmpty() ? " (it has none)." : " (it has " + String.join(", ", new TreeSet<>(names)) + ")."));
   }
 
   /**
@@ -598,8 +717,10 @@ public final class CheckpointTree {
 
   private RestoreResult move(Node target, RestoreMode mode, boolean force) {
     int from = live.number;
+    int fromFiles = files.number;
     FileRestore.Outcome outcome = FileRestore.Outcome.NOTHING;
     if (mode.movesFiles() && target != files) {
+      refuseLost(files, target);
       outcome = new FileRestore(store, tabId, files, target, force).run(from);
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
@@ -613,8 +734,40 @@ public final class CheckpointTree {
       linkTimeline(target);
     }
     viewed = null;
+    if (from != live.number || fromFiles != files.number) {
+      List<Integer> redoList = new ArrayList<>();
+      redo.forEach(n -> redoList.add(n.number));
+      store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live.number, files.number, redoList));
+    }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
         outcome.conflicts(), outcome.rescueTag(), pathOf(live));
+  }
+
+  /**
+   * Refuses a move of the files across a checkpoint whose changes are gone from the store (its
+   * commit was lost): the files it changed could not be put where the target has them, and a
+   * restore that writes nothing of them must not pass for one that worked.
+   */
+  private void refuseLost(Node from, Node to) {
+    Node a = from;
+    Node b = to;
+    Set<Integer> lost = new TreeSet<>();
+    while (a != b) {
+      Node deeper = a.depth >= b.depth ? a : b;
+      if (deeper.lost) {
+        lost.add(deeper.number);
+      }
+      if (deeper == a) {
+        a = a.parent;
+      } else {
+        b = b.parent;
+      }
+    }
+    if (!lost.isEmpty()) {
+      throw new CheckpointException("Cannot restore #" + to.number + ": what checkpoint(s) "
+          + String.join(", ", lost.stream().map(n -> "#" + n).toList())
+          + " changed is gone from the shadow repository (deleted or damaged), so nothing was restored.");
+    }
   }
 
   private void moveRedo(Node target) {
@@ -642,14 +795,7 @@ public final class CheckpointTree {
 
   /** How the files on disk differ from checkpoint {@code #number}, for the files the tab tracks there. */
   public synchronized CheckpointDiff diff(int number) {
-    Node target = node(number);
-    Map<String, FileVersion> wanted = new TreeMap<>();
-    for (var entry : FileRestore.plan(files, target).entrySet()) {
-      wanted.put(entry.getKey(), entry.getValue().target());
-    }
-    for (FileChange change : target.changes.values()) {
-      wanted.putIfAbsent(change.path(), change.after());
-    }
+    Map<String, FileVersion> wanted = versionsAt(node(number));
     List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
     try {
       for (var entry : wanted.entrySet()) {
@@ -668,6 +814,29 @@ public final class CheckpointTree {
       throw new CheckpointException("Could not read the project's files for the diff: " + e.getMessage(), e);
     }
     return new CheckpointDiff(number, diffs);
+  }
+
+  /**
+   * What {@code target} holds for every path any checkpoint of the tab touched: what a restore
+   * from the files checkpoint would write, else the latest "after" on its path from {@code #0},
+   * else the "before" of the earliest checkpoint that touched the path (as it was before the tab).
+   */
+  private Map<String, FileVersion> versionsAt(Node target) {
+    Map<String, FileVersion> versions = new TreeMap<>();
+    FileRestore.plan(files, target).forEach((path, planned) -> versions.put(path, planned.target()));
+    for (Node n = target; n != null; n = n.parent) {
+      for (FileChange change : n.changes.values()) {
+        versions.putIfAbsent(change.path(), change.after());
+      }
+    }
+    for (Node n : nodes) {
+      if (n != null && (running == null || running.node != n)) {
+        for (FileChange change : n.changes.values()) {
+          versions.putIfAbsent(change.path(), change.before());
+        }
+      }
+    }
+    return versions;
   }
 
   /** The lines added and removed by checkpoint {@code #number}'s own changes, per file. */
@@ -731,8 +900,12 @@ public final class CheckpointTree {
    */
   public synchronized Checkpoint save(String name) {
     requireNoTurn("save");
-    if (name == null || !SAVE_NAME.matcher(name).matches()) {
-      throw new CheckpointException("Not a valid save name: \"" + name + "\" (letters, digits, '.', '-' and '_', up to 64)");
+    checkSaveName(name);
+    for (Node n = live; n != null; n = n.parent) {
+      if (n.lost) {
+        throw new CheckpointException("Cannot save #" + live.number + ": what #" + n.number
+            + " changed is gone from the shadow repository (deleted or damaged).");
+      }
     }
     String tag = ShadowStore.tagPrefix(tabId) + "saved/" + name;
     if (store.repo().resolve(tag) != null) {
@@ -760,6 +933,23 @@ public final class CheckpointTree {
         "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag);
     live.saved.add(name);
     return live.snapshot(tabId);
+  }
+
+  /**
+   * A save name is one component of a git ref name ({@code git check-ref-format}): letters,
+   * digits, '.', '-' and '_', starting with a letter or digit, with no "..", and not ending in
+   * '.' or ".lock".
+   */
+  static void checkSaveName(String name) {
+    String why = name == null || !SAVE_NAME.matcher(name).matches()
+        ? "letters, digits, '.', '-' and '_', starting with a letter or digit, up to 64"
+        : name.contains("..") ? "no \"..\" in it"
+        : name.endsWith(".") ? "it may not end with '.'"
+        : name.endsWith(".lock") ? "it may not end with \".lock\""
+        : null;
+    if (why != null) {
+      throw new CheckpointException("Not a valid save name: \"" + name + "\" (" + why + ").");
+    }
   }
 
   // --------------------------------------------------------------------------- retention
@@ -856,6 +1046,8 @@ public final class CheckpointTree {
     final Set<String> saved = new TreeSet<>();
     Node next;
     CheckpointStatus status;
+    /** Its file changes are gone from the store: no restore may cross it. */
+    boolean lost;
     ObjectId commit;
     String tag;
 

@@ -66,6 +66,10 @@ public final class FileState {
     if (attributes.isDirectory()) {
       throw new IOException(file + " is a directory, not a file");
     }
+    if (!attributes.isRegularFile()) {
+      // Reading a FIFO would wait for a writer forever; a device may never end.
+      throw new IOException(file + " is a FIFO, socket or device, not a regular file");
+    }
     return new FileState(isExecutable(file) ? FileKind.EXECUTABLE : FileKind.REGULAR,
         Files.readAllBytes(file));
   }

@@ -1,7 +1,6 @@
 package dev.waymark.core.checkpoint;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -9,10 +8,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
+import java.io.UncheckedIOException;
 import org.eclipse.jgit.ignore.IgnoreNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * Walks a project's files the way the user thinks of them: without the directories nobody edits
  * by hand ({@link #EXCLUDED_DIRECTORIES}) and without what {@code .gitignore} files leave out.
  *
- * <p>Ignore rules follow git: the root's {@code .git/info/exclude}, then each directory's
- * {@code .gitignore}, a deeper file overriding a shallower one; an ignored directory is not
- * entered, so nothing under it can be re-included. Links are reported as entries and never
+ * <p>Ignore rules follow git, lowest priority first: {@code core.excludesFile} (default
+ * {@code $XDG_CONFIG_HOME/git/ignore}), the enclosing repository's {@code info/exclude}, the
+ * {@code .gitignore} files from that repository's root down, a deeper file overriding a shallower
+ * one; an ignored directory is not entered, so nothing under it can be re-included. The user's
+ * git configuration is read for {@code core.excludesFile} only, and nothing of it is written. Links are reported as entries and never
  * followed, so a walk never leaves the project. Entries come in name order, for stable output.
  *
  * <p>Used by the shell change tracker (to find what a command changed) and by the file-finding
@@ -59,6 +68,9 @@ public final class ProjectWalker {
   private final Path root;
   private final boolean posix;
   private final IgnoreNode exclusions;
+  /** Where the project sits in the enclosing git work tree ("" at its root, or without one); ignore patterns are relative to that. */
+  private final String prefix;
+  private final List<Frame> outer;
 
   public ProjectWalker(Path root) {
     this(root, List.of());
@@ -66,15 +78,90 @@ public final class ProjectWalker {
 
   /** A walker that also leaves out {@code exclusions}: patterns in .gitignore syntax, from the root, that win over .gitignore. */
   public ProjectWalker(Path root, List<String> exclusions) {
+    this(root, exclusions, UserGitRepository.find(root).map(UserGitRepository::ignoreContext).orElse(IgnoreContext.NONE));
+  }
+
+  ProjectWalker(Path root, List<String> exclusions, IgnoreContext context) {
     this.root = root;
     this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
     IgnoreNode node = new IgnoreNode();
     try {
-      node.parse("settings", new java.io.ByteArrayInputStream(String.join("\n", exclusions).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      node.parse("settings", new ByteArrayInputStream(String.join("\n", exclusions).getBytes(StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new IllegalStateException(e); // reading from memory
     }
     this.exclusions = node.getRules().isEmpty() ? null : node;
+    this.prefix = context.projectPrefix();
+    List<Frame> frames = new ArrayList<>();
+    for (IgnoreSource source : context.sources()) {
+      frames.add(new Frame(source.prefix(), source.node()));
+    }
+    this.outer = List.copyOf(frames);
+  }
+
+  /** The ignore rules above the project, from the enclosing git repository: {@link #NONE} without one. */
+  record IgnoreContext(String projectPrefix, List<IgnoreSource> sources) {
+    static final IgnoreContext NONE = new IgnoreContext("", List.of());
+  }
+
+  /** One ignore file's rules, for paths below {@code prefix} (relative to the work tree, ending with {@code /}). */
+  record IgnoreSource(String prefix, IgnoreNode node) {}
+
+  /**
+   * The {@code .gitignore} rules of each directory a walk entered, by project-relative directory
+   * ({@code ""} for the root). A walk given these rules uses them instead of the files on disk,
+   * so that a command that edits a {@code .gitignore} cannot make ignored files look created or
+   * deleted. A directory the rules do not know (created since) reads its own file.
+   */
+  static final class IgnoreRules {
+    private final Map<String, Optional<Parsed>> byDirectory;
+    private final boolean recording;
+    /** Whether a directory the rules do not know reads its own file (else it has none). */
+    private final boolean readsUnknown;
+
+    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown) {
+      this.byDirectory = byDirectory;
+      this.recording = recording;
+      this.readsUnknown = readsUnknown;
+    }
+
+    /** Empty rules that a scan fills with what it reads. */
+    static IgnoreRules recording() {
+      return new IgnoreRules(new ConcurrentHashMap<>(), true, true);
+    }
+
+    /** These rules, for a later scan to use instead of the files on disk. */
+    IgnoreRules replaying() {
+      return new IgnoreRules(byDirectory, false, true);
+    }
+
+    /** Rules from {@link #texts()} kept elsewhere: only the directories named there have any. */
+    static IgnoreRules fixed(Map<String, String> texts) {
+      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>();
+      texts.forEach((dir, text) -> map.put(dir, Optional.ofNullable(Parsed.of(dir, text.getBytes(StandardCharsets.UTF_8)))));
+      return new IgnoreRules(map, false, false);
+    }
+
+    /** The text of each {@code .gitignore} seen, by directory. */
+    Map<String, String> texts() {
+      Map<String, String> texts = new TreeMap<>();
+      byDirectory.forEach((dir, parsed) -> parsed.ifPresent(p -> texts.put(dir, p.text())));
+      return texts;
+    }
+
+  }
+
+  /** One {@code .gitignore}: its text and rules. */
+  record Parsed(String text, IgnoreNode node) {
+    static Parsed of(String name, byte[] bytes) {
+      IgnoreNode node = new IgnoreNode();
+      try {
+        node.parse(name, new ByteArrayInputStream(bytes));
+      } catch (IOException e) {
+        throw new IllegalStateException(e); // reading from memory
+      }
+      return node.getRules().isEmpty() ? null : new Parsed(new String(bytes, StandardCharsets.UTF_8), node);
+    }
   }
 
   /** Walks the whole project. */
@@ -87,18 +174,118 @@ public final class ProjectWalker {
    * rules of its ancestors. {@code start} itself is walked even when excluded: it was asked for.
    */
   public void walk(String start, Visitor visitor) throws IOException {
-    List<Frame> frames = new ArrayList<>();
-    frames.add(new Frame("", parse(root.resolve(".git/info/exclude"))));
-    frames.add(new Frame("", parse(root.resolve(".gitignore"))));
+    List<Frame> frames = new ArrayList<>(outer);
+    frames.add(new Frame(prefix, parseIgnore(root.resolve(".gitignore"))));
     if (!start.isEmpty()) {
       String[] segments = start.split("/");
-      StringBuilder prefix = new StringBuilder();
+      StringBuilder dir = new StringBuilder();
       for (int i = 0; i < segments.length - 1; i++) {
-        prefix.append(segments[i]).append('/');
-        frames.add(new Frame(prefix.toString(), parse(root.resolve(prefix.toString()).resolve(".gitignore"))));
+        dir.append(segments[i]).append('/');
+        frames.add(new Frame(prefix + dir, parseIgnore(root.resolve(dir.toString()).resolve(".gitignore"))));
       }
     }
-    walkDirectory(start, frames, visitor);
+    walkDirectory(start, frames, new Lister<BasicFileAttributes>() {
+      @Override
+      public BasicFileAttributes read(Path file) throws IOException {
+        return attributes(file);
+      }
+
+      @Override
+      public boolean isDirectory(BasicFileAttributes a) {
+        return a.isDirectory();
+      }
+    }, visitor::entry, visitor::excluded, null);
+  }
+
+  /** Receives what {@link #scan} finds. */
+  interface StatVisitor {
+    void entry(String path, FileStat stat);
+
+    void excluded(String path, FileStat stat, Exclusion why);
+  }
+
+  /**
+   * Walks the whole project with full stat data (change time and inode too). With
+   * {@link IgnoreRules#recording()} rules, the {@code .gitignore} files read are kept in them; with
+   * {@link IgnoreRules#replaying()} rules of an earlier scan, those are used instead of the files
+   * on disk.
+   */
+  void scan(IgnoreRules rules, StatVisitor visitor) throws IOException {
+    List<Frame> frames = new ArrayList<>(outer);
+    List<Found> found;
+    try {
+      // one task per directory, on every core: the walk is a stat per file, as git's preload-index
+      found = ForkJoinPool.commonPool().invoke(new ScanTask("", frames, rules));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    for (Found f : found) {
+      if (f.why == null) {
+        visitor.entry(f.path, f.stat);
+      } else {
+        visitor.excluded(f.path, f.stat, f.why);
+      }
+    }
+  }
+
+  private record Found(String path, FileStat stat, Exclusion why) {}
+
+  /** Scans one directory; its subdirectories run as tasks of their own. */
+  private final class ScanTask extends RecursiveTask<List<Found>> {
+    private final String dir;
+    private final List<Frame> frames;
+    private final IgnoreRules rules;
+
+    ScanTask(String dir, List<Frame> frames, IgnoreRules rules) {
+      this.dir = dir;
+      this.frames = frames;
+      this.rules = rules;
+    }
+
+    @Override
+    protected List<Found> compute() {
+      Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
+      String dirPrefix = dir.isEmpty() ? "" : dir + "/";
+      List<Frame> here = frames;
+      IgnoreNode node = ignoreOf(dir, dirPath, rules);
+      if (node != null) {
+        here = new ArrayList<>(frames);
+        here.add(new Frame(prefix + dirPrefix, node));
+      }
+      List<Found> found = new ArrayList<>();
+      List<ScanTask> subdirectories = new ArrayList<>();
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
+        for (Path child : stream) {
+          String name = child.getFileName().toString();
+          String path = dirPrefix + name;
+          FileStat stat = FileStat.read(child);
+          if (stat == FileStat.MISSING) {
+            continue; // gone since the listing
+          }
+          boolean isDir = stat.directory();
+          if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
+            found.add(new Found(path, stat, Exclusion.BUILT_IN));
+          } else if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
+              || ignored(here, prefix + path, isDir)) {
+            found.add(new Found(path, stat, Exclusion.IGNORED));
+          } else if (isDir) {
+            ScanTask task = new ScanTask(path, here, rules);
+            task.fork();
+            subdirectories.add(task);
+          } else {
+            found.add(new Found(path, stat, null));
+          }
+        }
+      } catch (NoSuchFileException gone) {
+        // removed while the scan ran: as if it had not been there
+      } catch (IOException e) {
+        LOG.debug("cannot list {}: {}", dirPath, e.toString());
+      }
+      for (ScanTask task : subdirectories) {
+        found.addAll(task.join());
+      }
+      return found;
+    }
   }
 
   /** Reads attributes without following a link: POSIX ones (with permissions) where supported. */
@@ -109,16 +296,31 @@ public final class ProjectWalker {
     return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
   }
 
+  private interface Lister<A> {
+    A read(Path file) throws IOException;
+
+    boolean isDirectory(A attributes);
+  }
+
+  private interface EntrySink<A> {
+    boolean entry(String path, Path file, A attributes) throws IOException;
+  }
+
+  private interface ExcludedSink<A> {
+    void excluded(String path, Path file, A attributes, Exclusion why);
+  }
+
   /** Returns false when the visitor ended the walk. */
-  private boolean walkDirectory(String dir, List<Frame> frames, Visitor visitor) throws IOException {
+  private <A> boolean walkDirectory(String dir, List<Frame> frames, Lister<A> lister, EntrySink<A> entries,
+      ExcludedSink<A> excludedEntries, IgnoreRules rules) throws IOException {
     Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
-    String prefix = dir.isEmpty() ? "" : dir + "/";
+    String dirPrefix = dir.isEmpty() ? "" : dir + "/";
     List<Frame> here = frames;
-    if (!dir.isEmpty()) {
-      IgnoreNode node = parse(dirPath.resolve(".gitignore"));
+    if (!dir.isEmpty() || rules != null) {
+      IgnoreNode node = ignoreOf(dir, dirPath, rules);
       if (node != null) {
         here = new ArrayList<>(frames);
-        here.add(new Frame(prefix, node));
+        here.add(new Frame(prefix + dirPrefix, node));
       }
     }
     TreeMap<String, Path> children = new TreeMap<>();
@@ -134,31 +336,52 @@ public final class ProjectWalker {
     }
     for (var child : children.entrySet()) {
       String name = child.getKey();
-      String path = prefix + name;
-      BasicFileAttributes attributes;
+      String path = dirPrefix + name;
+      A attributes;
       try {
-        attributes = attributes(child.getValue());
+        attributes = lister.read(child.getValue());
       } catch (NoSuchFileException gone) {
         continue;
       }
-      boolean isDir = attributes.isDirectory();
+      boolean isDir = lister.isDirectory(attributes);
       if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
-        visitor.excluded(path, child.getValue(), attributes, Exclusion.BUILT_IN);
+        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.BUILT_IN);
         continue;
       }
-      if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) || ignored(here, path, isDir)) {
-        visitor.excluded(path, child.getValue(), attributes, Exclusion.IGNORED);
+      if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
+          || ignored(here, prefix + path, isDir)) {
+        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.IGNORED);
         continue;
       }
       if (isDir) {
-        if (!walkDirectory(path, here, visitor)) {
+        if (!walkDirectory(path, here, lister, entries, excludedEntries, rules)) {
           return false;
         }
-      } else if (!visitor.entry(path, child.getValue(), attributes)) {
+      } else if (!entries.entry(path, child.getValue(), attributes)) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * The {@code .gitignore} of {@code dir}: recorded into {@code rules} while recording, taken from
+   * them while replaying (read from disk for a directory they do not know), from disk otherwise.
+   */
+  private IgnoreNode ignoreOf(String dir, Path dirPath, IgnoreRules rules) {
+    if (rules == null) {
+      return parseIgnore(dirPath.resolve(".gitignore"));
+    }
+    if (rules.recording) {
+      Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
+      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
+      return parsed == null ? null : parsed.node();
+    }
+    Optional<Parsed> known = rules.byDirectory.get(dir);
+    if (known != null) {
+      return known.map(Parsed::node).orElse(null);
+    }
+    return rules.readsUnknown ? parseIgnore(dirPath.resolve(".gitignore")) : null;
   }
 
   private static boolean ignored(List<Frame> frames, String path, boolean isDir) {
@@ -175,18 +398,22 @@ public final class ProjectWalker {
     return false;
   }
 
-  private static IgnoreNode parse(Path file) {
+  /** The rules of an ignore file; null when it does not exist, cannot be read, or has none. */
+  static IgnoreNode parseIgnore(Path file) {
+    Parsed parsed = readIgnore(file);
+    return parsed == null ? null : parsed.node();
+  }
+
+  private static Parsed readIgnore(Path file) {
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       return null;
     }
-    IgnoreNode node = new IgnoreNode();
-    try (InputStream in = Files.newInputStream(file)) {
-      node.parse(file.toString(), in);
+    try {
+      return Parsed.of(file.toString(), Files.readAllBytes(file));
     } catch (IOException e) {
       LOG.debug("cannot read {}: {}", file, e.toString());
       return null;
     }
-    return node.getRules().isEmpty() ? null : node;
   }
 
   private record Frame(String prefix, IgnoreNode node) {}

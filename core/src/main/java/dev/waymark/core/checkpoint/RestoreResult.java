@@ -38,7 +38,7 @@ public record RestoreResult(
     if (!applied) {
       return "Nothing restored: " + conflicts.size() + " file(s) were changed since by someone else "
           + "and clash with #" + target + ": " + String.join(", ", conflicts)
-          + ". Resolve them, or restore with force (what is on disk is kept under a rescue tag).";
+          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
     StringBuilder s = new StringBuilder("Restored #" + target + ": " + written.size() + " file(s) written");
     if (!merged.isEmpty()) {

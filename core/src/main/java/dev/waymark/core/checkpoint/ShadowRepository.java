@@ -25,6 +25,8 @@ import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.internal.storage.file.ObjectDirectory;
+import org.eclipse.jgit.internal.storage.file.PackInserter;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.ConfigConstants;
 import org.eclipse.jgit.lib.Constants;
@@ -144,6 +146,33 @@ final class ShadowRepository implements AutoCloseable {
         inserter.flush();
       }
       return versions;
+    });
+  }
+
+  /** Below this many objects a batch is written loose: a pack per handful of files would pile up packs. */
+  static final int PACK_THRESHOLD = 64;
+
+  /**
+   * Stores many blobs at once; a large batch goes into one new pack, not a loose file each, so
+   * recording thousands of files costs one write of their compressed bytes.
+   */
+  List<ObjectId> insertBlobs(List<byte[]> contents) {
+    if (contents.isEmpty()) {
+      return List.of();
+    }
+    return write(() -> {
+      List<ObjectId> ids = new ArrayList<>(contents.size());
+      try (ObjectInserter inserter = contents.size() >= PACK_THRESHOLD
+          ? ((ObjectDirectory) repo.getObjectDatabase()).newPackInserter() : repo.newObjectInserter()) {
+        if (inserter instanceof PackInserter) {
+          ((PackInserter) inserter).checkExisting(true);
+        }
+        for (byte[] content : contents) {
+          ids.add(inserter.insert(Constants.OBJ_BLOB, content));
+        }
+        inserter.flush();
+      }
+      return ids;
     });
   }
 

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +39,8 @@ public final class ShadowStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShadowStore.class);
   private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   static final String TAG_ROOT = "refs/tags/waymark/";
+  /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
+  public static final String WRITE_TEMP_SUFFIX = ".waymark-write.tmp";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
   private static final int MAINTAIN_EVERY = 64;
 
@@ -70,7 +73,7 @@ public final class ShadowStore implements AutoCloseable {
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
-    this.changeTracker = new ShellChangeTracker(project, repo, exclusions);
+    this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir);
     this.recovered = lock.run(this::recoverInterruptedRestore);
   }
 
@@ -164,6 +167,7 @@ public final class ShadowStore implements AutoCloseable {
       throw new CheckpointException("Tab " + tabId + " already has checkpoints in this project; "
           + "open it from its session, or delete the tab first.");
     }
+    claimTab(tabId);
     return new CheckpointTree(this, tabId);
   }
 
@@ -174,6 +178,7 @@ public final class ShadowStore implements AutoCloseable {
    */
   public CheckpointTree loadTab(String tabId) {
     checkTabId(tabId);
+    claimTab(tabId);
     String prefix = tagPrefix(tabId);
     List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
     Map<Integer, Set<String>> saves = new HashMap<>();
@@ -193,7 +198,11 @@ public final class ShadowStore implements AutoCloseable {
     if (stored.isEmpty() && saves.isEmpty()) {
       throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
     }
-    return CheckpointTree.rebuild(this, tabId, stored, saves);
+    CheckpointTree tree = CheckpointTree.rebuild(this, tabId, stored, saves);
+    for (String note : changeTracker.recover(tree)) {
+      LOG.warn("tab {}: {}", tabId, note);
+    }
+    return tree;
   }
 
   private com.fasterxml.jackson.databind.JsonNode manifest(org.eclipse.jgit.lib.ObjectId commit, String ref) throws IOException {
@@ -230,19 +239,42 @@ public final class ShadowStore implements AutoCloseable {
    * @param recovered checkpoints found under the tab's tags that the snapshot does not know
    *     (Waymark stopped after recording them, before saving the session): their files are back in
    *     the tree, their conversation is not
+   * @param shellRecovered what was recorded of shell commands that were running when Waymark stopped
    */
   public record RestoredTab(CheckpointTree tree, List<String> recreatedTags, List<Integer> lostCheckpoints,
-      List<Integer> recovered) {}
+      List<Integer> recovered, List<String> shellRecovered) {
+    /** Whether the tab was moved to where its last restore left the files: that restore ended after the session was saved. */
+    public boolean reconciled() {
+      return tree.reconciled();
+    }
+  }
 
   /**
    * Brings a tab back from a snapshot (a saved session): every tag that is missing is recreated
    * from its recorded commit when the commit is still in the store; a checkpoint whose commit is
-   * gone comes back without its file changes and is listed in {@code lostCheckpoints}. A tag newer
+   * gone is listed in {@code lostCheckpoints} and no restore may cross it (its changes are kept
+   * in the tree only so that the session goes on naming them). A tag newer
    * than the snapshot (a checkpoint recorded, or a running one kept, after the session was saved)
    * wins over it, so that nothing recorded before a crash is left out.
    */
   public RestoredTab restoreTab(CheckpointTree.Snapshot snapshot) {
+    return restoreTab(snapshot, true);
+  }
+
+  /**
+   * {@link #restoreTab(CheckpointTree.Snapshot)} for reading only (listing, diffs), which another
+   * process may do while it holds the tab: no lock is taken and nothing in the project is
+   * touched. The tree must not be used to change anything.
+   */
+  public RestoredTab readTab(CheckpointTree.Snapshot snapshot) {
+    return restoreTab(snapshot, false);
+  }
+
+  private RestoredTab restoreTab(CheckpointTree.Snapshot snapshot, boolean claim) {
     checkTabId(snapshot.tabId());
+    if (claim) {
+      claimTab(snapshot.tabId());
+    }
     Map<Integer, Checkpoint> known = new HashMap<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
@@ -294,7 +326,37 @@ public final class ShadowStore implements AutoCloseable {
     }
     newer.sort(Comparator.comparingInt(CheckpointTree.StoredCheckpoint::number));
     CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost), newer);
-    return new RestoredTab(tree, recreated, lost, List.copyOf(adopted));
+    List<String> shellRecovered = List.of();
+    if (claim) {
+      removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now
+      shellRecovered = changeTracker.recover(tree); // likewise: it records into the tab's checkpoints
+    }
+    return new RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
+  }
+
+  /**
+   * Deletes the temporary file a {@code write_file} killed before its rename left beside a path
+   * the tab recorded (each change is recorded before its file is written, so every such path is
+   * in the tree). One {@code lstat} per recorded path.
+   */
+  private void removeWriteLeftovers(CheckpointTree tree) {
+    Set<String> paths = new TreeSet<>();
+    for (Checkpoint cp : tree.checkpoints()) {
+      cp.changes().forEach(change -> paths.add(change.path()));
+    }
+    for (String path : paths) {
+      Path target = workTree.resolve(path);
+      Path temp = target.resolveSibling("." + target.getFileName() + WRITE_TEMP_SUFFIX);
+      try {
+        workTree.refuseLinkedParent(path); // never delete through a link
+        if (Files.isRegularFile(temp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(temp);
+          LOG.info("removed {}, left by a write that was cut short", temp);
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("could not remove {}, left by a write that was cut short", temp, e);
+      }
+    }
   }
 
   /** The ids of the tabs that hold tags in this store. */
@@ -327,7 +389,7 @@ public final class ShadowStore implements AutoCloseable {
     changeTracker.forget();
   }
 
-  static String tagPrefix(String tabId) {
+  public static String tagPrefix(String tabId) {
     return TAG_ROOT + tabId + "/";
   }
 
@@ -466,6 +528,129 @@ public final class ShadowStore implements AutoCloseable {
   @Override
   public void close() {
     maintenanceTimer.shutdownNow();
+    changeTracker.close();
+    synchronized (tabLocks) {
+      tabLocks.values().forEach(ShadowStore::releaseTabLock);
+      tabLocks.clear();
+    }
     repo.close();
+  }
+
+  // --------------------------------------------------------------------------- tab locks
+
+  /** Lock files held by any store of this process, so that two stores of one process exclude each other too. */
+  private static final Set<Path> CLAIMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Map<String, TabLock> tabLocks = new HashMap<>();
+
+  private record TabLock(Path file, java.nio.channels.FileChannel channel, java.nio.channels.FileLock lock) {}
+
+  /**
+   * Makes this store the only one, in any process, that acts on {@code tabId} until it closes:
+   * an OS file lock on {@code tabs/<tab>.lock}, which the system drops when the process dies
+   * (a {@code kill -9} leaves nothing stuck). The file names the holder's process id for the
+   * message the next one gets.
+   */
+  private void claimTab(String tabId) {
+    synchronized (tabLocks) {
+      if (tabLocks.containsKey(tabId)) {
+        return;
+      }
+      Path file = storeDir.resolve("tabs").resolve(tabId + ".lock");
+      if (!CLAIMED.add(file)) {
+        throw tabInUse(tabId, ProcessHandle.current().pid());
+      }
+      java.nio.channels.FileChannel channel = null;
+      try {
+        WaymarkHome.createPrivateDirectories(file.getParent());
+        channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileLock lock = channel.tryLock();
+        if (lock == null) {
+          long holder = -1;
+          try {
+            holder = Long.parseLong(Files.readString(file).strip());
+          } catch (IOException | NumberFormatException unknown) {
+            // the holder wrote nothing yet
+          }
+          throw tabInUse(tabId, holder);
+        }
+        channel.truncate(0);
+        channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+        tabLocks.put(tabId, new TabLock(file, channel, lock));
+      } catch (IOException | RuntimeException e) {
+        CLAIMED.remove(file);
+        if (channel != null) {
+          try {
+            channel.close();
+          } catch (IOException ignored) {
+            // nothing held
+          }
+        }
+        if (e instanceof CheckpointException ce) {
+          throw ce;
+        }
+        throw new CheckpointException("Could not lock tab " + tabId + " (" + file + "): " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Where a tab's last restore took it: live and files before and after, and redo (next first).
+   * Kept in {@code tabs/<tab>.moved} so that a process killed after a restore but before its
+   * session was saved does not leave the tab believing the files are where they were.
+   */
+  public record TabPosition(int fromLive, int fromFiles, int live, int files, List<Integer> redo) {
+    public TabPosition {
+      redo = List.copyOf(redo);
+    }
+  }
+
+  void recordMove(String tabId, TabPosition position) {
+    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
+    Path temp = file.resolveSibling("." + file.getFileName() + ".tmp");
+    try {
+      WaymarkHome.createPrivateDirectories(file.getParent());
+      Files.write(temp, JSON.writeValueAsBytes(position));
+      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      // The files moved; only a kill before the next session save would now leave the tab behind.
+      LOG.warn("could not record where the restore of tab {} left it", tabId, e);
+    }
+  }
+
+  Optional<TabPosition> lastMove(String tabId) {
+    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
+    try {
+      return Files.isRegularFile(file) ? Optional.of(JSON.readValue(file.toFile(), TabPosition.class)) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not read {}; the tab is brought back as its session says", file, e);
+      return Optional.empty();
+    }
+  }
+
+  /** Lets another store or process act on {@code tabId}; this store's tree of it must not be used after. */
+  public void releaseTab(String tabId) {
+    synchronized (tabLocks) {
+      TabLock held = tabLocks.remove(tabId);
+      if (held != null) {
+        releaseTabLock(held);
+      }
+    }
+  }
+
+  private static CheckpointException tabInUse(String tabId, long pid) {
+    return new CheckpointException("Tab " + tabId + " is in use by process " + (pid < 0 ? "(unknown)" : pid)
+        + "; wait until it is done with the tab, or close it there.");
+  }
+
+  private static void releaseTabLock(TabLock held) {
+    try {
+      held.lock().release();
+      held.channel().close();
+    } catch (IOException e) {
+      LOG.warn("could not release {}", held.file(), e);
+    } finally {
+      CLAIMED.remove(held.file());
+    }
   }
 }

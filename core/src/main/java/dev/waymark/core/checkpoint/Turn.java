@@ -29,6 +29,16 @@ public final class Turn {
     return node.number;
   }
 
+  /** The tab this turn belongs to. */
+  public String tabId() {
+    return tree.tabId();
+  }
+
+  /** Records changes whose versions are all stored; returns, by path, why one was refused. */
+  java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {
+    return tree.recordStored(node, changes);
+  }
+
   /** Records that {@code path} (project-relative, {@code /} separated) went from {@code before} to {@code after}. */
   public void record(String path, FileState before, FileState after) {
     tree.record(node, path, before, after);
@@ -57,12 +67,12 @@ public final class Turn {
     return tree.store().changeTracker().snapshot(this, maxFileSize);
   }
 
-  /** Reads {@code path} in the project as it is now, without following a link. */
   /** Where {@code path} (project-relative) is on disk. */
   public java.nio.file.Path projectFile(String path) {
     return tree.projectRoot().resolve(WorkTree.checkPath(path));
   }
 
+  /** Reads {@code path} in the project as it is now, without following a link. */
   public FileState read(String path) {
     try {
       return tree.readProjectFile(WorkTree.checkPath(path));
@@ -107,6 +117,12 @@ public final class Turn {
 
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
+    try {
+      tree.store().changeTracker().settleBackground(this);
+    } catch (CheckpointException e) {
+      // the turn still ends; what background processes changed stays unrecorded and is logged
+      org.slf4j.LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);
+    }
     return tree.finish(node, status);
   }
 }

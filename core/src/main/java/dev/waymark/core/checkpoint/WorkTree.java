@@ -24,6 +24,7 @@ final class WorkTree {
   static final String TEMP_SUFFIX = ".waymark-restore.tmp";
 
   private final Path root;
+  private volatile java.util.function.Consumer<Path> tempWrittenHook = temp -> {};
 
   WorkTree(Path root) {
     this.root = root;
@@ -146,7 +147,8 @@ final class WorkTree {
         return "";
       }
       if (attributes.isSymbolicLink()) {
-        return ancestor + " is a symbolic link; Waymark does not write through links";
+        // a link this restore takes away first is no obstacle: the directory comes back in its place
+        return removed.contains(ancestor) ? "" : ancestor + " is a symbolic link; Waymark does not write through links";
       }
       if (!attributes.isDirectory() && !removed.contains(ancestor)) {
         return ancestor + " is a file where a directory is needed";
@@ -208,9 +210,11 @@ final class WorkTree {
     if (version.kind() == FileKind.SYMLINK) {
       Files.createSymbolicLink(temp, Path.of(new String(source.read(version.blob()), java.nio.charset.StandardCharsets.UTF_8)));
     } else {
-      try (OutputStream out = Files.newOutputStream(temp)) {
+      createPrivate(temp);
+      try (OutputStream out = Files.newOutputStream(temp, java.nio.file.StandardOpenOption.WRITE)) {
         source.copyTo(version.blob(), out);
       }
+      tempWrittenHook.accept(temp);
       Set<PosixFilePermission> permissions = permissionsFor(target, version.kind());
       if (permissions != null) {
         Files.setPosixFilePermissions(temp, permissions);
@@ -258,6 +262,24 @@ final class WorkTree {
       } catch (DirectoryNotEmptyException | NoSuchFileException stop) {
         break;
       }
+    }
+  }
+
+  /** Lets a test look at a temporary file once it holds the content, before it gets its final mode. */
+  void onTempWritten(java.util.function.Consumer<Path> hook) {
+    tempWrittenHook = hook;
+  }
+
+  /**
+   * Creates an empty file only its owner may read, so that no content ever sits in a file wider
+   * than its target (the mode is widened to the target's once written, never narrowed after).
+   */
+  static void createPrivate(Path file) throws IOException {
+    try {
+      Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
+    } catch (UnsupportedOperationException notPosix) {
+      Files.createFile(file);
     }
   }
 

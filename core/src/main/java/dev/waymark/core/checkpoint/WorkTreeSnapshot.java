@@ -1,35 +1,49 @@
 package dev.waymark.core.checkpoint;
 
+import java.nio.file.Path;
+import java.util.List;
+
 /**
- * The project's files as they were before a shell command, every eligible file's content
- * stored: taken by {@link Turn#snapshotWorkTree(long)}, then {@link #recordChanges()} after the
- * command records in the turn what it created, changed or deleted.
+ * The project's files as they were before a shell command: taken by
+ * {@link Turn#snapshotWorkTree(long)}, then {@link #recordChanges()} after the command records in
+ * the turn what it created, changed or deleted, and keeps it under the checkpoint's tag.
  *
- * <p>How it works, like git's index: the store keeps, per project and in memory, a stat cache of
- * path → (size, mtime, permissions, file key, stored blob). Taking a snapshot stats every file
- * the {@link ProjectWalker} walks and reads and stores (in the shadow repository) only the files
- * whose stat changed since the cache last saw them. So the first command after the store opens
- * reads and stores every eligible file once; later ones cost a stat per file plus the files
- * changed in between. Recording stats the tree again and reads only the paths whose stat
- * changed. Files modified within two seconds of a scan are compared by content, as git does for
- * "racily clean" entries, since file times are coarse.
+ * <p>How it works, like git's index: the store keeps, per project and between processes, a stat
+ * cache of path → (size, mtime, ctime, inode, mode, blob). Taking a snapshot stats every file the
+ * {@link ProjectWalker} walks. A file whose stat matches the cache, or, in a git work tree, the
+ * user's own index (clean, not racy, not converted on checkout), is not read: its content is
+ * known by blob id. Only the others are read and stored, packed. So a project in a clean git
+ * repository costs one stat per file even the first time; elsewhere, the first command ever reads
+ * each file once, and no later one (in any process) reads it again while its stat is unchanged.
+ * Recording stats the tree again, reads only the paths whose stat changed, and copies from the
+ * user's objects the earlier content of the few files the command changed, so that a later
+ * {@code git gc} of the user's repository cannot break a checkpoint.
+ *
+ * <p>The {@code .gitignore} rules are those of the command's start, so a command that edits a
+ * {@code .gitignore} does not make ignored files look created or deleted. What another tab wrote
+ * while the command ran is not taken for the command's. Before the command runs, a journal notes
+ * it: if Waymark is killed before the changes are kept, they are recorded when the tab is opened
+ * again. Processes the command left running are noticed; what they change later is recorded at
+ * the tab's next command or at the end of the turn.
  *
  * <p>Not recorded, and listed in {@link WorkTreeChanges#skipped()} when they changed: files over
  * the size limit, unreadable files, and excluded or ignored entries (a directory is reported when
- * its own stat changed; what changed inside it is not known). Two commands running at once in
- * one project each see the other's changes.
+ * its own stat changed; what changed inside it is not known).
  */
 public final class WorkTreeSnapshot {
   private final ShellChangeTracker tracker;
   private final Turn turn;
   private final ShellChangeTracker.Scan before;
   private final int stored;
+  private final Path journal;
+  private java.util.function.Supplier<ShellChangeTracker.Scan> after;
 
-  WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int stored) {
+  WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int stored, Path journal) {
     this.tracker = tracker;
     this.turn = turn;
     this.before = before;
     this.stored = stored;
+    this.journal = journal;
   }
 
   /** How many files the snapshot covers. */
@@ -37,16 +51,31 @@ public final class WorkTreeSnapshot {
     return before.files().size();
   }
 
-  /**
-   * How many files taking it had to read: all of them the first time, later those whose stat
-   * changed or that were racily clean. Only content not already stored is written.
-   */
+  /** How many files taking it had to read: those neither the cache nor the user's index knew. */
   public int storedCount() {
     return stored;
   }
 
-  /** Compares the project with the snapshot and records every change in the turn. */
+  /** Compares the project with the snapshot, records every change in the turn and keeps it under the tag. */
   public WorkTreeChanges recordChanges() {
-    return tracker.recordChanges(turn, before);
+    ShellChangeTracker.Recorded found = tracker.recordChanges(turn, before);
+    after = found.after();
+    if (!found.changes().recorded().isEmpty()) {
+      turn.persist();
+    }
+    if (journal != null) {
+      ShellJournal.remove(journal);
+    }
+    return found.changes();
+  }
+
+  /**
+   * Notes processes the command left running: what they change from now on is recorded at the
+   * tab's next command or when its turn ends. Call after {@link #recordChanges()}.
+   */
+  public void leftRunning(List<ProcessHandle> processes) {
+    if (after != null) {
+      tracker.leftRunning(turn, after.get(), processes);
+    }
   }
 }

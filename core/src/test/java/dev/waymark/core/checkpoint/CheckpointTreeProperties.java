@@ -93,7 +93,8 @@ class CheckpointTreeProperties {
   static final List<String> SITUATIONS = List.of("record after someone else's edit in the turn", "records fold away",
       "disk already holds the target", "merge", "merge keeping the disk's mode", "merge to an empty file",
       "conflict: deleted on disk", "conflict: text clash", "conflict: not text", "one-sided restore",
-      "undo onto a non-empty redo stack", "goto pops several redo nodes", "files move across branches");
+      "undo onto a non-empty redo stack", "goto pops several redo nodes", "files move across branches",
+      "turn after a one-sided restore");
   static final List<String> TABS = List.of("t1", "t2", "t3");
   static final List<String> PATHS = List.of("a.txt", "b.txt", "run.sh", "src/m.txt", "src/deep/n.txt");
   static final List<String> LINK_TARGETS = List.of("a.txt", "run.sh", "src", "../m.txt", "../../outside");
@@ -206,11 +207,11 @@ class CheckpointTreeProperties {
     }
   }
 
-  /** {@code restore(pick, FILES or CONVERSATION, false)}. */
-  record OneSided(String tab, int pick, boolean filesOnly) implements Step {
+  /** {@code restore(pick, FILES or CONVERSATION)}, repeated by force when refused and {@code force}. */
+  record OneSided(String tab, int pick, boolean filesOnly, boolean force) implements Step {
     @Override
     public String toString() {
-      return tab + " restore " + (filesOnly ? "files" : "conversation") + " pick " + pick;
+      return tab + " restore " + (filesOnly ? "files" : "conversation") + " pick " + pick + (force ? " force" : "");
     }
   }
 
@@ -238,7 +239,7 @@ class CheckpointTreeProperties {
         Tuple.of(10, Combinators.combine(tab, force).as(Redo::new)),
         Tuple.of(10, Combinators.combine(tab, pick, force).as(GoTo::new)),
         Tuple.of(8, Combinators.combine(tab, pick, force, turn).as(Branch::new)),
-        Tuple.of(4, Combinators.combine(tab, pick, Arbitraries.of(true, false)).as(OneSided::new)),
+        Tuple.of(6, Combinators.combine(tab, pick, Arbitraries.of(true, false), force).as(OneSided::new)),
         Tuple.of(4, Combinators.combine(tab, Arbitraries.integers().between(0, 2)).as(Save::new)));
     return step.list().ofMinSize(1).ofMaxSize(30).withSizeDistribution(atLeast(10));
   }
@@ -436,9 +437,15 @@ class CheckpointTreeProperties {
       } else if (step instanceof OneSided s) {
         int target = s.pick() % model.tab(s.tab()).nodes.size();
         RestoreMode mode = s.filesOnly() ? RestoreMode.FILES : RestoreMode.CONVERSATION;
-        resolved = "restore(" + target + ", " + mode + ", false)";
+        resolved = "restore(" + target + ", " + mode + ")";
+        model.lastApplied = true;
         restore(s.tab(), false, () -> model.restore(s.tab(), target, s.filesOnly(), !s.filesOnly(), false),
             () -> trees.get(s.tab()).restore(target, mode, false));
+        if (s.force() && !model.lastApplied) {
+          count("forced restore");
+          Outcome expected = model.restore(s.tab(), target, s.filesOnly(), !s.filesOnly(), true);
+          checkRestore(s.tab(), expected, trees.get(s.tab()).restore(target, mode, true));
+        }
       } else if (step instanceof Branch s) {
         branch(s);
       } else if (step instanceof Save s) {
@@ -690,6 +697,17 @@ class CheckpointTreeProperties {
         assertThat(tree.checkpoints()).as("%s checkpoints: number, parent, status", tab.id)
             .extracting(c -> c.number() + "<" + c.parent() + " " + c.status())
             .isEqualTo(tab.nodes.stream().map(n -> n.number + "<" + (n.parent == null ? -1 : n.parent.number) + " DONE").toList());
+        int pick = (counts.getOrDefault("turn", 0) + tab.nodes.size()) % tab.nodes.size();
+        for (int number : new TreeSet<>(List.of(tab.files.number, tab.live.number, pick))) {
+          Set<String> differing = new TreeSet<>();
+          model.versionsAt(tab.id, number).forEach((path, version) -> {
+            if (!model.disk(path).equals(version)) {
+              differing.add(path);
+            }
+          });
+          assertThat(tree.diff(number).files()).as("%s diff #%d lists what differs on disk", tab.id, number)
+              .extracting(CheckpointDiff.FileDiff::path).containsExactlyElementsOf(differing);
+        }
         Set<String> tags = new TreeSet<>(tab.expectedTags());
         tags.addAll(rescueTags.get(tab.id));
         assertThat(tagsOf(tab.id)).as("%s tags", tab.id).isEqualTo(tags);
@@ -714,6 +732,7 @@ class CheckpointTreeProperties {
       coverage("conflict: not text", 10);
       coverage("files move across branches", 5);
       coverage("one-sided restore", 15);
+      coverage("turn after a one-sided restore", 5);
       coverage("undo onto a non-empty redo stack", 5);
       coverage("goto pops several redo nodes", 1);
       coverage("records fold away", 5);

@@ -250,6 +250,144 @@ class CheckpointTreeTest {
   }
 
   @Test
+  void aTurnAfterAFilesOnlyRestoreStartsFromTheFilesSoDiffAndRestoreStayTruthful() throws IOException {
+    fx.turn(tab, "a.txt", "one\n");
+    fx.turn(tab, "a.txt", "two\n");
+    tab.restore(1, RestoreMode.FILES, false);
+    Turn quiet = tab.begin();
+    quiet.finish(CheckpointStatus.DONE);
+
+    assertThat(tab.diff(2).files()).extracting(CheckpointDiff.FileDiff::path).containsExactly("a.txt");
+    RestoreResult back = tab.restore(2, RestoreMode.FILES, false);
+    assertThat(back.written()).containsExactly("a.txt");
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+    assertThat(tab.diff(2).isEmpty()).isTrue();
+  }
+
+  @Test
+  void undoOfATurnAfterAConversationOnlyRestoreBringsBackTheFilesOfItsParent() throws IOException {
+    fx.turn(tab, "a.txt", "one\n");
+    fx.turn(tab, "a.txt", "two\n");
+    tab.restore(1, RestoreMode.CONVERSATION, false);
+    fx.turn(tab, "b.txt", "bee\n");
+
+    tab.undo();
+    assertThat(fx.read("a.txt")).isEqualTo("one\n");
+    assertThat(fx.exists("b.txt")).isFalse();
+    assertThat(tab.diff(1).isEmpty()).isTrue();
+  }
+
+  @Test
+  void diffListsFilesDeletedOrCreatedSinceAndFilesOnlyOtherBranchesTouched() throws IOException {
+    fx.writeExternally("kept.txt", "kept\n");
+    fx.turn(tab, "kept.txt", "changed\n");
+    tab.undo();
+    fx.turn(tab, "other.txt", "other\n");
+    java.nio.file.Files.delete(fx.file("other.txt"));
+    java.nio.file.Files.delete(fx.file("kept.txt"));
+
+    assertThat(tab.diff(2).files()).extracting(CheckpointDiff.FileDiff::path).containsExactly("kept.txt", "other.txt");
+    fx.writeExternally("kept.txt", "kept\n");
+    fx.writeExternally("other.txt", "other\n");
+    assertThat(tab.diff(2).isEmpty()).isTrue();
+  }
+
+  @Test
+  void aRestoreNeverPutsAPrivateFilesContentInAWiderTemporaryFile() throws IOException {
+    fx.writeExternally("secret.env", "one\n");
+    java.nio.file.Files.setPosixFilePermissions(fx.file("secret.env"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    fx.turn(tab, "secret.env", "two\n");
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    fx.store.workTree().onTempWritten(temp -> {
+      try {
+        seen.add(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(temp)));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+
+    tab.undo();
+    assertThat(seen).containsExactly("rw-------");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(fx.file("secret.env"))))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
+    try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThatThrownBy(() -> second.openTab("tab1")).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("Tab tab1 is in use by process " + ProcessHandle.current().pid());
+      assertThat(second.openTab("tab2").tabId()).isEqualTo("tab2");
+      assertThat(second.readTab(tab.snapshot()).tree().live()).as("reading needs no lock").isEqualTo(tab.live());
+    }
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process holder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        TabHolder.class.getName(), fx.project.toString(), fx.home.toString(), "tab3").start();
+    try {
+      String line = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine();
+      assertThat(line).isEqualTo("holding");
+      assertThatThrownBy(() -> fx.store.openTab("tab3")).hasMessageContaining("Tab tab3 is in use by process " + holder.pid());
+    } finally {
+      holder.destroyForcibly().waitFor(); // SIGKILL: the system drops its lock
+    }
+    assertThat(fx.store.openTab("tab3").tabId()).isEqualTo("tab3");
+  }
+
+  @Test
+  void undoRedoAndGotoCanBeForcedOverAClash() throws IOException {
+    fx.turn(tab, "f.txt", "agent\n");
+    fx.writeExternally("f.txt", "user\n");
+    assertThat(tab.undo().applied()).isFalse();
+
+    RestoreResult undo = tab.undo(true);
+    assertThat(undo.applied()).isTrue();
+    assertThat(undo.rescueTag()).isPresent();
+    assertThat(fx.exists("f.txt")).isFalse();
+
+    fx.writeExternally("f.txt", "again\n");
+    assertThat(tab.redo().applied()).isFalse();
+    assertThat(tab.redo(true).applied()).isTrue();
+    assertThat(fx.read("f.txt")).isEqualTo("agent\n");
+
+    fx.writeExternally("f.txt", "third\n");
+    assertThat(tab.goTo(0).applied()).isFalse();
+    assertThat(tab.goTo(0, true).applied()).isTrue();
+    assertThat(tab.live()).isZero();
+  }
+
+  @Test
+  void saveNamesFollowGitsRefRulesAndGotoReachesASaveByName() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    for (String bad : java.util.List.of("a..b", "x.lock", "x.", ".x", "a/b", "a b", "")) {
+      assertThatThrownBy(() -> tab.save(bad)).as(bad).isInstanceOf(CheckpointException.class)
+          .hasMessageStartingWith("Not a valid save name");
+    }
+    tab.save("v1.0_rc-1");
+    fx.turn(tab, "a.txt", "2\n");
+
+    assertThat(tab.saved("v1.0_rc-1")).isEqualTo(1);
+    assertThatThrownBy(() -> tab.saved("nope")).hasMessageContaining("no save named \"nope\"").hasMessageContaining("v1.0_rc-1");
+    tab.goTo(tab.saved("v1.0_rc-1"));
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+  }
+
+  @Test
+  void aRestoreAcrossACheckpointWhoseCommitIsGoneRefusesAndNamesIt() throws IOException {
+    fx.turn(tab, "a.txt", "1\n");
+    CheckpointTree.Snapshot snapshot = tab.snapshot();
+    fx.close();
+    org.eclipse.jgit.util.FileUtils.delete(fx.store.shadowDirectory().toFile(), org.eclipse.jgit.util.FileUtils.RECURSIVE);
+    fx = new StoreFixture(temp);
+    CheckpointTree back = fx.store.restoreTab(snapshot).tree();
+
+    assertThatThrownBy(back::undo).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("#1").hasMessageContaining("nothing was restored");
+    assertThat(fx.read("a.txt")).isEqualTo("1\n");
+    assertThat(back.live()).isEqualTo(1);
+    assertThat(back.snapshot().checkpoints().get(1).changes()).as("the session keeps naming what #1 changed").hasSize(1);
+  }
+
+  @Test
   void aSaveTagsEveryTrackedFileAsItIsAtLiveAndNamesMustBeUniqueAndValid() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
     fx.turn(tab, "b.txt", "2\n");
@@ -535,6 +673,7 @@ class CheckpointTreeTest {
     tab.save("three");
     tab.undoTo(1);
     fx.turn(tab, "c.txt", "4\n");
+    fx.store.releaseTab("tab1");
 
     try (ShadowStore again = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       CheckpointTree loaded = again.loadTab("tab1");

@@ -254,6 +254,12 @@ final class ReferenceModel {
       throw new Refused("a turn is running");
     }
     Node node = new Node(tab.nodes.size(), tab.live);
+    // After a one-sided restore the files are not live's: the new checkpoint starts from them,
+    // so it holds the difference from live to the files as its own change.
+    if (tab.files != tab.live) {
+      situations.add("turn after a one-sided restore");
+      plan(tab.live, tab.files).forEach((path, baseAndTarget) -> node.changes.put(path, new Change(baseAndTarget[0], baseAndTarget[1])));
+    }
     tab.nodes.add(node);
     tab.live = node;
     tab.files = node;
@@ -313,6 +319,25 @@ final class ReferenceModel {
     return state;
   }
 
+  /**
+   * What {@code #number} holds for each path any checkpoint of the tab touched: what a restore
+   * from the files checkpoint would write, else the latest "after" on its path from {@code #0},
+   * else the "before" of the earliest checkpoint that touched the path.
+   */
+  Map<String, Content> versionsAt(String tabId, int number) {
+    Tab tab = tab(tabId);
+    Node target = tab.node(number);
+    Map<String, Content> versions = new TreeMap<>();
+    plan(tab.files, target).forEach((path, baseAndTarget) -> versions.put(path, baseAndTarget[1]));
+    stateAt(tabId, number).forEach(versions::putIfAbsent);
+    for (Node n : tab.nodes) {
+      if (n != tab.running) {
+        n.changes.forEach((path, change) -> versions.putIfAbsent(path, change.before()));
+      }
+    }
+    return versions;
+  }
+
   // ------------------------------------------------------------------------------ restores
 
   Outcome undo(String tabId) {
@@ -361,7 +386,16 @@ final class ReferenceModel {
     }
   }
 
+  /** Whether the last restore the model played was applied. */
+  boolean lastApplied;
+
   private Outcome move(Tab tab, Node target, boolean movesFiles, boolean movesConversation, boolean force) {
+    Outcome outcome = moveFiles(tab, target, movesFiles, movesConversation, force);
+    lastApplied = outcome.applied();
+    return outcome;
+  }
+
+  private Outcome moveFiles(Tab tab, Node target, boolean movesFiles, boolean movesConversation, boolean force) {
     int from = tab.live.number;
     List<String> written = new ArrayList<>();
     List<String> merged = new ArrayList<>();

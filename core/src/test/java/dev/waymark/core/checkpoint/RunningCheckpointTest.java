@@ -105,6 +105,63 @@ class RunningCheckpointTest {
   }
 
   @Test
+  void aWriteCutShortLeavesNoTemporaryFileOnceTheTabIsBroughtBack() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.writeExternally("src/a.txt", "a original\n");
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    Turn turn = tab.begin();
+    turn.recordAhead("src/a.txt", turn.read("src/a.txt"), FileState.regular("a new\n"));
+    // killed while write_file had its temporary file beside a.txt, before the rename
+    fx.writeExternally("src/.a.txt" + ShadowStore.WRITE_TEMP_SUFFIX, "a ne");
+    fx.writeExternally(".mine.waymark-write.tmp", "a file of the user's that no checkpoint names\n");
+    reopenAfterACrash();
+
+    reopened.restoreTab(saved);
+
+    assertThat(fx.exists("src/.a.txt" + ShadowStore.WRITE_TEMP_SUFFIX)).isFalse();
+    assertThat(fx.read("src/a.txt")).isEqualTo("a original\n");
+    assertThat(fx.exists(".mine.waymark-write.tmp")).as("only beside the files the tab recorded").isTrue();
+  }
+
+  @Test
+  void aRestoreThatEndedAfterTheLastSessionSaveIsWhereTheTabComesBack() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.turn(tab, "a.txt", "one\n");
+    fx.turn(tab, "a.txt", "two\n");
+    CheckpointTree.Snapshot saved = tab.snapshot(); // the session, saved at #2
+    tab.undo();
+    // killed here, before the session was saved again
+    reopenAfterACrash();
+
+    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+    assertThat(restored.reconciled()).isTrue();
+    CheckpointTree back = restored.tree();
+    assertThat(back.live()).isEqualTo(1);
+    assertThat(back.filesAt()).isEqualTo(1);
+    assertThat(back.redoable()).contains(2);
+    assertThat(back.diff(1).isEmpty()).isTrue();
+    assertThat(back.redo().written()).containsExactly("a.txt");
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+  }
+
+  @Test
+  void aSessionSavedAfterTheLastRestoreIsTakenAsItIs() throws Exception {
+    fx = new StoreFixture(temp);
+    CheckpointTree tab = fx.store.openTab("tab1");
+    fx.turn(tab, "a.txt", "one\n");
+    tab.undo();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    reopenAfterACrash();
+
+    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+    assertThat(restored.reconciled()).isFalse();
+    assertThat(restored.tree().live()).isZero();
+  }
+
+  @Test
   void aSessionSavedWhileTheTurnRanTakesTheLaterStateOfItsTag() throws Exception {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");

@@ -43,7 +43,7 @@ class WorkTreeSnapshotTest {
     assertThat(first.recordChanges().isEmpty()).isTrue();
     // Files written just before a scan are "racily clean" (as in git): the next scan reads them
     // again; once a scan happens well after their mtime, their stat is trusted.
-    Thread.sleep(ShellChangeTracker.RACY_MILLIS + 100);
+    Thread.sleep(FileStat.RACY_MILLIS + 100);
     assertThat(turn.snapshotWorkTree(1 << 20).storedCount()).isEqualTo(3);
     f.writeExternally("src/b.txt", "b2");
     WorkTreeSnapshot second = turn.snapshotWorkTree(1 << 20);

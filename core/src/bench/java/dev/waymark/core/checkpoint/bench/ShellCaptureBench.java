@@ -1,0 +1,245 @@
+package dev.waymark.core.checkpoint.bench;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.WorkTreeChanges;
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Shell-change capture at 1,000, 10,000 and 100,000 files, in a clean git repository and in a
+ * plain directory, against {@code git status} on the same tree measured in the same run (the
+ * ratio's baseline). "First command" runs in a fresh JVM each time, as a new Waymark process
+ * would; the JVM's own start is not counted, its cold JIT is. Not JMH: a fresh process per sample
+ * is the point of the first measurement.
+ *
+ * <p>{@code ShellCaptureBench --sizes=1000,10000,100000 --out=DIR}; it needs the {@code git}
+ * program (the baseline and the repository variant).
+ */
+public final class ShellCaptureBench {
+  private static final int FRESH_PROCESSES = 5;
+  private static final int LATER_COMMANDS = 10;
+
+  private ShellCaptureBench() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--child")) {
+      child(Path.of(args[1]), Path.of(args[2]), args[3], Integer.parseInt(args[4]));
+      return;
+    }
+    List<Integer> sizes = List.of(1_000, 10_000, 100_000);
+    Path out = Path.of("target/bench");
+    for (String arg : args) {
+      if (arg.startsWith("--sizes=")) {
+        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).map(Integer::parseInt).toList();
+      } else if (arg.startsWith("--out=")) {
+        out = Path.of(arg.substring(6));
+      }
+    }
+    Files.createDirectories(out);
+    StringBuilder table = new StringBuilder();
+    table.append(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s %8s %12s %12s %12s%n", "files", "tree",
+        "git status", "first ever", "first/proc", "later", "ratio1", "ratio2", "shadow.git", "packed tree", "stat cache"));
+    for (int size : sizes) {
+      Path root = Files.createTempDirectory("waymark-shellbench-");
+      try {
+        Path project = root.resolve("project");
+        ProjectGenerator.Project generated = ProjectGenerator.generate(project, size, 42);
+        Path gitCopy = root.resolve("git-tree");
+        // the same tree as a git repository, for the baseline and the packed size
+        ProjectGenerator.generate(gitCopy, size, 42);
+        git(gitCopy, "init", "-q");
+        git(gitCopy, "add", "-A");
+        git(gitCopy, "commit", "-q", "-m", "tree");
+        git(gitCopy, "gc", "-q");
+        long packed = sizeOf(gitCopy.resolve(".git/objects/pack"));
+        double gitStatus = medianMillis(() -> git(gitCopy, "status", "--porcelain"), 5);
+
+        for (String kind : List.of("git", "plain")) {
+          Path tree = kind.equals("git") ? gitCopy : project;
+          Path home = root.resolve("home-" + kind);
+          String changed = generated.files().get(size / 2);
+          // 1. the first command ever: an empty store
+          double firstEver = runChild(tree, home, changed, 0)[0];
+          long store = sizeOf(only(home, "shadow.git"));
+          long cache = Files.size(only(home, "stat-cache.bin"));
+          // 2. the first command of each later process: the stat cache is in the store
+          List<Double> fresh = new ArrayList<>();
+          double later = 0;
+          for (int i = 0; i < FRESH_PROCESSES; i++) {
+            double[] r = runChild(tree, home, changed, i == FRESH_PROCESSES - 1 ? LATER_COMMANDS : 0);
+            fresh.add(r[0]);
+            later = r[1];
+          }
+          double firstProcess = median(fresh);
+          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx %7.2fx %10.2fMB %10.2fMB %10.2fMB%n",
+              size, kind, gitStatus, firstEver, firstProcess, later, firstProcess / gitStatus, later / gitStatus,
+              store / 1e6, packed / 1e6, cache / 1e6));
+          System.out.print(table);
+        }
+      } finally {
+        deleteTree(root);
+      }
+    }
+    table.append(manyFiles(20_000));
+    System.out.println();
+    System.out.println(table);
+    Files.writeString(out.resolve("shell-capture.txt"), table, StandardCharsets.UTF_8);
+  }
+
+  /** One fresh process: opens the store, runs one command changing one file (and then {@code later} more). */
+  private static void child(Path project, Path home, String changed, int later) throws Exception {
+    try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree tab = store.newTab();
+      Turn turn = tab.begin();
+      long t0 = System.nanoTime();
+      command(turn, project.resolve(changed));
+      double first = (System.nanoTime() - t0) / 1e6;
+      List<Double> times = new ArrayList<>();
+      for (int i = 0; i < later; i++) {
+        long t = System.nanoTime();
+        command(turn, project.resolve(changed));
+        times.add((System.nanoTime() - t) / 1e6);
+      }
+      turn.finish(CheckpointStatus.DONE);
+      System.out.println("RESULT " + first + " " + (times.isEmpty() ? 0 : median(times)));
+    }
+  }
+
+  /** What run_shell does around a command that appends a line to one file. */
+  private static void command(Turn turn, Path file) throws IOException {
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(10L << 20);
+    Files.writeString(file, "// edited\n", StandardOpenOption.APPEND);
+    WorkTreeChanges changes = snapshot.recordChanges();
+    if (changes.recorded().size() != 1) {
+      throw new IllegalStateException("expected one change, got " + changes);
+    }
+  }
+
+  private static double[] runChild(Path project, Path home, String changed, int later) throws Exception {
+    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
+        "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
+        project.toString(), home.toString(), changed, Integer.toString(later));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("child failed: " + output);
+    }
+    for (String line : output.split("\n")) {
+      if (line.startsWith("RESULT ")) {
+        String[] parts = line.split(" ");
+        return new double[] {Double.parseDouble(parts[1]), Double.parseDouble(parts[2])};
+      }
+    }
+    throw new IllegalStateException("no result: " + output);
+  }
+
+  /** 20,000 files created by one command: record, undo and redo, each timed once (three rounds, median). */
+  private static String manyFiles(int count) throws Exception {
+    List<Double> record = new ArrayList<>();
+    List<Double> undo = new ArrayList<>();
+    List<Double> redo = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      Path root = Files.createTempDirectory("waymark-shellbench-many-");
+      try {
+        Path project = Files.createDirectories(root.resolve("project"));
+        try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(root.resolve("home")), RetentionPolicy.DEFAULT)) {
+          CheckpointTree tab = store.newTab();
+          Turn turn = tab.begin();
+          WorkTreeSnapshot snapshot = turn.snapshotWorkTree(10L << 20);
+          for (int i = 0; i < count; i++) {
+            Path file = project.resolve("gen/d" + (i / 200) + "/f" + i + ".txt");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "generated " + i + "\n");
+          }
+          long t = System.nanoTime();
+          WorkTreeChanges changes = snapshot.recordChanges();
+          turn.finish(CheckpointStatus.DONE);
+          record.add((System.nanoTime() - t) / 1e6);
+          if (changes.recorded().size() != count) {
+            throw new IllegalStateException("recorded " + changes.recorded().size());
+          }
+          t = System.nanoTime();
+          if (!tab.undo().applied()) {
+            throw new IllegalStateException("undo not applied");
+          }
+          undo.add((System.nanoTime() - t) / 1e6);
+          t = System.nanoTime();
+          if (!tab.redo().applied()) {
+            throw new IllegalStateException("redo not applied");
+          }
+          redo.add((System.nanoTime() - t) / 1e6);
+        }
+      } finally {
+        deleteTree(root);
+      }
+    }
+    return String.format(Locale.ROOT, "%n%d files created by one command: record %.0f ms, undo %.0f ms, redo %.0f ms (medians of 3)%n",
+        count, median(record), median(undo), median(redo));
+  }
+
+  private interface Action {
+    void run() throws Exception;
+  }
+
+  private static double medianMillis(Action action, int times) throws Exception {
+    action.run(); // warm the file system cache
+    List<Double> samples = new ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      long t = System.nanoTime();
+      action.run();
+      samples.add((System.nanoTime() - t) / 1e6);
+    }
+    return median(samples);
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static void git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=bench", "-c", "user.email=bench@localhost",
+        "-c", "core.excludesFile=/dev/null", "-c", "gc.auto=0"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("git " + String.join(" ", args) + " failed in " + dir);
+    }
+  }
+
+  /** The one file or directory named {@code name} under {@code dir}. */
+  private static Path only(Path dir, String name) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.filter(p -> p.getFileName().toString().equals(name)).findFirst().orElseThrow();
+    }
+  }
+
+  private static long sizeOf(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}

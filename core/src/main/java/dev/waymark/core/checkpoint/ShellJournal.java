@@ -1,0 +1,101 @@
+package dev.waymark.core.checkpoint;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.WaymarkHome;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * "A shell command of tab T, checkpoint #n, started from the stat cache as saved": written before
+ * the command runs and removed once its changes are kept under the checkpoint's tag. One left by
+ * a process that died is found when the tab is opened again, and the command's changes are
+ * recorded then (see {@link ShellChangeTracker#recover}), so no kill loses them.
+ */
+final class ShellJournal {
+  private static final Logger LOG = LoggerFactory.getLogger(ShellJournal.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * One running command: its tab and checkpoint, the process that ran it, when it started, and
+   * the {@code .gitignore} files as they were then (directory → text), so that the changes are
+   * judged by the rules of the command's start.
+   */
+  record Entry(String tab, int checkpoint, long pid, long pidStartMillis, long startMillis, long cacheGeneration,
+      long maxFileSize, Map<String, String> ignoreFiles) {
+    boolean ownerAlive() {
+      return ProcessHandle.of(pid)
+          .filter(p -> p.info().startInstant().map(i -> Math.abs(i.toEpochMilli() - pidStartMillis) < 2_000).orElse(true))
+          .isPresent();
+    }
+  }
+
+  private final Path dir;
+
+  ShellJournal(Path dir) {
+    this.dir = dir;
+  }
+
+  Path write(String tab, int checkpoint, long startMillis, long cacheGeneration, long maxFileSize,
+      Map<String, String> ignoreFiles) throws IOException {
+    WaymarkHome.createPrivateDirectories(dir);
+    ProcessHandle self = ProcessHandle.current();
+    ObjectNode node = JSON.createObjectNode();
+    node.put("version", 1).put("tab", tab).put("checkpoint", checkpoint).put("pid", self.pid())
+        .put("pidStart", self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L))
+        .put("start", startMillis).put("cacheGeneration", cacheGeneration)
+        .put("maxFileSize", maxFileSize);
+    ObjectNode ignores = node.putObject("ignoreFiles");
+    ignoreFiles.forEach(ignores::put);
+    Path file = dir.resolve(tab + "-" + checkpoint + "-" + self.pid() + ".json");
+    WaymarkHome.replacePrivate(file, JSON.writeValueAsBytes(node));
+    return file;
+  }
+
+  static void remove(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOG.warn("could not remove {}: {}", file, e.toString());
+    }
+  }
+
+  /** The journals of {@code tab} whose process is gone, with their files. */
+  List<Map.Entry<Path, Entry>> orphans(String tab) {
+    List<Map.Entry<Path, Entry>> found = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, tab + "-*.json")) {
+      for (Path file : files) {
+        read(file).filter(e -> e.tab().equals(tab) && !e.ownerAlive())
+            .ifPresent(e -> found.add(Map.entry(file, e)));
+      }
+    } catch (NoSuchFileException none) {
+      return found;
+    } catch (IOException e) {
+      LOG.warn("could not list {}: {}", dir, e.toString());
+    }
+    return found;
+  }
+
+  private static Optional<Entry> read(Path file) {
+    try {
+      var n = JSON.readTree(Files.readAllBytes(file));
+      Map<String, String> ignores = new LinkedHashMap<>();
+      n.path("ignoreFiles").fields().forEachRemaining(f -> ignores.put(f.getKey(), f.getValue().asText()));
+      return Optional.of(new Entry(n.path("tab").asText(), n.path("checkpoint").asInt(), n.path("pid").asLong(),
+          n.path("pidStart").asLong(), n.path("start").asLong(), n.path("cacheGeneration").asLong(), n.path("maxFileSize").asLong(10L << 20), ignores));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("ignoring a damaged shell journal {}: {}", file, e.toString());
+      return Optional.empty();
+    }
+  }
+}

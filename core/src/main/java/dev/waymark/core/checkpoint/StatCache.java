@@ -1,0 +1,297 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.WaymarkHome;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
+import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stat cache of one project, kept in the store like git keeps its index: for each file the
+ * shell change tracker saw, its stat data and where its content is (a blob in the shadow
+ * repository, or in the user's own repository when the user's index vouched for it).
+ *
+ * <p>On disk: a base file, rewritten atomically (temporary file, rename), and beside it an
+ * append-only delta of the entries changed since, so that saving after a command costs what the
+ * command changed, not the size of the project (git's split index does the same). Each part has a
+ * checksum and names the generation it follows; a damaged or foreign base is dropped and rebuilt
+ * (one read of the project, never a wrong answer), and a delta record that does not follow is
+ * ignored with everything after it.
+ */
+final class StatCache {
+  private static final Logger LOG = LoggerFactory.getLogger(StatCache.class);
+  private static final int MAGIC = 0x574d5343; // "WMSC"
+  private static final int VERSION = 1;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** Where a cached blob is: the shadow repository, or the user's git objects (copied when needed). */
+  enum Source { SHADOW, USER_GIT }
+
+  /** One file: its stat when seen, its content, and when it was seen (for the racy check). */
+  record Entry(FileStat stat, FileVersion version, Source source, long seenAtMillis) {
+    boolean vouchesFor(FileStat now) {
+      return stat.equals(now) && !stat.racy(seenAtMillis);
+    }
+  }
+
+  private final Path file;
+  private final Path delta;
+  private final Map<String, Entry> entries;
+  /** Paths put or removed since the last save. */
+  private final Set<String> touched = new HashSet<>();
+  /** What the files on disk hold, as of the last load or save; 0 when they hold nothing of this cache. */
+  private long generation;
+  private long deltaBytes;
+
+  private StatCache(Path file, Map<String, Entry> entries) {
+    this.file = file;
+    this.delta = file.resolveSibling(file.getFileName() + ".delta");
+    this.entries = entries;
+  }
+
+  static StatCache empty(Path file) {
+    return new StatCache(file, new HashMap<>());
+  }
+
+  /** Reads the cache at {@code file} and its delta; an empty cache when the base is missing or damaged. */
+  static StatCache load(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException missing) {
+      return empty(file);
+    } catch (IOException e) {
+      LOG.warn("stat cache {} cannot be read ({}); it is rebuilt", file, e.toString());
+      return empty(file);
+    }
+    StatCache cache = empty(file);
+    try {
+      DataInputStream in = checked(bytes, 0, bytes.length);
+      if (in.readInt() != MAGIC || in.readInt() != VERSION) {
+        LOG.info("stat cache {} is of another format; it is rebuilt", file);
+        return empty(file);
+      }
+      long generation = in.readLong();
+      int count = in.readInt();
+      for (int i = 0; i < count; i++) {
+        cache.entries.put(in.readUTF(), readEntry(in));
+      }
+      cache.generation = generation;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("stat cache {} is damaged ({}); it is rebuilt", file, e.toString());
+      return empty(file);
+    }
+    cache.applyDelta();
+    return cache;
+  }
+
+  /** Applies the delta records that follow this generation, in order; stops at the first that does not. */
+  private void applyDelta() {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(delta);
+    } catch (NoSuchFileException missing) {
+      return;
+    } catch (IOException e) {
+      LOG.warn("stat cache delta {} cannot be read ({})", delta, e.toString());
+      return;
+    }
+    int at = 0;
+    while (at + 4 <= bytes.length) {
+      int length = ByteBuffer.wrap(bytes, at, 4).getInt();
+      if (length < 24 || at + 4 + length > bytes.length) {
+        break; // cut short by a crash
+      }
+      try {
+        DataInputStream in = checked(bytes, at + 4, length);
+        long follows = in.readLong();
+        long next = in.readLong();
+        if (follows != generation) {
+          break;
+        }
+        int count = in.readInt();
+        for (int i = 0; i < count; i++) {
+          String path = in.readUTF();
+          if (in.readBoolean()) {
+            entries.put(path, readEntry(in));
+          } else {
+            entries.remove(path);
+          }
+        }
+        generation = next;
+      } catch (IOException | RuntimeException e) {
+        break;
+      }
+      at += 4 + length;
+    }
+    deltaBytes = at;
+  }
+
+  /** A stream over {@code bytes[offset, offset+length)} whose last 8 bytes are the CRC-32 of the rest. */
+  private static DataInputStream checked(byte[] bytes, int offset, int length) throws IOException {
+    if (length < 8) {
+      throw new IOException("too short");
+    }
+    CRC32 crc = new CRC32();
+    crc.update(bytes, offset, length - 8);
+    if (crc.getValue() != ByteBuffer.wrap(bytes, offset + length - 8, 8).getLong()) {
+      throw new IOException("checksum mismatch");
+    }
+    return new DataInputStream(new ByteArrayInputStream(bytes, offset, length - 8));
+  }
+
+  private static Entry readEntry(DataInputStream in) throws IOException {
+    FileKind kind = FileKind.values()[in.readByte()];
+    FileStat stat = new FileStat(kind, false, in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readInt());
+    byte[] id = new byte[20];
+    in.readFully(id);
+    Source source = Source.values()[in.readByte()];
+    return new Entry(stat, new FileVersion(kind, ObjectId.fromRaw(id)), source, in.readLong());
+  }
+
+  private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {
+    FileStat stat = entry.stat();
+    out.writeByte(stat.kind().ordinal());
+    out.writeLong(stat.size());
+    out.writeLong(stat.mtimeNanos());
+    out.writeLong(stat.ctimeNanos());
+    out.writeLong(stat.inode());
+    out.writeInt(stat.mode());
+    byte[] id = new byte[20];
+    entry.version().blob().copyRawTo(id, 0);
+    out.write(id);
+    out.writeByte(entry.source().ordinal());
+    out.writeLong(entry.seenAtMillis());
+  }
+
+  Entry get(String path) {
+    return entries.get(path);
+  }
+
+  void put(String path, Entry entry) {
+    if (!entry.equals(entries.put(path, entry))) {
+      touched.add(path);
+    }
+  }
+
+  void remove(String path) {
+    if (entries.remove(path) != null) {
+      touched.add(path);
+    }
+  }
+
+  /** Drops the entries of paths not in {@code paths}. */
+  void retainAll(Set<String> paths) {
+    var it = entries.keySet().iterator();
+    while (it.hasNext()) {
+      String path = it.next();
+      if (!paths.contains(path)) {
+        it.remove();
+        touched.add(path);
+      }
+    }
+  }
+
+  void clear() {
+    touched.addAll(entries.keySet());
+    entries.clear();
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  Map<String, Entry> entries() {
+    return entries;
+  }
+
+  /** Whether the cache holds what the files on disk do not. */
+  boolean dirty() {
+    return !touched.isEmpty() || generation == 0;
+  }
+
+  /** The generation on disk; a journal names it, so that a recovery compares with exactly this baseline. */
+  long generation() {
+    return generation;
+  }
+
+  /**
+   * Saves what changed since the last save: appended as one delta record while the delta stays
+   * small, else as a new base. A failure only costs the next process a fuller scan.
+   */
+  void save() {
+    if (!dirty()) {
+      return;
+    }
+    long next = RANDOM.nextLong() | 1;
+    try {
+      if (generation != 0 && (deltaBytes + touched.size() * 100L) < Math.max(64 << 10, entries.size() * 10L)) {
+        appendDelta(next);
+      } else {
+        writeBase(next);
+      }
+      generation = next;
+      touched.clear();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not save the stat cache {}: {}", file, e.toString());
+    }
+  }
+
+  private void appendDelta(long next) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeLong(generation);
+    out.writeLong(next);
+    out.writeInt(touched.size());
+    for (String path : touched) {
+      out.writeUTF(path);
+      Entry entry = entries.get(path);
+      out.writeBoolean(entry != null);
+      if (entry != null) {
+        writeEntry(out, entry);
+      }
+    }
+    byte[] record = withChecksum(bytes);
+    ByteBuffer framed = ByteBuffer.allocate(4 + record.length).putInt(record.length).put(record);
+    WaymarkHome.writePrivate(delta, framed.array(), true);
+    deltaBytes += framed.capacity();
+  }
+
+  private void writeBase(long next) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(entries.size() * 128 + 64);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeInt(MAGIC);
+    out.writeInt(VERSION);
+    out.writeLong(next);
+    out.writeInt(entries.size());
+    for (var e : entries.entrySet()) {
+      out.writeUTF(e.getKey());
+      writeEntry(out, e.getValue());
+    }
+    WaymarkHome.replacePrivate(file, withChecksum(bytes));
+    // the old delta follows the old generation: a reader ignores it, and it goes now
+    Files.deleteIfExists(delta);
+    deltaBytes = 0;
+  }
+
+  private static byte[] withChecksum(ByteArrayOutputStream bytes) {
+    CRC32 crc = new CRC32();
+    byte[] body = bytes.toByteArray();
+    crc.update(body);
+    return ByteBuffer.allocate(body.length + 8).put(body).putLong(crc.getValue()).array();
+  }
+}

@@ -1,0 +1,332 @@
+package dev.waymark.core.checkpoint;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jgit.attributes.Attribute;
+import org.eclipse.jgit.attributes.AttributesNode;
+import org.eclipse.jgit.attributes.AttributesRule;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.ConfigInvalidException;
+import org.eclipse.jgit.ignore.IgnoreNode;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.storage.file.FileBasedConfig;
+import org.eclipse.jgit.util.FS;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The user's own git repository around a project, read and never written: its index (to know a
+ * clean file's content without reading it), its ignore sources, and its objects (to copy the
+ * earlier content of a file a shell command changed).
+ *
+ * <p>Nothing here takes a lock or writes a file in the user's repository: the index is read as
+ * {@code git status} reads it, without refreshing it.
+ */
+final class UserGitRepository implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UserGitRepository.class);
+
+  /** What the user's index says of one tracked file, under the project. */
+  record Tracked(FileKind kind, long size, long mtimeNanos, ObjectId blob) {}
+
+  private final Path workTree;
+  private final Path gitDir;
+  private final Path commonDir;
+  private final String projectPrefix;
+  private final boolean convertsEverything;
+  private FileRepository objects;
+  private IndexView index;
+
+  private UserGitRepository(Path workTree, Path gitDir, Path commonDir, String projectPrefix) {
+    this.workTree = workTree;
+    this.gitDir = gitDir;
+    this.commonDir = commonDir;
+    this.projectPrefix = projectPrefix;
+    this.convertsEverything = convertsLineEndings(commonDir);
+  }
+
+  /** The repository whose work tree holds {@code project}, if any. */
+  static Optional<UserGitRepository> find(Path project) {
+    for (Path dir = project; dir != null; dir = dir.getParent()) {
+      Path dotGit = dir.resolve(Constants.DOT_GIT);
+      try {
+        Path found = null;
+        if (Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS) && Files.isRegularFile(dotGit.resolve("HEAD"))) {
+          found = dotGit;
+        } else if (Files.isRegularFile(dotGit, LinkOption.NOFOLLOW_LINKS)) {
+          String text = Files.readString(dotGit, StandardCharsets.UTF_8).trim();
+          if (text.startsWith("gitdir:")) {
+            Path target = Path.of(text.substring("gitdir:".length()).trim());
+            found = dir.resolve(target).normalize();
+          }
+        }
+        if (found != null && Files.isDirectory(found)) {
+          Path common = found;
+          Path commonFile = found.resolve("commondir");
+          if (Files.isRegularFile(commonFile)) {
+            common = found.resolve(Files.readString(commonFile, StandardCharsets.UTF_8).trim()).normalize();
+          }
+          String prefix = dir.equals(project) ? "" : dir.relativize(project).toString().replace(File.separatorChar, '/') + "/";
+          return Optional.of(new UserGitRepository(dir, found, common, prefix));
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("cannot read {}: {}", dotGit, e.toString());
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  Path workTree() {
+    return workTree;
+  }
+
+  /** The project's path inside the work tree, ending with {@code /}, or {@code ""} at its root. */
+  String projectPrefix() {
+    return projectPrefix;
+  }
+
+  /**
+   * The ignore rules git applies above the project's own {@code .gitignore} files, lowest
+   * priority first: {@code core.excludesFile} (default {@code $XDG_CONFIG_HOME/git/ignore}),
+   * {@code info/exclude}, and the {@code .gitignore} files of the directories from the work
+   * tree's root down to the project's parent. Each node's patterns are relative to
+   * {@link #workTree()} plus the returned prefix.
+   */
+  ProjectWalker.IgnoreContext ignoreContext() {
+    return new ProjectWalker.IgnoreContext(projectPrefix, outerIgnoreSources());
+  }
+
+  private List<ProjectWalker.IgnoreSource> outerIgnoreSources() {
+    List<ProjectWalker.IgnoreSource> sources = new ArrayList<>();
+    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file))));
+    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude"))));
+    if (!projectPrefix.isEmpty()) {
+      String[] segments = projectPrefix.split("/");
+      StringBuilder prefix = new StringBuilder();
+      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore"))));
+      for (int i = 0; i < segments.length - 1; i++) {
+        prefix.append(segments[i]).append('/');
+        sources.add(new ProjectWalker.IgnoreSource(prefix.toString(),
+            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore"))));
+      }
+    }
+    sources.removeIf(s -> s.node() == null);
+    return sources;
+  }
+
+  /** git's {@code core.excludesFile}: from the repository's config, else the user's, else the XDG default. */
+  private Optional<Path> excludesFile() {
+    Path home = Path.of(System.getProperty("user.home"));
+    String xdg = System.getenv("XDG_CONFIG_HOME");
+    Path xdgConfig = xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg);
+    List<Path> configs = List.of(commonDir.resolve("config"), home.resolve(".gitconfig"), xdgConfig.resolve("git/config"));
+    for (Path config : configs) {
+      String value = readConfig(config, "core", "excludesFile");
+      if (value != null && !value.isBlank()) {
+        Path file = value.startsWith("~/") ? home.resolve(value.substring(2)) : Path.of(value);
+        return Optional.of(file.isAbsolute() ? file : workTree.resolve(file));
+      }
+    }
+    return Optional.of(xdgConfig.resolve("git/ignore"));
+  }
+
+  /** Whether git converts line endings of every text file on checkout (autocrlf, eol=crlf). */
+  private static boolean convertsLineEndings(Path commonDir) {
+    Path home = Path.of(System.getProperty("user.home"));
+    for (Path config : List.of(commonDir.resolve("config"), home.resolve(".gitconfig"))) {
+      String autocrlf = readConfig(config, "core", "autocrlf");
+      String eol = readConfig(config, "core", "eol");
+      if ("true".equalsIgnoreCase(autocrlf) || "crlf".equalsIgnoreCase(eol)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String readConfig(Path file, String section, String name) {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    FileBasedConfig config = new FileBasedConfig(file.toFile(), FS.DETECTED);
+    try {
+      config.load();
+    } catch (IOException | ConfigInvalidException e) {
+      LOG.debug("cannot read {}: {}", file, e.toString());
+      return null;
+    }
+    return config.getString(section, null, name);
+  }
+
+  /**
+   * The index's entries under the project, by project-relative path, when the index can be
+   * trusted for them: stage 0, neither assume-valid nor skip-worktree, not racily clean, and not
+   * converted by git on checkout (a filter such as {@code filter=lfs}, {@code eol=crlf},
+   * {@code ident}, {@code working-tree-encoding}), since then the blob is not the file's bytes.
+   * Read again only when the index file changed.
+   */
+  synchronized Map<String, Tracked> trackedFiles() {
+    Path indexFile = gitDir.resolve("index");
+    FileStat stamp;
+    try {
+      stamp = FileStat.read(indexFile);
+    } catch (IOException e) {
+      return Map.of();
+    }
+    if (stamp.kind() == FileKind.ABSENT || convertsEverything) {
+      return Map.of();
+    }
+    if (index != null && index.stamp.equals(stamp)) {
+      return index.tracked;
+    }
+    Map<String, Tracked> tracked = new HashMap<>();
+    try {
+      DirCache cache = DirCache.read(indexFile.toFile(), FS.DETECTED);
+      List<String> nestedAttributes = new ArrayList<>();
+      for (int i = 0; i < cache.getEntryCount(); i++) {
+        String path = cache.getEntry(i).getPathString();
+        if (path.endsWith("/.gitattributes")) {
+          nestedAttributes.add(path);
+        }
+      }
+      Conversions conversions = Conversions.read(workTree, commonDir, nestedAttributes);
+      long indexMtime = stamp.mtimeNanos();
+      for (int i = 0; i < cache.getEntryCount(); i++) {
+        DirCacheEntry e = cache.getEntry(i);
+        String path = e.getPathString();
+        if (!path.startsWith(projectPrefix) || e.getStage() != DirCacheEntry.STAGE_0 || e.isAssumeValid()
+            || e.isSkipWorkTree() || e.isIntentToAdd() || e.isSmudged()) {
+          continue;
+        }
+        FileKind kind = kindOf(e.getFileMode());
+        var modified = e.getLastModifiedInstant();
+        long mtime = modified.getEpochSecond() * 1_000_000_000L + modified.getNano();
+        // Racily clean (git's rule): written in the same tick as the index, it may have changed since.
+        if (kind == FileKind.ABSENT || mtime >= indexMtime || conversions.converts(path)) {
+          continue;
+        }
+        tracked.put(path.substring(projectPrefix.length()), new Tracked(kind, e.getLength(), mtime, e.getObjectId()));
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.info("cannot read the git index {}; every file is read instead: {}", indexFile, e.toString());
+      tracked.clear();
+    }
+    index = new IndexView(stamp, Map.copyOf(tracked));
+    return index.tracked;
+  }
+
+  private static FileKind kindOf(FileMode mode) {
+    if (mode == FileMode.REGULAR_FILE) {
+      return FileKind.REGULAR;
+    }
+    if (mode == FileMode.EXECUTABLE_FILE) {
+      return FileKind.EXECUTABLE;
+    }
+    if (mode == FileMode.SYMLINK) {
+      return FileKind.SYMLINK;
+    }
+    return FileKind.ABSENT; // gitlinks (submodules)
+  }
+
+  /**
+   * Reads a blob from the user's object database, checking that it has the size the file had
+   * (else the index named content that is not the file's bytes). Empty when it is not there.
+   */
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize) {
+    try {
+      if (objects == null) {
+        objects = new FileRepository(commonDir.toFile());
+      }
+      try (ObjectReader reader = objects.newObjectReader()) {
+        if (!reader.has(blob, Constants.OBJ_BLOB)) {
+          return Optional.empty();
+        }
+        ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
+        if (loader.getSize() != expectedSize) {
+          return Optional.empty();
+        }
+        return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.info("cannot read blob {} from {}: {}", blob.name(), commonDir, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (objects != null) {
+      objects.close();
+      objects = null;
+    }
+  }
+
+  private record IndexView(FileStat stamp, Map<String, Tracked> tracked) {}
+
+  /**
+   * The {@code .gitattributes} rules that make the checked-out file differ from the blob. Only
+   * rules setting such an attribute are kept, so a repository without any costs nothing per path.
+   */
+  private record Conversions(List<Scoped> rules) {
+    private static final List<String> CONVERTING = List.of("filter", "ident", "working-tree-encoding");
+
+    record Scoped(String prefix, AttributesRule rule) {}
+
+    /** {@code nested}: the tracked {@code .gitattributes} files below the root, repository-relative. */
+    static Conversions read(Path workTree, Path commonDir, List<String> nested) throws IOException {
+      List<Scoped> rules = new ArrayList<>();
+      collect("", commonDir.resolve("info/attributes"), rules);
+      collect("", workTree.resolve(".gitattributes"), rules);
+      for (String file : nested) {
+        collect(file.substring(0, file.length() - ".gitattributes".length()), workTree.resolve(file), rules);
+      }
+      return new Conversions(rules);
+    }
+
+    private static void collect(String prefix, Path file, List<Scoped> into) throws IOException {
+      if (!Files.isRegularFile(file)) {
+        return;
+      }
+      AttributesNode node = new AttributesNode();
+      try (InputStream in = Files.newInputStream(file)) {
+        node.parse(in);
+      }
+      for (AttributesRule rule : node.getRules()) {
+        for (Attribute a : rule.getAttributes()) {
+          boolean converts = CONVERTING.contains(a.getKey()) && a.getState() != Attribute.State.UNSET
+              || a.getKey().equals("eol") && "crlf".equals(a.getValue())
+              || a.getKey().equals("crlf") && a.getState() == Attribute.State.SET;
+          if (converts) {
+            into.add(new Scoped(prefix, rule));
+            break;
+          }
+        }
+      }
+    }
+
+    boolean converts(String repoPath) {
+      for (Scoped scoped : rules) {
+        if (repoPath.startsWith(scoped.prefix)
+            && scoped.rule.isMatch(repoPath.substring(scoped.prefix.length()), false)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}

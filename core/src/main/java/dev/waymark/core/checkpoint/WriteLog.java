@@ -1,0 +1,116 @@
+package dev.waymark.core.checkpoint;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.WaymarkHome;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which tab wrote which content to which path, for every tab of every Waymark process on one
+ * project: an append-only file in the store. A shell command's changes are compared with it, so
+ * that what another tab wrote while the command ran (and recorded in its own checkpoint) is not
+ * taken for the command's work, and undoing the command never deletes another tab's file.
+ */
+final class WriteLog {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteLog.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long COMPACT_BYTES = 4 << 20;
+  private static final long KEEP_MILLIS = 3_600_000;
+
+  /** One write; {@code blob} null for a deletion. */
+  record Write(long millis, String tab, String path, String blob) {
+    boolean wrote(FileVersion version) {
+      return version.exists() ? version.blob().name().equals(blob) : blob == null;
+    }
+  }
+
+  private final Path file;
+
+  WriteLog(Path file) {
+    this.file = file;
+  }
+
+  /** Notes that {@code tab} wrote {@code version} (absent: deleted) at {@code path}; never fails the caller. */
+  void append(String tab, String path, FileVersion version, long millis) {
+    append(tab, List.of(new FileChange(path, FileVersion.ABSENT, version)), millis);
+  }
+
+  /** Notes the "after" side of each change as written by {@code tab}. */
+  void append(String tab, List<FileChange> changes, long millis) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    StringBuilder lines = new StringBuilder(changes.size() * 96);
+    for (FileChange change : changes) {
+      ObjectId blob = change.after().exists() ? change.after().blob() : null;
+      line(lines, new Write(millis, tab, change.path(), blob == null ? null : blob.name()));
+    }
+    try {
+      // one write with O_APPEND: lines from several processes never interleave
+      WaymarkHome.writePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8), true);
+      if (Files.size(file) > COMPACT_BYTES) {
+        compact(millis - KEEP_MILLIS);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not note writes in {}: {}", file, e.toString());
+    }
+  }
+
+  /** The writes noted at or after {@code sinceMillis}. */
+  List<Write> since(long sinceMillis) {
+    List<Write> writes = new ArrayList<>();
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException none) {
+      return writes;
+    } catch (IOException e) {
+      LOG.warn("could not read {}: {}", file, e.toString());
+      return writes;
+    }
+    for (String line : lines) {
+      try {
+        int tab = line.indexOf('\t');
+        long millis = Long.parseLong(line, 0, tab, 10);
+        if (millis < sinceMillis) {
+          continue; // most lines: older than the command, never parsed further
+        }
+        int blob = line.indexOf('\t', tab + 1);
+        int path = line.indexOf('\t', blob + 1);
+        String id = line.substring(blob + 1, path);
+        writes.add(new Write(millis, line.substring(tab + 1, blob), JSON.readValue(line.substring(path + 1), String.class),
+            id.equals("-") ? null : id));
+      } catch (IOException | RuntimeException damaged) {
+        // a line cut by a crash: the others still count
+      }
+    }
+    return writes;
+  }
+
+  /** {@code millis TAB tab TAB blob-or-- TAB "path as a JSON string"}: the path may hold tabs or newlines. */
+  private static void line(StringBuilder out, Write w) {
+    try {
+      out.append(w.millis()).append('\t').append(w.tab()).append('\t').append(w.blob() == null ? "-" : w.blob())
+          .append('\t').append(JSON.writeValueAsString(w.path())).append('\n');
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // a string always serialises
+    }
+  }
+
+  private void compact(long beforeMillis) throws IOException {
+    List<Write> kept = since(beforeMillis);
+    StringBuilder lines = new StringBuilder();
+    for (Write w : kept) {
+      line(lines, w);
+    }
+    WaymarkHome.replacePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,335 @@
+package dev.waymark.core.checkpoint;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.WaymarkHome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How a shell command's changes are captured: from the user's git index without copying the tree,
+ * from a stat cache kept between processes, under the ignore rules of the command's start, without
+ * taking another tab's writes, and without a window in which a kill loses them.
+ */
+class ShellCaptureTest {
+  private static final long MAX = 1 << 20;
+  @TempDir Path temp;
+  StoreFixture f;
+
+  @AfterEach
+  void close() {
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  private Path project() throws IOException {
+    return Files.createDirectories(temp.resolve("project"));
+  }
+
+  /** Writes a file with a modification time well in the past, so that no scan finds it racily clean. */
+  private void writeOld(String path, String content) throws IOException {
+    Path file = project().resolve(path);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content, UTF_8);
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(60)));
+  }
+
+  /** A git repository in the project with {@code files} committed and the index refreshed. */
+  private void committedRepository(String... pathsAndContents) throws IOException {
+    GitCli.requireGit();
+    Path project = project();
+    GitCli.ok(project, "init", "-q");
+    for (int i = 0; i < pathsAndContents.length; i += 2) {
+      writeOld(pathsAndContents[i], pathsAndContents[i + 1]);
+    }
+    GitCli.ok(project, "add", "-A");
+    GitCli.ok(project, "commit", "-q", "-m", "start");
+  }
+
+  private void reopen() throws IOException {
+    f.close();
+    f = new StoreFixture(temp);
+  }
+
+  @Test
+  void aCleanGitRepositoryIsNotReadBeforeACommandAndIsNeverWritten() throws Exception {
+    committedRepository("src/a.txt", "a\n", "src/b.txt", "b\n", "README", "r\n");
+    String gitBefore = digestOf(project().resolve(".git"));
+    f = new StoreFixture(temp);
+    Turn turn = f.store.openTab("t").begin();
+
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+
+    assertThat(snapshot.fileCount()).isEqualTo(3);
+    assertThat(snapshot.storedCount()).as("every file's content is known from the user's index").isZero();
+    Files.writeString(f.file("src/a.txt"), "changed\n");
+    WorkTreeChanges changes = snapshot.recordChanges();
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("src/a.txt");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    assertThat(new String(GitCli.show(f.store.shadowDirectory(), cp.tag().orElseThrow(), "pre/src/a.txt"), UTF_8))
+        .as("the earlier content was copied into the shadow repository").isEqualTo("a\n");
+    assertThat(digestOf(project().resolve(".git"))).as("the user's repository is untouched").isEqualTo(gitBefore);
+  }
+
+  @Test
+  void theUsersGitGcCannotBreakAnUndo() throws Exception {
+    committedRepository("keep.txt", "k\n");
+    writeOld("staged.txt", "only in the index\n");
+    GitCli.ok(project(), "add", "staged.txt");
+    String stagedBlob = GitCli.ok(project(), "hash-object", "staged.txt").text().trim();
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("t");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    assertThat(snapshot.storedCount()).isZero();
+    Files.writeString(f.file("staged.txt"), "rewritten by the command\n");
+    snapshot.recordChanges();
+    turn.finish(CheckpointStatus.DONE);
+    // the staged blob becomes unreachable in the user's repository, and gc prunes it
+    GitCli.ok(project(), "reset", "-q", "staged.txt");
+    GitCli.ok(project(), "gc", "-q", "--prune=now");
+    assertThat(GitCli.run(project(), "cat-file", "-e", stagedBlob).exit()).isNotZero();
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.read("staged.txt")).isEqualTo("only in the index\n");
+  }
+
+  @Test
+  void aFileGitConvertsOnCheckoutIsReadRatherThanTakenFromTheIndex() throws Exception {
+    committedRepository(".gitattributes", "*.bin filter=lfs diff=lfs merge=lfs -text\n", "data.bin", "raw\n",
+        "plain.txt", "p\n");
+    f = new StoreFixture(temp);
+    WorkTreeSnapshot snapshot = f.store.openTab("t").begin().snapshotWorkTree(MAX);
+    assertThat(snapshot.storedCount()).as("only the LFS path is read").isEqualTo(1);
+  }
+
+  @Test
+  void filesOutsideTheIndexAreReadOnceAndNotAgainByTheNextProcess() throws Exception {
+    writeOld("a.txt", "a\n");
+    writeOld("src/b.txt", "b\n");
+    f = new StoreFixture(temp);
+    assertThat(f.store.openTab("t1").begin().snapshotWorkTree(MAX).storedCount()).isEqualTo(2);
+
+    reopen(); // a new process: the stat cache comes from the store
+    WorkTreeSnapshot next = f.store.openTab("t2").begin().snapshotWorkTree(MAX);
+
+    assertThat(next.storedCount()).isZero();
+    assertThat(next.fileCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aDamagedStatCacheIsRebuiltNotBelieved() throws Exception {
+    writeOld("a.txt", "a\n");
+    f = new StoreFixture(temp);
+    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
+    f.close();
+    Path cache;
+    try (Stream<Path> files = Files.walk(f.home)) {
+      cache = files.filter(p -> p.getFileName().toString().equals("stat-cache.bin")).findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(cache);
+    bytes[bytes.length / 2] ^= 0x55;
+    Files.write(cache, bytes);
+    f = new StoreFixture(temp);
+    assertThat(f.store.openTab("t2").begin().snapshotWorkTree(MAX).storedCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aSameSizeRewriteThatPutsTheOldTimeBackIsStillAChange() throws Exception {
+    writeOld("a.txt", "aaaa\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("t");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    FileTime old = Files.getLastModifiedTime(f.file("a.txt"));
+    Thread.sleep(20); // a later change time than the scan saw
+    Files.writeString(f.file("a.txt"), "bbbb\n");
+    Files.setLastModifiedTime(f.file("a.txt"), old);
+
+    assertThat(snapshot.recordChanges().recorded()).extracting(FileChange::path).containsExactly("a.txt");
+    turn.finish(CheckpointStatus.DONE);
+    tab.undo();
+    assertThat(f.read("a.txt")).isEqualTo("aaaa\n");
+  }
+
+  @Test
+  void aCommandThatEditsGitignoreDoesNotMakeIgnoredFilesLookCreatedOrDeleted() throws Exception {
+    writeOld(".gitignore", ".env\ndata/\n");
+    writeOld(".env", "SECRET=1\n");
+    writeOld("data/big.csv", "1,2\n");
+    writeOld("src/a.txt", "a\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("t");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file(".gitignore"), "src/\n"); // un-ignores .env and data/, ignores src/
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly(".gitignore");
+    turn.finish(CheckpointStatus.DONE);
+    tab.undo();
+    assertThat(f.read(".gitignore")).isEqualTo(".env\ndata/\n");
+    assertThat(f.read(".env")).isEqualTo("SECRET=1\n");
+    assertThat(f.read("data/big.csv")).isEqualTo("1,2\n");
+    assertThat(f.read("src/a.txt")).isEqualTo("a\n");
+    tab.redo();
+    assertThat(f.read(".env")).as("redo never deletes a file that was ignored").isEqualTo("SECRET=1\n");
+    assertThat(f.read("src/a.txt")).isEqualTo("a\n");
+  }
+
+  @Test
+  void theRepositorysExcludesFileIsHonoured() throws Exception {
+    Path excludes = Files.writeString(temp.resolve("global-ignore"), "*.log\n");
+    committedRepository("a.txt", "a\n");
+    GitCli.ok(project(), "config", "core.excludesFile", excludes.toString());
+    f = new StoreFixture(temp);
+    Turn turn = f.store.openTab("t").begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("build.log"), "noise\n");
+    Files.writeString(f.file("b.txt"), "b\n");
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("b.txt");
+    assertThat(changes.skipped()).extracting(WorkTreeChanges.Skipped::path).containsExactly("build.log");
+  }
+
+  @Test
+  void whatAnotherTabWritesWhileACommandRunsIsNotTheCommands() throws Exception {
+    writeOld("a.txt", "a\n");
+    f = new StoreFixture(temp);
+    CheckpointTree shell = f.store.openTab("shell");
+    CheckpointTree other = f.store.openTab("other");
+    Turn command = shell.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Turn otherTurn = other.begin();
+    f.writeAhead(otherTurn, "other.txt", "written by the other tab\n"); // as write_file does
+    otherTurn.finish(CheckpointStatus.DONE);
+    Files.writeString(f.file("mine.txt"), "written by the command\n");
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("mine.txt");
+    command.finish(CheckpointStatus.DONE);
+    assertThat(shell.undo().applied()).isTrue();
+    assertThat(f.exists("mine.txt")).isFalse();
+    assertThat(f.read("other.txt")).as("undo never deletes another tab's file").isEqualTo("written by the other tab\n");
+  }
+
+  @Test
+  void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot(); // the session as saved when the turn started
+    turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("a.txt"), "after the command\n");
+    Files.writeString(f.file("new.txt"), "created by the command\n");
+    // killed here: the command ended, its changes were never recorded
+    f.store.close();
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
+      CheckpointTree back = restored.tree();
+      assertThat(back.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt", "new.txt");
+      assertThat(back.undo().applied()).isTrue();
+      assertThat(f.read("a.txt")).isEqualTo("before\n");
+      assertThat(f.exists("new.txt")).isFalse();
+    }
+    f = new StoreFixture(temp);
+    try (Stream<Path> journals = Files.walk(f.home)) {
+      assertThat(journals.filter(p -> p.toString().contains("shell-journal") && p.toString().endsWith(".json")))
+          .as("a recovered journal is removed").isEmpty();
+    }
+  }
+
+  @Test
+  void aRecoveryNeverTakesAFileTheCacheDidNotKeepForOneTheCommandCreated() throws Exception {
+    writeOld("a.txt", "before\n");
+    writeOld("big.bin", "x".repeat(2_000)); // over the limit below: stat'ed, never stored
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    turn.snapshotWorkTree(1_000);
+    Files.writeString(f.file("a.txt"), "after\n");
+    f.store.close();
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree back = reopened.restoreTab(saved).tree();
+      assertThat(back.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      back.undo();
+      assertThat(f.file("big.bin")).exists();
+    }
+    f = new StoreFixture(temp);
+  }
+
+  @Test
+  void aJournalOfALiveProcessIsLeftToIt() throws Exception {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("a.txt"), "the command is still running\n");
+    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      // the tab is held by the live process: nobody else records into it, its journal stays
+      assertThatThrownBy(() -> other.restoreTab(saved)).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("in use by process");
+    }
+    assertThat(snapshot.recordChanges().recorded()).extracting(FileChange::path).containsExactly("a.txt");
+  }
+
+  /** Makes every shell journal look as if its process had died. */
+  private void orphanEveryJournal() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    ObjectMapper json = new ObjectMapper();
+    try (Stream<Path> files = Files.walk(f.home)) {
+      for (Path journal : files.filter(p -> p.toString().contains("shell-journal") && p.toString().endsWith(".json"))
+          .toList()) {
+        ObjectNode node = (ObjectNode) json.readTree(journal.toFile());
+        node.put("pid", gone.pid());
+        json.writeValue(journal.toFile(), node);
+      }
+    }
+  }
+
+  /** A digest of every file under {@code dir}: names, sizes, times and bytes. */
+  private static String digestOf(Path dir) throws Exception {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    TreeMap<String, Path> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.filter(Files::isRegularFile).forEach(p -> files.put(dir.relativize(p).toString(), p));
+    }
+    for (var e : files.entrySet()) {
+      sha.update(e.getKey().getBytes(UTF_8));
+      sha.update(Files.getLastModifiedTime(e.getValue()).toString().getBytes(UTF_8));
+      sha.update(Files.readAllBytes(e.getValue()));
+    }
+    return HexFormat.of().formatHex(sha.digest()) + " " + List.copyOf(files.keySet()).size();
+  }
+}

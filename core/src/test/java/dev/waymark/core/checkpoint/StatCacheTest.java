@@ -1,0 +1,76 @@
+package dev.waymark.core.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.eclipse.jgit.lib.ObjectId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The stat cache on disk: a base plus a delta of what changed, each part checked and chained. */
+class StatCacheTest {
+  @TempDir Path temp;
+
+  private static StatCache.Entry entry(int n) {
+    FileStat stat = new FileStat(FileKind.REGULAR, false, n, n * 1_000L, n * 1_000L, n, 0100644);
+    return new StatCache.Entry(stat, new FileVersion(FileKind.REGULAR, ObjectId.zeroId()), StatCache.Source.SHADOW, 0);
+  }
+
+  @Test
+  void aSaveAfterAFewChangesAppendsThemAndALoadSeesBaseAndDelta() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache cache = StatCache.empty(file);
+    for (int i = 0; i < 1_000; i++) {
+      cache.put("f" + i, entry(i));
+    }
+    cache.save();
+    long baseSize = Files.size(file);
+    cache.put("f1", entry(5_000));
+    cache.remove("f2");
+    cache.save();
+
+    assertThat(Files.size(file)).as("the base is not rewritten for two changes").isEqualTo(baseSize);
+    StatCache loaded = StatCache.load(file);
+    assertThat(loaded.size()).isEqualTo(999);
+    assertThat(loaded.get("f1")).isEqualTo(entry(5_000));
+    assertThat(loaded.get("f2")).isNull();
+    assertThat(loaded.generation()).isEqualTo(cache.generation());
+  }
+
+  @Test
+  void aDeltaRecordCutShortIsIgnoredWithEverythingAfterIt() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache cache = StatCache.empty(file);
+    cache.put("a", entry(1));
+    cache.save();
+    long base = cache.generation();
+    cache.put("a", entry(2));
+    cache.save();
+    Path delta = temp.resolve("stat-cache.bin.delta");
+    Files.write(delta, new byte[] {0, 0, 1, 0, 42}, StandardOpenOption.APPEND); // a torn append
+
+    StatCache loaded = StatCache.load(file);
+
+    assertThat(loaded.get("a")).isEqualTo(entry(2));
+    assertThat(loaded.generation()).isNotEqualTo(base).isEqualTo(cache.generation());
+  }
+
+  @Test
+  void aDeltaThatDoesNotFollowTheBaseIsNotApplied() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache cache = StatCache.empty(file);
+    cache.put("a", entry(1));
+    cache.save();
+    cache.put("a", entry(2));
+    cache.save();
+    byte[] delta = Files.readAllBytes(temp.resolve("stat-cache.bin.delta"));
+    StatCache other = StatCache.empty(file); // another process writes a new base
+    other.put("a", entry(3));
+    other.save();
+    Files.write(temp.resolve("stat-cache.bin.delta"), delta);
+
+    assertThat(StatCache.load(file).get("a")).isEqualTo(entry(3));
+  }
+}
