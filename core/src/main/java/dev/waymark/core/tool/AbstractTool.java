@@ -64,7 +64,7 @@ abstract class AbstractTool implements Tool {
       return ToolResult.error(name() + " failed: " + describe(e));
     } catch (RuntimeException e) {
       LOG.warn("{} failed unexpectedly", name(), e);
-      return ToolResult.error(name() + " failed unexpectedly: " + e);
+      return ToolResult.error(name() + " failed unexpectedly" + (e.getMessage() == null ? "." : ": " + e.getMessage()));
     }
   }
 
@@ -82,16 +82,47 @@ abstract class AbstractTool implements Tool {
   }
 
   @Override
-  public final boolean readsSecrets(JsonNode arguments) {
+  public final Optional<Sensitive> sensitive(JsonNode arguments, Path projectRoot) {
     try {
-      return readsSecrets(Args.of(arguments));
+      return sensitive(Args.of(arguments), projectRoot);
     } catch (ToolError | RuntimeException e) {
-      return false; // the call fails on its arguments before it reads anything
+      return Optional.empty(); // the call fails on its arguments before it touches anything
     }
   }
 
-  boolean readsSecrets(Args args) throws ToolError {
-    return false;
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
+    return Optional.empty();
+  }
+
+  /** {@link Sensitive#SECRETS} when {@code path} names a secrets file however it is spelled. */
+  static Optional<Sensitive> secretsAt(String path, Path projectRoot) {
+    return matches(path, projectRoot, false, Tool::isSecretsFile) ? Optional.of(Sensitive.SECRETS) : Optional.empty();
+  }
+
+  /** {@link Sensitive#WAYMARK_FILES} when writing {@code path} would change a file of {@code .waymark/}. */
+  static Optional<Sensitive> waymarkFilesAt(String path, Path projectRoot) {
+    return matches(path, projectRoot, true, Tool::isWaymarkFile) ? Optional.of(Sensitive.WAYMARK_FILES) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code path} passes {@code rule} as written once normalized ({@code ./x/../.env},
+   * {@code .env/.}) or as the file it resolves to, links followed.
+   */
+  private static boolean matches(String path, Path projectRoot, boolean write,
+      java.util.function.Predicate<String> rule) {
+    try {
+      if (rule.test(Path.of(path.isEmpty() ? "." : path).normalize().toString())) {
+        return true;
+      }
+    } catch (java.nio.file.InvalidPathException e) {
+      return false; // refused before anything is touched
+    }
+    try {
+      ProjectPaths paths = ProjectPaths.of(projectRoot);
+      return rule.test((write ? paths.forWrite(path) : paths.forRead(path)).relative());
+    } catch (ToolError e) {
+      return false; // refused before anything is touched
+    }
   }
 
   /** The file's text now, or null when it does not exist or is no UTF-8 text small enough to preview. */
@@ -117,9 +148,18 @@ abstract class AbstractTool implements Tool {
 
   abstract ToolResult execute(Args args, ToolContext context) throws ToolError, IOException;
 
+  /** An I/O failure in words, not as a Java class name. */
   static String describe(IOException e) {
-    String type = e.getClass().getSimpleName().replace("Exception", "");
-    return e.getMessage() == null ? type : type + ": " + e.getMessage();
+    String what = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+        : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+        : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
+        : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+        : null;
+    if (what == null) {
+      return e.getMessage() == null ? "an I/O error" : e.getMessage();
+    }
+    return e.getMessage() == null ? what : what + ": " + e.getMessage();
   }
 
   /**
@@ -128,11 +168,32 @@ abstract class AbstractTool implements Tool {
    */
   /** Refuses to change a file too large to checkpoint: what Waymark cannot put back, it does not touch. */
   void checkCheckpointable(ProjectPaths.Resolved file) throws ToolError, IOException {
+    refuseSpecialFile(file);
     if (Files.isRegularFile(file.file(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
         && Files.size(file.file()) > settings.maxFileSize()) {
       throw new ToolError(file.display() + " is " + Files.size(file.file()) + " bytes, over the " + settings.maxFileSize()
           + "-byte limit for files Waymark checkpoints; it is left unchanged. Change it with run_shell if you must "
           + "(that change cannot be undone).");
+    }
+  }
+
+  /**
+   * Refuses at once a FIFO, socket or device, or a link to one: opening it to read or write could
+   * wait forever, and it is no file content Waymark can checkpoint.
+   */
+  static void refuseSpecialFile(ProjectPaths.Resolved file) throws ToolError, IOException {
+    java.nio.file.attribute.BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file.file(), java.nio.file.attribute.BasicFileAttributes.class,
+          java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      if (attributes.isSymbolicLink()) {
+        attributes = Files.readAttributes(file.file(), java.nio.file.attribute.BasicFileAttributes.class);
+      }
+    } catch (java.nio.file.NoSuchFileException missing) {
+      return; // a new file, or a dangling link
+    }
+    if (attributes.isOther()) {
+      throw new ToolError(file.display() + " is a FIFO, socket or device, not a regular file; it is left alone.");
     }
   }
 

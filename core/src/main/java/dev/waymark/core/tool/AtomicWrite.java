@@ -15,7 +15,12 @@ import java.nio.file.StandardOpenOption;
  * crash harness: {@code Files.write} truncates first).
  */
 final class AtomicWrite {
-  static final String TEMP_SUFFIX = ".waymark-write.tmp";
+  static final String TEMP_SUFFIX = dev.waymark.core.checkpoint.ShadowStore.WRITE_TEMP_SUFFIX;
+  private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> OWNER_ONLY =
+      java.nio.file.attribute.PosixFilePermissions.fromString("rw-------");
+
+  /** Lets a test look at the temporary file once it holds the content, before it gets its final mode. */
+  static volatile java.util.function.Consumer<Path> tempWritten = temp -> {};
 
   private AtomicWrite() {}
 
@@ -27,16 +32,29 @@ final class AtomicWrite {
     Path temp = target.resolveSibling("." + target.getFileName() + TEMP_SUFFIX);
     Files.deleteIfExists(temp);
     try {
-      Files.write(temp, content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      // Created empty (so the umask gives a new file's mode), then made owner-only before any
+      // content goes in: a private file's new content is never readable by others on the way.
+      Files.createFile(temp);
+      java.util.Set<java.nio.file.attribute.PosixFilePermission> newFile = null;
+      try {
+        newFile = Files.getPosixFilePermissions(temp, LinkOption.NOFOLLOW_LINKS);
+        Files.setPosixFilePermissions(temp, OWNER_ONLY);
+      } catch (UnsupportedOperationException notPosix) {
+        // no modes on this file system
+      }
+      Files.write(temp, content, StandardOpenOption.WRITE);
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         channel.force(true);
       }
-      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-        try {
+      tempWritten.accept(temp);
+      try {
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
           Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS));
-        } catch (UnsupportedOperationException notPosix) {
-          // the file system keeps no modes to carry over
+        } else if (newFile != null) {
+          Files.setPosixFilePermissions(temp, newFile);
         }
+      } catch (UnsupportedOperationException notPosix) {
+        // the file system keeps no modes to carry over
       }
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -32,6 +32,11 @@ final class EditFileTool extends AbstractTool {
   }
 
   @Override
+  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+    return waymarkFilesAt(args.string("path"), projectRoot);
+  }
+
+  @Override
   String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
     ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
     String text = currentText(file.file());

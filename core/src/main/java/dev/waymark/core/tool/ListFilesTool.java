@@ -39,6 +39,11 @@ final class ListFilesTool extends AbstractTool {
   }
 
   @Override
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
+    return secretsAt(args.optionalString("path").orElse(""), projectRoot);
+  }
+
+  @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String path = args.optionalString("path").orElse("");
     Optional<String> pattern = args.optionalString("pattern");

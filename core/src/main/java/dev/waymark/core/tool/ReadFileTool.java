@@ -60,8 +60,8 @@ final class ReadFileTool extends AbstractTool {
   }
 
   @Override
-  boolean readsSecrets(Args args) throws ToolError {
-    return Tool.isSecretsFile(args.string("path"));
+  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+    return secretsAt(args.string("path"), projectRoot);
   }
 
   @Override

@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
 final class RunShellTool extends AbstractTool {
   private static final Logger LOG = LoggerFactory.getLogger(RunShellTool.class);
   private static final List<String> SHELL = findShell();
+  /** Set in each command's environment, so that processes it leaves behind can be found. */
+  static final String MARK_VARIABLE = "WAYMARK_COMMAND";
   /** How long to wait for output still in the pipe after the command ended or was killed. */
   private static final long DRAIN_MILLIS = 1_000;
 
@@ -80,7 +82,7 @@ final class RunShellTool extends AbstractTool {
       }
     }
 
-    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes());
+    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables());
     AtomicBoolean cancelled = new AtomicBoolean();
     context.cancellation().onCancel(() -> {
       if (run.process.isAlive()) {
@@ -122,11 +124,14 @@ final class RunShellTool extends AbstractTool {
     }
     if (snapshot != null) {
       try {
-        WorkTreeChanges changes = snapshot.recordChanges();
-        if (context.turn() != null && !changes.recorded().isEmpty()) {
-          context.turn().persist(); // kept under the tag now, not only when the turn ends
-        }
+        WorkTreeChanges changes = snapshot.recordChanges(); // kept under the tag now, not only when the turn ends
         describe(changes, out);
+        List<ProcessHandle> left = stillRunning(run);
+        if (!left.isEmpty()) {
+          snapshot.leftRunning(left);
+          out.append("[").append(left.size()).append(" background process(es) still running; the files they change "
+              + "are recorded at the next command or when the turn ends]\n");
+        }
       } catch (CheckpointException e) {
         LOG.warn("could not record the changes of {}", command, e);
         out.append("[could not record the files this command changed: ").append(e.getMessage())
@@ -166,6 +171,34 @@ final class RunShellTool extends AbstractTool {
     return "modified";
   }
 
+  /**
+   * Processes the command started that outlive it (jobs sent to the background, daemons): they
+   * carry the command's mark in their environment, which survives being re-parented. Where
+   * {@code /proc} is not readable, the command's remaining descendants.
+   */
+  private static List<ProcessHandle> stillRunning(Run run) {
+    String mark = MARK_VARIABLE + "=" + run.mark;
+    Path proc = Path.of("/proc");
+    if (!Files.isDirectory(proc)) {
+      return run.process.descendants().filter(ProcessHandle::isAlive).toList();
+    }
+    List<ProcessHandle> found = new java.util.ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      if (p.pid() == run.process.pid() || !p.isAlive()) {
+        return;
+      }
+      try {
+        byte[] environ = Files.readAllBytes(proc.resolve(Long.toString(p.pid())).resolve("environ"));
+        if (new String(environ, java.nio.charset.StandardCharsets.ISO_8859_1).contains(mark)) {
+          found.add(p);
+        }
+      } catch (IOException | SecurityException unreadable) {
+        // another user's process, or gone already
+      }
+    });
+    return found;
+  }
+
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
   static void killTree(Process process) {
     for (int round = 0; round < 2; round++) {
@@ -196,14 +229,17 @@ final class RunShellTool extends AbstractTool {
     final Process process;
     final CappedOutput output;
     final Thread reader;
+    final String mark;
 
-    private Run(Process process, CappedOutput output, Thread reader) {
+    private Run(Process process, CappedOutput output, Thread reader, String mark) {
       this.process = process;
       this.output = output;
       this.reader = reader;
+      this.mark = mark;
     }
 
-    static Run start(List<String> shell, String command, Path root, int maxBytes) throws IOException {
+    static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld)
+        throws IOException {
       ProcessBuilder builder = new ProcessBuilder(shell.get(0), shell.get(1), command)
           .directory(root.toFile())
           .redirectErrorStream(true);
@@ -211,10 +247,14 @@ final class RunShellTool extends AbstractTool {
       if (devNull.exists()) {
         builder.redirectInput(devNull);
       }
+      // The provider keys stay with Waymark: a command's output goes to the model and the session file.
+      builder.environment().keySet().removeAll(withheld);
       // No pager or prompt may wait for a terminal that is not there.
       builder.environment().put("PAGER", "cat");
       builder.environment().put("GIT_PAGER", "cat");
       builder.environment().put("GIT_TERMINAL_PROMPT", "0");
+      String mark = java.util.UUID.randomUUID().toString();
+      builder.environment().put(MARK_VARIABLE, mark);
       Process process = builder.start();
       if (!devNull.exists()) {
         process.getOutputStream().close();
@@ -232,7 +272,7 @@ final class RunShellTool extends AbstractTool {
       }, "waymark-shell-output");
       reader.setDaemon(true);
       reader.start();
-      return new Run(process, output, reader);
+      return new Run(process, output, reader, mark);
     }
 
     /** Waits for the rest of the output; false if something still holds the pipe open. */

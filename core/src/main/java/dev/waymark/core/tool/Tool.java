@@ -26,19 +26,35 @@ public interface Tool {
   }
 
   /**
-   * True when the call would send the content of a secrets file ({@code .env}, {@code .env.local},
-   * …) to the model: such a call asks for approval in every mode, and "allow for this session"
-   * does not cover it.
+   * Set when the call would send a secrets file ({@code .env}, {@code .env.local}, …) to the model
+   * or change Waymark's own files ({@code .waymark/}): such a call asks for approval in every
+   * mode, and "allow for this session" does not cover it. Judged on the resolved path.
    */
-  default boolean readsSecrets(JsonNode arguments) {
+  default java.util.Optional<Sensitive> sensitive(JsonNode arguments, java.nio.file.Path projectRoot) {
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * A path whose content is secret by convention: {@code .env}, {@code .env.*}, or anything inside
+   * a directory so named. Judge the resolved path (see {@code ProjectPaths}), never the spelling.
+   */
+  static boolean isSecretsFile(String path) {
+    for (String segment : path.replace('\\', '/').split("/")) {
+      if (segment.equals(".env") || segment.startsWith(".env.")) {
+        return true;
+      }
+    }
     return false;
   }
 
-  /** A file whose content is secret by convention: {@code .env} and {@code .env.*}. */
-  static boolean isSecretsFile(String path) {
-    String name = path.replace('\\', '/');
-    name = name.substring(name.lastIndexOf('/') + 1);
-    return name.equals(".env") || name.startsWith(".env.");
+  /** A path inside a {@code .waymark} directory, where Waymark's settings live (any case). */
+  static boolean isWaymarkFile(String path) {
+    for (String segment : path.replace('\\', '/').split("/")) {
+      if (segment.equalsIgnoreCase(".waymark")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   default String name() {

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param shellTimeout how long {@code run_shell} waits when the call gives no {@code timeout_ms}
  * @param shellMaxTimeout the most a call's {@code timeout_ms} may ask for
  * @param shellMaxOutputBytes bytes of a command's output kept: the first and last halves
+ * @param withheldVariables environment variables {@code run_shell}'s commands do not get: the
+ *     provider keys, so that {@code env} in a command cannot copy one into the conversation
  */
 public record ToolSettings(
     int readMaxLines,
@@ -24,12 +26,17 @@ public record ToolSettings(
     long maxFileSize,
     Duration shellTimeout,
     Duration shellMaxTimeout,
-    int shellMaxOutputBytes) {
+    int shellMaxOutputBytes,
+    java.util.Set<String> withheldVariables) {
+
+  /** The key variables Waymark itself reads. */
+  public static final java.util.Set<String> PROVIDER_KEYS = java.util.Set.of("OPENAI_API_KEY", "ANTHROPIC_API_KEY");
 
   public static final ToolSettings DEFAULTS = new ToolSettings(2_000, 60_000, 1_000, 200, 10L << 20,
-      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000);
+      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000, PROVIDER_KEYS);
 
   public ToolSettings {
+    withheldVariables = java.util.Set.copyOf(withheldVariables);
     Objects.requireNonNull(shellTimeout);
     Objects.requireNonNull(shellMaxTimeout);
     if (readMaxLines < 1 || readMaxChars < 1 || listMaxFiles < 1 || grepMaxMatches < 1 || maxFileSize < 0
@@ -41,26 +48,34 @@ public record ToolSettings(
 
   public ToolSettings withMaxFileSize(long bytes) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, bytes, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
   }
 
   public ToolSettings withShellMaxOutputBytes(int bytes) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, bytes);
+        shellMaxTimeout, bytes, withheldVariables);
   }
 
   public ToolSettings withListMaxFiles(int files) {
     return new ToolSettings(readMaxLines, readMaxChars, files, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
   }
 
   public ToolSettings withGrepMaxMatches(int matches) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, matches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
   }
 
   public ToolSettings withReadLimits(int maxLines, int maxChars) {
     return new ToolSettings(maxLines, maxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
+  }
+
+  /** These limits, with {@code names} withheld from shell commands besides the provider keys. */
+  public ToolSettings withholding(java.util.Collection<String> names) {
+    java.util.Set<String> all = new java.util.HashSet<>(withheldVariables);
+    all.addAll(names);
+    return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
+        shellMaxTimeout, shellMaxOutputBytes, all);
   }
 }

@@ -23,8 +23,14 @@ final class WriteFileTool extends AbstractTool {
   }
 
   @Override
+  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+    return waymarkFilesAt(args.string("path"), projectRoot);
+  }
+
+  @Override
   String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
     ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
+    refuseSpecialFile(file);
     String before = currentText(file.file());
     if (before == null && Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return "";

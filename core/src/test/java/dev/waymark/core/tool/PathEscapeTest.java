@@ -96,15 +96,32 @@ class PathEscapeTest {
   }
 
   @Test
-  void aShellCommandThatSwapsADirectoryForALinkOutsideCannotMakeUndoWriteThere() throws IOException {
+  void aShellCommandThatSwapsADirectoryForALinkOutsideIsUndoneWithoutWritingThroughTheLink() throws IOException {
     f.write("dir/a.txt", "a\n");
     ToolResult r = f.shell("rm -r dir && ln -s ../outside dir");
-    // The engine never records through a link, so the deletion below it is reported, not recorded.
-    assertThat(r.content()).contains("created link dir")
-        .contains("dir/a.txt: not recorded: dir is a symbolic link");
+    // The deleted file is recorded with its content; undo takes the link away, then brings it back.
+    assertThat(r.content()).contains("created link dir").contains("deleted dir/a.txt");
     f.finish();
     f.tab.undo();
     assertThat(f.outside.resolve("a.txt")).doesNotExist();
-    assertThat(f.exists("dir")).isFalse();
+    assertThat(Files.isSymbolicLink(f.file("dir"))).isFalse();
+    assertThat(f.read("dir/a.txt")).isEqualTo("a\n");
+    f.tab.redo();
+    assertThat(Files.isSymbolicLink(f.file("dir"))).isTrue();
+    assertThat(f.outside.resolve("a.txt")).doesNotExist();
+  }
+
+  @Test
+  void aShellCommandThatSwapsALinkForADirectoryIsUndoneAndRedone() throws IOException {
+    Files.createSymbolicLink(f.file("dir"), Path.of("../outside"));
+    ToolResult r = f.shell("rm dir && mkdir dir && echo b > dir/b.txt");
+    assertThat(r.content()).contains("deleted dir").contains("created dir/b.txt");
+    f.finish();
+    f.tab.undo();
+    assertThat(Files.isSymbolicLink(f.file("dir"))).isTrue();
+    assertThat(f.outside.resolve("b.txt")).doesNotExist();
+    f.tab.redo();
+    assertThat(Files.isSymbolicLink(f.file("dir"))).isFalse();
+    assertThat(f.read("dir/b.txt")).isEqualTo("b\n");
   }
 }

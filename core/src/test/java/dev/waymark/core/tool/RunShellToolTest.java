@@ -1,5 +1,7 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.FileChange;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -34,6 +36,20 @@ class RunShellToolTest {
     ToolResult failed = f.shell("echo partial; exit 3");
     assertThat(failed).isEqualTo(ToolResult.error("partial\n[exit code 3]\n"));
     assertThat(f.shell("true").content()).isEqualTo("(no output)\n[exit code 0]\n");
+  }
+
+  @Test
+  void commandsDoNotGetTheProviderKeysNorTheVariablesAProviderNames() throws IOException {
+    assertThat(ToolSettings.DEFAULTS.withheldVariables()).contains("OPENAI_API_KEY", "ANTHROPIC_API_KEY");
+    String present = System.getenv().keySet().stream()
+        .filter(k -> k.matches("[A-Z][A-Z0-9_]*") && !k.equals("PATH") && !System.getenv(k).isEmpty()).sorted()
+        .findFirst().orElseThrow();
+    String show = "printf '[%s]\\n' \"${" + present + ":-}\"";
+    assertThat(f.shell(show).content()).startsWith("[" + System.getenv(present) + "]");
+    f.close();
+    f = new ToolFixture(temp.resolve("withheld"), ToolSettings.DEFAULTS.withholding(java.util.List.of(present)));
+    assertThat(f.shell(show).content()).startsWith("[]\n");
+    assertThat(f.shell("env").content()).doesNotContain(present + "=");
   }
 
   @Test
@@ -221,4 +237,30 @@ class RunShellToolTest {
     }
   }
 
+  @Test
+  void whatABackgroundJobChangesAfterTheCommandReturnedIsRecordedWhenTheTurnEnds() throws Exception {
+    ToolResult r = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    assertThat(r.content()).contains("background process(es) still running");
+    assertThat(f.recorded()).isEmpty();
+    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100); // the job has written and ended
+    assertThat(f.exists("late.txt")).isTrue();
+    f.finish();
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("late.txt");
+    f.tab.undo();
+    assertThat(f.exists("late.txt")).isFalse();
+  }
+
+  @Test
+  void aBackgroundJobsChangesAreRecordedAtTheNextCommandOfTheTab() throws Exception {
+    f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100);
+    f.shell("true");
+    assertThat(f.recorded()).containsExactly("late.txt");
+  }
 }

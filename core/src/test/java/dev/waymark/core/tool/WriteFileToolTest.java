@@ -40,6 +40,46 @@ class WriteFileToolTest {
   }
 
   @Test
+  void aFifoOrASocketOrALinkToOneIsRefusedAtOnce() throws Exception {
+    Process mkfifo = new ProcessBuilder("mkfifo", f.file("pipe").toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    Files.createSymbolicLink(f.file("to-pipe"), Path.of("pipe"));
+    try (var socket = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      socket.bind(java.net.UnixDomainSocketAddress.of(f.file("sock")));
+      // A guard against the hang this test is about, not a timing assertion.
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        for (String path : java.util.List.of("pipe", "to-pipe", "sock")) {
+          ToolResult r = f.call("write_file", "path", path, "content", "x\n");
+          assertThat(r.isError()).as(path).isTrue();
+          assertThat(r.content()).as(path).contains("FIFO, socket or device");
+        }
+      });
+    }
+    assertThat(f.turn.changes()).isEmpty();
+  }
+
+  @Test
+  void theTemporaryFileNeverHoldsAPrivateFilesContentWithWiderPermissions() throws IOException {
+    f.write("secret.env", "old\n");
+    Files.setPosixFilePermissions(f.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    AtomicWrite.tempWritten = temp -> {
+      try {
+        seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    try {
+      f.call("write_file", "path", "secret.env", "content", "new\n");
+    } finally {
+      AtomicWrite.tempWritten = temp -> {};
+    }
+    assertThat(seen).containsExactly("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
+  }
+
+  @Test
   void createsTheFileAndItsParentsAndRecordsIt() throws IOException {
     ToolResult r = f.call("write_file", "path", "src/main/App.java", "content", "class App {}\n");
     assertThat(r).isEqualTo(ToolResult.ok("Created src/main/App.java (13 bytes)."));
