@@ -41,6 +41,9 @@ public final class AnthropicChatModel implements ChatModel {
   /** The API requires max_tokens; this leaves room for long file writes. */
   public static final int DEFAULT_MAX_TOKENS = 8192;
 
+  /** What the Claude 3 models (Haiku, Sonnet, Opus; not 3.5 or later) accept at most. */
+  public static final int CLAUDE_3_MAX_TOKENS = 4096;
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final URI endpoint;
@@ -55,9 +58,10 @@ public final class AnthropicChatModel implements ChatModel {
    * @param defaultModel used when a {@link ChatRequest} names no model; may be null if all do
    */
   public AnthropicChatModel(URI baseUrl, String apiKey, String defaultModel) {
-    this(baseUrl, apiKey, defaultModel, DEFAULT_MAX_TOKENS, HttpOptions.defaults());
+    this(baseUrl, apiKey, defaultModel, 0, HttpOptions.defaults());
   }
 
+  /** @param maxTokens the output limit asked for; 0 for {@link #defaultMaxTokens} of the request's model */
   public AnthropicChatModel(
       URI baseUrl, String apiKey, String defaultModel, int maxTokens, HttpOptions options) {
     this(baseUrl, apiKey, defaultModel, maxTokens, options, UnaryOperator.identity());
@@ -72,8 +76,8 @@ public final class AnthropicChatModel implements ChatModel {
       HttpOptions options,
       UnaryOperator<Duration> actualDelay) {
     Objects.requireNonNull(baseUrl);
-    if (maxTokens <= 0) {
-      throw new IllegalArgumentException("maxTokens must be positive");
+    if (maxTokens < 0) {
+      throw new IllegalArgumentException("maxTokens must not be negative");
     }
     this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
     this.defaultModel = defaultModel;
@@ -82,7 +86,7 @@ public final class AnthropicChatModel implements ChatModel {
     this.transport =
         new HttpTransport(
             new HttpTransport.Target(
-                "the Anthropic API", baseUrl, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
+                "the Anthropic API", baseUrl, "ANTHROPIC_API_KEY", "--base-url or ANTHROPIC_BASE_URL"),
             this.apiKey,
             options,
             actualDelay);
@@ -93,7 +97,8 @@ public final class AnthropicChatModel implements ChatModel {
     String model = OpenAiChatModel.modelOf(request, defaultModel);
     byte[] body;
     try {
-      body = HttpTransport.JSON.writeValueAsBytes(requestBody(model, maxTokens, request));
+      body = HttpTransport.JSON.writeValueAsBytes(
+          requestBody(model, maxTokens > 0 ? maxTokens : defaultMaxTokens(model), request));
     } catch (JsonProcessingException e) {
       throw new ModelException(ModelException.Kind.BAD_REQUEST, "could not encode the request", e);
     }
@@ -108,7 +113,15 @@ public final class AnthropicChatModel implements ChatModel {
         headers,
         body,
         (in, contentType, progress) -> new AnthropicStream(listener, progress).read(in),
+        listener,
         cancellation);
+  }
+
+  /** The output limit asked for when none is configured: Claude 3 models refuse more than 4096. */
+  public static int defaultMaxTokens(String model) {
+    String m = model.toLowerCase(java.util.Locale.ROOT);
+    boolean claude3 = m.startsWith("claude-3-") && !m.startsWith("claude-3-5") && !m.startsWith("claude-3-7");
+    return claude3 ? CLAUDE_3_MAX_TOKENS : DEFAULT_MAX_TOKENS;
   }
 
   /** The Messages request, exactly as sent. */
@@ -129,6 +142,14 @@ public final class AnthropicChatModel implements ChatModel {
           continue; // the API rejects empty content; the turns around it merge instead
         }
         ArrayNode content = contentOf(messages, "assistant");
+        for (ChatMessage.Reasoning r : a.reasoning()) {
+          // thinking blocks go back first and unchanged, or the API refuses the tool_use after them
+          if (r.redacted() != null) {
+            content.addObject().put("type", "redacted_thinking").put("data", r.redacted());
+          } else if (r.signature() != null && !r.signature().isEmpty()) {
+            content.addObject().put("type", "thinking").put("thinking", r.text()).put("signature", r.signature());
+          }
+        }
         if (!a.text().isEmpty()) {
           content.addObject().put("type", "text").put("text", a.text());
         }

@@ -12,8 +12,9 @@ import java.util.TreeMap;
 /**
  * Reads one Messages stream into a {@link ChatResponse}: {@code message_start} (input usage),
  * {@code content_block_start/delta/stop} (text, or a tool_use whose input arrives as JSON
- * fragments), {@code message_delta} (stop reason, output usage), {@code message_stop}. {@code
- * ping}, thinking blocks and unknown events are ignored, as Anthropic's versioning policy asks. An
+ * fragments, or a thinking block with its signature), {@code message_delta} (stop reason, output
+ * usage), {@code message_stop}. {@code ping} and unknown events are ignored, as Anthropic's
+ * versioning policy asks. An
  * {@code error} event becomes a {@link ModelException}; the stream must end with {@code
  * message_stop}, else the connection counts as broken.
  */
@@ -23,6 +24,8 @@ final class AnthropicStream {
     String id;
     String name;
     final StringBuilder text = new StringBuilder();
+    final StringBuilder signature = new StringBuilder();
+    String redacted;
   }
 
   private final StreamListener listener;
@@ -45,7 +48,8 @@ final class AnthropicStream {
       if (event.data().isBlank()) {
         continue;
       }
-      JsonNode data = OpenAiStream.parse(event.data());
+      JsonNode data =
+          event.complete() ? OpenAiStream.parse(event.data()) : OpenAiStream.parseLast(event.data());
       String type = data.path("type").asText(event.event() == null ? "" : event.event());
       switch (type) {
         case "message_start" -> usage(data.path("message").path("usage"));
@@ -70,8 +74,13 @@ final class AnthropicStream {
     }
     StringBuilder text = new StringBuilder();
     List<ToolCall> calls = new ArrayList<>();
+    List<ChatMessage.Reasoning> reasoning = new ArrayList<>();
     for (Block b : blocks.values()) {
-      if (b.type.equals("text")) {
+      if (b.type.equals("thinking")) {
+        reasoning.add(new ChatMessage.Reasoning(b.text.toString(), b.signature.toString(), null));
+      } else if (b.type.equals("redacted_thinking")) {
+        reasoning.add(new ChatMessage.Reasoning("", null, b.redacted));
+      } else if (b.type.equals("text")) {
         text.append(b.text);
       } else if (b.type.equals("tool_use")) {
         calls.add(new ToolCall(b.id, b.name, b.text.toString()));
@@ -82,7 +91,7 @@ final class AnthropicStream {
             ? Optional.empty()
             : Optional.of(new ChatResponse.Usage(Math.max(0, inputTokens), Math.max(0, outputTokens)));
     return new ChatResponse(
-        new ChatMessage.Assistant(text.toString(), calls),
+        new ChatMessage.Assistant(text.toString(), calls, reasoning),
         usage,
         stopReason != null ? stopReason : (calls.isEmpty() ? "end_turn" : "tool_use"));
   }
@@ -111,6 +120,11 @@ final class AnthropicStream {
       if (!initial.isEmpty()) {
         appendText(b, initial);
       }
+    } else if (b.type.equals("thinking")) {
+      b.text.append(block.path("thinking").asText(""));
+      b.signature.append(block.path("signature").asText(""));
+    } else if (b.type.equals("redacted_thinking")) {
+      b.redacted = block.path("data").asText("");
     } else if (b.type.equals("tool_use")) {
       b.id = block.path("id").asText("");
       b.name = block.path("name").asText("");
@@ -139,8 +153,17 @@ final class AnthropicStream {
     switch (delta.path("type").asText("")) {
       case "text_delta" -> appendText(b, delta.path("text").asText(""));
       case "input_json_delta" -> b.text.append(delta.path("partial_json").asText(""));
+      case "thinking_delta" -> {
+        String thought = delta.path("thinking").asText("");
+        if (!thought.isEmpty()) {
+          b.text.append(thought);
+          progress.delivered();
+          listener.reasoningDelta(thought);
+        }
+      }
+      case "signature_delta" -> b.signature.append(delta.path("signature").asText(""));
       default -> {
-        // thinking_delta, signature_delta, citations: not part of the answer
+        // citations and whatever later versions add: not part of the answer
       }
     }
   }
@@ -167,6 +190,9 @@ final class AnthropicStream {
           case "not_found_error" -> ModelException.Kind.NOT_FOUND;
           default -> ModelException.Kind.SERVER;
         };
+    if (HttpTransport.classify(type, error.path("message").asText(""), kind) == ModelException.Kind.CONTEXT_TOO_LONG) {
+      kind = ModelException.Kind.CONTEXT_TOO_LONG;
+    }
     return new ModelException(kind, message);
   }
 }

@@ -21,11 +21,35 @@ public sealed interface ChatMessage
     }
   }
 
-  /** What the model answered: text (possibly empty) and the tool calls it asked for. */
-  record Assistant(String text, List<ToolCall> toolCalls) implements ChatMessage {
+  /**
+   * What the model answered: text (possibly empty), the tool calls it asked for, and the reasoning
+   * a reasoning model showed before them, kept because some providers require it back.
+   */
+  record Assistant(String text, List<ToolCall> toolCalls, List<Reasoning> reasoning) implements ChatMessage {
     public Assistant {
       text = text == null ? "" : text;
       toolCalls = List.copyOf(toolCalls);
+      reasoning = reasoning == null ? List.of() : List.copyOf(reasoning);
+    }
+
+    public Assistant(String text, List<ToolCall> toolCalls) {
+      this(text, toolCalls, List.of());
+    }
+
+    /** All the reasoning's text, blocks separated by blank lines. */
+    public String reasoningText() {
+      return String.join("\n\n", reasoning.stream().map(Reasoning::text).filter(t -> !t.isEmpty()).toList());
+    }
+  }
+
+  /**
+   * One piece of a model's reasoning: DeepSeek's (or vLLM's, llama.cpp's) {@code reasoning_content},
+   * or an Anthropic thinking block with the {@code signature} the API checks when it is sent back;
+   * a redacted Anthropic block has only its encrypted {@code redacted} data.
+   */
+  record Reasoning(String text, String signature, String redacted) {
+    public Reasoning {
+      text = text == null ? "" : text;
     }
   }
 

@@ -61,11 +61,13 @@ final class HttpTransport {
   private static final class Retryable extends Exception {
     final ModelException failure;
     final Duration retryAfter;
+    final String reason;
 
-    Retryable(ModelException failure, Duration retryAfter) {
+    Retryable(ModelException failure, Duration retryAfter, String reason) {
       super(failure.getMessage(), null, false, false);
       this.failure = failure;
       this.retryAfter = retryAfter;
+      this.reason = reason;
     }
   }
 
@@ -104,6 +106,7 @@ final class HttpTransport {
       Map<String, String> headers,
       byte[] body,
       StreamReader<T> reader,
+      StreamListener listener,
       Cancellation cancellation) {
     Exchange exchange = new Exchange();
     cancellation.onCancel(exchange::cancel);
@@ -126,6 +129,7 @@ final class HttpTransport {
         if (delay.compareTo(options.maxRetryDelay()) > 0) {
           delay = options.maxRetryDelay();
         }
+        listener.retrying(new StreamListener.Retry(r.reason, delay, attempt + 1, options.maxRetries()));
         log.warn(
             "{}; retry {} of {} in {} ms",
             r.failure.getMessage(),
@@ -180,15 +184,32 @@ final class HttpTransport {
     try (BodyStream in = response.body()) {
       int status = response.statusCode();
       if (status / 100 != 2) {
-        throw statusFailure(status, response.headers(), errorExcerpt(in), model, uri);
+        throw statusFailure(status, response.headers(), errorBody(in), model, uri);
       }
       Progress progress = new Progress();
       try {
-        return reader.read(
-            in, response.headers().firstValue("Content-Type").orElse(""), progress);
+        String contentType = response.headers().firstValue("Content-Type").orElse("");
+        java.io.BufferedInputStream answer = new java.io.BufferedInputStream(new Bounded(in, options.maxAnswerBytes()));
+        if (isWebPage(contentType, answer)) {
+          throw new ModelException(
+              ModelException.Kind.PROTOCOL,
+              uri + " answered with a web page (HTML), so it is "
+                  + (target.keySetting().startsWith("ANTHROPIC")
+                      ? "not an Anthropic API endpoint"
+                      : "not an OpenAI-compatible endpoint (its base URL usually ends in /v1)")
+                  + "; check " + target.baseUrlSetting() + " (" + target.baseUrl() + ")");
+        }
+        return reader.read(answer, contentType, progress);
       } catch (IOException e) {
         if (exchange.isCancelled()) {
           throw cancelled();
+        }
+        if (e instanceof TooLarge) {
+          throw new ModelException(
+              ModelException.Kind.PROTOCOL,
+              target.provider() + " at " + uri + " sent an answer past the " + size(options.maxAnswerBytes())
+                  + " limit, so it was stopped (maxAnswerMiB in settings raises the limit)",
+              e);
         }
         if (e instanceof BodyStream.IdleTimeoutException) {
           throw new ModelException(
@@ -208,19 +229,81 @@ final class HttpTransport {
         if (progress.any()) {
           throw failure;
         }
-        throw new Retryable(failure, null);
+        throw new Retryable(failure, null, "connection broke");
       } catch (ModelException e) {
         if (exchange.isCancelled()) {
           throw cancelled();
         }
+        if (apiKey != null && e.getMessage() != null && e.getMessage().contains(apiKey)) {
+          e = new ModelException(e.kind(), mask(e.getMessage()), e.getCause());
+        }
         boolean transientKind =
             e.kind() == ModelException.Kind.SERVER || e.kind() == ModelException.Kind.RATE_LIMITED;
         if (transientKind && !progress.any()) {
-          throw new Retryable(e, null);
+          throw new Retryable(e, null,
+              e.kind() == ModelException.Kind.RATE_LIMITED ? "rate limited" : "server error");
         }
         throw e;
       }
     }
+  }
+
+  /**
+   * Whether a 200 answer is a web page (a login portal, a proxy's page, a server's home page): by
+   * its content type, or by a first character {@code <}. Looks only at what has already arrived.
+   */
+  private static boolean isWebPage(String contentType, java.io.BufferedInputStream body) throws IOException {
+    if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/html")) {
+      return true;
+    }
+    body.mark(1024);
+    byte[] head = new byte[1024];
+    int n = body.read(head, 0, head.length);
+    body.reset();
+    String start = n <= 0 ? "" : new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
+    return start.startsWith("<");
+  }
+
+  /** An answer body longer than {@link HttpOptions#maxAnswerBytes()}. */
+  private static final class TooLarge extends IOException {
+    TooLarge() {
+      super("the answer is too large");
+    }
+  }
+
+  /** Reads at most {@code limit} bytes of a body, then fails: a server cannot make the client hold more. */
+  private static final class Bounded extends java.io.FilterInputStream {
+    private long left;
+
+    Bounded(InputStream in, long limit) {
+      super(in);
+      this.left = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        left -= n;
+        if (left < 0) {
+          throw new TooLarge();
+        }
+      }
+      return n;
+    }
+  }
+
+  static String size(long bytes) {
+    if (bytes % (1L << 20) == 0) {
+      return (bytes >> 20) + " MiB";
+    }
+    return bytes % 1024 == 0 ? (bytes >> 10) + " KiB" : bytes + " bytes";
   }
 
   private Retryable sendFailure(URI uri, Throwable cause) {
@@ -231,7 +314,8 @@ final class HttpTransport {
               "could not connect to " + uri + " within " + options.connectTimeout().toSeconds()
                   + " s; is the server running? Check " + target.baseUrlSetting(),
               cause),
-          null);
+          null,
+          "could not connect");
     }
     if (cause instanceof HttpTimeoutException) {
       // Not retried: waiting the whole response timeout again helps nobody.
@@ -242,23 +326,56 @@ final class HttpTransport {
           cause);
     }
     if (cause instanceof IOException) {
-      String why = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+      String why = why(cause);
       return new Retryable(
           new ModelException(
               ModelException.Kind.NETWORK,
               "could not reach " + target.provider() + " at " + uri + " (" + why + "); check "
                   + target.baseUrlSetting(),
               cause),
-          null);
+          null,
+          "connection failed");
     }
     throw new ModelException(
-        ModelException.Kind.NETWORK, "request to " + uri + " failed: " + cause, cause);
+        ModelException.Kind.NETWORK,
+        "request to " + uri + " failed" + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+        cause);
+  }
+
+  /** A connection failure in a user's words, never an exception class name. */
+  static String why(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException) {
+        return "connection refused";
+      }
+      if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
+        return "unknown host";
+      }
+      if (t instanceof javax.net.ssl.SSLException) {
+        return "TLS failed" + (t.getMessage() == null ? "" : ": " + t.getMessage());
+      }
+      if (t instanceof java.io.EOFException || t instanceof java.nio.channels.ClosedChannelException) {
+        return "the server closed the connection";
+      }
+    }
+    String message = failure.getMessage();
+    return message == null || message.isBlank() ? "the connection failed" : message;
   }
 
   private Retryable statusFailure(
-      int status, HttpHeaders headers, String excerpt, String model, URI uri) {
+      int status, HttpHeaders headers, ErrorBody body, String model, URI uri) {
+    String excerpt = body.excerpt();
     String detail = excerpt.isEmpty() ? "" : ": " + excerpt;
     String who = target.provider() + " at " + target.baseUrl();
+    ModelException.Kind said = classify(body.code(), excerpt, null);
+    if (said == ModelException.Kind.QUOTA) {
+      throw new ModelException(said, who + " says the account's quota is used up (HTTP " + status + detail
+          + "); waiting will not help: check the plan and billing");
+    }
+    if (said == ModelException.Kind.CONTEXT_TOO_LONG && status / 100 == 4) {
+      throw new ModelException(said, who + " says the conversation is too long for model '" + model + "' (HTTP "
+          + status + detail + ")");
+    }
     switch (status) {
       case 401, 403 -> throw new ModelException(
           ModelException.Kind.AUTHENTICATION,
@@ -276,14 +393,16 @@ final class HttpTransport {
             new ModelException(
                 ModelException.Kind.RATE_LIMITED,
                 who + " is rate limiting (HTTP 429" + detail + ")"),
-            retryAfter(headers).orElse(null));
+            retryAfter(headers).orElse(null),
+            "rate limited");
       }
       default -> {
         if (status >= 500 || status == 408) {
           return new Retryable(
               new ModelException(
                   ModelException.Kind.SERVER, who + " failed with HTTP " + status + detail),
-              retryAfter(headers).orElse(null));
+              retryAfter(headers).orElse(null),
+              "server error (HTTP " + status + ")");
         }
         if (status >= 400) {
           throw new ModelException(
@@ -296,6 +415,44 @@ final class HttpTransport {
             who + " answered with unexpected HTTP " + status + detail);
       }
     }
+  }
+
+  /**
+   * What an error the server described means, from its code, type and message; {@code otherwise}
+   * when nothing in them says more.
+   */
+  static ModelException.Kind classify(String code, String message, ModelException.Kind otherwise) {
+    String c = code == null ? "" : code.toLowerCase(java.util.Locale.ROOT);
+    String m = message == null ? "" : message.toLowerCase(java.util.Locale.ROOT);
+    if (c.contains("context_length") || c.contains("exceed_context") || m.contains("context length")
+        || m.contains("context size") || m.contains("context window") || m.contains("prompt is too long")
+        || m.contains("maximum context")) {
+      return ModelException.Kind.CONTEXT_TOO_LONG;
+    }
+    if (c.contains("insufficient_quota") || c.contains("billing")) {
+      return ModelException.Kind.QUOTA;
+    }
+    if (c.contains("invalid_api_key") || c.contains("authentication") || c.contains("permission")) {
+      return ModelException.Kind.AUTHENTICATION;
+    }
+    if (c.contains("rate") || c.contains("overloaded")) {
+      return ModelException.Kind.RATE_LIMITED;
+    }
+    return otherwise;
+  }
+
+  /** The error a server put in its stream, as a failure the user can act on. */
+  ModelException streamError(String code, String message) {
+    String text = excerpt(mask(message));
+    ModelException.Kind kind = classify(code, message, ModelException.Kind.SERVER);
+    return switch (kind) {
+      case AUTHENTICATION -> new ModelException(kind, target.provider() + " refused the API key: " + text
+          + "; check " + target.keySetting());
+      case QUOTA -> new ModelException(kind, target.provider() + " says the account's quota is used up: " + text);
+      case CONTEXT_TOO_LONG -> new ModelException(kind, target.provider()
+          + " says the conversation is too long for the model: " + text);
+      default -> new ModelException(kind, "the server reported an error mid-stream: " + text);
+    };
   }
 
   /** {@code retry-after-ms} (OpenAI) or {@code Retry-After} in seconds or as an HTTP date. */
@@ -321,17 +478,21 @@ final class HttpTransport {
     }
   }
 
-  /** The error body's message, short, on one line, without the API key. */
-  private String errorExcerpt(InputStream in) {
+  /** An error body: its message, short, on one line, without the API key; its code and type. */
+  record ErrorBody(String excerpt, String code) {}
+
+  private ErrorBody errorBody(InputStream in) {
     String text;
     try {
       text = new String(in.readNBytes(8192), StandardCharsets.UTF_8).strip();
     } catch (IOException e) {
-      return "";
+      return new ErrorBody("", "");
     }
+    String code = "";
     try {
       JsonNode node = JSON.readTree(text);
       JsonNode error = node.path("error");
+      code = error.path("code").asText("") + " " + error.path("type").asText("");
       if (error.isTextual()) {
         text = error.asText();
       } else if (error.path("message").isTextual()) {
@@ -342,7 +503,7 @@ final class HttpTransport {
     } catch (IOException | RuntimeException notJson) {
       // keep the raw text
     }
-    return excerpt(mask(text));
+    return new ErrorBody(excerpt(mask(text)), code.strip());
   }
 
   String mask(String text) {

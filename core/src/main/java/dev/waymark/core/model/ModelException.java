@@ -4,7 +4,13 @@ package dev.waymark.core.model;
 public class ModelException extends RuntimeException {
   /** Why: decides retries and the hint shown. */
   public enum Kind {
-    AUTHENTICATION, NOT_FOUND, RATE_LIMITED, SERVER, NETWORK, PROTOCOL, CANCELLED, BAD_REQUEST
+    AUTHENTICATION, NOT_FOUND, RATE_LIMITED, SERVER, NETWORK, PROTOCOL, CANCELLED, BAD_REQUEST,
+    /** The account's quota or credit is used up: waiting does not help, so never retried. */
+    QUOTA,
+    /** The model declined to answer (an OpenAI {@code refusal}). */
+    REFUSED,
+    /** The conversation no longer fits the model's context window. */
+    CONTEXT_TOO_LONG
   }
 
   private final Kind kind;

@@ -35,6 +35,7 @@ public final class OpenAiChatModel implements ChatModel {
   private final URI endpoint;
   private final String apiKey;
   private final String defaultModel;
+  private final int maxTokens;
   private final HttpTransport transport;
 
   /**
@@ -47,7 +48,12 @@ public final class OpenAiChatModel implements ChatModel {
   }
 
   public OpenAiChatModel(URI baseUrl, String apiKeyOrNull, String defaultModel, HttpOptions options) {
-    this(baseUrl, apiKeyOrNull, defaultModel, options, UnaryOperator.identity());
+    this(baseUrl, apiKeyOrNull, defaultModel, 0, options, UnaryOperator.identity());
+  }
+
+  /** @param maxTokens sent as {@code max_tokens} when positive; 0 leaves the limit to the server */
+  public OpenAiChatModel(URI baseUrl, String apiKeyOrNull, String defaultModel, int maxTokens, HttpOptions options) {
+    this(baseUrl, apiKeyOrNull, defaultModel, maxTokens, options, UnaryOperator.identity());
   }
 
   /** For tests: {@code actualDelay} maps each retry delay to the one really waited. */
@@ -57,14 +63,28 @@ public final class OpenAiChatModel implements ChatModel {
       String defaultModel,
       HttpOptions options,
       UnaryOperator<Duration> actualDelay) {
+    this(baseUrl, apiKeyOrNull, defaultModel, 0, options, actualDelay);
+  }
+
+  OpenAiChatModel(
+      URI baseUrl,
+      String apiKeyOrNull,
+      String defaultModel,
+      int maxTokens,
+      HttpOptions options,
+      UnaryOperator<Duration> actualDelay) {
     Objects.requireNonNull(baseUrl);
+    if (maxTokens < 0) {
+      throw new IllegalArgumentException("maxTokens must not be negative");
+    }
+    this.maxTokens = maxTokens;
     this.apiKey = apiKeyOrNull == null || apiKeyOrNull.isBlank() ? null : apiKeyOrNull.strip();
     this.defaultModel = defaultModel;
     this.endpoint = resolve(baseUrl, "chat/completions");
     this.transport =
         new HttpTransport(
             new HttpTransport.Target(
-                "the OpenAI-compatible server", baseUrl, "OPENAI_API_KEY", "OPENAI_BASE_URL"),
+                "the OpenAI-compatible server", baseUrl, "OPENAI_API_KEY", "--base-url or OPENAI_BASE_URL"),
             apiKey,
             options,
             actualDelay);
@@ -80,7 +100,11 @@ public final class OpenAiChatModel implements ChatModel {
     String model = modelOf(request, defaultModel);
     byte[] body;
     try {
-      body = HttpTransport.JSON.writeValueAsBytes(requestBody(model, request));
+      ObjectNode json = requestBody(model, request);
+      if (maxTokens > 0) {
+        json.put("max_tokens", maxTokens);
+      }
+      body = HttpTransport.JSON.writeValueAsBytes(json);
     } catch (JsonProcessingException e) {
       throw new ModelException(ModelException.Kind.BAD_REQUEST, "could not encode the request", e);
     }
@@ -93,7 +117,8 @@ public final class OpenAiChatModel implements ChatModel {
         model,
         headers,
         body,
-        (in, contentType, progress) -> new OpenAiStream(listener, progress).read(in, contentType),
+        (in, contentType, progress) -> new OpenAiStream(listener, progress, transport).read(in, contentType),
+        listener,
         cancellation);
   }
 
@@ -144,11 +169,18 @@ public final class OpenAiChatModel implements ChatModel {
       } else {
         node.put("content", a.text());
       }
+      if (!a.toolCalls().isEmpty() && !a.reasoningText().isEmpty()) {
+        // DeepSeek's thinking mode wants it back with the calls; elsewhere it is only sent on those
+        node.put("reasoning_content", a.reasoningText());
+      }
       if (!a.toolCalls().isEmpty()) {
         ArrayNode calls = node.putArray("tool_calls");
         for (ToolCall c : a.toolCalls()) {
           ObjectNode call = calls.addObject().put("id", c.id()).put("type", "function");
-          call.putObject("function").put("name", c.name()).put("arguments", c.argumentsJson());
+          // a call that was not one JSON object was answered as an error; servers such as Ollama
+          // reject the whole history with HTTP 400 if its text is sent back as it came
+          String arguments = ToolArguments.isOneObject(c.argumentsJson()) ? c.argumentsJson() : "{}";
+          call.putObject("function").put("name", c.name()).put("arguments", arguments);
         }
       }
     } else if (m instanceof ChatMessage.ToolResult r) {

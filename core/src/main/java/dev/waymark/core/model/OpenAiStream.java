@@ -27,21 +27,26 @@ final class OpenAiStream {
   private static final class CallBuilder {
     String id;
     String name;
+    boolean idFromServer;
     final StringBuilder arguments = new StringBuilder();
     boolean started;
   }
 
   private final StreamListener listener;
   private final HttpTransport.Progress progress;
+  private final HttpTransport transport;
   private final StringBuilder text = new StringBuilder();
+  private final StringBuilder refusal = new StringBuilder();
+  private final StringBuilder reasoning = new StringBuilder();
   private final List<CallBuilder> calls = new ArrayList<>();
   private final Map<Integer, CallBuilder> byIndex = new HashMap<>();
   private String finishReason;
   private ChatResponse.Usage usage;
 
-  OpenAiStream(StreamListener listener, HttpTransport.Progress progress) {
+  OpenAiStream(StreamListener listener, HttpTransport.Progress progress, HttpTransport transport) {
     this.listener = listener;
     this.progress = progress;
+    this.transport = transport;
   }
 
   ChatResponse read(InputStream in, String contentType) throws IOException {
@@ -56,11 +61,14 @@ final class OpenAiStream {
       if (data.isEmpty()) {
         continue;
       }
+      if ("error".equals(event.event())) {
+        throw errorEvent(data);
+      }
       if (data.equals("[DONE]")) {
         done = true;
         break;
       }
-      accept(parse(data));
+      accept(event.complete() ? parse(data) : parseLast(data));
     }
     if (!done && finishReason == null) {
       throw new IOException("the stream ended before the answer was complete");
@@ -89,7 +97,31 @@ final class OpenAiStream {
     return response();
   }
 
+  /** An {@code error:} field (llama.cpp) or {@code event: error}: its JSON, or its text as it came. */
+  private ModelException errorEvent(String data) {
+    try {
+      JsonNode node = HttpTransport.JSON.readTree(data);
+      if (node != null && node.isObject()) {
+        JsonNode error = node.has("error") ? node.get("error") : node;
+        return error(error);
+      }
+    } catch (IOException notJson) {
+      // the text itself is the message
+    }
+    return transport.streamError("", data);
+  }
+
+  private ModelException error(JsonNode error) {
+    String message = error.isTextual() ? error.asText() : error.path("message").asText(error.toString());
+    String code = error.path("code").asText("") + " " + error.path("type").asText("");
+    return transport.streamError(code, message);
+  }
+
   private ChatResponse response() {
+    if (refusal.length() > 0) {
+      throw new ModelException(ModelException.Kind.REFUSED, "the model refused: "
+          + HttpTransport.excerpt(refusal.toString()));
+    }
     List<ToolCall> toolCalls = new ArrayList<>();
     for (CallBuilder b : calls) {
       if (b.name == null) {
@@ -100,10 +132,25 @@ final class OpenAiStream {
       }
       toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
     }
+    List<ChatMessage.Reasoning> thought =
+        reasoning.length() == 0 ? List.of() : List.of(new ChatMessage.Reasoning(reasoning.toString(), null, null));
     return new ChatResponse(
-        new ChatMessage.Assistant(text.toString(), toolCalls),
+        new ChatMessage.Assistant(text.toString(), toolCalls, thought),
         Optional.ofNullable(usage),
         finishReason != null ? finishReason : (toolCalls.isEmpty() ? "stop" : "tool_calls"));
+  }
+
+  /**
+   * The event the stream ended in, without its blank line: when a body ends by closing the
+   * connection, a cut there looks like a clean end, so an event that does not parse is a broken
+   * connection rather than a malformed event.
+   */
+  static JsonNode parseLast(String data) throws IOException {
+    try {
+      return parse(data);
+    } catch (ModelException e) {
+      throw new IOException("the stream ended in the middle of an event");
+    }
   }
 
   static JsonNode parse(String data) {
@@ -125,11 +172,7 @@ final class OpenAiStream {
   private void accept(JsonNode chunk) {
     JsonNode error = chunk.get("error");
     if (error != null && !error.isNull()) {
-      String message = error.isTextual() ? error.asText() : error.path("message").asText(error.toString());
-      String code = (error.path("code").asText("") + " " + error.path("type").asText("")).toLowerCase();
-      throw new ModelException(
-          code.contains("rate") ? ModelException.Kind.RATE_LIMITED : ModelException.Kind.SERVER,
-          "the server reported an error mid-stream: " + HttpTransport.excerpt(message));
+      throw error(error);
     }
     JsonNode u = chunk.get("usage");
     if (u != null && u.isObject()) {
@@ -148,6 +191,17 @@ final class OpenAiStream {
         progress.delivered();
         listener.textDelta(content.asText());
       }
+      // reasoning_content: DeepSeek, vLLM, llama.cpp; reasoning: OpenRouter, Ollama
+      JsonNode thinking = delta.hasNonNull("reasoning_content") ? delta.get("reasoning_content") : delta.get("reasoning");
+      if (thinking != null && thinking.isTextual() && !thinking.asText().isEmpty()) {
+        reasoning.append(thinking.asText());
+        progress.delivered();
+        listener.reasoningDelta(thinking.asText());
+      }
+      JsonNode refused = delta.get("refusal");
+      if (refused != null && refused.isTextual()) {
+        refusal.append(refused.asText());
+      }
       for (JsonNode call : delta.path("tool_calls")) {
         acceptToolCall(call);
       }
@@ -160,13 +214,20 @@ final class OpenAiStream {
 
   private void acceptToolCall(JsonNode fragment) {
     String id = textOrNull(fragment.get("id"));
+    JsonNode function = fragment.path("function");
+    String name = textOrNull(function.get("name"));
+    JsonNode arguments = function.get("arguments");
     CallBuilder b = null;
     JsonNode index = fragment.get("index");
     if (index != null && index.canConvertToInt()) {
       b = byIndex.get(index.asInt());
-      if (b == null) {
+      if (b == null || startsAnotherCall(b, id, arguments)) {
+        CallBuilder previous = b;
         b = newCall();
         byIndex.put(index.asInt(), b);
+        if (name == null && id == null && previous != null) {
+          b.name = previous.name; // a second object under the same index, with nothing else to tell it apart
+        }
       }
     } else if (id != null) {
       for (CallBuilder c : calls) {
@@ -182,13 +243,11 @@ final class OpenAiStream {
     }
     if (b.id == null && id != null && !b.started) {
       b.id = id;
+      b.idFromServer = true;
     }
-    JsonNode function = fragment.path("function");
-    String name = textOrNull(function.get("name"));
     if (b.name == null && name != null) {
       b.name = name;
     }
-    JsonNode arguments = function.get("arguments");
     if (arguments != null && arguments.isTextual()) {
       b.arguments.append(arguments.asText());
     } else if (arguments != null && arguments.isObject()) {
@@ -203,6 +262,23 @@ final class OpenAiStream {
       progress.delivered();
       listener.toolCallStarted(b.id, b.name);
     }
+  }
+
+  /**
+   * Whether a fragment under an index already taken begins a new call: Ollama sends parallel calls
+   * all at {@code index: 0}, each whole and with its own id; others start a second JSON object once
+   * the first has closed.
+   */
+  private static boolean startsAnotherCall(CallBuilder b, String id, JsonNode arguments) {
+    if (id != null && b.idFromServer && !id.equals(b.id)) {
+      return true;
+    }
+    if (id != null || arguments == null || b.arguments.length() == 0) {
+      return false;
+    }
+    String next = arguments.isObject() ? "{" : arguments.asText("").stripLeading();
+    return next.startsWith("{") && b.arguments.toString().stripTrailing().endsWith("}")
+        && ToolArguments.isOneObject(b.arguments.toString());
   }
 
   private CallBuilder newCall() {

@@ -11,12 +11,22 @@ import java.nio.charset.StandardCharsets;
  * or CRLF; {@code :} starts a comment; {@code data:} lines accumulate; a blank line dispatches.
  * Events split across network reads need no care here: the reader pulls whole lines.
  *
+ * <p>A non-standard {@code error:} field (llama.cpp) becomes an event named {@code error} whose data
+ * is the field's value.
+ *
  * <p>Unlike the spec, an event still pending at the end of the stream is returned rather than
  * dropped, because some servers end with {@code data: [DONE]} and no blank line.
  */
 final class SseReader {
-  /** One event; {@code event} is null when the server named none. */
-  record Event(String event, String data) {}
+  /**
+   * One event; {@code event} is null when the server named none. {@code complete} is false for the
+   * one the stream ended in, before its blank line: it may have been cut anywhere.
+   */
+  record Event(String event, String data, boolean complete) {
+    Event(String event, String data) {
+      this(event, data, true);
+    }
+  }
 
   private final BufferedReader reader;
   private boolean first = true;
@@ -55,6 +65,10 @@ final class SseReader {
       }
       if (field.equals("event")) {
         event = value;
+      } else if (field.equals("error")) {
+        // llama.cpp's server reports a failure after the headers in a field of its own
+        event = "error";
+        data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
       } else if (field.equals("data")) {
         if (data == null) {
           data = new StringBuilder(value);
@@ -64,6 +78,6 @@ final class SseReader {
       }
       // id, retry and unknown fields mean nothing to a one-shot request
     }
-    return data == null ? null : new Event(event, data.toString());
+    return data == null ? null : new Event(event, data.toString(), false);
   }
 }

@@ -258,4 +258,75 @@ class AnthropicChatModelTest {
             json(
                 "[{'role':'user','content':[{'type':'text','text':'one'},{'type':'text','text':'two'}]}]"));
   }
+
+  @Test
+  void withoutAConfiguredLimitClaude3ModelsAsk4096TokensAndLaterOnes8192() {
+    server.enqueue(FakeModelServer.anthropicText("a"), FakeModelServer.anthropicText("b"),
+        FakeModelServer.anthropicText("c"));
+    AnthropicChatModel model = new AnthropicChatModel(server.baseUrl(), "k", "claude-sonnet-4-5", 0, OpenAiChatModelTest.FAST);
+
+    for (String name : List.of("claude-3-haiku-20240307", "claude-3-5-haiku-latest", "claude-sonnet-4-5")) {
+      model.stream(new ChatRequest(name, List.of(new ChatMessage.User("hi")), List.of()), listener, new Cancellation());
+    }
+
+    assertThat(server.requests()).extracting(r -> r.json().get("max_tokens").asInt()).containsExactly(4096, 8192, 8192);
+  }
+
+  @Test
+  void thinkingBlocksAreKeptWithTheirSignatureAndSentBackBeforeTheToolUse() throws Exception {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(30),
+            event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                + "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}"),
+            event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                + "{\"type\":\"thinking_delta\",\"thinking\":\"I need to read \"}}"),
+            event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                + "{\"type\":\"thinking_delta\",\"thinking\":\"a.txt first.\"}}"),
+            event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                + "{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds\"}}"),
+            anthropicBlockStop(0),
+            anthropicToolStart(1, "toolu_01", "read_file"),
+            anthropicJsonDelta(1, "{\"path\":\"a.txt\"}"),
+            anthropicBlockStop(1),
+            anthropicMessageDelta("tool_use", 40),
+            ANTHROPIC_STOP),
+        anthropicText("ok"));
+
+    ChatResponse response = ask(hello());
+    assertThat(response.message().reasoning())
+        .containsExactly(new ChatMessage.Reasoning("I need to read a.txt first.",
+            "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds", null));
+    assertThat(listener.reasoning).containsExactly("I need to read ", "a.txt first.");
+
+    ask(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+        new ChatMessage.ToolResult("toolu_01", "read_file", "A", false)), List.of()));
+
+    assertThat(server.lastRequest().json().at("/messages/1/content"))
+        .isEqualTo(json("[{'type':'thinking','thinking':'I need to read a.txt first.',"
+            + "'signature':'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds'},"
+            + "{'type':'tool_use','id':'toolu_01','name':'read_file','input':{'path':'a.txt'}}]"));
+  }
+
+  @Test
+  void aRedactedThinkingBlockIsSentBackAsItCame() throws Exception {
+    server.enqueue(
+        Reply.sse(
+            anthropicMessageStart(30),
+            event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                + "{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgBEgy3va3pzix/LafPsn4a\"}}"),
+            anthropicBlockStop(0),
+            anthropicToolStart(1, "toolu_02", "list_files"),
+            anthropicBlockStop(1),
+            anthropicMessageDelta("tool_use", 10),
+            ANTHROPIC_STOP),
+        anthropicText("ok"));
+
+    ChatResponse response = ask(hello());
+    ask(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+        new ChatMessage.ToolResult("toolu_02", "list_files", "a.txt", false)), List.of()));
+
+    assertThat(server.lastRequest().json().at("/messages/1/content/0"))
+        .isEqualTo(json("{'type':'redacted_thinking','data':'EmwKAhgBEgy3va3pzix/LafPsn4a'}"));
+  }
 }

@@ -391,4 +391,120 @@ public final class FakeModelServer implements AutoCloseable {
     pieces.add(ANTHROPIC_STOP);
     return Reply.sse(pieces.toArray(String[]::new));
   }
+
+  // ---- streams as particular servers send them, byte for byte ----
+
+  /**
+   * Ollama's OpenAI-compatible stream when the model calls several tools at once (current Ollama,
+   * e.g. qwen2.5-coder): each call arrives whole in its own chunk, every one with {@code index: 0}
+   * and its own {@code call_xxxxxxxx} id, then a finish chunk, the usage chunk and {@code [DONE]}.
+   * {@code calls} alternates name and arguments JSON.
+   */
+  public static Reply ollamaParallelToolCalls(String... calls) {
+    List<String> pieces = new ArrayList<>();
+    String head = "{\"id\":\"chatcmpl-453\",\"object\":\"chat.completion.chunk\",\"created\":1763900000,"
+        + "\"model\":\"qwen2.5-coder\",\"system_fingerprint\":\"fp_ollama\",";
+    for (int i = 0; i + 1 < calls.length; i += 2) {
+      pieces.add(data(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\","
+          + "\"tool_calls\":[{\"id\":\"call_" + "u5gdnvt" + (char) ('a' + i / 2) + "\",\"index\":0,\"type\":\"function\","
+          + "\"function\":{\"name\":" + quote(calls[i]) + ",\"arguments\":" + quote(calls[i + 1]) + "}}]},"
+          + "\"finish_reason\":null}]}"));
+    }
+    pieces.add(data(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},"
+        + "\"finish_reason\":\"tool_calls\"}]}"));
+    pieces.add(data(head + "\"choices\":[],\"usage\":{\"prompt_tokens\":412,\"completion_tokens\":61,"
+        + "\"total_tokens\":473}}"));
+    pieces.add(OPENAI_DONE);
+    return Reply.sse(pieces.toArray(String[]::new));
+  }
+
+  /**
+   * llama.cpp's server (2025 builds) failing after the headers: HTTP 200, a non-standard SSE
+   * {@code error:} field, then {@code data: [DONE]}.
+   */
+  public static Reply llamaCppStreamError(String message, String type, int code) {
+    return Reply.sse(
+        "error: {\"code\":" + code + ",\"message\":" + quote(message) + ",\"type\":" + quote(type) + "}\n\n",
+        OPENAI_DONE);
+  }
+
+  /**
+   * A server that ends each body by closing the connection, with neither chunked encoding nor a
+   * Content-Length (HTTP/1.1 allows it; some proxies and small servers do it): the client cannot
+   * tell a cut body from a finished one by the framing. Each connection gets the next queued body.
+   */
+  public static final class CloseDelimited implements AutoCloseable {
+    private final java.net.ServerSocket socket;
+    private final Queue<List<String>> bodies = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger requests = new AtomicInteger();
+    private final Thread acceptor;
+
+    public CloseDelimited() {
+      try {
+        socket = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      acceptor = new Thread(this::serve, "fake-close-delimited");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    /** Queues one 200 event-stream body, sent piece by piece and ended by closing the connection. */
+    public CloseDelimited enqueue(String... pieces) {
+      bodies.add(List.of(pieces));
+      return this;
+    }
+
+    public int requests() {
+      return requests.get();
+    }
+
+    public URI url(String path) {
+      return URI.create("http://127.0.0.1:" + socket.getLocalPort() + path);
+    }
+
+    private void serve() {
+      while (!socket.isClosed()) {
+        try (java.net.Socket client = socket.accept()) {
+          readRequest(client.getInputStream());
+          requests.incrementAndGet();
+          List<String> body = bodies.poll();
+          OutputStream out = client.getOutputStream();
+          out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+          for (String piece : body == null ? List.<String>of() : body) {
+            out.write(piece.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+          }
+        } catch (IOException e) {
+          // closed, or the client went away
+        }
+      }
+    }
+
+    private static void readRequest(java.io.InputStream in) throws IOException {
+      StringBuilder head = new StringBuilder();
+      while (!head.toString().endsWith("\r\n\r\n")) {
+        int b = in.read();
+        if (b < 0) {
+          return;
+        }
+        head.append((char) b);
+      }
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length:\\s*(\\d+)").matcher(head);
+      if (m.find()) {
+        in.readNBytes(Integer.parseInt(m.group(1)));
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        socket.close();
+      } catch (IOException e) {
+        // already closed
+      }
+    }
+  }
 }

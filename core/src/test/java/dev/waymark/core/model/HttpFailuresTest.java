@@ -63,6 +63,51 @@ class HttpFailuresTest {
     };
   }
 
+  // ---- bounds ----
+
+  @Test
+  void anAnswerPastTheSizeLimitEndsWithAClearErrorInsteadOfGrowingWithoutEnd() {
+    List<String> pieces = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      pieces.add(openAiTextChunk("y".repeat(100)));
+    }
+    server.enqueue(Reply.sse(pieces.toArray(String[]::new)));
+    OpenAiChatModel model = openAi("sk-secret-123", OpenAiChatModelTest.FAST.withMaxAnswerBytes(64 * 1024));
+
+    assertThatThrownBy(() -> ask(model)).satisfies(kind(ModelException.Kind.PROTOCOL, "64 KiB", "maxAnswerMiB"));
+    assertThat(server.requests()).as("not retried").hasSize(1);
+  }
+
+  @Test
+  void oneEndlessLineIsStoppedAtTheLimitToo() {
+    server.enqueue(Reply.sse("data: " + "z".repeat(300_000)));
+    OpenAiChatModel model = openAi("sk-secret-123", OpenAiChatModelTest.FAST.withMaxAnswerBytes(64 * 1024));
+
+    assertThatThrownBy(() -> ask(model)).satisfies(kind(ModelException.Kind.PROTOCOL, "64 KiB"));
+  }
+
+  @Test
+  void theDefaultLimitIs32MiB() {
+    assertThat(HttpOptions.defaults().maxAnswerBytes()).isEqualTo(32L << 20);
+  }
+
+  @Test
+  void aWebPageAnsweredWith200SaysItIsNotAnOpenAiCompatibleEndpoint() {
+    server.enqueue(Reply.status(200, "<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body>Hi</body></html>")
+        .withHeader("Content-Type", "text/html; charset=utf-8"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.PROTOCOL, "not an OpenAI-compatible endpoint", "OPENAI_BASE_URL"))
+        .satisfies(t -> assertThat(t.getMessage()).doesNotContain("broke"));
+  }
+
+  @Test
+  void aWebPageWithoutAContentTypeIsRecognisedToo() {
+    server.enqueue(Reply.status(200, "  <html><body>login</body></html>").withHeader("Content-Type", "text/plain"));
+
+    assertThatThrownBy(() -> ask(openAi())).satisfies(kind(ModelException.Kind.PROTOCOL, "not an OpenAI-compatible endpoint"));
+  }
+
   // ---- retries ----
 
   @Test
@@ -76,6 +121,7 @@ class HttpFailuresTest {
     assertThat(response.message().text()).isEqualTo("ok");
     assertThat(server.requests()).hasSize(2);
     assertThat(delays).containsExactly(Duration.ofSeconds(2));
+    assertThat(listener.waits).containsExactly("rate limited, retrying in 2 s (1/3)");
   }
 
   @Test
@@ -99,6 +145,10 @@ class HttpFailuresTest {
     assertThat(delays)
         .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2));
     assertThat(listener.texts).isEmpty();
+    assertThat(listener.waits).containsExactly(
+        "server error (HTTP 500), retrying in 1 s (1/3)",
+        "server error (HTTP 500), retrying in 1 s (2/3)",
+        "server error (HTTP 500), retrying in 2 s (3/3)");
   }
 
   @Test
@@ -125,6 +175,7 @@ class HttpFailuresTest {
 
     assertThat(ask(openAi()).message().text()).isEqualTo("ok");
     assertThat(server.requests()).hasSize(2);
+    assertThat(listener.waits).singleElement().asString().startsWith("connection failed, retrying in 1 s (1/3)");
   }
 
   @Test
@@ -136,6 +187,45 @@ class HttpFailuresTest {
 
     assertThat(ask(openAi()).message().text()).isEqualTo("ok");
     assertThat(listener.texts).containsExactly("ok");
+  }
+
+  @Test
+  void aBodyCutWithoutChunkedEncodingBeforeAnyTokenIsABrokenConnectionAndIsRetried() {
+    try (FakeModelServer.CloseDelimited cut = new FakeModelServer.CloseDelimited()) {
+      cut.enqueue("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assis");
+      cut.enqueue(openAiText("ok").pieces().toArray(String[]::new));
+      OpenAiChatModel model = new OpenAiChatModel(cut.url("/v1"), null, "m", OpenAiChatModelTest.FAST, d -> {
+        delays.add(d);
+        return Duration.ofMillis(1);
+      });
+
+      assertThat(ask(model).message().text()).isEqualTo("ok");
+      assertThat(cut.requests()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aBodyCutWithoutChunkedEncodingAfterTokensIsABrokenConnectionNotAMalformedEvent() {
+    try (FakeModelServer.CloseDelimited cut = new FakeModelServer.CloseDelimited()) {
+      cut.enqueue(openAiTextChunk("Hel"), "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo");
+      OpenAiChatModel model = new OpenAiChatModel(cut.url("/v1"), null, "m", OpenAiChatModelTest.FAST);
+
+      assertThatThrownBy(() -> ask(model))
+          .satisfies(kind(ModelException.Kind.NETWORK, "broke after the answer had started"));
+      assertThat(cut.requests()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anAnthropicBodyCutWithoutChunkedEncodingIsABrokenConnection() {
+    try (FakeModelServer.CloseDelimited cut = new FakeModelServer.CloseDelimited()) {
+      cut.enqueue(FakeModelServer.anthropicMessageStart(5), FakeModelServer.anthropicTextStart(0),
+          FakeModelServer.anthropicTextDelta(0, "Hi"), "event: content_block_delta\ndata: {\"type\":\"content_blo");
+      AnthropicChatModel model = new AnthropicChatModel(cut.url(""), "k", "claude", 1024, OpenAiChatModelTest.FAST);
+
+      assertThatThrownBy(() -> ask(model))
+          .satisfies(kind(ModelException.Kind.NETWORK, "broke after the answer had started"));
+    }
   }
 
   @Test
@@ -172,7 +262,9 @@ class HttpFailuresTest {
             });
 
     assertThatThrownBy(() -> ask(model))
-        .satisfies(kind(ModelException.Kind.NETWORK, "OPENAI_BASE_URL", "127.0.0.1:" + port));
+        .satisfies(kind(ModelException.Kind.NETWORK, "--base-url", "OPENAI_BASE_URL", "127.0.0.1:" + port,
+            "connection refused"))
+        .satisfies(t -> assertThat(t.getMessage()).doesNotContain("Exception"));
     assertThat(delays).hasSize(3);
   }
 
@@ -184,6 +276,105 @@ class HttpFailuresTest {
     assertThatThrownBy(
             () -> ask(openAi(null, OpenAiChatModelTest.FAST.withIdleTimeout(Duration.ofMillis(150)))))
         .satisfies(kind(ModelException.Kind.NETWORK, "stopped sending"));
+  }
+
+  // ---- errors inside a 200 stream ----
+
+  @Test
+  void llamaCppsErrorFieldEndsTheTurnWithTheServersMessage() {
+    server.enqueue(
+        FakeModelServer.llamaCppStreamError(
+            "the request exceeds the available context size. try increasing the context size or enable context shift",
+            "invalid_request_error", 400));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.CONTEXT_TOO_LONG, "exceeds the available context size"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void llamaCppsErrorFieldForAServerFailureIsAServerError() {
+    server.enqueue(
+        FakeModelServer.llamaCppStreamError("failed to decode the batch", "server_error", 500),
+        FakeModelServer.llamaCppStreamError("failed to decode the batch", "server_error", 500),
+        FakeModelServer.llamaCppStreamError("failed to decode the batch", "server_error", 500),
+        FakeModelServer.llamaCppStreamError("failed to decode the batch", "server_error", 500));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.SERVER, "failed to decode the batch"));
+  }
+
+  @Test
+  void anInStreamInvalidApiKeyIsAKeyErrorNamingTheVariableAndIsNotRetried() {
+    server.enqueue(
+        Reply.sse(
+            FakeModelServer.data(
+                "{\"error\":{\"message\":\"Incorrect API key provided: sk-secret-123. You can find your API key at "
+                    + "https://platform.openai.com/account/api-keys.\",\"type\":\"invalid_request_error\",\"param\":null,"
+                    + "\"code\":\"invalid_api_key\"}}"),
+            FakeModelServer.OPENAI_DONE));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.AUTHENTICATION, "OPENAI_API_KEY", "Incorrect API key provided"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  private static final String QUOTA =
+      "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and billing details.\","
+          + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
+
+  @Test
+  void anInStreamQuotaErrorIsNotRetried() {
+    server.enqueue(Reply.sse(FakeModelServer.data(QUOTA), FakeModelServer.OPENAI_DONE), openAiText("never"));
+
+    assertThatThrownBy(() -> ask(openAi())).satisfies(kind(ModelException.Kind.QUOTA, "exceeded your current quota"));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void a429ForAnExhaustedQuotaIsNotRetried() {
+    server.enqueue(Reply.status(429, QUOTA), openAiText("never"));
+
+    assertThatThrownBy(() -> ask(openAi())).satisfies(kind(ModelException.Kind.QUOTA, "exceeded your current quota"));
+    assertThat(server.requests()).hasSize(1);
+    assertThat(delays).isEmpty();
+  }
+
+  @Test
+  void aRefusalEndsTheTurnWithTheModelsWords() {
+    server.enqueue(
+        Reply.sse(
+            FakeModelServer.data("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+                + "\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"\"},\"finish_reason\":null}]}"),
+            FakeModelServer.data("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+                + "\"delta\":{\"refusal\":\"I'm sorry, I can't help with that.\"},\"finish_reason\":null}]}"),
+            FakeModelServer.openAiFinish("stop"),
+            FakeModelServer.OPENAI_DONE));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.REFUSED, "I'm sorry, I can't help with that."));
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void anOpenAiContextOverflowSaysSo() {
+    server.enqueue(
+        Reply.status(400, "{\"error\":{\"message\":\"This model's maximum context length is 128000 tokens. However, your "
+            + "messages resulted in 130012 tokens. Please reduce the length of the messages.\",\"type\":\"invalid_request_error\","
+            + "\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}"));
+
+    assertThatThrownBy(() -> ask(openAi()))
+        .satisfies(kind(ModelException.Kind.CONTEXT_TOO_LONG, "maximum context length is 128000 tokens"));
+  }
+
+  @Test
+  void anAnthropicContextOverflowSaysSo() {
+    server.enqueue(
+        Reply.status(400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":"
+            + "\"prompt is too long: 208310 tokens > 200000 maximum\"}}"));
+    AnthropicChatModel model = new AnthropicChatModel(server.baseUrl(), "k", "claude", 1024, OpenAiChatModelTest.FAST);
+
+    assertThatThrownBy(() -> ask(model)).satisfies(kind(ModelException.Kind.CONTEXT_TOO_LONG, "prompt is too long"));
   }
 
   // ---- statuses that are not retried ----
@@ -214,6 +405,7 @@ class HttpFailuresTest {
         .satisfies(
             kind(
                 ModelException.Kind.NOT_FOUND,
+                "--base-url",
                 "OPENAI_BASE_URL",
                 server.url("/v1").toString(),
                 "'gpt-test'",
@@ -224,10 +416,10 @@ class HttpFailuresTest {
 
   @Test
   void aBadRequestQuotesTheServersReason() {
-    server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"context length exceeded\"}}"));
+    server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"Invalid value for messages[2].role\"}}"));
 
     assertThatThrownBy(() -> ask(openAi()))
-        .satisfies(kind(ModelException.Kind.BAD_REQUEST, "HTTP 400", "context length exceeded"));
+        .satisfies(kind(ModelException.Kind.BAD_REQUEST, "HTTP 400", "Invalid value for messages[2].role"));
     assertThat(server.requests()).hasSize(1);
   }
 
@@ -249,7 +441,7 @@ class HttpFailuresTest {
     AnthropicChatModel model = new AnthropicChatModel(server.baseUrl(), "k", "x", 1024, OpenAiChatModelTest.FAST);
 
     assertThatThrownBy(() -> ask(model))
-        .satisfies(kind(ModelException.Kind.NOT_FOUND, "ANTHROPIC_BASE_URL", "'x'", "--model"));
+        .satisfies(kind(ModelException.Kind.NOT_FOUND, "--base-url", "ANTHROPIC_BASE_URL", "'x'", "--model"));
   }
 
   // ---- cancellation ----

@@ -306,4 +306,139 @@ class OpenAiChatModelTest {
     assertThat(response.usage()).contains(new ChatResponse.Usage(7, 3));
     assertThat(response.stopReason()).isEqualTo("tool_calls");
   }
+
+  // ---- Ollama: parallel tool calls all at index 0 ----
+
+  @Test
+  void ollamasParallelToolCallsAllAtIndexZeroStaySeparateCalls() {
+    server.enqueue(
+        FakeModelServer.ollamaParallelToolCalls(
+            "write_file", "{\"content\":\"print('hello')\",\"path\":\"hello.py\"}",
+            "write_file", "{\"content\":\"print('world')\",\"path\":\"world.py\"}"));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().toolCalls())
+        .containsExactly(
+            new ToolCall("call_u5gdnvta", "write_file", "{\"content\":\"print('hello')\",\"path\":\"hello.py\"}"),
+            new ToolCall("call_u5gdnvtb", "write_file", "{\"content\":\"print('world')\",\"path\":\"world.py\"}"));
+    assertThat(listener.toolStarts).containsExactly("call_u5gdnvta:write_file", "call_u5gdnvtb:write_file");
+    assertThat(response.usage()).contains(new ChatResponse.Usage(412, 61));
+  }
+
+  @Test
+  void twoCallsInOneChunkBothAtIndexZeroStaySeparate() {
+    server.enqueue(
+        Reply.sse(
+            data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":["
+                + "{\"id\":\"call_1\",\"index\":0,\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{\\\"path\\\":\\\"a\\\"}\"}},"
+                + "{\"id\":\"call_2\",\"index\":0,\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"{\\\"path\\\":\\\"b\\\"}\"}}]},"
+                + "\"finish_reason\":null}]}"),
+            openAiFinish("tool_calls"),
+            OPENAI_DONE));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().toolCalls())
+        .containsExactly(
+            new ToolCall("call_1", "read_file", "{\"path\":\"a\"}"),
+            new ToolCall("call_2", "read_file", "{\"path\":\"b\"}"));
+  }
+
+  @Test
+  void aCompleteObjectFollowedByAnotherUnderTheSameIndexStartsANewCall() {
+    // no new id: the second object begins after the first one closed
+    server.enqueue(
+        Reply.sse(
+            openAiToolChunk(0, null, "read_file", "{\"path\":"),
+            openAiToolChunk(0, null, null, "\"a\"}"),
+            openAiToolChunk(0, null, "read_file", "{\"path\":\"b\"}"),
+            openAiFinish("tool_calls"),
+            OPENAI_DONE));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.message().toolCalls())
+        .extracting(ToolCall::name, ToolCall::argumentsJson)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("read_file", "{\"path\":\"a\"}"),
+            org.assertj.core.groups.Tuple.tuple("read_file", "{\"path\":\"b\"}"));
+    assertThat(response.message().toolCalls().get(0).id())
+        .isNotEqualTo(response.message().toolCalls().get(1).id());
+  }
+
+  @Test
+  void aCallWhoseArgumentsAreNotOneJsonObjectIsSentBackAsAnEmptyObjectSoTheServerAcceptsTheHistory() {
+    server.enqueue(openAiText("ok"));
+    ChatRequest request =
+        new ChatRequest(
+            null,
+            List.of(
+                new ChatMessage.User("go"),
+                new ChatMessage.Assistant(
+                    "",
+                    List.of(
+                        new ToolCall("call_1", "read_file", "{\"path\":\"a\"}{\"path\":\"b\"}"),
+                        new ToolCall("call_2", "read_file", "{\"path\":"),
+                        new ToolCall("call_3", "read_file", "{\"path\":\"c\"}"))),
+                new ChatMessage.ToolResult("call_1", "read_file", "not one JSON object", true),
+                new ChatMessage.ToolResult("call_2", "read_file", "not one JSON object", true),
+                new ChatMessage.ToolResult("call_3", "read_file", "C", false)),
+            List.of());
+
+    ask(model(null), request);
+
+    JsonNode calls = server.lastRequest().json().at("/messages/1/tool_calls");
+    assertThat(calls.get(0).at("/function/arguments").asText()).isEqualTo("{}");
+    assertThat(calls.get(1).at("/function/arguments").asText()).isEqualTo("{}");
+    assertThat(calls.get(2).at("/function/arguments").asText()).isEqualTo("{\"path\":\"c\"}");
+  }
+
+  @Test
+  void aConfiguredMaxTokensIsSentAndNoneIsSentWithout() {
+    server.enqueue(openAiText("a"), openAiText("b"));
+
+    new OpenAiChatModel(server.url("/v1"), null, "m", 2048, FAST).stream(hello(), listener, new Cancellation());
+    ask(model(null), hello());
+
+    assertThat(server.requests().get(0).json().get("max_tokens").asInt()).isEqualTo(2048);
+    assertThat(server.requests().get(1).json().has("max_tokens")).isFalse();
+  }
+
+  // ---- reasoning models ----
+
+  private static String deepSeekChunk(String delta, String finish) {
+    return data("{\"id\":\"a1b2c3\",\"object\":\"chat.completion.chunk\",\"created\":1763900000,\"model\":\"deepseek-chat\","
+        + "\"system_fingerprint\":\"fp_ffc7281d48_prod0820_fp8_kvcache\",\"choices\":[{\"index\":0,\"delta\":" + delta
+        + ",\"logprobs\":null,\"finish_reason\":" + (finish == null ? "null" : "\"" + finish + "\"") + "}]}");
+  }
+
+  @Test
+  void deepSeeksReasoningContentIsKeptAndSentBackOnTheAssistantMessageWithToolCalls() throws Exception {
+    server.enqueue(
+        Reply.sse(
+            deepSeekChunk("{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"\"}", null),
+            deepSeekChunk("{\"content\":null,\"reasoning_content\":\"The user wants \"}", null),
+            deepSeekChunk("{\"content\":null,\"reasoning_content\":\"a.txt.\"}", null),
+            deepSeekChunk("{\"content\":null,\"reasoning_content\":null,\"tool_calls\":[{\"index\":0,\"id\":\"call_00_x1\","
+                + "\"type\":\"function\",\"function\":{\"name\":\"read_file\",\"arguments\":\"\"}}]}", null),
+            deepSeekChunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"path\\\":\\\"a.txt\\\"}\"}}]}", null),
+            deepSeekChunk("{\"content\":\"\",\"reasoning_content\":null}", "tool_calls"),
+            OPENAI_DONE),
+        openAiText("ok"));
+
+    ChatResponse response = ask(model("sk-x"), hello());
+    assertThat(response.message().reasoning())
+        .containsExactly(new ChatMessage.Reasoning("The user wants a.txt.", null, null));
+    assertThat(listener.reasoning).containsExactly("The user wants ", "a.txt.");
+    assertThat(listener.texts).isEmpty();
+
+    ask(model("sk-x"), new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+        new ChatMessage.ToolResult("call_00_x1", "read_file", "A", false),
+        new ChatMessage.Assistant("Done.", List.of(), List.of(new ChatMessage.Reasoning("Easy.", null, null)))), List.of()));
+
+    JsonNode messages = server.lastRequest().json().get("messages");
+    assertThat(messages.get(1).get("reasoning_content").asText()).isEqualTo("The user wants a.txt.");
+    assertThat(messages.get(3).has("reasoning_content")).isFalse();
+  }
 }

@@ -8,6 +8,8 @@ import java.util.concurrent.CountDownLatch;
 public final class RecordingListener implements StreamListener {
   public final List<String> texts = new CopyOnWriteArrayList<>();
   public final List<String> toolStarts = new CopyOnWriteArrayList<>();
+  public final List<String> reasoning = new CopyOnWriteArrayList<>();
+  public final List<String> waits = new CopyOnWriteArrayList<>();
   public final CountDownLatch firstEvent = new CountDownLatch(1);
 
   @Override
@@ -20,6 +22,17 @@ public final class RecordingListener implements StreamListener {
   public void toolCallStarted(String id, String name) {
     toolStarts.add(id + ":" + name);
     firstEvent.countDown();
+  }
+
+  @Override
+  public void reasoningDelta(String text) {
+    reasoning.add(text);
+    firstEvent.countDown();
+  }
+
+  @Override
+  public void retrying(Retry retry) {
+    waits.add(retry.message());
   }
 
   public String text() {

@@ -46,8 +46,15 @@ class SseReaderTest {
   }
 
   @Test
-  void aLastEventWithoutTheFinalBlankLineIsStillReturned() throws Exception {
+  void aLastEventWithoutTheFinalBlankLineIsStillReturnedMarkedIncomplete() throws Exception {
     assertThat(read("data: 1\n\ndata: [DONE]"))
-        .containsExactly(new SseReader.Event(null, "1"), new SseReader.Event(null, "[DONE]"));
+        .containsExactly(new SseReader.Event(null, "1"), new SseReader.Event(null, "[DONE]", false));
+  }
+
+  @Test
+  void llamaCppsErrorFieldIsAnEventNamedError() throws Exception {
+    assertThat(read("error: {\"code\":500,\"message\":\"boom\"}\n\ndata: [DONE]\n\n"))
+        .containsExactly(
+            new SseReader.Event("error", "{\"code\":500,\"message\":\"boom\"}"), new SseReader.Event(null, "[DONE]"));
   }
 }
