@@ -8,11 +8,19 @@ import java.util.List;
  * method may throw {@link dev.waymark.core.session.SessionException} with a message for the user.
  */
 public interface SessionControl {
-  /** A tab as the UI shows it: its session, its label and what sits in its input. */
-  record OpenTab(TabSession session, String title, String input) {}
+  /** A tab as the UI shows it: its session, its label, what sits in its input, and whether the user closed it. */
+  record OpenTab(TabSession session, String title, String input, boolean closed) {
+    public OpenTab(TabSession session, String title, String input) {
+      this(session, title, input, false);
+    }
+  }
 
-  /** A tab brought back from a saved session, with what sat in its input. */
-  record LoadedTab(TabSession session, String input) {}
+  /** A tab brought back from a saved session, with what sat in its input, and whether it had been closed. */
+  record LoadedTab(TabSession session, String input, boolean closed) {
+    public LoadedTab(TabSession session, String input) {
+      this(session, input, false);
+    }
+  }
 
   /** A loaded session's tabs, and what could not be brought back. */
   record Loaded(String name, List<LoadedTab> tabs, List<String> notes) {}

@@ -19,6 +19,7 @@ import dev.waymark.tui.input.InputLayout;
 import dev.waymark.tui.screen.Footer;
 import dev.waymark.tui.screen.HelpText;
 import dev.waymark.tui.screen.Overlay;
+import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.screen.Rail;
 import dev.waymark.tui.screen.TabBar;
 import dev.waymark.tui.terminal.Action;
@@ -65,6 +66,8 @@ public final class WaymarkUi {
   public static final int MIN_ROWS = 15;
   private static final int MAX_INPUT_ROWS = 8;
   private static final Duration SECOND_CTRL_C = Duration.ofSeconds(2);
+  private static final Duration SECOND_ESC = Duration.ofMillis(800);
+  private static final String INTERRUPTING = "Interrupting…";
   private static final DateTimeFormatter SAVE_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   /** Opens the session behind a new tab; the application wires store, model and tools. */
@@ -92,6 +95,9 @@ public final class WaymarkUi {
 
   private record Wake() {}
 
+  /** A yes/no question drawn over the chat; {@code yes} runs on y (or Enter). */
+  private record Confirm(String question, Runnable yes) {}
+
   private record Notice(String text, boolean warning) {}
 
   private final Screen screen;
@@ -110,7 +116,10 @@ public final class WaymarkUi {
   private final InputHistory history = new InputHistory();
   private int active;
   private Overlay overlay;
-  private Tab confirmingClose;
+  private Picker rewind;
+  private Instant lastEsc = Instant.EPOCH;
+  private Confirm confirming;
+  private final List<Tab> closedTabs = new ArrayList<>();
   private Instant lastCtrlC = Instant.EPOCH;
   private String hint = "";
   private boolean quit;
@@ -163,6 +172,9 @@ public final class WaymarkUi {
       for (Tab tab : tabs) {
         tab.session.close(); // cancels a running turn and waits for its checkpoint
       }
+      for (Tab tab : closedTabs) {
+        tab.session.close();
+      }
       try {
         saveSession(null, true);
       } catch (RuntimeException e) {
@@ -181,13 +193,17 @@ public final class WaymarkUi {
       var tree = session.checkpoints();
       tab.state.replay(tree.checkpoints(), session.memory().messages(), tree.live(), tree.livePath());
       tab.editor.setText(loadedTab.input() == null ? "" : loadedTab.input());
+      var waiting = session.memory().pending().get(tree.live());
+      if (waiting != null) {
+        tab.state.proposeAgain(tree.live(), waiting); // Waymark quit while it waited: asked again
+      }
       session.subscribe(event -> inbox.add(new TabEvent(tab, event)));
-      tabs.add(tab);
+      (loadedTab.closed() ? closedTabs : tabs).add(tab);
     }
     active = 0;
     if (!tabs.isEmpty()) {
-      current().state.notice(Tone.MUTED, "Session " + loaded.name() + ": " + loaded.tabs().size()
-          + (loaded.tabs().size() == 1 ? " tab." : " tabs."));
+      current().state.notice(Tone.MUTED, "Session " + loaded.name() + ": " + tabs.size() + (tabs.size() == 1 ? " tab" : " tabs")
+          + (closedTabs.isEmpty() ? "." : ", " + closedTabs.size() + " closed (/tab lists them)."));
       for (String note : loaded.notes()) {
         current().state.notice(Tone.WARNING, "! " + note);
       }
@@ -299,6 +315,10 @@ public final class WaymarkUi {
 
   private void onEvent(Tab tab, Event event) {
     if (!tabs.contains(tab)) {
+      if (closedTabs.contains(tab)) {
+        tab.state.apply(event, false); // a closed tab's turn still ends; reopened, it shows how
+        sessionChanged |= event instanceof Event.TurnFinished || event instanceof Event.CheckpointCreated;
+      }
       return;
     }
     boolean isActive = tab == current();
@@ -312,11 +332,22 @@ public final class WaymarkUi {
       ChatView.showViewed(tab.state, tab.scroll, chatWidth);
     } else if (event instanceof Event.TurnStarted) {
       tab.scroll.follow();
+    } else if (event instanceof Event.TurnFinished) {
+      if (isActive && hint.equals(INTERRUPTING)) {
+        hint = ""; // the chat now says "Interrupted."
+      }
+      if (tab.state.viewed().isPresent()) {
+        // viewed while it ran: back to live, so the next message does not branch by surprise
+        tab.session.submit(Command.View.live());
+      }
     } else if (event instanceof Event.CheckpointRestored) {
       tab.scroll.follow();
       tab.state.takeDraftToRestore().ifPresent(draft -> {
         if (tab.editor.isEmpty()) {
-          tab.editor.setText(draft);
+          tab.editor.refill(draft);
+          if (isActive) {
+            hint = "The prompt of the undone turn is back: type to replace it, or move the cursor to edit it.";
+          }
         }
       });
     }
@@ -343,7 +374,7 @@ public final class WaymarkUi {
       return;
     }
     if (input instanceof UiInput.Paste paste) {
-      if (overlay == null && confirmingClose == null) {
+      if (overlay == null && rewind == null && confirming == null) {
         current().editor.insert(paste.text());
       }
       return;
@@ -358,13 +389,14 @@ public final class WaymarkUi {
   }
 
   private void onText(String text) {
-    if (confirmingClose != null) {
-      answerClose(text);
+    if (confirming != null) {
+      answer(text);
       return;
     }
-    if (overlay != null) {
+    if (overlay != null || rewind != null) {
       if (text.equals("q")) {
         overlay = null;
+        rewind = null;
       }
       return;
     }
@@ -384,17 +416,21 @@ public final class WaymarkUi {
 
   private void onKey(KeyStroke stroke) {
     hint = "";
-    if (confirmingClose != null) {
+    if (confirming != null) {
       if (stroke.getKeyType() == KeyType.Escape) {
-        confirmingClose = null;
+        confirming = null;
       } else if (stroke.getKeyType() == KeyType.Enter) {
-        answerClose("y");
+        answer("y");
       }
       return;
     }
     Optional<Action> action = options.keys().actionFor(stroke);
     if (overlay != null) {
       onOverlayKey(stroke, action);
+      return;
+    }
+    if (rewind != null) {
+      onRewindKey(stroke, action);
       return;
     }
     if (action.isPresent() && perform(action.get())) {
@@ -421,6 +457,40 @@ public final class WaymarkUi {
     }
   }
 
+  private void onRewindKey(KeyStroke stroke, Optional<Action> action) {
+    switch (stroke.getKeyType()) {
+      case Escape -> rewind = null;
+      case ArrowUp -> rewind.move(-1);
+      case ArrowDown -> rewind.move(1);
+      case PageUp -> rewind.move(-Math.max(1, chatHeight - 2));
+      case PageDown -> rewind.move(Math.max(1, chatHeight - 2));
+      case Enter -> {
+        int before = rewind.chosen().value();
+        rewind = null;
+        runCommand(current(), "/undo " + before);
+      }
+      default -> {
+        if (action.isPresent() && action.get() == Action.CLEAR_OR_EXIT) {
+          rewind = null;
+        }
+      }
+    }
+  }
+
+  /** The /rewind list: the live path's prompts, newest first; Enter goes back to before the chosen one. */
+  private void openRewind(Tab tab) {
+    List<Picker.Choice> choices = new ArrayList<>();
+    for (TabState.PathPrompt p : tab.state.livePathPrompts()) {
+      String prompt = p.prompt().strip().lines().findFirst().orElse("");
+      choices.add(new Picker.Choice("#" + p.checkpoint() + "  › " + prompt, "back to #" + p.before(), p.before()));
+    }
+    if (choices.isEmpty()) {
+      tab.state.notice(Tone.MUTED, "Nothing to rewind: no prompt yet on this branch.");
+      return;
+    }
+    rewind = new Picker("Rewind: go back to before a prompt (files and conversation; it comes back in the input)", choices, 0);
+  }
+
   /** Runs a bound action; false when the key should go to the input instead. */
   private boolean perform(Action action) {
     Tab tab = current();
@@ -445,7 +515,7 @@ public final class WaymarkUi {
         if (!tab.editor.isEmpty()) {
           return false;
         }
-        quit = true;
+        requestQuit();
       }
       case HISTORY_PREVIOUS -> {
         if (!tab.editor.isOnFirstRow()) {
@@ -474,6 +544,7 @@ public final class WaymarkUi {
       }
       case SCROLL_UP -> ChatView.scrollUp(tab.state, tab.scroll, chatWidth, chatHeight, Math.max(1, chatHeight / 2));
       case SCROLL_DOWN -> ChatView.scrollDown(tab.state, tab.scroll, chatWidth, Math.max(1, chatHeight / 2));
+      case EXPAND -> tab.state.toggleExpanded();
       case HELP -> showHelp();
       default -> {
         return false;
@@ -533,9 +604,18 @@ public final class WaymarkUi {
       deny(tab, pending.get());
     } else if (tab.state.running()) {
       tab.session.submit(new Command.Cancel());
-      hint = "Interrupting…";
+      hint = INTERRUPTING;
     } else if (tab.state.viewed().isPresent()) {
       tab.session.submit(Command.View.live());
+    } else if (tab.editor.isEmpty()) {
+      // Esc Esc on an idle, empty input: the rewind list, as in Claude Code
+      Instant now = options.clock().instant();
+      if (Duration.between(lastEsc, now).compareTo(SECOND_ESC) <= 0) {
+        lastEsc = Instant.EPOCH;
+        openRewind(tab);
+      } else {
+        lastEsc = now;
+      }
     }
   }
 
@@ -543,6 +623,13 @@ public final class WaymarkUi {
     Instant now = options.clock().instant();
     if (!tab.editor.isEmpty()) {
       tab.editor.clear();
+      lastCtrlC = Instant.EPOCH;
+      return;
+    }
+    if (tab.state.running()) {
+      // as in other coding agents: Ctrl+C stops the turn; only an idle tab arms the exit
+      tab.session.submit(new Command.Cancel());
+      hint = INTERRUPTING;
       lastCtrlC = Instant.EPOCH;
       return;
     }
@@ -567,6 +654,11 @@ public final class WaymarkUi {
     }
     if (tab.state.running()) {
       tab.session.submit(new Command.Steer(text));
+      if (tab.state.viewed().isPresent()) {
+        tab.session.submit(Command.View.live());
+        tab.state.notice(Tone.MUTED, "A turn is running: the message steers it (it does not branch from #"
+            + tab.state.viewed().get() + "). Back to live.");
+      }
     } else {
       saveThenSubmit(tab, text, List.of(new Command.SendPrompt(text)));
     }
@@ -614,7 +706,13 @@ public final class WaymarkUi {
     } else if (parsed instanceof SlashCommand.Parsed.Help) {
       showHelp();
     } else if (parsed instanceof SlashCommand.Parsed.Quit) {
-      quit = true;
+      requestQuit();
+    } else if (parsed instanceof SlashCommand.Parsed.TabCommand tabCommand) {
+      tabCommand(tab, tabCommand);
+    } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
+      openRewind(tab);
+    } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
+      tab.state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
@@ -635,6 +733,33 @@ public final class WaymarkUi {
         commands.forEach(tab.session::submit);
       }
     }
+  }
+
+  /** {@code /tab}: the closed tabs; {@code /tab reopen [N]}: the last closed one, or the N-th listed. */
+  private void tabCommand(Tab tab, SlashCommand.Parsed.TabCommand command) {
+    if (closedTabs.isEmpty()) {
+      tab.state.notice(Tone.MUTED, "No closed tab to reopen in this session.");
+      return;
+    }
+    if (!command.reopen()) {
+      List<String> lines = new ArrayList<>(List.of("Closed tabs (/tab reopen N):"));
+      for (int i = 0; i < closedTabs.size(); i++) {
+        TabState s = closedTabs.get(i).state;
+        lines.add("  " + (i + 1) + "  " + (s.title().isEmpty() ? "(no prompt)" : s.title()) + "  · live #" + s.live());
+      }
+      tab.state.notice(Tone.NORMAL, String.join("\n", lines));
+      return;
+    }
+    int index = command.number() < 0 ? closedTabs.size() - 1 : command.number() - 1;
+    if (index < 0 || index >= closedTabs.size()) {
+      tab.state.notice(Tone.ERROR, "✗ There is no closed tab " + (index + 1) + "; /tab lists them.");
+      return;
+    }
+    Tab back = closedTabs.remove(index);
+    tabs.add(back);
+    active = tabs.size() - 1;
+    back.state.notice(Tone.MUTED, "Tab reopened.");
+    sessionChanged = true;
   }
 
   private void sessionCommand(Tab tab, SlashCommand.Parsed.Session command) {
@@ -662,7 +787,9 @@ public final class WaymarkUi {
     saveSession(null, true);
     SessionControl.Loaded loaded = sessions.load(idOrName);
     List<Tab> old = new ArrayList<>(tabs);
+    old.addAll(closedTabs);
     tabs.clear();
+    closedTabs.clear();
     openLoaded(loaded);
     for (Tab t : old) {
       t.session.close();
@@ -677,6 +804,9 @@ public final class WaymarkUi {
     List<SessionControl.OpenTab> open = new ArrayList<>();
     for (Tab t : tabs) {
       open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == drafted ? draft : t.editor.text()));
+    }
+    for (Tab t : closedTabs) {
+      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t.editor.text(), true));
     }
     return open;
   }
@@ -728,29 +858,54 @@ public final class WaymarkUi {
   }
 
   private void requestClose(Tab tab) {
+    String kept = tabs.size() == 1 ? " Closing the last tab quits; --continue brings it back. [y/N]"
+        : " It stays in the session: /tab reopen brings it back. [y/N]";
     if (tab.state.running()) {
-      confirmingClose = tab;
+      confirming = new Confirm("A turn is running in this tab. Close it anyway?" + kept, () -> close(tab));
+    } else if (tab.state.checkpoints().size() > 1 || !tab.editor.isEmpty()) {
+      confirming = new Confirm("Close tab " + (tabs.indexOf(tab) + 1) + " (" + (tab.state.checkpoints().size() - 1)
+          + " checkpoints)?" + kept, () -> close(tab));
     } else {
       close(tab);
     }
   }
 
-  private void answerClose(String answer) {
-    Tab tab = confirmingClose;
-    confirmingClose = null;
+  /** Ctrl+D and /quit: asks first while a tool call waits for approval. */
+  private void requestQuit() {
+    for (int i = 0; i < tabs.size(); i++) {
+      if (tabs.get(i).state.pendingApproval().isPresent()) {
+        confirming = new Confirm("A tool call waits for your approval in tab " + (i + 1) + ". Quit anyway? It is saved "
+            + "with the session, and waymark --continue proposes it again. [y/N]", () -> quit = true);
+        return;
+      }
+    }
+    quit = true;
+  }
+
+  private void answer(String answer) {
+    Confirm question = confirming;
+    confirming = null;
     if (answer.equalsIgnoreCase("y")) {
-      close(tab);
+      question.yes().run();
     }
   }
 
+  /**
+   * Closes a tab: a running turn is interrupted, and the tab stays in the session (its tags too)
+   * to be reopened. Closing the last tab quits, with the tab kept open.
+   */
   private void close(Tab tab) {
-    int index = tabs.indexOf(tab);
-    tabs.remove(tab);
-    tab.session.close();
-    if (tabs.isEmpty()) {
+    if (tabs.size() == 1) {
       quit = true;
       return;
     }
+    int index = tabs.indexOf(tab);
+    tabs.remove(tab);
+    if (tab.state.running()) {
+      tab.session.submit(new Command.Cancel());
+    }
+    closedTabs.add(tab);
+    sessionChanged = true;
     active = Math.min(index, tabs.size() - 1);
   }
 
@@ -825,7 +980,8 @@ public final class WaymarkUi {
       int index = input.firstRow() + r;
       String text = index < input.rows().size() ? input.rows().get(index) : "";
       String prefix = index == 0 ? "› " : "  ";
-      Painter.paint(g, 0, inputTop + r, Line.of(Span.of(prefix, Tone.USER), Span.plain(text)), width);
+      Span typed = tab.editor.selected() ? new Span(text, Style.PLAIN.reversed()) : Span.plain(text);
+      Painter.paint(g, 0, inputTop + r, Line.of(Span.of(prefix, Tone.USER), typed), width);
     }
     if (tab.editor.isEmpty() && !tab.state.running()) {
       String placeholder = tab.state.viewed().isPresent()
@@ -833,7 +989,10 @@ public final class WaymarkUi {
           : "Ask for a change, or type / for commands…";
       Painter.paint(g, 2, inputTop, Line.of(Span.of(placeholder, Tone.MUTED)), width - 2);
     } else if (tab.editor.isEmpty()) {
-      Painter.paint(g, 2, inputTop, Line.of(Span.of("Type to steer the running turn (Enter), Esc to interrupt…", Tone.MUTED)), width - 2);
+      String placeholder = tab.state.viewed().isPresent()
+          ? "A turn is running: Enter steers it and ends viewing; Esc or Ctrl+C interrupts…"
+          : "Type to steer the running turn (Enter), Esc or Ctrl+C to interrupt…";
+      Painter.paint(g, 2, inputTop, Line.of(Span.of(placeholder, Tone.MUTED)), width - 2);
     }
     int above = inputTop - 1;
 
@@ -856,8 +1015,15 @@ public final class WaymarkUi {
     int chatTop = 1;
     chatHeight = Math.max(0, above - chatTop);
     chatWidth = Math.max(1, width - Rail.WIDTH - 1);
-    if (overlay != null || confirmingClose != null) {
+    if (overlay != null || confirming != null) {
       paintOverlay(g, chatTop, chatHeight, width);
+    } else if (rewind != null && chatHeight > 1) {
+      Painter.paint(g, 0, chatTop, Wrap.truncate(Line.of(new Span(" " + rewind.title() + " ", Style.of(Tone.ACCENT).reversed()),
+          Span.of("  ↑↓ Enter · Esc", Tone.MUTED)), width), width);
+      List<Line> rows = rewind.rows(width, chatHeight - 1);
+      for (int r = 0; r < rows.size(); r++) {
+        Painter.paint(g, 0, chatTop + 1 + r, rows.get(r), width);
+      }
     } else {
       List<Line> chat = ChatView.render(tab.state, tab.scroll, chatWidth, chatHeight);
       for (int r = 0; r < chat.size(); r++) {
@@ -873,7 +1039,7 @@ public final class WaymarkUi {
       }
     }
 
-    boolean modal = overlay != null || confirmingClose != null
+    boolean modal = overlay != null || rewind != null || confirming != null
         || (tab.state.pendingApproval().isPresent() && tab.editor.isEmpty());
     if (modal) {
       screen.setCursorPosition(null);
@@ -926,9 +1092,11 @@ public final class WaymarkUi {
     if (height <= 0) {
       return;
     }
-    if (confirmingClose != null) {
-      Painter.paint(g, 0, top, Line.of(new Span("A turn is running in this tab. Close it anyway? [y/N]",
-          Style.of(Tone.WARNING).bolded())), width);
+    if (confirming != null) {
+      List<Line> rows = Wrap.wrap(Line.of(new Span(confirming.question(), Style.of(Tone.WARNING).bolded())), width);
+      for (int r = 0; r < rows.size() && r < height; r++) {
+        Painter.paint(g, 0, top + r, rows.get(r), width);
+      }
       return;
     }
     Painter.paint(g, 0, top, Wrap.truncate(Line.of(new Span(" " + overlay.title() + " ", Style.of(Tone.ACCENT).reversed()),

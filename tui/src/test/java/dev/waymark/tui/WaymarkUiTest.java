@@ -197,6 +197,79 @@ class WaymarkUiTest {
     assertThat(s).contains("Restored #0", "› make a.txt");
     assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
     assertThat(s.lines().filter(l -> l.startsWith("› make a.txt")).count()).as("in the chat and in the input").isEqualTo(2);
+
+    send("/checkpoint redo");
+    waitFor(s2 -> s2.contains("ready · #1") && s2.contains("Restored #1"), "the redo");
+    assertThat(Files.readString(project.resolve("a.txt"))).as("the command replaced the refilled prompt").isEqualTo("x");
+    assertThat(screen()).doesNotContain("#2");
+  }
+
+  @Test
+  void refilledTextCanBeEditedAfterAMove() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Made it.'},{'text':'Again.'}]}");
+    send("make");
+    waitFor("ready · #1");
+    send("/checkpoint undo");
+    waitFor("› make");
+    key(KeyType.End);
+    send(" more");
+    String s = waitFor("Again.");
+    assertThat(s).contains("› make more");
+  }
+
+  @Test
+  void ctrlCInterruptsARunningTurnAndOnlyAnIdleEmptyInputArmsTheExit() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':60000,'text':'never'}]}");
+    send("go");
+    waitFor("working");
+    ctrl('c');
+    String interrupted = waitFor(s -> s.contains("Interrupted.") && s.contains("ready · #1"), "the interrupt");
+    assertThat(ui.finished()).isFalse();
+    assertThat(interrupted).as("the hint goes once the chat says it is done").doesNotContain("Interrupting…", "again to exit");
+    ctrl('c');
+    waitFor("Press Ctrl+C again to exit.");
+    ctrl('c');
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void enterWhileViewingDuringARunningTurnSteersAndTheTabIsLiveWhenTheTurnEnds() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'whenLastUser':'one','text':'First.'},"
+        + "{'whenLastUser':'slow','delayMs':3000,'text':'Slow done.'},{'text':'Steered.'}]}");
+    send("one");
+    waitFor("ready · #1");
+    send("slow");
+    waitFor("working");
+    ctrl('b');
+    String viewing = waitFor("Viewing checkpoint #1");
+    assertThat(viewing).contains("viewing #1", "Enter steers it and ends viewing");
+    send("keep going");
+    String steering = waitFor("the message steers it");
+    assertThat(steering).contains("Back to live");
+    waitFor(s -> !s.contains("Viewing checkpoint"), "live again");
+
+    ctrl('b');
+    waitFor("Viewing checkpoint #1");
+    String after = waitFor(s -> s.contains("ready · #2"), "the turn to end");
+    assertThat(after).as("the next message must not branch by surprise").doesNotContain("Viewing checkpoint");
+  }
+
+  @Test
+  void aShellCommandShowsTheFilesItChangedAndCtrlOExpandsItsOutput() throws Exception {
+    start(100, 40, ApprovalMode.YOLO, "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':"
+        + "{'command':'seq 101 103; for f in a b c d e; do echo $f > $f.txt; done'}}]},"
+        + "{'text':'Ran it.'}]}");
+    send("make files");
+    String folded = waitFor(s -> s.contains("Ran it.") && s.contains("ready · #1"), "the turn");
+    assertThat(folded).contains("⎿ 101 (+", "5 files changed", "created a.txt", "… 1 more (Ctrl+O expands)")
+        .doesNotContain("102", "created e.txt");
+
+    ctrl('o');
+    String expanded = waitFor("created e.txt");
+    assertThat(expanded).contains("102", "[exit code 0]").doesNotContain("more (Ctrl+O");
+    ctrl('o');
+    waitFor(s -> !s.contains("created e.txt"), "folded again");
   }
 
   @Test
@@ -220,7 +293,9 @@ class WaymarkUiTest {
     waitFor("Unknown command /frobnicate");
     send("/help");
     String help = waitFor("Commands");
-    assertThat(help).contains("/checkpoint undo [N]", "ctrl+b");
+    assertThat(help).contains("ctrl+b");
+    key(KeyType.PageDown);
+    assertThat(waitFor("/rewind")).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]");
     key(KeyType.Escape);
     waitFor(s -> !s.contains("/checkpoint undo [N]"), "the help to close");
   }
@@ -231,9 +306,36 @@ class WaymarkUiTest {
     type("/che");
     key(KeyType.Tab);
     waitFor("› /checkpoint");
-    type(" re");
+    type("re");
     key(KeyType.Tab);
     waitFor("/checkpoint redo  /checkpoint restore");
+  }
+
+  @Test
+  void rewindListsThePromptsAndEnterGoesBackToBeforeTheChosenOne() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},"
+        + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2'}}]},"
+        + "{'whenLastUser':'two','text':'Wrote two.'}]}");
+    send("one");
+    waitFor(s -> s.contains("Wrote one.") && s.contains("ready · #1"), "the first turn");
+    send("two");
+    waitFor(s -> s.contains("Wrote two.") && s.contains("ready · #2"), "the second turn");
+
+    send("/rewind");
+    String list = waitFor("Rewind: go back to before a prompt");
+    assertThat(list).contains("▸ #2  › two", "#1  › one", "back to #0");
+    key(KeyType.ArrowDown);
+    key(KeyType.Enter);
+    String back = waitFor(s -> s.contains("Restored #0") && s.contains("ready · #0"), "the rewind");
+    assertThat(Files.exists(project.resolve("a.txt"))).isFalse();
+    assertThat(back.lines().filter(l -> l.startsWith("› one")).count()).as("the chosen prompt is back in the input").isEqualTo(2);
+
+    ctrl('c');
+    key(KeyType.Escape);
+    key(KeyType.Escape);
+    waitFor(s -> s.contains("Nothing to rewind"), "Esc Esc on an idle, empty input: the (empty) rewind list");
   }
 
   @Test
@@ -274,15 +376,84 @@ class WaymarkUiTest {
     send("go");
     waitFor("working");
     ctrl('w');
-    waitFor("Close it anyway? [y/N]");
+    waitFor("Close it anyway?");
     type("n");
     waitFor(s -> s.contains("working") && !s.contains("Close it anyway"), "the question to go away");
     assertThat(ui.finished()).isFalse();
     ctrl('w');
-    waitFor("Close it anyway? [y/N]");
+    waitFor("Close it anyway?");
     type("y");
     ui.step(20);
     assertThat(ui.finished()).as("closing the last tab quits").isTrue();
+  }
+
+  @Test
+  void closingATabWithHistoryAsksAndKeepsItInTheSessionToReopen() throws Exception {
+    java.util.List<java.util.List<SessionControl.OpenTab>> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    SessionControl recording = new SessionControl() {
+      @Override
+      public String save(java.util.List<OpenTab> tabs, String name) {
+        saves.add(tabs);
+        return "saved";
+      }
+
+      @Override
+      public java.util.List<String> list() {
+        return java.util.List.of();
+      }
+
+      @Override
+      public Loaded load(String idOrName) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public String delete(String idOrName) {
+        throw new UnsupportedOperationException();
+      }
+    };
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'First tab answer.'}]}", recording);
+    send("in tab one");
+    waitFor(s -> s.contains("First tab answer.") && s.contains("ready · #1"), "the turn");
+    ctrl('t');
+    waitFor("ready · #0");
+    ui.post(new UiInput.Key(new KeyStroke('1', false, true)));
+    waitFor("First tab answer.");
+
+    ctrl('w');
+    waitFor("Close tab 1 (1 checkpoints)? It stays in the session: /tab reopen brings it back.");
+    type("y");
+    String closed = waitFor(s -> !s.contains("First tab answer.") && !s.contains("Close tab"), "the tab to close");
+    assertThat(closed).doesNotContain(" 2 ");
+    send("/session save");
+    waitFor(s -> !saves.isEmpty(), "a save");
+    assertThat(saves.get(saves.size() - 1)).extracting(SessionControl.OpenTab::closed).containsExactly(false, true);
+
+    send("/tab");
+    waitFor("Closed tabs (/tab reopen N):");
+    send("/tab reopen");
+    String back = waitFor("First tab answer.");
+    assertThat(back).contains(" 1 ", " 2 ", "Tab reopened.");
+    send("/tab reopen");
+    waitFor("No closed tab to reopen");
+  }
+
+  @Test
+  void quittingWithAnApprovalWaitingAsksFirst() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    waitFor("Allow write_file: write a.txt?");
+    ctrl('d');
+    waitFor("A tool call waits for your approval in tab 1. Quit anyway?");
+    type("n");
+    waitFor(s -> !s.contains("Quit anyway?"), "the question to go");
+    assertThat(ui.finished()).isFalse();
+    ctrl('d');
+    waitFor("Quit anyway?");
+    type("y");
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
   }
 
   @Test

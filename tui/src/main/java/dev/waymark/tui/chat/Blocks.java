@@ -18,6 +18,10 @@ import java.util.List;
 public final class Blocks {
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm");
   static final int PREVIEW_ROWS = 12;
+  /** Files of a shell command listed while its block is folded. */
+  static final int FOLDED_FILES = 4;
+  /** Rows of a result or diff shown once expanded, so one huge output cannot swamp the chat. */
+  static final int EXPANDED_ROWS = 400;
 
   private Blocks() {}
 
@@ -74,6 +78,48 @@ public final class Blocks {
     }
   }
 
+  /**
+   * A reasoning model's thinking before its answer: dimmed, and folded to one line unless the tab
+   * shows reasoning ({@code /reasoning}).
+   */
+  public static final class Reasoning extends Block {
+    private final StringBuilder text = new StringBuilder();
+    private boolean expanded;
+
+    public Reasoning(int checkpoint, boolean expanded) {
+      super(checkpoint);
+      this.expanded = expanded;
+    }
+
+    public void append(String delta) {
+      text.append(delta);
+      changed();
+    }
+
+    public void expand(boolean show) {
+      if (expanded != show) {
+        expanded = show;
+        changed();
+      }
+    }
+
+    @Override
+    protected List<Line> layout(int width) {
+      String body = text.toString().strip();
+      long lines = body.lines().count();
+      if (!expanded) {
+        return Wrap.wrap(Line.of(Span.of("▸ thought · " + lines + (lines == 1 ? " line" : " lines")
+            + " · /reasoning shows it", Tone.MUTED)), width, Line.plain("  "));
+      }
+      List<Line> rows = new ArrayList<>();
+      rows.add(Line.of(Span.of("▾ thought", Tone.MUTED)));
+      for (String paragraph : body.split("\n", -1)) {
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  " + Wrap.expandTabs(paragraph), Tone.MUTED)), width, Line.plain("  ")));
+      }
+      return rows;
+    }
+  }
+
   /** A tool call: name and target, its diff or command, and once finished a result summary. */
   public static final class ToolUse extends Block {
     private final String id;
@@ -83,6 +129,7 @@ public final class Blocks {
     private boolean awaitingApproval;
     private String result;
     private boolean failed;
+    private boolean expanded;
 
     public ToolUse(int checkpoint, String id, String name, String summary, String preview, boolean awaitingApproval) {
       super(checkpoint);
@@ -125,6 +172,14 @@ public final class Blocks {
       changed();
     }
 
+    /** Expanded, the whole diff, command output and list of changed files show; folded, a preview. */
+    public void expand(boolean on) {
+      if (expanded != on) {
+        expanded = on;
+        changed();
+      }
+    }
+
     @Override
     protected List<Line> layout(int width) {
       List<Line> rows = new ArrayList<>();
@@ -133,19 +188,59 @@ public final class Blocks {
       rows.addAll(Wrap.wrap(Line.of(Span.of(glyph, mark), new Span(name, Style.of(Tone.ACCENT).bolded()),
           Span.plain(" " + summary)), width, Line.plain("  ")));
       if (!preview.isBlank()) {
-        for (Line l : DiffLines.compact(preview, Math.max(1, width - 2), PREVIEW_ROWS)) {
+        for (Line l : DiffLines.compact(preview, Math.max(1, width - 2), expanded ? EXPANDED_ROWS : PREVIEW_ROWS)) {
           rows.add(l.prefixed("  "));
         }
       }
       if (awaitingApproval) {
         rows.add(Line.of(Span.of("  waiting for your approval", Tone.WARNING)));
       }
-      if (result != null) {
+      if (result != null && name.equals("run_shell")) {
+        shellResult(rows, width);
+      } else if (result != null && expanded) {
+        List<String> all = result.strip().lines().limit(EXPANDED_ROWS).toList();
+        for (int i = 0; i < all.size(); i++) {
+          rows.addAll(Wrap.wrap(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED),
+              Span.of(Wrap.expandTabs(all.get(i)), failed ? Tone.ERROR : Tone.MUTED)), width, Line.plain("    ")));
+        }
+      } else if (result != null) {
         String first = firstLine(result);
         rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(first, failed ? Tone.ERROR : Tone.MUTED)),
             width, Line.plain("    ")));
       }
       return rows;
+    }
+
+    /** The command's output (its first line, or all of it expanded), then the files it changed. */
+    private void shellResult(List<Line> rows, int width) {
+      ShellResult shell = ShellResult.parse(result);
+      Tone tone = failed ? Tone.ERROR : Tone.MUTED;
+      if (expanded) {
+        List<String> output = shell.output();
+        for (int i = 0; i < output.size() && i < EXPANDED_ROWS; i++) {
+          rows.addAll(Wrap.wrap(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED), Span.of(Wrap.expandTabs(output.get(i)), tone)),
+              width, Line.plain("    ")));
+        }
+      } else {
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(firstLine(String.join("\n", shell.output())), tone)),
+            width, Line.plain("    ")));
+      }
+      files(rows, width, shell.changed(), "changed", Tone.ACCENT);
+      files(rows, width, shell.notRecorded(), "changed, not recorded (undo will not restore)", Tone.WARNING);
+    }
+
+    private void files(List<Line> rows, int width, List<String> files, String heading, Tone tone) {
+      if (files.isEmpty()) {
+        return;
+      }
+      rows.add(Line.of(Span.of("    " + files.size() + (files.size() == 1 ? " file " : " files ") + heading, tone)));
+      int shown = expanded ? files.size() : Math.min(files.size(), FOLDED_FILES);
+      for (int i = 0; i < shown; i++) {
+        rows.add(Wrap.truncate(Line.of(Span.of("      " + files.get(i), Tone.NORMAL)), width));
+      }
+      if (shown < files.size()) {
+        rows.add(Line.of(Span.of("      … " + (files.size() - shown) + " more (Ctrl+O expands)", Tone.MUTED)));
+      }
     }
   }
 
@@ -201,6 +296,6 @@ public final class Blocks {
       return trimmed;
     }
     long more = trimmed.lines().count() - 1;
-    return trimmed.substring(0, nl) + " (+" + more + " more line" + (more == 1 ? "" : "s") + ")";
+    return trimmed.substring(0, nl) + " (+" + more + " more line" + (more == 1 ? "" : "s") + ", Ctrl+O)";
   }
 }

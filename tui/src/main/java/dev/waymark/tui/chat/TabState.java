@@ -1,6 +1,5 @@
 package dev.waymark.tui.chat;
 
-import dev.waymark.core.agent.CheckpointSummary;
 import dev.waymark.core.agent.Event;
 import dev.waymark.core.checkpoint.CheckpointDiff;
 import dev.waymark.core.checkpoint.CheckpointStatus;
@@ -8,14 +7,9 @@ import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.tui.text.Line;
-import dev.waymark.tui.text.Span;
-import dev.waymark.tui.text.Style;
 import dev.waymark.tui.text.Tone;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +21,6 @@ import java.util.Optional;
  * applied there, in order, and nothing here touches files, git or the network.
  */
 public final class TabState {
-  private static final DateTimeFormatter LIST_TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm");
 
   private final String tabId;
   private final Clock clock;
@@ -43,11 +36,15 @@ public final class TabState {
   private Instant runningSince;
   private PendingApproval pending;
   private Optional<ChatResponse.Usage> usage = Optional.empty();
+  private Blocks.Reasoning thought; // the reasoning streaming now, until the answer or a tool call
+  private boolean reasoningShown;
+  private String waiting; // a retry the model client is waiting for; null when none
   private long outputTokens;
   private String title = "";
   private String draftToRestore;
   private CheckpointDiff diffToShow;
   private boolean unseenFinish;
+  private boolean expanded;
   private int version;
 
   /** A tool call waiting for the user's allow or deny. */
@@ -151,6 +148,26 @@ public final class TabState {
     return n > 0 && n < marks.size() && !marks.get(n).onLivePath();
   }
 
+  /** A prompt of the live path, and the checkpoint it left: going back there undoes it. */
+  public record PathPrompt(int checkpoint, int before, String prompt) {}
+
+  /** The prompts from #1 up to live along the live path, newest first. */
+  public List<PathPrompt> livePathPrompts() {
+    List<PathPrompt> prompts = new ArrayList<>();
+    int before = 0;
+    for (CheckpointMark mark : marks) {
+      int n = mark.number();
+      if (n == 0 || n > live || !mark.onLivePath()) {
+        continue;
+      }
+      String prompt = blocks.stream().filter(b -> b instanceof Blocks.Prompt && b.checkpoint() == n)
+          .map(b -> ((Blocks.Prompt) b).text()).findFirst().orElse("");
+      prompts.add(0, new PathPrompt(n, before, prompt));
+      before = n;
+    }
+    return prompts;
+  }
+
   /** Takes the draft a restore brought back, once. */
   public Optional<String> takeDraftToRestore() {
     String d = draftToRestore;
@@ -197,6 +214,11 @@ public final class TabState {
             add(new Blocks.Prompt(n, "(continued)", cp.created()));
             prompted = true;
           }
+          if (!assistant.reasoningText().isBlank()) {
+            Blocks.Reasoning reasoningBlock = new Blocks.Reasoning(n, reasoningShown);
+            reasoningBlock.append(assistant.reasoningText());
+            add(reasoningBlock);
+          }
           if (!assistant.text().isBlank()) {
             Blocks.Answer answerBlock = new Blocks.Answer(n);
             answerBlock.append(assistant.text());
@@ -207,6 +229,12 @@ public final class TabState {
             toolUses.put(call.id(), use);
             add(use);
           }
+        } else if (m instanceof dev.waymark.core.model.ChatMessage.System compacted) {
+          add(new Blocks.Prompt(n, "/compact", cp.created()));
+          prompted = true;
+          Blocks.Answer summary = new Blocks.Answer(n);
+          summary.append(compacted.text().replace(dev.waymark.core.agent.TabSession.COMPACTED, ""));
+          add(summary);
         } else if (m instanceof dev.waymark.core.model.ChatMessage.ToolResult result) {
           Blocks.ToolUse use = toolUses.get(result.toolCallId());
           if (use != null) {
@@ -223,9 +251,41 @@ public final class TabState {
     version++;
   }
 
+  /** Shows every tool call's whole diff, output and changed files, or folds them back to a preview. */
+  public void toggleExpanded() {
+    expanded = !expanded;
+    for (Block block : blocks) {
+      if (block instanceof Blocks.ToolUse use) {
+        use.expand(expanded);
+      }
+    }
+    version++;
+  }
+
+  public boolean expanded() {
+    return expanded;
+  }
+
   /** A message from the UI itself (a bad command, say), shown in this tab's chat. */
   public void notice(Tone tone, String text) {
     add(new Blocks.Notice(-1, tone, text));
+  }
+
+  /** Shows or folds every reasoning block of the tab; returns whether they are now shown. */
+  public boolean toggleReasoning() {
+    reasoningShown = !reasoningShown;
+    for (Block b : blocks) {
+      if (b instanceof Blocks.Reasoning r) {
+        r.expand(reasoningShown);
+      }
+    }
+    version++;
+    return reasoningShown;
+  }
+
+  /** The retry being waited for, e.g. {@code rate limited, retrying in 12 s (2/3)}. */
+  public Optional<String> waiting() {
+    return Optional.ofNullable(waiting);
   }
 
   public void clearPendingApproval() {
@@ -242,9 +302,21 @@ public final class TabState {
   /** Folds one event in; {@code active} says whether the user is looking at this tab. */
   public void apply(Event event, boolean active) {
     version++;
+    waiting = event instanceof Event.Waiting w ? w.message() : null;
+    if (event instanceof Event.Waiting) {
+      return; // shown in the footer until the next event
+    }
     if (event instanceof Event.TurnStarted started) {
       turnStarted(started);
+    } else if (event instanceof Event.ReasoningDelta reasoning) {
+      if (thought == null) {
+        thought = new Blocks.Reasoning(reasoning.checkpoint(), reasoningShown);
+        answer = null;
+        add(thought);
+      }
+      thought.append(reasoning.text());
     } else if (event instanceof Event.AssistantDelta delta) {
+      thought = null;
       if (answer == null) {
         answer = new Blocks.Answer(delta.checkpoint());
         add(answer);
@@ -252,6 +324,7 @@ public final class TabState {
       answer.append(delta.text());
     } else if (event instanceof Event.ToolCallProposed proposed) {
       answer = null;
+      thought = null;
       Blocks.ToolUse use = new Blocks.ToolUse(proposed.checkpoint(), proposed.call().id(), proposed.call().name(),
           proposed.summary(), proposed.preview(), proposed.needsApproval());
       toolUses.put(proposed.call().id(), use);
@@ -311,6 +384,7 @@ public final class TabState {
     running = true;
     runningSince = clock.instant();
     answer = null;
+    thought = null;
     if (title.isEmpty()) {
       title = started.prompt().strip().lines().findFirst().orElse("");
     }
@@ -353,18 +427,21 @@ public final class TabState {
     }
     boolean clean = result.applied() && result.merged().isEmpty() && result.conflicts().isEmpty();
     add(new Blocks.Notice(-1, clean ? Tone.MUTED : Tone.WARNING, "↺ " + result.summary()));
-    restored.pendingToolCall().ifPresent(call -> {
-      Blocks.ToolUse original = toolUses.get(call.id());
-      String summary = original == null ? call.name() : original.summary();
-      String preview = original == null ? "" : original.preview();
-      Blocks.ToolUse again = new Blocks.ToolUse(-1, call.id(), call.name(), summary, preview, true);
-      toolUses.put(call.id(), again);
-      add(again);
-      pending = new PendingApproval(result.target(), call, summary, preview, true);
-    });
+    restored.pendingToolCall().ifPresent(call -> proposeAgain(result.target(), call));
     if (!restored.draft().isEmpty()) {
       draftToRestore = restored.draft();
     }
+  }
+
+  /** A tool call that was waiting for approval at {@code checkpoint} when it was left, asked again. */
+  public void proposeAgain(int checkpoint, ToolCall call) {
+    Blocks.ToolUse original = toolUses.get(call.id());
+    String summary = original == null ? call.name() + " " + target(call) : original.summary();
+    String preview = original == null ? "" : original.preview();
+    Blocks.ToolUse again = new Blocks.ToolUse(-1, call.id(), call.name(), summary, preview, true);
+    toolUses.put(call.id(), again);
+    add(again);
+    pending = new PendingApproval(checkpoint, call, summary, preview, true);
   }
 
   /** What a saved tool call was about: its path or command, read from its arguments. */
@@ -383,36 +460,7 @@ public final class TabState {
   }
 
   private List<Line> listing(Event.CheckpointsListed listed) {
-    List<Line> rows = new ArrayList<>();
-    rows.add(Line.of("Checkpoints (live #" + listed.live() + "):", Style.of(Tone.ACCENT).bolded()));
-    for (CheckpointSummary c : listed.checkpoints()) {
-      String when = LocalDateTime.ofInstant(c.created(), ZoneId.systemDefault()).format(LIST_TIME);
-      String prompt = c.number() == 0 ? "(start)" : c.prompt().strip().lines().findFirst().orElse("");
-      if (prompt.length() > 48) {
-        prompt = prompt.substring(0, 47) + "…";
-      }
-      Style style = c.onLivePath() ? Style.PLAIN : Style.of(Tone.MUTED);
-      List<Span> spans = new ArrayList<>();
-      spans.add(new Span(String.format("%s#%-4d", c.number() == listed.live() ? "▸" : " ", c.number()), style.bolded()));
-      spans.add(Span.of(when + "  ", Tone.MUTED));
-      spans.add(new Span(prompt, style));
-      if (c.filesChanged() > 0) {
-        spans.add(Span.of("  " + c.filesChanged() + (c.filesChanged() == 1 ? " file " : " files "), Tone.MUTED));
-        spans.add(Span.of("+" + c.added(), Tone.ADDED));
-        spans.add(Span.of(" −" + c.removed(), Tone.REMOVED));
-      }
-      if (c.status() != CheckpointStatus.DONE) {
-        spans.add(Span.of("  " + c.status().name().toLowerCase(java.util.Locale.ROOT), Tone.WARNING));
-      }
-      if (!c.onLivePath()) {
-        spans.add(Span.of("  undone", Tone.MUTED));
-      }
-      for (String name : c.savedNames()) {
-        spans.add(Span.of("  saved:" + name, Tone.ACCENT));
-      }
-      rows.add(new Line(spans));
-    }
-    return rows;
+    return CheckpointListing.render(listed.checkpoints(), listed.live());
   }
 
   private void ensureMark(int n, int parent) {
@@ -435,6 +483,9 @@ public final class TabState {
   }
 
   private void add(Block block) {
+    if (block instanceof Blocks.ToolUse use) {
+      use.expand(expanded);
+    }
     blocks.add(block);
     int n = block.checkpoint();
     if (n >= 0) {

@@ -10,15 +10,15 @@ import java.util.Locale;
 public final class SlashCommand {
   /** Every command with its arguments, for completion and /help. */
   public static final List<String> USAGE = List.of(
-      "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N]", "/checkpoint redo",
-      "/checkpoint save [name]", "/checkpoint goto N", "/checkpoint diff [N]",
-      "/checkpoint restore N [files|conversation|both]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/help", "/quit");
+      "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
+      "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
+      "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
+      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/help", "/quit");
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -30,6 +30,15 @@ public final class SlashCommand {
     record Help() implements Parsed {}
 
     record Quit() implements Parsed {}
+
+    /** {@code /tab}: list the closed tabs; {@code /tab reopen [N]}: reopen one ({@code number} -1: the last closed). */
+    record TabCommand(boolean reopen, int number) implements Parsed {}
+
+    /** Pick a prompt of the live path to go back to before it. */
+    record Rewind() implements Parsed {}
+
+    /** Show or fold the reasoning of the tab's reasoning model. */
+    record ToggleReasoning() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
 
@@ -53,6 +62,11 @@ public final class SlashCommand {
     switch (head) {
       case "/help":
         return words.length == 1 ? new Parsed.Help() : invalid("/help takes no arguments.");
+      case "/compact":
+        return words.length == 1 ? new Parsed.ForTab(List.of(new Command.Compact()), false)
+            : invalid("/compact takes no arguments.");
+      case "/reasoning":
+        return words.length == 1 ? new Parsed.ToggleReasoning() : invalid("/reasoning takes no arguments.");
       case "/quit":
       case "/exit":
         return words.length == 1 ? new Parsed.Quit() : invalid("/quit takes no arguments.");
@@ -61,16 +75,38 @@ public final class SlashCommand {
         return checkpoint(words, current, defaultSaveName);
       case "/session":
         return session(words);
+      case "/undo":
+      case "/redo":
+      case "/diff":
+        return alias(words, current, defaultSaveName);
+      case "/tab":
+        return tab(words);
+      case "/rewind":
+        return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       default:
         return invalid("Unknown command " + words[0] + ". Type /help for the list.");
     }
   }
 
-  private static Parsed checkpoint(String[] words, int current, String defaultSaveName) {
-    if (words.length == 1) {
+  private static Parsed checkpoint(String[] typed, int current, String defaultSaveName) {
+    if (typed.length == 1) {
       return tab(new Command.List());
     }
-    String sub = words[1].toLowerCase(Locale.ROOT);
+    String sub = typed[1].toLowerCase(Locale.ROOT);
+    // --force may stand anywhere after the action; only the commands that restore take it.
+    List<String> kept = new ArrayList<>();
+    boolean force = false;
+    for (String word : typed) {
+      if (word.equals("--force")) {
+        force = true;
+      } else {
+        kept.add(word);
+      }
+    }
+    if (force && !List.of("undo", "redo", "goto", "restore").contains(sub)) {
+      return invalid("Only undo, redo, goto and restore take --force.");
+    }
+    String[] words = kept.toArray(String[]::new);
     int args = words.length - 2;
     try {
       switch (sub) {
@@ -80,26 +116,30 @@ public final class SlashCommand {
           return args == 0 ? tab(Command.View.live()) : invalid("Usage: /checkpoint live");
         case "undo":
           if (args > 1) {
-            return invalid("Usage: /checkpoint undo [N]");
+            return invalid("Usage: /checkpoint undo [N] [--force]");
           }
-          return new Parsed.ForTab(List.of(args == 0 ? Command.Undo.one() : new Command.Undo(number(words[2]))), true);
+          return new Parsed.ForTab(List.of(new Command.Undo(args == 0 ? -1 : number(words[2]), force)), true);
         case "redo":
-          return args == 0 ? new Parsed.ForTab(List.of(new Command.Redo()), true) : invalid("Usage: /checkpoint redo");
+          return args == 0 ? new Parsed.ForTab(List.of(new Command.Redo(force)), true)
+              : invalid("Usage: /checkpoint redo [--force]");
         case "save":
           return args <= 1 ? tab(new Command.Save(args == 0 ? defaultSaveName : words[2]))
               : invalid("Usage: /checkpoint save [name] (one word: letters, digits, '.', '-', '_')");
         case "goto":
-          return args == 1 ? new Parsed.ForTab(List.of(new Command.GoTo(number(words[2]))), true)
-              : invalid("Usage: /checkpoint goto N");
+          if (args != 1) {
+            return invalid("Usage: /checkpoint goto N|NAME [--force]");
+          }
+          return new Parsed.ForTab(List.of(words[2].matches("#?\\d+") ? new Command.GoTo(number(words[2]), force)
+              : new Command.GoToSaved(words[2], force)), true);
         case "diff":
           return args <= 1 ? tab(new Command.Diff(args == 0 ? current : number(words[2])))
               : invalid("Usage: /checkpoint diff [N]");
         case "restore":
           if (args < 1 || args > 2) {
-            return invalid("Usage: /checkpoint restore N [files|conversation|both]");
+            return invalid("Usage: /checkpoint restore N [files|conversation|both] [--force]");
           }
           RestoreMode mode = args == 2 ? mode(words[3]) : RestoreMode.BOTH;
-          return new Parsed.ForTab(List.of(new Command.Restore(number(words[2]), mode, false)), true);
+          return new Parsed.ForTab(List.of(new Command.Restore(number(words[2]), mode, force)), true);
         default:
           if (args == 0 && sub.matches("#?\\d+")) {
             return tab(Command.View.at(number(sub)));
@@ -108,6 +148,33 @@ public final class SlashCommand {
       }
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
+    }
+  }
+
+  /** {@code /undo [N]}, {@code /redo}, {@code /diff [N]}: their /checkpoint command, with errors that name the alias. */
+  private static Parsed alias(String[] words, int current, String defaultSaveName) {
+    String[] full = new String[words.length + 1];
+    full[0] = "/checkpoint";
+    full[1] = words[0].substring(1).toLowerCase(Locale.ROOT);
+    System.arraycopy(words, 1, full, 2, words.length - 1);
+    Parsed parsed = checkpoint(full, current, defaultSaveName);
+    if (parsed instanceof Parsed.Invalid bad) {
+      return invalid(bad.message().replace("/checkpoint " + full[1], "/" + full[1]));
+    }
+    return parsed;
+  }
+
+  private static Parsed tab(String[] words) {
+    if (words.length == 1) {
+      return new Parsed.TabCommand(false, -1);
+    }
+    if (!words[1].equalsIgnoreCase("reopen") || words.length > 3) {
+      return invalid("Usage: /tab (the closed tabs), /tab reopen [N]");
+    }
+    try {
+      return new Parsed.TabCommand(true, words.length == 2 ? -1 : number(words[2]));
+    } catch (IllegalArgumentException e) {
+      return invalid("Not a tab number: \"" + words[2] + "\". /tab lists the closed tabs.");
     }
   }
 
@@ -176,6 +243,10 @@ public final class SlashCommand {
         i++;
       }
       prefix = prefix.substring(0, i);
+    }
+    String whole = prefix;
+    if (WORDS.contains(whole) && found.stream().allMatch(w -> w.equals(whole) || w.startsWith(whole + " "))) {
+      prefix = whole + " "; // a whole command whose subcommands follow: ready for the next word
     }
     return prefix.length() > typed.length() ? prefix : typed;
   }

@@ -7,6 +7,7 @@ package dev.waymark.tui.input;
 public final class InputEditor {
   private final StringBuilder text = new StringBuilder();
   private int caret;
+  private boolean selected;
 
   public String text() {
     return text.toString();
@@ -24,6 +25,31 @@ public final class InputEditor {
     text.setLength(0);
     text.append(value);
     caret = text.length();
+    selected = false;
+  }
+
+  /**
+   * Puts back text the user did not type just now (an undone prompt), selected: the next text typed
+   * or pasted replaces it and a deleting key removes it, so a command typed after an undo is not
+   * appended to it. A moving key keeps it, to edit.
+   */
+  public void refill(String value) {
+    setText(value);
+    selected = !value.isEmpty();
+  }
+
+  /** True while refilled text is selected. */
+  public boolean selected() {
+    return selected;
+  }
+
+  /** Clears the selection, if any: true when the selected text was removed. */
+  private boolean replaceSelection() {
+    if (!selected) {
+      return false;
+    }
+    setText("");
+    return true;
   }
 
   public void clear() {
@@ -31,12 +57,16 @@ public final class InputEditor {
   }
 
   public void insert(String s) {
+    replaceSelection();
     String clean = s.replace("\r\n", "\n").replace('\r', '\n');
     text.insert(caret, clean);
     caret += clean.length();
   }
 
   public void backspace() {
+    if (replaceSelection()) {
+      return;
+    }
     if (caret > 0) {
       int from = text.offsetByCodePoints(caret, -1);
       text.delete(from, caret);
@@ -45,18 +75,23 @@ public final class InputEditor {
   }
 
   public void delete() {
+    if (replaceSelection()) {
+      return;
+    }
     if (caret < text.length()) {
       text.delete(caret, text.offsetByCodePoints(caret, 1));
     }
   }
 
   public void left() {
+    selected = false;
     if (caret > 0) {
       caret = text.offsetByCodePoints(caret, -1);
     }
   }
 
   public void right() {
+    selected = false;
     if (caret < text.length()) {
       caret = text.offsetByCodePoints(caret, 1);
     }
@@ -64,15 +99,18 @@ public final class InputEditor {
 
   /** To the start of the line (Home, Ctrl+A). */
   public void home() {
+    selected = false;
     caret = lineStart(caret);
   }
 
   /** To the end of the line (End, Ctrl+E). */
   public void end() {
+    selected = false;
     caret = lineEnd(caret);
   }
 
   public void up() {
+    selected = false;
     int start = lineStart(caret);
     if (start == 0) {
       caret = 0;
@@ -84,6 +122,7 @@ public final class InputEditor {
   }
 
   public void down() {
+    selected = false;
     int end = lineEnd(caret);
     if (end == text.length()) {
       caret = end;
@@ -95,6 +134,7 @@ public final class InputEditor {
   }
 
   public void wordLeft() {
+    selected = false;
     int i = caret;
     while (i > 0 && !Character.isLetterOrDigit(text.codePointBefore(i))) {
       i = text.offsetByCodePoints(i, -1);
@@ -106,6 +146,7 @@ public final class InputEditor {
   }
 
   public void wordRight() {
+    selected = false;
     int i = caret;
     while (i < text.length() && !Character.isLetterOrDigit(text.codePointAt(i))) {
       i = text.offsetByCodePoints(i, 1);
@@ -118,6 +159,9 @@ public final class InputEditor {
 
   /** Deletes the word before the caret (Alt+Backspace). */
   public void deleteWordBack() {
+    if (replaceSelection()) {
+      return;
+    }
     int end = caret;
     wordLeft();
     text.delete(caret, end);
@@ -125,12 +169,18 @@ public final class InputEditor {
 
   /** Deletes to the end of the line, or the line break when at its end (Ctrl+K). */
   public void killToEnd() {
+    if (replaceSelection()) {
+      return;
+    }
     int end = lineEnd(caret);
     text.delete(caret, end == caret && end < text.length() ? end + 1 : end);
   }
 
   /** Deletes to the start of the line (Ctrl+U). */
   public void killToStart() {
+    if (replaceSelection()) {
+      return;
+    }
     int start = lineStart(caret);
     text.delete(start, caret);
     caret = start;

@@ -19,10 +19,14 @@ public final class Footer {
     List<Span> spans = new ArrayList<>();
     if (tab.pendingApproval().isPresent()) {
       spans.add(new Span(" ? awaiting your approval ", Style.of(Tone.WARNING).bolded()));
+    } else if (tab.running() && tab.waiting().isPresent()) {
+      spans.add(new Span(" " + spinnerFrame + " " + tab.waiting().get(), Style.of(Tone.WARNING).bolded()));
+      spans.add(Span.of(" · esc to interrupt ", Tone.MUTED));
     } else if (tab.running()) {
       long seconds = Duration.between(tab.runningSince().orElse(now), now).toSeconds();
       spans.add(Span.of(" " + spinnerFrame + " working " + elapsed(seconds), Tone.ACCENT));
-      spans.add(Span.of(" · esc to interrupt ", Tone.MUTED));
+      tab.viewed().ifPresent(n -> spans.add(new Span(" · viewing #" + n, Style.of(Tone.VIEWED).bolded())));
+      spans.add(Span.of(" · esc/ctrl+c to interrupt ", Tone.MUTED));
     } else if (tab.viewed().isPresent()) {
       spans.add(new Span(" viewing #" + tab.viewed().get(), Style.of(Tone.VIEWED).bolded()));
       spans.add(Span.of(" · send to branch · ctrl+f/alt+→ forward ", Tone.MUTED));

@@ -38,19 +38,26 @@ public final class HelpText {
 
   static String explain(String usage) {
     return switch (usage) {
-      case "/checkpoint" -> "list checkpoints: number, time, prompt, files and lines changed";
+      case "/checkpoint" -> "the checkpoints as a tree: branches, undone or abandoned ones, named saves";
       case "/checkpoint N" -> "view #N (read-only; nothing on disk changes)";
       case "/checkpoint live" -> "stop viewing, back to live";
-      case "/checkpoint undo [N]" -> "undo the last checkpoint (or back to #N): files and conversation";
-      case "/checkpoint redo" -> "re-apply the last undone checkpoint";
+      case "/checkpoint undo [N] [--force]" -> "undo the last checkpoint (or back to #N): files and conversation; "
+          + "--force overwrites later edits that clash (what they held is kept under a rescued tag)";
+      case "/checkpoint redo [--force]" -> "re-apply the last undone checkpoint";
       case "/checkpoint save [name]" -> "keep a named tag of the live state";
-      case "/checkpoint goto N" -> "make #N live, even one undone or on another branch";
+      case "/checkpoint goto N|NAME [--force]" -> "make #N (or the save NAME) live, even one undone or on another branch";
       case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
-      case "/checkpoint restore N [files|conversation|both]" -> "restore only files, only conversation, or both";
+      case "/checkpoint restore N [files|conversation|both] [--force]" -> "restore only files, only conversation, or both";
       case "/session save [name]" -> "save this session now (it is also saved after every checkpoint)";
       case "/session load ID|NAME" -> "open a saved session of this project";
       case "/session list" -> "the saved sessions of this project";
       case "/session delete ID" -> "delete a saved session and its checkpoints' tags";
+      case "/tab" -> "the tabs closed in this session";
+      case "/tab reopen [N]" -> "reopen the last closed tab (or the N-th /tab lists)";
+      case "/undo [N]" -> "short for /checkpoint undo [N]";
+      case "/redo" -> "short for /checkpoint redo";
+      case "/rewind" -> "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)";
+      case "/diff [N]" -> "short for /checkpoint diff [N]";
       case "/help" -> "this help";
       case "/quit" -> "leave Waymark";
       default -> "";

@@ -6,11 +6,11 @@ import java.util.Locale;
 public enum Action {
   SUBMIT("send the message (steers the running turn)"),
   NEWLINE("new line in the input"),
-  INTERRUPT("interrupt the turn · deny a prompt · stop viewing"),
+  INTERRUPT("interrupt the turn · deny a prompt · stop viewing · twice when idle: rewind list"),
   VIEW_BACK("view the previous checkpoint"),
   VIEW_FORWARD("view the next checkpoint (past the last: live)"),
   NEW_TAB("open a tab"),
-  CLOSE_TAB("close the tab (asks while it runs)"),
+  CLOSE_TAB("close the tab (/tab reopen brings it back)"),
   NEXT_TAB("next tab"),
   PREVIOUS_TAB("previous tab"),
   TAB_1("tab 1"), TAB_2("tab 2"), TAB_3("tab 3"), TAB_4("tab 4"), TAB_5("tab 5"),
@@ -20,8 +20,9 @@ public enum Action {
   COMPLETE("complete a /command"),
   SCROLL_UP("scroll the chat up"),
   SCROLL_DOWN("scroll the chat down"),
-  CLEAR_OR_EXIT("clear the input; twice on an empty input: quit"),
-  EXIT_IF_EMPTY("quit (on an empty input)"),
+  EXPAND("expand or fold tool calls: whole diffs, output, changed files"),
+  CLEAR_OR_EXIT("clear the input · interrupt the turn · twice when idle: quit"),
+  EXIT_IF_EMPTY("quit (on an empty input; asks while a call waits for approval)"),
   HELP("keys and commands");
 
   private final String description;

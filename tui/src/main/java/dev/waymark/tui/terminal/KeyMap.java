@@ -38,6 +38,7 @@ public final class KeyMap {
     bind(b, Action.COMPLETE, "tab");
     bind(b, Action.SCROLL_UP, "pgup");
     bind(b, Action.SCROLL_DOWN, "pgdn");
+    bind(b, Action.EXPAND, "ctrl+o");
     bind(b, Action.CLEAR_OR_EXIT, "ctrl+c");
     bind(b, Action.EXIT_IF_EMPTY, "ctrl+d");
     bind(b, Action.HELP, "f1");

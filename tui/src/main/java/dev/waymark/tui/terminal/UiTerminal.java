@@ -63,6 +63,45 @@ public final class UiTerminal implements AutoCloseable {
     void stty(String... settings) throws IOException {
       runSTTYCommand(settings);
     }
+
+    private final ClusterOutput clusters = new ClusterOutput();
+    private final ClusterOutput.Sink sink = new ClusterOutput.Sink() {
+      @Override
+      public void write(byte[] bytes) throws IOException {
+        writeToTerminal(bytes);
+      }
+
+      @Override
+      public void moveTo(int column, int row) throws IOException {
+        SttyTerminal.super.setCursorPosition(column, row);
+      }
+
+      @Override
+      public void putChar(char c) throws IOException {
+        SttyTerminal.super.putCharacter(c);
+      }
+    };
+
+    @Override
+    public void setCursorPosition(int x, int y) throws IOException {
+      super.setCursorPosition(x, y);
+      clusters.movedTo(x, y);
+    }
+
+    @Override
+    public void setCursorPosition(com.googlecode.lanterna.TerminalPosition position) throws IOException {
+      setCursorPosition(position.getColumn(), position.getRow());
+    }
+
+    @Override
+    public void putString(String string) throws IOException {
+      clusters.put(string, sink);
+    }
+
+    @Override
+    public void putCharacter(char c) throws IOException {
+      clusters.put(String.valueOf(c), sink);
+    }
   }
 
   private UiTerminal(OutputStream out, Terminal terminal) throws IOException {

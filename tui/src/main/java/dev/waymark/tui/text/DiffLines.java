@@ -38,7 +38,7 @@ public final class DiffLines {
     }
     if (shown < kept.size()) {
       int more = kept.size() - shown;
-      rows.add(Line.of(Span.of("… " + more + " more line" + (more == 1 ? "" : "s"), Tone.MUTED)));
+      rows.add(Line.of(Span.of("… " + more + " more line" + (more == 1 ? "" : "s") + " (Ctrl+O expands)", Tone.MUTED)));
     }
     return rows;
   }

@@ -45,13 +45,52 @@ public final class Painter {
     if (cluster.length() == 1) {
       return TextCharacter.fromCharacter(cluster.charAt(0), fg, TextColor.ANSI.DEFAULT, modifiers)[0];
     }
-    // Lanterna's Java 17 grapheme breaking splits skin tones, ZWJ families and flags; drawing its
-    // first piece (the plain emoji) keeps the columns right where the whole sequence cannot be sent
+    // Lanterna's Java 17 grapheme breaking splits skin tones, ZWJ families and flags: the cell
+    // carries the whole sequence with our width instead
     TextCharacter[] parts = TextCharacter.fromString(cluster, fg, TextColor.ANSI.DEFAULT, modifiers);
-    if (parts.length == 1 || parts[0].isDoubleWidth() == (width == 2)) {
+    if (parts.length == 1 && parts[0].isDoubleWidth() == (width == 2)) {
       return parts[0];
     }
-    return TextCharacter.fromCharacter(width == 2 ? '\u25A1' : '?', fg, TextColor.ANSI.DEFAULT, modifiers)[0];
+    TextCharacter base = parts.length > 0 ? parts[0]
+        : TextCharacter.fromCharacter('?', fg, TextColor.ANSI.DEFAULT, modifiers)[0];
+    return new Cluster(base, cluster, width == 2);
+  }
+
+  /** A cell holding a grapheme cluster Lanterna would split, drawn whole (see the terminal's ClusterOutput). */
+  static final class Cluster extends TextCharacter {
+    private final String cluster;
+    private final boolean wide;
+
+    Cluster(TextCharacter style, String cluster, boolean wide) {
+      super(style);
+      this.cluster = cluster;
+      this.wide = wide;
+    }
+
+    @Override
+    public String getCharacterString() {
+      return cluster;
+    }
+
+    @Override
+    public boolean isDoubleWidth() {
+      return wide;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Cluster c && c.cluster.equals(cluster) && super.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * super.hashCode() + cluster.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return cluster;
+    }
   }
 
   /** The colour a tone is drawn in; ANSI colours, so the user's terminal theme decides the shade. */

@@ -47,6 +47,38 @@ class TabStateTest {
   }
 
   @Test
+  void aRetryWaitShowsInTheFooterUntilTheAnswerComes() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "go"), true);
+    tab.apply(new Event.Waiting(1, "rate limited, retrying in 12 s (2/3)"), true);
+
+    String footer = dev.waymark.tui.screen.Footer.render(tab, "gpt", "ask", 120, java.time.Instant.now(), "⠋").text();
+    assertThat(footer).contains("rate limited, retrying in 12 s (2/3)");
+
+    tab.apply(new Event.AssistantDelta(1, "Hi"), true);
+    assertThat(dev.waymark.tui.screen.Footer.render(tab, "gpt", "ask", 120, java.time.Instant.now(), "⠋").text())
+        .doesNotContain("retrying").contains("working");
+  }
+
+  @Test
+  void reasoningIsFoldedToOneDimmedLineUntilShown() {
+    TabState tab = tab();
+    tab.apply(new Event.TurnStarted(1, 0, "go"), true);
+    tab.apply(new Event.ReasoningDelta(1, "First I look\n"), true);
+    tab.apply(new Event.ReasoningDelta(1, "at a.txt."), true);
+    tab.apply(new Event.AssistantDelta(1, "Done."), true);
+
+    assertThat(tab.blocks()).hasSize(3);
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).isEqualTo("▸ thought · 2 lines · /reasoning shows it");
+    assertThat(tab.blocks().get(1).lines(60).get(0).spans())
+        .allSatisfy(span -> assertThat(span.style()).isEqualTo(dev.waymark.tui.text.Style.of(dev.waymark.tui.text.Tone.MUTED)));
+    assertThat(ChatFixtures.text(tab.blocks().get(2).lines(60))).isEqualTo("Done.");
+
+    assertThat(tab.toggleReasoning()).isTrue();
+    assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("First I look", "at a.txt.");
+  }
+
+  @Test
   void steeringWaitsInTheQueueUntilFoldedIntoTheTurn() {
     TabState tab = tab();
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
@@ -111,5 +143,17 @@ class TabStateTest {
     tab.apply(new Event.CheckpointRestored(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
         Optional.empty(), List.of(0, 1, 2)), Optional.empty(), ""), true);
     assertThat(ChatFixtures.text(tab.blocks().get(0).lines(200))).contains("Nothing restored", "src/A.java");
+  }
+
+  @Test
+  void aCompactedCheckpointLoadsAsItsCommandAndSummary() {
+    TabState tab = tab();
+    tab.replay(List.of(new dev.waymark.core.checkpoint.Checkpoint(1, 0, CheckpointStatus.DONE, java.time.Instant.EPOCH,
+            List.of(), java.util.Optional.empty(), java.util.Optional.empty(), java.util.Set.of())),
+        java.util.Map.of(1, List.of(new dev.waymark.core.model.ChatMessage.System(
+            dev.waymark.core.agent.TabSession.COMPACTED + "We wrote a.txt."))), 1, List.of(0, 1));
+
+    assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 2).lines(60))).contains("/compact");
+    assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(60))).isEqualTo("We wrote a.txt.");
   }
 }

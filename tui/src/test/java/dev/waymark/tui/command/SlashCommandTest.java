@@ -39,10 +39,47 @@ class SlashCommandTest {
   }
 
   @Test
+  void undoRedoGotoAndRestoreTakeForceAnywhereAndGotoTakesASaveName() {
+    assertThat(commands("/checkpoint undo --force")).containsExactly(new Command.Undo(-1, true));
+    assertThat(commands("/checkpoint undo --force 2")).containsExactly(new Command.Undo(2, true));
+    assertThat(commands("/checkpoint redo --force")).containsExactly(new Command.Redo(true));
+    assertThat(commands("/checkpoint goto 3 --force")).containsExactly(new Command.GoTo(3, true));
+    assertThat(commands("/checkpoint goto release")).containsExactly(new Command.GoToSaved("release", false));
+    assertThat(commands("/checkpoint restore 2 files --force")).containsExactly(new Command.Restore(2, RestoreMode.FILES, true));
+    assertThat(parse("/checkpoint diff --force")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("--force"));
+  }
+
+  @Test
   void commandsThatMoveLiveKeepTheDraftFirst() {
     assertThat(((Parsed.ForTab) parse("/checkpoint undo")).keepsDraft()).isTrue();
     assertThat(((Parsed.ForTab) parse("/checkpoint goto 2")).keepsDraft()).isTrue();
     assertThat(((Parsed.ForTab) parse("/checkpoint 2")).keepsDraft()).isFalse();
+  }
+
+  @Test
+  void shortAliasesDoWhatTheirCheckpointCommandsDo() {
+    assertThat(parse("/undo")).isEqualTo(parse("/checkpoint undo"));
+    assertThat(parse("/undo 2")).isEqualTo(parse("/checkpoint undo 2"));
+    assertThat(parse("/redo")).isEqualTo(parse("/checkpoint redo"));
+    assertThat(parse("/diff")).isEqualTo(parse("/checkpoint diff"));
+    assertThat(parse("/diff 1")).isEqualTo(parse("/checkpoint diff 1"));
+    assertThat(parse("/rewind")).isEqualTo(new Parsed.Rewind());
+    assertThat(parse("/undo x")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Not a checkpoint number"));
+    assertThat(parse("/redo 3")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Usage: /redo"));
+    assertThat(parse("/rewind 3")).isInstanceOf(Parsed.Invalid.class);
+  }
+
+  @Test
+  void tabCommandsListAndReopenClosedTabs() {
+    assertThat(parse("/tab")).isEqualTo(new Parsed.TabCommand(false, -1));
+    assertThat(parse("/tab reopen")).isEqualTo(new Parsed.TabCommand(true, -1));
+    assertThat(parse("/tab reopen 2")).isEqualTo(new Parsed.TabCommand(true, 2));
+    assertThat(parse("/tab reopen two")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Not a tab number"));
+    assertThat(parse("/tab close")).isInstanceOf(Parsed.Invalid.class);
   }
 
   @Test
@@ -57,8 +94,8 @@ class SlashCommandTest {
         i -> assertThat(i.message()).contains("Unknown command /nope", "/help"));
     assertThat(parse("/checkpoint goto")).isInstanceOfSatisfying(Parsed.Invalid.class,
         i -> assertThat(i.message()).contains("Usage: /checkpoint goto N"));
-    assertThat(parse("/checkpoint goto x")).isInstanceOfSatisfying(Parsed.Invalid.class,
-        i -> assertThat(i.message()).contains("Not a checkpoint number"));
+    assertThat(parse("/checkpoint goto 1 2")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Usage: /checkpoint goto N|NAME"));
     assertThat(parse("/checkpoint restore 2 everything")).isInstanceOfSatisfying(Parsed.Invalid.class,
         i -> assertThat(i.message()).contains("everything"));
     assertThat(parse("/checkpoint frobnicate")).isInstanceOf(Parsed.Invalid.class);
@@ -68,7 +105,11 @@ class SlashCommandTest {
 
   @Test
   void tabCompletesToTheLongestCommonPrefix() {
-    assertThat(SlashCommand.complete("/che")).isEqualTo("/checkpoint");
+    assertThat(SlashCommand.complete("/che")).as("a whole command: a space to type its argument").isEqualTo("/checkpoint ");
+    assertThat(SlashCommand.complete("/ses")).isEqualTo("/session ");
+    assertThat(SlashCommand.complete("/un")).isEqualTo("/undo ");
+    assertThat(SlashCommand.complete("/re")).isEqualTo("/re");
+    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/rewind", "/reasoning");
     assertThat(SlashCommand.complete("/checkpoint r")).isEqualTo("/checkpoint re");
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
@@ -80,5 +121,12 @@ class SlashCommandTest {
   void aDoubleSlashIsAMessageNotACommand() {
     assertThat(SlashCommand.isCommand("//path is a message")).isFalse();
     assertThat(SlashCommand.isCommand("/help")).isTrue();
+  }
+
+  @Test
+  void compactAsksTheTabToSummariseAndReasoningTogglesTheThoughts() {
+    assertThat(commands("/compact")).containsExactly(new Command.Compact());
+    assertThat(parse("/compact now")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/reasoning")).isInstanceOf(Parsed.ToggleReasoning.class);
   }
 }

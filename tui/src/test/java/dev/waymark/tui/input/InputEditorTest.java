@@ -49,4 +49,23 @@ class InputEditorTest {
     e.insert("a\r\nb\rc");
     assertThat(e.text()).isEqualTo("a\nb\nc");
   }
+
+  @Test
+  void refilledTextIsReplacedByWhatIsTypedNextAndKeptByAMove() {
+    InputEditor e = new InputEditor();
+    e.refill("make a.txt");
+    assertThat(e.selected()).isTrue();
+    e.insert("/checkpoint redo");
+    assertThat(e.text()).isEqualTo("/checkpoint redo");
+    assertThat(e.selected()).isFalse();
+
+    e.refill("make a.txt");
+    e.backspace();
+    assertThat(e.text()).as("a deleting key removes the whole refill").isEmpty();
+
+    e.refill("make a.txt");
+    e.left();
+    e.insert("!");
+    assertThat(e.text()).as("after a move it is text to edit").isEqualTo("make a.tx!t");
+  }
 }

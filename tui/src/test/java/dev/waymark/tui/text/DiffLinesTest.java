@@ -27,6 +27,6 @@ class DiffLinesTest {
   @Test
   void compactKeepsOnlyChangesAndSaysHowManyMore() {
     assertThat(DiffLines.compact(DIFF, 80, 10)).extracting(Line::text).containsExactly("@@ -1,2 +1,2 @@", "-old", "+new");
-    assertThat(DiffLines.compact(DIFF, 80, 2)).extracting(Line::text).containsExactly("@@ -1,2 +1,2 @@", "… 2 more lines");
+    assertThat(DiffLines.compact(DIFF, 80, 2)).extracting(Line::text).containsExactly("@@ -1,2 +1,2 @@", "… 2 more lines (Ctrl+O expands)");
   }
 }

@@ -1,0 +1,60 @@
+package dev.waymark.tui.screen;
+
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import dev.waymark.tui.text.Wrap;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A list drawn over the chat to choose one entry from with ↑ ↓ and Enter (the /rewind list). */
+public final class Picker {
+  /** One entry: what it shows, and the value Enter gives back. */
+  public record Choice(String label, String detail, int value) {}
+
+  private final String title;
+  private final List<Choice> choices;
+  private int selected;
+  private int top;
+
+  public Picker(String title, List<Choice> choices, int selected) {
+    if (choices.isEmpty()) {
+      throw new IllegalArgumentException("nothing to pick from");
+    }
+    this.title = title;
+    this.choices = List.copyOf(choices);
+    this.selected = Math.max(0, Math.min(choices.size() - 1, selected));
+  }
+
+  public String title() {
+    return title;
+  }
+
+  public void move(int delta) {
+    selected = Math.max(0, Math.min(choices.size() - 1, selected + delta));
+  }
+
+  public Choice chosen() {
+    return choices.get(selected);
+  }
+
+  /** The rows for a viewport of {@code height} rows, scrolled so the selected entry shows. */
+  public List<Line> rows(int width, int height) {
+    int page = Math.max(1, height);
+    if (selected < top) {
+      top = selected;
+    } else if (selected >= top + page) {
+      top = selected - page + 1;
+    }
+    List<Line> rows = new ArrayList<>();
+    for (int i = top; i < choices.size() && rows.size() < page; i++) {
+      Choice c = choices.get(i);
+      boolean on = i == selected;
+      Line line = Line.of(new Span(on ? "▸ " : "  ", Style.of(Tone.ACCENT)),
+          new Span(c.label(), on ? Style.PLAIN.reversed() : Style.PLAIN), Span.of("  " + c.detail(), Tone.MUTED));
+      rows.add(Wrap.truncate(line, width));
+    }
+    return rows;
+  }
+}

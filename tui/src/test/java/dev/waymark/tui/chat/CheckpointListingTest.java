@@ -1,0 +1,40 @@
+package dev.waymark.tui.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.agent.CheckpointSummary;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.tui.text.Line;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class CheckpointListingTest {
+  private static CheckpointSummary cp(int n, int parent, String prompt, boolean onPath, String... saves) {
+    return new CheckpointSummary(n, parent, CheckpointStatus.DONE, Instant.parse("2026-01-02T03:04:00Z"), prompt,
+        n == 0 ? 0 : 1, 2, 1, onPath, Optional.empty(), Set.of(saves));
+  }
+
+  private static List<String> rows(List<CheckpointSummary> all, int live) {
+    return CheckpointListing.render(all, live).stream().map(Line::text).map(String::stripTrailing).toList();
+  }
+
+  @Test
+  void aBranchIsIndentedUnderItsParentAndLeftCheckpointsSayWhetherRedoReachesThem() {
+    // #1 → #2 (left by branching from #1) ; #1 → #3 → #4 (undone: #3 is live)
+    List<String> rows = rows(List.of(cp(0, -1, "", true), cp(1, 0, "one", true), cp(2, 1, "two", false, "first-try"),
+        cp(3, 1, "three", true), cp(4, 3, "four", false)), 3);
+
+    assertThat(rows.get(0)).startsWith("Checkpoints (live #3)");
+    assertThat(rows.get(1)).contains("#0", "(start)");
+    assertThat(rows.get(2)).contains("#1", "one").doesNotContain("undone", "abandoned");
+    assertThat(rows.get(3)).contains("#2", "two", "abandoned", "\"first-try\"");
+    assertThat(rows.get(4)).contains("└ #3", "three", "branch from #1", "live");
+    assertThat(rows.get(5)).contains("#4", "four", "undone (redo)");
+    int branchIndent = rows.get(4).indexOf('#');
+    assertThat(rows.get(5).indexOf('#')).as("a branch's own children stay in its column").isEqualTo(branchIndent);
+    assertThat(branchIndent).isGreaterThan(rows.get(3).indexOf('#'));
+  }
+}
