@@ -45,7 +45,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto or save")
   String action;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "ARG", description = "N for diff, undo and goto; NAME for save")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "ARG", description = "N for diff, undo and goto; NAME for save and goto")
   String argument;
 
   @Option(names = "--session", paramLabel = "ID", description = "The session (id or name; default: the last saved).")
@@ -73,7 +73,8 @@ final class CheckpointsCommand implements Callable<Integer> {
           new SessionSettings("none", ApprovalMode.ASK, false, null));
       SessionFile file = sessionId != null ? keeper.files().load(sessionId) : keeper.files().latest()
           .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-      SessionControl.Loaded loaded = keeper.open(file);
+      boolean looking = command instanceof Command.List || command instanceof Command.Diff;
+      SessionControl.Loaded loaded = keeper.open(file, looking);
       loaded.notes().forEach(note -> err.println("waymark: " + note));
       try {
         TabSession tab = loaded.tabs().stream().map(SessionControl.LoadedTab::session)
@@ -104,17 +105,20 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   private Command command() {
     CommandLine cli = spec.commandLine();
+    if (force && !List.of("undo", "redo", "goto").contains(action)) {
+      throw new CommandLine.ParameterException(cli, "--force goes with undo, redo or goto, not " + action + ".");
+    }
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
         case "diff" -> argument == null ? new Command.Diff(-1) : new Command.Diff(number());
-        case "undo" -> argument == null ? Command.Undo.one() : new Command.Undo(number());
-        case "redo" -> noArgument(new Command.Redo());
+        case "undo" -> new Command.Undo(argument == null ? -1 : number(), force);
+        case "redo" -> noArgument(new Command.Redo(force));
         case "goto" -> {
           if (argument == null) {
-            throw new CommandLine.ParameterException(cli, "`checkpoints goto` needs a checkpoint number.");
+            throw new CommandLine.ParameterException(cli, "`checkpoints goto` needs a checkpoint number or a save name.");
           }
-          yield force ? new Command.Restore(number(), dev.waymark.core.checkpoint.RestoreMode.BOTH, true) : new Command.GoTo(number());
+          yield argument.matches("#?\\d+") ? new Command.GoTo(number(), force) : new Command.GoToSaved(argument, force);
         }
         case "save" -> {
           if (argument == null) {
@@ -179,10 +183,10 @@ final class CheckpointsCommand implements Callable<Integer> {
       if (event instanceof Event.CheckpointSaved saved) {
         if (json) {
           out.println(SessionsCommand.JSON.writeValueAsString(Map.of("checkpoint", saved.checkpoint().number(),
-              "name", saved.name(), "tag", saved.checkpoint().tag().orElse(""))));
+              "name", saved.name(), "tag", ShadowStore.tagPrefix(tab.checkpoints().tabId()) + "saved/" + saved.name())));
         } else {
           out.println("Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\": "
-              + "waymark/" + tab.checkpoints().tabId() + "/saved/" + saved.name());
+              + ShadowStore.tagPrefix(tab.checkpoints().tabId()) + "saved/" + saved.name());
         }
         return 0;
       }

@@ -20,6 +20,41 @@ final class Demo {
 
   record Prepared(Path project, Path script) {}
 
+  /** A fresh copy of the demo project, remembered in {@code home} for {@code --demo --continue}. */
+  static Prepared prepare(dev.waymark.core.WaymarkHome home) {
+    Prepared prepared = prepare();
+    try {
+      Files.createDirectories(home.root());
+      Files.writeString(lastFile(home), prepared.project().getParent().toString() + "\n", StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not remember where the demo is: " + e.getMessage(), e);
+    }
+    return prepared;
+  }
+
+  /**
+   * The copy the last {@code --demo} made, to continue it.
+   *
+   * @throws IllegalStateException when there is none, or it was deleted
+   */
+  static Prepared last(dev.waymark.core.WaymarkHome home) {
+    Path dir;
+    try {
+      dir = Path.of(Files.readString(lastFile(home), StandardCharsets.UTF_8).strip());
+    } catch (IOException | java.nio.file.InvalidPathException e) {
+      throw new IllegalStateException("There is no demo to continue; `waymark --demo` starts one.");
+    }
+    Prepared prepared = new Prepared(dir.resolve("greeter"), dir.resolve("demo-script.json"));
+    if (!Files.isDirectory(prepared.project()) || !Files.isRegularFile(prepared.script())) {
+      throw new IllegalStateException("The last demo's project is gone from " + dir + "; `waymark --demo` starts a new one.");
+    }
+    return prepared;
+  }
+
+  private static Path lastFile(dev.waymark.core.WaymarkHome home) {
+    return home.root().resolve("demo-last.txt");
+  }
+
   static Prepared prepare() {
     try {
       Path dir = Files.createTempDirectory("waymark-demo-");
@@ -53,8 +88,9 @@ final class Demo {
         "  1. type anything and press Enter: it proposes an edit; y allows it, and the turn becomes checkpoint #1",
         "  2. again, twice: tests (#2), then the README (#3)",
         "  3. Ctrl+B / Ctrl+F (or Alt+← / Alt+→) browse the checkpoints; nothing on disk changes",
-        "  4. /checkpoint undo, /checkpoint redo, /checkpoint diff 0, /checkpoint",
+        "  4. /undo, /redo, /diff 0, /checkpoint (the tree), /rewind (or Esc Esc) to pick a prompt to go back to",
         "  5. while viewing an earlier checkpoint, send a message: it branches from there",
-        "  6. Ctrl+T opens a second tab with its own checkpoints; Alt+1 comes back. F1 lists every key.");
+        "  6. Ctrl+T opens a second tab with its own checkpoints; Alt+1 comes back. F1 lists every key.",
+        "  `waymark --demo --continue` goes on from where you leave it.");
   }
 }

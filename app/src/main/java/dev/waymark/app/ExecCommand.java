@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
@@ -30,13 +31,13 @@ import picocli.CommandLine.Parameters;
     name = "exec",
     mixinStandardHelpOptions = true,
     description = {
-      "Run one agent turn in a project without the interface: the answer streams to stdout,",
-      "tool activity to stderr, and the turn's file changes become a checkpoint you can undo.",
-      "Exit status: 0 when the turn finished, 1 when it failed (one line on stderr says why),",
-      "2 for bad arguments, 130 when interrupted.",
+      "Run one agent turn in a project without the interface: the answer streams to stdout, tool activity to "
+          + "stderr, and the turn's file changes become a checkpoint you can undo.",
+      "Exit status: 0 when the turn finished, 1 when it failed (one line on stderr says why), 2 for bad "
+          + "arguments, 130 when interrupted.",
       "",
-      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,",
-      "WAYMARK_HOME (where checkpoints and logs live)."
+      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WAYMARK_HOME "
+          + "(where checkpoints and logs live)."
     })
 final class ExecCommand implements Callable<Integer> {
   /** How long Ctrl-C waits for the cancelled turn to store its checkpoint before the JVM halts. */
@@ -68,10 +69,12 @@ final class ExecCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    java.util.Map<String, String> env = System.getenv();
+    java.util.Map<String, String> env = main.env();
     Settings settings;
     try {
-      settings = Settings.load(env, directory.toAbsolutePath());
+      Settings.Loaded loaded = options.settings(env, directory.toAbsolutePath());
+      loaded.warning().ifPresent(warning -> err.println("waymark: " + warning));
+      settings = loaded.settings();
     } catch (Settings.BadSettings e) {
       err.println("waymark: " + e.getMessage());
       return 2;
@@ -90,8 +93,9 @@ final class ExecCommand implements Callable<Integer> {
         err.println("waymark: " + note);
       }
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-      SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
-          new SessionSettings(choice.model(), mode, interactive, null));
+      SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
+          () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
+          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
       List<dev.waymark.tui.SessionControl.LoadedTab> tabs = new java.util.ArrayList<>();
       TabSession chosen;
       if (sessionId != null) {
@@ -204,6 +208,8 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         err.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
+      } else if (event instanceof Event.Waiting waiting) {
+        err.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
         err.println("waymark: " + warning.message());
       } else if (event instanceof Event.Error error) {

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.CheckpointException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,11 +18,11 @@ import picocli.CommandLine.Command;
     description = {
       "Waymark: a terminal coding agent built around checkpoints.",
       "",
-      "Without a command, opens the full-screen interface on DIR (default: the current directory).",
-      "Every prompt makes a checkpoint you can browse, undo, redo and branch from; F1 shows the keys.",
+      "Without a command, opens the full-screen interface on DIR (default: the current directory). Every "
+          + "prompt makes a checkpoint you can browse, undo, redo and branch from; F1 shows the keys.",
       "",
-      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,",
-      "WAYMARK_HOME (where checkpoints and logs live), XDG_CONFIG_HOME (settings.json: key bindings).",
+      "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WAYMARK_HOME "
+          + "(where checkpoints and logs live), XDG_CONFIG_HOME (settings.json: key bindings).",
     },
     subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, StoreCommand.class,
         CommandLine.HelpCommand.class})
@@ -44,9 +45,20 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   boolean demo;
 
   private final WaymarkHome home;
+  private final java.util.Map<String, String> env;
 
   Main(WaymarkHome home) {
+    this(home, System.getenv());
+  }
+
+  Main(WaymarkHome home, java.util.Map<String, String> env) {
     this.home = home;
+    this.env = env;
+  }
+
+  /** The environment settings and keys are read from (the process's; tests pass their own). */
+  java.util.Map<String, String> env() {
+    return env;
   }
 
   WaymarkHome home() {
@@ -54,21 +66,30 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    Utf8Locale.relaunchIfNeeded().ifPresent(System::exit);
     WaymarkHome home = WaymarkHome.fromEnvironment();
     Logging.start(home);
     System.exit(run(args, home, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
   static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new Main(home));
+    return run(args, home, out, err, System.getenv());
+  }
+
+  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
+    CommandLine cli = new CommandLine(new Main(home, env));
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      if (e instanceof CheckpointException) {
+      // Messages are for users: Waymark's own exceptions say what happened; anything else is
+      // logged in full and named only by its message, never by a Java class.
+      if (e instanceof CheckpointException || e instanceof dev.waymark.core.session.SessionException
+          || e instanceof dev.waymark.core.model.ModelException) {
         err.println("waymark: " + e.getMessage());
       } else {
         org.slf4j.LoggerFactory.getLogger(Main.class).error("command failed", e);
-        err.println("waymark: " + e + " (details in " + home.logsDir().resolve("waymark.log") + ")");
+        err.println("waymark: unexpected error" + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""))
+            + " (details in " + home.logsDir().resolve("waymark.log") + ")");
       }
       return 1;
     });
@@ -84,11 +105,17 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
-    java.util.Map<String, String> env = System.getenv();
     Settings settings;
     dev.waymark.tui.terminal.KeyMap keys;
+    java.util.List<String> warnings = new java.util.ArrayList<>();
     try {
-      settings = Settings.load(env, project);
+      Settings.Loaded loaded = options.settings(env, project);
+      if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get(), project)) {
+        Settings.trust(env, project);
+        loaded = Settings.resolve(env, project);
+      }
+      loaded.warning().ifPresent(warnings::add);
+      settings = loaded.settings();
       keys = dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(settings.keyBindings());
     } catch (Settings.BadSettings | IllegalArgumentException e) {
       cli.getErr().println("waymark: " + e.getMessage());
@@ -105,10 +132,23 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     java.util.List<String> welcome = new java.util.ArrayList<>();
     Providers.Choice choice;
     if (demo) {
-      Demo.Prepared prepared = Demo.prepare();
+      Demo.Prepared prepared;
+      try {
+        prepared = continueLast || resume != null ? Demo.last(home) : Demo.prepare(home);
+      } catch (IllegalStateException e) {
+        cli.getErr().println("waymark: " + e.getMessage());
+        return 1;
+      }
       project = prepared.project();
       choice = new Providers.Choice("scripted", "demo", null, null, prepared.script());
-      welcome.addAll(Demo.welcome(project));
+      if (!continueLast && resume == null) {
+        welcome.addAll(Demo.welcome(project));
+      }
+      int status = UiLauncher.run(project, home, settings, choice, approval, keys,
+          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue"), welcome,
+          List.of(), cli.getErr());
+      cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
+      return status;
     } else if (Providers.nothingConfigured(options, settings, env)) {
       choice = Providers.unconfigured();
       welcome.addAll(Providers.welcome());
@@ -116,7 +156,15 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
-    return UiLauncher.run(project, home, settings, choice, approval, keys, opening, welcome, cli.getErr());
+    return UiLauncher.run(project, home, settings, choice, approval, keys, opening, welcome, warnings, cli.getErr());
+  }
+
+  /** The one-time question, on the terminal before the interface opens: trust this project's settings? */
+  private static boolean askTrust(String warning, java.nio.file.Path project) {
+    java.io.Console console = System.console();
+    console.writer().println("waymark: " + warning);
+    String answer = console.readLine("Trust %s and use all of its settings from now on? [y/N] ", project);
+    return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(java.util.Locale.ROOT));
   }
 
   static final class Version implements CommandLine.IVersionProvider {

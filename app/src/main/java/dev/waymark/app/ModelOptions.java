@@ -29,6 +29,19 @@ final class ModelOptions {
           + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")
   String approval;
 
+  @Option(names = "--trust-project",
+      description = "Trust this project: its .waymark/settings.json may then raise the approval mode and set a provider's "
+          + "server and key (recorded in your settings; asked once in the interface).")
+  boolean trustProject;
+
+  /** The settings in effect; with --trust-project, the project is first recorded as trusted. */
+  Settings.Loaded settings(Map<String, String> env, Path project) throws Settings.BadSettings {
+    if (trustProject) {
+      Settings.trust(env, project);
+    }
+    return Settings.resolve(env, project);
+  }
+
   Providers.Choice choose(Settings settings, Map<String, String> env, CommandLine cli) {
     return Providers.choose(this, settings, env, cli);
   }

@@ -19,17 +19,26 @@ final class Providers {
   private Providers() {}
 
   /** A resolved provider; {@link #create()} builds its client. The key is never printed. */
-  record Choice(String provider, String model, URI baseUrl, String apiKey, Path script) {
+  record Choice(String provider, String model, URI baseUrl, String apiKey, Path script, int maxTokens) {
+    Choice(String provider, String model, URI baseUrl, String apiKey, Path script) {
+      this(provider, model, baseUrl, apiKey, script, 0);
+    }
+
     ChatModel create() {
+      return create(dev.waymark.core.model.HttpOptions.defaults());
+    }
+
+    /** The client, reading answers under {@code options} (e.g. the answer size limit of the settings). */
+    ChatModel create(dev.waymark.core.model.HttpOptions options) {
       switch (provider) {
         case "none":
           return Providers.NOT_CONFIGURED;
         case "scripted":
           return ModelClients.scripted(script);
         case "anthropic":
-          return ModelClients.anthropic(baseUrl, apiKey, model);
+          return ModelClients.anthropic(baseUrl, apiKey, model, maxTokens, options);
         default:
-          return ModelClients.openAi(baseUrl, apiKey, model);
+          return ModelClients.openAi(baseUrl, apiKey, model, maxTokens, options);
       }
     }
 
@@ -42,8 +51,8 @@ final class Providers {
   /** The model of a first run with no provider configured: every call says how to configure one. */
   static final ChatModel NOT_CONFIGURED = (request, listener, cancellation) -> {
     throw new dev.waymark.core.model.ModelException(dev.waymark.core.model.ModelException.Kind.AUTHENTICATION,
-        "No model is configured. Quit (Ctrl+D) and set OPENAI_API_KEY or ANTHROPIC_API_KEY, or point "
-            + "OPENAI_BASE_URL at a local server such as Ollama (http://localhost:11434/v1), then start Waymark again.");
+        "No model is configured. Quit (Ctrl+D) and set OPENAI_API_KEY or ANTHROPIC_API_KEY, or point --base-url (or "
+            + "OPENAI_BASE_URL) at a local server such as Ollama (http://localhost:11434/v1), then start Waymark again.");
   };
 
   /** True on a first run: no flag and no environment variable names a provider, a key or a server. */
@@ -117,7 +126,8 @@ final class Providers {
           throw new CommandLine.ParameterException(cli, "Set OPENAI_API_KEY to use OpenAI, or point --base-url "
               + "(or OPENAI_BASE_URL) at another OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.");
         }
-        return new Choice(id, model == null ? DEFAULT_OPENAI_MODEL : model, url, key, null);
+        String chosen = model == null ? DEFAULT_OPENAI_MODEL : model;
+        return new Choice(id, chosen, url, key, null, maxTokens(configured, chosen, cli));
       }
       default: {
         String key = key(configured, "ANTHROPIC_API_KEY", env, cli);
@@ -127,9 +137,23 @@ final class Providers {
         }
         URI url = uri(firstSet(flags.baseUrl, builtIn ? env.get("ANTHROPIC_BASE_URL") : null,
             configured != null ? configured.baseUrl() : null, ANTHROPIC_URL), cli);
-        return new Choice(id, model == null ? DEFAULT_ANTHROPIC_MODEL : model, url, key, null);
+        String chosen = model == null ? DEFAULT_ANTHROPIC_MODEL : model;
+        return new Choice(id, chosen, url, key, null, maxTokens(configured, chosen, cli));
       }
     }
+  }
+
+  /** The configured output limit for the model, or 0 for the provider's default. */
+  private static int maxTokens(Settings.ProviderSetting configured, String model, CommandLine cli) {
+    Integer limit = configured == null ? null : configured.maxTokensFor(model);
+    if (limit == null) {
+      return 0;
+    }
+    if (limit < 1) {
+      throw new CommandLine.ParameterException(cli, "The maxTokens of provider " + configured.id() + " must be a "
+          + "positive number of tokens, not " + limit + ".");
+    }
+    return limit;
   }
 
   /** The API key: from the environment variable the provider names, else from its key file (which must be 0600). */

@@ -11,6 +11,7 @@ import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.tui.SessionControl;
 import java.time.Instant;
@@ -32,11 +33,18 @@ final class SessionKeeper implements SessionControl {
   private final String provider;
   private final Supplier<ChatModel> models;
   private final SessionSettings settings;
+  private final Tools tools;
   private String id;
   private String name;
   private Instant created;
 
   SessionKeeper(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings) {
+    this(store, provider, models, settings, ToolSettings.DEFAULTS);
+  }
+
+  SessionKeeper(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings) {
+    this.tools = Tools.standard(toolSettings);
     this.store = store;
     this.files = SessionStore.of(store);
     this.provider = provider;
@@ -56,15 +64,20 @@ final class SessionKeeper implements SessionControl {
 
   /** A new tab with a new checkpoint tree. */
   TabSession newTab() {
-    return new TabSession(store.newTab(), store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings);
+    return new TabSession(store.newTab(), store.projectDirectory(), models.get(), Toolset.of(tools.all()), settings);
   }
 
   /** Makes {@code file} the current session and brings back its tabs; {@code notes} gets what could not be. */
   Loaded open(SessionFile file) {
+    return open(file, false);
+  }
+
+  /** {@link #open(SessionFile)}; {@code readOnly} takes no tab's lock, for commands that only look. */
+  Loaded open(SessionFile file, boolean readOnly) {
     List<LoadedTab> tabs = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     for (SessionFile.Tab tab : file.tabs()) {
-      tabs.add(new LoadedTab(restore(tab, notes), tab.input()));
+      tabs.add(new LoadedTab(restore(tab, notes, readOnly), tab.input(), tab.isClosed()));
     }
     id = file.id();
     name = file.name();
@@ -74,22 +87,34 @@ final class SessionKeeper implements SessionControl {
 
   /** Brings back one tab of a session file. */
   TabSession restore(SessionFile.Tab tab, List<String> notes) {
-    ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(tab));
+    return restore(tab, notes, false);
+  }
+
+  private TabSession restore(SessionFile.Tab tab, List<String> notes, boolean readOnly) {
+    ShadowStore.RestoredTab restored = readOnly ? store.readTab(SessionCodec.snapshot(tab))
+        : store.restoreTab(SessionCodec.snapshot(tab));
     if (!restored.recreatedTags().isEmpty()) {
       notes.add("Recreated " + restored.recreatedTags().size() + " missing tag(s) of tab " + tab.tabId() + " from their commits.");
     }
     if (!restored.lostCheckpoints().isEmpty()) {
       notes.add("Checkpoint(s) " + restored.lostCheckpoints() + " of tab " + tab.tabId()
           + " could not be brought back: their commits are gone from the store. Their conversation is loaded; "
-          + "their file changes cannot be undone or redone.");
+          + "a restore that would cross them is refused and changes nothing.");
+    }
+    if (restored.reconciled()) {
+      notes.add("Tab " + tab.tabId() + " was restored to #" + restored.tree().filesAt() + " after the session was last saved"
+          + " (Waymark was stopped in between): it is brought back there, as its files are.");
     }
     if (!restored.recovered().isEmpty()) {
       notes.add("Checkpoint(s) " + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tab.tabId()
           + " were recorded after the session was last saved (Waymark was stopped in the middle): their file changes "
           + "are back and can be undone; what was said after that save is not.");
     }
+    for (String shell : restored.shellRecovered()) {
+      notes.add("Tab " + tab.tabId() + ": " + shell + "; it can be undone.");
+    }
     CheckpointTree tree = restored.tree();
-    return new TabSession(tree, store.projectDirectory(), models.get(), Toolset.of(Tools.standard().all()), settings,
+    return new TabSession(tree, store.projectDirectory(), models.get(), Toolset.of(tools.all()), settings,
         SessionCodec.memory(tab));
   }
 
@@ -108,7 +133,8 @@ final class SessionKeeper implements SessionControl {
     List<SessionFile.Tab> records = new ArrayList<>();
     boolean empty = newName == null;
     for (OpenTab tab : tabs) {
-      SessionFile.Tab record = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input()));
+      SessionFile.Tab record = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input()))
+          .withClosed(tab.closed());
       empty &= record.checkpoints().size() <= 1 && (tab.input() == null || tab.input().isBlank());
       records.add(record);
     }

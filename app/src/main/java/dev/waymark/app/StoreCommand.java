@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
     name = "store",
     mixinStandardHelpOptions = true,
     description = {
-      "Show the checkpoint store (shadow repository) of a project, creating it if needed,",
-      "and the tabs that have checkpoints in it. The project's own .git is never touched."
+      "Show the checkpoint store (shadow repository) of a project, creating it if needed, and the tabs that "
+          + "have checkpoints in it. The project's own .git is never touched."
     })
 final class StoreCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -29,16 +29,22 @@ final class UiLauncher {
   private UiLauncher() {}
 
   /** Which session the interface opens: a new one, the last one, or one chosen by id, name or picker. */
-  record Opening(boolean continueLast, Optional<String> resume) {
+  record Opening(boolean continueLast, Optional<String> resume, String continueCommand) {
     static final Opening NEW = new Opening(false, Optional.empty());
+
+    Opening(boolean continueLast, Optional<String> resume) {
+      this(continueLast, resume, "waymark --continue");
+    }
   }
 
   /** Runs the interface; returns the exit status. */
   static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
-      KeyMap keys, Opening opening, List<String> welcome, PrintWriter err) throws Exception {
+      KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
-      SessionKeeper keeper = new SessionKeeper(store, choice.provider(), choice::create,
-          SessionKeeper.settings(choice.model(), approval, true));
+      SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
+          () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
+          new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
+          settings.toolSettings());
       Optional<SessionFile> chosen;
       try {
         chosen = choose(keeper.files(), opening, err);
@@ -63,13 +69,14 @@ final class UiLauncher {
           ui.openTab();
         }
         ui.startupNotices(store.recovered());
+        ui.startupNotices(warnings);
         if (!welcome.isEmpty()) {
           ui.startupNotices(List.of(String.join("\n", welcome)), false);
         }
         ui.run();
       }
       if (Files.exists(keeper.files().file(keeper.id()))) {
-        err.println("waymark: session " + keeper.label() + " saved; `waymark --continue` opens it again.");
+        err.println("waymark: session " + keeper.label() + " saved; `" + opening.continueCommand() + "` opens it again.");
       }
       LOG.info("the interface closed normally");
       return 0;

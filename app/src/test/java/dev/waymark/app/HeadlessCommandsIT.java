@@ -112,6 +112,51 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void aWaymarkKilledWhileItsShellCommandRunsRecordsTheCommandsChangesAtTheNextStart() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "mine\n");
+    Path killer = temp.resolve("killer.json");
+    // the command changes files, then kills the Waymark that runs it (its parent), before it can record
+    Files.writeString(killer, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
+        + "'echo agent > a.txt; echo new > b.txt; kill -9 $PPID; sleep 5'}}]},{'text':'never'}]}").replace('\'', '"'));
+    Run killed = waymark("exec", "--script", killer.toString(), "--approval", "yolo", "change a");
+    assertThat(killed.exit()).as("killed by its own command").isEqualTo(137);
+    assertThat(file("a.txt")).isEqualTo("agent\n");
+
+    Run undo = waymark("checkpoints", "undo");
+    assertThat(undo.exit()).as(undo.err()).isZero();
+    assertThat(undo.err()).contains("checkpoint #1 now holds 2 file change(s) of a shell command");
+    assertThat(file("a.txt")).as("the user's version is back").isEqualTo("mine\n");
+    assertThat(project.resolve("b.txt")).doesNotExist();
+    String tag = git("tag", "-l", "waymark/*/1").trim();
+    assertThat(git("show", tag + ":pre/a.txt")).isEqualTo("mine\n");
+  }
+
+  @Test
+  void aProjectWithNonAsciiNamesWorksWithoutALocale() throws Exception {
+    Path accented = Files.createDirectories(temp.resolve("projé ü"));
+    Files.writeString(accented.resolve("naïve.txt"), "mine\n");
+    Path shell = temp.resolve("shell.json");
+    Files.writeString(shell, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
+        + "'echo agent > naïve.txt; echo new > ü.txt'}}]},{'text':'done'}]}").replace('\'', '"'));
+    ProcessBuilder pb = Waymark.process(temp, home, accented,
+        Waymark.command(List.of(), List.of("exec", "--script", shell.toString(), "--approval", "yolo", "go")));
+    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    pb.redirectOutput(temp.resolve("locale-out.txt").toFile()).redirectError(temp.resolve("locale-err.txt").toFile());
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String err = Files.readString(temp.resolve("locale-err.txt"), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(err).isZero();
+    assertThat(err).contains("naïve.txt").contains("ü.txt");
+    ProcessBuilder undo = Waymark.process(temp, home, accented, Waymark.command(List.of(), List.of("checkpoints", "undo")));
+    undo.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    Process u = undo.redirectErrorStream(true).redirectOutput(temp.resolve("locale-undo.txt").toFile()).start();
+    assertThat(u.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(u.exitValue()).as(Files.readString(temp.resolve("locale-undo.txt"), StandardCharsets.UTF_8)).isZero();
+    assertThat(Files.readString(accented.resolve("naïve.txt"))).isEqualTo("mine\n");
+    assertThat(accented.resolve("ü.txt")).doesNotExist();
+  }
+
+  @Test
   void checkpointsOfASessionMadeByExecCanBeListedUndoneRedoneDiffedAndSaved() throws Exception {
     exec("one");
     JsonNode sessions = waymark("sessions", "--json").json();
@@ -193,6 +238,41 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void undoRedoAndGotoTakeForceAndARestoreThatCannotBeDoneExitsOne() throws Exception {
+    exec("one");
+    String session = waymark("sessions", "--json").json().get(0).get("id").asText();
+    exec("--session", session, "two");
+    Files.writeString(project.resolve("a.txt"), "mine\n");
+
+    assertThat(waymark("checkpoints", "undo").exit()).as("a clash refuses").isEqualTo(1);
+    Run undo = waymark("checkpoints", "--force", "undo");
+    assertThat(undo.exit()).as(undo.err()).isZero();
+    assertThat(undo.out()).contains("overwritten by force", "rescued/");
+    assertThat(file("a.txt")).isEqualTo("one\n");
+    Files.writeString(project.resolve("a.txt"), "again\n");
+    assertThat(waymark("checkpoints", "redo", "--force").exit()).isZero();
+    assertThat(file("a.txt")).isEqualTo("two\n");
+
+    assertThat(waymark("checkpoints", "save", "x.lock").err()).contains("Not a valid save name");
+    Run save = waymark("checkpoints", "save", "rel");
+    assertThat(save.out()).contains("refs/tags/waymark/");
+    assertThat(waymark("checkpoints", "undo").exit()).isZero();
+    assertThat(waymark("checkpoints", "goto", "rel").exit()).isZero();
+    assertThat(file("a.txt")).isEqualTo("two\n");
+    Waymark.gitOk(home, "fsck", "--strict");
+
+    try (Stream<Path> shadows = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
+      for (Path shadow : shadows.toList()) {
+        org.eclipse.jgit.util.FileUtils.delete(shadow.toFile(), org.eclipse.jgit.util.FileUtils.RECURSIVE);
+      }
+    }
+    Run lost = waymark("checkpoints", "undo");
+    assertThat(lost.exit()).as("nothing could be restored").isEqualTo(1);
+    assertThat(lost.err()).contains("#2", "nothing was restored").doesNotContain("Restored #");
+    assertThat(file("a.txt")).isEqualTo("two\n");
+  }
+
+  @Test
   void everythingWaymarkWritesIsPrivateToTheUser() throws Exception {
     exec("one");
     waymark("checkpoints", "save", "kept");
@@ -257,6 +337,13 @@ class HeadlessCommandsIT {
     assertThat(load.exit()).isEqualTo(1);
     assertThat(load.err()).contains("not a valid session file", "left as it is").doesNotContain("Exception:");
     assertThat(Files.readString(broken)).isEqualTo("{\"schemaVersion\": 1, \"tabs\": [");
-    assertThat(waymark("checkpoints", "list").exit()).as("the good session still works").isZero();
+    Run newest = waymark("checkpoints", "list");
+    assertThat(newest.exit()).as("the damaged newest file is not skipped for an older session").isEqualTo(1);
+    assertThat(newest.err()).contains(broken.toString(), "--session");
+    String good;
+    try (Stream<Path> found = Files.list(sessions)) {
+      good = found.map(p -> p.getFileName().toString().replace(".json", "")).filter(n -> !n.startsWith("20200101")).findFirst().orElseThrow();
+    }
+    assertThat(waymark("checkpoints", "list", "--session", good).exit()).as("the good session still works when named").isZero();
   }
 }

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,23 @@ class MainTest {
   void helpDescribesTheInterfaceAndTheCommands() {
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).contains("Usage: waymark", "[DIR]", "exec", "store", "--approval", "full-screen interface");
+  }
+
+  @Test
+  void everyHelpTextWrapsAtEightyColumnsWithoutStrandedWords() {
+    for (String[] args : new String[][] {{"--help"}, {"exec", "--help"}, {"store", "--help"}, {"checkpoints", "--help"},
+        {"sessions", "--help"}}) {
+      out.getBuffer().setLength(0);
+      assertThat(run(args)).isZero();
+      String help = out.toString();
+      List<String> lines = help.lines().toList();
+      assertThat(lines).as(String.join(" ", args)).allMatch(l -> l.length() <= 80);
+      for (int i = 0; i + 1 < lines.size(); i++) {
+        boolean continued = lines.get(i + 1).matches("[a-z0-9(].*");
+        assertThat(lines.get(i).isBlank() || lines.get(i).length() >= 60 || !continued)
+            .as("a sentence broken short before \"%s\" in %s:%n%s", lines.get(i + 1), String.join(" ", args), help).isTrue();
+      }
+    }
   }
 
   @Test
@@ -67,5 +85,17 @@ class MainTest {
   void anUnknownOptionIsReportedWithUsage() {
     assertThat(run("--frobnicate")).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option: '--frobnicate'");
+  }
+
+  @Test
+  void aSessionThatCannotBeFoundIsOneLineWithNoJavaClassName() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), "{\"turns\": []}");
+    java.util.Map<String, String> env = java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    int status = Main.run(new String[] {"exec", "-C", project.toString(), "--script", script.toString(), "--session", "nope",
+        "hi"}, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true), env);
+    assertThat(status).isEqualTo(1);
+    assertThat(err.toString()).startsWith("waymark: ").contains("nope").hasLineCount(1)
+        .doesNotContain("dev.waymark").doesNotContainPattern("\\w+Exception");
   }
 }

@@ -44,10 +44,13 @@ class TuiEndToEndIT {
     try {
       if (tmux.alive()) {
         escape();
-        tmux.keys("C-c");
-        tmux.keys("C-c");
-        tmux.keys("C-c");
-        tmux.waitForExit(Duration.ofSeconds(20));
+        // Ctrl+C clears the input, interrupts a turn, then arms the exit: pressed until Waymark is gone
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (tmux.alive() && System.nanoTime() < end) {
+          tmux.keys("C-c");
+          Thread.sleep(200);
+        }
+        tmux.waitForExit(Duration.ofSeconds(5));
       }
     } finally {
       tmux.close();
@@ -177,8 +180,12 @@ class TuiEndToEndIT {
     waitForFile("a.txt", "2\n");
     tmux.waitFor("› three"); // the message that left #2 (by branching) is back as a draft
     tmux.keys("C-c");
+    send("/checkpoint save first-way");
+    tmux.waitFor("Saved #2");
     send("/checkpoint");
     tmux.waitFor("Checkpoints \\(live #2\\)");
+    tmux.waitFor("▸ #2 .*two.*live.*\"first-way\"");
+    tmux.waitFor("└ #3 .*three.*branch from #1.*abandoned");
     send("/checkpoint frobnicate");
     tmux.waitFor("Unknown /checkpoint command");
   }
@@ -220,10 +227,118 @@ class TuiEndToEndIT {
     assertThat(tmux.waitFor("ready · #1")).contains("also tests  · steering").doesNotContain("queued:");
 
     send("long");
-    tmux.waitFor("esc to interrupt");
+    tmux.waitFor("ctrl\\+c to interrupt");
     escape();
     tmux.waitFor("Interrupted.");
     tmux.waitFor("ready · #2");
+  }
+
+  @Test
+  void ctrlCInterruptsARunningTurnThenTwiceOnAnIdleEmptyInputQuits() throws Exception {
+    start(120, 36, "yolo", "{'responses':[{'delayMs':60000,'text':'never'}]}");
+    send("long");
+    tmux.waitFor("working");
+    tmux.keys("C-c");
+    String interrupted = tmux.waitFor("ready · #1");
+    assertThat(interrupted).contains("Interrupted.").doesNotContain("Interrupting…", "again to exit");
+    assertThat(tmux.alive()).isTrue();
+    tmux.keys("C-c");
+    tmux.waitFor("Press Ctrl\\+C again to exit");
+    tmux.keys("C-c");
+    tmux.waitForExit(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void aCommandTypedOverAnUndoneRefilledPromptRunsAsACommand() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'make','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'x\\n'}}]},"
+        + "{'whenLastUser':'make','text':'Made it.'}]}");
+    send("make a");
+    tmux.waitFor("ready · #1");
+    send("/checkpoint undo");
+    waitForFile("a.txt", null);
+    tmux.waitFor("› make a");
+    send("/checkpoint redo");
+    waitForFile("a.txt", "x\n");
+    assertThat(tmux.waitFor("ready · #1")).doesNotContain("#2");
+  }
+
+  @Test
+  void enterWhileViewingDuringATurnSteersAndTheTabIsLiveAgainWhenItEnds() throws Exception {
+    start(120, 36, "yolo", "{'responses':[{'whenLastUser':'one','text':'First.'},"
+        + "{'whenLastUser':'slow','delayMs':4000,'text':'Slow done.'},{'text':'Steered.'}]}");
+    send("one");
+    tmux.waitFor("ready · #1");
+    send("slow");
+    tmux.waitFor("working");
+    tmux.keys("C-b");
+    tmux.waitFor("Viewing checkpoint #1");
+    send("keep going");
+    tmux.waitFor("the message steers it");
+    tmux.keys("C-b");
+    tmux.waitFor("Viewing checkpoint #1");
+    String after = tmux.waitFor("ready · #2");
+    assertThat(after).doesNotContain("Viewing checkpoint");
+  }
+
+  @Test
+  void shortAliasesAndTheRewindListUndoRedoAndGoBack() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1\\n'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},"
+        + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2\\n'}}]},"
+        + "{'whenLastUser':'two','text':'Wrote two.'}]}");
+    send("one");
+    tmux.waitFor("ready · #1");
+    send("two");
+    tmux.waitFor("ready · #2");
+    tmux.type("/un");
+    tmux.keys("Tab");
+    tmux.waitFor("› /undo");
+    send("1"); // Tab left a space after the command
+    waitForFile("a.txt", "1\n");
+    send("/redo");
+    waitForFile("a.txt", "2\n");
+    send("/diff 1");
+    tmux.waitFor("Diff: disk against #1");
+    escape();
+    tmux.keys("Escape");
+    Thread.sleep(200);
+    tmux.keys("Escape");
+    tmux.waitFor("Rewind: go back to before a prompt");
+    tmux.keys("Down");
+    tmux.keys("Enter");
+    waitForFile("a.txt", null);
+    tmux.waitFor("ready · #0");
+    tmux.waitFor("› one");
+  }
+
+  @Test
+  void emojiAndWideCharactersShowAsThemselvesWithTheRailInItsColumn() throws Exception {
+    start(100, 30, "yolo", "{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'r.txt','content':'go 🚀 now\\n'}}]},"
+        + "{'text':'Rocket 🚀 family 👨‍👩‍👧 han 漢字 end|'}]}");
+    send("emoji 🚀 please");
+    String screen = tmux.waitFor("ready · #1");
+    assertThat(screen).contains("› emoji 🚀 please", "+go 🚀 now", "Rocket 🚀 family").doesNotContain("??");
+    List<String> rows = screen.lines().toList();
+    int railColumn = dev.waymark.tui.text.CellWidth.of(rows.get(1).stripTrailing()) - 1; // the separator's dot
+    String prompt = rows.stream().filter(l -> l.startsWith("› emoji")).findFirst().orElseThrow().stripTrailing();
+    assertThat(dev.waymark.tui.text.CellWidth.of(prompt) - 1).as("the rail's column on the row with the emoji")
+        .isEqualTo(railColumn);
+  }
+
+  @Test
+  void aShellCommandNamesTheFilesItChangedAndCtrlOShowsItAll() throws Exception {
+    start(120, 36, "yolo", "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':"
+        + "{'command':'seq 201 203; for f in a b c d e; do echo $f > $f.txt; done'}}]},{'text':'Ran it.'}]}");
+    send("make files");
+    String folded = tmux.waitFor("ready · #1");
+    assertThat(folded).contains("5 files changed", "created a.txt", "… 1 more (Ctrl+O expands)").doesNotContain("202");
+    tmux.keys("C-o");
+    assertThat(tmux.waitFor("created e.txt")).contains("202", "[exit code 0]");
+    send("/undo");
+    waitForFile("e.txt", null);
   }
 
   @Test
@@ -254,7 +369,7 @@ class TuiEndToEndIT {
   }
 
   @Test
-  void theDemoRunsWithNoKeyAndNoNetwork() throws Exception {
+  void everyStepOfTheDemoWelcomeWorksAndTheDemoCanBeContinued() throws Exception {
     startWith(List.of("--demo"));
     String welcome = tmux.waitFor("ready · #0");
     java.util.regex.Matcher where = java.util.regex.Pattern.compile("project is in (\\S+)").matcher(welcome.replace("\n", " "));
@@ -262,8 +377,9 @@ class TuiEndToEndIT {
     Path demo = Path.of(where.group(1).replaceAll(",$", ""));
     assertThat(demo.resolve("greeter.py")).exists();
 
+    // 1 and 2: three changes
     send("add a shout option");
-    tmux.waitFor("Allow edit_file: edit greeter.py\\?");
+    tmux.waitFor("Allow write_file: write greeter.py\\?");
     tmux.type("y");
     tmux.waitFor("ready · #1");
     assertThat(Files.readString(demo.resolve("greeter.py"))).contains("shout");
@@ -272,24 +388,57 @@ class TuiEndToEndIT {
     tmux.type("a");
     tmux.waitFor("ready · #2");
     assertThat(demo.resolve("test_greeter.py")).exists();
+    send("and the readme");
+    tmux.waitFor("ready · #3");
+    assertThat(Files.readString(demo.resolve("README.md"))).contains("--shout");
 
+    // 3: browse
     tmux.keys("C-b");
-    tmux.waitFor("Viewing checkpoint #1");
-    assertThat(demo.resolve("test_greeter.py")).as("browsing changes nothing").exists();
-    escape();
-    send("/checkpoint undo");
+    tmux.waitFor("Viewing checkpoint #2");
+    tmux.keys("C-f");
+    tmux.waitFor("ready · #3");
+    // 4: undo, redo, diff, the tree, rewind
+    send("/undo");
     tmux.waitFor("Rewound past this point");
-    waitForPath(demo.resolve("test_greeter.py"), false);
     tmux.keys("C-c");
-    send("/checkpoint redo");
-    waitForPath(demo.resolve("test_greeter.py"), true);
-    send("/checkpoint diff 0");
+    send("/redo");
+    tmux.waitFor("ready · #3");
+    send("/diff 0");
     tmux.waitFor("Diff: disk against #0");
     escape();
+    send("/checkpoint");
+    tmux.waitFor("Checkpoints \\(live #3\\)");
+    send("/rewind");
+    tmux.waitFor("Rewind: go back to before a prompt");
+    escape();
+    // 5: branch from a viewed checkpoint
+    tmux.keys("C-b");
+    tmux.waitFor("Viewing checkpoint #2");
+    send("something else");
+    tmux.waitFor("ready · #4");
+    assertThat(tmux.screen()).contains("no more changes to make");
+    // 6: a second tab works as the first did
     tmux.keys("C-t");
     tmux.waitFor(" 2 ");
+    send("add a shout option");
+    tmux.waitFor("Allow write_file: write greeter.py\\?");
+    tmux.type("y");
+    String second = tmux.waitFor("ready · #1");
+    assertThat(second).doesNotContain("✗");
+
     tmux.keys("C-d");
     tmux.waitForExit(Duration.ofSeconds(20));
+    assertThat(tmux.screen()).contains("the demo project stays in " + demo, "waymark --demo --continue");
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--demo", "--continue"));
+    tmux.waitFor("Session .*2 tabs");
+    tmux.keys("M-1");
+    tmux.waitFor("no more changes to make");
+    send("/undo");
+    waitForPath(demo.resolve("test_greeter.py"), true);
+    tmux.waitFor("Rewound past this point");
   }
 
   private void waitForPath(Path path, boolean exists) throws Exception {
@@ -319,6 +468,59 @@ class TuiEndToEndIT {
     assertThat(back).contains("› one", "Wrote one.", "Session first-try");
     send("/checkpoint undo");
     waitForFile("a.txt", null);
+  }
+
+  @Test
+  void aClosedTabStaysInTheSessionAndReopensAfterContinue() throws Exception {
+    start(120, 36, "yolo", "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1\\n'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},{'text':'Second tab.'}]}");
+    send("one");
+    tmux.waitFor("ready · #1");
+    tmux.keys("C-t");
+    tmux.waitFor("ready · #0");
+    send("hello");
+    tmux.waitFor("Second tab.");
+    tmux.keys("M-1");
+    tmux.waitFor("Wrote one.");
+    tmux.keys("C-w");
+    tmux.waitFor("Close tab 1 \\(1 checkpoints\\)\\?");
+    tmux.type("y");
+    tmux.waitFor("Second tab.");
+    send("/quit");
+    tmux.waitForExit(Duration.ofSeconds(20));
+    String tags = git("tag", "-l", "waymark/*");
+    assertThat(git("show", tags.lines().findFirst().orElseThrow() + ":post/a.txt")).as("the closed tab's tag is kept").isEqualTo("1\n");
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--continue", "--script", temp.resolve("script.json").toString(), "--approval", "yolo", project.toString()));
+    tmux.waitFor("1 tab, 1 closed");
+    send("/tab reopen");
+    tmux.waitFor("Wrote one.");
+    send("/undo");
+    waitForFile("a.txt", null);
+  }
+
+  @Test
+  void quittingWithAnApprovalWaitingAsksAndContinueProposesTheCallAgain() throws Exception {
+    start(120, 36, "ask", "{'responses':["
+        + "{'whenLastUser':'go','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    tmux.waitFor("Allow write_file: write a.txt\\?");
+    tmux.keys("C-d");
+    tmux.waitFor("Quit anyway\\?");
+    tmux.type("y");
+    tmux.waitForExit(Duration.ofSeconds(20));
+    assertThat(file("a.txt")).isNull();
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--continue", "--script", temp.resolve("script.json").toString(), "--approval", "ask", project.toString()));
+    tmux.waitFor("Proposed again — allow write_file");
+    tmux.type("y");
+    waitForFile("a.txt", "hello\n");
   }
 
   @Test

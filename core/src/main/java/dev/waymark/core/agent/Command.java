@@ -8,6 +8,12 @@ import dev.waymark.core.checkpoint.RestoreMode;
  */
 public sealed interface Command {
   /**
+   * Summarises the live conversation into one message, kept as a checkpoint of its own: later
+   * turns send the summary instead of the turns before it; undoing that checkpoint brings them back.
+   */
+  record Compact() implements Command {}
+
+  /**
    * A new prompt: opens the next checkpoint and runs a turn. While the view cursor stands on an
    * earlier checkpoint, files and conversation go back there first and the new one branches from it.
    */
@@ -55,16 +61,35 @@ public sealed interface Command {
   /** Refuses a proposed tool call; the model is told, and the turn goes on. */
   record Deny(String toolCallId, String reason) implements Command {}
 
-  /** Undo one checkpoint, or back to {@code to} when it is not negative. */
-  record Undo(int to) implements Command {
+  /**
+   * Undo one checkpoint, or back to {@code to} when it is not negative. With {@code force}, files
+   * whose later edits clash are overwritten (what they held is kept under a rescued tag); so too
+   * for redo and goto.
+   */
+  record Undo(int to, boolean force) implements Command {
+    public Undo(int to) {
+      this(to, false);
+    }
+
     public static Undo one() {
       return new Undo(-1);
     }
   }
 
-  record Redo() implements Command {}
+  record Redo(boolean force) implements Command {
+    public Redo() {
+      this(false);
+    }
+  }
 
-  record GoTo(int checkpoint) implements Command {}
+  record GoTo(int checkpoint, boolean force) implements Command {
+    public GoTo(int checkpoint) {
+      this(checkpoint, false);
+    }
+  }
+
+  /** Goes to the checkpoint saved under {@code name}, as {@link GoTo} does. */
+  record GoToSaved(String name, boolean force) implements Command {}
 
   record Restore(int checkpoint, RestoreMode mode, boolean force) implements Command {}
 

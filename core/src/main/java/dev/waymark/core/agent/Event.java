@@ -13,6 +13,9 @@ public sealed interface Event {
   /** A turn began in checkpoint {@code checkpoint}, a child of {@code parent}. */
   record TurnStarted(int checkpoint, int parent, String prompt) implements Event {}
 
+  /** Streamed reasoning of a reasoning model, before its answer or tool calls. */
+  record ReasoningDelta(int checkpoint, String text) implements Event {}
+
   /** Streamed text of the model's answer. */
   record AssistantDelta(int checkpoint, String text) implements Event {}
 
@@ -53,6 +56,9 @@ public sealed interface Event {
 
   /** The answer to a Diff command. */
   record DiffReady(CheckpointDiff diff) implements Event {}
+
+  /** The model call failed before any answer and is retried after a wait, e.g. {@code rate limited, retrying in 12 s (2/3)}. */
+  record Waiting(int checkpoint, String message) implements Event {}
 
   record Warning(String message) implements Event {}
 

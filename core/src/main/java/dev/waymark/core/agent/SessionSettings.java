@@ -11,8 +11,13 @@ import java.util.Objects;
  * @param interactive false when nobody can answer an approval (e.g. {@code waymark exec} without a
  *     terminal): calls that need one are then denied, and the model is told why
  * @param basePrompt the system prompt before the project's {@code AGENTS.md} is added
+ * @param maxStepsPerTurn tool calls one turn may run before it is ended, so that a model that
+ *     never stops calling tools cannot run (and spend) without end
  */
-public record SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {
+public record SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt,
+    int maxStepsPerTurn) {
+  public static final int DEFAULT_MAX_STEPS_PER_TURN = 200;
+
   public static final String DEFAULT_PROMPT = String.join("\n",
       "You are Waymark, a coding agent working in the user's project directory through tools.",
       "Read files before you change them. Prefer edit_file for small changes and write_file for new files.",
@@ -23,5 +28,12 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
     Objects.requireNonNull(model);
     Objects.requireNonNull(approval);
     basePrompt = basePrompt == null ? DEFAULT_PROMPT : basePrompt;
+    if (maxStepsPerTurn < 1) {
+      throw new IllegalArgumentException("maxStepsPerTurn must be at least 1");
+    }
+  }
+
+  public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {
+    this(model, approval, interactive, basePrompt, DEFAULT_MAX_STEPS_PER_TURN);
   }
 }

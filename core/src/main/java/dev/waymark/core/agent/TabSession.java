@@ -1,7 +1,6 @@
 package dev.waymark.core.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
@@ -15,7 +14,10 @@ import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
+import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Sensitive;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolResult;
@@ -47,7 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TabSession implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabSession.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CheckpointTree tree;
   private final ChatModel model;
@@ -147,6 +148,8 @@ public final class TabSession implements AutoCloseable {
       decide(deny.toolCallId(), new Decision(false, false, deny.reason() == null ? "" : deny.reason()));
     } else if (command instanceof Command.SendPrompt prompt) {
       worker.execute(() -> runTurn(Opening.prompt(prompt.text())));
+    } else if (command instanceof Command.Compact) {
+      worker.execute(() -> runTurn(Opening.COMPACT));
     } else if (command instanceof Command.Branch branch) {
       worker.execute(() -> {
         try {
@@ -176,18 +179,69 @@ public final class TabSession implements AutoCloseable {
 
   /** What the next model call would be sent: the system prompt and the live path's messages. */
   public List<ChatMessage> conversation() {
-    List<ChatMessage> all = new ArrayList<>();
-    all.add(new ChatMessage.System(systemPrompt));
+    List<ChatMessage> turns = new ArrayList<>();
+    String summary = null;
     for (int n : tree.livePath()) {
       List<ChatMessage> turn = messages.get(n);
       if (turn != null) {
         synchronized (turn) {
-          all.addAll(turn);
+          for (ChatMessage m : turn) {
+            if (m instanceof ChatMessage.System compacted) { // a /compact: it stands for all before it
+              turns.clear();
+              summary = compacted.text();
+            } else {
+              turns.add(m);
+            }
+          }
         }
       }
     }
+    List<ChatMessage> all = new ArrayList<>();
+    // the summary joins the system prompt: some chat templates refuse a system message further down
+    all.add(new ChatMessage.System(summary == null ? systemPrompt : systemPrompt + "\n\n" + summary));
+    all.addAll(turns);
     return all;
   }
+
+  /** What the model is asked for a /compact. */
+  static final String COMPACT_REQUEST = "Summarise our conversation so far for yourself, to continue from it with "
+      + "the earlier messages gone: the user's goals and instructions, what was done (files read, created and "
+      + "changed, commands run, with their outcomes), decisions made, and what is left to do. Be specific about "
+      + "paths, names and errors. Answer with the summary only.";
+
+  /** How much of each tool result a /compact sends: results are what makes a conversation long. */
+  private static final int COMPACT_RESULT_CHARS = 2000;
+
+  /** Runs a /compact in checkpoint {@code n}: asks the model for a summary and keeps it as the checkpoint's message. */
+  private Optional<ChatResponse.Usage> compact(int n, List<ChatMessage> mine, RunningTurn state) {
+    List<ChatMessage> request = new ArrayList<>();
+    for (ChatMessage m : conversation()) {
+      if (m instanceof ChatMessage.ToolResult r && r.content().length() > COMPACT_RESULT_CHARS) {
+        m = new ChatMessage.ToolResult(r.toolCallId(), r.toolName(),
+            r.content().substring(0, COMPACT_RESULT_CHARS) + "\n[... cut for the summary]", r.isError());
+      }
+      request.add(m);
+    }
+    if (request.size() < 2) {
+      throw new ModelException(ModelException.Kind.BAD_REQUEST, "There is nothing to compact yet.");
+    }
+    request.add(new ChatMessage.User(COMPACT_REQUEST));
+    StreamListener listener = text -> emit(new Event.AssistantDelta(n, text));
+    ChatResponse response = model.stream(new ChatRequest(settings.model(), request, List.of()), listener,
+        state.cancellation);
+    String summary = response.message().text().strip();
+    if (summary.isEmpty()) {
+      throw new ModelException(ModelException.Kind.PROTOCOL, "the model answered /compact with an empty summary; "
+          + "nothing was compacted");
+    }
+    synchronized (mine) {
+      mine.add(new ChatMessage.System(COMPACTED + summary));
+    }
+    return response.usage();
+  }
+
+  /** Heads the summary a /compact keeps. */
+  public static final String COMPACTED = "The earlier conversation was compacted (/compact). Its summary:\n\n";
 
   private RunningTurn current() {
     synchronized (steerLock) {
@@ -252,13 +306,15 @@ public final class TabSession implements AutoCloseable {
   // -------------------------------------------------------------------------------- turns
 
   /** How a turn begins: with a prompt, or by running a tool call approved after a restore proposed it again. */
-  private record Opening(String prompt, ToolCall approvedCall, int resumes) {
+  private record Opening(String prompt, ToolCall approvedCall, int resumes, boolean compact) {
+    static final Opening COMPACT = new Opening("/compact", null, -1, true);
+
     static Opening prompt(String text) {
-      return new Opening(text, null, -1);
+      return new Opening(text, null, -1, false);
     }
 
     static Opening approved(ToolCall call, int resumes) {
-      return new Opening("Approved " + call.name() + ": continue #" + resumes, call, resumes);
+      return new Opening("Approved " + call.name() + ": continue #" + resumes, call, resumes, false);
     }
   }
 
@@ -275,7 +331,7 @@ public final class TabSession implements AutoCloseable {
     }
     int n = turn.number();
     List<ChatMessage> mine = new ArrayList<>();
-    if (opening.approvedCall() == null) {
+    if (opening.approvedCall() == null && !opening.compact()) {
       mine.add(new ChatMessage.User(opening.prompt()));
     }
     messages.put(n, mine);
@@ -288,46 +344,79 @@ public final class TabSession implements AutoCloseable {
     CheckpointStatus status = CheckpointStatus.DONE;
     Optional<ChatResponse.Usage> usage = Optional.empty();
     try {
-      if (opening.approvedCall() != null) {
-        // a fresh id: the earlier checkpoint already answered the original one with "not run"
-        ToolCall call = opening.approvedCall();
-        ToolCall again = new ToolCall(call.id() + "-approved-" + n, call.name(), call.argumentsJson());
-        synchronized (mine) {
-          mine.add(new ChatMessage.Assistant("", List.of(again)));
-        }
-        ChatMessage.ToolResult result = runTool(again, turn, state, true);
-        synchronized (mine) {
-          mine.add(result);
-        }
-      }
-      while (true) {
-        foldSteering(state, mine);
-        if (state.cancellation.isCancelled()) {
-          throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
-        }
-        ChatRequest request = new ChatRequest(settings.model(), conversation(), tools.specs());
-        StreamListener listener = text -> emit(new Event.AssistantDelta(n, text));
-        ChatResponse response = model.stream(request, listener, state.cancellation);
-        usage = response.usage();
-        synchronized (mine) {
-          mine.add(response.message());
-        }
-        List<ToolCall> calls = response.message().toolCalls();
-        if (calls.isEmpty()) {
-          synchronized (steerLock) {
-            if (state.steering.isEmpty()) {
-              state.acceptsSteering = false;
-              break;
-            }
+      if (opening.compact()) {
+        usage = compact(n, mine, state);
+      } else {
+        if (opening.approvedCall() != null) {
+          // a fresh id: the earlier checkpoint already answered the original one with "not run"
+          ToolCall call = opening.approvedCall();
+          ToolCall again = new ToolCall(approvedId(call.id(), n), call.name(), call.argumentsJson());
+          synchronized (mine) {
+            mine.add(new ChatMessage.Assistant("", List.of(again)));
           }
-          continue; // a steer came in during this last call: it goes to the model now
-        }
-        for (ToolCall call : calls) {
-          ChatMessage.ToolResult result = state.cancellation.isCancelled()
-              ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
-              : runTool(call, turn, state, false);
+          ChatMessage.ToolResult result = runTool(again, turn, state, true);
           synchronized (mine) {
             mine.add(result);
+          }
+        }
+        while (true) {
+          foldSteering(state, mine);
+          if (state.cancellation.isCancelled()) {
+            throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
+          }
+          ChatRequest request = new ChatRequest(settings.model(), conversation(), tools.specs());
+          StreamListener listener = new StreamListener() {
+            @Override
+            public void textDelta(String text) {
+              emit(new Event.AssistantDelta(n, text));
+            }
+
+            @Override
+            public void reasoningDelta(String text) {
+              emit(new Event.ReasoningDelta(n, text));
+            }
+
+            @Override
+            public void retrying(Retry retry) {
+              emit(new Event.Waiting(n, retry.message()));
+            }
+          };
+          ChatResponse response = model.stream(request, listener, state.cancellation);
+          usage = response.usage();
+          synchronized (mine) {
+            mine.add(response.message());
+          }
+          List<ToolCall> calls = response.message().toolCalls();
+          if (calls.isEmpty()) {
+            synchronized (steerLock) {
+              if (state.steering.isEmpty()) {
+                state.acceptsSteering = false;
+                break;
+              }
+            }
+            continue; // a steer came in during this last call: it goes to the model now
+          }
+          boolean limitReached = false;
+          for (ToolCall call : calls) {
+            limitReached = limitReached || state.steps >= settings.maxStepsPerTurn();
+            ChatMessage.ToolResult result = state.cancellation.isCancelled()
+                ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
+                : limitReached
+                ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "
+                    + settings.maxStepsPerTurn() + " tool calls.", true)
+                : runTool(call, turn, state, false);
+            if (!limitReached) {
+              state.steps++;
+            }
+            synchronized (mine) {
+              mine.add(result);
+            }
+          }
+          if (limitReached && !state.cancellation.isCancelled()) {
+            status = CheckpointStatus.FAILED;
+            emit(new Event.Error("The turn was stopped after " + settings.maxStepsPerTurn() + " tool calls, its limit "
+                + "(maxStepsPerTurn in settings). What it did is in this checkpoint; send a message to go on."));
+            break;
           }
         }
       }
@@ -336,7 +425,7 @@ public final class TabSession implements AutoCloseable {
         status = CheckpointStatus.CANCELLED;
       } else {
         status = CheckpointStatus.FAILED;
-        emit(new Event.Error(e.getMessage()));
+        emit(new Event.Error(e.getMessage() + wayOut(e)));
       }
     } catch (RuntimeException e) {
       LOG.error("turn #{} failed", n, e);
@@ -371,6 +460,29 @@ public final class TabSession implements AutoCloseable {
     }
   }
 
+  /**
+   * A new id for a call approved after a restore, within the 40 characters OpenAI allows and the
+   * characters Anthropic allows: the original's start, the checkpoint, and a random tail.
+   */
+  static String approvedId(String original, int checkpoint) {
+    String tail = "_a" + checkpoint + "_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    String head = original.replaceAll("[^A-Za-z0-9_-]", "");
+    return head.substring(0, Math.min(head.length(), 40 - tail.length())) + tail;
+  }
+
+  /** What the user can do when the server refuses the conversation itself. */
+  private static String wayOut(ModelException e) {
+    if (e.kind() == ModelException.Kind.CONTEXT_TOO_LONG) {
+      return ". The conversation is kept: /compact summarises it into one message (undo that to get the turns"
+          + " back), or /checkpoint undo takes turns out of it; then go on.";
+    }
+    if (e.kind() == ModelException.Kind.BAD_REQUEST && !e.getMessage().startsWith("There is nothing")) {
+      return ". The conversation is kept; if the server keeps refusing it, /checkpoint undo takes the last turn out"
+          + " of what is sent.";
+    }
+    return "";
+  }
+
   /** Opens the turn's checkpoint: under live, or as a branch from the viewed one; null when a conflict stopped the branch. */
   private Turn openTurn(Opening opening) {
     CheckpointTree.ViewPosition view = tree.view();
@@ -382,10 +494,16 @@ public final class TabSession implements AutoCloseable {
       tree.viewLive();
       return tree.begin();
     }
+    if (opening.compact()) {
+      tree.viewLive(); // a summary of the live conversation continues it, wherever the view stands
+      return tree.begin();
+    }
     drafts.put(tree.live(), opening.prompt());
     if (view.live()) {
       return tree.begin();
     }
+    // the turn leaves the viewed checkpoint too: undoing it brings this prompt back, not an older one
+    drafts.put(view.checkpoint(), opening.prompt());
     CheckpointTree.BranchResult branch = tree.branchFrom(view.checkpoint());
     emit(new Event.CheckpointRestored(branch.restore(), Optional.empty(), ""));
     if (branch.turn().isEmpty()) {
@@ -404,25 +522,23 @@ public final class TabSession implements AutoCloseable {
     Tool tool = found.get();
     JsonNode arguments;
     try {
-      arguments = JSON.readTree(call.argumentsJson());
-      if (arguments == null || !arguments.isObject()) {
-        throw new IllegalArgumentException("not a JSON object");
-      }
-    } catch (Exception e) {
-      return finish(state, call, ToolResult.error("The arguments of " + call.name() + " are not a JSON object: " + e.getMessage()));
+      arguments = ToolArguments.parse(call.argumentsJson());
+    } catch (java.io.IOException e) {
+      return finish(state, call, ToolResult.error("Not run: the arguments of " + call.name()
+          + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
-    boolean secrets = tool.readsSecrets(arguments);
-    boolean needsApproval = !approved && (secrets
+    Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
+    boolean needsApproval = !approved && (sensitive.isPresent()
         || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()));
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
-    String summary = tool.describe(arguments) + (secrets ? " — a secrets file: its content would go to the model" : "");
+    String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
     emit(new Event.ToolCallProposed(state.checkpoint, call, summary, tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
       if (!ask) {
-        emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + (secrets
-            ? "): a secrets file goes to the model only with the user's approval, in every mode, and nobody can give it here."
-            : "): it needs approval and there is nobody to ask. Use --approval auto-edit or yolo to allow it.")));
+        emit(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
+            .orElse("it needs approval and there is nobody to ask. Use --approval "
+                + (ApprovalMode.AUTO_EDIT.needsApproval(tool.kind()) ? "yolo" : "auto-edit or yolo") + " to allow it.")));
         return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
@@ -433,7 +549,7 @@ public final class TabSession implements AutoCloseable {
       if (!decision.allow()) {
         return finish(state, call, ToolResult.error("The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
       }
-      if (decision.forSession() && !secrets) { // a secrets file is asked about each time
+      if (decision.forSession() && sensitive.isEmpty()) { // secrets and Waymark's files are asked about each time
         allowedForSession.add(tool.name());
       }
     }
@@ -487,13 +603,20 @@ public final class TabSession implements AutoCloseable {
   private void runCheckpointCommand(Command command) {
     try {
       if (command instanceof Command.Undo undo) {
-        restored(undo.to() < 0 ? tree.undo() : tree.undoTo(undo.to()));
-      } else if (command instanceof Command.Redo) {
-        restored(tree.redo());
+        restored(undo.to() < 0 ? tree.undo(undo.force()) : tree.undoTo(undo.to(), undo.force()));
+      } else if (command instanceof Command.Redo redo) {
+        restored(tree.redo(redo.force()));
       } else if (command instanceof Command.GoTo goTo) {
-        restored(tree.goTo(goTo.checkpoint()));
+        restored(tree.goTo(goTo.checkpoint(), goTo.force()));
+      } else if (command instanceof Command.GoToSaved goTo) {
+        restored(tree.goTo(tree.saved(goTo.name()), goTo.force()));
       } else if (command instanceof Command.Restore restore) {
-        restored(tree.restore(restore.checkpoint(), restore.mode(), restore.force()));
+        RestoreResult result = tree.restore(restore.checkpoint(), restore.mode(), restore.force());
+        if (restore.mode() == dev.waymark.core.checkpoint.RestoreMode.FILES) {
+          emit(new Event.CheckpointRestored(result, Optional.empty(), "")); // the conversation, and so the input, stay
+        } else {
+          restored(result);
+        }
       } else if (command instanceof Command.Save save) {
         emit(new Event.CheckpointSaved(tree.save(save.name()), save.name()));
       } else if (command instanceof Command.Diff diff) {
@@ -532,6 +655,9 @@ public final class TabSession implements AutoCloseable {
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
           return user.text();
+        }
+        if (m instanceof ChatMessage.System) {
+          return "/compact";
         }
       }
     }
@@ -572,6 +698,7 @@ public final class TabSession implements AutoCloseable {
   private static final class RunningTurn {
     final int checkpoint;
     final Cancellation cancellation = new Cancellation();
+    int steps; // tool calls run in this turn; only the turn's thread touches it
     final List<String> steering = new ArrayList<>(); // guarded by TabSession.steerLock
     boolean acceptsSteering = true; // guarded by TabSession.steerLock
     volatile ToolCall pendingApproval;

@@ -149,7 +149,9 @@ public final class SessionCodec {
     if (m instanceof ChatMessage.Assistant a) {
       List<SessionFile.ToolCallRecord> calls = a.toolCalls().isEmpty() ? null
           : a.toolCalls().stream().map(SessionCodec::call).toList();
-      return new SessionFile.Message("assistant", a.text(), calls, null, null, null);
+      List<SessionFile.ReasoningRecord> reasoning = a.reasoning().isEmpty() ? null : a.reasoning().stream()
+          .map(r -> new SessionFile.ReasoningRecord(r.text(), r.signature(), r.redacted())).toList();
+      return new SessionFile.Message("assistant", a.text(), calls, null, null, null, reasoning);
     }
     if (m instanceof ChatMessage.ToolResult r) {
       return new SessionFile.Message("tool", r.content(), null, r.toolCallId(), r.toolName(), r.isError());
@@ -163,7 +165,9 @@ public final class SessionCodec {
     return switch (m.role() == null ? "" : m.role()) {
       case "user" -> new ChatMessage.User(text);
       case "assistant" -> new ChatMessage.Assistant(text,
-          m.toolCalls() == null ? List.of() : m.toolCalls().stream().map(SessionCodec::call).toList());
+          m.toolCalls() == null ? List.of() : m.toolCalls().stream().map(SessionCodec::call).toList(),
+          m.reasoning() == null ? List.of() : m.reasoning().stream()
+              .map(r -> new ChatMessage.Reasoning(r.text(), r.signature(), r.redacted())).toList());
       case "tool" -> new ChatMessage.ToolResult(m.toolCallId(), m.toolName(), text, Boolean.TRUE.equals(m.isError()));
       case "system" -> new ChatMessage.System(text);
       default -> throw new SessionException("a message with an unknown role \"" + m.role() + "\"");

@@ -26,7 +26,10 @@ public record SessionFile(
     tabs = tabs == null ? List.of() : List.copyOf(tabs);
   }
 
-  /** One tab. {@code input} is what sat in its input box. */
+  /**
+   * One tab. {@code input} is what sat in its input box; {@code closed} is true for a tab the user
+   * closed, kept (with its tags) until the session is deleted and reopened with {@code /tab reopen}.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Tab(
       String tabId,
@@ -38,11 +41,26 @@ public record SessionFile(
       int filesAt,
       List<Integer> redo,
       List<Checkpoint> checkpoints,
-      Map<String, String> saves) {
+      Map<String, String> saves,
+      Boolean closed) {
     public Tab {
       redo = redo == null ? List.of() : List.copyOf(redo);
       checkpoints = checkpoints == null ? List.of() : List.copyOf(checkpoints);
       saves = saves == null ? Map.of() : Map.copyOf(saves);
+      closed = Boolean.TRUE.equals(closed) ? Boolean.TRUE : null; // written only when true
+    }
+
+    public Tab(String tabId, String title, String provider, String model, String input, int live, int filesAt,
+        List<Integer> redo, List<Checkpoint> checkpoints, Map<String, String> saves) {
+      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, null);
+    }
+
+    public boolean isClosed() {
+      return Boolean.TRUE.equals(closed);
+    }
+
+    public Tab withClosed(boolean isClosed) {
+      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed);
     }
   }
 
@@ -76,7 +94,16 @@ public record SessionFile(
   /** A message: role user, assistant or tool. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
-      Boolean isError) {}
+      Boolean isError, List<ReasoningRecord> reasoning) {
+    public Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
+        Boolean isError) {
+      this(role, text, toolCalls, toolCallId, toolName, isError, null);
+    }
+  }
+
+  /** An assistant's reasoning: text, and for Anthropic thinking its signature or redacted data. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ReasoningRecord(String text, String signature, String redacted) {}
 
   public record ToolCallRecord(String id, String name, String arguments) {}
 }

@@ -123,14 +123,23 @@ public final class SessionStore {
         + ". `waymark sessions` lists them.");
   }
 
-  /** The most recently saved session that can be read, if any. */
+  /**
+   * The most recently saved session, if any. A newest file that cannot be read is refused with
+   * its name, never skipped for an older session: continuing that one would silently drop
+   * whatever the damaged file held.
+   */
   public Optional<SessionFile> latest() {
-    for (Listing listing : list()) {
-      if (listing.problem().isEmpty()) {
-        return Optional.of(read(listing.file()));
-      }
+    List<Listing> all = list();
+    if (all.isEmpty()) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    Listing newest = all.get(0);
+    if (newest.problem().isPresent()) {
+      throw new SessionException("The newest session file " + newest.file() + " cannot be loaded: "
+          + newest.problem().get() + " Name another session (--session ID or --resume ID; `waymark sessions` "
+          + "lists them), or move that file away.");
+    }
+    return Optional.of(read(newest.file()));
   }
 
   /** One line of a session list; {@code problem} says why a file cannot be loaded. */

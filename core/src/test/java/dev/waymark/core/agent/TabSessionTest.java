@@ -100,6 +100,105 @@ class TabSessionTest {
   }
 
   @Test
+  void aCallWhoseArgumentsAreTwoJsonObjectsIsAnsweredAsAnErrorAndNothingRuns() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"a\"}{\"path\":\"b.txt\",\"content\":\"b\"}"));
+    model.respond(r -> text("ok"));
+
+    session.submit(new Command.SendPrompt("write two files"));
+    await(Event.TurnFinished.class, e -> true);
+
+    Event.ToolCallFinished finished = find(Event.ToolCallFinished.class);
+    assertThat(finished.isError()).isTrue();
+    assertThat(finished.result()).contains("not exactly one JSON object");
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(project.resolve("b.txt")).doesNotExist();
+  }
+
+  @Test
+  void aConversationTheServerRefusesSaysHowToGetOutAndUndoingTheTurnRecovers() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("first answer"));
+    session.submit(new Command.SendPrompt("first"));
+    await(Event.TurnFinished.class, e -> true);
+    model.respond(r -> {
+      throw new ModelException(ModelException.Kind.BAD_REQUEST, "the server rejected the request (HTTP 400: bad history)");
+    });
+    session.submit(new Command.SendPrompt("second"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    assertThat(find(Event.Error.class).message()).contains("HTTP 400", "/checkpoint undo");
+
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+    model.respond(r -> text("fine"));
+    session.submit(new Command.SendPrompt("third"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
+
+    assertThat(model.requests.get(2).messages()).filteredOn(ChatMessage.User.class::isInstance)
+        .extracting(m -> ((ChatMessage.User) m).text()).containsExactly("first", "third");
+  }
+
+  @Test
+  void aRetryWaitIsToldToTheFrontEnds() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.retryFirst = new StreamListener.Retry("rate limited", java.time.Duration.ofSeconds(12), 2, 3);
+    model.respond(r -> text("ok"));
+
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(find(Event.Waiting.class)).isEqualTo(new Event.Waiting(1, "rate limited, retrying in 12 s (2/3)"));
+  }
+
+  @Test
+  void compactSummarisesTheConversationIntoOneCheckpointThatLaterTurnsSendInsteadAndUndoBringsBack() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"" + "x".repeat(5000) + "\"}"));
+    model.respond(r -> text("Wrote a.txt."));
+    session.submit(new Command.SendPrompt("write a.txt"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    model.respond(r -> text("The user had a.txt written with 5000 x."));
+    session.submit(new Command.Compact());
+    Event.TurnFinished compacted = await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    assertThat(compacted.status()).isEqualTo(CheckpointStatus.DONE);
+    ChatRequest summaryRequest = model.requests.get(2);
+    assertThat(summaryRequest.tools()).isEmpty();
+    assertThat(summaryRequest.messages().get(summaryRequest.messages().size() - 1))
+        .isEqualTo(new ChatMessage.User(TabSession.COMPACT_REQUEST));
+
+    model.respond(r -> text("next"));
+    session.submit(new Command.SendPrompt("now b.txt"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
+    List<ChatMessage> after = model.requests.get(3).messages();
+    assertThat(after).hasSize(2);
+    assertThat(((ChatMessage.System) after.get(0)).text())
+        .startsWith("base prompt").contains(TabSession.COMPACTED + "The user had a.txt written with 5000 x.");
+    assertThat(after.get(1)).isEqualTo(new ChatMessage.User("now b.txt"));
+
+    session.submit(new Command.Undo(1));
+    await(Event.CheckpointRestored.class, e -> true);
+    model.respond(r -> text("again"));
+    session.submit(new Command.SendPrompt("once more"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 4);
+    assertThat(model.requests.get(4).messages()).extracting(m -> m.getClass().getSimpleName())
+        .containsExactly("System", "User", "Assistant", "ToolResult", "Assistant", "User");
+    assertThat(Files.readString(project.resolve("a.txt"))).hasSize(5000);
+  }
+
+  @Test
+  void aConversationTooLongForTheModelOffersCompactAndUndo() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> {
+      throw new ModelException(ModelException.Kind.CONTEXT_TOO_LONG, "the server says the conversation is too long");
+    });
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(find(Event.Error.class).message()).contains("too long", "/compact", "/checkpoint undo");
+  }
+
+  @Test
   void undoTakesTheTurnOutOfTheNextRequestAndRedoPutsItBack() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> text("first answer"));
@@ -283,6 +382,29 @@ class TabSessionTest {
   }
 
   @Test
+  void theFreshIdOfACallApprovedAgainStaysWithinFortyCharacters() throws Exception {
+    start(ApprovalMode.ASK, true);
+    String anthropicId = "toolu_01A09q90qw90lq917835lq9TtX"; // as long as Anthropic's
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("", List.of(
+        new ToolCall(anthropicId, "write", "{\"path\":\"a.txt\",\"content\":\"x\"}"))), Optional.empty(), "tool_use"));
+    session.submit(new Command.SendPrompt("go"));
+    await(Event.ToolCallProposed.class, e -> true);
+    session.submit(new Command.Cancel());
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> true);
+    session.submit(new Command.GoTo(1));
+    Event.CheckpointRestored back = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    model.respond(r -> text("written"));
+    session.submit(new Command.Approve(back.pendingToolCall().orElseThrow().id(), false));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    List<ChatMessage> sent = model.requests.get(model.requests.size() - 1).messages();
+    String fresh = ((ChatMessage.ToolResult) sent.get(sent.size() - 1)).toolCallId();
+    assertThat(fresh).isNotEqualTo(anthropicId).hasSizeLessThanOrEqualTo(40).matches("[A-Za-z0-9_-]+");
+  }
+
+  @Test
   void aPromptSentWhileViewingAnEarlierCheckpointBranchesFromIt() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
@@ -324,6 +446,50 @@ class TabSessionTest {
     session.submit(new Command.Redo());
     Event.CheckpointRestored redone = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
     assertThat(redone.draft()).isEqualTo("half-typed idea");
+  }
+
+  @Test
+  void undoingATurnThatBranchedFromAViewedCheckpointBringsBackThatTurnsPrompt() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("a"));
+    session.submit(new Command.SendPrompt("one"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    model.respond(r -> text("b"));
+    session.submit(new Command.SendPrompt("two"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    session.submit(Command.View.back());
+    await(Event.ViewMoved.class, e -> e.checkpoint() == 1);
+    model.respond(r -> text("c"));
+    session.submit(new Command.SendPrompt("three"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
+
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undone.draft()).as("the prompt just undone, not the one that once left #1").isEqualTo("three");
+  }
+
+  @Test
+  void aFilesOnlyRestoreBringsBackNoDraft() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    session.submit(new Command.Restore(0, dev.waymark.core.checkpoint.RestoreMode.FILES, false));
+    Event.CheckpointRestored restored = await(Event.CheckpointRestored.class, e -> true);
+    assertThat(restored.result().applied()).isTrue();
+    assertThat(restored.draft()).as("the conversation did not move, so neither does the input").isEmpty();
+  }
+
+  @Test
+  void aShellCommandDeniedUnderAutoEditNamesTheOneModeThatAllowsIt() throws Exception {
+    start(ApprovalMode.AUTO_EDIT, false, dev.waymark.core.tool.Tools.standard().all());
+    model.respond(r -> call("run_shell", "{\"command\":\"true\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("run it"));
+    Event.Warning denied = await(Event.Warning.class, w -> w.message().startsWith("Denied run_shell"));
+    assertThat(denied.message()).contains("Use --approval yolo to allow it.").doesNotContain("auto-edit");
   }
 
   @Test
@@ -399,6 +565,99 @@ class TabSessionTest {
   }
 
   @Test
+  void secretsAreJudgedByTheFileAPathResolvesToSoNoSpellingOrLinkReadsThemUnasked() throws Exception {
+    Files.writeString(project.resolve(".env.local"), "TOKEN=s3cr3t\n");
+    Files.createDirectories(project.resolve(".env"));
+    Files.writeString(project.resolve(".env/prod"), "TOKEN=deep\n");
+    Files.createSymbolicLink(project.resolve("innocent.txt"), Path.of(".env.local"));
+    Files.createSymbolicLink(project.resolve("settings"), Path.of(".env"));
+    Files.createDirectories(project.resolve("x"));
+    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    List<String> asked = List.of(
+        "{\"path\":\"innocent.txt\"}", "{\"path\":\".env/prod\"}", "{\"path\":\"settings/prod\"}",
+        "{\"path\":\"./x/../.env.local\"}", "{\"path\":\".env.local/.\"}");
+    for (String arguments : asked) {
+      model.respond(r -> call("read_file", arguments));
+    }
+    model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\",\"path\":\"innocent.txt\"}"));
+    model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\",\"path\":\".env/.\"}"));
+    model.respond(r -> call("list_files", "{\"path\":\".env/\"}"));
+    model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("find the token"));
+    await(Event.TurnFinished.class, e -> true);
+
+    List<Event.ToolCallProposed> proposed = events.stream().filter(Event.ToolCallProposed.class::isInstance)
+        .map(Event.ToolCallProposed.class::cast).toList();
+    assertThat(proposed).hasSize(9);
+    assertThat(proposed.subList(0, 8)).allSatisfy(p -> assertThat(p.needsApproval()).as(p.call().argumentsJson()).isTrue());
+    String sent = model.requests.stream().map(r -> r.messages().toString()).reduce("", String::concat);
+    assertThat(sent).doesNotContain("s3cr3t").doesNotContain("deep").contains("left out 2 .env file");
+  }
+
+  @Test
+  void theAgentCannotWriteWaymarksOwnFilesUnaskedInAnyMode() throws Exception {
+    Files.createDirectories(project.resolve(".waymark"));
+    Files.writeString(project.resolve(".waymark/settings.json"), "{\"approval\": \"ask\"}\n");
+    Files.createSymbolicLink(project.resolve("conf"), Path.of(".waymark"));
+    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{\\\"approval\\\": \\\"yolo\\\"}\"}"));
+    model.respond(r -> call("edit_file", "{\"path\":\"conf/settings.json\",\"old_string\":\"ask\",\"new_string\":\"yolo\"}"));
+    model.respond(r -> call("write_file", "{\"path\":\".WAYMARK/other.json\",\"content\":\"{}\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("make yourself at home"));
+    await(Event.TurnFinished.class, e -> true);
+
+    List<Event.ToolCallProposed> proposed = events.stream().filter(Event.ToolCallProposed.class::isInstance)
+        .map(Event.ToolCallProposed.class::cast).toList();
+    assertThat(proposed).hasSize(3).allSatisfy(p -> assertThat(p.needsApproval()).as(p.call().argumentsJson()).isTrue());
+    assertThat(proposed.get(0).summary()).contains("Waymark's own settings");
+    assertThat(find(Event.Warning.class).message()).contains("Waymark's own settings", "approval, in every mode");
+    assertThat(Files.readString(project.resolve(".waymark/settings.json"))).isEqualTo("{\"approval\": \"ask\"}\n");
+    assertThat(project.resolve(".WAYMARK/other.json")).doesNotExist();
+  }
+
+  @Test
+  void allowingAWriteToWaymarksFilesForTheSessionStillAsksTheNextTime() throws Exception {
+    start(ApprovalMode.YOLO, true, dev.waymark.core.tool.Tools.standard().all());
+    model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{}\"}"));
+    model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{\\\"approval\\\":\\\"yolo\\\"}\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("set up"));
+    Event.ToolCallProposed first = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(first.needsApproval()).isTrue();
+    session.submit(new Command.Approve(first.call().id(), true));
+    Event.ToolCallProposed second = await(Event.ToolCallProposed.class, e -> !e.call().id().equals(first.call().id()));
+    assertThat(second.needsApproval()).isTrue();
+    session.submit(new Command.Deny(second.call().id(), ""));
+    await(Event.TurnFinished.class, e -> true);
+    assertThat(Files.readString(project.resolve(".waymark/settings.json"))).isEqualTo("{}");
+  }
+
+  @Test
+  void aRunawayTurnEndsAtMaxStepsPerTurnWithAClearMessage() throws Exception {
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
+        new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt", 3));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    for (int i = 0; i < 10; i++) {
+      int n = i;
+      model.respond(r -> call("write", "{\"path\":\"f" + n + ".txt\",\"content\":\"x\"}"));
+    }
+    session.submit(new Command.SendPrompt("loop forever"));
+    Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
+
+    assertThat(finished.status()).isEqualTo(CheckpointStatus.FAILED);
+    assertThat(find(Event.Error.class).message()).contains("3 tool calls", "maxStepsPerTurn");
+    assertThat(model.requests).hasSize(4);
+    assertThat(project.resolve("f2.txt")).exists();
+    assertThat(project.resolve("f3.txt")).doesNotExist();
+    List<ChatMessage> conversation = session.conversation();
+    assertThat(((ChatMessage.ToolResult) conversation.get(conversation.size() - 1)).content()).contains("Not run");
+    assertThat(new SessionSettings("m", ApprovalMode.ASK, false, null).maxStepsPerTurn()).isEqualTo(200);
+  }
+
+  @Test
   void aModelErrorFailsTheTurnWithAClearMessageAndKeepsTheConversation() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> {
@@ -433,7 +692,7 @@ class TabSessionTest {
     await(Event.TurnFinished.class, e -> e.status() == CheckpointStatus.DONE);
     List<ChatMessage> second = model.requests.get(1).messages();
     assertThat(((ChatMessage.ToolResult) second.get(3)).content()).contains("Unknown tool \"nope\"");
-    assertThat(((ChatMessage.ToolResult) second.get(4)).content()).contains("not a JSON object");
+    assertThat(((ChatMessage.ToolResult) second.get(4)).content()).contains("not exactly one JSON object");
   }
 
   // ------------------------------------------------------------------------------ helpers
@@ -500,6 +759,7 @@ class TabSessionTest {
   static final class ScriptModel implements ChatModel {
     final List<ChatRequest> requests = new CopyOnWriteArrayList<>();
     final BlockingQueue<Function<Call, ChatResponse>> script = new LinkedBlockingQueue<>();
+    volatile StreamListener.Retry retryFirst;
 
     void respond(Function<Call, ChatResponse> answer) {
       script.add(answer);
@@ -508,6 +768,11 @@ class TabSessionTest {
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
       requests.add(request);
+      StreamListener.Retry wait = retryFirst;
+      if (wait != null) {
+        retryFirst = null;
+        listener.retrying(wait);
+      }
       Function<Call, ChatResponse> next = script.poll();
       if (next == null) {
         throw new ModelException(ModelException.Kind.PROTOCOL, "the test script ran out");

@@ -112,6 +112,23 @@ class SessionStoreTest {
   }
 
   @Test
+  void reasoningAndThinkingBlocksWithTheirSignaturesSurviveSaveAndLoad() throws Exception {
+    TabSession busy = busyTab("a.txt");
+    java.util.Map<Integer, List<dev.waymark.core.model.ChatMessage>> messages = new java.util.TreeMap<>(busy.memory().messages());
+    messages.put(1, List.of(new dev.waymark.core.model.ChatMessage.User("one"),
+        new dev.waymark.core.model.ChatMessage.Assistant("", List.of(new dev.waymark.core.model.ToolCall("c1", "read_file", "{}")),
+            List.of(new dev.waymark.core.model.ChatMessage.Reasoning("deepseek thought", null, null),
+                new dev.waymark.core.model.ChatMessage.Reasoning("claude thought", "EqQBCgIYAhIM", null),
+                new dev.waymark.core.model.ChatMessage.Reasoning("", null, "EmwKAhgBEgy3")))));
+    TabSession thinking = tab("a.txt", busy.checkpoints(),
+        new TabSession.Memory(messages, busy.memory().drafts(), busy.memory().pending()));
+
+    SessionFile saved = saveAll(List.of(thinking));
+
+    assertThat(SessionCodec.memory(sessions.load(saved.id()).tabs().get(0))).isEqualTo(thinking.memory());
+  }
+
+  @Test
   void threeTabsWithBranchesSurviveSaveAndLoadWithEverythingEqual() throws Exception {
     List<TabSession> tabs = List.of(busyTab("a.txt"), busyTab("b.txt"), busyTab("c.txt"));
     SessionFile saved = saveAll(tabs);
@@ -181,7 +198,8 @@ class SessionStoreTest {
 
     ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(broken));
     assertThat(restored.lostCheckpoints()).containsExactly(2);
-    assertThat(restored.tree().checkpoint(2).changes()).isEmpty();
+    assertThat(restored.tree().checkpoint(2).changes()).as("still named, so the next save keeps them").isNotEmpty();
+    assertThatThrownBy(() -> restored.tree().goTo(2)).hasMessageContaining("#2").hasMessageContaining("nothing was restored");
     assertThat(SessionCodec.memory(broken).messages().get(2).toString()).contains("two");
   }
 
@@ -209,7 +227,20 @@ class SessionStoreTest {
         .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is");
     assertThat(Files.readAllBytes(file)).isEqualTo(corrupt);
     assertThat(sessions.list()).singleElement().satisfies(l -> assertThat(l.problem()).isPresent());
-    assertThat(sessions.latest()).isEmpty();
+    assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class).hasMessageContaining(file.toString());
+  }
+
+  @Test
+  void aDamagedNewestFileIsNamedAndRefusedNotSkippedForAnOlderOne() throws Exception {
+    SessionFile older = saveAll(List.of(busyTab("a.txt")));
+    Path newest = sessions.directory().resolve("20990101-000000-abcdef.json");
+    Files.writeString(newest, "{\"schemaVersion\": 1, \"id\": \"20990101-000000-abcdef\", \"tabs\": [");
+    Files.setLastModifiedTime(newest, java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(3600)));
+
+    assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class)
+        .hasMessageContaining(newest.toString()).hasMessageContaining("--session");
+    assertThat(sessions.load(older.id()).id()).as("naming another session still works").isEqualTo(older.id());
+    assertThat(Files.readString(newest)).endsWith("[");
   }
 
   @Test

@@ -1,0 +1,136 @@
+package dev.waymark.app.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How long the packaged jar takes to start under each set of JVM options: to the interface's first
+ * frame (in a pseudo-terminal made by {@code script}), and a headless {@code checkpoints undo} and
+ * {@code redo} on a project of 1,000 files. The configurations run interleaved, round after round,
+ * so a machine busy with other work slows them alike; the median of the rounds is reported.
+ *
+ * <p>Run: {@code mvn -B -pl core,tui,app -Pbench verify -Dexec.skip -Dtest=none -Dit.test=none
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}
+ * (arguments: jar, archive, work directory, rounds).
+ */
+public final class StartBench {
+  private StartBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path jar = Path.of(args[0]);
+    Path archive = Path.of(args[1]);
+    Path work = Files.createDirectories(Path.of(args[2]));
+    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 7;
+    Path project = project(work.resolve("project"));
+    Path home = work.resolve("home");
+    Path script = work.resolve("script.json");
+    Files.writeString(script, "{\"responses\":[{\"toolCalls\":[{\"name\":\"write_file\",\"arguments\":"
+        + "{\"path\":\"d1/f1.txt\",\"content\":\"changed\\n\"}}]},{\"text\":\"ok\"}]}");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    run(home, List.of(java, "-jar", jar.toString(), "exec", "-C", project.toString(), "--script", script.toString(),
+        "--approval", "yolo", "change a file"), 60);
+
+    Map<String, List<String>> configs = new LinkedHashMap<>();
+    configs.put("default", List.of());
+    configs.put("serial GC", List.of("-XX:+UseSerialGC"));
+    configs.put("C1 only", List.of("-XX:TieredStopAtLevel=1"));
+    configs.put("C1 + serial", List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    List<String> cds = List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+    configs.put("AppCDS", cds);
+    configs.put("AppCDS + serial", concat(cds, List.of("-XX:+UseSerialGC")));
+    configs.put("AppCDS + C1", concat(cds, List.of("-XX:TieredStopAtLevel=1")));
+    configs.put("AppCDS + C1 + serial", concat(cds, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")));
+
+    Map<String, List<Long>> frame = new LinkedHashMap<>();
+    Map<String, List<Long>> undo = new LinkedHashMap<>();
+    for (int round = 0; round < rounds; round++) {
+      for (var entry : configs.entrySet()) {
+        List<String> base = concat(List.of(java), entry.getValue());
+        undo.computeIfAbsent(entry.getKey(), k -> new ArrayList<>())
+            .add(run(home, concat(base, List.of("-jar", jar.toString(), "checkpoints", "undo", "-C", project.toString())), 60));
+        run(home, concat(base, List.of("-jar", jar.toString(), "checkpoints", "redo", "-C", project.toString())), 60);
+        frame.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(firstFrame(home, base, jar, project, script));
+      }
+    }
+    System.out.printf("%-24s %18s %26s%n", "JVM options", "first frame (ms)", "checkpoints undo, 1k (ms)");
+    for (String name : configs.keySet()) {
+      System.out.printf("%-24s %18d %26d%n", name, median(frame.get(name)), median(undo.get(name)));
+    }
+    System.out.println("medians of " + rounds + " interleaved rounds; " + Runtime.getRuntime().availableProcessors() + " cores");
+  }
+
+  private static Path project(Path dir) throws IOException {
+    for (int i = 0; i < 1000; i++) {
+      Path file = dir.resolve("d" + (i % 20)).resolve("f" + i + ".txt");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "line " + i + "\n");
+    }
+    return dir;
+  }
+
+  /** Milliseconds until the command ends; it must succeed. */
+  private static long run(Path home, List<String> command, int timeoutSeconds) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("WAYMARK_HOME", home.toString());
+    long start = System.nanoTime();
+    Process p = pb.start();
+    byte[] output = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      p.destroyForcibly();
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
+    }
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+  }
+
+  /** Milliseconds from starting the interface in a pseudo-terminal to its footer on screen. */
+  private static long firstFrame(Path home, List<String> base, Path jar, Path project, Path script) throws Exception {
+    List<String> ui = concat(base, List.of("-jar", jar.toString(), "--script", script.toString(), project.toString()));
+    String line = String.join(" ", ui.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").toList());
+    ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty rows 30 cols 100; exec " + line, "/dev/null")
+        .redirectErrorStream(true);
+    pb.environment().put("WAYMARK_HOME", home.toString());
+    pb.environment().put("TERM", "xterm-256color");
+    long start = System.nanoTime();
+    Process p = pb.start();
+    try (InputStream in = p.getInputStream()) {
+      StringBuilder seen = new StringBuilder();
+      byte[] buffer = new byte[8192];
+      long deadline = start + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < deadline) {
+        int n = in.read(buffer);
+        if (n < 0) {
+          break;
+        }
+        seen.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+        if (seen.indexOf("F1 help") >= 0) {
+          return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+      }
+      throw new IllegalStateException("no frame; the terminal showed: " + seen);
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+}
