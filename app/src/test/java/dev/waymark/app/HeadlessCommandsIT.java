@@ -329,6 +329,9 @@ class HeadlessCommandsIT {
     Files.writeString(broken, "{\"schemaVersion\": 1, \"tabs\": [");
     Path future = sessions.resolve("20200101-000000-ffffff.json");
     Files.writeString(future, "{\"schemaVersion\": 7, \"id\": \"x\", \"tabs\": []}");
+    // an unreadable file counts as saved when it was modified: make the damaged one the newest
+    Files.setLastModifiedTime(broken, java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(60)));
+    Files.setLastModifiedTime(future, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600)));
 
     Run list = waymark("sessions");
     assertThat(list.exit()).isZero();

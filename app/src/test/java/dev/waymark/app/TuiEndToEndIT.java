@@ -94,6 +94,17 @@ class TuiEndToEndIT {
     throw new AssertionError(path + " is " + file(path) + ", not " + content + "; the screen was:\n" + tmux.screen());
   }
 
+  /** The end of Waymark's log, to explain a failed assertion. */
+  private String log() {
+    Path log = home.resolve("logs").resolve("waymark.log");
+    try {
+      String all = Files.readString(log);
+      return "the log ends:\n" + all.substring(Math.max(0, all.length() - 6000));
+    } catch (java.io.IOException e) {
+      return "no log at " + log;
+    }
+  }
+
   private String git(String... args) throws Exception {
     return Waymark.gitOk(home, args);
   }
@@ -428,7 +439,7 @@ class TuiEndToEndIT {
 
     tmux.keys("C-d");
     tmux.waitForExit(Duration.ofSeconds(20));
-    assertThat(tmux.screen()).contains("the demo project stays in " + demo, "waymark --demo --continue");
+    assertThat(tmux.screen()).as(log()).contains("the demo project stays in " + demo, "waymark --demo --continue");
 
     tmux.close();
     tmux = new Tmux();
