@@ -92,6 +92,7 @@ final class ExecCommand implements Callable<Integer> {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
+      store.prepareShellCapture(settings.toolSettings().maxFileSize());
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
       SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
           () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),

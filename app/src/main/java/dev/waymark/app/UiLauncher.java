@@ -41,6 +41,7 @@ final class UiLauncher {
   static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
       KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
+      store.prepareShellCapture(settings.toolSettings().maxFileSize());
       SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),

@@ -118,11 +118,19 @@ public final class ProjectWalker {
     private final boolean recording;
     /** Whether a directory the rules do not know reads its own file (else it has none). */
     private final boolean readsUnknown;
+    /** Whether what is read for a directory the rules do not know is kept in them. */
+    private final boolean keepsUnknown;
 
     private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown) {
+      this(byDirectory, recording, readsUnknown, false);
+    }
+
+    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown,
+        boolean keepsUnknown) {
       this.byDirectory = byDirectory;
       this.recording = recording;
       this.readsUnknown = readsUnknown;
+      this.keepsUnknown = keepsUnknown;
     }
 
     /** Empty rules that a scan fills with what it reads. */
@@ -133,6 +141,14 @@ public final class ProjectWalker {
     /** These rules, for a later scan to use instead of the files on disk. */
     IgnoreRules replaying() {
       return new IgnoreRules(byDirectory, false, true);
+    }
+
+    /**
+     * A copy of these rules that also keeps the files of directories they do not know, read from
+     * disk: the rules of a scan brought up to date from an earlier one, when no ignore file changed.
+     */
+    IgnoreRules extending() {
+      return new IgnoreRules(new ConcurrentHashMap<>(byDirectory), false, true, true);
     }
 
     /** Rules from {@link #texts()} kept elsewhere: only the directories named there have any. */
@@ -202,6 +218,12 @@ public final class ProjectWalker {
     void entry(String path, FileStat stat);
 
     void excluded(String path, FileStat stat, Exclusion why);
+
+    /** A directory the scan went into (not the one it started from). */
+    default void directory(String path, FileStat stat) {}
+
+    /** Called, from any thread, just before a directory is listed. */
+    default void entering(String dir) {}
   }
 
   /**
@@ -211,21 +233,73 @@ public final class ProjectWalker {
    * on disk.
    */
   void scan(IgnoreRules rules, StatVisitor visitor) throws IOException {
-    List<Frame> frames = new ArrayList<>(outer);
+    scanFrom("", rules, visitor);
+  }
+
+  /**
+   * {@link #scan} of the directory {@code dir} only (project-relative, {@code ""} for the root),
+   * under the ignore rules of its ancestors; {@code dir} itself is not reported.
+   */
+  void scanFrom(String dir, IgnoreRules rules, StatVisitor visitor) throws IOException {
     List<Found> found;
     try {
       // one task per directory, on every core: the walk is a stat per file, as git's preload-index
-      found = ForkJoinPool.commonPool().invoke(new ScanTask("", frames, rules));
+      found = ForkJoinPool.commonPool().invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
     for (Found f : found) {
-      if (f.why == null) {
-        visitor.entry(f.path, f.stat);
-      } else {
+      if (f.why != null) {
         visitor.excluded(f.path, f.stat, f.why);
+      } else if (f.stat.directory()) {
+        visitor.directory(f.path, f.stat);
+      } else {
+        visitor.entry(f.path, f.stat);
       }
     }
+  }
+
+  /**
+   * What a scan would make of the entry at {@code path}, whose stat is {@code stat}: null when it
+   * is walked (a file to track, or a directory to go into), else why it is left out.
+   */
+  Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+    int slash = path.lastIndexOf('/');
+    String parent = slash < 0 ? "" : path.substring(0, slash);
+    String name = path.substring(slash + 1);
+    boolean isDir = stat.directory();
+    if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
+      return Exclusion.BUILT_IN;
+    }
+    List<Frame> frames = new ArrayList<>(framesAbove(parent, rules));
+    IgnoreNode node = ignoreOf(parent, parent.isEmpty() ? root : root.resolve(parent), rules);
+    if (node != null) {
+      frames.add(new Frame(prefix + (parent.isEmpty() ? "" : parent + "/"), node));
+    }
+    if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
+        || ignored(frames, prefix + path, isDir)) {
+      return Exclusion.IGNORED;
+    }
+    return null;
+  }
+
+  /** The ignore frames that apply inside {@code dir} from its ancestors (not from {@code dir} itself). */
+  private List<Frame> framesAbove(String dir, IgnoreRules rules) {
+    List<Frame> frames = new ArrayList<>(outer);
+    if (dir.isEmpty()) {
+      return frames;
+    }
+    String[] segments = dir.split("/");
+    StringBuilder ancestor = new StringBuilder();
+    for (int i = 0; i < segments.length; i++) {
+      String at = ancestor.length() == 0 ? "" : ancestor.substring(0, ancestor.length() - 1);
+      IgnoreNode node = ignoreOf(at, at.isEmpty() ? root : root.resolve(at), rules);
+      if (node != null) {
+        frames.add(new Frame(prefix + ancestor, node));
+      }
+      ancestor.append(segments[i]).append('/');
+    }
+    return frames;
   }
 
   private record Found(String path, FileStat stat, Exclusion why) {}
@@ -235,15 +309,18 @@ public final class ProjectWalker {
     private final String dir;
     private final List<Frame> frames;
     private final IgnoreRules rules;
+    private final StatVisitor visitor;
 
-    ScanTask(String dir, List<Frame> frames, IgnoreRules rules) {
+    ScanTask(String dir, List<Frame> frames, IgnoreRules rules, StatVisitor visitor) {
       this.dir = dir;
       this.frames = frames;
       this.rules = rules;
+      this.visitor = visitor;
     }
 
     @Override
     protected List<Found> compute() {
+      visitor.entering(dir);
       Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
       String dirPrefix = dir.isEmpty() ? "" : dir + "/";
       List<Frame> here = frames;
@@ -269,7 +346,8 @@ public final class ProjectWalker {
               || ignored(here, prefix + path, isDir)) {
             found.add(new Found(path, stat, Exclusion.IGNORED));
           } else if (isDir) {
-            ScanTask task = new ScanTask(path, here, rules);
+            found.add(new Found(path, stat, null));
+            ScanTask task = new ScanTask(path, here, rules, visitor);
             task.fork();
             subdirectories.add(task);
           } else {
@@ -381,7 +459,14 @@ public final class ProjectWalker {
     if (known != null) {
       return known.map(Parsed::node).orElse(null);
     }
-    return rules.readsUnknown ? parseIgnore(dirPath.resolve(".gitignore")) : null;
+    if (!rules.readsUnknown) {
+      return null;
+    }
+    Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
+    if (rules.keepsUnknown) {
+      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
+    }
+    return parsed == null ? null : parsed.node();
   }
 
   private static boolean ignored(List<Frame> frames, String path, boolean isDir) {

@@ -389,6 +389,23 @@ public final class ShadowStore implements AutoCloseable {
     changeTracker.forget();
   }
 
+  /**
+   * Takes, in the background, the scan of the project that the first shell command would
+   * otherwise wait for: later, file notifications keep it up to date, so a command costs what it
+   * changes. Files larger than {@code maxFileSize} bytes are not kept, as for the commands.
+   */
+  public void prepareShellCapture(long maxFileSize) {
+    Thread prepare = new Thread(() -> {
+      try {
+        changeTracker.prepare(maxFileSize);
+      } catch (RuntimeException e) {
+        LOG.info("the scan ahead of shell commands failed; the first command scans instead", e);
+      }
+    }, "waymark-shell-prepare");
+    prepare.setDaemon(true);
+    prepare.start();
+  }
+
   public static String tagPrefix(String tabId) {
     return TAG_ROOT + tabId + "/";
   }

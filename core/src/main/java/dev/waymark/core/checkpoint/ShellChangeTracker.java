@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +37,12 @@ final class ShellChangeTracker implements AutoCloseable {
   private final WriteLog writeLog;
   private final ShellJournal journal;
   private final Map<String, Background> background = new HashMap<>();
+  private final Path cookies;
   private StatCache cache;
+  /** File notifications, when the platform has them: null until the first whole walk starts them. */
+  private TreeWatch watch;
+  /** The newest scan a watch keeps up to date: the next one starts from it. */
+  private Scan latest;
 
   ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir) {
     this.root = root;
@@ -45,6 +53,7 @@ final class ShellChangeTracker implements AutoCloseable {
     this.cacheFile = storeDir.resolve("stat-cache.bin");
     this.writeLog = new WriteLog(storeDir.resolve("writes.log"));
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
+    this.cookies = storeDir.resolve("watch-cookies");
   }
 
   /** What a scan saw of one file: its stat, and its content or, when that is not kept, why. */
@@ -53,16 +62,37 @@ final class ShellChangeTracker implements AutoCloseable {
   record Excluded(FileStat stat, ProjectWalker.Exclusion why) {}
 
   /**
-   * One scan of the tree: eligible files, top-level excluded entries, and the ignore rules it used.
-   * {@code complete} is false for a baseline rebuilt from the stat cache, which lacks the files it
-   * did not keep (too big, unreadable): a file missing from it counts as created only if its
-   * change time is after the start.
+   * The entries a walk found: tracked files, left-out entries, the directories gone into, the
+   * ignore rules it used, and the watch's sequence number it is up to date with, if any.
+   * {@code changed} names the files that may differ from the tree it was brought up to date from
+   * (null after a whole walk: any may).
    */
-  record Scan(long startMillis, long maxFileSize, Map<String, Seen> files, Map<String, Excluded> excluded,
-      ProjectWalker.IgnoreRules rules, boolean complete) {
-    Scan(long startMillis, long maxFileSize, Map<String, Seen> files, Map<String, Excluded> excluded,
-        ProjectWalker.IgnoreRules rules) {
-      this(startMillis, maxFileSize, files, excluded, rules, true);
+  record Tree(PathTable<FileStat> files, PathTable<Excluded> excluded, PathTable<FileStat> directories,
+      ProjectWalker.IgnoreRules rules, OptionalLong mark, Set<String> changed, boolean ignoreFileTouched) {
+    static Tree unwalked(ProjectWalker.IgnoreRules rules) {
+      return new Tree(PathTable.empty(), PathTable.empty(), PathTable.empty(), rules, OptionalLong.empty(), null, false);
+    }
+
+    /** Whether only {@link #changed} was looked at again. */
+    boolean derived() {
+      return changed != null;
+    }
+  }
+
+  /**
+   * One scan of the tree: what it knows of each eligible file, and the tree it saw. {@code complete}
+   * is false for a baseline rebuilt from the stat cache, which lacks the files it did not keep (too
+   * big, unreadable): a file missing from it counts as created only if its change time is after
+   * the start. {@code unsettled} names the files whose content it does not know.
+   */
+  record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tree tree, boolean complete,
+      Set<String> unsettled) {
+    PathTable<Excluded> excluded() {
+      return tree.excluded();
+    }
+
+    ProjectWalker.IgnoreRules rules() {
+      return tree.rules();
     }
   }
 
@@ -73,29 +103,82 @@ final class ShellChangeTracker implements AutoCloseable {
     return writeLog;
   }
 
+  Path journalDirectory() {
+    return journal.directory();
+  }
+
   /**
    * Stats the tree and makes sure the content of every file is known (cached, vouched for by the
    * user's index, or read and stored now); saves the cache and notes the command in the journal.
    */
   synchronized WorkTreeSnapshot snapshot(Turn turn, long maxFileSize) {
     settleBackground(turn);
-    StatCache cache = cache();
     long start = System.currentTimeMillis();
-    ProjectWalker.IgnoreRules rules = ProjectWalker.IgnoreRules.recording();
-    Map<String, FileStat> stats = new HashMap<>();
-    Map<String, Excluded> excluded = new HashMap<>();
-    walk(rules, stats, excluded);
-    cache.retainAll(stats.keySet());
+    Scanned scanned = scan(maxFileSize, start);
+    Path journalFile = null;
+    try {
+      journalFile = cache.generation() == 0 ? null : journal.write(turn.tabId(), turn.number(), start, cache.generation(),
+          maxFileSize, scanned.scan().rules().texts());
+    } catch (IOException e) {
+      LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
+    }
+    return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(), journalFile);
+  }
+
+  /**
+   * Takes the scan the next command will start from, ahead of it (as Waymark opens a project):
+   * the whole walk, and reading what neither the cache nor the user's index knows, are done before
+   * the model asks for a command, and file notifications keep the scan up to date until then.
+   */
+  synchronized void prepare(long maxFileSize) {
+    if (journal.anyOrphans()) {
+      return; // a killed command is recovered against the cache as it left it: its tab's first command scans
+    }
+    if (latest == null || latest.maxFileSize() != maxFileSize) {
+      long start = System.currentTimeMillis();
+      scan(maxFileSize, start);
+    }
+  }
+
+  private record Scanned(Scan scan, int examined, int read) {}
+
+  /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
+  private Scanned scan(long maxFileSize, long start) {
+    StatCache cache = cache();
+    Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
+    Tree tree = base == null ? null
+        : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
+    if (tree == null) {
+      base = null;
+      tree = walk(ProjectWalker.IgnoreRules.recording());
+    }
     Map<String, UserGitRepository.Tracked> tracked =
         userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
 
-    Map<String, Seen> files = new HashMap<>(stats.size() * 2);
+    PathTable<FileStat> stats = tree.files();
+    Set<String> toClassify;
+    Set<String> gone = new HashSet<>();
+    if (base == null) {
+      toClassify = stats.keySet();
+      cache.retainAll(toClassify);
+    } else {
+      // only what was touched since the scan it starts from, and what that scan did not know
+      toClassify = new HashSet<>(tree.changed());
+      toClassify.addAll(base.unsettled());
+      for (String path : toClassify) {
+        if (!stats.containsKey(path)) {
+          gone.add(path);
+          cache.remove(path);
+        }
+      }
+      toClassify.removeAll(gone);
+    }
+    Map<String, Seen> classified = new HashMap<>(toClassify.size() * 2);
     List<String> toRead = new ArrayList<>();
-    for (var e : stats.entrySet()) {
-      String path = e.getKey();
-      FileStat stat = e.getValue();
+    for (String path : toClassify) {
+      FileStat stat = stats.get(path);
       if (tooBig(stat, maxFileSize)) {
-        files.put(path, new Seen(stat, null, null, "larger than the " + maxFileSize + "-byte limit for undoable files"));
+        classified.put(path, new Seen(stat, null, null, "larger than the " + maxFileSize + "-byte limit for undoable files"));
         cache.remove(path);
         continue;
       }
@@ -103,28 +186,35 @@ final class ShellChangeTracker implements AutoCloseable {
       UserGitRepository.Tracked t = tracked.get(path);
       if (entry != null && entry.vouchesFor(stat) && (entry.source() == StatCache.Source.SHADOW
           || t != null && t.blob().equals(entry.version().blob()))) {
-        files.put(path, new Seen(stat, entry.version(), entry.source(), null));
+        classified.put(path, new Seen(stat, entry.version(), entry.source(), null));
       } else if (t != null && t.kind() == stat.kind() && t.size() == stat.size() && t.mtimeNanos() == stat.mtimeNanos()
           && !rewrittenInPlace(entry, stat)) {
         FileVersion version = new FileVersion(t.kind(), t.blob());
         cache.put(path, new StatCache.Entry(stat, version, StatCache.Source.USER_GIT, start));
-        files.put(path, new Seen(stat, version, StatCache.Source.USER_GIT, null));
+        classified.put(path, new Seen(stat, version, StatCache.Source.USER_GIT, null));
       } else {
         toRead.add(path);
       }
     }
-    int read = storeContent(toRead, stats, files, start);
-    cache.save(); // what changed since the last save, if anything: the journal below names exactly this baseline
-    Path journalFile = null;
-    try {
-      journalFile = cache.generation() == 0 ? null
-          : journal.write(turn.tabId(), turn.number(), start, cache.generation(), maxFileSize, rules.texts());
-    } catch (IOException e) {
-      LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
+    int read = storeContent(toRead, stats, classified, start);
+    for (String path : toRead) {
+      if (!classified.containsKey(path)) {
+        gone.add(path); // gone since the walk: as if not seen
+      }
     }
-    LOG.debug("work tree snapshot of {}: {} files, {} read, {} ms", root, files.size(), read,
-        System.currentTimeMillis() - start);
-    return new WorkTreeSnapshot(this, turn, new Scan(start, maxFileSize, files, excluded, rules), read, journalFile);
+    Set<String> unsettled = new HashSet<>();
+    classified.forEach((path, seen) -> {
+      if (seen.version() == null) {
+        unsettled.add(path);
+      }
+    });
+    PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
+    cache.save(); // what changed since the last save, if anything: a journal names exactly this baseline
+    LOG.debug("scan of {}: {} files, {} looked at, {} read, {} ms", root, files.size(), toClassify.size(),
+        read, System.currentTimeMillis() - start);
+    Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
+    latest = tree.mark().isPresent() ? scan : null;
+    return new Scanned(scan, toClassify.size(), read);
   }
 
   /** Same size and time as cached, but a different change time or inode: rewritten with its time put back. */
@@ -134,7 +224,7 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** Reads and stores {@code paths}, packed when many; returns how many were read. */
-  private int storeContent(List<String> paths, Map<String, FileStat> stats, Map<String, Seen> files, long start) {
+  private int storeContent(List<String> paths, PathTable<FileStat> stats, Map<String, Seen> files, long start) {
     List<String> batchPaths = new ArrayList<>();
     List<FileState> batch = new ArrayList<>();
     long batchBytes = 0;
@@ -165,7 +255,7 @@ final class ShellChangeTracker implements AutoCloseable {
     return read;
   }
 
-  private void flush(List<String> paths, List<FileState> states, Map<String, FileStat> stats, Map<String, Seen> files,
+  private void flush(List<String> paths, List<FileState> states, PathTable<FileStat> stats, Map<String, Seen> files,
       long start) {
     if (states.isEmpty()) {
       return;
@@ -193,24 +283,29 @@ final class ShellChangeTracker implements AutoCloseable {
   synchronized Recorded recordChanges(Turn turn, Scan before) {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
-    Map<String, FileStat> after = new HashMap<>();
-    Map<String, Excluded> excludedAfter = new HashMap<>();
-    walk(before.rules().replaying(), after, excludedAfter);
+    ProjectWalker.IgnoreRules rules = before.rules().replaying();
+    Tree tree = update(before.tree(), rules).orElseGet(() -> walk(rules));
+    PathTable<FileStat> after = tree.files();
+    PathTable<Excluded> excludedAfter = tree.excluded();
 
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
     List<Pending> pending = new ArrayList<>();
     List<String> paths = new ArrayList<>();
-    before.files().forEach((path, was) -> {
-      FileStat now = after.get(path);
-      if (now == null || !was.stat().equals(now) || was.stat().racy(before.startMillis())) {
-        paths.add(path);
-      }
-    });
-    after.keySet().forEach(path -> {
-      if (!before.files().containsKey(path)) {
-        paths.add(path);
-      }
-    });
+    if (tree.derived()) {
+      paths.addAll(tree.changed()); // every write since the snapshot was noticed by the watch
+    } else {
+      before.files().forEach((path, was) -> {
+        FileStat now = after.get(path);
+        if (now == null || !was.stat().equals(now) || was.stat().racy(before.startMillis())) {
+          paths.add(path);
+        }
+      });
+      after.forEach((path, stat) -> {
+        if (!before.files().containsKey(path)) {
+          paths.add(path);
+        }
+      });
+    }
     paths.sort(null); // only what may have changed: a handful, not the project
     for (String path : paths) {
       Seen was = before.files().get(path);
@@ -292,13 +387,20 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     writeLog.append(turn.tabId(), recorded, start);
     skipped.addAll(excludedChanges(before.excluded(), excludedAfter));
-    for (String path : before.files().keySet()) {
+    for (String path : tree.derived() ? tree.changed() : before.files().keySet()) {
       if (!after.containsKey(path)) {
         cache.remove(path);
       }
     }
     // Not saved here: the next snapshot saves what changed, before its command, as its journal needs.
-    return new Recorded(new WorkTreeChanges(recorded, skipped), () -> scanOf(after, excludedAfter, before, start));
+    WorkTreeChanges found = new WorkTreeChanges(recorded, skipped);
+    if (tree.mark().isPresent() && !tree.ignoreFileTouched()) {
+      Scan scan = scanOf(tree, before, start);
+      latest = scan; // the next command starts from it, with what the watch saw since
+      return new Recorded(found, () -> scan);
+    }
+    latest = null;
+    return new Recorded(found, () -> scanOf(tree, before, start));
   }
 
   private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {}
@@ -342,18 +444,40 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** The tree as the cache now knows it, for changes made after this by processes left running. */
-  private Scan scanOf(Map<String, FileStat> stats, Map<String, Excluded> excluded, Scan before, long start) {
-    Map<String, Seen> files = new HashMap<>(stats.size() * 2);
-    stats.forEach((path, stat) -> {
+  private Scan scanOf(Tree tree, Scan before, long start) {
+    Map<String, Seen> files = new HashMap<>();
+    Set<String> gone = new HashSet<>();
+    Set<String> unsettled = new HashSet<>();
+    java.util.function.BiConsumer<String, FileStat> know = (path, stat) -> {
       StatCache.Entry entry = cache.get(path);
-      files.put(path, entry != null && entry.stat().equals(stat)
-          ? new Seen(stat, entry.version(), entry.source(), null)
-          : new Seen(stat, null, null, "changed while its earlier content was not kept"));
-    });
-    return new Scan(start, before.maxFileSize(), files, excluded, before.rules());
+      if (entry != null && entry.stat().equals(stat)) {
+        files.put(path, new Seen(stat, entry.version(), entry.source(), null));
+      } else {
+        files.put(path, new Seen(stat, null, null, "changed while its earlier content was not kept"));
+        unsettled.add(path);
+      }
+    };
+    if (!tree.derived()) {
+      tree.files().forEach(know);
+      return new Scan(start, before.maxFileSize(), PathTable.of(files), tree, true, Set.copyOf(unsettled));
+    }
+    for (String path : tree.changed()) {
+      FileStat stat = tree.files().get(path);
+      if (stat == null) {
+        gone.add(path);
+      } else {
+        know.accept(path, stat);
+      }
+    }
+    for (String path : before.unsettled()) {
+      if (!files.containsKey(path) && !gone.contains(path)) {
+        unsettled.add(path);
+      }
+    }
+    return new Scan(start, before.maxFileSize(), before.files().with(files, gone), tree, true, Set.copyOf(unsettled));
   }
 
-  private static List<WorkTreeChanges.Skipped> excludedChanges(Map<String, Excluded> before, Map<String, Excluded> after) {
+  private static List<WorkTreeChanges.Skipped> excludedChanges(PathTable<Excluded> before, PathTable<Excluded> after) {
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
     TreeSet<String> excluded = new TreeSet<>(before.keySet());
     excluded.addAll(after.keySet());
@@ -423,8 +547,8 @@ final class ShellChangeTracker implements AutoCloseable {
         }
         Map<String, Seen> files = new HashMap<>();
         cache.entries().forEach((path, e) -> files.put(path, new Seen(e.stat(), e.version(), e.source(), null)));
-        Scan before = new Scan(entry.startMillis(), entry.maxFileSize(), files, Map.of(),
-            ProjectWalker.IgnoreRules.fixed(entry.ignoreFiles()), false);
+        Scan before = new Scan(entry.startMillis(), entry.maxFileSize(), PathTable.of(files),
+            Tree.unwalked(ProjectWalker.IgnoreRules.fixed(entry.ignoreFiles())), false, Set.of());
         String where;
         WorkTreeChanges changes;
         if (tree.has(entry.checkpoint())) {
@@ -453,6 +577,7 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /** Drops the cache: the next snapshot reads every file again. */
   synchronized void forget() {
+    latest = null;
     cache().clear();
     cache.save();
   }
@@ -489,28 +614,165 @@ final class ShellChangeTracker implements AutoCloseable {
         : a.equals(b);
   }
 
-  private void walk(ProjectWalker.IgnoreRules rules, Map<String, FileStat> files, Map<String, Excluded> excluded) {
+  /**
+   * Walks the whole project. File notifications start (again, if they had stopped) with it: each
+   * directory is watched before it is listed, and the tree is marked as of just before the walk.
+   */
+  private Tree walk(ProjectWalker.IgnoreRules rules) {
+    if (watch == null || !watch.working()) {
+      if (watch != null) {
+        watch.close();
+      }
+      watch = TreeWatch.start(root, cookies).orElse(null);
+    }
+    OptionalLong mark = watch == null ? OptionalLong.empty()
+        : watch.sync().map(OptionalLong::of).orElse(OptionalLong.empty());
+    Map<String, FileStat> files = new HashMap<>();
+    Map<String, Excluded> excluded = new HashMap<>();
+    Map<String, FileStat> directories = new HashMap<>();
     try {
-      walker.scan(rules, new ProjectWalker.StatVisitor() {
-        @Override
-        public void entry(String path, FileStat stat) {
-          if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
-            files.put(path, stat);
-          }
-        }
-
-        @Override
-        public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
-          excluded.put(path, new Excluded(stat, why));
-        }
-      });
+      walker.scan(rules, collector(files::put, excluded::put, directories::put, null));
     } catch (IOException e) {
       throw new CheckpointException("Could not scan the project's files: " + e.getMessage(), e);
     }
+    if (watch == null || !watch.working()) {
+      mark = OptionalLong.empty();
+    }
+    return new Tree(PathTable.of(files), PathTable.of(excluded), PathTable.of(directories), rules, mark, null, false);
+  }
+
+  /**
+   * {@code base} brought up to date with what the watch saw touched since it was taken: only those
+   * paths are looked at again (a new directory is walked whole). Empty when the watch cannot say
+   * (none, stopped, or {@code base} is older than what it can vouch for): walk the whole tree.
+   */
+  private Optional<Tree> update(Tree base, ProjectWalker.IgnoreRules rules) {
+    if (watch == null || base.mark().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<Long> now = watch.sync();
+    Optional<Set<String>> touched = now.flatMap(n -> watch.touchedSince(base.mark().getAsLong()));
+    if (touched.isEmpty()) {
+      return Optional.empty();
+    }
+    PathTable.Editor<FileStat> files = base.files().edit();
+    PathTable.Editor<Excluded> excluded = base.excluded().edit();
+    PathTable.Editor<FileStat> directories = base.directories().edit();
+    Set<String> changed = new HashSet<>();
+    boolean ignoreFileTouched = false;
+    List<String> paths = new ArrayList<>(touched.get());
+    paths.sort(null); // a directory before what is below it
+    try {
+      for (String path : paths) {
+        if (path.isEmpty()) {
+          return Optional.empty(); // the project's own directory went away or was replaced
+        }
+        int slash = path.lastIndexOf('/');
+        String parent = slash < 0 ? "" : path.substring(0, slash);
+        if (!parent.isEmpty() && !directories.containsKey(parent)) {
+          Excluded left = excluded.get(parent);
+          if (left != null && left.stat().directory()) {
+            // in a left-out directory: only its own stat is kept, to say that something changed in it
+            FileStat itself = FileStat.read(root.resolve(parent));
+            if (itself == FileStat.MISSING) {
+              excluded.remove(parent);
+            } else {
+              excluded.put(parent, new Excluded(itself, left.why()));
+            }
+          }
+          continue; // below a directory that is gone or left out
+        }
+        ignoreFileTouched |= path.substring(slash + 1).equals(".gitignore");
+        FileStat stat = FileStat.read(root.resolve(path));
+        FileStat wasDirectory = directories.remove(path);
+        if (files.remove(path) != null) {
+          changed.add(path);
+        }
+        Excluded wasExcluded = excluded.remove(path);
+        if (wasExcluded != null && wasExcluded.stat().directory()) {
+          watch.forget(path);
+        }
+        ProjectWalker.Exclusion why = stat == FileStat.MISSING ? null : walker.exclusionOf(path, stat, rules);
+        boolean sameDirectory = wasDirectory != null && why == null && stat.directory()
+            && wasDirectory.inode() == stat.inode();
+        if (wasDirectory != null && !sameDirectory) {
+          changed.addAll(files.removeBelow(path));
+          excluded.removeBelow(path);
+          directories.removeBelow(path);
+          watch.forget(path);
+        }
+        if (stat == FileStat.MISSING) {
+          continue;
+        }
+        if (why != null) {
+          excluded.put(path, new Excluded(stat, why));
+          if (stat.directory()) {
+            watch.register(path);
+          }
+        } else if (stat.directory()) {
+          directories.put(path, stat);
+          if (!sameDirectory) {
+            walker.scanFrom(path, rules, collector((p, s) -> {
+              files.put(p, s);
+              changed.add(p);
+            }, excluded::put, directories::put, watch));
+          }
+        } else if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
+          files.put(path, stat);
+          changed.add(path);
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("looking again at what changed failed; walking the whole project", e);
+      return Optional.empty();
+    }
+    if (!watch.working()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Tree(files.build(), excluded.build(), directories.build(), rules, OptionalLong.of(now.get()),
+        changed, ignoreFileTouched));
+  }
+
+  /** Hands what a scan finds to these; directories are watched as it enters them. */
+  private ProjectWalker.StatVisitor collector(java.util.function.BiConsumer<String, FileStat> files,
+      java.util.function.BiConsumer<String, Excluded> excluded, java.util.function.BiConsumer<String, FileStat> directories,
+      TreeWatch watching) {
+    TreeWatch watched = watching != null ? watching : watch;
+    return new ProjectWalker.StatVisitor() {
+      @Override
+      public void entry(String path, FileStat stat) {
+        if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
+          files.accept(path, stat);
+        }
+      }
+
+      @Override
+      public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
+        excluded.accept(path, new Excluded(stat, why));
+        if (watched != null && stat.directory()) {
+          watched.register(path); // its own entries only: a change in it is reported, not recorded
+        }
+      }
+
+      @Override
+      public void directory(String path, FileStat stat) {
+        directories.accept(path, stat);
+      }
+
+      @Override
+      public void entering(String dir) {
+        if (watched != null) {
+          watched.register(dir);
+        }
+      }
+    };
   }
 
   @Override
   public synchronized void close() {
+    if (watch != null) {
+      watch.close();
+    }
     saveQuietly();
     userGit.ifPresent(UserGitRepository::close);
   }

@@ -62,12 +62,33 @@ final class ShellJournal {
     return file;
   }
 
+  Path directory() {
+    return dir;
+  }
+
   static void remove(Path file) {
     try {
       Files.deleteIfExists(file);
     } catch (IOException e) {
       LOG.warn("could not remove {}: {}", file, e.toString());
     }
+  }
+
+  /** Whether any tab has a journal whose process is gone: its recovery needs the cache as that process left it. */
+  boolean anyOrphans() {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
+      for (Path file : files) {
+        if (read(file).filter(e -> !e.ownerAlive()).isPresent()) {
+          return true;
+        }
+      }
+    } catch (NoSuchFileException none) {
+      return false;
+    } catch (IOException e) {
+      LOG.warn("could not list {}: {}", dir, e.toString());
+      return true;
+    }
+    return false;
   }
 
   /** The journals of {@code tab} whose process is gone, with their files. */

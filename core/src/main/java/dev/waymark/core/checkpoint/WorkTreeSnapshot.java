@@ -19,6 +19,13 @@ import java.util.List;
  * user's objects the earlier content of the few files the command changed, so that a later
  * {@code git gc} of the user's repository cannot break a checkpoint.
  *
+ * <p>Where the kernel reports file changes (Linux's inotify), the first walk also watches each
+ * directory, and later snapshots and recordings re-stat only the paths something touched since
+ * the scan they start from, as git's fsmonitor does: a command costs what it changed. When the
+ * notifications cannot be trusted (their queue overflowed, a watch could not be added, an ignore
+ * file changed), the whole tree is walked again. Waymark takes the first scan in the background as
+ * it opens a project ({@link ShadowStore#prepareShellCapture}).
+ *
  * <p>The {@code .gitignore} rules are those of the command's start, so a command that edits a
  * {@code .gitignore} does not make ignored files look created or deleted. What another tab wrote
  * while the command ran is not taken for the command's. Before the command runs, a journal notes
@@ -34,14 +41,17 @@ public final class WorkTreeSnapshot {
   private final ShellChangeTracker tracker;
   private final Turn turn;
   private final ShellChangeTracker.Scan before;
+  private final int examined;
   private final int stored;
   private final Path journal;
   private java.util.function.Supplier<ShellChangeTracker.Scan> after;
 
-  WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int stored, Path journal) {
+  WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int examined, int stored,
+      Path journal) {
     this.tracker = tracker;
     this.turn = turn;
     this.before = before;
+    this.examined = examined;
     this.stored = stored;
     this.journal = journal;
   }
@@ -49,6 +59,14 @@ public final class WorkTreeSnapshot {
   /** How many files the snapshot covers. */
   public int fileCount() {
     return before.files().size();
+  }
+
+  /**
+   * How many files taking it looked at: every one after a whole walk; with file notifications, only
+   * those touched since the scan it started from.
+   */
+  public int examinedCount() {
+    return examined;
   }
 
   /** How many files taking it had to read: those neither the cache nor the user's index knew. */
