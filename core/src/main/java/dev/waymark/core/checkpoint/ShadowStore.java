@@ -394,16 +394,20 @@ public final class ShadowStore implements AutoCloseable {
    * otherwise wait for: later, file notifications keep it up to date, so a command costs what it
    * changes. Files larger than {@code maxFileSize} bytes are not kept, as for the commands.
    */
-  public void prepareShellCapture(long maxFileSize) {
+  public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
     Thread prepare = new Thread(() -> {
       try {
         changeTracker.prepare(maxFileSize);
       } catch (RuntimeException e) {
         LOG.info("the scan ahead of shell commands failed; the first command scans instead", e);
+      } finally {
+        done.complete(null);
       }
     }, "waymark-shell-prepare");
     prepare.setDaemon(true);
     prepare.start();
+    return done;
   }
 
   public static String tagPrefix(String tabId) {

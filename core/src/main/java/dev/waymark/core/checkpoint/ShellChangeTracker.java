@@ -43,6 +43,9 @@ final class ShellChangeTracker implements AutoCloseable {
   private TreeWatch watch;
   /** The newest scan a watch keeps up to date: the next one starts from it. */
   private Scan latest;
+  /** Watches that stopped (overflow, too many directories): after a few, this project is walked whole. */
+  private int watchesStopped;
+  private static final int MAX_WATCH_RESTARTS = 3;
 
   ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir) {
     this.root = root;
@@ -619,11 +622,12 @@ final class ShellChangeTracker implements AutoCloseable {
    * directory is watched before it is listed, and the tree is marked as of just before the walk.
    */
   private Tree walk(ProjectWalker.IgnoreRules rules) {
-    if (watch == null || !watch.working()) {
+    if ((watch == null || !watch.working()) && watchesStopped < MAX_WATCH_RESTARTS) {
       if (watch != null) {
         watch.close();
+        watchesStopped++;
       }
-      watch = TreeWatch.start(root, cookies).orElse(null);
+      watch = watchesStopped < MAX_WATCH_RESTARTS ? TreeWatch.start(root, cookies).orElse(null) : null;
     }
     OptionalLong mark = watch == null ? OptionalLong.empty()
         : watch.sync().map(OptionalLong::of).orElse(OptionalLong.empty());

@@ -38,7 +38,7 @@ public final class ShellCaptureBench {
 
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("--child")) {
-      child(Path.of(args[1]), Path.of(args[2]), args[3], Integer.parseInt(args[4]));
+      child(Path.of(args[1]), Path.of(args[2]), args[3], Integer.parseInt(args[4]), args.length > 5);
       return;
     }
     List<Integer> sizes = List.of(1_000, 10_000, 100_000);
@@ -52,8 +52,9 @@ public final class ShellCaptureBench {
     }
     Files.createDirectories(out);
     StringBuilder table = new StringBuilder();
-    table.append(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s %8s %12s %12s %12s%n", "files", "tree",
-        "git status", "first ever", "first/proc", "later", "ratio1", "ratio2", "shadow.git", "packed tree", "stat cache"));
+    table.append(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %12s %12s %8s %8s %8s %12s %12s %12s%n",
+        "files", "tree", "git status", "first ever", "first/proc", "scan ahead", "after ahead", "later", "ratio1",
+        "ratio1a", "ratio2", "shadow.git", "packed tree", "stat cache"));
     for (int size : sizes) {
       Path root = Files.createTempDirectory("waymark-shellbench-");
       try {
@@ -74,21 +75,31 @@ public final class ShellCaptureBench {
           Path home = root.resolve("home-" + kind);
           String changed = generated.files().get(size / 2);
           // 1. the first command ever: an empty store
-          double firstEver = runChild(tree, home, changed, 0)[0];
+          double firstEver = runChild(tree, home, changed, 0, false)[0];
           long store = sizeOf(only(home, "shadow.git"));
           long cache = Files.size(only(home, "stat-cache.bin"));
           // 2. the first command of each later process: the stat cache is in the store
           List<Double> fresh = new ArrayList<>();
           double later = 0;
           for (int i = 0; i < FRESH_PROCESSES; i++) {
-            double[] r = runChild(tree, home, changed, i == FRESH_PROCESSES - 1 ? LATER_COMMANDS : 0);
+            double[] r = runChild(tree, home, changed, i == FRESH_PROCESSES - 1 ? LATER_COMMANDS : 0, false);
             fresh.add(r[0]);
             later = r[1];
           }
           double firstProcess = median(fresh);
-          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx %7.2fx %10.2fMB %10.2fMB %10.2fMB%n",
-              size, kind, gitStatus, firstEver, firstProcess, later, firstProcess / gitStatus, later / gitStatus,
-              store / 1e6, packed / 1e6, cache / 1e6));
+          // 3. the first command of a process that took its scan ahead, as Waymark does when it opens a project
+          List<Double> ahead = new ArrayList<>();
+          List<Double> afterAhead = new ArrayList<>();
+          for (int i = 0; i < FRESH_PROCESSES; i++) {
+            double[] r = runChild(tree, home, changed, 0, true);
+            afterAhead.add(r[0]);
+            ahead.add(r[2]);
+          }
+          double firstAfterAhead = median(afterAhead);
+          table.append(String.format(Locale.ROOT,
+              "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %10.1fms %10.1fms %7.2fx %7.2fx %7.2fx %10.2fMB %10.2fMB %10.2fMB%n",
+              size, kind, gitStatus, firstEver, firstProcess, median(ahead), firstAfterAhead, later, firstProcess / gitStatus,
+              firstAfterAhead / gitStatus, later / gitStatus, store / 1e6, packed / 1e6, cache / 1e6));
           System.out.print(table);
         }
       } finally {
@@ -102,8 +113,14 @@ public final class ShellCaptureBench {
   }
 
   /** One fresh process: opens the store, runs one command changing one file (and then {@code later} more). */
-  private static void child(Path project, Path home, String changed, int later) throws Exception {
+  private static void child(Path project, Path home, String changed, int later, boolean ahead) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      double aheadMillis = 0;
+      if (ahead) {
+        long t = System.nanoTime();
+        store.prepareShellCapture(10L << 20).get();
+        aheadMillis = (System.nanoTime() - t) / 1e6;
+      }
       CheckpointTree tab = store.newTab();
       Turn turn = tab.begin();
       long t0 = System.nanoTime();
@@ -116,7 +133,7 @@ public final class ShellCaptureBench {
         times.add((System.nanoTime() - t) / 1e6);
       }
       turn.finish(CheckpointStatus.DONE);
-      System.out.println("RESULT " + first + " " + (times.isEmpty() ? 0 : median(times)));
+      System.out.println("RESULT " + first + " " + (times.isEmpty() ? 0 : median(times)) + " " + aheadMillis);
     }
   }
 
@@ -130,10 +147,13 @@ public final class ShellCaptureBench {
     }
   }
 
-  private static double[] runChild(Path project, Path home, String changed, int later) throws Exception {
-    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx2g",
-        "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
-        project.toString(), home.toString(), changed, Integer.toString(later));
+  private static double[] runChild(Path project, Path home, String changed, int later, boolean ahead) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx2g", "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
+        project.toString(), home.toString(), changed, Integer.toString(later)));
+    if (ahead) {
+      command.add("--ahead");
+    }
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
@@ -142,18 +162,43 @@ public final class ShellCaptureBench {
     for (String line : output.split("\n")) {
       if (line.startsWith("RESULT ")) {
         String[] parts = line.split(" ");
-        return new double[] {Double.parseDouble(parts[1]), Double.parseDouble(parts[2])};
+        return new double[] {Double.parseDouble(parts[1]), Double.parseDouble(parts[2]), Double.parseDouble(parts[3])};
       }
     }
     throw new IllegalStateException("no result: " + output);
   }
 
-  /** 20,000 files created by one command: record, undo and redo, each timed once (three rounds, median). */
+  /**
+   * 20,000 files created by one command: record, undo and redo, each timed once (three rounds,
+   * median), against git doing the same to the same files in the same run: {@code git add -A}
+   * (hash and store them), {@code rm -rf} (delete them) and {@code git checkout} (write them
+   * back right after they were deleted, which file systems make slower than a first write).
+   */
   private static String manyFiles(int count) throws Exception {
     List<Double> record = new ArrayList<>();
     List<Double> undo = new ArrayList<>();
     List<Double> redo = new ArrayList<>();
+    List<Double> gitAdd = new ArrayList<>();
+    List<Double> remove = new ArrayList<>();
+    List<Double> gitCheckout = new ArrayList<>();
     for (int round = 0; round < 3; round++) {
+      Path gitRoot = Files.createTempDirectory("waymark-shellbench-git-");
+      try {
+        git(gitRoot, "init", "-q");
+        generated(gitRoot, count);
+        long t = System.nanoTime();
+        git(gitRoot, "add", "-A");
+        gitAdd.add((System.nanoTime() - t) / 1e6);
+        git(gitRoot, "commit", "-q", "-m", "generated");
+        t = System.nanoTime();
+        deleteTree(gitRoot.resolve("gen"));
+        remove.add((System.nanoTime() - t) / 1e6);
+        t = System.nanoTime();
+        git(gitRoot, "checkout", "--", "gen");
+        gitCheckout.add((System.nanoTime() - t) / 1e6);
+      } finally {
+        deleteTree(gitRoot);
+      }
       Path root = Files.createTempDirectory("waymark-shellbench-many-");
       try {
         Path project = Files.createDirectories(root.resolve("project"));
@@ -161,11 +206,7 @@ public final class ShellCaptureBench {
           CheckpointTree tab = store.newTab();
           Turn turn = tab.begin();
           WorkTreeSnapshot snapshot = turn.snapshotWorkTree(10L << 20);
-          for (int i = 0; i < count; i++) {
-            Path file = project.resolve("gen/d" + (i / 200) + "/f" + i + ".txt");
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, "generated " + i + "\n");
-          }
+          generated(project, count);
           long t = System.nanoTime();
           WorkTreeChanges changes = snapshot.recordChanges();
           turn.finish(CheckpointStatus.DONE);
@@ -188,8 +229,18 @@ public final class ShellCaptureBench {
         deleteTree(root);
       }
     }
-    return String.format(Locale.ROOT, "%n%d files created by one command: record %.0f ms, undo %.0f ms, redo %.0f ms (medians of 3)%n",
-        count, median(record), median(undo), median(redo));
+    return String.format(Locale.ROOT, "%n%d files created by one command (medians of 3): record %.0f ms (git add -A %.0f ms, "
+        + "%.2fx), undo %.0f ms (rm -rf %.0f ms, %.2fx), redo %.0f ms (git checkout %.0f ms, %.2fx)%n",
+        count, median(record), median(gitAdd), median(record) / median(gitAdd), median(undo), median(remove),
+        median(undo) / median(remove), median(redo), median(gitCheckout), median(redo) / median(gitCheckout));
+  }
+
+  private static void generated(Path root, int count) throws IOException {
+    for (int i = 0; i < count; i++) {
+      Path file = root.resolve("gen/d" + (i / 200) + "/f" + i + ".txt");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "generated " + i + "\n");
+    }
   }
 
   private interface Action {
