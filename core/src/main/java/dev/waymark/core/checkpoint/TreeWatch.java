@@ -75,7 +75,7 @@ final class TreeWatch implements AutoCloseable {
         service.close();
         return Optional.empty(); // a polling watch service: slower than scanning
       }
-      Files.createDirectories(cookies);
+      dev.waymark.core.WaymarkHome.createPrivateDirectories(cookies);
       try (var old = Files.newDirectoryStream(cookies)) {
         for (Path stale : old) {
           Files.deleteIfExists(stale);
@@ -137,7 +137,7 @@ final class TreeWatch implements AutoCloseable {
     }
     String name = "c" + (++cookie);
     try {
-      Files.createFile(cookies.resolve(name));
+      WorkTree.createPrivate(cookies.resolve(name));
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COOKIE_WAIT_MILLIS);
       boolean seen = false;
       while (!seen && !broken) {
