@@ -194,7 +194,7 @@ final class HttpTransport {
           throw new ModelException(
               ModelException.Kind.PROTOCOL,
               uri + " answered with a web page (HTML), so it is "
-                  + (target.keySetting().startsWith("ANTHROPIC")
+                  + (target.provider().contains("Anthropic")
                       ? "not an Anthropic API endpoint"
                       : "not an OpenAI-compatible endpoint (its base URL usually ends in /v1)")
                   + "; check " + target.baseUrlSetting() + " (" + target.baseUrl() + ")");
