@@ -113,7 +113,7 @@ public final class AnthropicChatModel implements ChatModel {
     this.defaultModel = defaultModel;
     this.maxTokens = maxTokens;
     this.thinkingBudget = thinkingBudget;
-    this.endpoint = OpenAiChatModel.resolve(endpoint.baseUrl(), "v1/messages");
+    this.endpoint = messages(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
             new HttpTransport.Target(
@@ -121,6 +121,18 @@ public final class AnthropicChatModel implements ChatModel {
             this.apiKey,
             options,
             actualDelay);
+  }
+
+  /**
+   * The Messages endpoint under {@code baseUrl}, which goes without {@code /v1}; one given with it,
+   * or as the full endpoint (as OpenAI-compatible base URLs are written), is understood as well.
+   */
+  static URI messages(URI baseUrl) {
+    String base = baseUrl.toString().replaceFirst("/+$", "");
+    if (base.endsWith("/v1/messages")) {
+      return URI.create(base);
+    }
+    return URI.create(base.endsWith("/v1") ? base + "/messages" : base + "/v1/messages");
   }
 
   /**
@@ -168,7 +180,7 @@ public final class AnthropicChatModel implements ChatModel {
         model,
         headers,
         body,
-        (in, contentType, progress) -> new AnthropicStream(listener, progress).read(in),
+        (in, contentType, progress) -> new AnthropicStream(listener, progress, transport).read(in, contentType),
         listener,
         cancellation);
   }

@@ -102,7 +102,7 @@ public final class OpenAiChatModel implements ChatModel {
     this.maxTokens = maxTokens;
     this.apiKey = endpoint.apiKey();
     this.defaultModel = defaultModel;
-    this.endpoint = resolve(endpoint.baseUrl(), "chat/completions");
+    this.endpoint = chatCompletions(endpoint.baseUrl());
     this.maxTokensField = initialMaxTokensField(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
@@ -141,6 +141,12 @@ public final class OpenAiChatModel implements ChatModel {
 
   private static boolean names(String message, String field) {
     return java.util.regex.Pattern.compile("(?<![a-z_])" + field + "(?![a-z_])").matcher(message).find();
+  }
+
+  /** The endpoint under {@code baseUrl}; a base URL that already is it (a pasted full URL) is taken as it is. */
+  static URI chatCompletions(URI baseUrl) {
+    String base = baseUrl.toString().replaceFirst("/+$", "");
+    return base.endsWith("/chat/completions") ? URI.create(base) : resolve(baseUrl, "chat/completions");
   }
 
   static URI resolve(URI baseUrl, String path) {
