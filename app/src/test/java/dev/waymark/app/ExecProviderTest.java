@@ -151,4 +151,18 @@ class ExecProviderTest {
         "{\"type\":\"thinking\",\"thinking\":\"Read a.txt.\",\"signature\":\"RXFzaWc=\"}"));
     assertThat(assistant.get(1).get("type").asText()).isEqualTo("tool_use");
   }
+
+  @Test
+  void aBaseUrlWithoutV1EndsInOneLineThatSaysToAddIt() {
+    env.put("OPENAI_BASE_URL", server.url("").toString());
+    server.enqueue(Reply.status(404, "404 page not found"));
+
+    Run run = exec("hello");
+
+    assertThat(run.exit()).as(run.err()).isEqualTo(1);
+    assertThat(run.err().lines().toList()).as(run.err()).hasSize(1);
+    assertThat(run.err()).contains("404 page not found", "OPENAI_BASE_URL", server.url("/v1").toString())
+        .doesNotContainPattern("\\w\\.\\w+Exception");
+    assertThat(run.out()).isEmpty();
+  }
 }

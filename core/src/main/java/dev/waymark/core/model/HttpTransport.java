@@ -359,7 +359,7 @@ final class HttpTransport {
           new ModelException(
               ModelException.Kind.NETWORK,
               "could not connect to " + uri + " within " + options.connectTimeout().toSeconds()
-                  + " s; is the server running? Check " + target.baseUrlSetting(),
+                  + " s; is the server running? Check " + target.baseUrlSetting() + plainHttpHint(uri),
               cause),
           null,
           "could not connect");
@@ -389,14 +389,28 @@ final class HttpTransport {
         cause);
   }
 
+  /**
+   * A TLS handshake with a server that speaks plain HTTP hangs until the connect timeout: local
+   * servers (on a port of their own) rarely speak https, so say so.
+   */
+  private static String plainHttpHint(URI uri) {
+    if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getPort() == -1 || uri.getPort() == 443) {
+      return "";
+    }
+    return " (if the server speaks plain HTTP, its URL starts with http://, not https://)";
+  }
+
   /** A connection failure in a user's words, never an exception class name. */
   static String why(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException) {
-        return "connection refused";
-      }
+      // the client wraps an unresolved name in a ConnectException: look for it first
       if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
         return "unknown host";
+      }
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException) {
+        return "connection refused";
       }
       if (t instanceof javax.net.ssl.SSLException) {
         return "TLS failed" + (t.getMessage() == null ? "" : ": " + t.getMessage());

@@ -192,4 +192,29 @@ class WrongServerTest {
     assertThat(e.kind()).isEqualTo(ModelException.Kind.PROTOCOL);
     assertThat(e.getMessage()).contains("ANTHROPIC_BASE_URL").doesNotContain("broke");
   }
+
+  // ---- no server there ----
+
+  private static ModelException failureAt(String url) {
+    return failure(() -> new OpenAiChatModel(java.net.URI.create(url), null, "m", 0,
+        OpenAiChatModelTest.FAST.withMaxRetries(0), d -> Duration.ofMillis(1))
+        .stream(hello(), StreamListener.IGNORE, new Cancellation()));
+  }
+
+  @Test
+  void aHostThatDoesNotExistIsAnUnknownHostNotARefusedConnection() {
+    ModelException e = failureAt("http://no-such-host.invalid/v1");
+
+    assertThat(e.kind()).isEqualTo(ModelException.Kind.NETWORK);
+    assertThat(e.getMessage()).contains("unknown host", "no-such-host.invalid", "OPENAI_BASE_URL")
+        .doesNotContain("refused");
+  }
+
+  @Test
+  void httpsToAPlainHttpServerSuggestsHttp() {
+    ModelException e = failureAt(server.url("/v1").toString().replace("http:", "https:"));
+
+    assertThat(e.kind()).isEqualTo(ModelException.Kind.NETWORK);
+    assertThat(e.getMessage()).contains("http://", "OPENAI_BASE_URL");
+  }
 }
