@@ -113,7 +113,8 @@ final class Providers {
       List<String> known = new java.util.ArrayList<>(List.of("openai", "anthropic", "scripted"));
       settings.providers().forEach(p -> known.add(p.id()));
       throw new CommandLine.ParameterException(cli, "Unknown provider \"" + id + "\": use " + String.join(", ", known)
-          + " (providers are defined in settings.json).");
+          + " (providers are defined in settings.json; a local OpenAI-compatible server such as Ollama is "
+          + "--provider openai --base-url http://localhost:11434/v1).");
     }
     String type = configured != null ? configured.type() : id;
     String model = firstSet(flags.model, env.get("WAYMARK_MODEL"), settings.model(),
@@ -249,7 +250,9 @@ final class Providers {
       }
       return uri;
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cli, "Not a usable base URL: \"" + text + "\" (" + e.getMessage() + ").");
+      String meant = text.contains("://") ? "" : "; did you mean http://" + text + "?";
+      throw new CommandLine.ParameterException(cli, "Not a usable base URL: \"" + text + "\" (" + e.getMessage() + ")"
+          + (meant.isEmpty() ? "." : meant));
     }
   }
 }

@@ -233,6 +233,23 @@ class SettingsTest {
   }
 
   @Test
+  void aBaseUrlWithoutSchemeSuggestsTheOneMeant() throws Exception {
+    ModelOptions flags = new ModelOptions();
+    flags.baseUrl = "localhost:11434/v1";
+    assertThatThrownBy(() -> choose(flags)).hasMessageContaining("http://localhost:11434/v1");
+    env.put("OPENAI_BASE_URL", "127.0.0.1:8080/v1");
+    assertThatThrownBy(() -> choose(new ModelOptions())).hasMessageContaining("http://127.0.0.1:8080/v1");
+  }
+
+  @Test
+  void aServerNamedAsProviderIsShownHowToReachIt() throws Exception {
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "ollama";
+    assertThatThrownBy(() -> choose(flags)).hasMessageContaining("Unknown provider \"ollama\"")
+        .hasMessageContaining("--provider openai --base-url http://localhost:11434/v1");
+  }
+
+  @Test
   void anUnknownProviderNamesTheKnownOnes() throws Exception {
     user("{\"providers\": [{\"id\": \"ollama\", \"type\": \"openai\", \"baseUrl\": \"http://localhost:11434/v1\"}]}");
     ModelOptions flags = new ModelOptions();
