@@ -250,10 +250,8 @@ final class HttpTransport {
    * line such as "Ollama is running"). Looks only at the first line, which must arrive anyway.
    */
   private static Optional<String> notAnAnswer(String contentType, java.io.BufferedInputStream body) throws IOException {
-    if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/html")) {
-      return Optional.of("a web page (HTML)");
-    }
-    int limit = 1024;
+    boolean html = contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/html");
+    int limit = 2048;
     body.mark(limit);
     byte[] head = new byte[limit];
     int n = 0;
@@ -264,13 +262,14 @@ final class HttpTransport {
       }
       n += read;
       String sofar = new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
-      if (sofar.indexOf('\n') >= 0) {
+      // a page is read on to its title (pages come whole); anything else only to its first line
+      if (!html && !sofar.startsWith("<") ? sofar.indexOf('\n') >= 0 : sofar.toLowerCase(java.util.Locale.ROOT).contains("</title>")) {
         break;
       }
     }
     body.reset();
     String start = new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
-    if (start.startsWith("<")) {
+    if (html || start.startsWith("<")) {
       return Optional.of("a web page (HTML)" + titleOf(start).map(t -> " \"" + t + "\"").orElse(""));
     }
     String firstLine = start.lines().findFirst().orElse("");

@@ -129,6 +129,17 @@ class WrongServerTest {
   }
 
   @Test
+  void aLoginPortalAnsweringWith200IsNamedByItsTitle() {
+    server.enqueue(typed(200, "text/html; charset=UTF-8", "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        + "<title>Sign in - Corporate Gateway</title>\n</head>\n<body><form></form></body>\n</html>\n"));
+
+    ModelException e = failure(() -> askOpenAi("/v1"));
+
+    assertThat(e.kind()).isEqualTo(ModelException.Kind.PROTOCOL);
+    assertThat(e.getMessage()).contains("web page (HTML) \"Sign in - Corporate Gateway\"", "OPENAI_BASE_URL");
+  }
+
+  @Test
   void aRedirectSaysWhereToAndWhichSettingToChange() {
     server.enqueue(typed(301, "text/html", "<html><head><title>301 Moved Permanently</title></head></html>")
         .withHeader("Location", "https://models.example.com/v1/chat/completions"));
