@@ -80,6 +80,11 @@ final class AnthropicStream {
     if (!stopped) {
       throw new IOException("the stream ended before message_stop");
     }
+    if ("refusal".equals(stopReason)) {
+      // Claude's safety classifiers stopped it: an answer that just ends would pass for a finished one
+      throw new ModelException(ModelException.Kind.REFUSED,
+          "the model declined to go on (stop reason \"refusal\"); rephrase the request or undo the turn");
+    }
     StringBuilder text = new StringBuilder();
     List<ToolCall> calls = new ArrayList<>();
     List<ChatMessage.Reasoning> reasoning = new ArrayList<>();

@@ -146,6 +146,10 @@ final class OpenAiStream {
       }
       toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
     }
+    if ("content_filter".equals(finishReason) && text.length() == 0 && toolCalls.isEmpty()) {
+      throw new ModelException(ModelException.Kind.REFUSED, "the server's content filter stopped the answer before "
+          + "it said anything (finish reason \"content_filter\")");
+    }
     List<ChatMessage.Reasoning> thought =
         reasoning.length() == 0 ? List.of() : List.of(new ChatMessage.Reasoning(reasoning.toString(), null, null));
     return new ChatResponse(

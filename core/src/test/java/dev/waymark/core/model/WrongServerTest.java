@@ -228,4 +228,30 @@ class WrongServerTest {
     assertThat(e.kind()).isEqualTo(ModelException.Kind.NETWORK);
     assertThat(e.getMessage()).contains("http://", "OPENAI_BASE_URL");
   }
+
+  // ---- stopped by the provider, with nothing to show ----
+
+  @Test
+  void anAnthropicRefusalStopReasonEndsTheTurnSayingSoNotWithAnEmptyAnswer() {
+    server.enqueue(Reply.sse(FakeModelServer.anthropicMessageStart(20),
+        FakeModelServer.anthropicMessageDelta("refusal", 0), FakeModelServer.ANTHROPIC_STOP));
+
+    ModelException e = failure(() -> new AnthropicChatModel(server.baseUrl(), "sk-wrong-server", "claude", 1024,
+        OpenAiChatModelTest.FAST).stream(hello(), StreamListener.IGNORE, new Cancellation()));
+
+    assertThat(e.kind()).isEqualTo(ModelException.Kind.REFUSED);
+    assertThat(e.getMessage()).contains("declined");
+  }
+
+  @Test
+  void anOpenAiContentFilterStopWithNothingSaidEndsTheTurnSayingSo() {
+    server.enqueue(Reply.sse(FakeModelServer.data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+        + "\"content\":\"\"},\"finish_reason\":null}]}"), FakeModelServer.openAiFinish("content_filter"),
+        FakeModelServer.OPENAI_DONE));
+
+    ModelException e = failure(() -> askOpenAi("/v1"));
+
+    assertThat(e.kind()).isEqualTo(ModelException.Kind.REFUSED);
+    assertThat(e.getMessage()).contains("content filter");
+  }
 }
