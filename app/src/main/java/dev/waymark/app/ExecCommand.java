@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.HttpOptions;
+import dev.waymark.core.model.ModelException;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
@@ -94,8 +95,10 @@ final class ExecCommand implements Callable<Integer> {
       }
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+      // the interface's advice for a conversation too long names /compact; exec words its own
+      java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
-          () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
+          () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
       List<dev.waymark.tui.SessionControl.LoadedTab> tabs = new java.util.ArrayList<>();
       TabSession chosen;
@@ -147,7 +150,12 @@ final class ExecCommand implements Callable<Integer> {
           session.submit(from != null
               ? new dev.waymark.core.agent.Command.Branch(from, text)
               : new dev.waymark.core.agent.Command.SendPrompt(text));
-          int status = report(session, events, out, err, console, saveSession);
+          java.util.function.UnaryOperator<String> advice = failure -> {
+            ModelException e = tooLong.get();
+            return e == null || !failure.startsWith(e.getMessage()) ? failure
+                : e.getMessage() + tooLongAdvice(keeper.id(), tabs.size() > 1 ? session.checkpoints().tabId() : null);
+          };
+          int status = report(session, events, out, err, console, saveSession, advice);
           session.idle().get(10, TimeUnit.SECONDS);
           saveSession.run();
           if (status != 1) { // a failure is one line saying why; the session is saved all the same
@@ -176,7 +184,7 @@ final class ExecCommand implements Callable<Integer> {
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
   private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
-      Runnable saveSession) throws InterruptedException {
+      Runnable saveSession, java.util.function.UnaryOperator<String> advice) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     Checkpoint unchanged = null;
@@ -214,7 +222,7 @@ final class ExecCommand implements Callable<Integer> {
       } else if (event instanceof Event.Warning warning) {
         err.println("waymark: " + warning.message());
       } else if (event instanceof Event.Error error) {
-        failure = error.message();
+        failure = advice.apply(error.message());
         if (!started) { // the turn could not even begin (e.g. a branch stopped by clashing edits)
           err.println("waymark: " + failure);
           return 1;
@@ -245,6 +253,28 @@ final class ExecCommand implements Callable<Integer> {
       }
       err.flush();
     }
+  }
+
+  /** {@code model}, recording into {@code tooLong} each failure that says the conversation is too long. */
+  static ChatModel noticingTooLong(ChatModel model, java.util.concurrent.atomic.AtomicReference<ModelException> tooLong) {
+    return (request, listener, cancellation) -> {
+      try {
+        return model.stream(request, listener, cancellation);
+      } catch (ModelException e) {
+        if (e.kind() == ModelException.Kind.CONTEXT_TOO_LONG) {
+          tooLong.set(e);
+        }
+        throw e;
+      }
+    };
+  }
+
+  /** What an exec user can do about a conversation too long for the model, with the commands spelt out. */
+  static String tooLongAdvice(String session, String tab) {
+    String which = "--session " + session + (tab == null ? "" : " --tab " + tab);
+    return ". The session is kept: go on from an earlier, shorter point with `waymark exec " + which + " --from N "
+        + "PROMPT` (`waymark checkpoints list " + which + "` shows the checkpoints), open it with `waymark --resume "
+        + session + "` and /compact it there, or start a new session by leaving out --session.";
   }
 
   private static dev.waymark.core.agent.Command ask(Console console, Event.ToolCallProposed proposed) {

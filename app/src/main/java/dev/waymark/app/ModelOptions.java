@@ -21,6 +21,11 @@ final class ModelOptions {
       description = "The server, e.g. http://localhost:11434/v1 for Ollama (default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's).")
   String baseUrl;
 
+  @Option(names = "--thinking-budget", paramLabel = "TOKENS",
+      description = "Anthropic extended thinking: the tokens Claude may think with before it answers (at least 1024; 0 "
+          + "turns it off). Default: the provider's thinkingBudget in settings, else off.")
+  Integer thinkingBudget;
+
   @Option(names = "--script", paramLabel = "FILE", description = "The JSON script the scripted provider replays.")
   Path script;
 

@@ -18,10 +18,15 @@ final class Providers {
 
   private Providers() {}
 
-  /** A resolved provider; {@link #create()} builds its client. The key is never printed. */
-  record Choice(String provider, String model, URI baseUrl, String apiKey, Path script, int maxTokens) {
+  /**
+   * A resolved provider; {@link #create()} builds its client. The key is never printed. {@code type}
+   * is the wire format (openai, anthropic, scripted, none); {@code keyName} and {@code baseUrlName}
+   * say where the key and the server came from, for messages.
+   */
+  record Choice(String provider, String type, String model, URI baseUrl, String apiKey, Path script, int maxTokens,
+      int thinkingBudget, String keyName, String baseUrlName) {
     Choice(String provider, String model, URI baseUrl, String apiKey, Path script) {
-      this(provider, model, baseUrl, apiKey, script, 0);
+      this(provider, provider, model, baseUrl, apiKey, script, 0, 0, null, null);
     }
 
     ChatModel create() {
@@ -30,16 +35,23 @@ final class Providers {
 
     /** The client, reading answers under {@code options} (e.g. the answer size limit of the settings). */
     ChatModel create(dev.waymark.core.model.HttpOptions options) {
-      switch (provider) {
+      switch (type) {
         case "none":
           return Providers.NOT_CONFIGURED;
         case "scripted":
           return ModelClients.scripted(script);
         case "anthropic":
-          return ModelClients.anthropic(baseUrl, apiKey, model, maxTokens, options);
+          return ModelClients.anthropic(endpoint(), model, maxTokens, thinkingBudget, options);
         default:
-          return ModelClients.openAi(baseUrl, apiKey, model, maxTokens, options);
+          return ModelClients.openAi(endpoint(), model, maxTokens, options);
       }
+    }
+
+    dev.waymark.core.model.Endpoint endpoint() {
+      boolean anthropic = type.equals("anthropic");
+      return new dev.waymark.core.model.Endpoint(baseUrl, apiKey,
+          keyName != null ? keyName : anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY",
+          baseUrlName != null ? baseUrlName : "--base-url or " + (anthropic ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"));
     }
 
     @Override
@@ -101,7 +113,8 @@ final class Providers {
       List<String> known = new java.util.ArrayList<>(List.of("openai", "anthropic", "scripted"));
       settings.providers().forEach(p -> known.add(p.id()));
       throw new CommandLine.ParameterException(cli, "Unknown provider \"" + id + "\": use " + String.join(", ", known)
-          + " (providers are defined in settings.json).");
+          + " (providers are defined in settings.json; a local OpenAI-compatible server such as Ollama is "
+          + "--provider openai --base-url http://localhost:11434/v1).");
     }
     String type = configured != null ? configured.type() : id;
     String model = firstSet(flags.model, env.get("WAYMARK_MODEL"), settings.model(),
@@ -116,31 +129,55 @@ final class Providers {
         if (!Files.isRegularFile(script)) {
           throw new CommandLine.ParameterException(cli, "No script file at " + script + ".");
         }
-        return new Choice(id, model == null ? "scripted" : model, null, null, script);
+        return new Choice(id, "scripted", model == null ? "scripted" : model, null, null, script, 0, 0, null, null);
       }
       case "openai": {
         URI url = uri(firstSet(flags.baseUrl, builtIn ? env.get("OPENAI_BASE_URL") : null,
             configured != null ? configured.baseUrl() : null, OPENAI_URL), cli);
-        String key = key(configured, "OPENAI_API_KEY", env, cli);
-        if (key == null && url.getHost() != null && url.getHost().endsWith("openai.com")) {
-          throw new CommandLine.ParameterException(cli, "Set OPENAI_API_KEY to use OpenAI, or point --base-url "
+        Key key = key(configured, "OPENAI_API_KEY", env, cli);
+        if (key.value() == null && url.getHost() != null && url.getHost().endsWith("openai.com")) {
+          throw new CommandLine.ParameterException(cli, "Set " + key.name() + " to use OpenAI, or point --base-url "
               + "(or OPENAI_BASE_URL) at another OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.");
         }
+        if (flags.thinkingBudget != null || configured != null && configured.thinkingBudget() != null) {
+          throw new CommandLine.ParameterException(cli, (flags.thinkingBudget != null ? "--thinking-budget"
+              : "The thinkingBudget of provider " + id) + " is for Anthropic's extended thinking; OpenAI-compatible "
+              + "reasoning models think without one.");
+        }
         String chosen = model == null ? DEFAULT_OPENAI_MODEL : model;
-        return new Choice(id, chosen, url, key, null, maxTokens(configured, chosen, cli));
+        return new Choice(id, "openai", chosen, url, key.value(), null, maxTokens(configured, chosen, cli), 0, key.name(),
+            baseUrlName(id, builtIn, "OPENAI_BASE_URL", configured));
       }
       default: {
-        String key = key(configured, "ANTHROPIC_API_KEY", env, cli);
-        if (key == null) {
-          throw new CommandLine.ParameterException(cli, "Set " + (configured != null && configured.apiKeyEnv() != null
-              ? configured.apiKeyEnv() : "ANTHROPIC_API_KEY") + " to use the " + id + " provider.");
+        Key key = key(configured, "ANTHROPIC_API_KEY", env, cli);
+        if (key.value() == null) {
+          throw new CommandLine.ParameterException(cli, "Set " + key.name() + " to use the " + id + " provider.");
         }
         URI url = uri(firstSet(flags.baseUrl, builtIn ? env.get("ANTHROPIC_BASE_URL") : null,
             configured != null ? configured.baseUrl() : null, ANTHROPIC_URL), cli);
         String chosen = model == null ? DEFAULT_ANTHROPIC_MODEL : model;
-        return new Choice(id, chosen, url, key, null, maxTokens(configured, chosen, cli));
+        int limit = maxTokens(configured, chosen, cli);
+        int thinking = flags.thinkingBudget != null ? flags.thinkingBudget
+            : configured != null && configured.thinkingBudget() != null ? configured.thinkingBudget() : 0;
+        try {
+          dev.waymark.core.model.AnthropicChatModel.checkThinking(limit, thinking);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(cli, "For " + chosen + ", " + e.getMessage() + " (set by "
+              + (flags.thinkingBudget != null ? "--thinking-budget" : "the thinkingBudget of provider " + id) + ").");
+        }
+        return new Choice(id, "anthropic", chosen, url, key.value(), null, limit, thinking, key.name(),
+            baseUrlName(id, builtIn, "ANTHROPIC_BASE_URL", configured));
       }
     }
+  }
+
+  /** Where the server's address is set, in the words a message uses. */
+  private static String baseUrlName(String id, boolean builtIn, String variable, Settings.ProviderSetting configured) {
+    if (!builtIn) {
+      return "--base-url or the baseUrl of provider \"" + id + "\" in settings.json";
+    }
+    return "--base-url or " + variable + (configured != null && configured.baseUrl() != null
+        ? " or the baseUrl of provider \"" + id + "\" in settings.json" : "");
   }
 
   /** The configured output limit for the model, or 0 for the provider's default. */
@@ -156,12 +193,15 @@ final class Providers {
     return limit;
   }
 
+  /** An API key (null when none is set) and where it comes from, e.g. {@code MY_KEY} or {@code the key file ~/.k}. */
+  record Key(String value, String name) {}
+
   /** The API key: from the environment variable the provider names, else from its key file (which must be 0600). */
-  private static String key(Settings.ProviderSetting configured, String defaultEnv, Map<String, String> env, CommandLine cli) {
+  private static Key key(Settings.ProviderSetting configured, String defaultEnv, Map<String, String> env, CommandLine cli) {
     String variable = configured != null && configured.apiKeyEnv() != null ? configured.apiKeyEnv() : defaultEnv;
     String key = blankToNull(env.get(variable));
     if (key != null || configured == null || configured.apiKeyFile() == null) {
-      return key;
+      return new Key(key, variable);
     }
     Path file = Path.of(configured.apiKeyFile().replaceFirst("^~(?=/)", System.getProperty("user.home")));
     try {
@@ -170,7 +210,8 @@ final class Providers {
         throw new CommandLine.ParameterException(cli, "The key file " + file + " of provider " + configured.id()
             + " must be readable only by you: chmod 600 " + file);
       }
-      return blankToNull(Files.readString(file).strip());
+      String fromFile = blankToNull(Files.readString(file).strip());
+      return fromFile != null ? new Key(fromFile, "the key file " + file) : new Key(null, variable + " or the key file " + file);
     } catch (java.io.IOException | UnsupportedOperationException e) {
       throw new CommandLine.ParameterException(cli, "Cannot read the key file " + file + " of provider " + configured.id()
           + ": " + e.getMessage());
@@ -209,7 +250,9 @@ final class Providers {
       }
       return uri;
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cli, "Not a usable base URL: \"" + text + "\" (" + e.getMessage() + ").");
+      String meant = text.contains("://") ? "" : "; did you mean http://" + text + "?";
+      throw new CommandLine.ParameterException(cli, "Not a usable base URL: \"" + text + "\" (" + e.getMessage() + ")"
+          + (meant.isEmpty() ? "." : meant));
     }
   }
 }

@@ -47,7 +47,7 @@ record Settings(
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
   record ProviderSetting(String id, String type, String baseUrl, String apiKeyEnv, String apiKeyFile, List<String> models,
-      String script, Integer maxTokens, Map<String, Integer> maxTokensByModel) {
+      String script, Integer maxTokens, Map<String, Integer> maxTokensByModel, Integer thinkingBudget) {
     ProviderSetting {
       models = models == null ? List.of() : List.copyOf(models);
       maxTokensByModel = maxTokensByModel == null ? Map.of() : Map.copyOf(maxTokensByModel);
@@ -130,7 +130,7 @@ record Settings(
       }
       providers.add(new ProviderSetting(p.id(), p.type(), mine == null ? null : mine.baseUrl(),
           mine == null ? null : mine.apiKeyEnv(), mine == null ? null : mine.apiKeyFile(), p.models(), p.script(),
-          p.maxTokens(), p.maxTokensByModel()));
+          p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
         own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB());
@@ -227,6 +227,15 @@ record Settings(
       if (p.type() == null || !List.of("openai", "anthropic", "scripted").contains(p.type())) {
         throw bad(file, text, p.type() == null ? at : at + "/type",
             "provider \"" + p.id() + "\" needs \"type\": openai, anthropic or scripted.");
+      }
+      if (p.thinkingBudget() != null && !"anthropic".equals(p.type())) {
+        throw bad(file, text, at + "/thinkingBudget", "provider \"" + p.id() + "\": thinkingBudget is for Anthropic's "
+            + "extended thinking (type anthropic).");
+      }
+      if (p.thinkingBudget() != null && p.thinkingBudget() != 0
+          && p.thinkingBudget() < dev.waymark.core.model.AnthropicChatModel.MIN_THINKING_BUDGET) {
+        throw bad(file, text, at + "/thinkingBudget", "provider \"" + p.id() + "\": thinkingBudget must be 0 (off) or at "
+            + "least " + dev.waymark.core.model.AnthropicChatModel.MIN_THINKING_BUDGET + " tokens.");
       }
       if (p.baseUrl() != null && !isHttpUrl(p.baseUrl())) {
         throw bad(file, text, at + "/baseUrl", "provider \"" + p.id() + "\": baseUrl \"" + p.baseUrl()

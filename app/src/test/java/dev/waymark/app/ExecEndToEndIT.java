@@ -391,7 +391,9 @@ class ExecEndToEndIT {
     Run run = waymark("--provider", "bogus", "hello");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err().lines().findFirst()).contains("Unknown provider \"bogus\": use openai, anthropic, scripted (providers are defined in settings.json).");
+    assertThat(run.err().lines().findFirst().orElseThrow())
+        .startsWith("Unknown provider \"bogus\": use openai, anthropic, scripted (providers are defined in settings.json;")
+        .contains("--provider openai --base-url http://localhost:11434/v1");
     assertThat(server.requests()).isEmpty();
   }
 

@@ -137,6 +137,90 @@ class SettingsTest {
   }
 
   @Test
+  void anthropicThinkingComesFromTheFlagElseTheProvidersSettingElseIsOff() throws Exception {
+    env.put("WORK_KEY", "k");
+    user("{\"providers\": [{\"id\": \"work\", \"type\": \"anthropic\", \"apiKeyEnv\": \"WORK_KEY\", \"thinkingBudget\": 4000}]}");
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "work";
+    assertThat(choose(flags).thinkingBudget()).isEqualTo(4000);
+    flags.thinkingBudget = 0;
+    assertThat(choose(flags).thinkingBudget()).isZero();
+    flags.thinkingBudget = 2048;
+    assertThat(choose(flags).thinkingBudget()).isEqualTo(2048);
+
+    env.put("ANTHROPIC_API_KEY", "k");
+    ModelOptions builtIn = new ModelOptions();
+    builtIn.provider = "anthropic";
+    assertThat(choose(builtIn).thinkingBudget()).isZero();
+  }
+
+  @Test
+  void aThinkingBudgetAnthropicWouldRefuseIsRefusedWithWhatSetIt() throws Exception {
+    env.put("WORK_KEY", "k");
+    user("{\"providers\": [{\"id\": \"work\", \"type\": \"anthropic\", \"apiKeyEnv\": \"WORK_KEY\", \"maxTokens\": 4096,"
+        + " \"thinkingBudget\": 8000}, {\"id\": \"ollama\", \"type\": \"openai\", \"baseUrl\": \"http://localhost:11434/v1\"}]}");
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "work";
+    assertThatThrownBy(() -> choose(flags)).isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("below maxTokens (4096)").hasMessageContaining("thinkingBudget of provider work");
+    flags.thinkingBudget = 500;
+    assertThatThrownBy(() -> choose(flags)).hasMessageContaining("at least 1024").hasMessageContaining("--thinking-budget");
+
+    ModelOptions openAi = new ModelOptions();
+    openAi.provider = "ollama";
+    openAi.thinkingBudget = 2048;
+    assertThatThrownBy(() -> choose(openAi)).hasMessageContaining("--thinking-budget is for Anthropic");
+
+    user("{\"providers\": [{\"id\": \"ollama\", \"type\": \"openai\", \"thinkingBudget\": 2048}]}");
+    assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
+        .hasMessageContaining(":1:").hasMessageContaining("thinkingBudget is for Anthropic");
+    user("{\"providers\": [{\"id\": \"work\", \"type\": \"anthropic\", \"thinkingBudget\": 100}]}");
+    assertThatThrownBy(() -> Settings.load(env, project)).hasMessageContaining("at least 1024");
+  }
+
+  @Test
+  void aProviderOfTypeAnthropicOrScriptedGetsThatClientWhateverItsId() throws Exception {
+    env.put("KIMI_KEY", "k");
+    Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\": []}");
+    user("{\"providers\": [{\"id\": \"kimi\", \"type\": \"anthropic\", \"apiKeyEnv\": \"KIMI_KEY\","
+        + " \"baseUrl\": \"https://api.moonshot.ai/anthropic\"}, {\"id\": \"replay\", \"type\": \"scripted\","
+        + " \"script\": \"" + script + "\"}]}");
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "kimi";
+    assertThat(choose(flags).create()).isInstanceOf(dev.waymark.core.model.AnthropicChatModel.class);
+    flags.provider = "replay";
+    assertThat(choose(flags).create()).isInstanceOf(dev.waymark.core.model.ScriptedChatModel.class);
+  }
+
+  @Test
+  void messagesNameTheKeyVariableKeyFileAndBaseUrlSettingInUse() throws Exception {
+    Path keyFile = temp.resolve("key.txt");
+    Files.writeString(keyFile, "sk-from-file\n");
+    Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
+    user("{\"providers\": [{\"id\": \"proxy\", \"type\": \"openai\", \"baseUrl\": \"https://api.openai.com/v1\","
+        + " \"apiKeyEnv\": \"PROXY_KEY\"}, {\"id\": \"work\", \"type\": \"anthropic\", \"apiKeyEnv\": \"WORK_KEY\","
+        + " \"apiKeyFile\": \"" + keyFile + "\"}]}");
+    env.put("OPENAI_API_KEY", "not-this-one");
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "proxy";
+    assertThatThrownBy(() -> choose(flags)).hasMessageStartingWith("Set PROXY_KEY to use OpenAI");
+
+    env.put("PROXY_KEY", "sk-proxy");
+    dev.waymark.core.model.Endpoint proxy = choose(flags).endpoint();
+    assertThat(proxy.keyName()).isEqualTo("PROXY_KEY");
+    assertThat(proxy.baseUrlName()).isEqualTo("--base-url or the baseUrl of provider \"proxy\" in settings.json");
+
+    flags.provider = "work";
+    assertThat(choose(flags).endpoint().keyName()).isEqualTo("the key file " + keyFile);
+    env.put("WORK_KEY", "sk-env");
+    assertThat(choose(flags).endpoint().keyName()).isEqualTo("WORK_KEY");
+
+    flags.provider = "openai";
+    assertThat(choose(flags).endpoint().keyName()).isEqualTo("OPENAI_API_KEY");
+    assertThat(choose(flags).endpoint().baseUrlName()).isEqualTo("--base-url or OPENAI_BASE_URL");
+  }
+
+  @Test
   void aBadFileIsReportedWithItsPathLineAndColumn() throws Exception {
     user("{\n  \"model\": \"x\",\n  \"approval\": ,\n}");
     assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
@@ -146,6 +230,23 @@ class SettingsTest {
         .hasMessageContaining("model");
     user("{\"providers\": [{\"id\": \"x\", \"type\": \"gemini\"}]}");
     assertThatThrownBy(() -> Settings.load(env, project)).hasMessageContaining("openai, anthropic or scripted");
+  }
+
+  @Test
+  void aBaseUrlWithoutSchemeSuggestsTheOneMeant() throws Exception {
+    ModelOptions flags = new ModelOptions();
+    flags.baseUrl = "localhost:11434/v1";
+    assertThatThrownBy(() -> choose(flags)).hasMessageContaining("http://localhost:11434/v1");
+    env.put("OPENAI_BASE_URL", "127.0.0.1:8080/v1");
+    assertThatThrownBy(() -> choose(new ModelOptions())).hasMessageContaining("http://127.0.0.1:8080/v1");
+  }
+
+  @Test
+  void aServerNamedAsProviderIsShownHowToReachIt() throws Exception {
+    ModelOptions flags = new ModelOptions();
+    flags.provider = "ollama";
+    assertThatThrownBy(() -> choose(flags)).hasMessageContaining("Unknown provider \"ollama\"")
+        .hasMessageContaining("--provider openai --base-url http://localhost:11434/v1");
   }
 
   @Test

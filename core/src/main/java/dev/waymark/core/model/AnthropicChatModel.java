@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * blocks of a user message, and consecutive results (plus any user text right after them) share
  * one user message, because the API wants user and assistant turns to alternate.
  *
+ * <p>Extended thinking is asked for when a thinking budget is set; thinking blocks come back as
+ * {@link ChatMessage.Reasoning} with their signature (or redacted data) and are sent back
+ * unchanged at the head of their assistant message, as the API requires while a tool loop runs.
+ *
  * <p>{@link ChatResponse#stopReason()} is Anthropic's {@code stop_reason} as sent ({@code
  * end_turn}, {@code tool_use}, {@code max_tokens}, ...). Usage counts cached input tokens as
  * input.
@@ -44,12 +48,16 @@ public final class AnthropicChatModel implements ChatModel {
   /** What the Claude 3 models (Haiku, Sonnet, Opus; not 3.5 or later) accept at most. */
   public static final int CLAUDE_3_MAX_TOKENS = 4096;
 
+  /** The least thinking budget the API accepts. */
+  public static final int MIN_THINKING_BUDGET = 1024;
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final URI endpoint;
   private final String apiKey;
   private final String defaultModel;
   private final int maxTokens;
+  private final int thinkingBudget;
   private final HttpTransport transport;
 
   /**
@@ -64,7 +72,18 @@ public final class AnthropicChatModel implements ChatModel {
   /** @param maxTokens the output limit asked for; 0 for {@link #defaultMaxTokens} of the request's model */
   public AnthropicChatModel(
       URI baseUrl, String apiKey, String defaultModel, int maxTokens, HttpOptions options) {
-    this(baseUrl, apiKey, defaultModel, maxTokens, options, UnaryOperator.identity());
+    this(Endpoint.anthropic(baseUrl, apiKey), defaultModel, maxTokens, 0, options, UnaryOperator.identity());
+  }
+
+  /**
+   * @param maxTokens the output limit asked for; 0 for {@link #defaultMaxTokens} of the request's
+   *     model (plus the thinking budget when thinking is on)
+   * @param thinkingBudget 0 for no extended thinking, else the tokens Claude may think with (at
+   *     least {@link #MIN_THINKING_BUDGET}, and below {@code maxTokens} when that is set)
+   */
+  public AnthropicChatModel(
+      Endpoint endpoint, String defaultModel, int maxTokens, int thinkingBudget, HttpOptions options) {
+    this(endpoint, defaultModel, maxTokens, thinkingBudget, options, UnaryOperator.identity());
   }
 
   /** For tests: {@code actualDelay} maps each retry delay to the one really waited. */
@@ -75,21 +94,65 @@ public final class AnthropicChatModel implements ChatModel {
       int maxTokens,
       HttpOptions options,
       UnaryOperator<Duration> actualDelay) {
-    Objects.requireNonNull(baseUrl);
+    this(Endpoint.anthropic(baseUrl, apiKey), defaultModel, maxTokens, 0, options, actualDelay);
+  }
+
+  AnthropicChatModel(
+      Endpoint endpoint,
+      String defaultModel,
+      int maxTokens,
+      int thinkingBudget,
+      HttpOptions options,
+      UnaryOperator<Duration> actualDelay) {
+    Objects.requireNonNull(endpoint);
     if (maxTokens < 0) {
       throw new IllegalArgumentException("maxTokens must not be negative");
     }
-    this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+    checkThinking(maxTokens, thinkingBudget);
+    this.apiKey = endpoint.apiKey();
     this.defaultModel = defaultModel;
     this.maxTokens = maxTokens;
-    this.endpoint = OpenAiChatModel.resolve(baseUrl, "v1/messages");
+    this.thinkingBudget = thinkingBudget;
+    this.endpoint = messages(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
             new HttpTransport.Target(
-                "the Anthropic API", baseUrl, "ANTHROPIC_API_KEY", "--base-url or ANTHROPIC_BASE_URL"),
+                "the Anthropic API", endpoint.baseUrl(), endpoint.keyName(), endpoint.baseUrlName()),
             this.apiKey,
             options,
             actualDelay);
+  }
+
+  /**
+   * The Messages endpoint under {@code baseUrl}, which goes without {@code /v1}; one given with it,
+   * or as the full endpoint (as OpenAI-compatible base URLs are written), is understood as well.
+   */
+  static URI messages(URI baseUrl) {
+    String base = baseUrl.toString().replaceFirst("/+$", "");
+    if (base.endsWith("/v1/messages")) {
+      return URI.create(base);
+    }
+    return URI.create(base.endsWith("/v1") ? base + "/messages" : base + "/v1/messages");
+  }
+
+  /**
+   * The limits Anthropic puts on thinking, checked before any request: a budget of at least 1024
+   * tokens, below the output limit (thinking counts against it).
+   *
+   * @throws IllegalArgumentException saying which limit is broken
+   */
+  public static void checkThinking(int maxTokens, int thinkingBudget) {
+    if (thinkingBudget == 0) {
+      return;
+    }
+    if (thinkingBudget < MIN_THINKING_BUDGET) {
+      throw new IllegalArgumentException("the thinking budget must be 0 (off) or at least " + MIN_THINKING_BUDGET
+          + " tokens, not " + thinkingBudget);
+    }
+    if (maxTokens > 0 && maxTokens <= thinkingBudget) {
+      throw new IllegalArgumentException("the thinking budget (" + thinkingBudget + " tokens) must be below maxTokens ("
+          + maxTokens + "), since thinking counts against it");
+    }
   }
 
   @Override
@@ -97,8 +160,13 @@ public final class AnthropicChatModel implements ChatModel {
     String model = OpenAiChatModel.modelOf(request, defaultModel);
     byte[] body;
     try {
-      body = HttpTransport.JSON.writeValueAsBytes(
-          requestBody(model, maxTokens > 0 ? maxTokens : defaultMaxTokens(model), request));
+      boolean thinking = thinkingBudget > 0 && canThink(request);
+      ObjectNode json = requestBody(model, maxTokensFor(model), request, thinking);
+      if (thinking) {
+        // the API then refuses temperature, top_k and a forced tool_choice: none of them is sent
+        json.putObject("thinking").put("type", "enabled").put("budget_tokens", thinkingBudget);
+      }
+      body = HttpTransport.JSON.writeValueAsBytes(json);
     } catch (JsonProcessingException e) {
       throw new ModelException(ModelException.Kind.BAD_REQUEST, "could not encode the request", e);
     }
@@ -112,9 +180,14 @@ public final class AnthropicChatModel implements ChatModel {
         model,
         headers,
         body,
-        (in, contentType, progress) -> new AnthropicStream(listener, progress).read(in),
+        (in, contentType, progress) -> new AnthropicStream(listener, progress, transport).read(in, contentType),
         listener,
         cancellation);
+  }
+
+  /** The configured limit, else the model's default plus any thinking budget, which counts against it. */
+  private int maxTokensFor(String model) {
+    return maxTokens > 0 ? maxTokens : defaultMaxTokens(model) + thinkingBudget;
   }
 
   /** The output limit asked for when none is configured: Claude 3 models refuse more than 4096. */
@@ -124,8 +197,42 @@ public final class AnthropicChatModel implements ChatModel {
     return claude3 ? CLAUDE_3_MAX_TOKENS : DEFAULT_MAX_TOKENS;
   }
 
-  /** The Messages request, exactly as sent. */
+  /**
+   * Whether thinking may be asked for: with it, the API wants the assistant message before the
+   * last tool results to start with its signed thinking block, which a call made while thinking
+   * was off (a session resumed mid-turn) does not have. Such a request goes without thinking.
+   */
+  static boolean canThink(ChatRequest request) {
+    List<ChatMessage> messages = request.messages();
+    boolean toolResults = false;
+    for (int i = messages.size() - 1; i >= 0; i--) {
+      ChatMessage m = messages.get(i);
+      if (m instanceof ChatMessage.ToolResult) {
+        toolResults = true;
+      } else if (m instanceof ChatMessage.Assistant a) {
+        return !toolResults || a.reasoning().stream().anyMatch(AnthropicChatModel::isSigned);
+      } else if (!(m instanceof ChatMessage.User)) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isSigned(ChatMessage.Reasoning r) {
+    return r.redacted() != null || (r.signature() != null && !r.signature().isEmpty());
+  }
+
+  /** The Messages request without thinking blocks, as sent when thinking is off. */
   static ObjectNode requestBody(String model, int maxTokens, ChatRequest request) {
+    return requestBody(model, maxTokens, request, false);
+  }
+
+  /**
+   * The Messages request, exactly as sent. With {@code thinking}, the thinking blocks of assistant
+   * messages go back unchanged before their text and tool use; without it they stay out, since the
+   * API refuses thinking blocks in a request that does not think.
+   */
+  static ObjectNode requestBody(String model, int maxTokens, ChatRequest request, boolean thinking) {
     ObjectNode root = NODES.objectNode();
     root.put("model", model);
     root.put("max_tokens", maxTokens);
@@ -142,7 +249,7 @@ public final class AnthropicChatModel implements ChatModel {
           continue; // the API rejects empty content; the turns around it merge instead
         }
         ArrayNode content = contentOf(messages, "assistant");
-        for (ChatMessage.Reasoning r : a.reasoning()) {
+        for (ChatMessage.Reasoning r : thinking ? a.reasoning() : List.<ChatMessage.Reasoning>of()) {
           // thinking blocks go back first and unchanged, or the API refuses the tool_use after them
           if (r.redacted() != null) {
             content.addObject().put("type", "redacted_thinking").put("data", r.redacted());

@@ -35,12 +35,20 @@ final class AnthropicStream {
   private long outputTokens = -1;
   private String stopReason;
 
-  AnthropicStream(StreamListener listener, HttpTransport.Progress progress) {
+  private final HttpTransport transport;
+
+  AnthropicStream(StreamListener listener, HttpTransport.Progress progress, HttpTransport transport) {
     this.listener = listener;
     this.progress = progress;
+    this.transport = transport;
   }
 
-  ChatResponse read(InputStream in) throws IOException {
+  ChatResponse read(InputStream in, String contentType) throws IOException {
+    if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      // the API streams what it was asked to stream; a JSON answer comes from something else
+      String body = new String(in.readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
+      throw transport.notTheApi(null, "JSON instead of an event stream (" + HttpTransport.excerpt(body) + ")");
+    }
     SseReader sse = new SseReader(in);
     SseReader.Event event;
     boolean stopped = false;
@@ -71,6 +79,11 @@ final class AnthropicStream {
     }
     if (!stopped) {
       throw new IOException("the stream ended before message_stop");
+    }
+    if ("refusal".equals(stopReason)) {
+      // Claude's safety classifiers stopped it: an answer that just ends would pass for a finished one
+      throw new ModelException(ModelException.Kind.REFUSED,
+          "the model declined to go on (stop reason \"refusal\"); rephrase the request or undo the turn");
     }
     StringBuilder text = new StringBuilder();
     List<ToolCall> calls = new ArrayList<>();

@@ -190,14 +190,9 @@ final class HttpTransport {
       try {
         String contentType = response.headers().firstValue("Content-Type").orElse("");
         java.io.BufferedInputStream answer = new java.io.BufferedInputStream(new Bounded(in, options.maxAnswerBytes()));
-        if (isWebPage(contentType, answer)) {
-          throw new ModelException(
-              ModelException.Kind.PROTOCOL,
-              uri + " answered with a web page (HTML), so it is "
-                  + (target.keySetting().startsWith("ANTHROPIC")
-                      ? "not an Anthropic API endpoint"
-                      : "not an OpenAI-compatible endpoint (its base URL usually ends in /v1)")
-                  + "; check " + target.baseUrlSetting() + " (" + target.baseUrl() + ")");
+        Optional<String> notAnAnswer = notAnAnswer(contentType, answer);
+        if (notAnAnswer.isPresent()) {
+          throw notTheApi(uri, notAnAnswer.get());
         }
         return reader.read(answer, contentType, progress);
       } catch (IOException e) {
@@ -249,19 +244,70 @@ final class HttpTransport {
   }
 
   /**
-   * Whether a 200 answer is a web page (a login portal, a proxy's page, a server's home page): by
-   * its content type, or by a first character {@code <}. Looks only at what has already arrived.
+   * What a 200 answer is instead of a model's answer, if it plainly is something else: a web page
+   * (a login portal, a proxy's page, a server's home page), by its content type or a first
+   * character {@code <}; or text whose first line is no event-stream field and no JSON (a status
+   * line such as "Ollama is running"). Looks only at the first line, which must arrive anyway.
    */
-  private static boolean isWebPage(String contentType, java.io.BufferedInputStream body) throws IOException {
-    if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/html")) {
-      return true;
+  private static Optional<String> notAnAnswer(String contentType, java.io.BufferedInputStream body) throws IOException {
+    boolean html = contentType.toLowerCase(java.util.Locale.ROOT).startsWith("text/html");
+    int limit = 2048;
+    body.mark(limit);
+    byte[] head = new byte[limit];
+    int n = 0;
+    while (n < limit) {
+      int read = body.read(head, n, limit - n);
+      if (read < 0) {
+        break;
+      }
+      n += read;
+      String sofar = new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
+      // a page is read on to its title (pages come whole); anything else only to its first line
+      if (!html && !sofar.startsWith("<") ? sofar.indexOf('\n') >= 0 : sofar.toLowerCase(java.util.Locale.ROOT).contains("</title>")) {
+        break;
+      }
     }
-    body.mark(1024);
-    byte[] head = new byte[1024];
-    int n = body.read(head, 0, head.length);
     body.reset();
-    String start = n <= 0 ? "" : new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
-    return start.startsWith("<");
+    String start = new String(head, 0, n, StandardCharsets.UTF_8).replace("\uFEFF", "").stripLeading();
+    if (html || start.startsWith("<")) {
+      return Optional.of("a web page (HTML)" + titleOf(start).map(t -> " \"" + t + "\"").orElse(""));
+    }
+    String firstLine = start.lines().findFirst().orElse("");
+    if (firstLine.isEmpty() || firstLine.startsWith(":") || firstLine.startsWith("{") || firstLine.startsWith("[")
+        || firstLine.matches("(?i)(data|event|id|retry|error)\\s*:.*")) {
+      return Optional.empty();
+    }
+    return Optional.of("text that is neither an event stream nor JSON (\"" + excerpt(firstLine) + "\")");
+  }
+
+  /** The title of a web page (else its first heading), on one line. */
+  static Optional<String> titleOf(String html) {
+    for (String tag : new String[] {"title", "h1"}) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(?is)<" + tag + "[^>]*>(.*?)</" + tag + ">").matcher(html);
+      if (m.find()) {
+        String text = m.group(1).replaceAll("<[^>]*>", "").replaceAll("\\s+", " ").strip();
+        if (!text.isEmpty()) {
+          return Optional.of(text);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The failure for an answer that shows the base URL leads somewhere other than the model API. */
+  ModelException notTheApi(URI uri, String what) {
+    return new ModelException(
+        ModelException.Kind.PROTOCOL,
+        (uri == null ? target.provider() + " at " + target.baseUrl() : uri) + " answered with " + what + ", so it is "
+            + (isAnthropic()
+                ? "not an Anthropic API endpoint"
+                : "not an OpenAI-compatible endpoint (its base URL usually ends in /v1)")
+            + "; check " + target.baseUrlSetting() + " (" + target.baseUrl() + ")");
+  }
+
+  private boolean isAnthropic() {
+    return target.provider().contains("Anthropic");
   }
 
   /** An answer body longer than {@link HttpOptions#maxAnswerBytes()}. */
@@ -312,7 +358,7 @@ final class HttpTransport {
           new ModelException(
               ModelException.Kind.NETWORK,
               "could not connect to " + uri + " within " + options.connectTimeout().toSeconds()
-                  + " s; is the server running? Check " + target.baseUrlSetting(),
+                  + " s; is the server running? Check " + target.baseUrlSetting() + plainHttpHint(uri),
               cause),
           null,
           "could not connect");
@@ -342,14 +388,28 @@ final class HttpTransport {
         cause);
   }
 
+  /**
+   * A TLS handshake with a server that speaks plain HTTP hangs until the connect timeout: local
+   * servers (on a port of their own) rarely speak https, so say so.
+   */
+  private static String plainHttpHint(URI uri) {
+    if (!"https".equalsIgnoreCase(uri.getScheme()) || uri.getPort() == -1 || uri.getPort() == 443) {
+      return "";
+    }
+    return " (if the server speaks plain HTTP, its URL starts with http://, not https://)";
+  }
+
   /** A connection failure in a user's words, never an exception class name. */
   static String why(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException) {
-        return "connection refused";
-      }
+      // the client wraps an unresolved name in a ConnectException: look for it first
       if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
         return "unknown host";
+      }
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException) {
+        return "connection refused";
       }
       if (t instanceof javax.net.ssl.SSLException) {
         return "TLS failed" + (t.getMessage() == null ? "" : ": " + t.getMessage());
@@ -387,7 +447,20 @@ final class HttpTransport {
       case 404 -> throw new ModelException(
           ModelException.Kind.NOT_FOUND,
           uri + " answered 404 for model '" + model + "'" + detail + "; check "
-              + target.baseUrlSetting() + " (" + target.baseUrl() + ") and --model");
+              + target.baseUrlSetting() + " (" + target.baseUrl() + ")" + v1Hint(body) + " and --model");
+      case 405 -> throw new ModelException(
+          ModelException.Kind.NOT_FOUND,
+          uri + " takes no requests of this kind (HTTP 405" + detail + "), so it is not where the model API is; check "
+              + target.baseUrlSetting() + " (" + target.baseUrl() + ")" + v1Hint(body));
+      case 301, 302, 303, 307, 308 -> {
+        String location = headers.firstValue("Location").orElse("");
+        String suggestion = location.isEmpty() ? "" : "; set " + target.baseUrlSetting() + " to "
+            + location.replaceFirst("/?(chat/completions|messages)/?$", "");
+        throw new ModelException(
+            ModelException.Kind.PROTOCOL,
+            who + " redirects " + (location.isEmpty() ? "elsewhere" : "to " + location) + " (HTTP " + status + ")"
+                + (suggestion.isEmpty() ? "; check " + target.baseUrlSetting() : suggestion));
+      }
       case 429 -> {
         return new Retryable(
             new ModelException(
@@ -455,6 +528,20 @@ final class HttpTransport {
     };
   }
 
+  /**
+   * For a 404 that is not about the model: OpenAI-compatible servers serve under {@code /v1}, so a
+   * base URL without it is the likeliest mistake.
+   */
+  private String v1Hint(ErrorBody body) {
+    String path = target.baseUrl().getPath() == null ? "" : target.baseUrl().getPath();
+    boolean aboutModel = body.excerpt().toLowerCase(java.util.Locale.ROOT).contains("model");
+    if (isAnthropic() || aboutModel || path.matches(".*/v\\d+[a-z]*(/.*)?")) {
+      return "";
+    }
+    String base = target.baseUrl().toString().replaceFirst("/+$", "");
+    return "; an OpenAI-compatible server's base URL usually ends in /v1, e.g. " + base + "/v1";
+  }
+
   /** {@code retry-after-ms} (OpenAI) or {@code Retry-After} in seconds or as an HTTP date. */
   static Optional<Duration> retryAfter(HttpHeaders headers) {
     try {
@@ -501,7 +588,9 @@ final class HttpTransport {
         text = node.path("message").asText();
       }
     } catch (IOException | RuntimeException notJson) {
-      // keep the raw text
+      if (text.startsWith("<")) { // a proxy's or web server's page: its title says it, the markup does not
+        text = "a web page" + titleOf(text).map(t -> " \"" + t + "\"").orElse("");
+      }
     }
     return new ErrorBody(excerpt(mask(text)), code.strip());
   }

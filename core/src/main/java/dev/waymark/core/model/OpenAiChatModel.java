@@ -27,6 +27,7 @@ import java.util.function.UnaryOperator;
  * the Chat Completions API has no error flag.
  */
 public final class OpenAiChatModel implements ChatModel {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OpenAiChatModel.class);
   /** OpenAI's own endpoint, for when no base URL is configured. */
   public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
 
@@ -37,6 +38,13 @@ public final class OpenAiChatModel implements ChatModel {
   private final String defaultModel;
   private final int maxTokens;
   private final HttpTransport transport;
+  /**
+   * The name the output limit goes under: OpenAI's own API refuses {@code max_tokens} for its
+   * reasoning models (o1, o3, gpt-5) and takes {@code max_completion_tokens} for every model; other
+   * servers (llama.cpp, Ollama, vLLM, DeepSeek) know {@code max_tokens}. A server that refuses the
+   * one sent gets the other, and keeps it.
+   */
+  private volatile String maxTokensField;
 
   /**
    * @param baseUrl the API root including any {@code /v1}, e.g. {@code http://localhost:11434/v1}
@@ -48,12 +56,17 @@ public final class OpenAiChatModel implements ChatModel {
   }
 
   public OpenAiChatModel(URI baseUrl, String apiKeyOrNull, String defaultModel, HttpOptions options) {
-    this(baseUrl, apiKeyOrNull, defaultModel, 0, options, UnaryOperator.identity());
+    this(Endpoint.openAi(baseUrl, apiKeyOrNull), defaultModel, 0, options, UnaryOperator.identity());
   }
 
-  /** @param maxTokens sent as {@code max_tokens} when positive; 0 leaves the limit to the server */
+  /** @param maxTokens the output limit asked for when positive; 0 leaves the limit to the server */
   public OpenAiChatModel(URI baseUrl, String apiKeyOrNull, String defaultModel, int maxTokens, HttpOptions options) {
-    this(baseUrl, apiKeyOrNull, defaultModel, maxTokens, options, UnaryOperator.identity());
+    this(Endpoint.openAi(baseUrl, apiKeyOrNull), defaultModel, maxTokens, options, UnaryOperator.identity());
+  }
+
+  /** @param maxTokens the output limit asked for when positive; 0 leaves the limit to the server */
+  public OpenAiChatModel(Endpoint endpoint, String defaultModel, int maxTokens, HttpOptions options) {
+    this(endpoint, defaultModel, maxTokens, options, UnaryOperator.identity());
   }
 
   /** For tests: {@code actualDelay} maps each retry delay to the one really waited. */
@@ -63,7 +76,7 @@ public final class OpenAiChatModel implements ChatModel {
       String defaultModel,
       HttpOptions options,
       UnaryOperator<Duration> actualDelay) {
-    this(baseUrl, apiKeyOrNull, defaultModel, 0, options, actualDelay);
+    this(Endpoint.openAi(baseUrl, apiKeyOrNull), defaultModel, 0, options, actualDelay);
   }
 
   OpenAiChatModel(
@@ -73,21 +86,67 @@ public final class OpenAiChatModel implements ChatModel {
       int maxTokens,
       HttpOptions options,
       UnaryOperator<Duration> actualDelay) {
-    Objects.requireNonNull(baseUrl);
+    this(Endpoint.openAi(baseUrl, apiKeyOrNull), defaultModel, maxTokens, options, actualDelay);
+  }
+
+  OpenAiChatModel(
+      Endpoint endpoint,
+      String defaultModel,
+      int maxTokens,
+      HttpOptions options,
+      UnaryOperator<Duration> actualDelay) {
+    Objects.requireNonNull(endpoint);
     if (maxTokens < 0) {
       throw new IllegalArgumentException("maxTokens must not be negative");
     }
     this.maxTokens = maxTokens;
-    this.apiKey = apiKeyOrNull == null || apiKeyOrNull.isBlank() ? null : apiKeyOrNull.strip();
+    this.apiKey = endpoint.apiKey();
     this.defaultModel = defaultModel;
-    this.endpoint = resolve(baseUrl, "chat/completions");
+    this.endpoint = chatCompletions(endpoint.baseUrl());
+    this.maxTokensField = initialMaxTokensField(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
             new HttpTransport.Target(
-                "the OpenAI-compatible server", baseUrl, "OPENAI_API_KEY", "--base-url or OPENAI_BASE_URL"),
+                "the OpenAI-compatible server", endpoint.baseUrl(), endpoint.keyName(), endpoint.baseUrlName()),
             apiKey,
             options,
             actualDelay);
+  }
+
+  static final String MAX_TOKENS = "max_tokens";
+  static final String MAX_COMPLETION_TOKENS = "max_completion_tokens";
+
+  /** {@code max_completion_tokens} for OpenAI's own API, {@code max_tokens} for every other server. */
+  static String initialMaxTokensField(URI baseUrl) {
+    String host = baseUrl.getHost() == null ? "" : baseUrl.getHost().toLowerCase(java.util.Locale.ROOT);
+    return host.equals("api.openai.com") ? MAX_COMPLETION_TOKENS : MAX_TOKENS;
+  }
+
+  /**
+   * Whether a refusal says the server does not take the parameter {@code field} (OpenAI: "Unsupported
+   * parameter: 'max_tokens' ... Use 'max_completion_tokens' instead"; a strict server: "extra inputs
+   * are not permitted"), rather than that its value is wrong.
+   */
+  static boolean refusesParameter(ModelException e, String field) {
+    if (e.kind() != ModelException.Kind.BAD_REQUEST || e.getMessage() == null) {
+      return false;
+    }
+    String m = e.getMessage().toLowerCase(java.util.Locale.ROOT);
+    String other = field.equals(MAX_TOKENS) ? MAX_COMPLETION_TOKENS : MAX_TOKENS;
+    return names(m, field)
+        && (names(m, other)
+            || m.matches("(?s).*(unsupported|not supported|unknown|unrecognized|extra (inputs|fields)|not permitted"
+                + "|not allowed).*"));
+  }
+
+  private static boolean names(String message, String field) {
+    return java.util.regex.Pattern.compile("(?<![a-z_])" + field + "(?![a-z_])").matcher(message).find();
+  }
+
+  /** The endpoint under {@code baseUrl}; a base URL that already is it (a pasted full URL) is taken as it is. */
+  static URI chatCompletions(URI baseUrl) {
+    String base = baseUrl.toString().replaceFirst("/+$", "");
+    return base.endsWith("/chat/completions") ? URI.create(base) : resolve(baseUrl, "chat/completions");
   }
 
   static URI resolve(URI baseUrl, String path) {
@@ -98,11 +157,27 @@ public final class OpenAiChatModel implements ChatModel {
   @Override
   public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
     String model = modelOf(request, defaultModel);
+    String field = maxTokensField;
+    try {
+      return send(model, request, field, listener, cancellation);
+    } catch (ModelException e) {
+      if (maxTokens <= 0 || !refusesParameter(e, field)) {
+        throw e;
+      }
+      String other = field.equals(MAX_TOKENS) ? MAX_COMPLETION_TOKENS : MAX_TOKENS;
+      log.info("{} refused {}; sending the output limit as {} from now on", endpoint, field, other);
+      maxTokensField = other;
+      return send(model, request, other, listener, cancellation);
+    }
+  }
+
+  private ChatResponse send(
+      String model, ChatRequest request, String maxTokensField, StreamListener listener, Cancellation cancellation) {
     byte[] body;
     try {
       ObjectNode json = requestBody(model, request);
       if (maxTokens > 0) {
-        json.put("max_tokens", maxTokens);
+        json.put(maxTokensField, maxTokens);
       }
       body = HttpTransport.JSON.writeValueAsBytes(json);
     } catch (JsonProcessingException e) {

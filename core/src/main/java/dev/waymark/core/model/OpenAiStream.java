@@ -42,6 +42,8 @@ final class OpenAiStream {
   private final Map<Integer, CallBuilder> byIndex = new HashMap<>();
   private String finishReason;
   private ChatResponse.Usage usage;
+  /** Whether any choice arrived: a stream or completion without one holds no answer at all. */
+  private boolean answered;
 
   OpenAiStream(StreamListener listener, HttpTransport.Progress progress, HttpTransport transport) {
     this.listener = listener;
@@ -73,13 +75,25 @@ final class OpenAiStream {
     if (!done && finishReason == null) {
       throw new IOException("the stream ended before the answer was complete");
     }
+    if (!answered) {
+      throw new ModelException(ModelException.Kind.PROTOCOL, "the server ended its stream with no answer in it (no "
+          + "choices before [DONE])");
+    }
     return response();
   }
 
   /** A server that ignored {@code stream: true}: one completion, read as one big delta. */
   private ChatResponse readWhole(InputStream in) throws IOException {
     String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    JsonNode root = parse(body);
+    JsonNode root;
+    try {
+      root = parse(body);
+    } catch (ModelException notJson) {
+      throw transport.notTheApi(null, "a JSON content type but no JSON object (" + HttpTransport.excerpt(body) + ")");
+    }
+    if (!root.hasNonNull("error") && !root.path("choices").isArray()) {
+      throw transport.notTheApi(null, "JSON that is not a chat completion (" + HttpTransport.excerpt(body) + ")");
+    }
     for (JsonNode choice : root.path("choices")) {
       if (choice instanceof ObjectNode c
           && c.get("message") instanceof ObjectNode message) {
@@ -131,6 +145,10 @@ final class OpenAiStream {
                 + HttpTransport.excerpt(b.arguments.toString()) + ")");
       }
       toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
+    }
+    if ("content_filter".equals(finishReason) && text.length() == 0 && toolCalls.isEmpty()) {
+      throw new ModelException(ModelException.Kind.REFUSED, "the server's content filter stopped the answer before "
+          + "it said anything (finish reason \"content_filter\")");
     }
     List<ChatMessage.Reasoning> thought =
         reasoning.length() == 0 ? List.of() : List.of(new ChatMessage.Reasoning(reasoning.toString(), null, null));
@@ -184,6 +202,7 @@ final class OpenAiStream {
       if (choice.path("index").asInt(0) != 0) {
         continue; // we never ask for n > 1
       }
+      answered = true;
       JsonNode delta = choice.path("delta");
       JsonNode content = delta.get("content");
       if (content != null && content.isTextual() && !content.asText().isEmpty()) {

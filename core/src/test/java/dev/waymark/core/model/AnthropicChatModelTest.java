@@ -42,6 +42,16 @@ class AnthropicChatModelTest {
     return model().stream(request, listener, new Cancellation());
   }
 
+  /** A model with extended thinking on: a budget of 2048 tokens. */
+  private AnthropicChatModel thinking(int maxTokens) {
+    return new AnthropicChatModel(Endpoint.anthropic(server.baseUrl(), "sk-ant-test"), "claude-sonnet-4-5", maxTokens,
+        2048, OpenAiChatModelTest.FAST, d -> Duration.ofMillis(1));
+  }
+
+  private ChatResponse think(ChatRequest request) {
+    return thinking(0).stream(request, listener, new Cancellation());
+  }
+
   private static ChatRequest hello() {
     return new ChatRequest(null, List.of(new ChatMessage.User("hi")), List.of());
   }
@@ -293,15 +303,16 @@ class AnthropicChatModelTest {
             ANTHROPIC_STOP),
         anthropicText("ok"));
 
-    ChatResponse response = ask(hello());
+    ChatResponse response = think(hello());
     assertThat(response.message().reasoning())
         .containsExactly(new ChatMessage.Reasoning("I need to read a.txt first.",
             "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds", null));
     assertThat(listener.reasoning).containsExactly("I need to read ", "a.txt first.");
 
-    ask(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+    think(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
         new ChatMessage.ToolResult("toolu_01", "read_file", "A", false)), List.of()));
 
+    assertThat(server.lastRequest().json().get("thinking")).isEqualTo(json("{'type':'enabled','budget_tokens':2048}"));
     assertThat(server.lastRequest().json().at("/messages/1/content"))
         .isEqualTo(json("[{'type':'thinking','thinking':'I need to read a.txt first.',"
             + "'signature':'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds'},"
@@ -322,11 +333,110 @@ class AnthropicChatModelTest {
             ANTHROPIC_STOP),
         anthropicText("ok"));
 
-    ChatResponse response = ask(hello());
-    ask(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+    ChatResponse response = think(hello());
+    think(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
         new ChatMessage.ToolResult("toolu_02", "list_files", "a.txt", false)), List.of()));
 
     assertThat(server.lastRequest().json().at("/messages/1/content/0"))
         .isEqualTo(json("{'type':'redacted_thinking','data':'EmwKAhgBEgy3va3pzix/LafPsn4a'}"));
+  }
+
+  @Test
+  void withThinkingOnTheRequestAsksForItAndLeavesRoomForTheAnswer() throws Exception {
+    server.enqueue(anthropicText("a"), anthropicText("b"), anthropicText("c"));
+
+    think(hello());
+    thinking(16000).stream(hello(), listener, new Cancellation());
+    ask(hello());
+
+    JsonNode unset = server.requests().get(0).json();
+    assertThat(unset.get("thinking")).isEqualTo(json("{'type':'enabled','budget_tokens':2048}"));
+    assertThat(unset.get("max_tokens").asInt()).isEqualTo(2048 + 8192); // thinking counts against max_tokens
+    assertThat(unset.has("temperature")).isFalse();
+    assertThat(unset.has("tool_choice")).isFalse();
+    assertThat(server.requests().get(1).json().get("max_tokens").asInt()).isEqualTo(16000);
+    assertThat(server.requests().get(2).json().has("thinking")).isFalse();
+  }
+
+  @Test
+  void aThinkingBudgetTheApiWouldRefuseIsRefusedBeforeAnyRequest() {
+    assertThatThrownBy(() -> AnthropicChatModel.checkThinking(0, 1000))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1024");
+    assertThatThrownBy(() -> AnthropicChatModel.checkThinking(4096, 4096))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("below maxTokens (4096)");
+    assertThatThrownBy(() -> thinking(2048)).isInstanceOf(IllegalArgumentException.class);
+    AnthropicChatModel.checkThinking(0, 0);
+    AnthropicChatModel.checkThinking(4097, 4096);
+    assertThat(server.requests()).isEmpty();
+  }
+
+  /** One thinking block, then a tool_use, as a stream with thinking on sends them. */
+  private static Reply thinkingThenTool(String thought, String signature, String id) {
+    return Reply.sse(
+        anthropicMessageStart(30),
+        event("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+            + "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}}"),
+        event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+            + "{\"type\":\"thinking_delta\",\"thinking\":\"" + thought + "\"}}"),
+        event("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+            + "{\"type\":\"signature_delta\",\"signature\":\"" + signature + "\"}}"),
+        anthropicBlockStop(0),
+        anthropicTextStart(1),
+        anthropicTextDelta(1, "Reading."),
+        anthropicBlockStop(1),
+        anthropicToolStart(2, id, "read_file"),
+        anthropicJsonDelta(2, "{\"path\":\"a.txt\"}"),
+        anthropicBlockStop(2),
+        anthropicMessageDelta("tool_use", 40),
+        ANTHROPIC_STOP);
+  }
+
+  @Test
+  void everyThinkingBlockOfATwoStepToolLoopComesBackVerbatimInTheNextRequests() throws Exception {
+    server.enqueue(thinkingThenTool("First a.txt.", "c2lnLW9uZQ==", "toolu_a"),
+        thinkingThenTool("Now b.", "c2lnLXR3bw==", "toolu_b"), anthropicText("Done."));
+    java.util.ArrayList<ChatMessage> conversation = new java.util.ArrayList<>(List.of(new ChatMessage.User("go")));
+
+    for (String id : List.of("toolu_a", "toolu_b")) {
+      conversation.add(think(new ChatRequest(null, conversation, List.of())).message());
+      conversation.add(new ChatMessage.ToolResult(id, "read_file", "content", false));
+    }
+    think(new ChatRequest(null, conversation, List.of()));
+
+    JsonNode last = server.lastRequest().json();
+    assertThat(last.get("thinking")).isEqualTo(json("{'type':'enabled','budget_tokens':2048}"));
+    assertThat(last.at("/messages/1/content")).isEqualTo(json("[{'type':'thinking','thinking':'First a.txt.',"
+        + "'signature':'c2lnLW9uZQ=='},{'type':'text','text':'Reading.'},"
+        + "{'type':'tool_use','id':'toolu_a','name':'read_file','input':{'path':'a.txt'}}]"));
+    assertThat(last.at("/messages/3/content/0")).isEqualTo(json("{'type':'thinking','thinking':'Now b.',"
+        + "'signature':'c2lnLXR3bw=='}"));
+  }
+
+  @Test
+  void withThinkingOffThinkingBlocksStayOutOfTheRequest() throws Exception {
+    server.enqueue(thinkingThenTool("Hm.", "c2ln", "toolu_c"), anthropicText("ok"));
+
+    ChatResponse response = think(hello());
+    ask(new ChatRequest(null, List.of(new ChatMessage.User("hi"), response.message(),
+        new ChatMessage.ToolResult("toolu_c", "read_file", "A", false)), List.of()));
+
+    JsonNode sent = server.lastRequest().json();
+    assertThat(sent.has("thinking")).isFalse();
+    assertThat(sent.at("/messages/1/content/0/type").asText()).isEqualTo("text");
+  }
+
+  @Test
+  void aToolLoopStartedWithoutThinkingGoesOnWithoutItInsteadOfBeingRefused() throws Exception {
+    server.enqueue(anthropicText("ok"), anthropicText("ok"));
+    ChatMessage.Assistant unsigned = new ChatMessage.Assistant("", List.of(new ToolCall("toolu_d", "read_file", "{}")));
+
+    think(new ChatRequest(null, List.of(new ChatMessage.User("hi"), unsigned,
+        new ChatMessage.ToolResult("toolu_d", "read_file", "A", false)), List.of()));
+    think(new ChatRequest(null, List.of(new ChatMessage.User("hi"), unsigned,
+        new ChatMessage.ToolResult("toolu_d", "read_file", "A", false), new ChatMessage.Assistant("A.", List.of()),
+        new ChatMessage.User("next")), List.of()));
+
+    assertThat(server.requests().get(0).json().has("thinking")).isFalse();
+    assertThat(server.requests().get(1).json().has("thinking")).isTrue();
   }
 }

@@ -444,6 +444,53 @@ class HttpFailuresTest {
         .satisfies(kind(ModelException.Kind.NOT_FOUND, "--base-url", "ANTHROPIC_BASE_URL", "'x'", "--model"));
   }
 
+  // ---- the settings a message names are the ones in use ----
+
+  private static final Endpoint PROXY = new Endpoint(URI.create("http://unused"), null, "MY_PROXY_KEY",
+      "--base-url or the baseUrl of provider \"proxy\" in settings.json");
+
+  private OpenAiChatModel proxy(String key) {
+    return new OpenAiChatModel(new Endpoint(server.url("/v1"), key, PROXY.keyName(), PROXY.baseUrlName()), "m", 0,
+        OpenAiChatModelTest.FAST, d -> Duration.ofMillis(1));
+  }
+
+  @Test
+  void aCustomKeyVariableIsTheOneNamedWhenTheKeyIsMissingRefusedOrRefusedMidStream() {
+    server.enqueue(
+        Reply.status(401, "{\"error\":{\"message\":\"Missing bearer authentication in header\"}}"),
+        Reply.status(401, "{\"error\":{\"message\":\"Incorrect API key provided: sk-secret-123\"}}"),
+        Reply.sse(FakeModelServer.data("{\"error\":{\"message\":\"Incorrect API key\",\"code\":\"invalid_api_key\"}}"),
+            FakeModelServer.OPENAI_DONE));
+
+    for (String key : new String[] {null, "sk-secret-123", "sk-secret-123"}) {
+      assertThatThrownBy(() -> ask(proxy(key)))
+          .satisfies(kind(ModelException.Kind.AUTHENTICATION, "MY_PROXY_KEY"))
+          .message().doesNotContain("OPENAI_API_KEY");
+    }
+  }
+
+  @Test
+  void aCustomProvidersBaseUrlSettingIsTheOneNamedWhenTheServerCannotBeFound() {
+    server.enqueue(Reply.status(404, "{\"error\":\"not found\"}"));
+
+    assertThatThrownBy(() -> ask(proxy(null)))
+        .satisfies(kind(ModelException.Kind.NOT_FOUND, "baseUrl of provider \"proxy\""))
+        .message().doesNotContain("OPENAI_BASE_URL");
+  }
+
+  @Test
+  void anAnthropicCompatibleServerNamesItsOwnKeyVariable() {
+    server.enqueue(Reply.status(401, "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
+        + "\"message\":\"invalid x-api-key\"}}"));
+    AnthropicChatModel model = new AnthropicChatModel(
+        new Endpoint(server.baseUrl(), "sk-secret-123", "KIMI_KEY", "--base-url or the baseUrl of provider \"kimi\""),
+        "kimi", 1024, 0, OpenAiChatModelTest.FAST);
+
+    assertThatThrownBy(() -> ask(model))
+        .satisfies(kind(ModelException.Kind.AUTHENTICATION, "KIMI_KEY"))
+        .message().doesNotContain("ANTHROPIC_API_KEY");
+  }
+
   // ---- cancellation ----
 
   private static ModelException cancelledWithin(CompletableFuture<ChatResponse> call, Duration limit)

@@ -405,6 +405,76 @@ class OpenAiChatModelTest {
     assertThat(server.requests().get(1).json().has("max_tokens")).isFalse();
   }
 
+  /** What api.openai.com answers when a reasoning model (o1, o3, gpt-5) gets max_tokens, as documented by its users. */
+  static final String OPENAI_REFUSES_MAX_TOKENS = "{\n  \"error\": {\n    \"message\": \"Unsupported parameter: 'max_tokens' is "
+      + "not supported with this model. Use 'max_completion_tokens' instead.\",\n    \"type\": \"invalid_request_error\",\n"
+      + "    \"param\": \"max_tokens\",\n    \"code\": \"unsupported_parameter\"\n  }\n}";
+
+  @Test
+  void openAisOwnApiGetsMaxCompletionTokensAndOtherServersMaxTokens() {
+    assertThat(OpenAiChatModel.initialMaxTokensField(java.net.URI.create("https://api.openai.com/v1")))
+        .isEqualTo("max_completion_tokens");
+    for (String other : List.of("http://localhost:11434/v1", "http://127.0.0.1:8080/v1", "https://api.deepseek.com",
+        "https://openrouter.ai/api/v1")) {
+      assertThat(OpenAiChatModel.initialMaxTokensField(java.net.URI.create(other))).as(other).isEqualTo("max_tokens");
+    }
+  }
+
+  @Test
+  void aServerThatRefusesMaxTokensGetsTheLimitAsMaxCompletionTokensOnceAndFromThenOn() {
+    server.enqueue(Reply.status(400, OPENAI_REFUSES_MAX_TOKENS), openAiText("first"), openAiText("second"));
+    OpenAiChatModel model = new OpenAiChatModel(server.url("/v1"), "sk-x", "o3-mini", 4000, FAST, d -> Duration.ofMillis(1));
+
+    assertThat(ask(model, hello()).message().text()).isEqualTo("first");
+    assertThat(ask(model, hello()).message().text()).isEqualTo("second");
+
+    assertThat(server.requests()).hasSize(3);
+    assertThat(server.requests().get(0).json().get("max_tokens").asInt()).isEqualTo(4000);
+    for (int i = 1; i < 3; i++) {
+      JsonNode body = server.requests().get(i).json();
+      assertThat(body.has("max_tokens")).isFalse();
+      assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(4000);
+    }
+  }
+
+  @Test
+  void aServerThatRefusesMaxCompletionTokensGetsMaxTokensBack() {
+    // a strict (pydantic) server, reached after an earlier refusal switched the name
+    server.enqueue(Reply.status(400, OPENAI_REFUSES_MAX_TOKENS), openAiText("first"),
+        Reply.status(400, "{\"object\":\"error\",\"message\":\"[{'type': 'extra_forbidden', 'loc': ('body', "
+            + "'max_completion_tokens'), 'msg': 'Extra inputs are not permitted'}]\",\"type\":\"BadRequestError\","
+            + "\"param\":null,\"code\":400}"),
+        openAiText("second"));
+    OpenAiChatModel model = new OpenAiChatModel(server.url("/v1"), null, "m", 512, FAST, d -> Duration.ofMillis(1));
+
+    ask(model, hello());
+    assertThat(ask(model, hello()).message().text()).isEqualTo("second");
+
+    assertThat(server.requests()).extracting(r -> r.json().has("max_tokens"))
+        .containsExactly(true, false, false, true);
+  }
+
+  @Test
+  void aRefusedValueOfMaxTokensIsNotRetriedUnderTheOtherName() {
+    server.enqueue(Reply.status(400, "{\"error\":{\"message\":\"max_tokens is too large: 100000. This model supports at most "
+        + "16384 completion tokens, whereas you provided 100000.\",\"type\":\"invalid_request_error\",\"param\":\"max_tokens\","
+        + "\"code\":\"invalid_value\"}}"));
+    OpenAiChatModel model = new OpenAiChatModel(server.url("/v1"), null, "m", 100000, FAST, d -> Duration.ofMillis(1));
+
+    assertThatThrownBy(() -> ask(model, hello()))
+        .isInstanceOf(ModelException.class)
+        .hasMessageContaining("max_tokens is too large");
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void withoutAConfiguredLimitARefusalNamingMaxTokensIsNotRetried() {
+    server.enqueue(Reply.status(400, OPENAI_REFUSES_MAX_TOKENS));
+
+    assertThatThrownBy(() -> ask(model(null), hello())).isInstanceOf(ModelException.class);
+    assertThat(server.requests()).hasSize(1);
+  }
+
   // ---- reasoning models ----
 
   private static String deepSeekChunk(String delta, String finish) {
