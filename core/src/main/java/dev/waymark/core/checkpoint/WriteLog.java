@@ -33,9 +33,16 @@ final class WriteLog {
   }
 
   private final Path file;
+  private final long limitBytes;
+  private Runnable beforeCompactionReplaces = () -> {};
 
   WriteLog(Path file) {
+    this(file, COMPACT_BYTES);
+  }
+
+  WriteLog(Path file, long limitBytes) {
     this.file = file;
+    this.limitBytes = limitBytes;
   }
 
   /** Notes that {@code tab} wrote {@code version} (absent: deleted) at {@code path}; never fails the caller. */
@@ -54,13 +61,39 @@ final class WriteLog {
       line(lines, new Write(millis, tab, change.path(), blob == null ? null : blob.name()));
     }
     try {
-      // one write with O_APPEND: lines from several processes never interleave
-      WaymarkHome.writePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8), true);
-      if (Files.size(file) > COMPACT_BYTES) {
-        compact(millis - KEEP_MILLIS);
-      }
+      exclusively(() -> {
+        WaymarkHome.writePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8), true);
+        if (Files.size(file) > limitBytes) {
+          compact(millis - KEEP_MILLIS);
+        }
+      });
     } catch (IOException e) {
       LOG.warn("could not note writes in {}: {}", file, e.toString());
+    }
+  }
+
+  private interface LogWork {
+    void run() throws IOException;
+  }
+
+  /** In-process monitors by log file: a channel lock is the process's, so its threads take turns here first. */
+  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> IN_PROCESS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Runs {@code work} as the only writer of the log, across threads and processes: cutting the
+   * log short replaces the file, and a note appended to the old one meanwhile would be lost.
+   */
+  private void exclusively(LogWork work) throws IOException {
+    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+    synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
+      if (!Files.exists(lockFile)) {
+        WaymarkHome.writePrivate(lockFile, new byte[0], true);
+      }
+      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
+          java.nio.file.StandardOpenOption.WRITE);
+          java.nio.channels.FileLock lock = channel.lock()) {
+        work.run();
+      }
     }
   }
 
@@ -111,6 +144,12 @@ final class WriteLog {
     for (Write w : kept) {
       line(lines, w);
     }
+    beforeCompactionReplaces.run();
     WaymarkHome.replacePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** For tests: runs between reading the log and replacing it with what it keeps. */
+  void beforeCompactionReplaces(Runnable hook) {
+    this.beforeCompactionReplaces = hook;
   }
 }
