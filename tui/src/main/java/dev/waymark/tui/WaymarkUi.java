@@ -660,7 +660,9 @@ public final class WaymarkUi {
             + tab.state.viewed().get() + "). Back to live.");
       }
     } else {
-      saveThenSubmit(tab, text, List.of(new Command.SendPrompt(text)));
+      // the checkpoint on screen goes with the prompt: a view moved right after cannot change where it branches from
+      Command send = tab.state.viewed().<Command>map(from -> new Command.Branch(from, text)).orElse(new Command.SendPrompt(text));
+      saveThenSubmit(tab, text, List.of(send));
     }
     tab.scroll.follow();
   }

@@ -186,6 +186,27 @@ class WaymarkUiTest {
   }
 
   @Test
+  void enterWhileViewingFollowedAtOnceByCtrlBBranchesFromTheCheckpointThatWasOnScreen() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'},"
+        + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'2'}}]},"
+        + "{'whenLastUser':'two','text':'Wrote two.'},"
+        + "{'whenLastUser':'three','text':'Branched.'}]}");
+    send("one");
+    waitFor(s -> s.contains("Wrote one.") && s.contains("ready · #1"), "the first turn");
+    send("two");
+    waitFor(s -> s.contains("Wrote two.") && s.contains("ready · #2"), "the second turn");
+    ctrl('b');
+    waitFor("Viewing checkpoint #1");
+
+    send("three");
+    ctrl('b'); // in the same step as the Enter, before the branch can have started
+    waitFor(s -> s.contains("Branched.") && s.contains("ready · #3"), "the branch");
+    assertThat(Files.readString(project.resolve("a.txt"))).as("the files of #1, the checkpoint on screen").isEqualTo("1");
+  }
+
+  @Test
   void undoDimsTheUndoneTurnUnderASeparatorAndPutsItsPromptBackInTheInput() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':["
         + "{'whenLastUser':'make','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'x'}}]},"

@@ -28,4 +28,22 @@ public record CheckpointSummary(
   public CheckpointSummary {
     savedNames = Set.copyOf(savedNames);
   }
+
+  /** One line per checkpoint of {@code tree}, {@code #0} first; {@code prompts} gives the prompt that opened each. */
+  static java.util.List<CheckpointSummary> of(dev.waymark.core.checkpoint.CheckpointTree tree,
+      java.util.function.IntFunction<String> prompts) {
+    Set<Integer> onPath = Set.copyOf(tree.livePath());
+    java.util.List<CheckpointSummary> all = new java.util.ArrayList<>();
+    for (dev.waymark.core.checkpoint.Checkpoint c : tree.checkpoints()) {
+      int added = 0;
+      int removed = 0;
+      for (var diff : c.changedFiles() ? tree.changeDiffs(c.number()) : java.util.List.<dev.waymark.core.checkpoint.CheckpointDiff.FileDiff>of()) {
+        added += diff.added();
+        removed += diff.removed();
+      }
+      all.add(new CheckpointSummary(c.number(), c.parent(), c.status(), c.created(), prompts.apply(c.number()),
+          c.changes().size(), added, removed, onPath.contains(c.number()), c.tag(), c.savedNames()));
+    }
+    return all;
+  }
 }

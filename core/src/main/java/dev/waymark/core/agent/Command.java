@@ -7,26 +7,98 @@ import dev.waymark.core.checkpoint.RestoreMode;
  * {@link TabSession#submit}; everything that follows comes back as {@link Event}s.
  */
 public sealed interface Command {
+  /** Calls the method of {@code handler} for this command's type. */
+  void dispatch(Handler handler);
+
+  /**
+   * One method per command: a new command does not compile until every handler (the tab's
+   * dispatch) says what it does, so no command can silently do nothing.
+   */
+  interface Handler {
+    void compact(Compact command);
+
+    void sendPrompt(SendPrompt command);
+
+    void branch(Branch command);
+
+    void keepDraft(KeepDraft command);
+
+    void view(View command);
+
+    void steer(Steer command);
+
+    void cancel(Cancel command);
+
+    void approve(Approve command);
+
+    void deny(Deny command);
+
+    void undo(Undo command);
+
+    void redo(Redo command);
+
+    void goTo(GoTo command);
+
+    void goToSaved(GoToSaved command);
+
+    void restore(Restore command);
+
+    void save(Save command);
+
+    void diff(Diff command);
+
+    void list(List command);
+  }
+
   /**
    * Summarises the live conversation into one message, kept as a checkpoint of its own: later
    * turns send the summary instead of the turns before it; undoing that checkpoint brings them back.
    */
-  record Compact() implements Command {}
+  record Compact() implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.compact(this);
+    }
+  }
 
   /**
-   * A new prompt: opens the next checkpoint and runs a turn. While the view cursor stands on an
-   * earlier checkpoint, files and conversation go back there first and the new one branches from it.
+   * A new prompt: opens the next checkpoint under the live one and runs a turn, wherever the view
+   * cursor stands. A front end that shows an earlier checkpoint sends {@link Branch} instead, with
+   * the checkpoint it shows, so a view moved meanwhile cannot change where the prompt goes.
    */
-  record SendPrompt(String text) implements Command {}
+  record SendPrompt(String text) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.sendPrompt(this);
+    }
+  }
 
-  /** A prompt that branches from checkpoint {@code from}: as if sent while viewing it. */
-  record Branch(int from, String text) implements Command {}
+  /**
+   * A prompt sent while viewing checkpoint {@code from}: files and conversation go back there
+   * first, and the new checkpoint branches from it (from the live one, it just continues).
+   */
+  record Branch(int from, String text) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.branch(this);
+    }
+  }
 
   /** What sits unsent in the input box now; it comes back when a restore returns to this checkpoint. */
-  record KeepDraft(String text) implements Command {}
+  record KeepDraft(String text) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.keepDraft(this);
+    }
+  }
 
   /** Moves the read-only view cursor; nothing on disk changes. Answered by {@link Event.ViewMoved}. */
   record View(Direction direction, int checkpoint) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.view(this);
+    }
+
     public enum Direction { BACK, FORWARD, AT, LIVE }
 
     public static View back() {
@@ -47,19 +119,39 @@ public sealed interface Command {
   }
 
   /** A message typed while a turn runs: folded into it before its next model call. */
-  record Steer(String text) implements Command {}
+  record Steer(String text) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.steer(this);
+    }
+  }
 
   /** Stops the running turn; what it changed stays recorded and undoable. */
-  record Cancel() implements Command {}
+  record Cancel() implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.cancel(this);
+    }
+  }
 
   /**
    * Lets a proposed tool call run; {@code forSession} allows that tool for the rest of the session.
    * A call proposed again by a restore runs in a new checkpoint that continues the turn.
    */
-  record Approve(String toolCallId, boolean forSession) implements Command {}
+  record Approve(String toolCallId, boolean forSession) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.approve(this);
+    }
+  }
 
   /** Refuses a proposed tool call; the model is told, and the turn goes on. */
-  record Deny(String toolCallId, String reason) implements Command {}
+  record Deny(String toolCallId, String reason) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.deny(this);
+    }
+  }
 
   /**
    * Undo one checkpoint, or back to {@code to} when it is not negative. With {@code force}, files
@@ -67,6 +159,11 @@ public sealed interface Command {
    * for redo and goto.
    */
   record Undo(int to, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.undo(this);
+    }
+
     public Undo(int to) {
       this(to, false);
     }
@@ -77,27 +174,62 @@ public sealed interface Command {
   }
 
   record Redo(boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.redo(this);
+    }
+
     public Redo() {
       this(false);
     }
   }
 
   record GoTo(int checkpoint, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.goTo(this);
+    }
+
     public GoTo(int checkpoint) {
       this(checkpoint, false);
     }
   }
 
   /** Goes to the checkpoint saved under {@code name}, as {@link GoTo} does. */
-  record GoToSaved(String name, boolean force) implements Command {}
+  record GoToSaved(String name, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.goToSaved(this);
+    }
+  }
 
-  record Restore(int checkpoint, RestoreMode mode, boolean force) implements Command {}
+  record Restore(int checkpoint, RestoreMode mode, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.restore(this);
+    }
+  }
 
-  record Save(String name) implements Command {}
+  record Save(String name) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.save(this);
+    }
+  }
 
   /** How the files on disk differ from a checkpoint; a negative number means the live one. */
-  record Diff(int checkpoint) implements Command {}
+  record Diff(int checkpoint) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.diff(this);
+    }
+  }
 
   /** Asks for a summary of every checkpoint; answered by {@link Event.CheckpointsListed}. */
-  record List() implements Command {}
+  record List() implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.list(this);
+    }
+  }
 }

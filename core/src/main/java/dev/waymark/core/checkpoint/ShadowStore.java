@@ -1,6 +1,5 @@
 package dev.waymark.core.checkpoint;
 
-import com.google.common.hash.Hashing;
 import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -135,7 +134,13 @@ public final class ShadowStore implements AutoCloseable {
     if (safe.length() > 40) {
       safe = safe.substring(0, 40);
     }
-    String hash = Hashing.sha256().hashString(canonicalProject.toString(), StandardCharsets.UTF_8).toString();
+    String hash;
+    try {
+      hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(canonicalProject.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
     return safe + "-" + hash.substring(0, 16);
   }
 

@@ -544,6 +544,11 @@ final class HttpTransport {
 
   /** {@code retry-after-ms} (OpenAI) or {@code Retry-After} in seconds or as an HTTP date. */
   static Optional<Duration> retryAfter(HttpHeaders headers) {
+    return retryAfter(headers, java.time.Clock.systemUTC());
+  }
+
+  /** {@link #retryAfter(HttpHeaders)}, with an HTTP date counted from {@code clock}'s now. */
+  static Optional<Duration> retryAfter(HttpHeaders headers, java.time.Clock clock) {
     try {
       Optional<String> ms = headers.firstValue("retry-after-ms");
       if (ms.isPresent()) {
@@ -558,7 +563,7 @@ final class HttpTransport {
         return Optional.of(Duration.ofMillis((long) (Double.parseDouble(v) * 1000)));
       }
       ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
-      Duration d = Duration.between(ZonedDateTime.now(at.getZone()), at);
+      Duration d = Duration.between(clock.instant(), at.toInstant());
       return Optional.of(d.isNegative() ? Duration.ZERO : d);
     } catch (RuntimeException e) {
       return Optional.empty();

@@ -31,7 +31,7 @@ public final class SessionCodec {
 
   /** A tab's record: its tree snapshot and memory, with the UI's title and input. */
   public static SessionFile.Tab capture(TabSession session, TabInfo info) {
-    CheckpointTree.Snapshot snapshot = session.checkpoints().snapshot();
+    CheckpointTree.Snapshot snapshot = session.snapshot().tree(); // never waits on a turn writing to the tree
     TabSession.Memory memory = session.memory();
     List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
     for (Checkpoint cp : snapshot.checkpoints()) {

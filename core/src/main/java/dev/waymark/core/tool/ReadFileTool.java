@@ -93,7 +93,7 @@ final class ReadFileTool extends AbstractTool {
     boolean partial = size > settings.maxFileSize();
     java.io.InputStream in = Files.newInputStream(file.file());
     if (partial) {
-      in = com.google.common.io.ByteStreams.limit(in, settings.maxFileSize()); // a huge file costs no more than a big one
+      in = limit(in, settings.maxFileSize()); // a huge file costs no more than a big one
     }
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, decoder))) {
       long number = 0;
@@ -132,5 +132,53 @@ final class ReadFileTool extends AbstractTool {
           .append(settings.maxFileSize()).append(" are read]\n");
     }
     return ToolResult.ok(out.toString());
+  }
+
+  /** {@code in} ending after {@code max} bytes. */
+  static java.io.InputStream limit(java.io.InputStream in, long max) {
+    return new java.io.FilterInputStream(in) {
+      private long left = max;
+
+      @Override
+      public int read() throws IOException {
+        if (left <= 0) {
+          return -1;
+        }
+        int b = super.read();
+        if (b >= 0) {
+          left--;
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] buffer, int offset, int length) throws IOException {
+        if (left <= 0) {
+          return -1;
+        }
+        int n = super.read(buffer, offset, (int) Math.min(length, left));
+        if (n > 0) {
+          left -= n;
+        }
+        return n;
+      }
+
+      @Override
+      public long skip(long n) throws IOException {
+        long skipped = super.skip(Math.min(n, left));
+        left -= skipped;
+        return skipped;
+      }
+
+      @Override
+      public int available() throws IOException {
+        return (int) Math.min(super.available(), left);
+      }
+
+      @Override
+      public boolean markSupported() {
+        return false;
+      }
+    };
   }
 }

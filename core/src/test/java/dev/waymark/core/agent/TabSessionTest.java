@@ -422,14 +422,94 @@ class TabSessionTest {
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("two"); // browsing changes nothing
 
     model.respond(r -> text("branched"));
-    session.submit(new Command.SendPrompt("another way"));
+    session.submit(new Command.Branch(viewing.checkpoint(), "another way"));
     Event.TurnStarted started = await(Event.TurnStarted.class, e -> e.checkpoint() == 3);
     await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
 
     assertThat(started.parent()).isEqualTo(1);
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("one");
     assertThat(userTexts(model.requests.get(model.requests.size() - 1))).containsExactly("write one", "another way");
-    assertThat(session.checkpoints().view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(3, true));
+    assertThat(session.snapshot().view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(3, true));
+  }
+
+  @Test
+  void enterFollowedAtOnceByCtrlBNeverBranchesFromTheWrongCheckpoint() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    CountDownLatch firstAnswering = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    model.respond(r -> {
+      firstAnswering.countDown();
+      awaitLatch(release);
+      return text("first");
+    });
+    session.submit(new Command.SendPrompt("one"));
+    awaitLatch(firstAnswering);
+
+    // Enter on live queues a prompt behind the running turn; Ctrl+B at once moves the view back
+    session.submit(new Command.SendPrompt("two"));
+    session.submit(Command.View.back());
+    assertThat(await(Event.ViewMoved.class, e -> true)).isEqualTo(new Event.ViewMoved(0, false));
+    model.respond(r -> text("second"));
+    release.countDown();
+    Event.TurnStarted second = await(Event.TurnStarted.class, e -> e.checkpoint() == 2);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    assertThat(second.parent()).as("the prompt was sent on live, so it continues live").isEqualTo(1);
+
+    // Enter while viewing #1 sends Branch(1); Ctrl+B right after cannot move where it branches from
+    session.submit(Command.View.at(1));
+    await(Event.ViewMoved.class, e -> e.checkpoint() == 1);
+    model.respond(r -> text("third"));
+    session.submit(new Command.Branch(1, "three"));
+    session.submit(Command.View.back());
+    Event.TurnStarted third = await(Event.TurnStarted.class, e -> e.checkpoint() == 3);
+    assertThat(third.parent()).isEqualTo(1);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
+    assertThat(userTexts(model.requests.get(model.requests.size() - 1))).containsExactly("one", "three");
+  }
+
+  @Test
+  void browsingAndReadingTheTabNeverWaitOnTheTreeWhileItWrites() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("a"));
+    session.submit(new Command.SendPrompt("one"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    session.idle().get(10, TimeUnit.SECONDS);
+
+    CountDownLatch answered = new CountDownLatch(1);
+    session.subscribe(e -> {
+      if (e instanceof Event.ViewMoved) {
+        answered.countDown();
+      }
+    });
+    synchronized (session.checkpoints()) { // as a git write or gc of the tree would hold it
+      session.submit(Command.View.back());
+      assertThat(answered.await(10, TimeUnit.SECONDS)).as("the view moved without the tree").isTrue();
+      TabSnapshot snapshot = session.snapshot();
+      assertThat(snapshot.view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(0, false));
+      assertThat(snapshot.tree().live()).isEqualTo(1);
+      assertThat(snapshot.livePath()).containsExactly(0, 1);
+    }
+  }
+
+  @Test
+  void anyFailureOfACommandIsAnErrorEventAndTheTabGoesOn() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    session.submit(new Command.Restore(0, null, false)); // no mode: not a CheckpointException
+    assertThat(await(Event.Error.class, e -> true).message()).isNotBlank();
+
+    model.respond(r -> text("still here"));
+    session.submit(new Command.SendPrompt("hello"));
+    assertThat(await(Event.TurnFinished.class, e -> true).status()).isEqualTo(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void everyCommandHasAHandler() {
+    // the dispatch is a visitor: a command without a method in Command.Handler does not compile
+    for (Class<?> type : Command.class.getPermittedSubclasses()) {
+      assertThat(java.util.Arrays.stream(Command.Handler.class.getMethods())
+          .anyMatch(m -> m.getParameterCount() == 1 && m.getParameterTypes()[0] == type))
+          .as("Command.Handler handles " + type.getSimpleName()).isTrue();
+    }
   }
 
   @Test
@@ -460,7 +540,7 @@ class TabSessionTest {
     session.submit(Command.View.back());
     await(Event.ViewMoved.class, e -> e.checkpoint() == 1);
     model.respond(r -> text("c"));
-    session.submit(new Command.SendPrompt("three"));
+    session.submit(new Command.Branch(1, "three"));
     await(Event.TurnFinished.class, e -> e.checkpoint() == 3);
 
     session.submit(Command.Undo.one());
@@ -519,7 +599,8 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     session.submit(Command.View.at(7));
     assertThat(await(Event.Error.class, e -> true).message()).contains("7");
-    assertThat(session.checkpoints().view().live()).isTrue();
+    session.idle().get(10, TimeUnit.SECONDS);
+    assertThat(session.snapshot().view().live()).isTrue();
   }
 
   @Test

@@ -23,7 +23,11 @@ import org.junit.jupiter.api.Timeout;
 /** Retries, error statuses, broken streams and cancellation of the HTTP clients. */
 @Timeout(20)
 class HttpFailuresTest {
-  private static final Duration FAST_ENOUGH = Duration.ofMillis(500);
+  /**
+   * How long a cancelled call may take before the test calls it hung: longer than any machine
+   * needs, shorter than the reply the cancel must cut short. Speed is for the benchmarks.
+   */
+  private static final Duration HANG = Duration.ofSeconds(10);
 
   private final FakeModelServer server = FakeModelServer.start();
   private final RecordingListener listener = new RecordingListener();
@@ -518,7 +522,7 @@ class HttpFailuresTest {
 
   @Test
   void cancellingBeforeTheHeadersReturnsAtOnce() throws Exception {
-    server.enqueue(openAiText("late").delayedBy(Duration.ofSeconds(10)));
+    server.enqueue(openAiText("late").delayedBy(Duration.ofMinutes(10)));
     Cancellation cancellation = new Cancellation();
     OpenAiChatModel model = openAi();
     CompletableFuture<ChatResponse> call =
@@ -526,11 +530,9 @@ class HttpFailuresTest {
     awaitRequests(1);
 
     Thread.sleep(100);
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    cancelledWithin(call, FAST_ENOUGH);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    cancelledWithin(call, HANG);
   }
 
   @Test
@@ -543,11 +545,9 @@ class HttpFailuresTest {
     awaitRequests(1);
     Thread.sleep(100);
 
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    cancelledWithin(call, FAST_ENOUGH);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    cancelledWithin(call, HANG);
     assertThat(listener.texts).isEmpty();
   }
 
@@ -564,11 +564,9 @@ class HttpFailuresTest {
         CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
     assertThat(listener.firstEvent.await(5, TimeUnit.SECONDS)).isTrue();
 
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    cancelledWithin(call, FAST_ENOUGH);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    cancelledWithin(call, HANG);
     assertThat(server.awaitDisconnect(Duration.ofSeconds(3))).as("server saw the client go").isTrue();
     assertThat(listener.texts.size()).isLessThan(20);
   }
@@ -584,11 +582,9 @@ class HttpFailuresTest {
     awaitRequests(1);
     Thread.sleep(100);
 
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    cancelledWithin(call, FAST_ENOUGH);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    cancelledWithin(call, HANG);
     assertThat(server.requests()).hasSize(1);
   }
 
@@ -608,11 +604,9 @@ class HttpFailuresTest {
         CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
     assertThat(listener.firstEvent.await(5, TimeUnit.SECONDS)).isTrue();
 
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    cancelledWithin(call, FAST_ENOUGH);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(FAST_ENOUGH);
+    cancelledWithin(call, HANG);
     assertThat(server.awaitDisconnect(Duration.ofSeconds(3))).isTrue();
   }
 

@@ -132,19 +132,17 @@ class ScriptedChatModelTest {
 
   @Test
   void aDelayedResponseEndsAtOnceWhenCancelled() throws Exception {
-    ScriptedChatModel model = scripted("{'responses':[{'delayMs':10000,'text':'late'}]}");
+    ScriptedChatModel model = scripted("{'responses':[{'delayMs':600000,'text':'late'}]}"); // only a cancel ends it
     Cancellation cancellation = new Cancellation();
     CompletableFuture<ChatResponse> call =
         CompletableFuture.supplyAsync(() -> model.stream(user("a"), listener, cancellation));
     Thread.sleep(50);
 
-    long start = System.nanoTime();
     cancellation.cancel();
 
-    assertThatThrownBy(() -> call.get(1, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class)
         .satisfies(e -> assertThat(kindOf(e.getCause())).isEqualTo(ModelException.Kind.CANCELLED));
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(500));
     assertThat(listener.texts).isEmpty();
   }
 

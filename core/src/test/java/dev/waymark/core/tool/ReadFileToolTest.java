@@ -57,6 +57,20 @@ class ReadFileToolTest {
   }
 
   @Test
+  void aLimitedStreamEndsAfterItsLimitWhateverTheReadSize() throws IOException {
+    byte[] ten = "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    try (var in = ReadFileTool.limit(new java.io.ByteArrayInputStream(ten), 4)) {
+      assertThat(in.read()).isEqualTo('0');
+      byte[] buffer = new byte[8];
+      assertThat(in.read(buffer, 0, 8)).isEqualTo(3);
+      assertThat(new String(buffer, 0, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("123");
+      assertThat(in.read()).isEqualTo(-1);
+      assertThat(in.read(buffer, 0, 8)).isEqualTo(-1);
+    }
+    assertThat(ReadFileTool.limit(new java.io.ByteArrayInputStream(ten), 20).readAllBytes()).isEqualTo(ten);
+  }
+
+  @Test
   void offsetPastTheEndIsAnError() throws IOException {
     f.write("a.txt", "one\ntwo\n");
     ToolResult r = f.call("read_file", "path", "a.txt", "offset", 5);

@@ -1,0 +1,34 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.model.ToolCall;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * How a turn begins: with a prompt (on live, or branching from an earlier checkpoint), with a
+ * /compact, or by running a tool call approved after a restore proposed it again.
+ *
+ * @param branchFrom the checkpoint the prompt was sent from, when not on live
+ * @param resumes the checkpoint an approved call continues
+ */
+record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact) {
+  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true);
+
+  static Opening prompt(String text) {
+    return new Opening(text, OptionalInt.empty(), Optional.empty(), -1, false);
+  }
+
+  static Opening branch(int from, String text) {
+    return new Opening(text, OptionalInt.of(from), Optional.empty(), -1, false);
+  }
+
+  static Opening approved(ToolCall call, int resumes) {
+    return new Opening("Approved " + call.name() + ": continue #" + resumes, OptionalInt.empty(), Optional.of(call), resumes,
+        false);
+  }
+
+  /** Whether the user's prompt opens the turn's messages (not for a /compact or an approved call). */
+  boolean sendsPrompt() {
+    return approvedCall.isEmpty() && !compact;
+  }
+}

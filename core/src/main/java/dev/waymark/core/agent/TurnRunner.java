@@ -1,0 +1,227 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ChatRequest;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ModelException;
+import dev.waymark.core.model.StreamListener;
+import dev.waymark.core.model.ToolCall;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent loop of one turn, on the tab's turn thread, which holds the tree from the turn's
+ * start to its checkpoint's finish: model call, tool calls, steering folded in, until the model
+ * answers without tool calls, fails, is cancelled or reaches the step limit.
+ */
+final class TurnRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TurnRunner.class);
+
+  /** How much of each tool result a /compact sends: results are what makes a conversation long. */
+  private static final int COMPACT_RESULT_CHARS = 2000;
+
+  private final CheckpointTree tree;
+  private final ChatModel model;
+  private final Toolset tools;
+  private final SessionSettings settings;
+  private final Conversation conversation;
+  private final SteeringQueue steering;
+  private final ApprovalGate gate;
+  private final Consumer<Event> emit;
+
+  TurnRunner(CheckpointTree tree, ChatModel model, Toolset tools, SessionSettings settings, Conversation conversation,
+      SteeringQueue steering, ApprovalGate gate, Consumer<Event> emit) {
+    this.tree = tree;
+    this.model = model;
+    this.tools = tools;
+    this.settings = settings;
+    this.conversation = conversation;
+    this.steering = steering;
+    this.gate = gate;
+    this.emit = emit;
+  }
+
+  /**
+   * Runs the turn opened in {@code turn} and finishes its checkpoint; {@code published} runs once
+   * the checkpoint is stored, before its events. Returns the steering that came too late for the
+   * turn, to send as the next prompt.
+   */
+  Optional<String> run(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine, Runnable published) {
+    int n = turn.number();
+    CheckpointStatus status = CheckpointStatus.DONE;
+    Optional<ChatResponse.Usage> usage = Optional.empty();
+    try {
+      if (opening.compact()) {
+        usage = compact(n, mine, state);
+      } else {
+        status = loop(turn, state, opening, mine);
+        usage = state.usage;
+      }
+    } catch (ModelException e) {
+      usage = state.usage;
+      if (e.kind() == ModelException.Kind.CANCELLED || state.cancellation.isCancelled()) {
+        status = CheckpointStatus.CANCELLED;
+      } else {
+        status = CheckpointStatus.FAILED;
+        emit.accept(new Event.Error(e.getMessage() + wayOut(e)));
+      }
+    } catch (RuntimeException e) {
+      LOG.error("turn #{} failed", n, e);
+      status = CheckpointStatus.FAILED;
+      emit.accept(new Event.Error("The turn failed: " + e.getMessage()));
+    }
+
+    List<String> leftover = steering.end();
+    if (state.pendingApproval != null) {
+      conversation.leftWaiting(n, state.pendingApproval);
+    }
+    Optional<Checkpoint> finished = Optional.empty();
+    try {
+      finished = Optional.of(turn.finish(status));
+    } catch (CheckpointException e) {
+      emit.accept(new Event.Error("Checkpoint #" + n + " could not be stored: " + e.getMessage()));
+    }
+    try {
+      published.run();
+    } catch (RuntimeException e) {
+      LOG.error("the tab's snapshot could not be taken after turn #{}", n, e); // its events still go out
+    }
+    finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(checkpoint)));
+    emit.accept(new Event.TurnFinished(n, status, usage));
+    if (leftover.isEmpty()) {
+      return Optional.empty();
+    }
+    String text = String.join("\n\n", leftover);
+    if (status == CheckpointStatus.CANCELLED) {
+      emit.accept(new Event.Warning("The turn was interrupted before your queued message reached the model; it was not sent: " + text));
+      return Optional.empty();
+    }
+    emit.accept(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
+    return Optional.of(text);
+  }
+
+  private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {
+    int n = turn.number();
+    if (opening.approvedCall().isPresent()) {
+      // a fresh id: the earlier checkpoint already answered the original one with "not run"
+      ToolCall call = opening.approvedCall().get();
+      ToolCall again = new ToolCall(approvedId(call.id(), n), call.name(), call.argumentsJson());
+      Conversation.append(mine, new ChatMessage.Assistant("", List.of(again)));
+      Conversation.append(mine, gate.run(again, turn, state, true));
+    }
+    while (true) {
+      steering.foldInto(state, mine);
+      if (state.cancellation.isCancelled()) {
+        throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
+      }
+      ChatRequest request = new ChatRequest(settings.model(), conversation.sent(tree.livePath()), tools.specs());
+      ChatResponse response = model.stream(request, listener(n), state.cancellation);
+      state.usage = response.usage();
+      Conversation.append(mine, response.message());
+      List<ToolCall> calls = response.message().toolCalls();
+      if (calls.isEmpty()) {
+        if (steering.closeIfEmpty()) {
+          return CheckpointStatus.DONE;
+        }
+        continue; // a steer came in during this last call: it goes to the model now
+      }
+      boolean limitReached = false;
+      for (ToolCall call : calls) {
+        limitReached = limitReached || state.steps >= settings.maxStepsPerTurn();
+        ChatMessage.ToolResult result = state.cancellation.isCancelled()
+            ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
+            : limitReached
+            ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "
+                + settings.maxStepsPerTurn() + " tool calls.", true)
+            : gate.run(call, turn, state, false);
+        if (!limitReached) {
+          state.steps++;
+        }
+        Conversation.append(mine, result);
+      }
+      if (limitReached && !state.cancellation.isCancelled()) {
+        emit.accept(new Event.Error("The turn was stopped after " + settings.maxStepsPerTurn() + " tool calls, its limit "
+            + "(maxStepsPerTurn in settings). What it did is in this checkpoint; send a message to go on."));
+        return CheckpointStatus.FAILED;
+      }
+    }
+  }
+
+  private StreamListener listener(int n) {
+    return new StreamListener() {
+      @Override
+      public void textDelta(String text) {
+        emit.accept(new Event.AssistantDelta(n, text));
+      }
+
+      @Override
+      public void reasoningDelta(String text) {
+        emit.accept(new Event.ReasoningDelta(n, text));
+      }
+
+      @Override
+      public void retrying(Retry retry) {
+        emit.accept(new Event.Waiting(n, retry.message()));
+      }
+    };
+  }
+
+  /** Runs a /compact in checkpoint {@code n}: asks the model for a summary and keeps it as the checkpoint's message. */
+  private Optional<ChatResponse.Usage> compact(int n, List<ChatMessage> mine, RunningTurn state) {
+    List<ChatMessage> request = new ArrayList<>();
+    for (ChatMessage m : conversation.sent(tree.livePath())) {
+      if (m instanceof ChatMessage.ToolResult r && r.content().length() > COMPACT_RESULT_CHARS) {
+        m = new ChatMessage.ToolResult(r.toolCallId(), r.toolName(),
+            r.content().substring(0, COMPACT_RESULT_CHARS) + "\n[... cut for the summary]", r.isError());
+      }
+      request.add(m);
+    }
+    if (request.size() < 2) {
+      throw new ModelException(ModelException.Kind.BAD_REQUEST, "There is nothing to compact yet.");
+    }
+    request.add(new ChatMessage.User(TabSession.COMPACT_REQUEST));
+    StreamListener listener = text -> emit.accept(new Event.AssistantDelta(n, text));
+    ChatResponse response = model.stream(new ChatRequest(settings.model(), request, List.of()), listener,
+        state.cancellation);
+    String summary = response.message().text().strip();
+    if (summary.isEmpty()) {
+      throw new ModelException(ModelException.Kind.PROTOCOL, "the model answered /compact with an empty summary; "
+          + "nothing was compacted");
+    }
+    Conversation.append(mine, new ChatMessage.System(TabSession.COMPACTED + summary));
+    return response.usage();
+  }
+
+  /**
+   * A new id for a call approved after a restore, within the 40 characters OpenAI allows and the
+   * characters Anthropic allows: the original's start, the checkpoint, and a random tail.
+   */
+  static String approvedId(String original, int checkpoint) {
+    String tail = "_a" + checkpoint + "_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    String head = original.replaceAll("[^A-Za-z0-9_-]", "");
+    return head.substring(0, Math.min(head.length(), 40 - tail.length())) + tail;
+  }
+
+  /** What the user can do when the server refuses the conversation itself. */
+  private static String wayOut(ModelException e) {
+    if (e.kind() == ModelException.Kind.CONTEXT_TOO_LONG) {
+      return ". The conversation is kept: /compact summarises it into one message (undo that to get the turns"
+          + " back), or /checkpoint undo takes turns out of it; then go on.";
+    }
+    if (e.kind() == ModelException.Kind.BAD_REQUEST && !e.getMessage().startsWith("There is nothing")) {
+      return ". The conversation is kept; if the server keeps refusing it, /checkpoint undo takes the last turn out"
+          + " of what is sent.";
+    }
+    return "";
+  }
+}

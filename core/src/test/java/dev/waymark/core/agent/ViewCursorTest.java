@@ -1,0 +1,79 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Browsing over a picture of the tree, in memory. */
+class ViewCursorTest {
+  /**
+   * #0 ─ #1 ─ #2 ─ #3 (live)
+   *        └ #4 ─ #5
+   *        └ #6
+   */
+  private static final TabSnapshot TAB = tab(3, List.of(0, 1, 2, 3), -1, 0, 1, 2, 1, 4, 1);
+
+  private static TabSnapshot tab(int live, List<Integer> livePath, int... parents) {
+    List<Checkpoint> checkpoints = new ArrayList<>();
+    for (int n = 0; n < parents.length; n++) {
+      checkpoints.add(new Checkpoint(n, parents[n], CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(),
+          Optional.empty(), Set.of()));
+    }
+    return new TabSnapshot(new CheckpointTree.Snapshot("t", checkpoints, live, live, List.of(), Map.of()), livePath,
+        new ViewPosition(live, true));
+  }
+
+  private static ViewPosition move(TabSnapshot tab, ViewPosition from, Command.View view) {
+    return ViewCursor.move(tab.withView(from), view);
+  }
+
+  @Test
+  void backAndForwardWalkTheLivePathAndStopAtItsEnds() {
+    ViewPosition live = new ViewPosition(3, true);
+    assertThat(move(TAB, live, Command.View.back())).isEqualTo(new ViewPosition(2, false));
+    assertThat(move(TAB, new ViewPosition(0, false), Command.View.back())).isEqualTo(new ViewPosition(0, false));
+    assertThat(move(TAB, new ViewPosition(1, false), Command.View.forward())).isEqualTo(new ViewPosition(2, false));
+    assertThat(move(TAB, new ViewPosition(2, false), Command.View.forward())).isEqualTo(live);
+    assertThat(move(TAB, live, Command.View.forward())).isEqualTo(live);
+  }
+
+  @Test
+  void forwardOffTheLivePathGoesTowardTheNewestCheckpointBelow() {
+    assertThat(move(TAB, new ViewPosition(4, false), Command.View.forward())).isEqualTo(new ViewPosition(5, false));
+    assertThat(move(TAB, new ViewPosition(5, false), Command.View.forward())).as("nothing below: live").isEqualTo(
+        new ViewPosition(3, true));
+    assertThat(move(TAB, new ViewPosition(5, false), Command.View.back())).isEqualTo(new ViewPosition(4, false));
+    assertThat(move(TAB, new ViewPosition(6, false), Command.View.back())).isEqualTo(new ViewPosition(1, false));
+  }
+
+  @Test
+  void atMovesAnywhereAndLiveIsLiveButAnUnknownCheckpointIsRefused() {
+    assertThat(move(TAB, new ViewPosition(3, true), Command.View.at(6))).isEqualTo(new ViewPosition(6, false));
+    assertThat(move(TAB, new ViewPosition(6, false), Command.View.at(3))).isEqualTo(new ViewPosition(3, true));
+    assertThat(move(TAB, new ViewPosition(6, false), Command.View.live())).isEqualTo(new ViewPosition(3, true));
+    assertThatThrownBy(() -> move(TAB, new ViewPosition(3, true), Command.View.at(7)))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("#7").hasMessageContaining("#0 to #6");
+  }
+
+  @Test
+  void aCheckpointNotBroughtBackCannotBeViewed() {
+    TabSnapshot gap = new TabSnapshot(new CheckpointTree.Snapshot("t", List.of(
+        new Checkpoint(0, -1, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of()),
+        new Checkpoint(2, 0, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of())),
+        2, 2, List.of(), Map.of()), List.of(0, 2), new ViewPosition(2, true));
+    assertThatThrownBy(() -> ViewCursor.move(gap, Command.View.at(1))).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("not brought back");
+  }
+}
