@@ -141,6 +141,7 @@ final class ShellChangeTracker implements AutoCloseable {
       long start = System.currentTimeMillis();
       scan(maxFileSize, start);
     }
+    userGit.ifPresent(UserGitRepository::openObjects); // the first changed file's earlier content is read from there
   }
 
   private record Scanned(Scan scan, int examined, int read) {}

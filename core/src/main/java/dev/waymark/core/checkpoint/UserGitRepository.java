@@ -247,6 +247,20 @@ final class UserGitRepository implements AutoCloseable {
    * Reads a blob from the user's object database, checking that it has the size the file had
    * (else the index named content that is not the file's bytes). Empty when it is not there.
    */
+  /** Opens the object database ahead of the first read, which then does not wait for its pack indexes to load. */
+  synchronized void openObjects() {
+    try {
+      if (objects == null) {
+        objects = new FileRepository(commonDir.toFile());
+      }
+      try (ObjectReader reader = objects.newObjectReader()) {
+        reader.has(ObjectId.zeroId());
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("cannot open the objects of {}: {}", commonDir, e.toString());
+    }
+  }
+
   synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize) {
     try {
       if (objects == null) {
