@@ -95,7 +95,7 @@ public final class WaymarkUi {
 
   private record Wake() {}
 
-  /** A yes/no question drawn over the chat; {@code yes} runs on y (or Enter). */
+  /** A yes/no question drawn over the chat; {@code yes} runs on y or Y only, anything else answers no. */
   private record Confirm(String question, Runnable yes) {}
 
   private record Notice(String text, boolean warning) {}
@@ -417,11 +417,7 @@ public final class WaymarkUi {
   private void onKey(KeyStroke stroke) {
     hint = "";
     if (confirming != null) {
-      if (stroke.getKeyType() == KeyType.Escape) {
-        confirming = null;
-      } else if (stroke.getKeyType() == KeyType.Enter) {
-        answer("y");
-      }
+      answer(""); // [y/N]: Enter, Esc and every other key take the default shown, no
       return;
     }
     Optional<Action> action = options.keys().actionFor(stroke);

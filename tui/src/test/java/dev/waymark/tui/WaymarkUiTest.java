@@ -457,6 +457,35 @@ class WaymarkUiTest {
   }
 
   @Test
+  void enterOrAnyKeyButYAnswersNoToAYesNoQuestion() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    waitFor("Allow write_file: write a.txt?");
+    ctrl('d');
+    waitFor("Quit anyway?");
+    key(KeyType.Enter);
+    waitFor(s -> !s.contains("Quit anyway?"), "Enter to answer the [y/N] question");
+    assertThat(ui.finished()).as("Enter takes the default shown, N").isFalse();
+    ctrl('d');
+    waitFor("Quit anyway?");
+    type("x");
+    waitFor(s -> !s.contains("Quit anyway?"), "x to answer the question");
+    assertThat(ui.finished()).isFalse();
+    ctrl('d');
+    waitFor("Quit anyway?");
+    key(KeyType.ArrowDown);
+    waitFor(s -> !s.contains("Quit anyway?"), "an arrow to answer the question");
+    assertThat(ui.finished()).isFalse();
+    assertThat(screen()).as("the approval still waits").contains("Allow write_file: write a.txt?");
+    ctrl('d');
+    waitFor("Quit anyway?");
+    type("Y");
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
   void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     for (int n = 1; n <= 60; n++) {
