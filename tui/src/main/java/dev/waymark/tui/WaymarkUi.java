@@ -799,7 +799,7 @@ public final class WaymarkUi {
   private List<SessionControl.OpenTab> openTabs(Tab drafted, String draft) {
     List<SessionControl.OpenTab> open = new ArrayList<>();
     for (Tab t : tabs) {
-      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == drafted ? draft : t.editor.text()));
+      open.add(new SessionControl.OpenTab(t.session, t.state.title(), t == drafted ? draft : t.editor.text(), false, t == current()));
     }
     for (Tab t : closedTabs) {
       open.add(new SessionControl.OpenTab(t.session, t.state.title(), t.editor.text(), true));

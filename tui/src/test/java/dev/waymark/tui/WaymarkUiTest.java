@@ -428,6 +428,8 @@ class WaymarkUiTest {
     send("/session save");
     waitFor(s -> !saves.isEmpty(), "a save");
     assertThat(saves.get(saves.size() - 1)).extracting(SessionControl.OpenTab::closed).containsExactly(false, true);
+    assertThat(saves.get(saves.size() - 1)).as("the tab shown is the active one, never the closed one")
+        .extracting(SessionControl.OpenTab::active).containsExactly(true, false);
 
     send("/tab");
     waitFor("Closed tabs (/tab reopen N):");
