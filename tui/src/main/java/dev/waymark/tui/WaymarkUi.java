@@ -127,6 +127,7 @@ public final class WaymarkUi {
   private long lastFrame;
   private int chatWidth = 80;
   private int chatHeight = 20;
+  private boolean tooSmall; // as last drawn: keys other than quit and interrupt wait for a larger window
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -348,6 +349,11 @@ public final class WaymarkUi {
           if (isActive) {
             hint = "The prompt of the undone turn is back: type to replace it, or move the cursor to edit it.";
           }
+        } else {
+          history.add(draft); // typed over during the restore: what was typed stays, the prompt is one ↑ away
+          if (isActive) {
+            hint = "Your typing stays; ↑ brings back the undone prompt.";
+          }
         }
       });
     }
@@ -379,6 +385,9 @@ public final class WaymarkUi {
       }
       return;
     }
+    if (tooSmall && !(input instanceof UiInput.Key key && quitsOrInterrupts(key.stroke()))) {
+      return; // the input is not on screen: typing blind could send a prompt nobody read
+    }
     if (input instanceof UiInput.Text text) {
       onText(text.text());
       return;
@@ -386,6 +395,12 @@ public final class WaymarkUi {
     if (input instanceof UiInput.Key key) {
       onKey(key.stroke());
     }
+  }
+
+  private boolean quitsOrInterrupts(KeyStroke stroke) {
+    Optional<Action> action = options.keys().actionFor(stroke);
+    return action.isPresent() && (action.get() == Action.CLEAR_OR_EXIT || action.get() == Action.EXIT_IF_EMPTY
+        || action.get() == Action.INTERRUPT);
   }
 
   private void onText(String text) {
@@ -947,7 +962,8 @@ public final class WaymarkUi {
     g.setBackgroundColor(com.googlecode.lanterna.TextColor.ANSI.DEFAULT);
     g.setForegroundColor(com.googlecode.lanterna.TextColor.ANSI.DEFAULT);
     g.fill(' ');
-    if (width < MIN_COLUMNS || height < MIN_ROWS) {
+    tooSmall = width < MIN_COLUMNS || height < MIN_ROWS;
+    if (tooSmall) {
       paintTooSmall(g, width, height);
       return;
     }
@@ -971,7 +987,13 @@ public final class WaymarkUi {
     int inputRows = Math.max(1, Math.min(input.rows().size() - input.firstRow(), maxInputRows));
     int inputTop = bottom - inputRows;
     String rule = "─".repeat(Math.max(0, width));
-    Painter.paint(g, 0, inputTop - 1, Line.of(Span.of(rule, tab.state.viewed().isPresent() ? Tone.VIEWED : Tone.MUTED)), width);
+    Tone ruleTone = tab.state.viewed().isPresent() ? Tone.VIEWED : Tone.MUTED;
+    Painter.paint(g, 0, inputTop - 1, Line.of(Span.of(rule, ruleTone)), width);
+    if (input.rows().size() > inputRows) { // a long paste: say how much is there beyond the rows shown
+      long lines = tab.editor.text().chars().filter(c -> c == '\n').count() + 1;
+      String amount = " " + lines + " lines, " + (tab.editor.text().length() + 1023) / 1024 + " KB in the input ─";
+      Painter.paint(g, Math.max(0, width - amount.length()), inputTop - 1, Line.of(Span.of(amount, ruleTone)), width);
+    }
     for (int r = 0; r < inputRows; r++) {
       int index = input.firstRow() + r;
       String text = index < input.rows().size() ? input.rows().get(index) : "";
@@ -1066,8 +1088,13 @@ public final class WaymarkUi {
           ? Line.of(Span.of("  … " + (body.size() - room + 1) + " more lines", Tone.MUTED))
           : body.get(i).prefixed("  "));
     }
-    rows.add(Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("allow once  "), Span.of("[a] ", Tone.ACCENT),
-        Span.plain("allow " + p.call().name() + " for this session  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny")));
+    Line answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("allow once  "), Span.of("[a] ", Tone.ACCENT),
+        Span.plain("allow " + p.call().name() + " for this session  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
+    if (answers.width() > width) { // a narrow window still shows every answer
+      answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("once  "), Span.of("[a] ", Tone.ACCENT),
+          Span.plain("always  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
+    }
+    rows.add(answers);
     return rows;
   }
 
@@ -1107,7 +1134,7 @@ public final class WaymarkUi {
 
   private void paintTooSmall(TextGraphics g, int width, int height) {
     Line message = Line.of(Span.of("Waymark needs at least " + MIN_COLUMNS + "×" + MIN_ROWS + " (this is " + width + "×" + height
-        + "). Enlarge the window; Ctrl+D quits.", Tone.WARNING));
+        + "). Enlarge the window; until then typing is ignored. Esc interrupts, Ctrl+D quits.", Tone.WARNING));
     List<Line> rows = Wrap.wrap(message, Math.max(1, width));
     for (int r = 0; r < rows.size() && r < height; r++) {
       Painter.paint(g, 0, r, rows.get(r), width);

@@ -371,6 +371,34 @@ class WaymarkUiTest {
   }
 
   @Test
+  void keysTypedIntoAWindowTooSmallToShowTheInputNeverSendAPrompt() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Answered.'}]}");
+    terminal.setTerminalSize(new TerminalSize(50, 10));
+    ui.wake();
+    waitFor("needs at least 60×15");
+    send("rm everything");
+    ui.step(50);
+    terminal.setTerminalSize(new TerminalSize(80, 20));
+    ui.wake();
+    String s = waitFor("ready · #0");
+    assertThat(s).doesNotContain("rm everything", "Answered.").contains("Ask for a change");
+    ctrl('d');
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void ctrlDQuitsAWindowTooSmall() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    terminal.setTerminalSize(new TerminalSize(50, 10));
+    ui.wake();
+    waitFor("Ctrl+D quits");
+    ctrl('d');
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
   void closingATabThatRunsAsksFirst() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
     send("go");
@@ -485,6 +513,44 @@ class WaymarkUiTest {
     type("Y");
     ui.step(20);
     assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void anUndoneTurnsPromptIsNotLostWhenTheUserTypedDuringTheRestore() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Made it.'}]}");
+    send("make a thing");
+    waitFor("ready · #1");
+    send("/undo");
+    type("new text"); // typed before the restore's event arrives
+    String s = waitFor("Restored #0");
+    assertThat(s).contains("› new text").contains("↑ brings back the undone prompt");
+    key(KeyType.ArrowUp);
+    assertThat(waitFor("› make a thing")).as("the undone prompt first, before /undo").doesNotContain("› new text");
+    key(KeyType.ArrowDown);
+    waitFor("› new text");
+  }
+
+  @Test
+  void anApprovalInANarrowWindowStillShowsAllThreeAnswers() throws Exception {
+    start(60, 16, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'🚀 rocket.txt','content':'1'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    String s = waitFor("Allow write_file");
+    assertThat(s).contains("[y] once", "[a] always", "[n] deny");
+  }
+
+  @Test
+  void aHugePasteStaysInTheInputAndTheRuleSaysHowMuchIsThere() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      text.append("line ").append(i).append(" 🚀 日本語\n");
+    }
+    ui.post(new UiInput.Paste(text.toString()));
+    String s = waitFor("5001 lines");
+    assertThat(s).contains("line 4999 🚀 日本語").doesNotContain("line 0 ");
+    key(KeyType.Enter);
+    waitFor(t -> !t.contains("5001 lines"), "the paste to be sent");
   }
 
   @Test
