@@ -33,6 +33,7 @@ class WaymarkUiTest {
   ShadowStore store;
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
+  KeyMap keyMap = KeyMap.defaults();
 
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
     start(columns, rows, approval, script, SessionControl.NONE);
@@ -48,7 +49,7 @@ class WaymarkUiTest {
     WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
         Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
     ui = new WaymarkUi(screen, Runnable::run, opener,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()),
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()),
         sessions);
     ui.openTab();
     ui.drawNow();
@@ -92,6 +93,17 @@ class WaymarkUiTest {
       }
     }
     throw new AssertionError("timed out waiting for " + what + "; the screen was:\n" + screen());
+  }
+
+  /** The first row of the input box: the one below the last rule. */
+  private static String input(String screen) {
+    java.util.List<String> rows = screen.lines().toList();
+    for (int r = rows.size() - 1; r > 0; r--) {
+      if (rows.get(r - 1).startsWith("────")) {
+        return rows.get(r).strip();
+      }
+    }
+    return "";
   }
 
   private String waitFor(String text) throws Exception {
@@ -523,11 +535,12 @@ class WaymarkUiTest {
     send("/undo");
     type("new text"); // typed before the restore's event arrives
     String s = waitFor("Restored #0");
-    assertThat(s).contains("› new text").contains("↑ brings back the undone prompt");
+    assertThat(s).contains("↑ brings back the undone prompt");
+    assertThat(input(s)).isEqualTo("› new text");
     key(KeyType.ArrowUp);
-    assertThat(waitFor("› make a thing")).as("the undone prompt first, before /undo").doesNotContain("› new text");
+    waitFor(t -> input(t).equals("› make a thing"), "the undone prompt first, before /undo");
     key(KeyType.ArrowDown);
-    waitFor("› new text");
+    waitFor(t -> input(t).equals("› new text"), "what was typed, back");
   }
 
   @Test
@@ -551,6 +564,23 @@ class WaymarkUiTest {
     assertThat(s).contains("line 4999 🚀 日本語").doesNotContain("line 0 ");
     key(KeyType.Enter);
     waitFor(t -> !t.contains("5001 lines"), "the paste to be sent");
+  }
+
+  @Test
+  void editingKeysGoThroughTheKeyMapSoTheyCanBeRebound() throws Exception {
+    keyMap = KeyMap.defaults().withOverrides(java.util.Map.of("line-start", java.util.List.of("ctrl+x"), "kill-to-end",
+        java.util.List.of()));
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    type("world");
+    key(KeyType.Home); // no longer bound: nothing
+    type("!");
+    ctrl('x');
+    type("hello ");
+    ctrl('k'); // unbound: nothing
+    waitFor(s -> input(s).equals("› hello world!"), "the rebound key to move the cursor");
+    ui.post(new UiInput.Key(new KeyStroke(KeyType.ArrowRight, false, false, true))); // Shift+→ moves as → does
+    key(KeyType.Delete);
+    waitFor(s -> input(s).equals("› hello wrld!"), "Shift+→ then Delete");
   }
 
   @Test
