@@ -381,7 +381,7 @@ public final class WaymarkUi implements Host {
 
   /** Lays out the frame for {@code size} and keeps the chat's size for scrolling; no terminal I/O. */
   Frame layout(TerminalSize size) {
-    String spinner = SPINNER[(int) ((System.nanoTime() / 100_000_000L) % SPINNER.length)];
+    String spinner = SPINNER[(int) Math.floorMod(options.clock().millis() / 100, (long) SPINNER.length)]; // a fixed clock: a fixed frame
     Frame frame = FrameLayout.layout(tabs, layers, new FrameLayout.Labels(options.modelLabel(), options.approvalLabel()), size,
         spinner, options.clock().instant());
     tooSmall = frame.tooSmall();

@@ -93,7 +93,7 @@ public final class FrameLayout {
       put(0, inputTop + r, Line.of(Span.of(index == 0 ? "› " : "  ", Tone.USER), typed), width);
     }
     if (tab.editor().isEmpty()) {
-      put(2, inputTop, Line.of(Span.of(placeholder(state), Tone.MUTED)), width - 2);
+      put(2, inputTop, Wrap.truncate(Line.of(Span.of(placeholder(state), Tone.MUTED)), width - 2), width - 2);
     }
     int above = inputTop - 1;
     List<Line> approval = approvalRows(state, width, Math.max(0, above - 1 - 3));
