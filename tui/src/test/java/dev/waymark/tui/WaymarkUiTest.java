@@ -584,6 +584,18 @@ class WaymarkUiTest {
   }
 
   @Test
+  void ctrlCClearsTheInputButUpBringsTheClearedTextBack() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    ui.post(new UiInput.Paste("a long draft\nwith two lines"));
+    waitFor("with two lines");
+    ctrl('c');
+    String s = waitFor(t -> input(t).startsWith("› Ask for a change"), "the input to clear");
+    assertThat(s).contains("↑ brings it back");
+    key(KeyType.ArrowUp);
+    waitFor(t -> t.contains("› a long draft") && t.contains("  with two lines"), "the cleared draft, back");
+  }
+
+  @Test
   void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     for (int n = 1; n <= 60; n++) {

@@ -248,7 +248,9 @@ public final class KeyRouter {
 
   private void clearOrExit(TabController tab) {
     if (!tab.editor().isEmpty()) {
+      history.add(tab.editor().text()); // a long draft cleared in a hurry is one ↑ away
       tab.editor().clear();
+      layers.hint("Cleared: ↑ brings it back.");
       lastCtrlC = Instant.EPOCH;
     } else if (tab.state().running()) {
       // as in other coding agents: Ctrl+C stops the turn; only an idle tab arms the exit
