@@ -596,6 +596,26 @@ class WaymarkUiTest {
   }
 
   @Test
+  void anApprovalAndAQueueOfSteeringInTheSmallestWindowLeaveTheTabBarAndTheAnswers() throws Exception {
+    start(WaymarkUi.MIN_COLUMNS, WaymarkUi.MIN_ROWS, ApprovalMode.ASK, "{'responses':[]}");
+    ui.inject(new dev.waymark.core.agent.Event.TurnStarted(1, 0, "go"));
+    StringBuilder preview = new StringBuilder("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,30 @@\n");
+    for (int i = 0; i < 30; i++) {
+      preview.append("+line ").append(i).append('\n');
+    }
+    ui.inject(new dev.waymark.core.agent.Event.ToolCallProposed(1, new dev.waymark.core.model.ToolCall("c1", "write_file", "{}"),
+        "write a.txt", preview.toString(), true));
+    for (int i = 1; i <= 6; i++) {
+      ui.inject(new dev.waymark.core.agent.Event.SteeringQueued(1, "steer number " + i));
+    }
+    ui.drawNow();
+    String s = screen();
+    java.util.List<String> rows = s.lines().toList();
+    assertThat(rows.get(0)).as("the tab bar stays on top:\n" + s).startsWith(" 1 go").contains("waymark");
+    assertThat(s).contains("[n] deny", "more queued");
+  }
+
+  @Test
   void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     for (int n = 1; n <= 60; n++) {

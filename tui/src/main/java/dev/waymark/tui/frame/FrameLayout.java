@@ -101,7 +101,7 @@ public final class FrameLayout {
     for (int r = 0; r < approval.size(); r++) {
       put(0, above + r, approval.get(r), width);
     }
-    List<Line> steering = steeringRows(state, width);
+    List<Line> steering = steeringRows(state, width, above - 2); // the tab bar and a row of chat stay
     above -= steering.size();
     for (int r = 0; r < steering.size(); r++) {
       put(0, above + r, steering.get(r), width);
@@ -209,10 +209,14 @@ public final class FrameLayout {
     return lines;
   }
 
-  private static List<Line> steeringRows(TabState state, int width) {
+  private static List<Line> steeringRows(TabState state, int width, int maxRows) {
     List<String> queue = state.steeringQueue();
     List<Line> lines = new ArrayList<>();
+    if (maxRows <= 0) {
+      return lines;
+    }
     int shown = Math.min(3, queue.size());
+    shown = queue.size() > shown || shown > maxRows ? Math.min(shown, maxRows - 1) : shown; // a row for "+N more"
     for (int i = 0; i < shown; i++) {
       lines.add(Wrap.truncate(Line.of(Span.of(" ⏳ queued: ", Tone.MUTED), Span.of(queue.get(i).replace('\n', ' '), Tone.USER)),
           width));
