@@ -51,7 +51,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Option(names = "--session", paramLabel = "ID", description = "The session (id or name; default: the last saved).")
   String sessionId;
 
-  @Option(names = "--tab", paramLabel = "ID", description = "The tab (default: the session's first).")
+  @Option(names = "--tab", paramLabel = "ID", description = "The tab (default: the session's active tab, else its first open one).")
   String tabId;
 
   @Option(names = "--json", description = "Print JSON for scripts.")
@@ -77,8 +77,9 @@ final class CheckpointsCommand implements Callable<Integer> {
       SessionControl.Loaded loaded = keeper.open(file, looking);
       loaded.notes().forEach(note -> err.println("waymark: " + note));
       try {
+        String wanted = tabId != null ? tabId : SessionKeeper.defaultTab(file).orElse(null);
         TabSession tab = loaded.tabs().stream().map(SessionControl.LoadedTab::session)
-            .filter(t -> tabId == null || t.checkpoints().tabId().equals(tabId)).findFirst()
+            .filter(t -> t.checkpoints().tabId().equals(wanted)).findFirst()
             .orElseThrow(() -> new SessionException("Session " + keeper.label() + " has no tab " + tabId + " (it has "
                 + String.join(", ", loaded.tabs().stream().map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
         LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -89,7 +90,8 @@ final class CheckpointsCommand implements Callable<Integer> {
         if (!(command instanceof Command.List) && !(command instanceof Command.Diff)) {
           List<SessionControl.OpenTab> open = new ArrayList<>();
           for (SessionControl.LoadedTab t : loaded.tabs()) {
-            open.add(new SessionControl.OpenTab(t.session(), ExecCommand.titleOf(t.session()), t.input()));
+            open.add(new SessionControl.OpenTab(t.session(), ExecCommand.titleOf(t.session()), t.input(), t.closed(),
+                t.session().checkpoints().tabId().equals(file.activeTab())));
           }
           keeper.save(open, null);
         }

@@ -56,7 +56,7 @@ final class ExecCommand implements Callable<Integer> {
       description = "Continue a saved session (id or name) instead of starting a new one.")
   String sessionId;
 
-  @Option(names = "--tab", paramLabel = "ID", description = "With --session: the tab to continue (default: its first).")
+  @Option(names = "--tab", paramLabel = "ID", description = "With --session: the tab to continue (default: its active tab, else its first open one).")
   String tabId;
 
   @Option(names = "--from", paramLabel = "N",
@@ -102,12 +102,16 @@ final class ExecCommand implements Callable<Integer> {
           new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
       List<dev.waymark.tui.SessionControl.LoadedTab> tabs = new java.util.ArrayList<>();
       TabSession chosen;
+      String activeTab = null;
       if (sessionId != null) {
-        dev.waymark.tui.SessionControl.Loaded loaded = keeper.open(keeper.files().load(sessionId));
+        var file = keeper.files().load(sessionId);
+        dev.waymark.tui.SessionControl.Loaded loaded = keeper.open(file);
         loaded.notes().forEach(note -> err.println("waymark: " + note));
         tabs.addAll(loaded.tabs());
+        String wanted = tabId != null ? tabId : SessionKeeper.defaultTab(file).orElse(null);
+        activeTab = file.activeTab();
         chosen = tabs.stream().map(dev.waymark.tui.SessionControl.LoadedTab::session)
-            .filter(t -> tabId == null || t.checkpoints().tabId().equals(tabId)).findFirst()
+            .filter(t -> t.checkpoints().tabId().equals(wanted)).findFirst()
             .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + keeper.label()
                 + " has no tab " + tabId + " (it has " + String.join(", ", loaded.tabs().stream()
                 .map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
@@ -117,6 +121,7 @@ final class ExecCommand implements Callable<Integer> {
         chosen = keeper.newTab();
         tabs.add(new dev.waymark.tui.SessionControl.LoadedTab(chosen, ""));
       }
+      String shownTab = activeTab; // kept as it was: exec does not change which tab the interface shows
       try (TabSession session = chosen) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> {
@@ -134,7 +139,8 @@ final class ExecCommand implements Callable<Integer> {
             List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
             for (var tab : tabs) {
               open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()),
-                  draft != null && tab.session() == session ? draft : tab.input()));
+                  draft != null && tab.session() == session ? draft : tab.input(), tab.closed(),
+                  tab.session().checkpoints().tabId().equals(shownTab)));
             }
             keeper.save(open, null);
           };

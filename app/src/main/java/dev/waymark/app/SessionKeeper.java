@@ -118,6 +118,18 @@ final class SessionKeeper implements SessionControl {
         SessionCodec.memory(tab));
   }
 
+  /**
+   * The tab a headless command takes without --tab: the session's active tab if it is open, else
+   * its first open tab, else (every tab closed) its first tab; empty for a session without tabs.
+   */
+  static java.util.Optional<String> defaultTab(SessionFile file) {
+    List<SessionFile.Tab> open = file.tabs().stream().filter(t -> !t.isClosed()).toList();
+    return open.stream().filter(t -> t.tabId().equals(file.activeTab())).findFirst()
+        .or(() -> open.stream().findFirst())
+        .or(() -> file.tabs().stream().findFirst())
+        .map(SessionFile.Tab::tabId);
+  }
+
   String label() {
     return name == null ? id : name + " (" + id + ")";
   }
@@ -132,17 +144,21 @@ final class SessionKeeper implements SessionControl {
     }
     List<SessionFile.Tab> records = new ArrayList<>();
     boolean empty = newName == null;
+    String activeTab = null;
     for (OpenTab tab : tabs) {
       SessionFile.Tab record = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, tab.input()))
           .withClosed(tab.closed());
       empty &= record.checkpoints().size() <= 1 && (tab.input() == null || tab.input().isBlank());
       records.add(record);
+      if (!tab.closed() && (activeTab == null || tab.active())) {
+        activeTab = record.tabId(); // the tab shown, else the first open one: never a closed tab
+      }
     }
     if (empty && !java.nio.file.Files.exists(files.file(id))) {
       return "Nothing to save yet: no tab has a checkpoint."; // a session that was only opened is not kept
     }
     files.save(new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
-        files.now(), records.isEmpty() ? null : records.get(0).tabId(), records));
+        files.now(), activeTab, records));
     return "Saved session " + label() + " to " + files.file(id) + ".";
   }
 

@@ -69,6 +69,11 @@ final class Tmux implements AutoCloseable {
     return run("capture-pane", "-p", "-t", session);
   }
 
+  /** The screen and the lines scrolled off above it: what a program printed as it exited may have scrolled. */
+  String screenAndScrollback() throws Exception {
+    return run("capture-pane", "-p", "-S", "-200", "-t", session);
+  }
+
   /** Waits until the screen matches {@code regex} (found anywhere); fails with the screen when it does not. */
   String waitFor(String regex, Duration timeout) throws Exception {
     Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);

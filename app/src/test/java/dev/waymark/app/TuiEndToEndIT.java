@@ -439,7 +439,7 @@ class TuiEndToEndIT {
 
     tmux.keys("C-d");
     tmux.waitForExit(Duration.ofSeconds(20));
-    assertThat(tmux.screen()).as(log()).contains("the demo project stays in " + demo, "waymark --demo --continue");
+    assertThat(tmux.screenAndScrollback()).as(log()).contains("the demo project stays in " + demo, "waymark --demo --continue");
 
     tmux.close();
     tmux = new Tmux();

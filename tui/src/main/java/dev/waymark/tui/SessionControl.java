@@ -8,10 +8,17 @@ import java.util.List;
  * method may throw {@link dev.waymark.core.session.SessionException} with a message for the user.
  */
 public interface SessionControl {
-  /** A tab as the UI shows it: its session, its label, what sits in its input, and whether the user closed it. */
-  record OpenTab(TabSession session, String title, String input, boolean closed) {
+  /**
+   * A tab as the UI shows it: its session, its label, what sits in its input, whether the user
+   * closed it, and whether it is the one shown (a headless command without --tab takes that one).
+   */
+  record OpenTab(TabSession session, String title, String input, boolean closed, boolean active) {
     public OpenTab(TabSession session, String title, String input) {
-      this(session, title, input, false);
+      this(session, title, input, false, false);
+    }
+
+    public OpenTab(TabSession session, String title, String input, boolean closed) {
+      this(session, title, input, closed, false);
     }
   }
 

@@ -33,6 +33,7 @@ class WaymarkUiTest {
   ShadowStore store;
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
+  KeyMap keyMap = KeyMap.defaults();
 
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
     start(columns, rows, approval, script, SessionControl.NONE);
@@ -48,7 +49,7 @@ class WaymarkUiTest {
     WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
         Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
     ui = new WaymarkUi(screen, Runnable::run, opener,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()),
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()),
         sessions);
     ui.openTab();
     ui.drawNow();
@@ -92,6 +93,17 @@ class WaymarkUiTest {
       }
     }
     throw new AssertionError("timed out waiting for " + what + "; the screen was:\n" + screen());
+  }
+
+  /** The first row of the input box: the one below the last rule. */
+  private static String input(String screen) {
+    java.util.List<String> rows = screen.lines().toList();
+    for (int r = rows.size() - 1; r > 0; r--) {
+      if (rows.get(r - 1).startsWith("────")) {
+        return rows.get(r).strip();
+      }
+    }
+    return "";
   }
 
   private String waitFor(String text) throws Exception {
@@ -392,6 +404,34 @@ class WaymarkUiTest {
   }
 
   @Test
+  void keysTypedIntoAWindowTooSmallToShowTheInputNeverSendAPrompt() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Answered.'}]}");
+    terminal.setTerminalSize(new TerminalSize(50, 10));
+    ui.wake();
+    waitFor("needs at least 60×15");
+    send("rm everything");
+    ui.step(50);
+    terminal.setTerminalSize(new TerminalSize(80, 20));
+    ui.wake();
+    String s = waitFor("ready · #0");
+    assertThat(s).doesNotContain("rm everything", "Answered.").contains("Ask for a change");
+    ctrl('d');
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void ctrlDQuitsAWindowTooSmall() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    terminal.setTerminalSize(new TerminalSize(50, 10));
+    ui.wake();
+    waitFor("Ctrl+D quits");
+    ctrl('d');
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
   void closingATabThatRunsAsksFirst() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
     send("go");
@@ -449,6 +489,8 @@ class WaymarkUiTest {
     send("/session save");
     waitFor(s -> !saves.isEmpty(), "a save");
     assertThat(saves.get(saves.size() - 1)).extracting(SessionControl.OpenTab::closed).containsExactly(false, true);
+    assertThat(saves.get(saves.size() - 1)).as("the tab shown is the active one, never the closed one")
+        .extracting(SessionControl.OpenTab::active).containsExactly(true, false);
 
     send("/tab");
     waitFor("Closed tabs (/tab reopen N):");
@@ -475,6 +517,123 @@ class WaymarkUiTest {
     type("y");
     ui.step(20);
     assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void enterOrAnyKeyButYAnswersNoToAYesNoQuestion() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    waitFor("Allow write_file: write a.txt?");
+    ctrl('d');
+    waitFor("Quit anyway?");
+    key(KeyType.Enter);
+    waitFor(s -> !s.contains("Quit anyway?"), "Enter to answer the [y/N] question");
+    assertThat(ui.finished()).as("Enter takes the default shown, N").isFalse();
+    ctrl('d');
+    waitFor("Quit anyway?");
+    type("x");
+    waitFor(s -> !s.contains("Quit anyway?"), "x to answer the question");
+    assertThat(ui.finished()).isFalse();
+    ctrl('d');
+    waitFor("Quit anyway?");
+    key(KeyType.ArrowDown);
+    waitFor(s -> !s.contains("Quit anyway?"), "an arrow to answer the question");
+    assertThat(ui.finished()).isFalse();
+    assertThat(screen()).as("the approval still waits").contains("Allow write_file: write a.txt?");
+    ctrl('d');
+    waitFor("Quit anyway?");
+    type("Y");
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
+  void anUndoneTurnsPromptIsNotLostWhenTheUserTypedDuringTheRestore() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'Made it.'}]}");
+    send("make a thing");
+    waitFor("ready · #1");
+    send("/undo");
+    type("new text"); // typed before the restore's event arrives
+    String s = waitFor("Restored #0");
+    assertThat(s).contains("↑ brings back the undone prompt");
+    assertThat(input(s)).isEqualTo("› new text");
+    key(KeyType.ArrowUp);
+    waitFor(t -> input(t).equals("› make a thing"), "the undone prompt first, before /undo");
+    key(KeyType.ArrowDown);
+    waitFor(t -> input(t).equals("› new text"), "what was typed, back");
+  }
+
+  @Test
+  void anApprovalInANarrowWindowStillShowsAllThreeAnswers() throws Exception {
+    start(60, 16, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'🚀 rocket.txt','content':'1'}}]},"
+        + "{'text':'Written.'}]}");
+    send("go");
+    String s = waitFor("Allow write_file");
+    assertThat(s).contains("[y] once", "[a] always", "[n] deny");
+  }
+
+  @Test
+  void aHugePasteStaysInTheInputAndTheRuleSaysHowMuchIsThere() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      text.append("line ").append(i).append(" 🚀 日本語\n");
+    }
+    ui.post(new UiInput.Paste(text.toString()));
+    String s = waitFor("5001 lines");
+    assertThat(s).contains("line 4999 🚀 日本語").doesNotContain("line 0 ");
+    key(KeyType.Enter);
+    waitFor(t -> !t.contains("5001 lines"), "the paste to be sent");
+  }
+
+  @Test
+  void editingKeysGoThroughTheKeyMapSoTheyCanBeRebound() throws Exception {
+    keyMap = KeyMap.defaults().withOverrides(java.util.Map.of("line-start", java.util.List.of("ctrl+x"), "kill-to-end",
+        java.util.List.of()));
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    type("world");
+    key(KeyType.Home); // no longer bound: nothing
+    type("!");
+    ctrl('x');
+    type("hello ");
+    ctrl('k'); // unbound: nothing
+    waitFor(s -> input(s).equals("› hello world!"), "the rebound key to move the cursor");
+    ui.post(new UiInput.Key(new KeyStroke(KeyType.ArrowRight, false, false, true))); // Shift+→ moves as → does
+    key(KeyType.Delete);
+    waitFor(s -> input(s).equals("› hello wrld!"), "Shift+→ then Delete");
+  }
+
+  @Test
+  void ctrlCClearsTheInputButUpBringsTheClearedTextBack() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    ui.post(new UiInput.Paste("a long draft\nwith two lines"));
+    waitFor("with two lines");
+    ctrl('c');
+    String s = waitFor(t -> input(t).startsWith("› Ask for a change"), "the input to clear");
+    assertThat(s).contains("↑ brings it back");
+    key(KeyType.ArrowUp);
+    waitFor(t -> t.contains("› a long draft") && t.contains("  with two lines"), "the cleared draft, back");
+  }
+
+  @Test
+  void anApprovalAndAQueueOfSteeringInTheSmallestWindowLeaveTheTabBarAndTheAnswers() throws Exception {
+    start(WaymarkUi.MIN_COLUMNS, WaymarkUi.MIN_ROWS, ApprovalMode.ASK, "{'responses':[]}");
+    ui.inject(new dev.waymark.core.agent.Event.TurnStarted(1, 0, "go"));
+    StringBuilder preview = new StringBuilder("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,30 @@\n");
+    for (int i = 0; i < 30; i++) {
+      preview.append("+line ").append(i).append('\n');
+    }
+    ui.inject(new dev.waymark.core.agent.Event.ToolCallProposed(1, new dev.waymark.core.model.ToolCall("c1", "write_file", "{}"),
+        "write a.txt", preview.toString(), true));
+    for (int i = 1; i <= 6; i++) {
+      ui.inject(new dev.waymark.core.agent.Event.SteeringQueued(1, "steer number " + i));
+    }
+    ui.drawNow();
+    String s = screen();
+    java.util.List<String> rows = s.lines().toList();
+    assertThat(rows.get(0)).as("the tab bar stays on top:\n" + s).startsWith(" 1 go").contains("waymark");
+    assertThat(s).contains("[n] deny", "more queued");
   }
 
   @Test

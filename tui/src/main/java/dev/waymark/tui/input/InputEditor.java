@@ -58,9 +58,30 @@ public final class InputEditor {
 
   public void insert(String s) {
     replaceSelection();
-    String clean = s.replace("\r\n", "\n").replace('\r', '\n');
+    String clean = printable(s);
     text.insert(caret, clean);
     caret += clean.length();
+  }
+
+  private static final java.util.regex.Pattern ESCAPES = java.util.regex.Pattern.compile(
+      "\u001b\\[[0-?]*[ -/]*[@-~]" // colours and other CSI sequences
+      + "|\u001b\\].*?(?:\u0007|\u001b\\\\)" // OSC: titles, hyperlinks
+      + "|\u001b.?", java.util.regex.Pattern.DOTALL);
+
+  /**
+   * What of pasted text can be typed: line ends become {@code \n}; terminal escape sequences (the
+   * colours of copied terminal output) and other control characters would show as garbage or
+   * reach the model, so they go; tabs and newlines stay.
+   */
+  static String printable(String s) {
+    String text = s.replace("\r\n", "\n").replace('\r', '\n');
+    if (text.chars().noneMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t')) {
+      return text;
+    }
+    text = ESCAPES.matcher(text).replaceAll("");
+    StringBuilder kept = new StringBuilder(text.length());
+    text.chars().filter(c -> !Character.isISOControl(c) || c == '\n' || c == '\t').forEach(c -> kept.append((char) c));
+    return kept.toString();
   }
 
   public void backspace() {

@@ -1,12 +1,16 @@
 package dev.waymark.tui.screen;
 
 import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.terminal.Action;
+import dev.waymark.tui.terminal.KeyChord;
+import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Span;
 import dev.waymark.tui.text.Style;
 import dev.waymark.tui.text.Tone;
 import dev.waymark.tui.text.Wrap;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,14 +18,47 @@ import java.util.Map;
 public final class HelpText {
   private HelpText() {}
 
-  /** {@code keys}: what each action does, and the chords bound to it (in order of the help). */
-  public static List<Line> render(Map<String, String> keys, int width) {
+  /**
+   * What each bound action does and its keys, in the order of {@link Action}; the nine tab keys as
+   * one entry; {@code editing}: only the input's editing keys, else all the others.
+   */
+  public static Map<String, String> keys(KeyMap bindings, boolean editing) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    List<String> tabKeys = new ArrayList<>();
+    for (Action action : Action.values()) {
+      if (action.edits() != editing) {
+        continue;
+      }
+      List<KeyChord> chords = bindings.chordsFor(action);
+      if (action.name().startsWith("TAB_")) {
+        chords.stream().findFirst().ifPresent(c -> tabKeys.add(c.toString()));
+        if (action == Action.TAB_9 && !tabKeys.isEmpty()) {
+          keys.put("go to tab 1…9", tabKeys.size() > 2
+              ? tabKeys.get(0) + " … " + tabKeys.get(tabKeys.size() - 1) : String.join(", ", tabKeys));
+        }
+      } else if (!chords.isEmpty()) {
+        keys.put(action.description(), String.join(", ", chords.stream().map(KeyChord::toString).toList()));
+      }
+    }
+    return keys;
+  }
+
+  /** The help for the keys as bound in {@code bindings}: keys, commands, then the input's editing keys. */
+  public static List<Line> render(KeyMap bindings, int width) {
+    List<Line> rows = render(keys(bindings, false), width);
+    rows.add(Line.EMPTY);
+    rows.add(Line.of("Editing the input", Style.of(Tone.HEADING).bolded()));
+    keyRows(keys(bindings, true), width, rows);
+    rows.add(Line.EMPTY);
+    rows.add(Line.of(Span.of("Esc or q closes this.", Tone.MUTED)));
+    return rows;
+  }
+
+  /** {@code keys}: what each action does, and the chords bound to it (in order of the help); then the commands. */
+  static List<Line> render(Map<String, String> keys, int width) {
     List<Line> rows = new ArrayList<>();
     rows.add(Line.of("Keys", Style.of(Tone.HEADING).bolded()));
-    for (var entry : keys.entrySet()) {
-      rows.addAll(Wrap.wrap(Line.of(Span.of(String.format("  %-22s", entry.getValue()), Tone.ACCENT),
-          Span.plain(entry.getKey())), width, Line.plain(" ".repeat(Math.min(24, width / 2)))));
-    }
+    keyRows(keys, width, rows);
     rows.add(Line.EMPTY);
     rows.add(Line.of("Commands", Style.of(Tone.HEADING).bolded()));
     for (String usage : SlashCommand.USAGE) {
@@ -32,8 +69,14 @@ public final class HelpText {
     rows.addAll(Wrap.wrap(Line.of(Span.of("Every prompt makes a checkpoint. Browsing never touches your files; "
         + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
         + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));
-    rows.add(Line.of(Span.of("Esc or q closes this.", Tone.MUTED)));
     return rows;
+  }
+
+  private static void keyRows(Map<String, String> keys, int width, List<Line> rows) {
+    for (var entry : keys.entrySet()) {
+      rows.addAll(Wrap.wrap(Line.of(Span.of(String.format("  %-22s", entry.getValue()), Tone.ACCENT),
+          Span.plain(entry.getKey())), width, Line.plain(" ".repeat(Math.min(24, width / 2)))));
+    }
   }
 
   static String explain(String usage) {

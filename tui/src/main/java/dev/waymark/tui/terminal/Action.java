@@ -23,7 +23,20 @@ public enum Action {
   EXPAND("expand or fold tool calls: whole diffs, output, changed files"),
   CLEAR_OR_EXIT("clear the input · interrupt the turn · twice when idle: quit"),
   EXIT_IF_EMPTY("quit (on an empty input; asks while a call waits for approval)"),
-  HELP("keys and commands");
+  HELP("keys and commands"),
+  // editing the input (help lists them after the commands); after the others, so that a key the
+  // user binds to one of those wins
+  CURSOR_LEFT("cursor left"),
+  CURSOR_RIGHT("cursor right"),
+  WORD_LEFT("a word left"),
+  WORD_RIGHT("a word right"),
+  LINE_START("start of the line · top of a panel"),
+  LINE_END("end of the line · bottom of a panel"),
+  DELETE_BACK("delete the character before the cursor"),
+  DELETE_FORWARD("delete the character under the cursor"),
+  DELETE_WORD_BACK("delete the word before the cursor"),
+  KILL_TO_END("delete to the end of the line"),
+  KILL_TO_START("delete to the start of the line");
 
   private final String description;
 
@@ -36,6 +49,10 @@ public enum Action {
   }
 
   /** The name settings use: {@code view-back}. */
+  public boolean edits() {
+    return ordinal() >= CURSOR_LEFT.ordinal();
+  }
+
   public String settingName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }

@@ -32,7 +32,9 @@ public final class InputTranslator {
     }
     if (paste != null) {
       switch (stroke.getKeyType()) {
-        case Character -> paste.append(stroke.getCharacter());
+        // ESC of a pasted colour is kept, so the input drops the whole sequence, not just the ESC
+        case Character -> paste.append(stroke.isAltDown() ? "\u001b" : "").append(stroke.getCharacter());
+        case Escape -> paste.append('\u001b');
         case Enter -> paste.append('\n');
         case Tab -> paste.append('\t');
         default -> { } // arrows and the like cannot be pasted

@@ -11,6 +11,7 @@ import java.util.Optional;
  * Which keys do which {@link Action}. Every binding can be replaced or removed in settings.
  * Ctrl+B and Ctrl+F are tmux's prefix and readline's cursor keys, so browsing is also on
  * Alt+← and Alt+→. Ctrl+S, Ctrl+Q, Ctrl+Z and Ctrl+\ are left alone: terminals often eat them.
+ * Editing keys are actions too: every key the interface reacts to is found here.
  */
 public final class KeyMap {
   private final Map<Action, List<KeyChord>> bindings;
@@ -42,6 +43,17 @@ public final class KeyMap {
     bind(b, Action.CLEAR_OR_EXIT, "ctrl+c");
     bind(b, Action.EXIT_IF_EMPTY, "ctrl+d");
     bind(b, Action.HELP, "f1");
+    bind(b, Action.CURSOR_LEFT, "left");
+    bind(b, Action.CURSOR_RIGHT, "right");
+    bind(b, Action.WORD_LEFT, "alt+b", "ctrl+left");
+    bind(b, Action.WORD_RIGHT, "alt+f", "ctrl+right");
+    bind(b, Action.LINE_START, "home", "ctrl+a");
+    bind(b, Action.LINE_END, "end", "ctrl+e");
+    bind(b, Action.DELETE_BACK, "backspace");
+    bind(b, Action.DELETE_FORWARD, "delete");
+    bind(b, Action.DELETE_WORD_BACK, "alt+backspace");
+    bind(b, Action.KILL_TO_END, "ctrl+k");
+    bind(b, Action.KILL_TO_START, "ctrl+u");
     return new KeyMap(b);
   }
 
@@ -81,8 +93,19 @@ public final class KeyMap {
     return new KeyMap(b);
   }
 
-  /** The action bound to this key; the first one in {@link Action} order wins a clash. */
+  /**
+   * The action bound to this key; the first one in {@link Action} order wins a clash. A key with
+   * Shift that is not bound does what it does without (Shift+← moves the cursor).
+   */
   public Optional<Action> actionFor(KeyStroke stroke) {
+    Optional<Action> bound = bound(stroke);
+    if (bound.isEmpty() && stroke != null && stroke.isShiftDown() && stroke.getKeyType() != com.googlecode.lanterna.input.KeyType.Character) {
+      return bound(new KeyStroke(stroke.getKeyType(), stroke.isCtrlDown(), stroke.isAltDown(), false));
+    }
+    return bound;
+  }
+
+  private Optional<Action> bound(KeyStroke stroke) {
     for (var entry : bindings.entrySet()) {
       for (KeyChord chord : entry.getValue()) {
         if (chord.matches(stroke)) {

@@ -68,4 +68,11 @@ class InputEditorTest {
     e.insert("!");
     assertThat(e.text()).as("after a move it is text to edit").isEqualTo("make a.tx!t");
   }
+
+  @Test
+  void pastedTerminalColoursAndControlCharactersAreDroppedButTabsAndNewlinesKept() {
+    InputEditor e = new InputEditor();
+    e.insert("\u001b[31mred\u001b[0m\tcell\u0007\r\nnext \u001b]8;;http://x\u001b\\link\u001b]8;;\u001b\\ 🚀\u007f\u0008");
+    assertThat(e.text()).isEqualTo("red\tcell\nnext link 🚀");
+  }
 }

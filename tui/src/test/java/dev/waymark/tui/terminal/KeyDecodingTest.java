@@ -37,6 +37,15 @@ class KeyDecodingTest {
   }
 
   @Test
+  void aPasteOfColouredTerminalOutputReachesTheInputAsItsText() throws Exception {
+    List<UiInput> inputs = decode("\u001b[200~\u001b[31mred\u001b[0m\tok \u001b[1;32mgreen\u001b[m\u001b[201~");
+    assertThat(inputs).hasSize(1);
+    var editor = new dev.waymark.tui.input.InputEditor();
+    editor.insert(((UiInput.Paste) inputs.get(0)).text());
+    assertThat(editor.text()).isEqualTo("red\tok green");
+  }
+
+  @Test
   void anEmojiTypedArrivesAsOneCharacter() throws Exception {
     assertThat(decode("😀")).containsExactly(new UiInput.Text("😀"));
   }

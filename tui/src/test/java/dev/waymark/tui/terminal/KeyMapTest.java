@@ -49,4 +49,16 @@ class KeyMapTest {
   void plainCharactersAreNotActions() {
     assertThat(KeyMap.defaults().actionFor(new KeyStroke('b', false, false))).isEmpty();
   }
+
+  @Test
+  void editingKeysAreActionsThatUserBindingsWinOver() {
+    KeyMap keys = KeyMap.defaults();
+    assertThat(keys.actionFor(new KeyStroke(KeyType.Home))).contains(Action.LINE_START);
+    assertThat(keys.actionFor(new KeyStroke('a', true, false))).contains(Action.LINE_START);
+    assertThat(keys.actionFor(new KeyStroke(KeyType.Backspace, false, true))).contains(Action.DELETE_WORD_BACK);
+    assertThat(keys.actionFor(new KeyStroke(KeyType.ArrowLeft, false, false, true))).as("Shift+← as ←").contains(Action.CURSOR_LEFT);
+    KeyMap rebound = keys.withOverrides(Map.of("new-tab", List.of("ctrl+a")));
+    assertThat(rebound.actionFor(new KeyStroke('a', true, false))).contains(Action.NEW_TAB);
+    assertThat(Action.valueOf("KILL_TO_END").settingName()).isEqualTo("kill-to-end");
+  }
 }

@@ -1,0 +1,126 @@
+package dev.waymark.tui.command;
+
+import dev.waymark.core.agent.Command;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.tui.SessionControl;
+import dev.waymark.tui.chat.TabState;
+import dev.waymark.tui.keys.Host;
+import dev.waymark.tui.tab.SessionSaver;
+import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.text.Tone;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs a line that starts with {@code /}: the checkpoint commands on the tab, /tab, /session, /rewind, /help, /quit. */
+public final class CommandRunner {
+  private static final DateTimeFormatter SAVE_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+  private final Tabs tabs;
+  private final SessionSaver saver;
+  private final Clock clock;
+  private final Host host;
+
+  public CommandRunner(Tabs tabs, SessionSaver saver, Clock clock, Host host) {
+    this.tabs = tabs;
+    this.saver = saver;
+    this.clock = clock;
+    this.host = host;
+  }
+
+  public void run(TabController tab, String text) {
+    TabState state = tab.state();
+    String saveName = "cp" + state.live() + "-" + LocalDateTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(SAVE_NAME);
+    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName);
+    if (parsed instanceof SlashCommand.Parsed.Invalid invalid) {
+      state.notice(Tone.ERROR, "✗ " + invalid.message());
+    } else if (parsed instanceof SlashCommand.Parsed.Help) {
+      host.showHelp();
+    } else if (parsed instanceof SlashCommand.Parsed.Quit) {
+      host.requestQuit();
+    } else if (parsed instanceof SlashCommand.Parsed.TabCommand tabCommand) {
+      tabCommand(tab, tabCommand);
+    } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
+      host.openRewind(tab);
+    } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
+      state.toggleReasoning();
+    } else if (parsed instanceof SlashCommand.Parsed.Session session) {
+      sessionCommand(tab, session);
+    } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
+      if (state.running() && forTab.keepsDraft()) {
+        state.notice(Tone.ERROR, "✗ A turn is running; interrupt it (Esc) before moving the tab.");
+        return;
+      }
+      List<Command> commands = new ArrayList<>();
+      if (forTab.keepsDraft()) {
+        commands.add(new Command.KeepDraft(""));
+      }
+      commands.addAll(forTab.commands());
+      tab.run(commands, saver);
+    }
+  }
+
+  /** {@code /tab}: the closed tabs; {@code /tab reopen [N]}: the last closed one, or the N-th listed. */
+  private void tabCommand(TabController tab, SlashCommand.Parsed.TabCommand command) {
+    List<TabController> closed = tabs.closed();
+    if (closed.isEmpty()) {
+      tab.state().notice(Tone.MUTED, "No closed tab to reopen in this session.");
+      return;
+    }
+    if (!command.reopen()) {
+      List<String> lines = new ArrayList<>(List.of("Closed tabs (/tab reopen N):"));
+      for (int i = 0; i < closed.size(); i++) {
+        TabState s = closed.get(i).state();
+        lines.add("  " + (i + 1) + "  " + (s.title().isEmpty() ? "(no prompt)" : s.title()) + "  · live #" + s.live());
+      }
+      tab.state().notice(Tone.NORMAL, String.join("\n", lines));
+      return;
+    }
+    int index = command.number() < 0 ? closed.size() - 1 : command.number() - 1;
+    if (index < 0 || index >= closed.size()) {
+      tab.state().notice(Tone.ERROR, "✗ There is no closed tab " + (index + 1) + "; /tab lists them.");
+      return;
+    }
+    tabs.reopen(index).state().notice(Tone.MUTED, "Tab reopened.");
+    saver.changed();
+  }
+
+  private void sessionCommand(TabController tab, SlashCommand.Parsed.Session command) {
+    SessionControl sessions = saver.sessions();
+    try {
+      switch (command.verb()) {
+        case "save" -> tab.state().notice(Tone.ACCENT, saver.save(command.argument(), true));
+        case "list" -> tab.state().notice(Tone.NORMAL, String.join("\n", sessions.list()));
+        case "delete" -> tab.state().notice(Tone.MUTED, sessions.delete(command.argument()));
+        case "load" -> load(command.argument());
+        default -> tab.state().notice(Tone.ERROR, "✗ Unknown /session command.");
+      }
+    } catch (SessionException e) {
+      tab.state().notice(Tone.ERROR, "✗ " + e.getMessage());
+    }
+  }
+
+  private void load(String idOrName) {
+    for (TabController t : tabs.open()) {
+      if (t.state().running()) {
+        tabs.current().state().notice(Tone.ERROR, "✗ A turn is running in tab " + tabs.number(t)
+            + "; interrupt it (Esc) before loading another session.");
+        return;
+      }
+    }
+    saver.save(null, true);
+    SessionControl.Loaded loaded = saver.sessions().load(idOrName);
+    List<TabController> old = tabs.clear();
+    host.openLoaded(loaded);
+    for (TabController t : old) {
+      t.session().close();
+    }
+    if (tabs.isEmpty()) {
+      host.openTab();
+    }
+  }
+}

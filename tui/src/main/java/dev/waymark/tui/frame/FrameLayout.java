@@ -1,0 +1,229 @@
+package dev.waymark.tui.frame;
+
+import com.googlecode.lanterna.TerminalPosition;
+import com.googlecode.lanterna.TerminalSize;
+import dev.waymark.tui.chat.ChatView;
+import dev.waymark.tui.chat.TabState;
+import dev.waymark.tui.input.InputLayout;
+import dev.waymark.tui.screen.Footer;
+import dev.waymark.tui.screen.Overlay;
+import dev.waymark.tui.screen.Picker;
+import dev.waymark.tui.screen.Rail;
+import dev.waymark.tui.screen.TabBar;
+import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.text.DiffLines;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Span;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import dev.waymark.tui.text.Wrap;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Lays out one screen from the tabs and what is drawn over them: the tab bar on top, the footer
+ * at the bottom, then bottom-up the input, an approval waiting, the steering queue and a hint,
+ * and the chat with its rail in what is left. Pure: the same state and size give the same frame.
+ */
+public final class FrameLayout {
+  public static final int MIN_COLUMNS = 60;
+  public static final int MIN_ROWS = 15;
+  private static final int MAX_INPUT_ROWS = 8;
+
+  /** What the footer names: the model and the approval mode. */
+  public record Labels(String model, String approval) {}
+
+  private final List<Frame.Row> rows = new ArrayList<>();
+
+  private FrameLayout() {}
+
+  /** The frame for {@code size}; {@code spinner} is the spinner's current glyph, {@code now} times the turn. */
+  public static Frame layout(Tabs tabs, Layers layers, Labels labels, TerminalSize size, String spinner, Instant now) {
+    return new FrameLayout().lay(tabs, layers, labels, size, spinner, now);
+  }
+
+  private void put(int column, int row, Line line, int width) {
+    rows.add(new Frame.Row(column, row, line, width));
+  }
+
+  private Frame lay(Tabs tabs, Layers layers, Labels labels, TerminalSize size, String spinner, Instant now) {
+    int width = size.getColumns();
+    int height = size.getRows();
+    if (width < MIN_COLUMNS || height < MIN_ROWS) {
+      Line message = Line.of(Span.of("Waymark needs at least " + MIN_COLUMNS + "×" + MIN_ROWS + " (this is " + width + "×"
+          + height + "). Enlarge the window; until then typing is ignored. Esc interrupts, Ctrl+D quits.", Tone.WARNING));
+      List<Line> lines = Wrap.wrap(message, Math.max(1, width));
+      for (int r = 0; r < lines.size() && r < height; r++) {
+        put(0, r, lines.get(r), width);
+      }
+      return new Frame(size, rows, Optional.empty(), 1, 0, true);
+    }
+    TabController tab = tabs.current();
+    TabState state = tab.state();
+
+    List<TabBar.Label> tabLabels = new ArrayList<>();
+    for (TabController t : tabs.open()) {
+      TabState s = t.state();
+      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish()));
+    }
+    put(0, 0, TabBar.render(tabLabels, width, spinner), width);
+    put(0, height - 1, Footer.render(state, labels.model(), labels.approval(), width, now, spinner), width);
+
+    // bottom-up: input, approval, steering, hint, then the chat takes what is left
+    int bottom = height - 1;
+    int maxInputRows = Math.min(MAX_INPUT_ROWS, Math.max(1, (height - 6) / 3));
+    String text = tab.editor().text();
+    InputLayout.Layout input = InputLayout.layout(text, tab.editor().caret(), width - 2, maxInputRows);
+    int inputRows = Math.max(1, Math.min(input.rows().size() - input.firstRow(), maxInputRows));
+    int inputTop = bottom - inputRows;
+    Tone ruleTone = state.viewed().isPresent() ? Tone.VIEWED : Tone.MUTED;
+    put(0, inputTop - 1, Line.of(Span.of("─".repeat(width), ruleTone)), width);
+    if (input.rows().size() > inputRows) { // a long paste: say how much is there beyond the rows shown
+      long lines = text.chars().filter(c -> c == '\n').count() + 1;
+      String amount = " " + lines + " lines, " + (text.length() + 1023) / 1024 + " KB in the input ─";
+      put(Math.max(0, width - amount.length()), inputTop - 1, Line.of(Span.of(amount, ruleTone)), width);
+    }
+    for (int r = 0; r < inputRows; r++) {
+      int index = input.firstRow() + r;
+      String row = index < input.rows().size() ? input.rows().get(index) : "";
+      Span typed = tab.editor().selected() ? new Span(row, Style.PLAIN.reversed()) : Span.plain(row);
+      put(0, inputTop + r, Line.of(Span.of(index == 0 ? "› " : "  ", Tone.USER), typed), width);
+    }
+    if (tab.editor().isEmpty()) {
+      put(2, inputTop, Wrap.truncate(Line.of(Span.of(placeholder(state), Tone.MUTED)), width - 2), width - 2);
+    }
+    int above = inputTop - 1;
+    List<Line> approval = approvalRows(state, width, Math.max(0, above - 1 - 3));
+    above -= approval.size();
+    for (int r = 0; r < approval.size(); r++) {
+      put(0, above + r, approval.get(r), width);
+    }
+    List<Line> steering = steeringRows(state, width, above - 2); // the tab bar and a row of chat stay
+    above -= steering.size();
+    for (int r = 0; r < steering.size(); r++) {
+      put(0, above + r, steering.get(r), width);
+    }
+    if (!layers.hint().isEmpty() && above - 1 > 1) {
+      above -= 1;
+      put(0, above, Wrap.truncate(Line.of(Span.of(layers.hint(), Tone.WARNING)), width), width);
+    }
+
+    int chatTop = 1;
+    int chatHeight = Math.max(0, above - chatTop);
+    int chatWidth = Math.max(1, width - Rail.WIDTH - 1);
+    if (layers.confirm() != null) {
+      List<Line> question = Wrap.wrap(Line.of(new Span(layers.confirm().question(), Style.of(Tone.WARNING).bolded())), width);
+      for (int r = 0; r < question.size() && r < chatHeight; r++) {
+        put(0, chatTop + r, question.get(r), width);
+      }
+    } else if (layers.overlay() != null) {
+      overlay(layers.overlay(), chatTop, chatHeight, width);
+    } else if (layers.picker() != null) {
+      picker(layers.picker(), chatTop, chatHeight, width);
+    } else {
+      chat(tab, chatTop, chatWidth, chatHeight, width, spinner);
+    }
+
+    boolean modal = layers.modal() || (state.pendingApproval().isPresent() && tab.editor().isEmpty());
+    Optional<TerminalPosition> cursor = modal ? Optional.empty() : Optional.of(new TerminalPosition(
+        Math.min(width - 1, 2 + input.caretColumn()), inputTop + (input.caretRow() - input.firstRow())));
+    return new Frame(size, rows, cursor, chatWidth, chatHeight, false);
+  }
+
+  private static String placeholder(TabState state) {
+    if (!state.running()) {
+      return state.viewed().isPresent() ? "Send a message to branch from #" + state.viewed().get() + "…"
+          : "Ask for a change, or type / for commands…";
+    }
+    return state.viewed().isPresent() ? "A turn is running: Enter steers it and ends viewing; Esc or Ctrl+C interrupts…"
+        : "Type to steer the running turn (Enter), Esc or Ctrl+C to interrupt…";
+  }
+
+  private void chat(TabController tab, int top, int chatWidth, int chatHeight, int width, String spinner) {
+    List<Line> chat = ChatView.render(tab.state(), tab.scroll(), chatWidth, chatHeight);
+    for (int r = 0; r < chat.size(); r++) {
+      put(0, top + r, chat.get(r), chatWidth);
+    }
+    if (!tab.scroll().following() && chatHeight > 0) {
+      put(Math.max(0, chatWidth - 14), top + chatHeight - 1, Line.of(Span.of(" ↓ more (PgDn) ", Tone.ACCENT)), 15);
+    }
+    List<Line> rail = Rail.render(tab.state(), chatHeight, spinner);
+    for (int r = 0; r < rail.size(); r++) {
+      put(width - Rail.WIDTH, top + r, rail.get(r), Rail.WIDTH);
+    }
+  }
+
+  private void overlay(Overlay overlay, int top, int height, int width) {
+    if (height <= 0) {
+      return;
+    }
+    put(0, top, Wrap.truncate(Line.of(new Span(" " + overlay.title() + " ", Style.of(Tone.ACCENT).reversed()),
+        Span.of("  ↑↓ PgUp PgDn scroll · Esc/q close", Tone.MUTED)), width), width);
+    List<Line> lines = overlay.rows(width);
+    int page = height - 1;
+    overlay.scroll(0, page); // a resize can leave it scrolled past its end
+    for (int r = 0; r < page && overlay.top() + r < lines.size(); r++) {
+      put(0, top + 1 + r, lines.get(overlay.top() + r), width);
+    }
+  }
+
+  private void picker(Picker picker, int top, int height, int width) {
+    if (height <= 1) {
+      return;
+    }
+    put(0, top, Wrap.truncate(Line.of(new Span(" " + picker.title() + " ", Style.of(Tone.ACCENT).reversed()),
+        Span.of("  ↑↓ Enter · Esc", Tone.MUTED)), width), width);
+    List<Line> lines = picker.rows(width, height - 1);
+    for (int r = 0; r < lines.size(); r++) {
+      put(0, top + 1 + r, lines.get(r), width);
+    }
+  }
+
+  private static List<Line> approvalRows(TabState state, int width, int maxRows) {
+    Optional<TabState.PendingApproval> pending = state.pendingApproval();
+    List<Line> lines = new ArrayList<>();
+    if (pending.isEmpty() || maxRows < 3) {
+      return lines;
+    }
+    TabState.PendingApproval p = pending.get();
+    lines.add(Wrap.truncate(Line.of(new Span((p.proposedAgain() ? "Proposed again — allow " : "Allow ") + p.call().name()
+        + ": " + p.summary() + "?", Style.of(Tone.WARNING).bolded())), width));
+    List<Line> body = p.preview().isBlank() ? List.of() : DiffLines.render(p.preview(), width - 2).stream()
+        .filter(l -> !l.text().startsWith("diff --waymark ")).toList();
+    int room = maxRows - 2;
+    for (int i = 0; i < body.size() && i < room; i++) {
+      lines.add(i == room - 1 && body.size() > room
+          ? Line.of(Span.of("  … " + (body.size() - room + 1) + " more lines", Tone.MUTED))
+          : body.get(i).prefixed("  "));
+    }
+    Line answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("allow once  "), Span.of("[a] ", Tone.ACCENT),
+        Span.plain("allow " + p.call().name() + " for this session  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
+    if (answers.width() > width) { // a narrow window still shows every answer
+      answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("once  "), Span.of("[a] ", Tone.ACCENT),
+          Span.plain("always  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
+    }
+    lines.add(answers);
+    return lines;
+  }
+
+  private static List<Line> steeringRows(TabState state, int width, int maxRows) {
+    List<String> queue = state.steeringQueue();
+    List<Line> lines = new ArrayList<>();
+    if (maxRows <= 0) {
+      return lines;
+    }
+    int shown = Math.min(3, queue.size());
+    shown = queue.size() > shown || shown > maxRows ? Math.min(shown, maxRows - 1) : shown; // a row for "+N more"
+    for (int i = 0; i < shown; i++) {
+      lines.add(Wrap.truncate(Line.of(Span.of(" ⏳ queued: ", Tone.MUTED), Span.of(queue.get(i).replace('\n', ' '), Tone.USER)),
+          width));
+    }
+    if (queue.size() > shown) {
+      lines.add(Line.of(Span.of("    +" + (queue.size() - shown) + " more queued", Tone.MUTED)));
+    }
+    return lines;
+  }
+}

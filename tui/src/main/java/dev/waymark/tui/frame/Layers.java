@@ -1,0 +1,70 @@
+package dev.waymark.tui.frame;
+
+import dev.waymark.tui.screen.Overlay;
+import dev.waymark.tui.screen.Picker;
+
+/**
+ * What is drawn over the chat and takes the keys while it is: a yes/no question, a panel (help,
+ * a diff), a list to pick from (/rewind); and the one-line hint above the input.
+ */
+public final class Layers {
+  /** A yes/no question; {@code yes} runs on y or Y only, anything else answers no. */
+  public record Confirm(String question, Runnable yes) {}
+
+  private Confirm confirm;
+  private Overlay overlay;
+  private Picker picker;
+  private String hint = "";
+
+  public Confirm confirm() {
+    return confirm;
+  }
+
+  public void ask(Confirm question) {
+    confirm = question;
+  }
+
+  /** Takes the question away and runs its yes if {@code answer} is y or Y. */
+  public void answer(String answer) {
+    Confirm question = confirm;
+    confirm = null;
+    if (question != null && answer.equalsIgnoreCase("y")) {
+      question.yes().run();
+    }
+  }
+
+  public Overlay overlay() {
+    return overlay;
+  }
+
+  public void show(Overlay panel) {
+    overlay = panel;
+  }
+
+  public Picker picker() {
+    return picker;
+  }
+
+  public void pick(Picker list) {
+    picker = list;
+  }
+
+  /** Closes the panel and the list. */
+  public void closePanels() {
+    overlay = null;
+    picker = null;
+  }
+
+  public String hint() {
+    return hint;
+  }
+
+  public void hint(String text) {
+    hint = text == null ? "" : text;
+  }
+
+  /** True while something over the chat takes the keys. */
+  public boolean modal() {
+    return confirm != null || overlay != null || picker != null;
+  }
+}

@@ -1,0 +1,33 @@
+package dev.waymark.tui.keys;
+
+import dev.waymark.tui.SessionControl;
+import dev.waymark.tui.tab.TabController;
+
+/** What keys and commands ask of the interface around them: tabs opened and closed, quitting, panels. */
+public interface Host {
+  void openTab();
+
+  /** Replaces the tabs with a loaded session's. */
+  void openLoaded(SessionControl.Loaded loaded);
+
+  /** Ctrl+W: closes the tab, asking first when it runs a turn or has history. */
+  void requestClose(TabController tab);
+
+  /** Ctrl+D and /quit: asks first while a tool call waits for approval. */
+  void requestQuit();
+
+  void quit();
+
+  void showHelp();
+
+  /** The /rewind list of the tab's prompts. */
+  void openRewind(TabController tab);
+
+  /** Runs a line starting with {@code /}. */
+  void runCommand(TabController tab, String line);
+
+  /** The chat's width and height in the last frame, for scrolling by a page. */
+  int chatWidth();
+
+  int chatHeight();
+}

@@ -1,0 +1,286 @@
+package dev.waymark.tui.keys;
+
+import com.googlecode.lanterna.input.KeyStroke;
+import dev.waymark.tui.chat.ChatView;
+import dev.waymark.tui.chat.TabState;
+import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.frame.Layers;
+import dev.waymark.tui.input.InputEditor;
+import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.screen.Overlay;
+import dev.waymark.tui.screen.Picker;
+import dev.waymark.tui.tab.SessionSaver;
+import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.terminal.Action;
+import dev.waymark.tui.terminal.KeyMap;
+import dev.waymark.tui.terminal.UiInput;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where input goes. Every key is looked up in the {@link KeyMap} and its action done by what takes
+ * the keys now: a yes/no question, a panel, a list, an approval waiting, else the tab and its
+ * input. Typed and pasted text goes to the input (y/a/n answer an approval on an empty input).
+ */
+public final class KeyRouter {
+  private static final Duration SECOND_CTRL_C = Duration.ofSeconds(2);
+  private static final Duration SECOND_ESC = Duration.ofMillis(800);
+  public static final String INTERRUPTING = "Interrupting…";
+
+  private final Tabs tabs;
+  private final Layers layers;
+  private final KeyMap keys;
+  private final Clock clock;
+  private final InputHistory history;
+  private final SessionSaver saver;
+  private final Host host;
+  private Instant lastEsc = Instant.EPOCH;
+  private Instant lastCtrlC = Instant.EPOCH;
+
+  public KeyRouter(Tabs tabs, Layers layers, KeyMap keys, Clock clock, InputHistory history, SessionSaver saver, Host host) {
+    this.tabs = tabs;
+    this.layers = layers;
+    this.keys = keys;
+    this.clock = clock;
+    this.history = history;
+    this.saver = saver;
+    this.host = host;
+  }
+
+  /** Handles one input; {@code tooSmall}: the input is not on screen, so only quitting and interrupting work. */
+  public void route(UiInput input, boolean tooSmall) {
+    if (input instanceof UiInput.Eof) {
+      host.quit();
+      return;
+    }
+    Optional<Action> action = input instanceof UiInput.Key key ? keys.actionFor(key.stroke()) : Optional.empty();
+    if (tooSmall && !action.filter(a -> a == Action.CLEAR_OR_EXIT || a == Action.EXIT_IF_EMPTY || a == Action.INTERRUPT)
+        .isPresent()) {
+      return; // typing blind could send a prompt nobody read
+    }
+    if (input instanceof UiInput.Paste paste) {
+      if (!layers.modal()) {
+        tabs.current().editor().insert(paste.text());
+      }
+    } else if (input instanceof UiInput.Text text) {
+      onText(text.text());
+    } else if (input instanceof UiInput.Key key) {
+      onKey(key.stroke(), action);
+    }
+  }
+
+  private void onText(String text) {
+    if (layers.confirm() != null) {
+      layers.answer(text);
+      return;
+    }
+    if (layers.overlay() != null || layers.picker() != null) {
+      if (text.equals("q")) {
+        layers.closePanels();
+      }
+      return;
+    }
+    TabController tab = tabs.current();
+    Optional<TabState.PendingApproval> pending = tab.state().pendingApproval();
+    if (pending.isPresent() && tab.editor().isEmpty()) {
+      switch (text) {
+        case "y" -> tab.approve(pending.get(), false);
+        case "a" -> tab.approve(pending.get(), true);
+        case "n" -> tab.deny(pending.get());
+        default -> tab.editor().insert(text);
+      }
+      return;
+    }
+    tab.editor().insert(text);
+  }
+
+  private void onKey(KeyStroke stroke, Optional<Action> action) {
+    layers.hint("");
+    if (layers.confirm() != null) {
+      layers.answer(""); // [y/N]: Enter, Esc and every other key take the default shown, no
+    } else if (action.isEmpty()) {
+      return; // not bound: nothing to do
+    } else if (layers.overlay() != null) {
+      onOverlay(layers.overlay(), action.get());
+    } else if (layers.picker() != null) {
+      onPicker(layers.picker(), action.get());
+    } else if (!perform(action.get())) {
+      edit(tabs.current().editor(), action.get());
+    }
+  }
+
+  private void onOverlay(Overlay overlay, Action action) {
+    int page = Math.max(1, host.chatHeight() - 2);
+    switch (action) {
+      case INTERRUPT, CLEAR_OR_EXIT, HELP -> layers.closePanels();
+      case HISTORY_PREVIOUS -> overlay.scroll(-1, page);
+      case HISTORY_NEXT -> overlay.scroll(1, page);
+      case SCROLL_UP -> overlay.scroll(-page, page);
+      case SCROLL_DOWN -> overlay.scroll(page, page);
+      case LINE_START -> overlay.scrollTo(0, page);
+      case LINE_END -> overlay.scrollTo(Integer.MAX_VALUE / 2, page);
+      default -> { }
+    }
+  }
+
+  private void onPicker(Picker picker, Action action) {
+    int page = Math.max(1, host.chatHeight() - 2);
+    switch (action) {
+      case INTERRUPT, CLEAR_OR_EXIT -> layers.closePanels();
+      case HISTORY_PREVIOUS -> picker.move(-1);
+      case HISTORY_NEXT -> picker.move(1);
+      case SCROLL_UP -> picker.move(-page);
+      case SCROLL_DOWN -> picker.move(page);
+      case SUBMIT -> {
+        int before = picker.chosen().value();
+        layers.closePanels();
+        host.runCommand(tabs.current(), "/undo " + before);
+      }
+      default -> { }
+    }
+  }
+
+  /** Does a bound action on the tab; false when it is the input's to do. */
+  private boolean perform(Action action) {
+    TabController tab = tabs.current();
+    InputEditor editor = tab.editor();
+    switch (action) {
+      case NEW_TAB -> host.openTab();
+      case CLOSE_TAB -> host.requestClose(tab);
+      case NEXT_TAB -> tabs.next(1);
+      case PREVIOUS_TAB -> tabs.next(-1);
+      case TAB_1, TAB_2, TAB_3, TAB_4, TAB_5, TAB_6, TAB_7, TAB_8, TAB_9 -> tabs.activate(action.ordinal() - Action.TAB_1.ordinal());
+      case VIEW_BACK -> tab.viewBack();
+      case VIEW_FORWARD -> tab.viewForward();
+      case INTERRUPT -> interrupt(tab);
+      case SUBMIT -> submit(tab);
+      case CLEAR_OR_EXIT -> clearOrExit(tab);
+      case EXIT_IF_EMPTY -> {
+        if (!editor.isEmpty()) {
+          return false;
+        }
+        host.requestQuit();
+      }
+      case HISTORY_PREVIOUS -> {
+        if (!editor.isOnFirstRow()) {
+          return false;
+        }
+        history.previous(editor.text()).ifPresent(editor::setText);
+      }
+      case HISTORY_NEXT -> {
+        if (!editor.isOnLastRow()) {
+          return false;
+        }
+        history.next().ifPresent(editor::setText);
+      }
+      case COMPLETE -> complete(editor);
+      case SCROLL_UP -> ChatView.scrollUp(tab.state(), tab.scroll(), host.chatWidth(), host.chatHeight(),
+          Math.max(1, host.chatHeight() / 2));
+      case SCROLL_DOWN -> ChatView.scrollDown(tab.state(), tab.scroll(), host.chatWidth(), Math.max(1, host.chatHeight() / 2));
+      case EXPAND -> tab.state().toggleExpanded();
+      case HELP -> host.showHelp();
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The input's own keys, and the ones a bound action left to it. */
+  private static void edit(InputEditor editor, Action action) {
+    switch (action) {
+      case NEWLINE -> editor.insert("\n");
+      case CURSOR_LEFT -> editor.left();
+      case CURSOR_RIGHT -> editor.right();
+      case HISTORY_PREVIOUS -> editor.up();
+      case HISTORY_NEXT -> editor.down();
+      case WORD_LEFT -> editor.wordLeft();
+      case WORD_RIGHT -> editor.wordRight();
+      case LINE_START -> editor.home();
+      case LINE_END -> editor.end();
+      case DELETE_BACK -> editor.backspace();
+      case DELETE_FORWARD -> editor.delete();
+      case DELETE_WORD_BACK -> editor.deleteWordBack();
+      case KILL_TO_END -> editor.killToEnd();
+      case KILL_TO_START -> editor.killToStart();
+      default -> { } // Ctrl+D on a non-empty input, Tab outside a /command: nothing
+    }
+  }
+
+  private void complete(InputEditor editor) {
+    String text = editor.text();
+    if (!SlashCommand.isCommand(text) || text.contains("\n")) {
+      return;
+    }
+    String completed = SlashCommand.complete(text);
+    if (completed.equals(text)) {
+      List<String> options = SlashCommand.completions(text);
+      layers.hint(String.join("  ", options));
+    } else {
+      editor.setText(completed);
+    }
+  }
+
+  private void interrupt(TabController tab) {
+    Optional<TabState.PendingApproval> pending = tab.state().pendingApproval();
+    if (pending.isPresent()) {
+      tab.deny(pending.get());
+    } else if (tab.state().running()) {
+      tab.cancel();
+      layers.hint(INTERRUPTING);
+    } else if (tab.state().viewed().isPresent()) {
+      tab.viewLive();
+    } else if (tab.editor().isEmpty()) {
+      // Esc Esc on an idle, empty input: the rewind list, as in Claude Code
+      Instant now = clock.instant();
+      if (Duration.between(lastEsc, now).compareTo(SECOND_ESC) <= 0) {
+        lastEsc = Instant.EPOCH;
+        host.openRewind(tab);
+      } else {
+        lastEsc = now;
+      }
+    }
+  }
+
+  private void clearOrExit(TabController tab) {
+    if (!tab.editor().isEmpty()) {
+      history.add(tab.editor().text()); // a long draft cleared in a hurry is one ↑ away
+      tab.editor().clear();
+      layers.hint("Cleared: ↑ brings it back.");
+      lastCtrlC = Instant.EPOCH;
+    } else if (tab.state().running()) {
+      // as in other coding agents: Ctrl+C stops the turn; only an idle tab arms the exit
+      tab.cancel();
+      layers.hint(INTERRUPTING);
+      lastCtrlC = Instant.EPOCH;
+    } else if (Duration.between(lastCtrlC, clock.instant()).compareTo(SECOND_CTRL_C) <= 0) {
+      host.quit();
+    } else {
+      lastCtrlC = clock.instant();
+      layers.hint("Press Ctrl+C again to exit.");
+    }
+  }
+
+  private void submit(TabController tab) {
+    String text = tab.editor().text();
+    if (text.isBlank()) {
+      return;
+    }
+    history.add(text);
+    tab.editor().clear();
+    if (SlashCommand.isCommand(text)) {
+      host.runCommand(tab, text.strip());
+      return;
+    }
+    if (tab.state().running()) {
+      tab.steer(text);
+    } else {
+      tab.send(text, saver);
+    }
+    tab.scroll().follow();
+  }
+}

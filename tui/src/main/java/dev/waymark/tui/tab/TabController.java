@@ -1,0 +1,176 @@
+package dev.waymark.tui.tab;
+
+import dev.waymark.core.agent.Command;
+import dev.waymark.core.agent.Event;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.tui.chat.ChatView;
+import dev.waymark.tui.chat.TabState;
+import dev.waymark.tui.input.InputEditor;
+import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.text.Tone;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tab: its session, what it shows (its events folded into a {@link TabState}), its own draft
+ * and scroll position. Every command the interface sends to a tab's session goes through here.
+ */
+public final class TabController {
+  private static final Logger LOG = LoggerFactory.getLogger(TabController.class);
+
+  private final TabSession session;
+  private final TabState state;
+  private final ChatView.Scroll scroll = new ChatView.Scroll();
+  private final InputEditor editor = new InputEditor();
+
+  /** Saves the session with {@code draft} as this tab's input, then runs {@code then}; see {@link SessionSaver#saveThen}. */
+  public interface BeforeTurn {
+    void saveThen(TabController tab, String draft, Runnable then);
+  }
+
+  /**
+   * What the interface around the tab does after one of its events.
+   *
+   * @param sessionChanged the session is to be saved again
+   * @param hint a line for the user, or empty
+   * @param diff a diff the user asked for, to show over the chat
+   * @param turnEnded the turn ended (an "Interrupting…" hint has done its job)
+   */
+  public record Reaction(boolean sessionChanged, String hint, Optional<CheckpointDiff> diff, boolean turnEnded) {}
+
+  public TabController(TabSession session, Clock clock) {
+    this.session = session;
+    this.state = new TabState(session.checkpoints().tabId(), clock);
+  }
+
+  public TabSession session() {
+    return session;
+  }
+
+  public TabState state() {
+    return state;
+  }
+
+  public ChatView.Scroll scroll() {
+    return scroll;
+  }
+
+  public InputEditor editor() {
+    return editor;
+  }
+
+  // ------------------------------------------------------------------ commands to the session
+
+  /** Sends a prompt, once the session is saved with it as the draft, so a kill mid-turn keeps it. */
+  public void send(String text, BeforeTurn beforeTurn) {
+    // the checkpoint on screen goes with the prompt: a view moved right after cannot change where it branches from
+    Command send = state.viewed().<Command>map(from -> new Command.Branch(from, text)).orElse(new Command.SendPrompt(text));
+    List<Command> commands = List.of(send);
+    beforeTurn.saveThen(this, text, () -> submitAll(commands));
+  }
+
+  /** Runs commands a /checkpoint line parsed to; one that branches starts a turn, so it is saved first. */
+  public void run(List<Command> commands, BeforeTurn beforeTurn) {
+    String branchText = commands.stream().filter(Command.Branch.class::isInstance)
+        .map(c -> ((Command.Branch) c).text()).findFirst().orElse(null);
+    if (branchText != null) {
+      beforeTurn.saveThen(this, branchText, () -> submitAll(commands));
+    } else {
+      commands.forEach(session::submit);
+    }
+  }
+
+  /** Sends a message to the running turn; while viewing, the tab goes back to live (it does not branch). */
+  public void steer(String text) {
+    session.submit(new Command.Steer(text));
+    state.viewed().ifPresent(viewed -> {
+      session.submit(Command.View.live());
+      state.notice(Tone.MUTED, "A turn is running: the message steers it (it does not branch from #" + viewed + "). Back to live.");
+    });
+  }
+
+  public void viewBack() {
+    session.submit(Command.View.back());
+  }
+
+  public void viewForward() {
+    session.submit(Command.View.forward());
+  }
+
+  public void viewLive() {
+    session.submit(Command.View.live());
+  }
+
+  public void cancel() {
+    session.submit(new Command.Cancel());
+  }
+
+  public void approve(TabState.PendingApproval pending, boolean forSession) {
+    session.submit(new Command.Approve(pending.call().id(), forSession));
+    state.clearPendingApproval();
+  }
+
+  public void deny(TabState.PendingApproval pending) {
+    session.submit(new Command.Deny(pending.call().id(), ""));
+    state.clearPendingApproval();
+  }
+
+  private void submitAll(List<Command> commands) {
+    try {
+      commands.forEach(session::submit);
+    } catch (RuntimeException e) {
+      LOG.warn("the tab closed before its commands could be submitted", e); // Waymark is quitting
+    }
+  }
+
+  // ------------------------------------------------------------------------------- events
+
+  /**
+   * Folds one of the session's events into the tab. {@code active}: the tab is shown;
+   * {@code chatWidth} places a view in the chat; a prompt that cannot come back into a draft the
+   * user typed over goes into {@code history}.
+   */
+  public Reaction apply(Event event, boolean active, int chatWidth, InputHistory history) {
+    state.apply(event, active);
+    // A turn's start too: its prompt is then saved, and a crash mid-turn leaves a session to continue.
+    boolean changed = event instanceof Event.TurnStarted || event instanceof Event.CheckpointCreated
+        || event instanceof Event.CheckpointRestored || event instanceof Event.CheckpointSaved
+        || event instanceof Event.TurnFinished;
+    String hint = "";
+    if (event instanceof Event.ViewMoved) {
+      ChatView.showViewed(state, scroll, chatWidth);
+    } else if (event instanceof Event.TurnStarted) {
+      scroll.follow();
+    } else if (event instanceof Event.TurnFinished && state.viewed().isPresent()) {
+      viewLive(); // viewed while it ran: back to live, so the next message does not branch by surprise
+    } else if (event instanceof Event.CheckpointRestored) {
+      scroll.follow();
+      hint = state.takeDraftToRestore().map(draft -> refill(draft, history)).orElse("");
+    }
+    Optional<CheckpointDiff> diff = state.takeDiffToShow();
+    if (diff.isPresent() && !active) {
+      state.notice(Tone.MUTED, "A diff of #" + diff.get().checkpoint() + " is ready: /checkpoint diff " + diff.get().checkpoint());
+      diff = Optional.empty();
+    }
+    return new Reaction(changed, active ? hint : "", diff, event instanceof Event.TurnFinished);
+  }
+
+  /** Folds an event of a closed tab: its turn still ends, and reopened it shows how. True when the session changed. */
+  public boolean applyClosed(Event event) {
+    state.apply(event, false);
+    return event instanceof Event.TurnFinished || event instanceof Event.CheckpointCreated;
+  }
+
+  private String refill(String draft, InputHistory history) {
+    if (editor.isEmpty()) {
+      editor.refill(draft);
+      return "The prompt of the undone turn is back: type to replace it, or move the cursor to edit it.";
+    }
+    history.add(draft); // typed over during the restore: what was typed stays, the prompt is one ↑ away
+    return "Your typing stays; ↑ brings back the undone prompt.";
+  }
+}
