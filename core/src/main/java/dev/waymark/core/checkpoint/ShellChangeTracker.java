@@ -43,6 +43,12 @@ final class ShellChangeTracker implements AutoCloseable {
   private TreeWatch watch;
   /** The newest scan a watch keeps up to date: the next one starts from it. */
   private Scan latest;
+  /** Reads what a whole walk needs besides the walk (the user's index, the stat cache) alongside it. */
+  private static final java.util.concurrent.Executor BESIDE = task -> {
+    Thread thread = new Thread(task, "waymark-scan-beside");
+    thread.setDaemon(true);
+    thread.start();
+  };
   /** Watches that stopped (overflow, too many directories): after a few, this project is walked whole. */
   private int watchesStopped;
   private static final int MAX_WATCH_RESTARTS = 3;
@@ -148,16 +154,24 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
   private Scanned scan(long maxFileSize, long start) {
-    StatCache cache = cache();
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
+    Map<String, UserGitRepository.Tracked> tracked;
     if (tree == null) {
       base = null;
+      // the user's index and the stat cache are read on their own threads while the walk runs on the others
+      var trackedLater = java.util.concurrent.CompletableFuture.supplyAsync(
+          () -> userGit.map(UserGitRepository::trackedFiles).orElse(Map.<String, UserGitRepository.Tracked>of()), BESIDE);
+      var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
+          : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
       tree = walk(ProjectWalker.IgnoreRules.recording());
+      tracked = trackedLater.join();
+      cache = cacheLater.join();
+    } else {
+      tracked = userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
     }
-    Map<String, UserGitRepository.Tracked> tracked =
-        userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
+    StatCache cache = cache();
 
     PathTable<FileStat> stats = tree.files();
     Set<String> toClassify;
