@@ -226,7 +226,7 @@ final class UserGitRepository implements AutoCloseable {
       LOG.info("cannot read the git index {}; every file is read instead: {}", indexFile, e.toString());
       tracked.clear();
     }
-    index = new IndexView(stamp, Map.copyOf(tracked));
+    index = new IndexView(stamp, java.util.Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
     return index.tracked;
   }
 
