@@ -489,7 +489,7 @@ public final class CheckpointTree {
       throw e;
     }
     store.changeTracker().writeLog().append(tabId, path,
-        after.exists() ? new FileVersion(after.kind(), store.repo().hash(after)) : FileVersion.ABSENT, store.clock().millis());
+        after.exists() ? new FileVersion(after.kind(), store.repo().hash(after), after.mode()) : FileVersion.ABSENT, store.clock().millis());
     return previous;
   }
 
@@ -619,6 +619,9 @@ public final class CheckpointTree {
     json.put("kind", version.kind().name().toLowerCase(java.util.Locale.ROOT));
     if (version.exists()) {
       json.put("blob", version.blob().name());
+    }
+    if (version.hasMode()) {
+      json.put("mode", FileModes.octal(version.mode())); // git's tree keeps only 100644 or 100755
     }
   }
 
@@ -808,7 +811,7 @@ public final class CheckpointTree {
         byte[] at = version.exists() ? store.repo().read(version.blob()) : null;
         boolean onDisk = !disk.blocked() && disk.kind() != FileKind.ABSENT;
         byte[] now = onDisk ? store.workTree().readState(path).contentUnsafe() : null;
-        diffs.add(unifiedDiff(path, at, version.kind(), now, disk.blocked() ? null : disk.kind()));
+        diffs.add(unifiedDiff(path, at, version.kind(), version.mode(), now, disk.blocked() ? null : disk.kind(), disk.mode()));
       }
     } catch (IOException e) {
       throw new CheckpointException("Could not read the project's files for the diff: " + e.getMessage(), e);
@@ -847,7 +850,8 @@ public final class CheckpointTree {
       for (FileChange change : node.changes.values()) {
         byte[] before = change.before().exists() ? store.repo().read(change.before().blob()) : null;
         byte[] after = change.after().exists() ? store.repo().read(change.after().blob()) : null;
-        diffs.add(unifiedDiff(change.path(), before, change.before().kind(), after, change.after().kind()));
+        diffs.add(unifiedDiff(change.path(), before, change.before().kind(), change.before().mode(), after,
+            change.after().kind(), change.after().mode()));
       }
     } catch (IOException e) {
       throw new CheckpointException("Could not read checkpoint #" + number + ": " + e.getMessage(), e);
@@ -856,14 +860,21 @@ public final class CheckpointTree {
   }
 
   static CheckpointDiff.FileDiff unifiedDiff(String path, byte[] old, FileKind oldKind, byte[] now, FileKind nowKind) {
+    return unifiedDiff(path, old, oldKind, FileVersion.NO_MODE, now, nowKind, FileVersion.NO_MODE);
+  }
+
+  /** A diff of two versions; a mode that changed (kind, or permission bits where both are known) gets git's mode lines. */
+  static CheckpointDiff.FileDiff unifiedDiff(String path, byte[] old, FileKind oldKind, int oldMode, byte[] now,
+      FileKind nowKind, int nowMode) {
     StringBuilder header = new StringBuilder();
     header.append("diff --waymark a/").append(path).append(" b/").append(path).append('\n');
     if (now == null && nowKind == null) {
       header.append("# b/").append(path).append(" is a directory or special file on disk\n");
     }
-    if (oldKind != null && nowKind != null && oldKind != nowKind && old != null && now != null) {
-      header.append("old mode ").append(oldKind.gitMode().toString()).append('\n');
-      header.append("new mode ").append(nowKind.gitMode().toString()).append('\n');
+    boolean bitsDiffer = oldMode != FileVersion.NO_MODE && nowMode != FileVersion.NO_MODE && oldMode != nowMode;
+    if (oldKind != null && nowKind != null && (oldKind != nowKind || bitsDiffer) && old != null && now != null) {
+      header.append("old mode ").append(modeLine(oldKind, oldMode)).append('\n');
+      header.append("new mode ").append(modeLine(nowKind, nowMode)).append('\n');
     }
     byte[] a = old == null ? new byte[0] : old;
     byte[] b = now == null ? new byte[0] : now;
@@ -891,6 +902,12 @@ public final class CheckpointTree {
       throw new IllegalStateException(e);
     }
     return new CheckpointDiff.FileDiff(path, header + hunks.toString(StandardCharsets.UTF_8), added, removed, false);
+  }
+
+  /** Git's 100644 or 100755, or with the recorded bits where there are some (100600). */
+  private static String modeLine(FileKind kind, int mode) {
+    return mode == FileVersion.NO_MODE || kind == FileKind.SYMLINK ? kind.gitMode().toString()
+        : "100" + FileModes.octal(mode).substring(1);
   }
 
   /**

@@ -146,9 +146,13 @@ final class FileRestore {
       if (disk.matches(target)) {
         continue;
       }
-      if (disk.matches(base)) {
-        steps.put(path, new Step(path, base, target));
-        written.add(path);
+      if (disk.sameContent(base)) {
+        // The tab's own version, maybe with a mode someone changed since (a chmod): that stays.
+        FileVersion next = keepChangedMode(base, disk, target);
+        if (!disk.matches(next)) {
+          steps.put(path, new Step(path, disk.version(), next));
+          written.add(path);
+        }
         continue;
       }
       if (disk.blocked()) {
@@ -244,6 +248,13 @@ final class FileRestore {
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
   }
 
+  /** {@code target}, with the mode found on disk when it differs from the tab's and the kind stays. */
+  private static FileVersion keepChangedMode(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
+    boolean changed = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
+    return changed && target.exists() && target.kind() == base.kind()
+        ? new FileVersion(target.kind(), target.blob(), disk.mode()) : target;
+  }
+
   private static boolean mergeable(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
     return isText(base.kind()) && isText(disk.kind()) && isText(target.kind())
         && disk.size() <= ShadowRepository.MERGEABLE_LIMIT;
@@ -260,8 +271,11 @@ final class FileRestore {
     }
     Optional<byte[]> content = TextMerge.merge(repo.read(base.blob()), ours.contentUnsafe(), repo.read(target.blob()));
     // The mode follows the target unless someone else changed it on disk.
-    FileKind kind = ours.kind() == base.kind() ? target.kind() : ours.kind();
-    return content.map(bytes -> FileState.of(kind, bytes));
+    boolean oursChangedMode = ours.kind() != base.kind()
+        || base.hasMode() && ours.mode() != FileVersion.NO_MODE && ours.mode() != base.mode();
+    FileKind kind = oursChangedMode ? ours.kind() : target.kind();
+    int mode = oursChangedMode ? ours.mode() : target.mode();
+    return content.map(bytes -> FileState.of(kind, bytes).withMode(mode));
   }
 
   /** Stores what is on disk at each conflicting path, so that a forced restore loses nothing. */
@@ -274,7 +288,8 @@ final class FileRestore {
       } else if (file.kind() == FileKind.SYMLINK) {
         rescued.put(path, store.repo().insert(List.of(store.workTree().readState(path))).get(0));
       } else {
-        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size())));
+        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size()),
+            file.mode()));
       }
     }
     return rescued;

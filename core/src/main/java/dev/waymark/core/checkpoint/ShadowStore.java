@@ -230,7 +230,8 @@ public final class ShadowStore implements AutoCloseable {
   private static FileVersion version(com.fasterxml.jackson.databind.JsonNode v) {
     FileKind kind = FileKind.valueOf(v.path("kind").asText("absent").toUpperCase(java.util.Locale.ROOT));
     return kind == FileKind.ABSENT ? FileVersion.ABSENT
-        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()));
+        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()),
+            FileModes.parse(v.path("mode").asText(null)));
   }
 
   /**
