@@ -677,10 +677,19 @@ public final class TabSession implements AutoCloseable {
       turn.cancel();
     }
     worker.shutdown();
+    boolean ended = false;
     try {
-      worker.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      ended = worker.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (ended) {
+      // Another process may open the tab now; a turn that did not end keeps it until this one exits.
+      try {
+        tree.release();
+      } catch (RuntimeException e) {
+        LOG.warn("tab {} stays held: {}", tree.tabId(), e.getMessage());
+      }
     }
     dispatcher.shutdown();
     try {

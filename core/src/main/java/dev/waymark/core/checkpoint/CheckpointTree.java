@@ -60,6 +60,9 @@ public final class CheckpointTree {
   private Node viewed; // null while the view is live
   private Turn running;
   private boolean reconciled;
+  /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
+  private boolean holdsTab;
+  private boolean released;
 
   CheckpointTree(ShadowStore store, String tabId) {
     this.store = store;
@@ -269,6 +272,27 @@ public final class CheckpointTree {
 
   public String tabId() {
     return tabId;
+  }
+
+  synchronized CheckpointTree holdingTab() {
+    holdsTab = true;
+    return this;
+  }
+
+  /**
+   * Gives up this tree's hold on the tab (when its session closes), so that another process may
+   * open it; once released the tree only reads: a turn, a restore or a save is refused. A running
+   * turn keeps the hold: call this once it has ended.
+   */
+  public synchronized void release() {
+    if (running != null) {
+      throw new CheckpointException("Checkpoint #" + running.number() + " is still running; tab " + tabId
+          + " stays held until it ends.");
+    }
+    if (holdsTab && !released) {
+      store.releaseTab(tabId);
+    }
+    released = true;
   }
 
   java.nio.file.Path projectRoot() {
@@ -1011,6 +1035,9 @@ public final class CheckpointTree {
   // ------------------------------------------------------------------------------ helpers
 
   private void requireNoTurn(String what) {
+    if (released) {
+      throw new CheckpointException("Tab " + tabId + " was closed; open it again to " + what + ".");
+    }
     if (running != null) {
       throw new CheckpointException("Checkpoint #" + running.number() + " is still running; finish or cancel it before you " + what + ".");
     }

@@ -168,7 +168,7 @@ public final class ShadowStore implements AutoCloseable {
           + "open it from its session, or delete the tab first.");
     }
     claimTab(tabId);
-    return new CheckpointTree(this, tabId);
+    return new CheckpointTree(this, tabId).holdingTab();
   }
 
   /**
@@ -179,6 +179,15 @@ public final class ShadowStore implements AutoCloseable {
   public CheckpointTree loadTab(String tabId) {
     checkTabId(tabId);
     claimTab(tabId);
+    try {
+      return loadClaimed(tabId).holdingTab();
+    } catch (RuntimeException e) {
+      releaseTab(tabId);
+      throw e;
+    }
+  }
+
+  private CheckpointTree loadClaimed(String tabId) {
     String prefix = tagPrefix(tabId);
     List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
     Map<Integer, Set<String>> saves = new HashMap<>();
@@ -273,9 +282,21 @@ public final class ShadowStore implements AutoCloseable {
 
   private RestoredTab restoreTab(CheckpointTree.Snapshot snapshot, boolean claim) {
     checkTabId(snapshot.tabId());
-    if (claim) {
-      claimTab(snapshot.tabId());
+    if (!claim) {
+      return restoreClaimed(snapshot, false);
     }
+    claimTab(snapshot.tabId());
+    try {
+      RestoredTab restored = restoreClaimed(snapshot, true);
+      restored.tree().holdingTab();
+      return restored;
+    } catch (RuntimeException e) {
+      releaseTab(snapshot.tabId());
+      throw e;
+    }
+  }
+
+  private RestoredTab restoreClaimed(CheckpointTree.Snapshot snapshot, boolean claim) {
     Map<Integer, Checkpoint> known = new HashMap<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
@@ -533,6 +554,7 @@ public final class ShadowStore implements AutoCloseable {
     synchronized (tabLocks) {
       tabLocks.values().forEach(ShadowStore::releaseTabLock);
       tabLocks.clear();
+      tabHolders.clear();
     }
     repo.close();
   }
@@ -545,15 +567,19 @@ public final class ShadowStore implements AutoCloseable {
 
   private record TabLock(Path file, java.nio.channels.FileChannel channel, java.nio.channels.FileLock lock) {}
 
+  /** How many trees of this store hold each tab: its lock goes when the last one is released. */
+  private final Map<String, Integer> tabHolders = new HashMap<>();
+
   /**
-   * Makes this store the only one, in any process, that acts on {@code tabId} until it closes:
-   * an OS file lock on {@code tabs/<tab>.lock}, which the system drops when the process dies
-   * (a {@code kill -9} leaves nothing stuck). The file names the holder's process id for the
-   * message the next one gets.
+   * Makes this store the only one, in any process, that acts on {@code tabId} until its trees of
+   * the tab are released ({@link #releaseTab}) or it closes: an OS file lock on
+   * {@code tabs/<tab>.lock}, which the system drops when the process dies (a {@code kill -9}
+   * leaves nothing stuck). The file names the holder's process id for the message the next one gets.
    */
   private void claimTab(String tabId) {
     synchronized (tabLocks) {
       if (tabLocks.containsKey(tabId)) {
+        tabHolders.merge(tabId, 1, Integer::sum);
         return;
       }
       Path file = storeDir.resolve("tabs").resolve(tabId + ".lock");
@@ -578,6 +604,7 @@ public final class ShadowStore implements AutoCloseable {
         channel.truncate(0);
         channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
         tabLocks.put(tabId, new TabLock(file, channel, lock));
+        tabHolders.put(tabId, 1);
       } catch (IOException | RuntimeException e) {
         CLAIMED.remove(file);
         if (channel != null) {
@@ -629,9 +656,18 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  /** Lets another store or process act on {@code tabId}; this store's tree of it must not be used after. */
+  /**
+   * Gives up one tree's hold on {@code tabId} (see {@link CheckpointTree#release()}); when no tree
+   * of this store holds it any more, another store or process may act on it.
+   */
   public void releaseTab(String tabId) {
     synchronized (tabLocks) {
+      int left = tabHolders.getOrDefault(tabId, 1) - 1;
+      if (left > 0) {
+        tabHolders.put(tabId, left);
+        return;
+      }
+      tabHolders.remove(tabId);
       TabLock held = tabLocks.remove(tabId);
       if (held != null) {
         releaseTabLock(held);
