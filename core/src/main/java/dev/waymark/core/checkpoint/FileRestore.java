@@ -389,8 +389,9 @@ final class FileRestore {
       }
       rollBack(applied);
       Files.deleteIfExists(store.journalFile());
-      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + " (" + e.getMessage()
-          + "); every file was put back as it was.", e);
+      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + ": "
+          + (current == null ? String.valueOf(e.getMessage()) : why(e, current.path()))
+          + "; every file was put back as it was.", e);
     }
     Files.deleteIfExists(store.journalFile());
     List<FileChange> wrote = new ArrayList<>(steps.size());
@@ -399,6 +400,32 @@ final class FileRestore {
     }
     store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis());
     return Optional.empty();
+  }
+
+  /** Why writing {@code path} failed, in words, naming the project's directory rather than a temporary file. */
+  static String why(Exception e, String path) {
+    if (!(e instanceof java.nio.file.FileSystemException failure)) {
+      return String.valueOf(e.getMessage());
+    }
+    String reason = failure instanceof java.nio.file.AccessDeniedException ? "permission denied"
+        : failure.getReason() == null ? failure.getClass().getSimpleName() : failure.getReason();
+    int slash = path.lastIndexOf('/');
+    String dir = slash < 0 ? "the project directory" : path.substring(0, slash + 1);
+    String lower = reason.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("permission denied") || lower.contains("operation not permitted")) {
+      return "permission denied in " + dir + (lower.equals("permission denied") ? "" : " (" + lower + ")")
+          + "; make it writable and try again";
+    }
+    if (lower.contains("name too long")) {
+      return "its name is too long for the file system (" + lower + ")";
+    }
+    if (lower.contains("no space left")) {
+      return "the disk is full (" + lower + ")";
+    }
+    if (lower.contains("read-only file system")) {
+      return "the project is on a read-only file system";
+    }
+    return lower;
   }
 
   /** At least this many files to write: they are written in parallel. */

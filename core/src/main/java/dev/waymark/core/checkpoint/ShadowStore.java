@@ -368,7 +368,7 @@ public final class ShadowStore implements AutoCloseable {
     }
     for (String path : paths) {
       Path target = workTree.resolve(path);
-      Path temp = target.resolveSibling("." + target.getFileName() + WRITE_TEMP_SUFFIX);
+      Path temp = TempNames.beside(target, WRITE_TEMP_SUFFIX);
       try {
         workTree.refuseLinkedParent(path); // never delete through a link
         if (Files.isRegularFile(temp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

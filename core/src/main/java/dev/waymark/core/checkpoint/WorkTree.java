@@ -282,7 +282,7 @@ final class WorkTree {
   }
 
   static Path tempFor(Path target) {
-    return target.resolveSibling("." + target.getFileName() + TEMP_SUFFIX);
+    return TempNames.beside(target, TEMP_SUFFIX);
   }
 
   private static void clearEmptyDirectory(Path target) throws IOException {

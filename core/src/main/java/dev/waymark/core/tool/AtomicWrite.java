@@ -35,7 +35,7 @@ final class AtomicWrite {
       Files.write(target, content); // through the link, as an editor would; the link itself stays
       return;
     }
-    Path temp = target.resolveSibling("." + target.getFileName() + TEMP_SUFFIX);
+    Path temp = dev.waymark.core.checkpoint.TempNames.beside(target, TEMP_SUFFIX);
     Files.deleteIfExists(temp);
     int finalMode = mode != FileVersion.NO_MODE ? mode
         : Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) ? FileModes.read(target) : FileModes.newFileMode();

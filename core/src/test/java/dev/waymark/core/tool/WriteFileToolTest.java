@@ -129,6 +129,18 @@ class WriteFileToolTest {
   }
 
   @Test
+  void aFileWhoseNameIsNearTheLimitIsWrittenAndLeavesNoTemporaryFile() throws IOException {
+    String name = "\u00e9".repeat(100) + "n".repeat(50) + ".txt"; // 254 bytes in UTF-8: as long as a name may be
+    ToolResult r = f.call("write_file", "path", name, "content", "one\n");
+    assertThat(r.isError()).as(r.content()).isFalse();
+    f.call("write_file", "path", name, "content", "two\n");
+    assertThat(f.read(name)).isEqualTo("two\n");
+    try (var left = Files.list(f.project)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly(name);
+    }
+  }
+
+  @Test
   void createsTheFileAndItsParentsAndRecordsIt() throws IOException {
     ToolResult r = f.call("write_file", "path", "src/main/App.java", "content", "class App {}\n");
     assertThat(r).isEqualTo(ToolResult.ok("Created src/main/App.java (13 bytes)."));
