@@ -502,7 +502,19 @@ public final class ShadowStore implements AutoCloseable {
 
   /** Rolls back what a journal left behind. Runs under the project lock. */
   private List<String> recoverInterruptedRestore() throws IOException {
-    var journal = RestoreJournal.read(journalFile());
+    Optional<RestoreJournal.Content> journal;
+    try {
+      journal = RestoreJournal.read(journalFile());
+    } catch (IOException | RuntimeException damaged) {
+      // Written atomically, so only a damaged disk or a hand edit gets here: the store must still open.
+      Path kept = journalFile().resolveSibling("restore-journal.damaged-" + clock.millis() + ".json");
+      Files.move(journalFile(), kept);
+      String summary = "The restore journal was damaged (" + damaged.getMessage().lines().findFirst().orElse("")
+          + "), so an interrupted restore could not be rolled back; it is kept as " + kept
+          + " and names each file with its content before and after (blobs in the shadow repository).";
+      LOG.warn(summary);
+      return List.of(summary);
+    }
     if (journal.isEmpty()) {
       return List.of();
     }

@@ -96,6 +96,25 @@ class RestoreEdgeTest {
     assertThat(tab.live()).isEqualTo(1);
   }
 
+  @Test
+  void aDamagedRestoreJournalIsKeptAndNamedAndTheStoreStillOpens() throws IOException {
+    fx.turn(tab, "a.txt", "a\n");
+    fx.close();
+    Files.writeString(fx.store.journalFile(), "{\"format\":1,\"tab\":\"edge\",\"entr");
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      assertThat(reopened.recovered()).singleElement().asString()
+          .contains("restore journal", "damaged", "kept as");
+      assertThat(reopened.journalFile()).doesNotExist();
+      assertThat(reopened.loadTab("edge").live()).isEqualTo(1);
+    }
+    try (var kept = Files.list(fx.store.journalFile().getParent())) {
+      assertThat(kept.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("restore-journal.damaged-"));
+    }
+    assertThat(fx.read("a.txt")).isEqualTo("a\n");
+    fx = new StoreFixture(temp.resolve("again"));
+  }
+
   /** Read-only permissions stop a normal user; root needs the immutable attribute. */
   private static boolean makeUnwritable(Path dir) {
     try {
