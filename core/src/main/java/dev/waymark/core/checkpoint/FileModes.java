@@ -52,7 +52,7 @@ public final class FileModes {
 
   /**
    * The mode a file created now gets ({@code 0666} less the process's umask), found once by
-   * creating one; {@link FileVersion#NO_MODE} where the file system keeps no modes.
+   * creating one; {@link FileVersion#NO_MODE} where the file system keeps no modes or none could be made.
    */
   public static int newFileMode() {
     int mode = newFileMode;
@@ -67,7 +67,7 @@ public final class FileModes {
           Files.delete(dir);
         }
       } catch (IOException | UnsupportedOperationException e) {
-        mode = 0644;
+        mode = FileVersion.NO_MODE; // a new file then gets the system's default, and none is recorded
       }
       newFileMode = mode;
     }

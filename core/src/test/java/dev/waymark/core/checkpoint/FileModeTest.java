@@ -145,6 +145,48 @@ class FileModeTest {
   }
 
   @Test
+  void aKilledShellCommandsChmodAndDeletionAreRecoveredWithTheirModes() throws Exception {
+    for (String name : List.of("notes.txt", "secret.env")) {
+      fx.writeExternally(name, name + "\n");
+      Files.setLastModifiedTime(fx.file(name), FileTime.from(Instant.now().minusSeconds(60)));
+    }
+    Files.setPosixFilePermissions(fx.file("notes.txt"), PosixFilePermissions.fromString("rw-r--r--"));
+    Files.setPosixFilePermissions(fx.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot(); // the session as saved when the turn started
+    turn.snapshotWorkTree(1 << 20);
+    // the command: chmod 600 notes.txt; rm secret.env; then the process is killed before recording
+    Files.setPosixFilePermissions(fx.file("notes.txt"), PosixFilePermissions.fromString("rw-------"));
+    Files.delete(fx.file("secret.env"));
+    fx.close();
+    orphanEveryShellJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree back = reopened.restoreTab(saved).tree();
+      assertThat(back.checkpoint(1).changes()).extracting(FileChange::path).containsExactly("notes.txt", "secret.env");
+      assertThat(back.undo().applied()).isTrue();
+    }
+    assertThat(permissions("notes.txt")).isEqualTo("rw-r--r--");
+    assertThat(permissions("secret.env")).isEqualTo("rw-------");
+    fx = new StoreFixture(temp.resolve("again"));
+  }
+
+  /** Makes every shell journal look as if its process had died. */
+  private void orphanEveryShellJournal() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    try (var files = Files.walk(fx.home)) {
+      for (Path journal : files.filter(p -> p.toString().contains("shell-journal") && p.toString().endsWith(".json"))
+          .toList()) {
+        var node = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(journal.toFile());
+        node.put("pid", gone.pid());
+        json.writeValue(journal.toFile(), node);
+      }
+    }
+  }
+
+  @Test
   void noTemporaryFileIsEverWiderThanTheFileItBecomes() throws IOException {
     Map<String, String> files = filesInEveryMode();
     Turn turn = tab.begin();
