@@ -334,7 +334,12 @@ final class FileRestore {
     for (Step step : steps) {
       entries.add(RestoreJournal.Entry.of(step.path(), step.prior(), step.next()));
     }
-    RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+    try {
+      RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+    } catch (IOException e) {
+      throw new CheckpointException("Cannot restore #" + to.number + ": the restore journal could not be written in "
+          + store.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
+    }
     int firstWrite = 0;
     while (firstWrite < steps.size() && !steps.get(firstWrite).next().exists()) {
       firstWrite++;
@@ -404,17 +409,15 @@ final class FileRestore {
 
   /** Why writing {@code path} failed, in words, naming the project's directory rather than a temporary file. */
   static String why(Exception e, String path) {
-    if (!(e instanceof java.nio.file.FileSystemException failure)) {
+    if (!(e instanceof java.nio.file.FileSystemException)) {
       return String.valueOf(e.getMessage());
     }
-    String reason = failure instanceof java.nio.file.AccessDeniedException ? "permission denied"
-        : failure.getReason() == null ? failure.getClass().getSimpleName() : failure.getReason();
     int slash = path.lastIndexOf('/');
     String dir = slash < 0 ? "the project directory" : path.substring(0, slash + 1);
-    String lower = reason.toLowerCase(java.util.Locale.ROOT);
+    String lower = reason(e);
     if (lower.contains("permission denied") || lower.contains("operation not permitted")) {
       return "permission denied in " + dir + (lower.equals("permission denied") ? "" : " (" + lower + ")")
-          + "; make it writable and try again";
+          + "; make the file and its directory writable and try again";
     }
     if (lower.contains("name too long")) {
       return "its name is too long for the file system (" + lower + ")";
@@ -426,6 +429,17 @@ final class FileRestore {
       return "the project is on a read-only file system";
     }
     return lower;
+  }
+
+  /** What the system said, without the path of the file it was about ("operation not permitted"). */
+  static String reason(Exception e) {
+    if (!(e instanceof java.nio.file.FileSystemException failure)) {
+      return String.valueOf(e.getMessage());
+    }
+    String reason = failure instanceof java.nio.file.AccessDeniedException ? "permission denied"
+        : failure instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+        : failure.getReason() == null ? failure.getClass().getSimpleName() : failure.getReason();
+    return reason.toLowerCase(java.util.Locale.ROOT);
   }
 
   /** At least this many files to write: they are written in parallel. */

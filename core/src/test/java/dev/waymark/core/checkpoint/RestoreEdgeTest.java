@@ -115,6 +115,20 @@ class RestoreEdgeTest {
     fx = new StoreFixture(temp.resolve("again"));
   }
 
+  @Test
+  void aStoreThatCannotBeWrittenStopsTheUndoBeforeAnyFileChangesAndSaysSo() throws IOException {
+    fx.writeExternally("a.txt", "a before\n");
+    fx.turn(tab, "a.txt", "a after\n");
+    locked = fx.store.journalFile().getParent();
+    assumeTrue(makeUnwritable(locked), "the file system cannot make a directory unwritable here");
+
+    assertThatThrownBy(() -> tab.undo()).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("Cannot restore #0").hasMessageContaining("restore journal")
+        .hasMessageContaining("no file was changed").hasMessageNotContaining("Could not lock");
+    assertThat(fx.read("a.txt")).isEqualTo("a after\n");
+    assertThat(tab.live()).isEqualTo(1);
+  }
+
   /** Read-only permissions stop a normal user; root needs the immutable attribute. */
   private static boolean makeUnwritable(Path dir) {
     try {
