@@ -239,8 +239,19 @@ public final class ShadowStore implements AutoCloseable {
   private static FileVersion version(com.fasterxml.jackson.databind.JsonNode v) {
     FileKind kind = FileKind.valueOf(v.path("kind").asText("absent").toUpperCase(java.util.Locale.ROOT));
     return kind == FileKind.ABSENT ? FileVersion.ABSENT
-        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()),
-            FileModes.parse(v.path("mode").asText(null)));
+        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()), mode(kind, v));
+  }
+
+  /** The recorded mode; a damaged one counts as none recorded (the file is then written as git's two modes allow). */
+  private static int mode(FileKind kind, com.fasterxml.jackson.databind.JsonNode v) {
+    try {
+      int mode = FileModes.parse(v.path("mode").asText(null));
+      new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.zeroId(), mode); // fits the kind
+      return mode;
+    } catch (IllegalArgumentException damaged) {
+      LOG.warn("a checkpoint manifest holds a mode that does not fit ({}); it is ignored", v);
+      return FileVersion.NO_MODE;
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,30 @@ class RestoreEdgeTest {
         .hasMessageContaining("no file was changed").hasMessageNotContaining("Could not lock");
     assertThat(fx.read("a.txt")).isEqualTo("a after\n");
     assertThat(tab.live()).isEqualTo(1);
+  }
+
+  @Test
+  void aManifestWithADamagedModeStillLoadsAndItsFileComesBackAsBeforeModes() throws IOException {
+    fx.writeExternally("a.txt", "a\n");
+    Turn turn = tab.begin();
+    tool.delete(turn, "a.txt");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    String tag = cp.tag().orElseThrow();
+    String manifest = new String(fx.store.repo().readAt(cp.commit().orElseThrow(), "waymark.json"), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(manifest).contains("\"mode\" : \"0644\"");
+    FileVersion before = cp.changes().get(0).before();
+    fx.store.repo().commitAndTag(List.of(new ShadowRepository.TreeEntry("pre/a.txt", before)),
+        manifest.replace("\"mode\" : \"0644\"", "\"mode\" : \"0755\"").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        List.of(), "damaged\n", java.time.Instant.now(), tag, cp.commit().orElseThrow());
+    fx.store.releaseTab("edge");
+
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree loaded = reopened.loadTab("edge");
+      assertThat(loaded.checkpoint(1).changes().get(0).before().hasMode()).isFalse();
+      assertThat(loaded.undo().applied()).isTrue();
+    }
+    assertThat(fx.read("a.txt")).isEqualTo("a\n");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fx.file("a.txt")))).isEqualTo("rw-r--r--");
   }
 
   /** Read-only permissions stop a normal user; root needs the immutable attribute. */
