@@ -121,6 +121,29 @@ class FileModeTest {
   }
 
   @Test
+  void aModeTheUserSetSinceIsKeptByUndoWithOrWithoutAnEdit() throws IOException {
+    fx.writeExternally("plain.txt", "1\n2\n3\n");
+    fx.writeExternally("edited.txt", "1\n2\n3\n");
+    Turn turn = tab.begin();
+    tool.write(turn, "plain.txt", "1\n2\nthree\n");
+    tool.write(turn, "edited.txt", "1\n2\nthree\n");
+    turn.finish(CheckpointStatus.DONE);
+    // the user makes both private, and edits one of them elsewhere
+    Files.setPosixFilePermissions(fx.file("plain.txt"), PosixFilePermissions.fromString("rw-------"));
+    Files.writeString(fx.file("edited.txt"), "one\n2\nthree\n");
+    Files.setPosixFilePermissions(fx.file("edited.txt"), PosixFilePermissions.fromString("rw-------"));
+
+    RestoreResult undone = tab.undo();
+
+    assertThat(undone.applied()).isTrue();
+    assertThat(undone.merged()).containsExactly("edited.txt");
+    assertThat(fx.read("plain.txt")).isEqualTo("1\n2\n3\n");
+    assertThat(fx.read("edited.txt")).isEqualTo("one\n2\n3\n");
+    assertThat(permissions("plain.txt")).isEqualTo("rw-------");
+    assertThat(permissions("edited.txt")).isEqualTo("rw-------");
+  }
+
+  @Test
   void aShellCommandsChmodIsRecordedAndUndone() throws IOException {
     for (String name : List.of("a.txt", "b.sh")) {
       fx.writeExternally(name, name + "\n");
