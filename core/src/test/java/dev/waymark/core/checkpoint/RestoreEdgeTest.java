@@ -117,6 +117,30 @@ class RestoreEdgeTest {
   }
 
   @Test
+  void aFileTheUndoWouldDeleteReplacedByADirectoryMeanwhileIsNamedAndKept() throws IOException {
+    fx.writeExternally("a.txt", "a before\n");
+    fx.turn(tab, "a.txt", "a after\n", "new.txt", "created\n");
+    fx.store.onRestoreWrite(path -> {
+      if (path.equals("new.txt")) {
+        try {
+          Files.delete(fx.file("new.txt"));
+          fx.writeExternally("new.txt/mine.txt", "the user's\n");
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    });
+
+    RestoreResult result = tab.undo();
+
+    assertThat(result.applied()).isFalse();
+    assertThat(result.conflicts()).containsExactly("new.txt");
+    assertThat(fx.read("new.txt/mine.txt")).isEqualTo("the user's\n");
+    assertThat(fx.read("a.txt")).isEqualTo("a after\n");
+    assertThat(tab.live()).isEqualTo(1);
+  }
+
+  @Test
   void aStoreThatCannotBeWrittenStopsTheUndoBeforeAnyFileChangesAndSaysSo() throws IOException {
     fx.writeExternally("a.txt", "a before\n");
     fx.turn(tab, "a.txt", "a after\n");
