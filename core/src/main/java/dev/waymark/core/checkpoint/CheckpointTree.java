@@ -380,7 +380,7 @@ public final class CheckpointTree {
 
   /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
   public synchronized Turn begin() {
-    requireNoTurn("start another");
+    requireNoTurn("start another turn");
     Node node = new Node(nodes.size(), live, CheckpointStatus.RUNNING, store.clock().instant());
     // After a one-sided restore the files are not live's: the new checkpoint starts from them,
     // so it holds the difference from live to the files as its own change (undo writes it back).
