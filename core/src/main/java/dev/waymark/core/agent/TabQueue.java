@@ -187,7 +187,8 @@ final class TabQueue {
   }
 
   /** Waits a while for what is queued, then stops the threads. */
-  void close() {
+  /** Stops the queue after what it holds; returns whether every command and turn ended. */
+  boolean close() {
     try {
       idle().get(10, TimeUnit.SECONDS);
     } catch (RejectedExecutionException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -198,6 +199,7 @@ final class TabQueue {
     shutDown(queue);
     shutDown(turns);
     shutDown(dispatcher);
+    return queue.isTerminated() && turns.isTerminated();
   }
 
   private static void shutDown(ExecutorService executor) {

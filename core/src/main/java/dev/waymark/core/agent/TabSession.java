@@ -345,6 +345,13 @@ public final class TabSession implements AutoCloseable {
   public void close() {
     closing = true;
     steering.current().ifPresent(RunningTurn::cancel);
-    queue.close();
+    if (queue.close()) {
+      // Another process may open the tab now; a turn that did not end keeps it until this one exits.
+      try {
+        tree.release();
+      } catch (RuntimeException e) {
+        LOG.warn("tab {} stays held: {}", tree.tabId(), e.getMessage());
+      }
+    }
   }
 }

@@ -60,6 +60,9 @@ public final class CheckpointTree {
   private Node viewed; // null while the view is live
   private Turn running;
   private boolean reconciled;
+  /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
+  private boolean holdsTab;
+  private boolean released;
 
   CheckpointTree(ShadowStore store, String tabId) {
     this.store = store;
@@ -271,6 +274,27 @@ public final class CheckpointTree {
     return tabId;
   }
 
+  synchronized CheckpointTree holdingTab() {
+    holdsTab = true;
+    return this;
+  }
+
+  /**
+   * Gives up this tree's hold on the tab (when its session closes), so that another process may
+   * open it; once released the tree only reads: a turn, a restore or a save is refused. A running
+   * turn keeps the hold: call this once it has ended.
+   */
+  public synchronized void release() {
+    if (running != null) {
+      throw new CheckpointException("Checkpoint #" + running.number() + " is still running; tab " + tabId
+          + " stays held until it ends.");
+    }
+    if (holdsTab && !released) {
+      store.releaseTab(tabId);
+    }
+    released = true;
+  }
+
   java.nio.file.Path projectRoot() {
     return store.projectDirectory();
   }
@@ -356,7 +380,7 @@ public final class CheckpointTree {
 
   /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
   public synchronized Turn begin() {
-    requireNoTurn("start another");
+    requireNoTurn("start another turn");
     Node node = new Node(nodes.size(), live, CheckpointStatus.RUNNING, store.clock().instant());
     // After a one-sided restore the files are not live's: the new checkpoint starts from them,
     // so it holds the difference from live to the files as its own change (undo writes it back).
@@ -489,7 +513,7 @@ public final class CheckpointTree {
       throw e;
     }
     store.changeTracker().writeLog().append(tabId, path,
-        after.exists() ? new FileVersion(after.kind(), store.repo().hash(after)) : FileVersion.ABSENT, store.clock().millis());
+        after.exists() ? new FileVersion(after.kind(), store.repo().hash(after), after.mode()) : FileVersion.ABSENT, store.clock().millis());
     return previous;
   }
 
@@ -619,6 +643,9 @@ public final class CheckpointTree {
     json.put("kind", version.kind().name().toLowerCase(java.util.Locale.ROOT));
     if (version.exists()) {
       json.put("blob", version.blob().name());
+    }
+    if (version.hasMode()) {
+      json.put("mode", FileModes.octal(version.mode())); // git's tree keeps only 100644 or 100755
     }
   }
 
@@ -808,7 +835,7 @@ public final class CheckpointTree {
         byte[] at = version.exists() ? store.repo().read(version.blob()) : null;
         boolean onDisk = !disk.blocked() && disk.kind() != FileKind.ABSENT;
         byte[] now = onDisk ? store.workTree().readState(path).contentUnsafe() : null;
-        diffs.add(unifiedDiff(path, at, version.kind(), now, disk.blocked() ? null : disk.kind()));
+        diffs.add(unifiedDiff(path, at, version.kind(), version.mode(), now, disk.blocked() ? null : disk.kind(), disk.mode()));
       }
     } catch (IOException e) {
       throw new CheckpointException("Could not read the project's files for the diff: " + e.getMessage(), e);
@@ -847,7 +874,8 @@ public final class CheckpointTree {
       for (FileChange change : node.changes.values()) {
         byte[] before = change.before().exists() ? store.repo().read(change.before().blob()) : null;
         byte[] after = change.after().exists() ? store.repo().read(change.after().blob()) : null;
-        diffs.add(unifiedDiff(change.path(), before, change.before().kind(), after, change.after().kind()));
+        diffs.add(unifiedDiff(change.path(), before, change.before().kind(), change.before().mode(), after,
+            change.after().kind(), change.after().mode()));
       }
     } catch (IOException e) {
       throw new CheckpointException("Could not read checkpoint #" + number + ": " + e.getMessage(), e);
@@ -856,14 +884,21 @@ public final class CheckpointTree {
   }
 
   static CheckpointDiff.FileDiff unifiedDiff(String path, byte[] old, FileKind oldKind, byte[] now, FileKind nowKind) {
+    return unifiedDiff(path, old, oldKind, FileVersion.NO_MODE, now, nowKind, FileVersion.NO_MODE);
+  }
+
+  /** A diff of two versions; a mode that changed (kind, or permission bits where both are known) gets git's mode lines. */
+  static CheckpointDiff.FileDiff unifiedDiff(String path, byte[] old, FileKind oldKind, int oldMode, byte[] now,
+      FileKind nowKind, int nowMode) {
     StringBuilder header = new StringBuilder();
     header.append("diff --waymark a/").append(path).append(" b/").append(path).append('\n');
     if (now == null && nowKind == null) {
       header.append("# b/").append(path).append(" is a directory or special file on disk\n");
     }
-    if (oldKind != null && nowKind != null && oldKind != nowKind && old != null && now != null) {
-      header.append("old mode ").append(oldKind.gitMode().toString()).append('\n');
-      header.append("new mode ").append(nowKind.gitMode().toString()).append('\n');
+    boolean bitsDiffer = oldMode != FileVersion.NO_MODE && nowMode != FileVersion.NO_MODE && oldMode != nowMode;
+    if (oldKind != null && nowKind != null && (oldKind != nowKind || bitsDiffer) && old != null && now != null) {
+      header.append("old mode ").append(modeLine(oldKind, oldMode)).append('\n');
+      header.append("new mode ").append(modeLine(nowKind, nowMode)).append('\n');
     }
     byte[] a = old == null ? new byte[0] : old;
     byte[] b = now == null ? new byte[0] : now;
@@ -891,6 +926,12 @@ public final class CheckpointTree {
       throw new IllegalStateException(e);
     }
     return new CheckpointDiff.FileDiff(path, header + hunks.toString(StandardCharsets.UTF_8), added, removed, false);
+  }
+
+  /** Git's 100644 or 100755, or with the recorded bits where there are some (100600). */
+  private static String modeLine(FileKind kind, int mode) {
+    return mode == FileVersion.NO_MODE || kind == FileKind.SYMLINK ? kind.gitMode().toString()
+        : "100" + FileModes.octal(mode).substring(1);
   }
 
   /**
@@ -994,6 +1035,9 @@ public final class CheckpointTree {
   // ------------------------------------------------------------------------------ helpers
 
   private void requireNoTurn(String what) {
+    if (released) {
+      throw new CheckpointException("Tab " + tabId + " was closed; open it again to " + what + ".");
+    }
     if (running != null) {
       throw new CheckpointException("Checkpoint #" + running.number() + " is still running; finish or cancel it before you " + what + ".");
     }

@@ -146,9 +146,13 @@ final class FileRestore {
       if (disk.matches(target)) {
         continue;
       }
-      if (disk.matches(base)) {
-        steps.put(path, new Step(path, base, target));
-        written.add(path);
+      if (disk.sameContent(base)) {
+        // The tab's own version, maybe with a mode someone changed since (a chmod): that stays.
+        FileVersion next = keepChangedMode(base, disk, target);
+        if (!disk.matches(next)) {
+          steps.put(path, new Step(path, disk.version(), next));
+          written.add(path);
+        }
         continue;
       }
       if (disk.blocked()) {
@@ -244,6 +248,13 @@ final class FileRestore {
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
   }
 
+  /** {@code target}, with the mode found on disk when it differs from the tab's and the kind stays. */
+  private static FileVersion keepChangedMode(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
+    boolean changed = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
+    return changed && target.exists() && target.kind() == base.kind()
+        ? new FileVersion(target.kind(), target.blob(), disk.mode()) : target;
+  }
+
   private static boolean mergeable(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
     return isText(base.kind()) && isText(disk.kind()) && isText(target.kind())
         && disk.size() <= ShadowRepository.MERGEABLE_LIMIT;
@@ -260,8 +271,11 @@ final class FileRestore {
     }
     Optional<byte[]> content = TextMerge.merge(repo.read(base.blob()), ours.contentUnsafe(), repo.read(target.blob()));
     // The mode follows the target unless someone else changed it on disk.
-    FileKind kind = ours.kind() == base.kind() ? target.kind() : ours.kind();
-    return content.map(bytes -> FileState.of(kind, bytes));
+    boolean oursChangedMode = ours.kind() != base.kind()
+        || base.hasMode() && ours.mode() != FileVersion.NO_MODE && ours.mode() != base.mode();
+    FileKind kind = oursChangedMode ? ours.kind() : target.kind();
+    int mode = oursChangedMode ? ours.mode() : target.mode();
+    return content.map(bytes -> FileState.of(kind, bytes).withMode(mode));
   }
 
   /** Stores what is on disk at each conflicting path, so that a forced restore loses nothing. */
@@ -274,7 +288,8 @@ final class FileRestore {
       } else if (file.kind() == FileKind.SYMLINK) {
         rescued.put(path, store.repo().insert(List.of(store.workTree().readState(path))).get(0));
       } else {
-        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size())));
+        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size()),
+            file.mode()));
       }
     }
     return rescued;
@@ -319,7 +334,12 @@ final class FileRestore {
     for (Step step : steps) {
       entries.add(RestoreJournal.Entry.of(step.path(), step.prior(), step.next()));
     }
-    RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+    try {
+      RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+    } catch (IOException e) {
+      throw new CheckpointException("Cannot restore #" + to.number + ": the restore journal could not be written in "
+          + store.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
+    }
     int firstWrite = 0;
     while (firstWrite < steps.size() && !steps.get(firstWrite).next().exists()) {
       firstWrite++;
@@ -374,8 +394,9 @@ final class FileRestore {
       }
       rollBack(applied);
       Files.deleteIfExists(store.journalFile());
-      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + " (" + e.getMessage()
-          + "); every file was put back as it was.", e);
+      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + ": "
+          + (current == null ? String.valueOf(e.getMessage()) : why(e, current.path()))
+          + "; every file was put back as it was.", e);
     }
     Files.deleteIfExists(store.journalFile());
     List<FileChange> wrote = new ArrayList<>(steps.size());
@@ -384,6 +405,41 @@ final class FileRestore {
     }
     store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis());
     return Optional.empty();
+  }
+
+  /** Why writing {@code path} failed, in words, naming the project's directory rather than a temporary file. */
+  static String why(Exception e, String path) {
+    if (!(e instanceof java.nio.file.FileSystemException)) {
+      return String.valueOf(e.getMessage());
+    }
+    int slash = path.lastIndexOf('/');
+    String dir = slash < 0 ? "the project directory" : path.substring(0, slash + 1);
+    String lower = reason(e);
+    if (lower.contains("permission denied") || lower.contains("operation not permitted")) {
+      return "permission denied in " + dir + (lower.equals("permission denied") ? "" : " (" + lower + ")")
+          + "; make the file and its directory writable and try again";
+    }
+    if (lower.contains("name too long")) {
+      return "its name is too long for the file system (" + lower + ")";
+    }
+    if (lower.contains("no space left")) {
+      return "the disk is full (" + lower + ")";
+    }
+    if (lower.contains("read-only file system")) {
+      return "the project is on a read-only file system";
+    }
+    return lower;
+  }
+
+  /** What the system said, without the path of the file it was about ("operation not permitted"). */
+  static String reason(Exception e) {
+    if (!(e instanceof java.nio.file.FileSystemException failure)) {
+      return String.valueOf(e.getMessage());
+    }
+    String reason = failure instanceof java.nio.file.AccessDeniedException ? "permission denied"
+        : failure instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+        : failure.getReason() == null ? failure.getClass().getSimpleName() : failure.getReason();
+    return reason.toLowerCase(java.util.Locale.ROOT);
   }
 
   /** At least this many files to write: they are written in parallel. */

@@ -71,6 +71,11 @@ record FileStat(FileKind kind, boolean directory, long size, long mtimeNanos, lo
     return kind != FileKind.ABSENT;
   }
 
+  /** The permission bits of a regular file, as {@link FileVersion#mode()}; none for a link or where modes are unknown. */
+  int permissionBits() {
+    return UNIX && (kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE) ? mode & 0777 : FileVersion.NO_MODE;
+  }
+
   /**
    * Whether a write may have left this stat unchanged: it was seen within {@link #RACY_MILLIS} of
    * its modification time, which file systems keep in coarse ticks (git's "racily clean").

@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -15,17 +13,24 @@ import java.util.Objects;
  * The content of one path at one moment, as a tool saw it: used to record a change.
  *
  * <p>A symbolic link's content is its target, never what it points to. A directory is not a
- * file state: {@link #read(Path)} refuses it.
+ * file state: {@link #read(Path)} refuses it. A file read from disk carries its permission bits
+ * ({@link #mode()}); two states are equal when their kind and bytes are, whatever their modes.
  */
 public final class FileState {
-  private static final FileState ABSENT = new FileState(FileKind.ABSENT, new byte[0]);
+  private static final FileState ABSENT = new FileState(FileKind.ABSENT, new byte[0], FileVersion.NO_MODE);
 
   private final FileKind kind;
   private final byte[] content;
+  private final int mode;
 
-  private FileState(FileKind kind, byte[] content) {
+  private FileState(FileKind kind, byte[] content, int mode) {
     this.kind = Objects.requireNonNull(kind);
     this.content = content;
+    this.mode = FileModes.forKind(kind, mode);
+  }
+
+  private FileState(FileKind kind, byte[] content) {
+    this(kind, content, FileVersion.NO_MODE);
   }
 
   public static FileState absent() {
@@ -52,6 +57,16 @@ public final class FileState {
     return kind == FileKind.ABSENT ? ABSENT : new FileState(kind, content.clone());
   }
 
+  /** A regular or executable file with permission bits {@code mode} (its kind follows the owner's execute bit). */
+  public static FileState withMode(byte[] content, int mode) {
+    return mode == FileVersion.NO_MODE ? regular(content) : new FileState(FileModes.kindOf(mode), content.clone(), mode);
+  }
+
+  /** The same kind and content with permission bits {@code mode}. */
+  FileState withMode(int mode) {
+    return kind == FileKind.ABSENT || kind == FileKind.SYMLINK ? this : new FileState(kind, content, mode);
+  }
+
   /** Reads {@code file} without following a link; a missing file reads as {@link #absent()}. */
   public static FileState read(Path file) throws IOException {
     BasicFileAttributes attributes;
@@ -70,18 +85,9 @@ public final class FileState {
       // Reading a FIFO would wait for a writer forever; a device may never end.
       throw new IOException(file + " is a FIFO, socket or device, not a regular file");
     }
-    return new FileState(isExecutable(file) ? FileKind.EXECUTABLE : FileKind.REGULAR,
-        Files.readAllBytes(file));
-  }
-
-  static boolean isExecutable(Path file) throws IOException {
-    try {
-      PosixFileAttributes posix =
-          Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return posix.permissions().contains(PosixFilePermission.OWNER_EXECUTE);
-    } catch (UnsupportedOperationException notPosix) {
-      return false;
-    }
+    int mode = FileModes.read(file);
+    FileKind kind = mode == FileVersion.NO_MODE ? FileKind.REGULAR : FileModes.kindOf(mode);
+    return new FileState(kind, Files.readAllBytes(file), mode);
   }
 
   public FileKind kind() {
@@ -90,6 +96,11 @@ public final class FileState {
 
   public boolean exists() {
     return kind != FileKind.ABSENT;
+  }
+
+  /** The permission bits, or {@link FileVersion#NO_MODE} when they are not known (or this is no regular file). */
+  public int mode() {
+    return mode;
   }
 
   public byte[] content() {
@@ -114,6 +125,7 @@ public final class FileState {
 
   @Override
   public String toString() {
-    return kind == FileKind.ABSENT ? "absent" : kind + "(" + content.length + " bytes)";
+    return kind == FileKind.ABSENT ? "absent"
+        : kind + "(" + content.length + " bytes" + (mode == FileVersion.NO_MODE ? "" : ", " + FileModes.octal(mode)) + ")";
   }
 }

@@ -28,21 +28,43 @@ final class ProjectLock {
 
   <T> T run(Callable<T> work) {
     inProcess.lock();
-    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      FileLock held = channel.lock();
+    try {
+      FileChannel channel = null;
+      FileLock held;
       try {
-        return work.call();
-      } finally {
-        held.release();
+        channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        held = channel.lock();
+      } catch (IOException e) {
+        closeQuietly(channel);
+        throw new CheckpointException("Could not lock " + lockFile + ": " + e.getMessage(), e);
       }
-    } catch (CheckpointException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new CheckpointException("Could not lock " + lockFile + ": " + e.getMessage(), e);
-    } catch (Exception e) {
-      throw new CheckpointException(e.getMessage(), e);
+      // What the work throws is its own failure, not the lock's.
+      try (FileChannel open = channel) {
+        try {
+          return work.call();
+        } finally {
+          held.release();
+        }
+      } catch (CheckpointException e) {
+        throw e;
+      } catch (java.nio.file.FileSystemException e) {
+        throw new CheckpointException(e.getFile() + ": " + (e instanceof java.nio.file.AccessDeniedException
+            ? "permission denied" : e.getReason() == null ? e.getClass().getSimpleName() : e.getReason()), e);
+      } catch (Exception e) {
+        throw new CheckpointException(String.valueOf(e.getMessage()), e);
+      }
     } finally {
       inProcess.unlock();
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException ignored) {
+        // it held nothing
+      }
     }
   }
 }

@@ -18,23 +18,29 @@ import org.eclipse.jgit.lib.ObjectId;
 final class RestoreJournal {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  record Entry(String path, String priorKind, String priorBlob, String nextKind, String nextBlob) {
+  /** One path; a mode is the permission bits in octal, null when none was recorded (and in older journals). */
+  record Entry(String path, String priorKind, String priorBlob, String nextKind, String nextBlob, String priorMode,
+      String nextMode) {
     static Entry of(String path, FileVersion prior, FileVersion next) {
       return new Entry(path, prior.kind().name(), prior.exists() ? prior.blob().name() : null,
-          next.kind().name(), next.exists() ? next.blob().name() : null);
+          next.kind().name(), next.exists() ? next.blob().name() : null, mode(prior), mode(next));
     }
 
     FileVersion prior() {
-      return version(priorKind, priorBlob);
+      return version(priorKind, priorBlob, priorMode);
     }
 
     FileVersion next() {
-      return version(nextKind, nextBlob);
+      return version(nextKind, nextBlob, nextMode);
     }
 
-    private static FileVersion version(String kind, String blob) {
+    private static String mode(FileVersion version) {
+      return version.hasMode() ? FileModes.octal(version.mode()) : null;
+    }
+
+    private static FileVersion version(String kind, String blob, String mode) {
       FileKind k = FileKind.valueOf(kind);
-      return k == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(k, ObjectId.fromString(blob));
+      return k == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(k, ObjectId.fromString(blob), FileModes.parse(mode));
     }
   }
 

@@ -140,7 +140,7 @@ final class ShadowRepository implements AutoCloseable {
       try (ObjectInserter inserter = repo.newObjectInserter()) {
         for (FileState state : states) {
           versions.add(state.exists()
-              ? new FileVersion(state.kind(), inserter.insert(Constants.OBJ_BLOB, state.contentUnsafe()))
+              ? new FileVersion(state.kind(), inserter.insert(Constants.OBJ_BLOB, state.contentUnsafe()), state.mode())
               : FileVersion.ABSENT);
         }
         inserter.flush();

@@ -173,7 +173,7 @@ public final class ShadowStore implements AutoCloseable {
           + "open it from its session, or delete the tab first.");
     }
     claimTab(tabId);
-    return new CheckpointTree(this, tabId);
+    return new CheckpointTree(this, tabId).holdingTab();
   }
 
   /**
@@ -184,6 +184,15 @@ public final class ShadowStore implements AutoCloseable {
   public CheckpointTree loadTab(String tabId) {
     checkTabId(tabId);
     claimTab(tabId);
+    try {
+      return loadClaimed(tabId).holdingTab();
+    } catch (RuntimeException e) {
+      releaseTab(tabId);
+      throw e;
+    }
+  }
+
+  private CheckpointTree loadClaimed(String tabId) {
     String prefix = tagPrefix(tabId);
     List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
     Map<Integer, Set<String>> saves = new HashMap<>();
@@ -235,7 +244,19 @@ public final class ShadowStore implements AutoCloseable {
   private static FileVersion version(com.fasterxml.jackson.databind.JsonNode v) {
     FileKind kind = FileKind.valueOf(v.path("kind").asText("absent").toUpperCase(java.util.Locale.ROOT));
     return kind == FileKind.ABSENT ? FileVersion.ABSENT
-        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()));
+        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()), mode(kind, v));
+  }
+
+  /** The recorded mode; a damaged one counts as none recorded (the file is then written as git's two modes allow). */
+  private static int mode(FileKind kind, com.fasterxml.jackson.databind.JsonNode v) {
+    try {
+      int mode = FileModes.parse(v.path("mode").asText(null));
+      new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.zeroId(), mode); // fits the kind
+      return mode;
+    } catch (IllegalArgumentException damaged) {
+      LOG.warn("a checkpoint manifest holds a mode that does not fit ({}); it is ignored", v);
+      return FileVersion.NO_MODE;
+    }
   }
 
   /**
@@ -277,9 +298,21 @@ public final class ShadowStore implements AutoCloseable {
 
   private RestoredTab restoreTab(CheckpointTree.Snapshot snapshot, boolean claim) {
     checkTabId(snapshot.tabId());
-    if (claim) {
-      claimTab(snapshot.tabId());
+    if (!claim) {
+      return restoreClaimed(snapshot, false);
     }
+    claimTab(snapshot.tabId());
+    try {
+      RestoredTab restored = restoreClaimed(snapshot, true);
+      restored.tree().holdingTab();
+      return restored;
+    } catch (RuntimeException e) {
+      releaseTab(snapshot.tabId());
+      throw e;
+    }
+  }
+
+  private RestoredTab restoreClaimed(CheckpointTree.Snapshot snapshot, boolean claim) {
     Map<Integer, Checkpoint> known = new HashMap<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
@@ -351,7 +384,7 @@ public final class ShadowStore implements AutoCloseable {
     }
     for (String path : paths) {
       Path target = workTree.resolve(path);
-      Path temp = target.resolveSibling("." + target.getFileName() + WRITE_TEMP_SUFFIX);
+      Path temp = TempNames.beside(target, WRITE_TEMP_SUFFIX);
       try {
         workTree.refuseLinkedParent(path); // never delete through a link
         if (Files.isRegularFile(temp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -506,7 +539,19 @@ public final class ShadowStore implements AutoCloseable {
 
   /** Rolls back what a journal left behind. Runs under the project lock. */
   private List<String> recoverInterruptedRestore() throws IOException {
-    var journal = RestoreJournal.read(journalFile());
+    Optional<RestoreJournal.Content> journal;
+    try {
+      journal = RestoreJournal.read(journalFile());
+    } catch (IOException | RuntimeException damaged) {
+      // Written atomically, so only a damaged disk or a hand edit gets here: the store must still open.
+      Path kept = journalFile().resolveSibling("restore-journal.damaged-" + clock.millis() + ".json");
+      Files.move(journalFile(), kept);
+      String summary = "The restore journal was damaged (" + damaged.getMessage().lines().findFirst().orElse("")
+          + "), so an interrupted restore could not be rolled back; it is kept as " + kept
+          + " and names each file with its content before and after (blobs in the shadow repository).";
+      LOG.warn(summary);
+      return List.of(summary);
+    }
     if (journal.isEmpty()) {
       return List.of();
     }
@@ -558,6 +603,7 @@ public final class ShadowStore implements AutoCloseable {
     synchronized (tabLocks) {
       tabLocks.values().forEach(ShadowStore::releaseTabLock);
       tabLocks.clear();
+      tabHolders.clear();
     }
     repo.close();
   }
@@ -570,15 +616,19 @@ public final class ShadowStore implements AutoCloseable {
 
   private record TabLock(Path file, java.nio.channels.FileChannel channel, java.nio.channels.FileLock lock) {}
 
+  /** How many trees of this store hold each tab: its lock goes when the last one is released. */
+  private final Map<String, Integer> tabHolders = new HashMap<>();
+
   /**
-   * Makes this store the only one, in any process, that acts on {@code tabId} until it closes:
-   * an OS file lock on {@code tabs/<tab>.lock}, which the system drops when the process dies
-   * (a {@code kill -9} leaves nothing stuck). The file names the holder's process id for the
-   * message the next one gets.
+   * Makes this store the only one, in any process, that acts on {@code tabId} until its trees of
+   * the tab are released ({@link #releaseTab}) or it closes: an OS file lock on
+   * {@code tabs/<tab>.lock}, which the system drops when the process dies (a {@code kill -9}
+   * leaves nothing stuck). The file names the holder's process id for the message the next one gets.
    */
   private void claimTab(String tabId) {
     synchronized (tabLocks) {
       if (tabLocks.containsKey(tabId)) {
+        tabHolders.merge(tabId, 1, Integer::sum);
         return;
       }
       Path file = storeDir.resolve("tabs").resolve(tabId + ".lock");
@@ -603,6 +653,7 @@ public final class ShadowStore implements AutoCloseable {
         channel.truncate(0);
         channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
         tabLocks.put(tabId, new TabLock(file, channel, lock));
+        tabHolders.put(tabId, 1);
       } catch (IOException | RuntimeException e) {
         CLAIMED.remove(file);
         if (channel != null) {
@@ -654,9 +705,18 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  /** Lets another store or process act on {@code tabId}; this store's tree of it must not be used after. */
+  /**
+   * Gives up one tree's hold on {@code tabId} (see {@link CheckpointTree#release()}); when no tree
+   * of this store holds it any more, another store or process may act on it.
+   */
   public void releaseTab(String tabId) {
     synchronized (tabLocks) {
+      int left = tabHolders.getOrDefault(tabId, 1) - 1;
+      if (left > 0) {
+        tabHolders.put(tabId, left);
+        return;
+      }
+      tabHolders.remove(tabId);
       TabLock held = tabLocks.remove(tabId);
       if (held != null) {
         releaseTabLock(held);

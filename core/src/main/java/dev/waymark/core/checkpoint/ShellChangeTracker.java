@@ -207,7 +207,7 @@ final class ShellChangeTracker implements AutoCloseable {
         classified.put(path, new Seen(stat, entry.version(), entry.source(), null));
       } else if (t != null && t.kind() == stat.kind() && t.size() == stat.size() && t.mtimeNanos() == stat.mtimeNanos()
           && !rewrittenInPlace(entry, stat)) {
-        FileVersion version = new FileVersion(t.kind(), t.blob());
+        FileVersion version = new FileVersion(t.kind(), t.blob(), stat.permissionBits());
         cache.put(path, new StatCache.Entry(stat, version, StatCache.Source.USER_GIT, start));
         classified.put(path, new Seen(stat, version, StatCache.Source.USER_GIT, null));
       } else {
@@ -282,7 +282,7 @@ final class ShellChangeTracker implements AutoCloseable {
     states.forEach(s -> contents.add(s.contentUnsafe()));
     var ids = repo.insertBlobs(contents);
     for (int i = 0; i < paths.size(); i++) {
-      FileVersion version = new FileVersion(states.get(i).kind(), ids.get(i));
+      FileVersion version = new FileVersion(states.get(i).kind(), ids.get(i), states.get(i).mode());
       FileStat stat = stats.get(paths.get(i));
       cache.put(paths.get(i), new StatCache.Entry(stat, version, StatCache.Source.SHADOW, start));
       files.put(paths.get(i), new Seen(stat, version, StatCache.Source.SHADOW, null));
@@ -354,7 +354,7 @@ final class ShellChangeTracker implements AutoCloseable {
         continue;
       }
       FileVersion prior = was == null ? FileVersion.ABSENT : was.version();
-      FileVersion current = state.exists() ? new FileVersion(state.kind(), repo.hash(state)) : FileVersion.ABSENT;
+      FileVersion current = state.exists() ? new FileVersion(state.kind(), repo.hash(state), state.mode()) : FileVersion.ABSENT;
       if (prior.equals(current)) {
         if (now != null && was != null) {
           cache.put(path, new StatCache.Entry(now, prior, was.source(), start)); // touched, or racily clean

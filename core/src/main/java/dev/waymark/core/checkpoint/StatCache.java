@@ -160,7 +160,7 @@ final class StatCache {
     byte[] id = new byte[20];
     in.readFully(id);
     Source source = Source.values()[in.readByte()];
-    return new Entry(stat, new FileVersion(kind, ObjectId.fromRaw(id)), source, in.readLong());
+    return new Entry(stat, new FileVersion(kind, ObjectId.fromRaw(id), stat.permissionBits()), source, in.readLong());
   }
 
   private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {

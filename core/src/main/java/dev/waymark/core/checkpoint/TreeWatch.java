@@ -137,7 +137,7 @@ final class TreeWatch implements AutoCloseable {
     }
     String name = "c" + (++cookie);
     try {
-      WorkTree.createPrivate(cookies.resolve(name));
+      dev.waymark.core.WaymarkHome.writePrivate(cookies.resolve(name), new byte[0], false);
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COOKIE_WAIT_MILLIS);
       boolean seen = false;
       while (!seen && !broken) {

@@ -10,8 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
@@ -61,12 +59,23 @@ final class WorkTree {
     return root.resolve(path);
   }
 
-  /** The state of one path on disk right now. */
-  record DiskFile(FileKind kind, boolean blocked, ObjectId id, long size) {
-    static final DiskFile ABSENT = new DiskFile(FileKind.ABSENT, false, null, 0);
+  /** The state of one path on disk right now; {@code mode} as {@link FileVersion#mode()}. */
+  record DiskFile(FileKind kind, boolean blocked, ObjectId id, long size, int mode) {
+    static final DiskFile ABSENT = new DiskFile(FileKind.ABSENT, false, null, 0, FileVersion.NO_MODE);
 
+    /** Holds {@code version}: its kind and bytes, and its mode where both sides know one. */
     boolean matches(FileVersion version) {
+      return sameContent(version) && (!version.hasMode() || mode == FileVersion.NO_MODE || mode == version.mode());
+    }
+
+    /** Holds {@code version}'s kind and bytes, whatever its mode. */
+    boolean sameContent(FileVersion version) {
       return !blocked && kind == version.kind() && Objects.equals(id, version.blob());
+    }
+
+    /** What is on disk as a version (its blob need not be stored); absent for a blocked path. */
+    FileVersion version() {
+      return blocked || kind == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(kind, id, mode);
     }
   }
 
@@ -87,13 +96,14 @@ final class WorkTree {
     }
     if (attributes.isSymbolicLink()) {
       FileState link = FileState.symlink(Files.readSymbolicLink(file).toString());
-      return new DiskFile(FileKind.SYMLINK, false, hasher.hash(link), link.contentUnsafe().length);
+      return new DiskFile(FileKind.SYMLINK, false, hasher.hash(link), link.contentUnsafe().length, FileVersion.NO_MODE);
     }
     if (!attributes.isRegularFile()) {
-      return new DiskFile(FileKind.ABSENT, true, null, 0);
+      return new DiskFile(FileKind.ABSENT, true, null, 0, FileVersion.NO_MODE);
     }
-    FileKind kind = FileState.isExecutable(file) ? FileKind.EXECUTABLE : FileKind.REGULAR;
-    return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size());
+    int mode = FileModes.read(file);
+    FileKind kind = mode == FileVersion.NO_MODE ? FileKind.REGULAR : FileModes.kindOf(mode);
+    return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size(), mode);
   }
 
   /**
@@ -201,7 +211,11 @@ final class WorkTree {
     }
   }
 
-  /** Writes {@code version} at {@code path} atomically, keeping the existing permission bits. */
+  /**
+   * Writes {@code version} at {@code path} atomically, with its recorded mode (without one: the
+   * existing file's bits, else 0644 or 0755). The temporary file is created with that mode, less
+   * the umask, before any content goes in: it is never wider than the file it becomes.
+   */
   void write(String path, FileVersion version, ShadowRepository source) throws IOException {
     Path target = resolve(path);
     Files.createDirectories(target.getParent());
@@ -210,15 +224,12 @@ final class WorkTree {
     if (version.kind() == FileKind.SYMLINK) {
       Files.createSymbolicLink(temp, Path.of(new String(source.read(version.blob()), java.nio.charset.StandardCharsets.UTF_8)));
     } else {
-      createPrivate(temp);
-      try (OutputStream out = Files.newOutputStream(temp, java.nio.file.StandardOpenOption.WRITE)) {
+      int mode = version.hasMode() ? version.mode() : FileModes.fallback(version.kind(), target);
+      try (OutputStream out = java.nio.channels.Channels.newOutputStream(FileModes.create(temp, mode))) {
         source.copyTo(version.blob(), out);
       }
       tempWrittenHook.accept(temp);
-      Set<PosixFilePermission> permissions = permissionsFor(target, version.kind());
-      if (permissions != null) {
-        Files.setPosixFilePermissions(temp, permissions);
-      }
+      FileModes.set(temp, mode); // what the umask took off
     }
     clearEmptyDirectory(target);
     try {
@@ -270,54 +281,13 @@ final class WorkTree {
     tempWrittenHook = hook;
   }
 
-  /**
-   * Creates an empty file only its owner may read, so that no content ever sits in a file wider
-   * than its target (the mode is widened to the target's once written, never narrowed after).
-   */
-  static void createPrivate(Path file) throws IOException {
-    try {
-      Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-          EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
-    } catch (UnsupportedOperationException notPosix) {
-      Files.createFile(file);
-    }
-  }
-
   static Path tempFor(Path target) {
-    return target.resolveSibling("." + target.getFileName() + TEMP_SUFFIX);
+    return TempNames.beside(target, TEMP_SUFFIX);
   }
 
   private static void clearEmptyDirectory(Path target) throws IOException {
     if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
       Files.delete(target); // only an empty one: a full one is reported as an obstacle first
     }
-  }
-
-  private static Set<PosixFilePermission> permissionsFor(Path existing, FileKind kind) throws IOException {
-    Set<PosixFilePermission> permissions;
-    try {
-      if (Files.isRegularFile(existing, LinkOption.NOFOLLOW_LINKS)) {
-        permissions = EnumSet.copyOf(Files.getPosixFilePermissions(existing, LinkOption.NOFOLLOW_LINKS));
-      } else {
-        permissions = EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-            PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
-      }
-    } catch (UnsupportedOperationException notPosix) {
-      return null;
-    }
-    if (kind == FileKind.EXECUTABLE) {
-      permissions.add(PosixFilePermission.OWNER_EXECUTE);
-      if (permissions.contains(PosixFilePermission.GROUP_READ)) {
-        permissions.add(PosixFilePermission.GROUP_EXECUTE);
-      }
-      if (permissions.contains(PosixFilePermission.OTHERS_READ)) {
-        permissions.add(PosixFilePermission.OTHERS_EXECUTE);
-      }
-    } else {
-      permissions.remove(PosixFilePermission.OWNER_EXECUTE);
-      permissions.remove(PosixFilePermission.GROUP_EXECUTE);
-      permissions.remove(PosixFilePermission.OTHERS_EXECUTE);
-    }
-    return permissions;
   }
 }

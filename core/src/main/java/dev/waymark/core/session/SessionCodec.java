@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.FileModes;
 import dev.waymark.core.checkpoint.FileVersion;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
@@ -119,7 +120,8 @@ public final class SessionCodec {
   }
 
   private static SessionFile.Version version(FileVersion v) {
-    return new SessionFile.Version(v.kind().name().toLowerCase(Locale.ROOT), v.exists() ? v.blob().name() : null);
+    return new SessionFile.Version(v.kind().name().toLowerCase(Locale.ROOT), v.exists() ? v.blob().name() : null,
+        v.hasMode() ? FileModes.octal(v.mode()) : null);
   }
 
   private static FileVersion version(SessionFile.Version v) {
@@ -127,7 +129,17 @@ public final class SessionCodec {
       throw new SessionException("a file change without its versions");
     }
     FileKind kind = FileKind.valueOf(v.kind().toUpperCase(Locale.ROOT));
-    return kind == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(kind, ObjectId.fromString(v.blob()));
+    int mode;
+    try {
+      mode = FileModes.parse(v.mode());
+    } catch (IllegalArgumentException e) {
+      throw new SessionException("a file version with a bad mode \"" + v.mode() + "\"");
+    }
+    try {
+      return kind == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(kind, ObjectId.fromString(v.blob()), mode);
+    } catch (IllegalArgumentException e) {
+      throw new SessionException("a bad file version (" + e.getMessage() + ")");
+    }
   }
 
   private static CheckpointStatus status(String s) {

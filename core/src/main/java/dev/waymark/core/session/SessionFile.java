@@ -88,8 +88,13 @@ public record SessionFile(
   /** A file change: the version before and after ({@code kind} absent, regular, executable or symlink). */
   public record Change(String path, Version before, Version after) {}
 
+  /** {@code mode}: the permission bits in octal ("0600"); absent in sessions from before modes were recorded. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Version(String kind, String blob) {}
+  public record Version(String kind, String blob, String mode) {
+    public Version(String kind, String blob) {
+      this(kind, blob, null);
+    }
+  }
 
   /** A message: role user, assistant or tool. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

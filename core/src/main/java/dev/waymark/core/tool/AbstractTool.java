@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.FileModes;
 import dev.waymark.core.checkpoint.FileState;
+import dev.waymark.core.checkpoint.FileVersion;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ToolSpec;
 import java.io.IOException;
@@ -205,11 +207,16 @@ abstract class AbstractTool implements Tool {
    */
   static void writeRecorded(Turn turn, ProjectPaths.Resolved file, byte[] content) throws IOException {
     if (turn == null) {
-      write(file, content);
+      write(file, content, FileVersion.NO_MODE);
       return;
     }
     FileState before = turn.read(file.relative());
-    FileState after = FileState.of(before.kind() == FileKind.EXECUTABLE ? FileKind.EXECUTABLE : FileKind.REGULAR, content);
+    // The file keeps its mode; a new one gets what the umask gives. Recorded as written, so undo and redo bring it back.
+    int mode = before.kind() == FileKind.REGULAR || before.kind() == FileKind.EXECUTABLE ? before.mode()
+        : before.exists() ? FileVersion.NO_MODE : FileModes.newFileMode();
+    FileState after = mode == FileVersion.NO_MODE
+        ? FileState.of(before.kind() == FileKind.EXECUTABLE ? FileKind.EXECUTABLE : FileKind.REGULAR, content)
+        : FileState.withMode(content, mode);
     Optional<FileChange> previous;
     try {
       previous = turn.recordAhead(file.relative(), before, after);
@@ -218,16 +225,16 @@ abstract class AbstractTool implements Tool {
           + "), so the change was not made: the file is as it was.", e);
     }
     try {
-      write(file, content);
+      write(file, content, after.mode());
     } catch (IOException | RuntimeException e) {
       turn.withdraw(file.relative(), previous);
       throw e;
     }
   }
 
-  private static void write(ProjectPaths.Resolved file, byte[] content) throws IOException {
+  private static void write(ProjectPaths.Resolved file, byte[] content, int mode) throws IOException {
     Files.createDirectories(file.file().getParent());
-    AtomicWrite.replace(file.file(), content);
+    AtomicWrite.replace(file.file(), content, mode);
   }
 
   /** Whether the file's first bytes hold a NUL, git's test for binary content. */

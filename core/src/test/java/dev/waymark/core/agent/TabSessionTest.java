@@ -1,10 +1,12 @@
 package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.FileState;
 import dev.waymark.core.checkpoint.RetentionPolicy;
@@ -77,6 +79,33 @@ class TabSessionTest {
       session.close();
     }
     store.close();
+  }
+
+  /** What another process is told when it opens {@code tab} of this project now. */
+  private String openInAnotherProcess(String tab) throws Exception {
+    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        OpenTabInAnotherProcess.class.getName(), project.toString(), temp.resolve("home").toString(), tab)
+        .redirectErrorStream(true).start();
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out.lines().filter(l -> l.startsWith("opened") || l.contains("in use")).findFirst().orElse(out);
+  }
+
+  @Test
+  void closingATabsSessionLetsAnotherProcessOpenTheTab() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    assertThat(openInAnotherProcess("tab1")).contains("Tab tab1 is in use by process " + ProcessHandle.current().pid());
+
+    session.close();
+
+    assertThat(openInAnotherProcess("tab1")).isEqualTo("opened tab1");
+    assertThatThrownBy(() -> session.checkpoints().undo()).isInstanceOf(CheckpointException.class)
+        .hasMessageContaining("tab1 was closed");
+    // the store stays open, and the tab can be opened here again
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(List.of(new WriteTool())), new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt"));
+    assertThat(openInAnotherProcess("tab1")).contains("in use by process");
   }
 
   @Test

@@ -15,7 +15,8 @@ class StatCacheTest {
 
   private static StatCache.Entry entry(int n) {
     FileStat stat = new FileStat(FileKind.REGULAR, false, n, n * 1_000L, n * 1_000L, n, 0100644);
-    return new StatCache.Entry(stat, new FileVersion(FileKind.REGULAR, ObjectId.zeroId()), StatCache.Source.SHADOW, 0);
+    return new StatCache.Entry(stat, new FileVersion(FileKind.REGULAR, ObjectId.zeroId(), stat.permissionBits()),
+        StatCache.Source.SHADOW, 0);
   }
 
   @Test

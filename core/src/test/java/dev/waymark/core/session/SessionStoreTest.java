@@ -167,6 +167,29 @@ class SessionStoreTest {
   }
 
   @Test
+  void aFilesModeIsSavedWithTheSessionAndAnOlderSessionWithoutModesStillLoads() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "zero");
+    Files.setPosixFilePermissions(project.resolve("a.txt"), PosixFilePermissions.fromString("rw-------"));
+    TabSession original = tab("a.txt", store.newTab(), TabSession.Memory.EMPTY);
+    run(original, new Command.SendPrompt("one"));
+    SessionFile saved = saveAll(List.of(original));
+    assertThat(Files.readString(sessions.file(saved.id()))).containsPattern("\"mode\" ?: ?\"0600\"");
+
+    SessionFile.Tab record = sessions.load(saved.id()).tabs().get(0);
+    var change = SessionCodec.snapshot(record).checkpoints().get(1).changes().get(0);
+    assertThat(change.before().mode()).isEqualTo(0600);
+    assertThat(change.after().mode()).isEqualTo(0600);
+
+    // written before modes were recorded: the versions have none, and restores fall back to git's two modes
+    String older = Files.readString(sessions.file(saved.id())).replaceAll(",\\s*\"mode\" ?: ?\"0600\"", "");
+    assertThat(older).doesNotContain("\"mode\"");
+    Files.writeString(sessions.file(saved.id()), older);
+    var olderChange = SessionCodec.snapshot(sessions.load(saved.id()).tabs().get(0)).checkpoints().get(1).changes().get(0);
+    assertThat(olderChange.after().hasMode()).isFalse();
+    assertThat(olderChange.after().blob()).isEqualTo(change.after().blob());
+  }
+
+  @Test
   void missingTagsAreRecreatedFromTheirCommits() throws Exception {
     TabSession t = busyTab("a.txt");
     SessionFile saved = saveAll(List.of(t));

@@ -80,6 +80,67 @@ class WriteFileToolTest {
   }
 
   @Test
+  void theModeItWritesIsRecordedSoAPrivateFileComesBackPrivate() throws IOException {
+    f.write("secret.env", "old\n");
+    Files.setPosixFilePermissions(f.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
+    f.call("write_file", "path", "secret.env", "content", "new\n");
+    f.call("write_file", "path", "new.txt", "content", "created\n");
+    f.call("edit_file", "path", "secret.env", "old_string", "new", "new_string", "edited");
+    var changes = f.turn.changes();
+    f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
+    int created = dev.waymark.core.checkpoint.FileModes.read(f.file("new.txt"));
+    assertThat(changes).extracting(c -> c.path() + " " + dev.waymark.core.checkpoint.FileModes.octal(c.after().mode()))
+        .containsExactlyInAnyOrder("secret.env 0600", "new.txt " + dev.waymark.core.checkpoint.FileModes.octal(created));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
+
+    // gone, then brought back by undo and redo with the mode it was written with
+    f.turn = f.tab.begin();
+    Files.delete(f.file("secret.env"));
+    f.turn.recordFromDisk("secret.env", dev.waymark.core.checkpoint.FileState.withMode("edited\n".getBytes(), 0600));
+    f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
+    f.tab.undo();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
+    f.tab.undo();
+    f.tab.redo();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
+    assertThat(dev.waymark.core.checkpoint.FileModes.read(f.file("new.txt"))).isEqualTo(created);
+  }
+
+  @Test
+  void aReadOnlyFilesTemporaryFileIsNeverWritable() throws IOException {
+    f.write("frozen.txt", "old\n");
+    Files.setPosixFilePermissions(f.file("frozen.txt"), PosixFilePermissions.fromString("r--------"));
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    AtomicWrite.tempWritten = temp -> {
+      try {
+        seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    try {
+      f.call("write_file", "path", "frozen.txt", "content", "new\n");
+    } finally {
+      AtomicWrite.tempWritten = temp -> {};
+    }
+    assertThat(seen).containsExactly("r--------");
+    assertThat(f.read("frozen.txt")).isEqualTo("new\n");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("frozen.txt")))).isEqualTo("r--------");
+  }
+
+  @Test
+  void aFileWhoseNameIsNearTheLimitIsWrittenAndLeavesNoTemporaryFile() throws IOException {
+    String name = "\u00e9".repeat(100) + "n".repeat(50) + ".txt"; // 254 bytes in UTF-8: as long as a name may be
+    ToolResult r = f.call("write_file", "path", name, "content", "one\n");
+    assertThat(r.isError()).as(r.content()).isFalse();
+    f.call("write_file", "path", name, "content", "two\n");
+    assertThat(f.read(name)).isEqualTo("two\n");
+    try (var left = Files.list(f.project)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactly(name);
+    }
+  }
+
+  @Test
   void createsTheFileAndItsParentsAndRecordsIt() throws IOException {
     ToolResult r = f.call("write_file", "path", "src/main/App.java", "content", "class App {}\n");
     assertThat(r).isEqualTo(ToolResult.ok("Created src/main/App.java (13 bytes)."));
