@@ -599,6 +599,7 @@ public final class ShadowStore implements AutoCloseable {
   @Override
   public void close() {
     maintenanceTimer.shutdownNow();
+    changeTracker.stopScanAhead();
     changeTracker.close();
     synchronized (tabLocks) {
       tabLocks.values().forEach(ShadowStore::releaseTabLock);

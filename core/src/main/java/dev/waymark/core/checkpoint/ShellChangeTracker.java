@@ -43,6 +43,8 @@ final class ShellChangeTracker implements AutoCloseable {
   private TreeWatch watch;
   /** The newest scan a watch keeps up to date: the next one starts from it. */
   private Scan latest;
+  private volatile boolean closing;
+  private volatile boolean scanningAhead;
   /** Reads what a whole walk needs besides the walk (the user's index, the stat cache) alongside it. */
   private static final java.util.concurrent.Executor BESIDE = task -> {
     Thread thread = new Thread(task, "waymark-scan-beside");
@@ -140,14 +142,39 @@ final class ShellChangeTracker implements AutoCloseable {
    * the model asks for a command, and file notifications keep the scan up to date until then.
    */
   synchronized void prepare(long maxFileSize) {
-    if (journal.anyOrphans()) {
+    if (journal.anyOrphans() || closing) {
       return; // a killed command is recovered against the cache as it left it: its tab's first command scans
     }
-    if (latest == null || latest.maxFileSize() != maxFileSize) {
-      long start = System.currentTimeMillis();
-      scan(maxFileSize, start);
+    scanningAhead = true;
+    try {
+      if (latest == null || latest.maxFileSize() != maxFileSize) {
+        long start = System.currentTimeMillis();
+        scan(maxFileSize, start);
+      }
+      userGit.ifPresent(UserGitRepository::openObjects); // the first changed file's earlier content is read from there
+    } catch (ScanAbandoned e) {
+      LOG.debug("the scan ahead stopped: the store is closing");
+    } finally {
+      scanningAhead = false;
     }
-    userGit.ifPresent(UserGitRepository::openObjects); // the first changed file's earlier content is read from there
+  }
+
+  /** Stops a scan ahead where it is, so that closing the store does not wait for it (what it found is dropped). */
+  void stopScanAhead() {
+    closing = true;
+  }
+
+  /** Thrown inside a scan ahead when the store closes. */
+  private static final class ScanAbandoned extends RuntimeException {
+    ScanAbandoned() {
+      super(null, null, false, false);
+    }
+  }
+
+  private void checkScanAhead() {
+    if (closing && scanningAhead) {
+      throw new ScanAbandoned();
+    }
   }
 
   private record Scanned(Scan scan, int examined, int read) {}
@@ -248,6 +275,7 @@ final class ShellChangeTracker implements AutoCloseable {
     long batchBytes = 0;
     int read = 0;
     for (String path : paths) {
+      checkScanAhead();
       FileStat stat = stats.get(path);
       FileState state;
       try {
@@ -780,6 +808,7 @@ final class ShellChangeTracker implements AutoCloseable {
 
       @Override
       public void entering(String dir) {
+        checkScanAhead();
         if (watched != null) {
           watched.register(dir);
         }

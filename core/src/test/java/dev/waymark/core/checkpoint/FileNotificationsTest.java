@@ -196,6 +196,15 @@ class FileNotificationsTest {
   }
 
   @Test
+  void aStoreThatIsClosingTakesNoScanAhead() throws Exception {
+    store.changeTracker().stopScanAhead(); // what closing the store does first, so that it never waits for one
+    store.changeTracker().prepare(MAX);
+    Turn turn = tab.begin();
+    assertThat(turn.snapshotWorkTree(MAX).examinedCount()).isEqualTo(201);
+    turn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
   void noScanIsTakenAheadWhileAKilledCommandWaitsToBeRecovered() throws Exception {
     Path journals = Files.createDirectories(store.changeTracker().journalDirectory());
     Files.writeString(journals.resolve("other-3-999999.json"), "{\"tab\":\"other\",\"checkpoint\":3,\"pid\":999999,"
