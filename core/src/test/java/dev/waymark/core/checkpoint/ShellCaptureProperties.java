@@ -26,8 +26,9 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 
 /**
- * What a shell command records is exactly what a plain model says it changed: every path whose
- * content differs after the command, except paths the {@code .gitignore} of the command's start
+ * What a shell command records is exactly what a plain model says it changed (files written or
+ * deleted, directories moved or deleted whole, with the user editing between commands): every
+ * path whose content differs after the command, except paths the {@code .gitignore} of the command's start
  * leaves out (whatever the command does to {@code .gitignore}) and what another tab wrote while it
  * ran. Undo then brings back every recorded path and touches nothing else; redo reapplies it.
  *
@@ -37,12 +38,18 @@ class ShellCaptureProperties {
   static final List<String> PATHS = List.of("a.txt", "b.txt", "src/c.txt", ".env", "data/d.txt", "x.log", ".gitignore");
   static final List<String> IGNORE_VARIANTS = List.of("", ".env\ndata/\n*.log\n", "src/\n", "*.txt\n!a.txt\n", ".env\n");
   static final String OTHER_TAB_FILE = "other.txt";
+  /** Every path a command can make: {@link #PATHS} and where a moved directory takes {@code src/c.txt}. */
+  static final List<String> UNIVERSE = java.util.stream.Stream.concat(PATHS.stream(), Stream.of("lib/c.txt")).toList();
 
   /** One operation of a command on one path: new content, or null to delete it. */
   record Op(String path, String content) {}
 
-  /** A command: its operations, and whether another tab writes its file while it runs. */
-  record Command(List<Op> ops, boolean otherTabWrites) {}
+  /**
+   * A command: its operations (a content of {@code MOVE:dir} moves the directory at the path there,
+   * {@code RMDIR} deletes it whole), whether another tab writes its file while it runs, and whether
+   * the user edits a file just before it (never the command's).
+   */
+  record Command(List<Op> ops, boolean otherTabWrites, boolean userEditsBefore) {}
 
   @Provide
   Arbitrary<Map<String, String>> starts() {
@@ -69,7 +76,11 @@ class ShellCaptureProperties {
         .as((path, content) -> path.equals(".gitignore") && content != null
             ? new Op(path, IGNORE_VARIANTS.get(Math.abs(content.hashCode()) % IGNORE_VARIANTS.size()))
             : new Op(path, content));
-    Arbitrary<Command> command = Combinators.combine(op.list().ofMinSize(1).ofMaxSize(4), Arbitraries.of(true, false))
+    Arbitrary<Op> directoryOp = Arbitraries.of(new Op("src", "MOVE:lib"), new Op("lib", "MOVE:src"), new Op("src", "RMDIR"),
+        new Op("lib", "RMDIR"));
+    Arbitrary<Command> command = Combinators.combine(Arbitraries.frequencyOf(
+            net.jqwik.api.Tuple.of(4, op), net.jqwik.api.Tuple.of(1, directoryOp)).list().ofMinSize(1).ofMaxSize(4),
+        Arbitraries.of(true, false), Arbitraries.of(true, false))
         .as(Command::new);
     return command.list().ofMinSize(1).ofMaxSize(3);
   }
@@ -88,14 +99,32 @@ class ShellCaptureProperties {
         CheckpointTree shell = store.openTab("shell");
         CheckpointTree other = store.openTab("other");
         int otherWrites = 0;
+        int userEdits = 0;
         for (Command command : commands) {
+          if (command.userEditsBefore()) {
+            write(project, "b.txt", "the user's edit " + (++userEdits) + "\n");
+          }
           Map<String, String> before = disk(project);
           Set<String> ignoredAtStart = ignored(before.get(".gitignore"));
           Turn turn = shell.begin();
           WorkTreeSnapshot snapshot = turn.snapshotWorkTree(1 << 20);
           for (Op op : command.ops()) {
+            Path at = project.resolve(op.path());
             if (op.content() == null) {
-              Files.deleteIfExists(project.resolve(op.path()));
+              if (!Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                Files.deleteIfExists(at);
+              }
+            } else if (op.content().startsWith("MOVE:")) {
+              Path to = project.resolve(op.content().substring(5));
+              if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS) && !Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(at, to);
+              }
+            } else if (op.content().equals("RMDIR")) {
+              if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                deleteTree(at);
+              }
+            } else if (!Files.isDirectory(at.getParent(), LinkOption.NOFOLLOW_LINKS) && Files.exists(at.getParent())) {
+              continue; // its directory is a file now: the command's write fails
             } else {
               write(project, op.path(), op.content());
             }
@@ -113,7 +142,7 @@ class ShellCaptureProperties {
           turn.finish(CheckpointStatus.DONE);
 
           Set<String> expected = new TreeSet<>();
-          for (String path : PATHS) {
+          for (String path : UNIVERSE) {
             if (!ignoredAtStart.contains(path) && !java.util.Objects.equals(before.get(path), after.get(path))) {
               expected.add(path);
             }
@@ -145,7 +174,7 @@ class ShellCaptureProperties {
     if (gitignore == null) {
       return ignored;
     }
-    for (String path : PATHS) {
+    for (String path : UNIVERSE) {
       boolean out = false;
       for (String pattern : gitignore.split("\n")) {
         if (pattern.isEmpty()) {
@@ -165,6 +194,14 @@ class ShellCaptureProperties {
       }
     }
     return ignored;
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   private static Set<String> union(Map<String, String> a, Map<String, String> b) {
