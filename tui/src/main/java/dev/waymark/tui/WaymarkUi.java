@@ -73,6 +73,8 @@ public final class WaymarkUi implements Host {
   private final KeyRouter keys;
   private final CommandRunner commands;
   private boolean quit;
+  /** Whether the loop drew a frame yet: until it has, a frame waiting to be drawn does not wait for input. */
+  private boolean framed;
   private boolean dirty = true;
   private long lastFrame;
   private int chatWidth = 80;
@@ -166,9 +168,12 @@ public final class WaymarkUi implements Host {
     dirty = true;
   }
 
-  /** Handles whatever arrived within {@code waitMillis} (everything queued), then draws if due. For tests too. */
+  /**
+   * Handles whatever arrived within {@code waitMillis} (everything queued), then draws if due. The
+   * first frame does not wait for input. For tests too.
+   */
   public void step(long waitMillis) throws InterruptedException, IOException {
-    Object item = inbox.poll(waitMillis, TimeUnit.MILLISECONDS);
+    Object item = inbox.poll(dirty && !framed ? 0 : waitMillis, TimeUnit.MILLISECONDS);
     int handled = 0;
     while (item != null && handled < 10_000) {
       handle(item);
@@ -187,6 +192,7 @@ public final class WaymarkUi implements Host {
       draw();
       lastFrame = now;
       dirty = false;
+      framed = true;
     } else if (dirty) {
       // come back when the frame is due instead of waiting for the next input
       inbox.offer(new Wake());

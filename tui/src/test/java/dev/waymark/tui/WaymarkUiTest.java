@@ -35,6 +35,9 @@ class WaymarkUiTest {
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
 
+  /** The session of the tab opened last. */
+  private volatile TabSession lastOpened;
+
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
     start(columns, rows, approval, script, SessionControl.NONE);
   }
@@ -46,13 +49,26 @@ class WaymarkUiTest {
     TerminalScreen screen = new TerminalScreen(terminal);
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
-    WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
-        Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
+    WaymarkUi.TabOpener opener = () -> {
+      TabSession opened = new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
+          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
+      lastOpened = opened;
+      return opened;
+    };
     ui = new WaymarkUi(screen, Runnable::run, opener,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()),
         sessions);
     ui.openTab();
     ui.drawNow();
+  }
+
+  @Test
+  void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
+    ui.inject(new dev.waymark.core.agent.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
+    // a minute without input: the frame the notice asked for must not wait for any
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> ui.step(60_000));
+    assertThat(screen()).contains("Shown at once.");
   }
 
   @AfterEach
@@ -214,7 +230,11 @@ class WaymarkUiTest {
 
     send("three");
     ctrl('b'); // in the same step as the Enter, before the branch can have started
-    waitFor(s -> s.contains("Branched.") && s.contains("ready · #3"), "the branch");
+    // the view then moves back before the branch starts or after it ends: either way the branch comes from #1
+    waitFor(s -> lastOpened.snapshot().live() == 3
+        && lastOpened.snapshot().checkpoint(3).map(c -> c.status() != dev.waymark.core.checkpoint.CheckpointStatus.RUNNING)
+            .orElse(false), "the branch");
+    assertThat(lastOpened.snapshot().checkpoint(3).orElseThrow().parent()).isEqualTo(1);
     assertThat(Files.readString(project.resolve("a.txt"))).as("the files of #1, the checkpoint on screen").isEqualTo("1");
   }
 
