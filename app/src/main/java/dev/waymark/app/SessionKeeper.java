@@ -82,7 +82,7 @@ final class SessionKeeper implements SessionControl {
     id = file.id();
     name = file.name();
     created = file.created() == null ? files.now() : file.created();
-    return new Loaded(label(), tabs, notes);
+    return new Loaded(label(), tabs, notes, file.activeTab());
   }
 
   /** Brings back one tab of a session file. */

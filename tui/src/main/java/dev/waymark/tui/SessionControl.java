@@ -30,7 +30,12 @@ public interface SessionControl {
   }
 
   /** A loaded session's tabs, and what could not be brought back. */
-  record Loaded(String name, List<LoadedTab> tabs, List<String> notes) {}
+  /** A session brought back; {@code activeTab} is the id of the tab shown when it was saved (null: the first). */
+  record Loaded(String name, List<LoadedTab> tabs, List<String> notes, String activeTab) {
+    public Loaded(String name, List<LoadedTab> tabs, List<String> notes) {
+      this(name, tabs, notes, null);
+    }
+  }
 
   /** Writes the current session; a non-null {@code name} names it. Returns what to tell the user. */
   String save(List<OpenTab> tabs, String name);

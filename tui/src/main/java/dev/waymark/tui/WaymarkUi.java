@@ -156,6 +156,11 @@ public final class WaymarkUi implements Host {
       tabs.add(tab, loadedTab.closed(), false);
     }
     tabs.showFirst();
+    for (int i = 0; i < tabs.size(); i++) {
+      if (tabs.get(i).session().checkpoints().tabId().equals(loaded.activeTab())) {
+        tabs.activate(i); // the tab shown when the session was saved
+      }
+    }
     if (!tabs.isEmpty()) {
       int open = tabs.size();
       int closed = tabs.closed().size();

@@ -63,6 +63,20 @@ class WaymarkUiTest {
   }
 
   @Test
+  void aLoadedSessionOpensOnTheTabThatWasShownWhenItWasSaved() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
+    java.util.function.Supplier<TabSession> newSession = () -> new TabSession(store.newTab(), project,
+        new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\":[]}", "test script")),
+        Toolset.of(Tools.standard().all()), new SessionSettings("test-model", ApprovalMode.ASK, true, null));
+    TabSession first = newSession.get();
+    TabSession second = newSession.get();
+    ui.openLoaded(new SessionControl.Loaded("s", java.util.List.of(new SessionControl.LoadedTab(first, "draft of the first"),
+        new SessionControl.LoadedTab(second, "draft of the second")), java.util.List.of(), second.checkpoints().tabId()));
+    ui.drawNow();
+    assertThat(input(screen())).contains("draft of the second");
+  }
+
+  @Test
   void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
     ui.inject(new dev.waymark.core.agent.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
