@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Show the checkpoint store (shadow repository) of a project, creating it if needed, and the tabs that "
-          + "have checkpoints in it. The project's own .git is never touched."
+          + "have checkpoints in it. The project's own .git is never written."
     })
 final class StoreCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

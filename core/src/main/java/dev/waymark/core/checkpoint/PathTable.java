@@ -58,10 +58,6 @@ final class PathTable<V> {
     return size;
   }
 
-  boolean isEmpty() {
-    return size == 0;
-  }
-
   /** Every entry, in no order: a walk over the whole table. */
   @SuppressWarnings("unchecked")
   void forEach(BiConsumer<String, V> action) {
@@ -87,8 +83,8 @@ final class PathTable<V> {
     return keys;
   }
 
-  /** A plain copy, for callers that change it. */
-  Map<String, V> toMap() {
+  /** A plain copy of the whole table. */
+  private Map<String, V> toMap() {
     Map<String, V> copy = new HashMap<>(size * 2);
     forEach(copy::put);
     return copy;

@@ -190,17 +190,7 @@ public final class ProjectWalker {
    * rules of its ancestors. {@code start} itself is walked even when excluded: it was asked for.
    */
   public void walk(String start, Visitor visitor) throws IOException {
-    List<Frame> frames = new ArrayList<>(outer);
-    frames.add(new Frame(prefix, parseIgnore(root.resolve(".gitignore"))));
-    if (!start.isEmpty()) {
-      String[] segments = start.split("/");
-      StringBuilder dir = new StringBuilder();
-      for (int i = 0; i < segments.length - 1; i++) {
-        dir.append(segments[i]).append('/');
-        frames.add(new Frame(prefix + dir, parseIgnore(root.resolve(dir.toString()).resolve(".gitignore"))));
-      }
-    }
-    walkDirectory(start, frames, new Lister<BasicFileAttributes>() {
+    walkDirectory(start, framesAbove(start, null), new Lister<BasicFileAttributes>() {
       @Override
       public BasicFileAttributes read(Path file) throws IOException {
         return attributes(file);
@@ -394,12 +384,10 @@ public final class ProjectWalker {
     Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
     String dirPrefix = dir.isEmpty() ? "" : dir + "/";
     List<Frame> here = frames;
-    if (!dir.isEmpty() || rules != null) {
-      IgnoreNode node = ignoreOf(dir, dirPath, rules);
-      if (node != null) {
-        here = new ArrayList<>(frames);
-        here.add(new Frame(prefix + dirPrefix, node));
-      }
+    IgnoreNode node = ignoreOf(dir, dirPath, rules);
+    if (node != null) {
+      here = new ArrayList<>(frames);
+      here.add(new Frame(prefix + dirPrefix, node));
     }
     TreeMap<String, Path> children = new TreeMap<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {

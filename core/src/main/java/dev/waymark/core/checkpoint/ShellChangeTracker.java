@@ -179,6 +179,11 @@ final class ShellChangeTracker implements AutoCloseable {
 
   private record Scanned(Scan scan, int examined, int read) {}
 
+  /** The files the user's git index vouches for; none without a repository. */
+  private Map<String, UserGitRepository.Tracked> trackedFiles() {
+    return userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
+  }
+
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
   private Scanned scan(long maxFileSize, long start) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
@@ -188,15 +193,14 @@ final class ShellChangeTracker implements AutoCloseable {
     if (tree == null) {
       base = null;
       // the user's index and the stat cache are read on their own threads while the walk runs on the others
-      var trackedLater = java.util.concurrent.CompletableFuture.supplyAsync(
-          () -> userGit.map(UserGitRepository::trackedFiles).orElse(Map.<String, UserGitRepository.Tracked>of()), BESIDE);
+      var trackedLater = java.util.concurrent.CompletableFuture.supplyAsync(this::trackedFiles, BESIDE);
       var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
           : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
       tree = walk(ProjectWalker.IgnoreRules.recording());
       tracked = trackedLater.join();
       cache = cacheLater.join();
     } else {
-      tracked = userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
+      tracked = trackedFiles();
     }
     StatCache cache = cache();
 
@@ -678,7 +682,7 @@ final class ShellChangeTracker implements AutoCloseable {
     Map<String, Excluded> excluded = new HashMap<>();
     Map<String, FileStat> directories = new HashMap<>();
     try {
-      walker.scan(rules, collector(files::put, excluded::put, directories::put, null));
+      walker.scan(rules, collector(files::put, excluded::put, directories::put));
     } catch (IOException e) {
       throw new CheckpointException("Could not scan the project's files: " + e.getMessage(), e);
     }
@@ -762,7 +766,7 @@ final class ShellChangeTracker implements AutoCloseable {
             walker.scanFrom(path, rules, collector((p, s) -> {
               files.put(p, s);
               changed.add(p);
-            }, excluded::put, directories::put, watch));
+            }, excluded::put, directories::put));
           }
         } else if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
           files.put(path, stat);
@@ -782,9 +786,8 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /** Hands what a scan finds to these; directories are watched as it enters them. */
   private ProjectWalker.StatVisitor collector(java.util.function.BiConsumer<String, FileStat> files,
-      java.util.function.BiConsumer<String, Excluded> excluded, java.util.function.BiConsumer<String, FileStat> directories,
-      TreeWatch watching) {
-    TreeWatch watched = watching != null ? watching : watch;
+      java.util.function.BiConsumer<String, Excluded> excluded, java.util.function.BiConsumer<String, FileStat> directories) {
+    TreeWatch watched = watch;
     return new ProjectWalker.StatVisitor() {
       @Override
       public void entry(String path, FileStat stat) {
