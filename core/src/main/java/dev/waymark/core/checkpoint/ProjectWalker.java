@@ -234,7 +234,7 @@ public final class ProjectWalker {
     List<Found> found;
     try {
       // one task per directory, on every core: the walk is a stat per file, as git's preload-index
-      found = ForkJoinPool.commonPool().invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor));
+      found = WALKERS.invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -291,6 +291,17 @@ public final class ProjectWalker {
     }
     return frames;
   }
+
+  /**
+   * The walk's own threads, one per core: the common pool leaves one core out (for the caller,
+   * which here only waits), so on two cores it would walk on one.
+   */
+  private static final ForkJoinPool WALKERS = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
+    var thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+    thread.setName("waymark-walk-" + thread.getPoolIndex());
+    thread.setDaemon(true);
+    return thread;
+  }, null, false);
 
   private record Found(String path, FileStat stat, Exclusion why) {}
 

@@ -133,7 +133,8 @@ final class ShellChangeTracker implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
     }
-    return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(), journalFile);
+    return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(),
+        scanned.readUsersIndex(), journalFile);
   }
 
   /**
@@ -177,11 +178,40 @@ final class ShellChangeTracker implements AutoCloseable {
     }
   }
 
-  private record Scanned(Scan scan, int examined, int read) {}
+  private record Scanned(Scan scan, int examined, int read, boolean readUsersIndex) {}
 
-  /** The files the user's git index vouches for; none without a repository. */
-  private Map<String, UserGitRepository.Tracked> trackedFiles() {
-    return userGit.map(UserGitRepository::trackedFiles).orElse(Map.of());
+  /**
+   * The user's index for one scan: read at most once, and only when a file needs it. While the
+   * index file is as the stat cache last saw it, the cache's entries from it need no second look.
+   */
+  private final class IndexLookup {
+    /** The index file at the scan's start. */
+    final FileStat stamp = userGit.map(UserGitRepository::indexStamp).orElse(FileStat.MISSING);
+    private volatile UserGitRepository.Index read;
+
+    /** Whether the cache's entries taken from the user's index still agree with it. */
+    boolean cacheAgrees(StatCache cache) {
+      return stamp.kind() != FileKind.ABSENT && stamp.equals(cache.indexStamp());
+    }
+
+    Map<String, UserGitRepository.Tracked> tracked() {
+      if (read == null) {
+        read = userGit.map(UserGitRepository::index).orElse(UserGitRepository.Index.NONE);
+      }
+      return read.tracked();
+    }
+
+    boolean wasRead() {
+      return read != null;
+    }
+
+    /** The index every user's-git entry of the cache agrees with after this scan; MISSING when they may differ. */
+    FileStat agreedAfter(boolean cacheAgreed, boolean whole) {
+      if (read == null) {
+        return cacheAgreed ? stamp : FileStat.MISSING;
+      }
+      return (whole && !cacheAgreed) || read.stamp().equals(stamp) && cacheAgreed ? read.stamp() : FileStat.MISSING;
+    }
   }
 
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
@@ -189,20 +219,24 @@ final class ShellChangeTracker implements AutoCloseable {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
-    Map<String, UserGitRepository.Tracked> tracked;
+    IndexLookup index = new IndexLookup();
     if (tree == null) {
       base = null;
-      // the user's index and the stat cache are read on their own threads while the walk runs on the others
-      var trackedLater = java.util.concurrent.CompletableFuture.supplyAsync(this::trackedFiles, BESIDE);
+      // the stat cache and, unless the cache already agrees with it, the user's index are read beside the walk
       var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
           : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+      var indexLater = cacheLater.thenAcceptAsync(c -> {
+        if (!index.cacheAgrees(c)) {
+          LOG.debug("the stat cache was checked against {}, the user's index is now {}", c.indexStamp(), index.stamp);
+          index.tracked();
+        }
+      }, BESIDE);
       tree = walk(ProjectWalker.IgnoreRules.recording());
-      tracked = trackedLater.join();
       cache = cacheLater.join();
-    } else {
-      tracked = trackedFiles();
+      indexLater.join();
     }
     StatCache cache = cache();
+    boolean cacheAgreed = index.cacheAgrees(cache);
 
     PathTable<FileStat> stats = tree.files();
     Set<String> toClassify;
@@ -224,6 +258,8 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     Map<String, Seen> classified = new HashMap<>(toClassify.size() * 2);
     List<String> toRead = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    long unknownBytes = 0;
     for (String path : toClassify) {
       FileStat stat = stats.get(path);
       if (tooBig(stat, maxFileSize)) {
@@ -232,11 +268,27 @@ final class ShellChangeTracker implements AutoCloseable {
         continue;
       }
       StatCache.Entry entry = cache.get(path);
-      UserGitRepository.Tracked t = tracked.get(path);
-      if (entry != null && entry.vouchesFor(stat) && (entry.source() == StatCache.Source.SHADOW
-          || t != null && t.blob().equals(entry.version().blob()))) {
+      if (entry != null && entry.vouchesFor(stat) && (entry.source() == StatCache.Source.SHADOW || cacheAgreed
+          || sameBlob(index.tracked().get(path), entry))) {
         classified.put(path, new Seen(stat, entry.version(), entry.source(), null));
-      } else if (t != null && t.kind() == stat.kind() && t.size() == stat.size() && t.mtimeNanos() == stat.mtimeNanos()
+      } else if (entry != null && entry.stat().equals(stat)) {
+        toRead.add(path); // racily clean: only its bytes can tell, whatever the index says
+      } else {
+        unknown.add(path);
+        unknownBytes += stat.size();
+      }
+    }
+    // The index is read for these only when reading them would cost more (a few files edited since the last process
+    // are read, not a 10 MB index).
+    if (!index.wasRead() && unknownBytes < index.stamp.size() / 4) {
+      toRead.addAll(unknown);
+      unknown.clear();
+    }
+    for (String path : unknown) {
+      FileStat stat = stats.get(path);
+      StatCache.Entry entry = cache.get(path);
+      UserGitRepository.Tracked t = index.tracked().get(path);
+      if (t != null && t.kind() == stat.kind() && t.size() == stat.size() && t.mtimeNanos() == stat.mtimeNanos()
           && !rewrittenInPlace(entry, stat)) {
         FileVersion version = new FileVersion(t.kind(), t.blob(), stat.permissionBits());
         cache.put(path, new StatCache.Entry(stat, version, StatCache.Source.USER_GIT, start));
@@ -258,12 +310,17 @@ final class ShellChangeTracker implements AutoCloseable {
       }
     });
     PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
+    cache.indexStamp(index.agreedAfter(cacheAgreed, base == null));
     cache.save(); // what changed since the last save, if anything: a journal names exactly this baseline
-    LOG.debug("scan of {}: {} files, {} looked at, {} read, {} ms", root, files.size(), toClassify.size(),
-        read, System.currentTimeMillis() - start);
+    LOG.debug("scan of {}: {} files, {} looked at, {} read, user's index {}, {} ms", root, files.size(),
+        toClassify.size(), read, index.wasRead() ? "read" : "not read", System.currentTimeMillis() - start);
     Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
     latest = tree.mark().isPresent() ? scan : null;
-    return new Scanned(scan, toClassify.size(), read);
+    return new Scanned(scan, toClassify.size(), read, index.wasRead());
+  }
+
+  private static boolean sameBlob(UserGitRepository.Tracked tracked, StatCache.Entry entry) {
+    return tracked != null && tracked.blob().equals(entry.version().blob());
   }
 
   /** Same size and time as cached, but a different change time or inode: rewritten with its time put back. */

@@ -31,11 +31,14 @@ import org.slf4j.LoggerFactory;
  * checksum and names the generation it follows; a damaged or foreign base is dropped and rebuilt
  * (one read of the project, never a wrong answer), and a delta record that does not follow is
  * ignored with everything after it.
+ *
+ * <p>It also keeps the stat of the user's git index file its {@link Source#USER_GIT} entries were
+ * checked against: while that file is unchanged, a new process need not read the index again.
  */
 final class StatCache {
   private static final Logger LOG = LoggerFactory.getLogger(StatCache.class);
   private static final int MAGIC = 0x574d5343; // "WMSC"
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Where a cached blob is: the shadow repository, or the user's git objects (copied when needed). */
@@ -56,6 +59,9 @@ final class StatCache {
   /** What the files on disk hold, as of the last load or save; 0 when they hold nothing of this cache. */
   private long generation;
   private long deltaBytes;
+  /** The user's index file as the user's-git entries agree with it; {@link FileStat#MISSING} when not known. */
+  private FileStat indexStamp = FileStat.MISSING;
+  private boolean indexStampChanged;
 
   private StatCache(Path file, Map<String, Entry> entries) {
     this.file = file;
@@ -86,6 +92,7 @@ final class StatCache {
         return empty(file);
       }
       long generation = in.readLong();
+      cache.indexStamp = readStat(in);
       int count = in.readInt();
       for (int i = 0; i < count; i++) {
         cache.entries.put(in.readUTF(), readEntry(in));
@@ -123,6 +130,7 @@ final class StatCache {
         if (follows != generation) {
           break;
         }
+        FileStat stamp = readStat(in);
         int count = in.readInt();
         for (int i = 0; i < count; i++) {
           String path = in.readUTF();
@@ -133,6 +141,7 @@ final class StatCache {
           }
         }
         generation = next;
+        indexStamp = stamp;
       } catch (IOException | RuntimeException e) {
         break;
       }
@@ -154,9 +163,23 @@ final class StatCache {
     return new DataInputStream(new ByteArrayInputStream(bytes, offset, length - 8));
   }
 
-  private static Entry readEntry(DataInputStream in) throws IOException {
+  private static FileStat readStat(DataInputStream in) throws IOException {
     FileKind kind = FileKind.values()[in.readByte()];
-    FileStat stat = new FileStat(kind, false, in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readInt());
+    return new FileStat(kind, false, in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readInt());
+  }
+
+  private static void writeStat(DataOutputStream out, FileStat stat) throws IOException {
+    out.writeByte(stat.kind().ordinal());
+    out.writeLong(stat.size());
+    out.writeLong(stat.mtimeNanos());
+    out.writeLong(stat.ctimeNanos());
+    out.writeLong(stat.inode());
+    out.writeInt(stat.mode());
+  }
+
+  private static Entry readEntry(DataInputStream in) throws IOException {
+    FileStat stat = readStat(in);
+    FileKind kind = stat.kind();
     byte[] id = new byte[20];
     in.readFully(id);
     Source source = Source.values()[in.readByte()];
@@ -164,13 +187,7 @@ final class StatCache {
   }
 
   private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {
-    FileStat stat = entry.stat();
-    out.writeByte(stat.kind().ordinal());
-    out.writeLong(stat.size());
-    out.writeLong(stat.mtimeNanos());
-    out.writeLong(stat.ctimeNanos());
-    out.writeLong(stat.inode());
-    out.writeInt(stat.mode());
+    writeStat(out, entry.stat());
     byte[] id = new byte[20];
     entry.version().blob().copyRawTo(id, 0);
     out.write(id);
@@ -209,6 +226,7 @@ final class StatCache {
   void clear() {
     touched.addAll(entries.keySet());
     entries.clear();
+    indexStamp(FileStat.MISSING);
   }
 
   int size() {
@@ -221,7 +239,19 @@ final class StatCache {
 
   /** Whether the cache holds what the files on disk do not. */
   boolean dirty() {
-    return !touched.isEmpty() || generation == 0;
+    return !touched.isEmpty() || generation == 0 || indexStampChanged;
+  }
+
+  /** The user's index file that every {@link Source#USER_GIT} entry agrees with; {@link FileStat#MISSING} if unknown. */
+  FileStat indexStamp() {
+    return indexStamp;
+  }
+
+  void indexStamp(FileStat stamp) {
+    if (!stamp.equals(indexStamp)) {
+      indexStamp = stamp;
+      indexStampChanged = true;
+    }
   }
 
   /** The generation on disk; a journal names it, so that a recovery compares with exactly this baseline. */
@@ -246,6 +276,7 @@ final class StatCache {
       }
       generation = next;
       touched.clear();
+      indexStampChanged = false;
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not save the stat cache {}: {}", file, e.toString());
     }
@@ -256,6 +287,7 @@ final class StatCache {
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeLong(generation);
     out.writeLong(next);
+    writeStat(out, indexStamp);
     out.writeInt(touched.size());
     for (String path : touched) {
       out.writeUTF(path);
@@ -277,6 +309,7 @@ final class StatCache {
     out.writeInt(MAGIC);
     out.writeInt(VERSION);
     out.writeLong(next);
+    writeStat(out, indexStamp);
     out.writeInt(entries.size());
     for (var e : entries.entrySet()) {
       out.writeUTF(e.getKey());

@@ -50,7 +50,7 @@ final class UserGitRepository implements AutoCloseable {
   private final String projectPrefix;
   private final boolean convertsEverything;
   private FileRepository objects;
-  private IndexView index;
+  private Index index;
 
   private UserGitRepository(Path workTree, Path gitDir, Path commonDir, String projectPrefix) {
     this.workTree = workTree;
@@ -181,18 +181,31 @@ final class UserGitRepository implements AutoCloseable {
    * Read again only when the index file changed.
    */
   synchronized Map<String, Tracked> trackedFiles() {
-    Path indexFile = gitDir.resolve("index");
-    FileStat stamp;
+    return index().tracked();
+  }
+
+  /**
+   * The index file's stat, when it is one Waymark takes contents from; {@link FileStat#MISSING}
+   * when there is none or when git converts every file (the index then never vouches for one).
+   */
+  FileStat indexStamp() {
     try {
-      stamp = FileStat.read(indexFile);
+      FileStat stamp = FileStat.read(gitDir.resolve("index"));
+      return convertsEverything ? FileStat.MISSING : stamp;
     } catch (IOException e) {
-      return Map.of();
+      return FileStat.MISSING;
     }
-    if (stamp.kind() == FileKind.ABSENT || convertsEverything) {
-      return Map.of();
+  }
+
+  /** {@link #trackedFiles} with the stat of the index file they were read from. */
+  synchronized Index index() {
+    Path indexFile = gitDir.resolve("index");
+    FileStat stamp = indexStamp();
+    if (stamp.kind() == FileKind.ABSENT) {
+      return Index.NONE;
     }
     if (index != null && index.stamp.equals(stamp)) {
-      return index.tracked;
+      return index;
     }
     Map<String, Tracked> tracked = new HashMap<>();
     try {
@@ -226,8 +239,8 @@ final class UserGitRepository implements AutoCloseable {
       LOG.info("cannot read the git index {}; every file is read instead: {}", indexFile, e.toString());
       tracked.clear();
     }
-    index = new IndexView(stamp, java.util.Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
-    return index.tracked;
+    index = new Index(stamp, java.util.Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
+    return index;
   }
 
   private static FileKind kindOf(FileMode mode) {
@@ -243,10 +256,6 @@ final class UserGitRepository implements AutoCloseable {
     return FileKind.ABSENT; // gitlinks (submodules)
   }
 
-  /**
-   * Reads a blob from the user's object database, checking that it has the size the file had
-   * (else the index named content that is not the file's bytes). Empty when it is not there.
-   */
   /** Opens the object database ahead of the first read, which then does not wait for its pack indexes to load. */
   synchronized void openObjects() {
     try {
@@ -261,6 +270,10 @@ final class UserGitRepository implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads a blob from the user's object database, checking that it has the size the file had
+   * (else the index named content that is not the file's bytes). Empty when it is not there.
+   */
   synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize) {
     try {
       if (objects == null) {
@@ -290,7 +303,10 @@ final class UserGitRepository implements AutoCloseable {
     }
   }
 
-  private record IndexView(FileStat stamp, Map<String, Tracked> tracked) {}
+  /** The index's usable entries, and the stat of the index file they were read from. */
+  record Index(FileStat stamp, Map<String, Tracked> tracked) {
+    static final Index NONE = new Index(FileStat.MISSING, Map.of());
+  }
 
   /**
    * The {@code .gitattributes} rules that make the checked-out file differ from the blob. Only

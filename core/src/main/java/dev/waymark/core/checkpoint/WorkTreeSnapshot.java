@@ -43,16 +43,18 @@ public final class WorkTreeSnapshot {
   private final ShellChangeTracker.Scan before;
   private final int examined;
   private final int stored;
+  private final boolean readUsersIndex;
   private final Path journal;
   private java.util.function.Supplier<ShellChangeTracker.Scan> after;
 
   WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int examined, int stored,
-      Path journal) {
+      boolean readUsersIndex, Path journal) {
     this.tracker = tracker;
     this.turn = turn;
     this.before = before;
     this.examined = examined;
     this.stored = stored;
+    this.readUsersIndex = readUsersIndex;
     this.journal = journal;
   }
 
@@ -72,6 +74,11 @@ public final class WorkTreeSnapshot {
   /** How many files taking it had to read: those neither the cache nor the user's index knew. */
   public int storedCount() {
     return stored;
+  }
+
+  /** Whether taking it read the user's git index (not needed while the index is as the stat cache last saw it). */
+  public boolean readUsersIndex() {
+    return readUsersIndex;
   }
 
   /** Compares the project with the snapshot, records every change in the turn and keeps it under the tag. */

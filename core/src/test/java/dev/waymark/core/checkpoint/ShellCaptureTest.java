@@ -134,6 +134,83 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aNewProcessDoesNotReadTheUsersIndexAgainWhenItHasNotChanged() throws Exception {
+    committedRepository("src/a.txt", "a\n", "src/b.txt", "b\n");
+    f = new StoreFixture(temp);
+    assertThat(f.store.openTab("t1").begin().snapshotWorkTree(MAX).readUsersIndex()).isTrue();
+
+    reopen(); // a new process: the stat cache says which index it was checked against
+    Turn turn = f.store.openTab("t2").begin();
+    WorkTreeSnapshot next = turn.snapshotWorkTree(MAX);
+
+    assertThat(next.readUsersIndex()).as("the index file is as the cache saw it").isFalse();
+    assertThat(next.storedCount()).isZero();
+    Files.writeString(f.file("src/a.txt"), "changed\n");
+    assertThat(next.recordChanges().recorded()).extracting(FileChange::path).containsExactly("src/a.txt");
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    assertThat(new String(GitCli.show(f.store.shadowDirectory(), cp.tag().orElseThrow(), "pre/src/a.txt"), UTF_8))
+        .isEqualTo("a\n");
+  }
+
+  @Test
+  void aNewProcessReadsTheUsersIndexAgainWhenTheUserChangedIt() throws Exception {
+    committedRepository("a.txt", "a\n");
+    f = new StoreFixture(temp);
+    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
+    f.close();
+    writeOld("staged.txt", "staged\n");
+    GitCli.ok(project(), "add", "staged.txt");
+
+    f = new StoreFixture(temp);
+    WorkTreeSnapshot next = f.store.openTab("t2").begin().snapshotWorkTree(MAX);
+
+    assertThat(next.readUsersIndex()).isTrue();
+    assertThat(next.storedCount()).as("the staged file's content is known from the index").isZero();
+  }
+
+  @Test
+  void aFileTheCacheDoesNotKnowIsLookedUpInTheIndexWhenReadingItWouldCostMore() throws Exception {
+    String big = "x".repeat(20_000) + "\n";
+    committedRepository("a.txt", "a\n", "big.txt", big);
+    Files.move(project().resolve("big.txt"), temp.resolve("big.txt")); // away while the first process ran
+    f = new StoreFixture(temp);
+    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
+    f.close();
+    Files.move(temp.resolve("big.txt"), project().resolve("big.txt")); // back, as the index still has it
+
+    f = new StoreFixture(temp);
+    WorkTreeSnapshot next = f.store.openTab("t2").begin().snapshotWorkTree(MAX);
+
+    assertThat(next.readUsersIndex()).isTrue();
+    assertThat(next.storedCount()).as("big.txt is known from the index, not read").isZero();
+  }
+
+  @Test
+  void aSmallFileEditedSinceTheLastProcessIsReadRatherThanTheWholeIndex() throws Exception {
+    committedRepository("a.txt", "a\n", "b.txt", "b\n");
+    f = new StoreFixture(temp);
+    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
+    f.close();
+    writeOld("a.txt", "edited between the two processes\n");
+
+    f = new StoreFixture(temp);
+    Turn turn = f.store.openTab("t2").begin();
+    WorkTreeSnapshot next = turn.snapshotWorkTree(MAX);
+
+    assertThat(next.readUsersIndex()).isFalse();
+    assertThat(next.storedCount()).isEqualTo(1);
+    Files.writeString(f.file("a.txt"), "by the command\n");
+    Checkpoint cp = finishWith(turn, next);
+    assertThat(new String(GitCli.show(f.store.shadowDirectory(), cp.tag().orElseThrow(), "pre/a.txt"), UTF_8))
+        .as("the user's edit is the command's earlier content").isEqualTo("edited between the two processes\n");
+  }
+
+  private static Checkpoint finishWith(Turn turn, WorkTreeSnapshot snapshot) {
+    snapshot.recordChanges();
+    return turn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
   void aDamagedStatCacheIsRebuiltNotBelieved() throws Exception {
     writeOld("a.txt", "a\n");
     f = new StoreFixture(temp);

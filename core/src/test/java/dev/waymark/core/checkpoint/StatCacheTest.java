@@ -41,6 +41,24 @@ class StatCacheTest {
   }
 
   @Test
+  void theUsersIndexTheEntriesAgreeWithIsKeptInTheBaseAndInEachDelta() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache cache = StatCache.empty(file);
+    cache.put("a", entry(1));
+    FileStat index = entry(7).stat();
+    cache.indexStamp(index);
+    cache.save();
+    assertThat(StatCache.load(file).indexStamp()).isEqualTo(index);
+
+    cache.indexStamp(FileStat.MISSING); // only a stamp changes: still saved
+    assertThat(cache.dirty()).isTrue();
+    cache.save();
+
+    assertThat(StatCache.load(file).indexStamp()).isEqualTo(FileStat.MISSING);
+    assertThat(StatCache.load(file).get("a")).isEqualTo(entry(1));
+  }
+
+  @Test
   void aDeltaRecordCutShortIsIgnoredWithEverythingAfterIt() throws Exception {
     Path file = temp.resolve("stat-cache.bin");
     StatCache cache = StatCache.empty(file);
