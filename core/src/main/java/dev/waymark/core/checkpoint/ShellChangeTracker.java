@@ -311,7 +311,7 @@ final class ShellChangeTracker implements AutoCloseable {
     });
     PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
     cache.indexStamp(index.agreedAfter(cacheAgreed, base == null));
-    cache.save(); // what changed since the last save, if anything: a journal names exactly this baseline
+    cache.save(journal::generationsInUse); // what changed since the last save: a journal names exactly this baseline
     LOG.debug("scan of {}: {} files, {} looked at, {} read, user's index {}, {} ms", root, files.size(),
         toClassify.size(), read, index.wasRead() ? "read" : "not read", System.currentTimeMillis() - start);
     Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
@@ -645,15 +645,17 @@ final class ShellChangeTracker implements AutoCloseable {
       ShellJournal.Entry entry = orphan.getValue();
       try {
         StatCache cache = cache();
-        if (cache.generation() != entry.cacheGeneration()) {
-          // the baseline was replaced since (or lost): comparing with it could take every file for new
+        Optional<StatCache> baseline = cache.generation() == entry.cacheGeneration() ? Optional.of(cache)
+            : StatCache.loadAt(cacheFile, entry.cacheGeneration()); // another process saved the cache since
+        if (baseline.isEmpty()) {
+          // the baseline was lost: comparing with another could take every file for new
           report.add("the changes of a shell command of checkpoint #" + entry.checkpoint()
               + " could not be recovered: the project's stat cache changed since it started");
           ShellJournal.remove(orphan.getKey());
           continue;
         }
         Map<String, Seen> files = new HashMap<>();
-        cache.entries().forEach((path, e) -> files.put(path, new Seen(e.stat(), e.version(), e.source(), null)));
+        baseline.get().entries().forEach((path, e) -> files.put(path, new Seen(e.stat(), e.version(), e.source(), null)));
         Scan before = new Scan(entry.startMillis(), entry.maxFileSize(), PathTable.of(files),
             Tree.unwalked(ProjectWalker.IgnoreRules.fixed(entry.ignoreFiles())), false, Set.of());
         String where;
@@ -686,13 +688,13 @@ final class ShellChangeTracker implements AutoCloseable {
   synchronized void forget() {
     latest = null;
     cache().clear();
-    cache.save();
+    cache.save(journal::generationsInUse);
   }
 
   /** Saves what the cache learnt since its last save (at close: the next process starts from it). */
   private void saveQuietly() {
     if (cache != null) {
-      cache.save();
+      cache.save(journal::generationsInUse);
     }
   }
 

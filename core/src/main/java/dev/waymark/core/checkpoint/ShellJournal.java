@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,6 +91,21 @@ final class ShellJournal {
       return true;
     }
     return false;
+  }
+
+  /** The stat cache generations the journals of every tab name (a recovery compares with exactly that one). */
+  Set<Long> generationsInUse() {
+    Set<Long> generations = new HashSet<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
+      for (Path file : files) {
+        read(file).ifPresent(e -> generations.add(e.cacheGeneration()));
+      }
+    } catch (NoSuchFileException none) {
+      return generations;
+    } catch (IOException e) {
+      LOG.warn("could not list {}: {}", dir, e.toString());
+    }
+    return generations;
   }
 
   /** The journals of {@code tab} whose process is gone, with their files. */

@@ -11,10 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
@@ -62,10 +66,18 @@ final class StatCache {
   /** The user's index file as the user's-git entries agree with it; {@link FileStat#MISSING} when not known. */
   private FileStat indexStamp = FileStat.MISSING;
   private boolean indexStampChanged;
+  /** The base and delta files as this cache last read or wrote them: another process wrote them when they differ. */
+  private OnDisk onDisk;
+  /** The generation of the base file as read; then those the delta's records moved through. */
+  private long baseGeneration;
+  /** The generations the delta's records moved through when it was read. */
+  private final List<Long> followed = new ArrayList<>();
+
+  private record OnDisk(FileStat base, FileStat delta) {}
 
   private StatCache(Path file, Map<String, Entry> entries) {
     this.file = file;
-    this.delta = file.resolveSibling(file.getFileName() + ".delta");
+    this.delta = deltaOf(file);
     this.entries = entries;
   }
 
@@ -75,6 +87,35 @@ final class StatCache {
 
   /** Reads the cache at {@code file} and its delta; an empty cache when the base is missing or damaged. */
   static StatCache load(Path file) {
+    OnDisk seen = onDiskNow(file); // before reading: a write after it makes the next save a new base
+    StatCache cache = read(file, deltaOf(file), 0);
+    cache.onDisk = seen;
+    return cache;
+  }
+
+  /**
+   * The cache as it was saved at {@code generation}: from the files in use, or from ones kept aside
+   * because a shell journal names it (another process may have rewritten the cache since). Not to be saved.
+   */
+  static Optional<StatCache> loadAt(Path file, long generation) {
+    List<Path> bases = new ArrayList<>(List.of(file));
+    bases.addAll(keptAside(file));
+    for (Path base : bases) {
+      StatCache cache = read(base, deltaOf(base), generation);
+      if (cache.generation == generation && generation != 0) {
+        return Optional.of(cache);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Path deltaOf(Path base) {
+    return base.resolveSibling(base.getFileName() + ".delta");
+  }
+
+  /** Reads {@code base} and the records of {@code delta} that follow it, up to {@code stopAt} if it is reached. */
+  private static StatCache read(Path base, Path delta, long stopAt) {
+    Path file = base;
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
@@ -92,6 +133,7 @@ final class StatCache {
         return empty(file);
       }
       long generation = in.readLong();
+      cache.baseGeneration = generation;
       cache.indexStamp = readStat(in);
       int count = in.readInt();
       for (int i = 0; i < count; i++) {
@@ -102,12 +144,14 @@ final class StatCache {
       LOG.warn("stat cache {} is damaged ({}); it is rebuilt", file, e.toString());
       return empty(file);
     }
-    cache.applyDelta();
+    if (cache.generation != stopAt) {
+      cache.applyDelta(delta, stopAt);
+    }
     return cache;
   }
 
-  /** Applies the delta records that follow this generation, in order; stops at the first that does not. */
-  private void applyDelta() {
+  /** Applies the delta records that follow this generation, in order; stops at the first that does not, or at {@code stopAt}. */
+  private void applyDelta(Path delta, long stopAt) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(delta);
@@ -141,11 +185,15 @@ final class StatCache {
           }
         }
         generation = next;
+        followed.add(next);
         indexStamp = stamp;
       } catch (IOException | RuntimeException e) {
         break;
       }
       at += 4 + length;
+      if (generation == stopAt) {
+        break;
+      }
     }
     deltaBytes = at;
   }
@@ -261,25 +309,100 @@ final class StatCache {
 
   /**
    * Saves what changed since the last save: appended as one delta record while the delta stays
-   * small, else as a new base. A failure only costs the next process a fuller scan.
+   * small and no other process wrote the files since, else as a new base. The files that hold a
+   * generation in {@code inUse} (named by a shell journal) are kept aside rather than replaced. A
+   * failure only costs the next process a fuller scan.
    */
-  void save() {
+  void save(Supplier<Set<Long>> inUse) {
     if (!dirty()) {
       return;
     }
     long next = RANDOM.nextLong() | 1;
     try {
-      if (generation != 0 && (deltaBytes + touched.size() * 100L) < Math.max(64 << 10, entries.size() * 10L)) {
-        appendDelta(next);
-      } else {
-        writeBase(next);
-      }
+      ExclusiveFile.with(file, () -> {
+        boolean small = (deltaBytes + touched.size() * 100L) < Math.max(64 << 10, entries.size() * 10L);
+        boolean anyKept = !keptAside(file).isEmpty();
+        Set<Long> journaled = anyKept || !small || generation == 0 || !onDiskNow(file).equals(onDisk)
+            ? inUse.get() : Set.of();
+        if (anyKept) {
+          dropKept(journaled);
+        }
+        if (generation != 0 && small && onDiskNow(file).equals(onDisk)) {
+          appendDelta(next);
+        } else {
+          keepAside(journaled);
+          writeBase(next);
+        }
+        onDisk = onDiskNow(file);
+        return null;
+      });
       generation = next;
       touched.clear();
       indexStampChanged = false;
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not save the stat cache {}: {}", file, e.toString());
     }
+  }
+
+  void save() {
+    save(Set::of);
+  }
+
+  private static OnDisk onDiskNow(Path file) {
+    try {
+      return new OnDisk(FileStat.read(file), FileStat.read(deltaOf(file)));
+    } catch (IOException e) {
+      return new OnDisk(FileStat.MISSING, FileStat.MISSING);
+    }
+  }
+
+  /** Base files kept aside for a journal, beside {@code file}. */
+  private static List<Path> keptAside(Path file) {
+    List<Path> kept = new ArrayList<>();
+    try (var files = Files.newDirectoryStream(file.getParent(), file.getFileName() + ".kept-*")) {
+      for (Path p : files) {
+        if (!p.getFileName().toString().endsWith(".delta")) {
+          kept.add(p);
+        }
+      }
+    } catch (NoSuchFileException none) {
+      return kept;
+    } catch (IOException e) {
+      LOG.warn("cannot list {}: {}", file.getParent(), e.toString());
+    }
+    return kept;
+  }
+
+  /** Drops the files kept aside earlier that hold no generation in {@code inUse}. */
+  private void dropKept(Set<Long> inUse) throws IOException {
+    for (Path kept : keptAside(file)) {
+      if (java.util.Collections.disjoint(generationsIn(kept), inUse)) {
+        Files.deleteIfExists(deltaOf(kept));
+        Files.deleteIfExists(kept);
+      }
+    }
+  }
+
+  /** Before the files in use are replaced: moves them aside when they hold a generation in {@code inUse}. */
+  private void keepAside(Set<Long> inUse) throws IOException {
+    Set<Long> here = inUse.isEmpty() ? Set.of() : generationsIn(file);
+    if (!java.util.Collections.disjoint(here, inUse)) {
+      Path kept = file.resolveSibling(file.getFileName() + ".kept-" + Long.toHexString(RANDOM.nextLong()));
+      if (Files.exists(delta)) {
+        Files.move(delta, deltaOf(kept));
+      }
+      Files.move(file, kept);
+    }
+  }
+
+  /** The generations the base {@code base} and its delta hold. */
+  private static Set<Long> generationsIn(Path base) {
+    StatCache cache = read(base, deltaOf(base), 0);
+    Set<Long> generations = new HashSet<>(cache.followed);
+    if (cache.baseGeneration != 0) {
+      generations.add(cache.baseGeneration);
+    }
+    return generations;
   }
 
   private void appendDelta(long next) throws IOException {

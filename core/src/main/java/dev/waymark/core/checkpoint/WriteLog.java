@@ -61,39 +61,16 @@ final class WriteLog {
       line(lines, new Write(millis, tab, change.path(), blob == null ? null : blob.name()));
     }
     try {
-      exclusively(() -> {
+      // cutting the log short replaces the file: a note appended to the old one meanwhile would be lost
+      ExclusiveFile.with(file, () -> {
         WaymarkHome.writePrivate(file, lines.toString().getBytes(StandardCharsets.UTF_8), true);
         if (Files.size(file) > limitBytes) {
           compact(millis - KEEP_MILLIS);
         }
+        return null;
       });
     } catch (IOException e) {
       LOG.warn("could not note writes in {}: {}", file, e.toString());
-    }
-  }
-
-  private interface LogWork {
-    void run() throws IOException;
-  }
-
-  /** In-process monitors by log file: a channel lock is the process's, so its threads take turns here first. */
-  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> IN_PROCESS = new java.util.concurrent.ConcurrentHashMap<>();
-
-  /**
-   * Runs {@code work} as the only writer of the log, across threads and processes: cutting the
-   * log short replaces the file, and a note appended to the old one meanwhile would be lost.
-   */
-  private void exclusively(LogWork work) throws IOException {
-    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-    synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
-      if (!Files.exists(lockFile)) {
-        WaymarkHome.writePrivate(lockFile, new byte[0], true);
-      }
-      try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
-          java.nio.file.StandardOpenOption.WRITE);
-          java.nio.channels.FileLock lock = channel.lock()) {
-        work.run();
-      }
     }
   }
 

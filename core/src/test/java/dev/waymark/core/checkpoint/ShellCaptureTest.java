@@ -342,6 +342,41 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aKilledCommandIsRecoveredAfterAnotherProcessRewroteTheStatCacheMeanwhile() throws Exception {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("a.txt"), "after the command\n");
+    // another Waymark on the project, whose command writes enough files for its cache to be rewritten whole
+    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      Turn otherTurn = other.openTab("tab2").begin();
+      WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
+      Files.createDirectories(f.file("gen"));
+      for (int i = 0; i < 1_000; i++) {
+        Files.writeString(f.file("gen/f" + i + ".txt"), "g" + i + "\n");
+      }
+      otherSnapshot.recordChanges();
+      otherTurn.finish(CheckpointStatus.DONE);
+      other.openTab("tab3").begin().snapshotWorkTree(MAX).recordChanges(); // saves what the last one learnt
+    }
+    // the first is killed: its command's changes were never recorded
+    f.store.close();
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1 now holds 1 file change");
+      assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      assertThat(restored.tree().undo().applied()).isTrue();
+      assertThat(f.read("a.txt")).isEqualTo("before\n");
+    }
+  }
+
+  @Test
   void aRecoveryNeverTakesAFileTheCacheDidNotKeepForOneTheCommandCreated() throws Exception {
     writeOld("a.txt", "before\n");
     writeOld("big.bin", "x".repeat(2_000)); // over the limit below: stat'ed, never stored

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,54 @@ class StatCacheTest {
 
     assertThat(StatCache.load(file).indexStamp()).isEqualTo(FileStat.MISSING);
     assertThat(StatCache.load(file).get("a")).isEqualTo(entry(1));
+  }
+
+  @Test
+  void aSaveAfterAnotherProcessWroteTheCacheWritesItWholeRatherThanADeltaThatWouldNotFollow() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache mine = StatCache.empty(file);
+    mine.put("a", entry(1));
+    mine.save();
+    StatCache theirs = StatCache.load(file);
+    theirs.put("b", entry(2));
+    theirs.save();
+
+    mine.put("c", entry(3));
+    mine.save();
+
+    StatCache loaded = StatCache.load(file);
+    assertThat(loaded.generation()).isEqualTo(mine.generation());
+    assertThat(loaded.get("c")).isEqualTo(entry(3));
+  }
+
+  @Test
+  void aGenerationAJournalNamesIsKeptAsideWhenAnotherProcessReplacesTheCacheAndDroppedOnceNoneDoes() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache mine = StatCache.empty(file);
+    mine.put("a", entry(1));
+    mine.save();
+    mine.put("a", entry(2));
+    mine.save(); // a delta record
+    long named = mine.generation();
+    StatCache theirs = StatCache.load(file);
+    theirs.clear();
+    for (int i = 0; i < 1_000; i++) {
+      theirs.put("b" + i, entry(i)); // too many for a delta: the cache is replaced whole
+    }
+    theirs.save(() -> Set.of(named)); // and a journal still names the generation before
+
+    assertThat(StatCache.loadAt(file, named)).hasValueSatisfying(old -> {
+      assertThat(old.get("a")).isEqualTo(entry(2));
+      assertThat(old.get("b1")).isNull();
+    });
+    assertThat(StatCache.loadAt(file, 12345)).isEmpty();
+
+    theirs.put("c", entry(4)); // no journal names the kept generation any more
+    theirs.save(Set::of);
+    assertThat(StatCache.loadAt(file, named)).isEmpty();
+    try (var files = Files.list(temp)) {
+      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".kept-"));
+    }
   }
 
   @Test
