@@ -2,9 +2,10 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.tui.command.CommandRunner;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
@@ -150,7 +151,7 @@ public final class WaymarkUi implements Host {
       tab.editor().setText(loadedTab.input() == null ? "" : loadedTab.input());
       var waiting = session.memory().pending().get(tree.live());
       if (waiting != null) {
-        tab.state().proposeAgain(tree.live(), waiting); // Waymark quit while it waited: asked again
+        tab.state().proposeAgain(tree.live(), ProtocolViews.toolCall(waiting)); // Waymark quit while it waited: asked again
       }
       session.subscribe(event -> inbox.add(new TabEvent(tab, event)));
       tabs.add(tab, loadedTab.closed(), false);
@@ -368,7 +369,7 @@ public final class WaymarkUi implements Host {
     layers.pick(new Picker("Rewind: go back to before a prompt (files and conversation; it comes back in the input)", choices, 0));
   }
 
-  private void showDiff(CheckpointDiff diff) {
+  private void showDiff(DiffView diff) {
     int files = diff.files().size();
     layers.show(new Overlay("Diff: disk against #" + diff.checkpoint() + " · " + files + (files == 1 ? " file" : " files"),
         width -> DiffLines.render(diff.unified(), width)));

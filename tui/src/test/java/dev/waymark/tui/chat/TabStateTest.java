@@ -5,10 +5,11 @@ import static dev.waymark.tui.chat.ChatFixtures.tab;
 import static dev.waymark.tui.chat.ChatFixtures.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.agent.Event;
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.checkpoint.RestoreResult;
-import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.protocol.TurnStatus;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,10 +25,10 @@ class TabStateTest {
     assertThat(tab.running()).isTrue();
     assertThat(tab.blocks()).hasSize(2);
     assertThat(ChatFixtures.text(tab.blocks().get(1).lines(40))).isEqualTo("Looking at it.");
-    assertThat(tab.checkpoints().get(1).status()).isEqualTo(CheckpointStatus.RUNNING);
+    assertThat(tab.checkpoints().get(1).status()).isEqualTo(TurnStatus.RUNNING);
     assertThat(tab.title()).isEqualTo("fix the bug");
 
-    tab.apply(new Event.TurnFinished(1, CheckpointStatus.DONE, Optional.empty()), false);
+    tab.apply(new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty()), false);
     assertThat(tab.running()).isFalse();
     assertThat(tab.unseenFinish()).isTrue();
   }
@@ -36,7 +37,7 @@ class TabStateTest {
   void aToolCallNeedingApprovalIsPendingUntilItFinishes() {
     TabState tab = tab();
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
-    ToolCall call = new ToolCall("c1", "write_file", "{}");
+    ToolCallView call = new ToolCallView("c1", "write_file", "{}");
     tab.apply(new Event.ToolCallProposed(1, call, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", true), true);
     assertThat(tab.pendingApproval()).map(TabState.PendingApproval::summary).contains("write a.txt");
     assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("write_file write a.txt", "+hi", "waiting for your approval");
@@ -94,8 +95,8 @@ class TabStateTest {
     TabState tab = tab();
     turn(tab, 1, 0, "one", "a");
     turn(tab, 2, 1, "two", "b");
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(), List.of(),
-        Optional.empty(), List.of(0, 1)), Optional.empty(), "two"), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1))), Optional.empty(), "two"), true);
 
     assertThat(tab.live()).isEqualTo(1);
     assertThat(tab.checkpoints().get(2).onLivePath()).isFalse();
@@ -124,13 +125,13 @@ class TabStateTest {
   void aRestoreThatProposesACallAgainMakesItPending() {
     TabState tab = tab();
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
-    ToolCall call = new ToolCall("c1", "run_shell", "{}");
+    ToolCallView call = new ToolCallView("c1", "run_shell", "{}");
     tab.apply(new Event.ToolCallProposed(1, call, "$ make", "", true), true);
-    tab.apply(new Event.TurnFinished(1, CheckpointStatus.CANCELLED, Optional.empty()), true);
+    tab.apply(new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()), true);
     assertThat(tab.pendingApproval()).isEmpty();
 
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 0, 1, List.of(), List.of(), List.of(),
-        Optional.empty(), List.of(0, 1)), Optional.of(call), ""), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(true, 0, 1, List.of(), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1))), Optional.of(call), ""), true);
     assertThat(tab.pendingApproval()).hasValueSatisfying(p -> {
       assertThat(p.summary()).isEqualTo("$ make");
       assertThat(p.proposedAgain()).isTrue();
@@ -140,15 +141,15 @@ class TabStateTest {
   @Test
   void aRestoreStoppedByConflictsSaysWhichFiles() {
     TabState tab = tab();
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
-        Optional.empty(), List.of(0, 1, 2)), Optional.empty(), ""), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
+        Optional.empty(), List.of(0, 1, 2))), Optional.empty(), ""), true);
     assertThat(ChatFixtures.text(tab.blocks().get(0).lines(200))).contains("Nothing restored", "src/A.java");
   }
 
   @Test
   void aCompactedCheckpointLoadsAsItsCommandAndSummary() {
     TabState tab = tab();
-    tab.replay(List.of(new dev.waymark.core.checkpoint.Checkpoint(1, 0, CheckpointStatus.DONE, java.time.Instant.EPOCH,
+    tab.replay(List.of(new dev.waymark.core.checkpoint.Checkpoint(1, 0, dev.waymark.core.checkpoint.CheckpointStatus.DONE, java.time.Instant.EPOCH,
             List.of(), java.util.Optional.empty(), java.util.Optional.empty(), java.util.Set.of())),
         java.util.Map.of(1, List.of(new dev.waymark.core.model.ChatMessage.System(
             dev.waymark.core.agent.TabSession.COMPACTED + "We wrote a.txt."))), 1, List.of(0, 1));
