@@ -83,6 +83,19 @@ final class PathTable<V> {
     return keys;
   }
 
+  /**
+   * The paths whose entries may differ between this table and {@code other}: both tables' changes
+   * when they were derived from one base (without a walk over either), else empty.
+   */
+  java.util.Optional<Set<String>> pathsDifferingFrom(PathTable<V> other) {
+    if (base != other.base) {
+      return java.util.Optional.empty();
+    }
+    Set<String> paths = new HashSet<>(changes.keySet());
+    paths.addAll(other.changes.keySet());
+    return java.util.Optional.of(paths);
+  }
+
   /** A plain copy of the whole table. */
   private Map<String, V> toMap() {
     Map<String, V> copy = new HashMap<>(size * 2);

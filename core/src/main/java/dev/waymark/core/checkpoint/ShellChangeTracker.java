@@ -586,15 +586,19 @@ final class ShellChangeTracker implements AutoCloseable {
 
   private static List<WorkTreeChanges.Skipped> excludedChanges(PathTable<Excluded> before, PathTable<Excluded> after) {
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
-    TreeSet<String> excluded = new TreeSet<>(before.keySet());
-    excluded.addAll(after.keySet());
+    // after a watch, only what it touched can differ: not a walk over every ignored entry
+    TreeSet<String> excluded = after.pathsDifferingFrom(before).map(TreeSet::new).orElseGet(() -> {
+      TreeSet<String> all = new TreeSet<>(before.keySet());
+      all.addAll(after.keySet());
+      return all;
+    });
     for (String path : excluded) {
       if (path.equals(".git") || path.endsWith("/.git")) {
         continue; // git's own bookkeeping: never interesting, never undone
       }
       Excluded was = before.get(path);
       Excluded now = after.get(path);
-      if (was != null && now != null && sameEntry(was.stat(), now.stat())) {
+      if (was == null && now == null || was != null && now != null && sameEntry(was.stat(), now.stat())) {
         continue;
       }
       Excluded any = now != null ? now : was;
