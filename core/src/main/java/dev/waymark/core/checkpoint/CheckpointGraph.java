@@ -336,9 +336,13 @@ final class CheckpointGraph {
     return path;
   }
 
-  /** Points each ancestor's {@code next} toward {@code node}, so that view-forward walks to it. */
+  /**
+   * Points each ancestor's {@code next} toward {@code node}, so that view-forward walks to it. The
+   * whole way up: an ancestor already pointing at its child says nothing of those above it (live
+   * may have been on another branch from there meanwhile).
+   */
   private static void linkTimeline(Node node) {
-    for (Node n = node; n.parent != null && n.parent.next != n; n = n.parent) {
+    for (Node n = node; n.parent != null; n = n.parent) {
       n.parent.next = n;
     }
   }
