@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CheckpointManifestTest {
   private static final String REF = "refs/tags/waymark/tab1/2";
@@ -109,6 +110,31 @@ class CheckpointManifestTest {
         "a.txt", new FileVersion(FileKind.REGULAR, ObjectId.fromString(BLOB_A), 0644),
         "gone.txt", FileVersion.ABSENT));
     assertThat(new String(m.toBytes(), UTF_8)).isEqualTo(SAVE_WRITTEN_BY_FORMAT_1);
+  }
+
+  @Test
+  void aTabWhoseTagsHoldFormatOneManifestsLoadsFromTheStore(@TempDir java.nio.file.Path temp) throws Exception {
+    try (StoreFixture fx = new StoreFixture(temp)) {
+      fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.getBytes(UTF_8), List.of(), "format 1\n",
+          Instant.parse("2026-11-23T19:00:00Z"), REF);
+      fx.store.repo().commitAndTag(List.of(), SAVE_WRITTEN_BY_FORMAT_1.replace("\"checkpoint\" : 3", "\"checkpoint\" : 2")
+              .getBytes(UTF_8), List.of(), "save\n", Instant.parse("2026-11-23T19:00:01Z"),
+          "refs/tags/waymark/tab1/saved/release-1");
+      CheckpointTree loaded = fx.store.loadTab("tab1");
+      assertThat(loaded.livePath()).containsExactly(0, 1, 2);
+      Checkpoint cp = loaded.checkpoint(2);
+      assertThat(cp.status()).isEqualTo(CheckpointStatus.CANCELLED); // it was running when Waymark stopped
+      assertThat(cp.changes()).extracting(FileChange::path).containsExactly("a.txt", "bin/run", "ln");
+      assertThat(cp.savedNames()).containsExactly("release-1");
+      assertThat(cp.tag()).contains(REF);
+      loaded.release();
+
+      fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.replace("\"format\" : 1", "\"format\" : 2")
+          .replace("\"checkpoint\" : 2", "\"checkpoint\" : 3").getBytes(UTF_8), List.of(), "format 2\n",
+          Instant.parse("2026-11-23T19:00:02Z"), "refs/tags/waymark/tab1/3");
+      assertThatThrownBy(() -> fx.store.loadTab("tab1")).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("refs/tags/waymark/tab1/3").hasMessageContaining("format 2");
+    }
   }
 
   @Test
