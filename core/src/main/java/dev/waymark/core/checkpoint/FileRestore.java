@@ -2,7 +2,8 @@ package dev.waymark.core.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.checkpoint.CheckpointTree.Node;
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.RestorePlanner.Planned;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -29,9 +30,6 @@ final class FileRestore {
   private static final Logger LOG = LoggerFactory.getLogger(FileRestore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** For one path: the version the tab expects on disk now, and the version the target wants. */
-  record Planned(FileVersion base, FileVersion target) {}
-
   record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
       Optional<String> rescueTag) {
     static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty());
@@ -54,61 +52,8 @@ final class FileRestore {
     this.force = force;
   }
 
-  /**
-   * The paths that differ between two checkpoints of one tree. Going up from {@code from} to the
-   * common ancestor undoes changes (the target is the earliest "before"); going down to {@code to}
-   * applies them (the target is the latest "after").
-   */
-  static Map<String, Planned> plan(Node from, Node to) {
-    List<Node> up = new ArrayList<>();
-    List<Node> down = new ArrayList<>();
-    Node a = from;
-    Node b = to;
-    while (a.depth > b.depth) {
-      up.add(a);
-      a = a.parent;
-    }
-    while (b.depth > a.depth) {
-      down.add(b);
-      b = b.parent;
-    }
-    while (a != b) {
-      up.add(a);
-      a = a.parent;
-      down.add(b);
-      b = b.parent;
-    }
-    Map<String, FileVersion> upBase = new HashMap<>();
-    Map<String, FileVersion> upTarget = new HashMap<>();
-    for (Node n : up) {
-      for (FileChange c : n.changes.values()) {
-        upBase.putIfAbsent(c.path(), c.after());
-        upTarget.put(c.path(), c.before());
-      }
-    }
-    Map<String, FileVersion> downTarget = new HashMap<>();
-    Map<String, FileVersion> downBase = new HashMap<>();
-    for (Node n : down) {
-      for (FileChange c : n.changes.values()) {
-        downTarget.putIfAbsent(c.path(), c.after());
-        downBase.put(c.path(), c.before());
-      }
-    }
-    Set<String> paths = new TreeSet<>(upTarget.keySet());
-    paths.addAll(downTarget.keySet());
-    Map<String, Planned> plan = new TreeMap<>();
-    for (String path : paths) {
-      FileVersion target = downTarget.containsKey(path) ? downTarget.get(path) : upTarget.get(path);
-      FileVersion base = upBase.containsKey(path) ? upBase.get(path) : downBase.get(path);
-      if (!target.equals(base)) {
-        plan.put(path, new Planned(base, target));
-      }
-    }
-    return plan;
-  }
-
   Outcome run(int liveNumber) {
-    Map<String, Planned> plan = plan(from, to);
+    Map<String, Planned> plan = RestorePlanner.plan(from, to);
     if (plan.isEmpty()) {
       return Outcome.NOTHING;
     }
@@ -143,32 +88,28 @@ final class FileRestore {
       FileVersion target = entry.getValue().target();
       checked.put(path, tree.stamp(path));
       WorkTree.DiskFile disk = tree.read(path, repo);
-      if (disk.matches(target)) {
-        continue;
-      }
-      if (disk.sameContent(base)) {
-        // The tab's own version, maybe with a mode someone changed since (a chmod): that stays.
-        FileVersion next = keepChangedMode(base, disk, target);
-        if (!disk.matches(next)) {
-          steps.put(path, new Step(path, disk.version(), next));
+      RestorePlanner.Decision decision = RestorePlanner.decide(entry.getValue(), disk);
+      switch (decision.action()) {
+        case KEEP -> { }
+        case WRITE -> {
+          steps.put(path, new Step(path, disk.version(), decision.next()));
           written.add(path);
         }
-        continue;
-      }
-      if (disk.blocked()) {
-        blocked.add(path); // decided below, once the removals are known
-        continue;
-      }
-      FileState ours = mergeable(base, disk, target) ? tree.readState(path) : null;
-      Optional<FileState> mergedState = ours == null ? Optional.empty() : merge(ours, base, target);
-      if (mergedState.isPresent()) {
-        toStore.add(ours);
-        toStore.add(mergedState.get());
-        toStoreFor.add(path);
-        merged.add(path);
-      } else {
-        conflicts.put(path, "");
-        conflictDisk.put(path, disk);
+        case BLOCKED -> blocked.add(path); // decided below, once the removals are known
+        case MERGE, CONFLICT -> {
+          FileState ours = decision.action() == RestorePlanner.Action.MERGE ? tree.readState(path) : null;
+          Optional<FileState> mergedState = ours == null ? Optional.empty() : merge(ours, base, target);
+          if (mergedState.isPresent()) {
+            toStore.add(ours);
+            toStore.add(mergedState.get());
+            toStoreFor.add(path);
+            merged.add(path);
+          } else {
+            conflicts.put(path, "");
+            conflictDisk.put(path, disk);
+          }
+        }
+        default -> throw new IllegalStateException(decision.action().name());
       }
     }
     if (!toStore.isEmpty()) {
@@ -248,22 +189,6 @@ final class FileRestore {
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
   }
 
-  /** {@code target}, with the mode found on disk when it differs from the tab's and the kind stays. */
-  private static FileVersion keepChangedMode(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
-    boolean changed = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
-    return changed && target.exists() && target.kind() == base.kind()
-        ? new FileVersion(target.kind(), target.blob(), disk.mode()) : target;
-  }
-
-  private static boolean mergeable(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
-    return isText(base.kind()) && isText(disk.kind()) && isText(target.kind())
-        && disk.size() <= ShadowRepository.MERGEABLE_LIMIT;
-  }
-
-  private static boolean isText(FileKind kind) {
-    return kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE;
-  }
-
   private Optional<FileState> merge(FileState ours, FileVersion base, FileVersion target) throws IOException {
     ShadowRepository repo = store.repo();
     if (repo.size(base.blob()) > ShadowRepository.MERGEABLE_LIMIT || repo.size(target.blob()) > ShadowRepository.MERGEABLE_LIMIT) {
@@ -315,7 +240,7 @@ final class FileRestore {
     for (int i = 1; store.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;
     }
-    store.repo().commitAndTag(entries, CheckpointTree.bytes(manifest), List.of(),
+    store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
         "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
     return tag;
   }

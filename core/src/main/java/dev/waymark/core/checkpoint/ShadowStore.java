@@ -194,7 +194,7 @@ public final class ShadowStore implements AutoCloseable {
 
   private CheckpointTree loadClaimed(String tabId) {
     String prefix = tagPrefix(tabId);
-    List<CheckpointTree.StoredCheckpoint> stored = new ArrayList<>();
+    List<GraphLoader.StoredCheckpoint> stored = new ArrayList<>();
     Map<Integer, Set<String>> saves = new HashMap<>();
     try {
       for (Ref ref : repo.refs(prefix)) {
@@ -202,8 +202,8 @@ public final class ShadowStore implements AutoCloseable {
         if (rest.matches("\\d+")) {
           stored.add(readCheckpoint(ref.getName(), ref.getObjectId()));
         } else if (rest.startsWith("saved/")) {
-          com.fasterxml.jackson.databind.JsonNode manifest = manifest(ref.getObjectId(), ref.getName());
-          saves.computeIfAbsent(manifest.path("checkpoint").asInt(0), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
+          CheckpointManifest manifest = manifest(ref.getObjectId(), ref.getName());
+          saves.computeIfAbsent(manifest.checkpoint(), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
         }
       }
     } catch (IOException e) {
@@ -212,51 +212,24 @@ public final class ShadowStore implements AutoCloseable {
     if (stored.isEmpty() && saves.isEmpty()) {
       throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
     }
-    CheckpointTree tree = CheckpointTree.rebuild(this, tabId, stored, saves);
+    CheckpointTree tree = new CheckpointTree(this, tabId, GraphLoader.rebuild(stored, saves, clock.instant()), false);
     for (String note : changeTracker.recover(tree)) {
       LOG.warn("tab {}: {}", tabId, note);
     }
     return tree;
   }
 
-  private com.fasterxml.jackson.databind.JsonNode manifest(org.eclipse.jgit.lib.ObjectId commit, String ref) throws IOException {
+  /** The manifest of a checkpoint's or a save's commit, read strictly (see {@link CheckpointManifest}). */
+  private CheckpointManifest manifest(org.eclipse.jgit.lib.ObjectId commit, String ref) throws IOException {
     byte[] bytes = repo.readAt(commit, "waymark.json");
     if (bytes == null) {
       throw new CheckpointException(ref + " has no waymark.json manifest");
     }
-    return JSON.readTree(bytes);
+    return CheckpointManifest.parse(bytes, ref);
   }
 
-  private CheckpointTree.StoredCheckpoint readCheckpoint(String ref, org.eclipse.jgit.lib.ObjectId commit) throws IOException {
-    com.fasterxml.jackson.databind.JsonNode m = manifest(commit, ref);
-    List<Integer> path = new ArrayList<>();
-    m.path("path").forEach(n -> path.add(n.asInt()));
-    List<FileChange> changes = new ArrayList<>();
-    for (com.fasterxml.jackson.databind.JsonNode c : m.path("changes")) {
-      changes.add(new FileChange(c.path("path").asText(), version(c.path("before")), version(c.path("after"))));
-    }
-    CheckpointStatus status = CheckpointStatus.valueOf(m.path("status").asText("done").toUpperCase(java.util.Locale.ROOT));
-    java.time.Instant created = m.hasNonNull("created") ? java.time.Instant.parse(m.get("created").asText()) : clock.instant();
-    return new CheckpointTree.StoredCheckpoint(m.path("checkpoint").asInt(), m.path("parent").asInt(0), path, status,
-        created, changes, commit, ref);
-  }
-
-  private static FileVersion version(com.fasterxml.jackson.databind.JsonNode v) {
-    FileKind kind = FileKind.valueOf(v.path("kind").asText("absent").toUpperCase(java.util.Locale.ROOT));
-    return kind == FileKind.ABSENT ? FileVersion.ABSENT
-        : new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(v.path("blob").asText()), mode(kind, v));
-  }
-
-  /** The recorded mode; a damaged one counts as none recorded (the file is then written as git's two modes allow). */
-  private static int mode(FileKind kind, com.fasterxml.jackson.databind.JsonNode v) {
-    try {
-      int mode = FileModes.parse(v.path("mode").asText(null));
-      new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.zeroId(), mode); // fits the kind
-      return mode;
-    } catch (IllegalArgumentException damaged) {
-      LOG.warn("a checkpoint manifest holds a mode that does not fit ({}); it is ignored", v);
-      return FileVersion.NO_MODE;
-    }
+  private GraphLoader.StoredCheckpoint readCheckpoint(String ref, org.eclipse.jgit.lib.ObjectId commit) throws IOException {
+    return GraphLoader.StoredCheckpoint.of(manifest(commit, ref), commit, ref);
   }
 
   /**
@@ -317,7 +290,7 @@ public final class ShadowStore implements AutoCloseable {
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
     }
-    List<CheckpointTree.StoredCheckpoint> newer = new ArrayList<>();
+    List<GraphLoader.StoredCheckpoint> newer = new ArrayList<>();
     String prefix = tagPrefix(snapshot.tabId());
     try {
       for (Ref ref : repo.refs(prefix)) {
@@ -362,8 +335,10 @@ public final class ShadowStore implements AutoCloseable {
         recreated.add(ref);
       }
     }
-    newer.sort(Comparator.comparingInt(CheckpointTree.StoredCheckpoint::number));
-    CheckpointTree tree = CheckpointTree.restore(this, snapshot, Set.copyOf(lost), newer);
+    newer.sort(Comparator.comparingInt(GraphLoader.StoredCheckpoint::number));
+    GraphLoader.Loaded loaded = GraphLoader.restore(snapshot, Set.copyOf(lost), newer, lastMove(snapshot.tabId()),
+        clock.instant());
+    CheckpointTree tree = new CheckpointTree(this, snapshot.tabId(), loaded.graph(), loaded.reconciled());
     List<String> shellRecovered = List.of();
     if (claim) {
       removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now

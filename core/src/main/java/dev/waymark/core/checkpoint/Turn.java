@@ -1,6 +1,6 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.CheckpointTree.Node;
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +15,8 @@ import java.util.Optional;
  * {@code turn.recordAhead(path, before, after)}, then write the file, so that a crash in between
  * loses nothing. When the result is only known afterwards, write, then
  * {@code turn.recordFromDisk(path, before)} and {@code turn.persist()}.
+ *
+ * <p>Used on the thread that holds its tree (the turn thread while the turn runs).
  */
 public final class Turn {
   private final CheckpointTree tree;
@@ -36,12 +38,12 @@ public final class Turn {
 
   /** Records changes whose versions are all stored; returns, by path, why one was refused. */
   java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {
-    return tree.recordStored(node, changes);
+    return tree.recorder().recordStored(node, changes);
   }
 
   /** Records that {@code path} (project-relative, {@code /} separated) went from {@code before} to {@code after}. */
   public void record(String path, FileState before, FileState after) {
-    tree.record(node, path, before, after);
+    tree.recorder().record(node, path, before, after);
   }
 
   /**
@@ -50,11 +52,11 @@ public final class Turn {
    * this project's shadow repository.
    */
   public void record(String path, FileVersion before, FileState after) {
-    tree.record(node, path, before, after);
+    tree.recorder().record(node, path, before, after);
   }
 
   FileVersion recordStored(String path, FileVersion before, FileState after) {
-    return tree.record(node, path, before, after);
+    return tree.recorder().record(node, path, before, after);
   }
 
   /**
@@ -93,12 +95,12 @@ public final class Turn {
    * nothing recorded, when the store cannot take the change: then it must not be made.
    */
   public Optional<FileChange> recordAhead(String path, FileState before, FileState after) {
-    return tree.recordAhead(node, WorkTree.checkPath(path), before, after);
+    return tree.recorder().recordAhead(node, WorkTree.checkPath(path), before, after);
   }
 
   /** Takes back a change recorded by {@link #recordAhead} that was not made. */
   public void withdraw(String path, Optional<FileChange> previous) {
-    tree.withdraw(node, path, previous);
+    tree.recorder().withdraw(node, path, previous);
   }
 
   /**
@@ -106,13 +108,11 @@ public final class Turn {
    * {@link #finish} loses none of it. A tool records a change, persists, and only then makes it.
    */
   public void persist() {
-    tree.persist(node);
+    tree.recorder().persist(node);
   }
 
   public List<FileChange> changes() {
-    synchronized (tree) {
-      return new ArrayList<>(node.changes.values());
-    }
+    return new ArrayList<>(node.changes.values());
   }
 
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */

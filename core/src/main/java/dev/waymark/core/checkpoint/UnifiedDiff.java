@@ -10,7 +10,7 @@ public final class UnifiedDiff {
   public static String of(String path, String before, String after) {
     byte[] a = before == null ? null : before.getBytes(StandardCharsets.UTF_8);
     byte[] b = after == null ? null : after.getBytes(StandardCharsets.UTF_8);
-    return CheckpointTree.unifiedDiff(path, a, a == null ? null : FileKind.REGULAR, b, b == null ? null : FileKind.REGULAR)
+    return CheckpointDiffs.unifiedDiff(path, a, a == null ? null : FileKind.REGULAR, b, b == null ? null : FileKind.REGULAR)
         .unified();
   }
 }

@@ -1,0 +1,118 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * Keeps one tab's checkpoints in the shadow repository: a commit per checkpoint with changes
+ * ({@code pre/} and {@code post/} trees and a {@link CheckpointManifest}), tagged
+ * {@code refs/tags/waymark/<tab>/<n>}; saves under {@code saved/<name>}; and the tags retention
+ * drops. Every write goes through the repository's one writer thread and waits for it; the caller
+ * holds no lock meanwhile (the tree is confined to its tab's thread).
+ */
+final class CheckpointWriter {
+  private final ShadowStore store;
+  private final String tabId;
+
+  CheckpointWriter(ShadowStore store, String tabId) {
+    this.store = store;
+    this.tabId = tabId;
+  }
+
+  /** Commits what {@code node} holds, with {@code status}, and moves its tag to the commit. */
+  void commit(Node node, CheckpointStatus status) {
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    for (FileChange change : node.changes.values()) {
+      if (change.before().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("pre/" + change.path(), change.before()));
+      }
+      if (change.after().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("post/" + change.path(), change.after()));
+      }
+    }
+    CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
+        CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()));
+    String tag = ShadowStore.tagPrefix(tabId) + node.number;
+    node.commit = store.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
+        "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"
+            + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
+        node.created, tag, node.tag == null ? null : node.commit);
+    node.tag = tag;
+  }
+
+  /** Deletes the tag of a running checkpoint whose changes folded back to nothing. */
+  void dropTag(Node node) {
+    if (node.tag != null) {
+      store.repo().deleteRefs(List.of(node.tag));
+      node.tag = null;
+      node.commit = null;
+    }
+  }
+
+  /**
+   * Tags {@code live} under {@code name}: a commit whose {@code post/} tree holds {@code files}
+   * (every file the tab tracks, as it is at live). Saves are never pruned.
+   */
+  void save(Node live, String name, Map<String, FileVersion> files) {
+    String tag = saveTag(name);
+    if (store.repo().resolve(tag) != null) {
+      throw new CheckpointException("This tab already has a save named " + name + ".");
+    }
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    for (var entry : files.entrySet()) {
+      if (entry.getValue().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("post/" + entry.getKey(), entry.getValue()));
+      }
+    }
+    CheckpointManifest manifest = CheckpointManifest.ofSave(tabId, live.number, parentNumber(live),
+        CheckpointGraph.pathOf(live), live.status, live.created, name, files);
+    store.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(live),
+        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag);
+  }
+
+  /** The commit of the save {@code name}, if its tag is there. */
+  ObjectId saveCommit(String name) {
+    return store.repo().resolve(saveTag(name));
+  }
+
+  /** Deletes the tags of {@code nodes} (retention); their commits stay while a later tag reaches them. */
+  void untag(List<Node> nodes) {
+    List<String> doomed = new ArrayList<>();
+    for (Node n : nodes) {
+      doomed.add(n.tag);
+    }
+    if (doomed.isEmpty()) {
+      return;
+    }
+    store.repo().deleteRefs(doomed);
+    Set<String> gone = new HashSet<>(doomed);
+    for (Node n : nodes) {
+      if (gone.contains(n.tag)) {
+        n.tag = null;
+      }
+    }
+  }
+
+  private String saveTag(String name) {
+    return ShadowStore.tagPrefix(tabId) + "saved/" + name;
+  }
+
+  private static int parentNumber(Node node) {
+    return node.parent == null ? -1 : node.parent.number;
+  }
+
+  /** The commit of the nearest ancestor that has one: the parent of a new commit. */
+  private static List<ObjectId> parentCommits(Node from) {
+    for (Node n = from; n != null; n = n.parent) {
+      if (n.commit != null) {
+        return List.of(n.commit);
+      }
+    }
+    return List.of();
+  }
+}

@@ -1,0 +1,185 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records the changes of a tab's running checkpoint: stores their content, folds them into the
+ * node, and keeps them under the checkpoint's tag as they come (write-ahead), through the
+ * {@link CheckpointWriter}. Confined, like its tree, to the thread that holds the tree.
+ */
+final class TurnRecorder {
+  private static final Logger LOG = LoggerFactory.getLogger(TurnRecorder.class);
+
+  private final ShadowStore store;
+  private final String tabId;
+  private final CheckpointWriter writer;
+  private Turn running;
+
+  TurnRecorder(ShadowStore store, String tabId, CheckpointWriter writer) {
+    this.store = store;
+    this.tabId = tabId;
+    this.writer = writer;
+  }
+
+  Optional<Turn> running() {
+    return Optional.ofNullable(running);
+  }
+
+  /** {@code turn} now records; no other may until it ends. */
+  Turn started(Turn turn) {
+    running = turn;
+    return turn;
+  }
+
+  void record(Node node, String path, FileState before, FileState after) {
+    checkRecordable(node, path);
+    List<FileVersion> versions = store.repo().insert(List.of(before, after));
+    CheckpointGraph.fold(node, path, versions.get(0), versions.get(1));
+  }
+
+  /** Records a change whose "before" is already stored (the change tracker's cached blob); returns the stored "after". */
+  FileVersion record(Node node, String path, FileVersion before, FileState after) {
+    checkRecordable(node, path);
+    if (before.exists() && !store.repo().has(before.blob())) {
+      throw new CheckpointException("The earlier content of " + path + " (blob " + before.blob().name()
+          + ") is not in the shadow repository");
+    }
+    FileVersion last = store.repo().insert(List.of(after)).get(0);
+    CheckpointGraph.fold(node, path, before, last);
+    return last;
+  }
+
+  /**
+   * Records many changes whose versions are all stored already (a shell command's); returns, by
+   * path, why a change could not be recorded. A deleted file below what is now a link is
+   * recorded: nothing is read through the link, and undo takes the link away first.
+   */
+  Map<String, String> recordStored(Node node, List<FileChange> changes) {
+    Map<String, String> refused = new LinkedHashMap<>();
+    for (FileChange change : changes) {
+      try {
+        if (change.after().exists()) {
+          checkRecordable(node, change.path());
+        } else {
+          checkRunning(node, "it records no more changes");
+          WorkTree.checkPath(change.path());
+        }
+        CheckpointGraph.fold(node, change.path(), change.before(), change.after());
+      } catch (CheckpointException e) {
+        refused.put(change.path(), e.getMessage());
+      }
+    }
+    return refused;
+  }
+
+  /**
+   * Records a change before it is made and keeps it under the running checkpoint's tag; returns
+   * what the checkpoint held for the path before, for {@link #withdraw}. On failure nothing is
+   * recorded.
+   */
+  Optional<FileChange> recordAhead(Node node, String path, FileState before, FileState after) {
+    Optional<FileChange> previous = Optional.ofNullable(node.changes.get(path));
+    record(node, path, before, after);
+    try {
+      persist(node);
+    } catch (RuntimeException e) {
+      CheckpointGraph.putChange(node, path, previous);
+      throw e;
+    }
+    store.changeTracker().writeLog().append(tabId, path, after.exists()
+        ? new FileVersion(after.kind(), store.repo().hash(after), after.mode()) : FileVersion.ABSENT, store.clock().millis());
+    return previous;
+  }
+
+  /** Takes back a change recorded ahead that was then not made; the tag follows when it can. */
+  void withdraw(Node node, String path, Optional<FileChange> previous) {
+    CheckpointGraph.putChange(node, path, previous);
+    try {
+      persist(node);
+    } catch (RuntimeException e) {
+      // The tag may still name the change; a restore that finds the file as it was skips it.
+      LOG.warn("could not update the running checkpoint #{} after a change to {} was not made", node.number, path, e);
+    }
+  }
+
+  /**
+   * Writes what the running checkpoint has recorded so far under its tag (status running), so
+   * that a crash or a kill in the middle of the turn loses none of it. A checkpoint whose changes
+   * folded back to nothing loses its tag.
+   */
+  void persist(Node node) {
+    checkRunning(node, "there is nothing running to keep");
+    if (node.changes.isEmpty()) {
+      writer.dropTag(node);
+    } else {
+      writer.commit(node, CheckpointStatus.RUNNING);
+    }
+  }
+
+  /** Ends the running checkpoint with {@code status}: its final commit, or no tag without changes. */
+  void finish(Node node, CheckpointStatus status) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished already.");
+    }
+    if (status == CheckpointStatus.RUNNING) {
+      throw new IllegalArgumentException("finish with done, cancelled or failed");
+    }
+    try {
+      if (!node.changes.isEmpty()) {
+        writer.commit(node, status);
+        store.checkpointWritten();
+      } else {
+        writer.dropTag(node);
+      }
+      node.status = status;
+    } finally {
+      running = null;
+    }
+  }
+
+  /**
+   * Opens the finished checkpoint {@code node} again for {@code work} to record changes in, then
+   * commits it with the status it had: how a shell command's changes that a killed process could
+   * not record are added to their checkpoint when the tab is opened again.
+   */
+  <T> T amend(Turn turn, Function<Turn, T> work) {
+    if (running != null) {
+      throw new CheckpointException("Checkpoint #" + running.number() + " is running; nothing can be amended now.");
+    }
+    running = turn;
+    try {
+      T result = work.apply(turn);
+      if (!turn.node.changes.isEmpty()) {
+        writer.commit(turn.node, turn.node.status);
+        store.checkpointWritten();
+      }
+      return result;
+    } finally {
+      running = null;
+    }
+  }
+
+  private void checkRunning(Node node, String why) {
+    if (running == null || running.node != node) {
+      throw new CheckpointException("Checkpoint #" + node.number + " is finished; " + why + ".");
+    }
+  }
+
+  private void checkRecordable(Node node, String path) {
+    checkRunning(node, "it records no more changes");
+    WorkTree.checkPath(path);
+    try {
+      store.workTree().refuseLinkedParent(path);
+    } catch (IOException e) {
+      throw new CheckpointException("Could not check " + path + ": " + e.getMessage(), e);
+    }
+  }
+}
