@@ -212,6 +212,9 @@ public final class ProjectWalker {
     /** A directory the scan went into (not the one it started from). */
     default void directory(String path, FileStat stat) {}
 
+    /** Called, from any thread, when a directory the scan will go into is found, before it is entered. */
+    default void found(String dir) {}
+
     /** Called, from any thread, just before a directory is listed. */
     default void entering(String dir) {}
   }
@@ -348,6 +351,7 @@ public final class ProjectWalker {
             found.add(new Found(path, stat, Exclusion.IGNORED));
           } else if (isDir) {
             found.add(new Found(path, stat, null));
+            visitor.found(path);
             ScanTask task = new ScanTask(path, here, rules, visitor);
             task.fork();
             subdirectories.add(task);

@@ -851,6 +851,7 @@ final class ShellChangeTracker implements AutoCloseable {
   private ProjectWalker.StatVisitor collector(java.util.function.BiConsumer<String, FileStat> files,
       java.util.function.BiConsumer<String, Excluded> excluded, java.util.function.BiConsumer<String, FileStat> directories) {
     TreeWatch watched = watch;
+    var registering = new java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.CompletableFuture<Void>>();
     return new ProjectWalker.StatVisitor() {
       @Override
       public void entry(String path, FileStat stat) {
@@ -873,10 +874,22 @@ final class ShellChangeTracker implements AutoCloseable {
       }
 
       @Override
+      public void found(String dir) {
+        if (watched != null) {
+          registering.put(dir, watched.registerSoon(dir));
+        }
+      }
+
+      @Override
       public void entering(String dir) {
         checkScanAhead();
         if (watched != null) {
-          watched.register(dir);
+          var soon = registering.remove(dir);
+          if (soon != null) {
+            soon.join(); // watched before it is listed: a change is either seen by the listing or reported
+          } else {
+            watched.register(dir);
+          }
         }
       }
     };

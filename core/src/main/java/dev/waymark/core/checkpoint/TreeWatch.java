@@ -9,6 +9,7 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
+import java.util.concurrent.CompletableFuture;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -40,6 +41,13 @@ final class TreeWatch implements AutoCloseable {
   private static final long COOKIE_WAIT_MILLIS = 2_000;
   /** Touched paths kept before the watch gives up and asks for a whole scan: bounds its memory. */
   private static final int MAX_TOUCHED = 200_000;
+  /** Threads that register directories ahead of a walk entering them. */
+  private static final java.util.concurrent.ExecutorService REGISTRARS = java.util.concurrent.Executors.newFixedThreadPool(4,
+      task -> {
+        Thread thread = new Thread(task, "waymark-watch-register");
+        thread.setDaemon(true);
+        return thread;
+      });
   /** Set to {@code false} (system property) to scan the whole tree at every command. */
   static final String ENABLED_PROPERTY = "waymark.watch";
 
@@ -54,7 +62,7 @@ final class TreeWatch implements AutoCloseable {
   private long cookie;
   /** Changes before this sequence may have been missed: scans older than it must not be trusted. */
   private long trustedSince;
-  private boolean broken;
+  private volatile boolean broken;
 
   private TreeWatch(Path root, Path cookies, WatchService service, WatchKey cookieKey) {
     this.root = root;
@@ -100,19 +108,31 @@ final class TreeWatch implements AutoCloseable {
    * Watches the directory {@code dir} (project-relative, {@code ""} for the root) from now on;
    * call before listing it. A directory that moved keeps its watch, now under its new path.
    */
-  synchronized void register(String dir) {
+  void register(String dir) {
     if (broken) {
       return;
     }
     try {
+      // not under the monitor: the kernel call waits for the service's poller thread, and walkers register at once
       WatchKey key = (dir.isEmpty() ? root : root.resolve(dir)).register(service, StandardWatchEventKinds.ENTRY_CREATE,
           StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY);
-      directories.put(key, dir);
+      synchronized (this) {
+        directories.put(key, dir);
+      }
     } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
       // gone since it was listed: its parent's notification says so
     } catch (IOException | RuntimeException e) {
       fail("could not watch " + dir + " (" + e.getMessage() + "; see fs.inotify.max_user_watches)");
     }
+  }
+
+  /**
+   * Starts {@link #register}ing {@code dir} on another thread, for a walk that will enter it soon;
+   * the walk waits for it before listing the directory. Registrations then overlap the walk's
+   * stat calls, and the poller takes several per wake-up.
+   */
+  CompletableFuture<Void> registerSoon(String dir) {
+    return CompletableFuture.runAsync(() -> register(dir), REGISTRARS);
   }
 
   /** Stops watching what was below {@code dir}, which is gone or no longer a directory of the project. */
@@ -223,7 +243,7 @@ final class TreeWatch implements AutoCloseable {
     }
   }
 
-  private void fail(String why) {
+  private synchronized void fail(String why) {
     if (!broken) {
       LOG.info("file notifications for {} stopped: {}; commands scan the whole project from now on", root, why);
     }
