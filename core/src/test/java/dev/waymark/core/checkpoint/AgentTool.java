@@ -10,7 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * What an agent's file tools do to a project, each step recorded in the running turn the way a
- * tool must: read the path's state first, change the disk, then record from disk.
+ * tool must: a write is recorded ahead and then made, as write_file does; what only a shell
+ * command can do (chmod, links, deletes) is read first, done, then recorded from disk.
  */
 final class AgentTool {
   private final Path project;
@@ -23,12 +24,17 @@ final class AgentTool {
     return project.resolve(path);
   }
 
+  /** As write_file does: the change recorded ahead (keeping the file's mode), then the file written. */
   void write(Turn turn, String path, byte[] content) throws IOException {
     FileState before = turn.read(path);
+    int mode = before.kind() == FileKind.REGULAR || before.kind() == FileKind.EXECUTABLE ? before.mode()
+        : FileModes.newFileMode();
+    turn.recordAhead(path, before, FileState.withMode(content, mode));
     Path target = file(path);
     Files.createDirectories(target.getParent());
+    Files.deleteIfExists(target); // a link is replaced, never written through
     Files.write(target, content);
-    turn.recordFromDisk(path, before);
+    FileModes.set(target, mode);
   }
 
   void write(Turn turn, String path, String utf8) throws IOException {

@@ -504,13 +504,13 @@ class CheckpointTreeProperties {
       agentWrite(tab, turn, edit.path(), next);
     }
 
-    /** As a tool does: read, write, record from disk. */
+    /** As a tool does: read, record ahead what it will write, then write. */
     private void agentWrite(String tab, Turn turn, String path, Content content) throws IOException {
       FileState before = turn.read(path);
       Content modelBefore = model.disk(path);
       assertThat(toContent(before)).as("what the turn reads at %s", path).isEqualTo(modelBefore);
+      turn.recordAhead(path, before, toState(content));
       put(path, content);
-      turn.recordFromDisk(path, before);
       model.write(path, content);
       model.record(tab, path, modelBefore, content);
     }
@@ -799,6 +799,20 @@ class CheckpointTreeProperties {
 
     private static Content toContent(FileState state) {
       return state.exists() ? new Content(Kind.valueOf(state.kind().name()), state.content()) : Content.ABSENT;
+    }
+
+    /** What {@link #put} leaves at a path, as a tool describes it before writing. */
+    private static FileState toState(Content content) {
+      switch (content.kind()) {
+        case ABSENT:
+          return FileState.absent();
+        case SYMLINK:
+          return FileState.symlink(new String(content.bytes(), StandardCharsets.UTF_8));
+        case EXECUTABLE:
+          return FileState.withMode(content.bytes(), 0755);
+        default:
+          return FileState.withMode(content.bytes(), 0644);
+      }
     }
 
     /** Puts {@code content} at {@code path} as a user's program would. */
