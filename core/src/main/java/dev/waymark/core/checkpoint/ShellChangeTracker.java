@@ -202,7 +202,7 @@ final class ShellChangeTracker implements AutoCloseable {
     }
 
     boolean wasRead() {
-      return read != null;
+      return read != null && read != UserGitRepository.Index.NONE;
     }
 
     /** The index every user's-git entry of the cache agrees with after this scan; MISSING when they may differ. */
@@ -226,7 +226,7 @@ final class ShellChangeTracker implements AutoCloseable {
       var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
           : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
       var indexLater = cacheLater.thenAcceptAsync(c -> {
-        if (!index.cacheAgrees(c)) {
+        if (!index.cacheAgrees(c) && index.stamp.kind() != FileKind.ABSENT) {
           LOG.debug("the stat cache was checked against {}, the user's index is now {}", c.indexStamp(), index.stamp);
           index.tracked();
         }

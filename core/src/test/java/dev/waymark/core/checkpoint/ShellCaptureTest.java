@@ -131,6 +131,7 @@ class ShellCaptureTest {
 
     assertThat(next.storedCount()).isZero();
     assertThat(next.fileCount()).isEqualTo(2);
+    assertThat(next.readUsersIndex()).as("there is no git repository").isFalse();
   }
 
   @Test
