@@ -74,6 +74,7 @@ public final class Workspace implements AutoCloseable {
   private final AtomicBoolean changed = new AtomicBoolean();
   private final AtomicBoolean autosaveQueued = new AtomicBoolean();
   private volatile Consumer<String> notices = note -> LOG.info("{}", note);
+  private volatile Consumer<SessionFile> saved = file -> { };
   private volatile String shownTab;
   // the session file: guarded by this
   private String id;
@@ -95,6 +96,11 @@ public final class Workspace implements AutoCloseable {
   /** Where what the user should know goes (a failed autosave, a session changed by another process); any thread. */
   public void onNotice(Consumer<String> notices) {
     this.notices = notices;
+  }
+
+  /** Told each session file as it was written, on the saver thread (for tests, and front ends that show saves). */
+  public void onSaved(Consumer<SessionFile> saved) {
+    this.saved = saved;
   }
 
   public ShadowStore store() {
@@ -386,6 +392,7 @@ public final class Workspace implements AutoCloseable {
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
         files.now(), activeTab, all);
     stamp = Optional.of(files.saveStamped(file));
+    saved.accept(file);
     lastWritten = records.stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
     if (!explicit) {
       told.ifPresent(notices);
