@@ -173,7 +173,7 @@ class WorkspaceTest {
     WorkspaceTab tab = start.newTab();
     LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
     tab.subscribe(events::add);
-    turn(start, tab, events, "hello", 1);
+    turn(start, tab, events, "write a.txt", 1); // a checkpoint with a tag
     start.saveAndClose();
     String id = start.id();
 
@@ -200,6 +200,16 @@ class WorkspaceTest {
         + two.id() + ").");
     assertThat(told).isEqualTo("Saved session " + two.id() + " to " + two.files().file(two.id()) + ".");
     assertThat(Files.readString(two.files().file(two.id()))).contains("from two").doesNotContain("from one");
+
+    // both sessions name the tab: deleting one keeps the tags the other needs
+    one.close();
+    two.close();
+    Workspace looking = workspace();
+    assertThat(store.tabIds()).contains(inOne.tabId());
+    looking.deleteSession(two.id());
+    assertThat(store.tabIds()).contains(inOne.tabId());
+    looking.deleteSession(id);
+    assertThat(store.tabIds()).doesNotContain(inOne.tabId());
   }
 
   @Test
