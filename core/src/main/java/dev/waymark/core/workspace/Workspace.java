@@ -383,10 +383,10 @@ public final class Workspace implements AutoCloseable {
     if (empty && stamp.isEmpty() && !Files.exists(files.file(id))) {
       return explicit ? "Nothing to save yet: no tab has a checkpoint." : ""; // a session only opened is not kept
     }
+    Optional<String> told = reconcile(records, newName);
     if (newName != null) {
       name = newName;
     }
-    Optional<String> told = reconcile(records);
     List<SessionFile.Tab> all = new ArrayList<>(records);
     all.addAll(foreign);
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
@@ -407,7 +407,7 @@ public final class Workspace implements AutoCloseable {
    * process saved it. Its tabs that are not held here are kept; if it changed a tab held here too
    * (or deleted or damaged the file), the file is left as it is and this session becomes a new one.
    */
-  private Optional<String> reconcile(List<SessionFile.Tab> records) {
+  private Optional<String> reconcile(List<SessionFile.Tab> records, String newName) {
     Optional<SessionStore.Stamp> onDisk = files.stamp(id);
     if (onDisk.equals(stamp)) {
       return Optional.empty();
@@ -451,12 +451,15 @@ public final class Workspace implements AutoCloseable {
     }
     String old = label();
     id = files.newId();
+    if (newName != null) {
+      name = newName;
+    }
     created = files.now();
     stamp = Optional.empty();
     foreign = List.of();
     LOG.warn("session {} {}; saved as {}", old, why, id);
-    return Optional.of("Session " + old + " " + why + ": it is left as it is, and the tabs here are saved as a new "
-        + "session " + label() + " (waymark --resume " + id + ").");
+    return Optional.of("Session " + old + " " + why + (theirs == null && onDisk.isEmpty() ? "; " : ": it is left as it is, and ")
+        + "the tabs here are saved as a new session " + label() + " (waymark --resume " + id + ").");
   }
 
   // ------------------------------------------------------------------------- closing

@@ -243,4 +243,23 @@ class WorkspaceTest {
     assertThat(merged.tabs()).extracting(SessionFile.Tab::tabId).containsExactly(inOne.tabId(), added.tabId());
     assertThat(Files.readString(one.files().file(id))).contains("from one", "in a new tab");
   }
+
+  @Test
+  void aSessionDeletedByAnotherProcessIsSavedAsANewOneNotBroughtBackUnderItsId() throws Exception {
+    Workspace ws = workspace();
+    WorkspaceTab tab = ws.newTab();
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+    turn(ws, tab, events, "hello", 1);
+    ws.save(null);
+    String id = ws.id();
+    Files.delete(ws.files().file(id));
+
+    String told = ws.save("kept");
+    assertThat(ws.id()).isNotEqualTo(id);
+    assertThat(told).startsWith("Session " + id + " was deleted by another process; the tabs here are saved as a new session kept ("
+        + ws.id() + ") (waymark --resume " + ws.id() + ").");
+    assertThat(Files.exists(ws.files().file(id))).isFalse();
+    assertThat(ws.files().load("kept").tabs()).extracting(SessionFile.Tab::tabId).containsExactly(tab.tabId());
+  }
 }
