@@ -108,14 +108,13 @@ public final class SessionStore {
     }
   }
 
-  /** Writes {@code session} atomically, replacing the one with its id; returns the stamp of what it wrote. */
-  public Stamp saveStamped(SessionFile session) {
-    save(session);
-    return stamp(session.id()).orElseThrow(() -> new SessionException("Session " + session.id() + " was removed as it was saved."));
-  }
-
   /** Writes {@code session} atomically, replacing the one with its id. */
   public void save(SessionFile session) {
+    saveStamped(session);
+  }
+
+  /** Writes {@code session} atomically, replacing the one with its id; returns the stamp of what it wrote. */
+  public Stamp saveStamped(SessionFile session) {
     Path target = file(session.id());
     try {
       WaymarkHome.createPrivateDirectories(directory);
@@ -126,7 +125,8 @@ public final class SessionStore {
       } catch (UnsupportedOperationException notPosix) {
         Files.createFile(temp);
       }
-      Files.write(temp, JSON.writeValueAsBytes(session));
+      byte[] bytes = JSON.writeValueAsBytes(session);
+      Files.write(temp, bytes);
       try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
         channel.force(true);
       }
@@ -135,6 +135,8 @@ public final class SessionStore {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
+      var attributes = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class);
+      return new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes));
     } catch (IOException e) {
       throw new SessionException("Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
     }
