@@ -1,13 +1,13 @@
 package dev.waymark.app;
 
-import dev.waymark.core.agent.CheckpointSummary;
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.agent.Event;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.workspace.Workspace;
@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -105,8 +106,8 @@ final class CheckpointsCommand implements Callable<Integer> {
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
-        case "diff" -> argument == null ? new Command.Diff(-1) : new Command.Diff(number());
-        case "undo" -> new Command.Undo(argument == null ? -1 : number(), force);
+        case "diff" -> argument == null ? Command.Diff.live() : Command.Diff.of(number());
+        case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));
         case "goto" -> {
           if (argument == null) {
@@ -157,7 +158,7 @@ final class CheckpointsCommand implements Callable<Integer> {
         return 0;
       }
       if (event instanceof Event.CheckpointRestored restored) {
-        RestoreResult r = restored.result();
+        RestoreOutcome r = restored.result();
         if (json) {
           Map<String, Object> o = new LinkedHashMap<>();
           o.put("applied", r.applied());
@@ -199,7 +200,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       for (CheckpointSummary c : listed.checkpoints()) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("number", c.number());
-        row.put("parent", c.parent());
+        row.put("parent", c.parent().orElse(-1)); // as the JSON has always said it of #0
         row.put("status", c.status().name().toLowerCase(java.util.Locale.ROOT));
         row.put("created", c.created());
         row.put("prompt", c.prompt());
@@ -226,10 +227,10 @@ final class CheckpointsCommand implements Callable<Integer> {
     }
   }
 
-  private void diff(CheckpointDiff diff, PrintWriter out) throws Exception {
+  private void diff(DiffView diff, PrintWriter out) throws Exception {
     if (json) {
       List<Map<String, Object>> files = new ArrayList<>();
-      for (CheckpointDiff.FileDiff f : diff.files()) {
+      for (DiffView.FileDiff f : diff.files()) {
         files.add(Map.of("path", f.path(), "added", f.added(), "removed", f.removed(), "binary", f.binary(), "unified", f.unified()));
       }
       out.println(SessionsCommand.JSON.writeValueAsString(Map.of("checkpoint", diff.checkpoint(), "files", files)));

@@ -1,14 +1,14 @@
 package dev.waymark.app;
 
-import dev.waymark.core.agent.Event;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ModelException;
+import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
@@ -121,7 +121,7 @@ final class ExecCommand implements Callable<Integer> {
       try (workspace) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> {
-          session.submit(new dev.waymark.core.agent.Command.Cancel());
+          session.submit(new dev.waymark.core.protocol.Command.Cancel());
           try {
             ended.await(INTERRUPT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
           } catch (InterruptedException e) {
@@ -135,8 +135,8 @@ final class ExecCommand implements Callable<Integer> {
           // turn writes ahead to the store from its first tool call, so a process killed at any
           // moment leaves a session that names the tab (its tags come back) and keeps the prompt
           workspace.submit(chosen, List.of(from != null
-              ? new dev.waymark.core.agent.Command.Branch(from, text)
-              : new dev.waymark.core.agent.Command.SendPrompt(text)));
+              ? new dev.waymark.core.protocol.Command.Branch(from, text)
+              : new dev.waymark.core.protocol.Command.SendPrompt(text)));
           java.util.function.UnaryOperator<String> advice = failure -> {
             ModelException e = tooLong.get();
             return e == null || !failure.startsWith(e.getMessage()) ? failure
@@ -172,7 +172,7 @@ final class ExecCommand implements Callable<Integer> {
       java.util.function.UnaryOperator<String> advice) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
-    Checkpoint unchanged = null;
+    CheckpointView unchanged = null;
     boolean started = false;
     while (true) {
       Event event = events.take();
@@ -214,14 +214,14 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.TurnFinished finished) {
         out.flush();
-        if (finished.status() == CheckpointStatus.DONE) {
+        if (finished.status() == TurnStatus.DONE) {
           if (unchanged != null) {
             err.println(describe(unchanged));
           }
           err.flush();
           return 0;
         }
-        if (finished.status() == CheckpointStatus.CANCELLED) {
+        if (finished.status() == TurnStatus.CANCELLED) {
           err.println(unchanged != null
               ? "waymark: interrupted before the turn changed any file"
               : "waymark: interrupted; what the turn changed is in checkpoint #" + finished.checkpoint());
@@ -256,34 +256,34 @@ final class ExecCommand implements Callable<Integer> {
         + session + "` and /compact it there, or start a new session by leaving out --session.";
   }
 
-  private static dev.waymark.core.agent.Command ask(Console console, Event.ToolCallProposed proposed) {
+  private static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed) {
     while (true) {
       String answer = console.readLine("Allow %s %s? [y]es, [a]lways this session, [n]o: ",
           proposed.call().name(), proposed.summary());
       if (answer == null) {
-        return new dev.waymark.core.agent.Command.Deny(proposed.call().id(), "no answer");
+        return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "no answer");
       }
       switch (answer.trim().toLowerCase(java.util.Locale.ROOT)) {
         case "y":
         case "yes":
-          return new dev.waymark.core.agent.Command.Approve(proposed.call().id(), false);
+          return new dev.waymark.core.protocol.Command.Approve(proposed.call().id(), false);
         case "a":
         case "always":
-          return new dev.waymark.core.agent.Command.Approve(proposed.call().id(), true);
+          return new dev.waymark.core.protocol.Command.Approve(proposed.call().id(), true);
         case "n":
         case "no":
-          return new dev.waymark.core.agent.Command.Deny(proposed.call().id(), "");
+          return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "");
         default:
           break;
       }
     }
   }
 
-  static String describe(Checkpoint checkpoint) {
+  static String describe(CheckpointView checkpoint) {
     if (!checkpoint.changedFiles()) {
       return "checkpoint #" + checkpoint.number() + ": no files changed";
     }
-    return "checkpoint #" + checkpoint.number() + ": " + checkpoint.changes().size() + " file(s) changed, tag "
+    return "checkpoint #" + checkpoint.number() + ": " + checkpoint.changedPaths().size() + " file(s) changed, tag "
         + checkpoint.tag().orElse("(none)");
   }
 

@@ -4,14 +4,14 @@ import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.TerminalScreen;
 import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.agent.Event;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
-import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.terminal.KeyMap;
 import java.nio.file.Files;
@@ -84,7 +84,7 @@ public class FrameBench {
   private void finishedTurn(int n) {
     ui.inject(new Event.TurnStarted(n, n - 1, "Prompt number " + n + ": change something in the project, please."));
     ui.inject(new Event.AssistantDelta(n, ANSWER));
-    ui.inject(new Event.TurnFinished(n, CheckpointStatus.DONE, Optional.empty()));
+    ui.inject(new Event.TurnFinished(n, TurnStatus.DONE, Optional.empty()));
   }
 
   /** A token arrives while a turn runs: the running answer grows, then a frame. */
@@ -92,7 +92,7 @@ public class FrameBench {
   public void streamingFrame() throws Exception {
     if (++frames % 64 == 0) {
       // keep the running answer short, as real ones are: a new turn every 64 tokens
-      ui.inject(new Event.TurnFinished(running, CheckpointStatus.DONE, Optional.empty()));
+      ui.inject(new Event.TurnFinished(running, TurnStatus.DONE, Optional.empty()));
       running++;
       ui.inject(new Event.TurnStarted(running, running - 1, "keep going"));
     }

@@ -2,8 +2,8 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
-import dev.waymark.core.agent.Event;
-import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandRunner;
@@ -345,7 +345,7 @@ public final class WaymarkUi implements Host {
     layers.pick(new Picker("Rewind: go back to before a prompt (files and conversation; it comes back in the input)", choices, 0));
   }
 
-  private void showDiff(CheckpointDiff diff) {
+  private void showDiff(DiffView diff) {
     int files = diff.files().size();
     layers.show(new Overlay("Diff: disk against #" + diff.checkpoint() + " · " + files + (files == 1 ? " file" : " files"),
         width -> DiffLines.render(diff.unified(), width)));

@@ -133,7 +133,7 @@ class WaymarkUiTest {
   @Test
   void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
-    ui.inject(new dev.waymark.core.agent.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
+    ui.inject(new dev.waymark.core.protocol.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
     // a minute without input: the frame the notice asked for must not wait for any
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> ui.step(60_000));
     assertThat(screen()).contains("Shown at once.");
@@ -669,15 +669,15 @@ class WaymarkUiTest {
   @Test
   void anApprovalAndAQueueOfSteeringInTheSmallestWindowLeaveTheTabBarAndTheAnswers() throws Exception {
     start(WaymarkUi.MIN_COLUMNS, WaymarkUi.MIN_ROWS, ApprovalMode.ASK, "{'responses':[]}");
-    ui.inject(new dev.waymark.core.agent.Event.TurnStarted(1, 0, "go"));
+    ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(1, 0, "go"));
     StringBuilder preview = new StringBuilder("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,30 @@\n");
     for (int i = 0; i < 30; i++) {
       preview.append("+line ").append(i).append('\n');
     }
-    ui.inject(new dev.waymark.core.agent.Event.ToolCallProposed(1, new dev.waymark.core.model.ToolCall("c1", "write_file", "{}"),
+    ui.inject(new dev.waymark.core.protocol.Event.ToolCallProposed(1, new dev.waymark.core.protocol.ToolCallView("c1", "write_file", "{}"),
         "write a.txt", preview.toString(), true));
     for (int i = 1; i <= 6; i++) {
-      ui.inject(new dev.waymark.core.agent.Event.SteeringQueued(1, "steer number " + i));
+      ui.inject(new dev.waymark.core.protocol.Event.SteeringQueued(1, "steer number " + i));
     }
     ui.drawNow();
     String s = screen();
@@ -690,14 +690,14 @@ class WaymarkUiTest {
   void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     for (int n = 1; n <= 60; n++) {
-      ui.inject(new dev.waymark.core.agent.Event.TurnStarted(n, n - 1, "p" + n));
-      ui.inject(new dev.waymark.core.agent.Event.TurnFinished(n, dev.waymark.core.checkpoint.CheckpointStatus.DONE,
+      ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(n, n - 1, "p" + n));
+      ui.inject(new dev.waymark.core.protocol.Event.TurnFinished(n, dev.waymark.core.protocol.TurnStatus.DONE,
           java.util.Optional.empty()));
     }
     ui.drawNow();
     String live = screen();
     assertThat(live.lines().skip(1).findFirst().orElseThrow().strip()).matches(".*\\+\\d+$");
-    ui.inject(new dev.waymark.core.agent.Event.ViewMoved(3, false));
+    ui.inject(new dev.waymark.core.protocol.Event.ViewMoved(3, false));
     ui.drawNow();
     String early = screen();
     assertThat(early).contains("Viewing checkpoint #3");

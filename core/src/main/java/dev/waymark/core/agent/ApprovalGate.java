@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Sensitive;
 import dev.waymark.core.tool.Tool;
@@ -65,7 +66,8 @@ final class ApprovalGate {
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
-    emit.accept(new Event.ToolCallProposed(state.checkpoint, call, summary, tool.preview(arguments, projectRoot), needsApproval));
+    emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), summary,
+        tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
@@ -96,7 +98,8 @@ final class ApprovalGate {
   }
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {
-    emit.accept(new Event.ToolCallFinished(state.checkpoint, call, result.content(), result.isError()));
+    emit.accept(new Event.ToolCallFinished(state.checkpoint, ProtocolViews.toolCall(call), result.content(),
+        result.isError()));
     return new ChatMessage.ToolResult(call.id(), call.name(), result.content(), result.isError());
   }
 }

@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.protocol.Event;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

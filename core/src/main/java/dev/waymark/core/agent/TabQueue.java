@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.protocol.Event;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -1,12 +1,14 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.RestoreMode;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreScope;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
@@ -192,7 +194,7 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void undo(Command.Undo c) {
-      later(c, () -> restored(c.to() < 0 ? tree.undo(c.force()) : tree.undoTo(c.to(), c.force())));
+      later(c, () -> restored(c.to().isEmpty() ? tree.undo(c.force()) : tree.undoTo(c.to().getAsInt(), c.force())));
     }
 
     @Override
@@ -213,10 +215,11 @@ public final class TabSession implements AutoCloseable {
     @Override
     public void restore(Command.Restore c) {
       later(c, () -> {
-        RestoreResult result = tree.restore(c.checkpoint(), c.mode(), c.force());
-        if (c.mode() == RestoreMode.FILES) {
+        RestoreResult result = tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force());
+        if (c.scope() == RestoreScope.FILES) {
           viewToLive |= result.applied();
-          emit(new Event.CheckpointRestored(result, Optional.empty(), "")); // the conversation, and so the input, stay
+          // the conversation, and so the input, stay
+          emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
         } else {
           restored(result);
         }
@@ -225,17 +228,18 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void save(Command.Save c) {
-      later(c, () -> emit(new Event.CheckpointSaved(tree.save(c.name()), c.name())));
+      later(c, () -> emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(tree.save(c.name())), c.name())));
     }
 
     @Override
     public void diff(Command.Diff c) {
-      later(c, () -> emit(new Event.DiffReady(tree.diff(c.checkpoint() < 0 ? tree.live() : c.checkpoint()))));
+      later(c, () -> emit(new Event.DiffReady(ProtocolViews.diff(tree.diff(c.checkpoint().orElse(tree.live()))))));
     }
 
     @Override
     public void list(Command.List c) {
-      later(c, () -> emit(new Event.CheckpointsListed(CheckpointSummary.of(tree, conversation::promptOf), tree.live())));
+      later(c, () -> emit(new Event.CheckpointsListed(ProtocolViews.summaries(tree, conversation::promptOf),
+          tree.live())));
     }
   }
 
@@ -280,7 +284,7 @@ public final class TabSession implements AutoCloseable {
     }
     int from = opening.branchFrom().getAsInt();
     CheckpointTree.BranchResult branch = tree.branchFrom(from);
-    emit(new Event.CheckpointRestored(branch.restore(), Optional.empty(), ""));
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     if (branch.turn().isEmpty()) {
       emit(new Event.Error("Could not branch from #" + from + ": " + branch.restore().summary()));
       return null;
@@ -324,7 +328,7 @@ public final class TabSession implements AutoCloseable {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? conversation.draft(result.target()) : "";
     viewToLive |= result.applied();
-    emit(new Event.CheckpointRestored(result, pending, draft));
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */

@@ -12,6 +12,7 @@ import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Event;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,8 +97,8 @@ final class TurnRunner {
     } catch (RuntimeException e) {
       LOG.error("the tab's snapshot could not be taken after turn #{}", n, e); // its events still go out
     }
-    finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(checkpoint)));
-    emit.accept(new Event.TurnFinished(n, status, usage));
+    finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint))));
+    emit.accept(new Event.TurnFinished(n, ProtocolViews.status(status), usage.map(ProtocolViews::usage)));
     if (leftover.isEmpty()) {
       return Optional.empty();
     }

@@ -1,9 +1,9 @@
 package dev.waymark.core.agent;
 
-import dev.waymark.core.agent.Command.View;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import dev.waymark.core.protocol.Command.View;
 import java.util.List;
 
 /**
@@ -22,7 +22,7 @@ final class ViewCursor {
     ViewPosition at = tab.view();
     return switch (view.direction()) {
       case LIVE -> live(tab);
-      case AT -> at(tab, existing(tab, view.checkpoint()).number());
+      case AT -> at(tab, existing(tab, view.checkpoint().orElseThrow()).number());
       case BACK -> {
         Checkpoint from = existing(tab, at.checkpoint());
         yield from.parent() < 0 ? at : at(tab, from.parent());

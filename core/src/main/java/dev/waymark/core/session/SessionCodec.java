@@ -1,6 +1,7 @@
 package dev.waymark.core.session;
 
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
@@ -155,6 +156,14 @@ public final class SessionCodec {
     return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
   }
 
+  private static SessionFile.ToolCallRecord call(dev.waymark.core.protocol.ToolCallView c) {
+    return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
+  }
+
+  private static dev.waymark.core.protocol.ToolCallView view(SessionFile.ToolCallRecord c) {
+    return ProtocolViews.toolCall(call(c));
+  }
+
   private static SessionFile.ToolCallRecord call(ToolCall c) {
     return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
   }
@@ -272,14 +281,14 @@ public final class SessionCodec {
         case "steering" -> events.add(new Event.SteeringFolded(n, text));
         case "warning" -> events.add(new Event.Warning(text));
         case "error" -> events.add(new Event.Error(text));
-        case "tool" -> events.add(new Event.ToolCallProposed(n, call(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
+        case "tool" -> events.add(new Event.ToolCallProposed(n, view(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
             e.preview() == null ? "" : e.preview(), false));
         case "result" -> {
-          ToolCall call = call(required(e.call(), cp));
+          dev.waymark.core.protocol.ToolCallView call = view(required(e.call(), cp));
           String result = e.text() != null ? e.text() : toolMessages.getOrDefault(call.id(), "");
           events.add(new Event.ToolCallFinished(n, call, result, Boolean.TRUE.equals(e.isError())));
         }
-        case "finished" -> events.add(new Event.TurnFinished(n, status(e.status()), Optional.empty()));
+        case "finished" -> events.add(new Event.TurnFinished(n, ProtocolViews.status(status(e.status())), Optional.empty()));
         default -> throw new SessionException("checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
       }
     }
@@ -316,19 +325,20 @@ public final class SessionCodec {
         }
         for (ToolCall call : assistant.toolCalls()) {
           calls.put(call.id(), call);
-          events.add(new Event.ToolCallProposed(n, call, target(call), "", false));
+          events.add(new Event.ToolCallProposed(n, ProtocolViews.toolCall(call), target(call), "", false));
         }
       } else if (m instanceof ChatMessage.System compacted) {
         events.add(new Event.TurnStarted(n, cp.parent(), "/compact"));
         prompted = true;
         events.add(new Event.AssistantDelta(n, compacted.text().replace(TabSession.COMPACTED, "")));
       } else if (m instanceof ChatMessage.ToolResult result && calls.containsKey(result.toolCallId())) {
-        events.add(new Event.ToolCallFinished(n, calls.get(result.toolCallId()), result.content(), result.isError()));
+        events.add(new Event.ToolCallFinished(n, ProtocolViews.toolCall(calls.get(result.toolCallId())), result.content(),
+            result.isError()));
       }
     }
     CheckpointStatus status = status(cp.status());
     if (prompted && status != CheckpointStatus.RUNNING) {
-      events.add(new Event.TurnFinished(n, status, Optional.empty()));
+      events.add(new Event.TurnFinished(n, ProtocolViews.status(status), Optional.empty()));
     }
     return events;
   }

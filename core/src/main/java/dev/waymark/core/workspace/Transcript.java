@@ -1,6 +1,6 @@
 package dev.waymark.core.workspace;
 
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Event;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,12 +1,13 @@
 package dev.waymark.core.workspace;
 
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ShadowStore;
-import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
@@ -286,11 +287,11 @@ public final class Workspace implements AutoCloseable {
     List<Event.TabRestored.RestoredCheckpoint> shown = new ArrayList<>();
     for (Checkpoint cp : tree.checkpoints()) {
       if (cp.number() != 0) {
-        shown.add(new Event.TabRestored.RestoredCheckpoint(cp.number(), cp.parent(), cp.status(), cp.created(),
+        shown.add(new Event.TabRestored.RestoredCheckpoint(cp.number(), cp.parent(), ProtocolViews.status(cp.status()), cp.created(),
             cp.changedFiles(), history.getOrDefault(cp.number(), List.of())));
       }
     }
-    Optional<ToolCall> waiting = Optional.ofNullable(memory.pending().get(tree.live()));
+    Optional<ToolCallView> waiting = Optional.ofNullable(memory.pending().get(tree.live())).map(ProtocolViews::toolCall);
     Event.TabRestored event = new Event.TabRestored(tabId, shown, tree.live(), tree.livePath(), waiting);
     return attach(factory.create(tree, memory), history, Optional.of(event), record.title(), record.input(), record.isClosed());
   }

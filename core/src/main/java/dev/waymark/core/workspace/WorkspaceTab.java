@@ -1,6 +1,6 @@
 package dev.waymark.core.workspace;
 
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
 import java.util.Optional;
 import java.util.function.Consumer;

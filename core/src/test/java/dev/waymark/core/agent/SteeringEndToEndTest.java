@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.FakeModelServer;
 import dev.waymark.core.model.OpenAiChatModel;
+import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;
@@ -96,7 +99,7 @@ class SteeringEndToEndTest {
     session.submit(new Command.Steer("also add a README"));
     Event.TurnFinished finished = await(Event.TurnFinished.class);
 
-    assertThat(finished.status()).isEqualTo(CheckpointStatus.DONE);
+    assertThat(finished.status()).isEqualTo(TurnStatus.DONE);
     Event.ToolCallFinished toolFinished = find(Event.ToolCallFinished.class);
     assertThat(toolFinished.isError()).as(toolFinished.result()).isFalse();
 
@@ -122,13 +125,13 @@ class SteeringEndToEndTest {
     assertThat(events.indexOf(find(Event.SteeringQueued.class))).isLessThan(events.indexOf(folded));
     assertThat(events.indexOf(toolFinished)).isLessThan(events.indexOf(folded));
 
-    List<Checkpoint> created = events.stream()
+    List<CheckpointView> created = events.stream()
         .filter(Event.CheckpointCreated.class::isInstance)
         .map(e -> ((Event.CheckpointCreated) e).checkpoint())
         .toList();
     assertThat(created).hasSize(1);
     assertThat(created.get(0).number()).isEqualTo(1);
-    assertThat(created.get(0).changes()).hasSize(1);
+    assertThat(created.get(0).changedPaths()).hasSize(1);
     assertThat(session.checkpoints().checkpoints()).extracting(Checkpoint::number).containsExactly(0, 1);
     assertThat(events).noneMatch(e -> e instanceof Event.TurnStarted started && started.checkpoint() != 1);
     assertThat(events).noneMatch(Event.Warning.class::isInstance);

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointException;
-import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.FileState;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -20,6 +19,11 @@ import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
@@ -117,7 +121,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("create a.txt"));
     Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
 
-    assertThat(finished.status()).isEqualTo(CheckpointStatus.DONE);
+    assertThat(finished.status()).isEqualTo(TurnStatus.DONE);
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("hello\n");
     assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsSubsequence(
         "TurnStarted", "ToolCallProposed", "ToolCallFinished", "AssistantDelta", "CheckpointCreated", "TurnFinished");
@@ -190,7 +194,7 @@ class TabSessionTest {
     model.respond(r -> text("The user had a.txt written with 5000 x."));
     session.submit(new Command.Compact());
     Event.TurnFinished compacted = await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
-    assertThat(compacted.status()).isEqualTo(CheckpointStatus.DONE);
+    assertThat(compacted.status()).isEqualTo(TurnStatus.DONE);
     ChatRequest summaryRequest = model.requests.get(2);
     assertThat(summaryRequest.tools()).isEmpty();
     assertThat(summaryRequest.messages().get(summaryRequest.messages().size() - 1))
@@ -205,7 +209,7 @@ class TabSessionTest {
         .startsWith("base prompt").contains(TabSession.COMPACTED + "The user had a.txt written with 5000 x.");
     assertThat(after.get(1)).isEqualTo(new ChatMessage.User("now b.txt"));
 
-    session.submit(new Command.Undo(1));
+    session.submit(Command.Undo.to(1));
     await(Event.CheckpointRestored.class, e -> true);
     model.respond(r -> text("again"));
     session.submit(new Command.SendPrompt("once more"));
@@ -323,7 +327,7 @@ class TabSessionTest {
     session.submit(new Command.Cancel());
     Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
 
-    assertThat(finished.status()).isEqualTo(CheckpointStatus.CANCELLED);
+    assertThat(finished.status()).isEqualTo(TurnStatus.CANCELLED);
     assertThat(session.checkpoints().checkpoint(1).changes()).hasSize(1);
     session.submit(Command.Undo.one());
     await(Event.CheckpointRestored.class, e -> true);
@@ -523,12 +527,12 @@ class TabSessionTest {
   @Test
   void anyFailureOfACommandIsAnErrorEventAndTheTabGoesOn() throws Exception {
     start(ApprovalMode.YOLO, false);
-    session.submit(new Command.Restore(0, null, false)); // no mode: not a CheckpointException
+    session.submit(new Command.Restore(0, null, false)); // no scope: not a CheckpointException
     assertThat(await(Event.Error.class, e -> true).message()).isNotBlank();
 
     model.respond(r -> text("still here"));
     session.submit(new Command.SendPrompt("hello"));
-    assertThat(await(Event.TurnFinished.class, e -> true).status()).isEqualTo(CheckpointStatus.DONE);
+    assertThat(await(Event.TurnFinished.class, e -> true).status()).isEqualTo(TurnStatus.DONE);
   }
 
   @Test
@@ -585,7 +589,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("write a"));
     await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
 
-    session.submit(new Command.Restore(0, dev.waymark.core.checkpoint.RestoreMode.FILES, false));
+    session.submit(new Command.Restore(0, RestoreScope.FILES, false));
     Event.CheckpointRestored restored = await(Event.CheckpointRestored.class, e -> true);
     assertThat(restored.result().applied()).isTrue();
     assertThat(restored.draft()).as("the conversation did not move, so neither does the input").isEmpty();
@@ -757,7 +761,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("loop forever"));
     Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
 
-    assertThat(finished.status()).isEqualTo(CheckpointStatus.FAILED);
+    assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("3 tool calls", "maxStepsPerTurn");
     assertThat(model.requests).hasSize(4);
     assertThat(project.resolve("f2.txt")).exists();
@@ -776,7 +780,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("hello"));
     Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
 
-    assertThat(finished.status()).isEqualTo(CheckpointStatus.FAILED);
+    assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("OPENAI_API_KEY");
     assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("hello");
   }
@@ -799,7 +803,7 @@ class TabSessionTest {
         new ToolCall("c1", "nope", "{}"), new ToolCall("c2", "write", "[1,2]"))), Optional.empty(), "tool_calls"));
     model.respond(r -> text("sorry"));
     session.submit(new Command.SendPrompt("go"));
-    await(Event.TurnFinished.class, e -> e.status() == CheckpointStatus.DONE);
+    await(Event.TurnFinished.class, e -> e.status() == TurnStatus.DONE);
     List<ChatMessage> second = model.requests.get(1).messages();
     assertThat(((ChatMessage.ToolResult) second.get(3)).content()).contains("Unknown tool \"nope\"");
     assertThat(((ChatMessage.ToolResult) second.get(4)).content()).contains("not exactly one JSON object");

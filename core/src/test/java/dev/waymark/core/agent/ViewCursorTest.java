@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import dev.waymark.core.protocol.Command;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.agent.Event;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
@@ -13,6 +11,8 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
@@ -121,11 +121,11 @@ class WorkspaceTest {
     List<Event> two = restored.checkpoints().get(1).history();
     assertThat(two).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(Event.AssistantDelta.class,
         d -> assertThat(d.text()).startsWith("A long").isNotEqualTo("A long answer that is cut short by the user.")));
-    assertThat(two.get(two.size() - 1)).isEqualTo(new Event.TurnFinished(2, CheckpointStatus.CANCELLED, java.util.Optional.empty()));
+    assertThat(two.get(two.size() - 1)).isEqualTo(new Event.TurnFinished(2, TurnStatus.CANCELLED, java.util.Optional.empty()));
     List<Event> three = restored.checkpoints().get(2).history();
     assertThat(three).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(Event.Error.class,
         r -> assertThat(r.message()).contains("the gateway broke")));
-    assertThat(three.get(three.size() - 1)).isEqualTo(new Event.TurnFinished(3, CheckpointStatus.FAILED, java.util.Optional.empty()));
+    assertThat(three.get(three.size() - 1)).isEqualTo(new Event.TurnFinished(3, TurnStatus.FAILED, java.util.Optional.empty()));
 
     // saved again, the reopened tab keeps its history
     second.save(null);

@@ -1,7 +1,7 @@
 package dev.waymark.tui.chat;
 
-import dev.waymark.core.agent.CheckpointSummary;
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Span;
 import dev.waymark.tui.text.Style;
@@ -35,8 +35,8 @@ final class CheckpointListing {
     }
     List<CheckpointSummary> roots = new ArrayList<>();
     for (CheckpointSummary c : all) {
-      if (c.number() != 0 && byNumber.containsKey(c.parent())) {
-        children.computeIfAbsent(c.parent(), p -> new ArrayList<>()).add(c);
+      if (c.parent().isPresent() && byNumber.containsKey(c.parent().getAsInt())) {
+        children.computeIfAbsent(c.parent().getAsInt(), p -> new ArrayList<>()).add(c);
       } else {
         roots.add(c);
       }
@@ -89,11 +89,11 @@ final class CheckpointListing {
       spans.add(Span.of("+" + c.added(), Tone.ADDED));
       spans.add(Span.of(" −" + c.removed(), Tone.REMOVED));
     }
-    if (c.status() != CheckpointStatus.DONE) {
+    if (c.status() != TurnStatus.DONE) {
       spans.add(Span.of("  " + c.status().name().toLowerCase(Locale.ROOT), Tone.WARNING));
     }
     if (startsBranch) {
-      spans.add(Span.of("  branch from #" + c.parent(), Tone.MUTED));
+      spans.add(Span.of("  branch from #" + c.parent().getAsInt(), Tone.MUTED));
     }
     if (isLive) {
       spans.add(Span.of("  live", Tone.ACCENT));
@@ -108,13 +108,17 @@ final class CheckpointListing {
 
   /** True when {@code live} is an ancestor of {@code c}. */
   private static boolean descendsFrom(CheckpointSummary c, int live, Map<Integer, CheckpointSummary> byNumber) {
-    CheckpointSummary at = byNumber.get(c.parent());
+    CheckpointSummary at = parentOf(c, byNumber);
     for (int guard = 0; at != null && guard <= byNumber.size(); guard++) {
       if (at.number() == live) {
         return true;
       }
-      at = at.number() == 0 ? null : byNumber.get(at.parent());
+      at = parentOf(at, byNumber);
     }
     return false;
+  }
+
+  private static CheckpointSummary parentOf(CheckpointSummary c, Map<Integer, CheckpointSummary> byNumber) {
+    return c.parent().isPresent() ? byNumber.get(c.parent().getAsInt()) : null;
   }
 }

@@ -1,10 +1,11 @@
 package dev.waymark.tui.chat;
 
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.protocol.TurnStatus;
+
 
 /** What the rail and the chat need to know of one checkpoint. */
-public record CheckpointMark(int number, int parent, CheckpointStatus status, boolean hasEdits, boolean onLivePath) {
-  CheckpointMark withStatus(CheckpointStatus newStatus, boolean edits) {
+public record CheckpointMark(int number, int parent, TurnStatus status, boolean hasEdits, boolean onLivePath) {
+  CheckpointMark withStatus(TurnStatus newStatus, boolean edits) {
     return new CheckpointMark(number, parent, newStatus, edits, onLivePath);
   }
 

@@ -1,11 +1,12 @@
 package dev.waymark.tui.chat;
 
-import dev.waymark.core.agent.Event;
-import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.RestoreResult;
-import dev.waymark.core.model.ChatResponse;
-import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.TokenUsage;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Tone;
 import java.time.Clock;
@@ -35,26 +36,26 @@ public final class TabState {
   private boolean running;
   private Instant runningSince;
   private PendingApproval pending;
-  private Optional<ChatResponse.Usage> usage = Optional.empty();
+  private Optional<TokenUsage> usage = Optional.empty();
   private Blocks.Reasoning thought; // the reasoning streaming now, until the answer or a tool call
   private boolean reasoningShown;
   private String waiting; // a retry the model client is waiting for; null when none
   private long outputTokens;
   private String title = "";
   private String draftToRestore;
-  private CheckpointDiff diffToShow;
+  private DiffView diffToShow;
   private boolean unseenFinish;
   private boolean expanded;
   private int version;
   private Instant restoringAt; // while a restored tab's history is folded in: when its checkpoint was made
 
   /** A tool call waiting for the user's allow or deny. */
-  public record PendingApproval(int checkpoint, ToolCall call, String summary, String preview, boolean proposedAgain) {}
+  public record PendingApproval(int checkpoint, ToolCallView call, String summary, String preview, boolean proposedAgain) {}
 
   public TabState(String tabId, Clock clock) {
     this.tabId = tabId;
     this.clock = clock;
-    marks.add(new CheckpointMark(0, -1, CheckpointStatus.DONE, false, true));
+    marks.add(new CheckpointMark(0, -1, TurnStatus.DONE, false, true));
     lastBlockOf.add(-1);
   }
 
@@ -97,7 +98,7 @@ public final class TabState {
     return steeringQueue;
   }
 
-  public Optional<ChatResponse.Usage> lastUsage() {
+  public Optional<TokenUsage> lastUsage() {
     return usage;
   }
 
@@ -177,8 +178,8 @@ public final class TabState {
   }
 
   /** Takes the diff a Diff command brought, once. */
-  public Optional<CheckpointDiff> takeDiffToShow() {
-    CheckpointDiff d = diffToShow;
+  public Optional<DiffView> takeDiffToShow() {
+    DiffView d = diffToShow;
     diffToShow = null;
     return Optional.ofNullable(d);
   }
@@ -319,7 +320,7 @@ public final class TabState {
       add(new Blocks.Steering(folded.checkpoint(), folded.text()));
     } else if (event instanceof Event.CheckpointCreated created) {
       int n = created.checkpoint().number();
-      ensureMark(n, created.checkpoint().parent());
+      ensureMark(n, created.checkpoint().parent().orElse(-1));
       marks.set(n, marks.get(n).withStatus(created.checkpoint().status(), created.checkpoint().changedFiles()));
     } else if (event instanceof Event.TurnFinished finished) {
       turnFinished(finished, active);
@@ -348,7 +349,7 @@ public final class TabState {
   private void turnStarted(Event.TurnStarted started) {
     int n = started.checkpoint();
     ensureMark(n, started.parent());
-    marks.set(n, new CheckpointMark(n, started.parent(), CheckpointStatus.RUNNING, false, true));
+    marks.set(n, new CheckpointMark(n, started.parent(), TurnStatus.RUNNING, false, true));
     live = n;
     viewed = -1;
     markLivePath(n);
@@ -367,14 +368,14 @@ public final class TabState {
     answer = null;
     steeringQueue.clear();
     int n = finished.checkpoint();
-    if (n < marks.size() && marks.get(n).status() == CheckpointStatus.RUNNING) {
+    if (n < marks.size() && marks.get(n).status() == TurnStatus.RUNNING) {
       marks.set(n, marks.get(n).withStatus(finished.status(), marks.get(n).hasEdits()));
     }
     finished.usage().ifPresent(u -> {
       usage = Optional.of(u);
       outputTokens += u.outputTokens();
     });
-    if (finished.status() == CheckpointStatus.CANCELLED) {
+    if (finished.status() == TurnStatus.CANCELLED) {
       add(new Blocks.Notice(n, Tone.WARNING, "Interrupted. What #" + n + " changed so far is kept and can be undone."));
     }
     if (pending != null && pending.checkpoint() == n) {
@@ -384,7 +385,7 @@ public final class TabState {
   }
 
   private void restored(Event.CheckpointRestored restored) {
-    RestoreResult result = restored.result();
+    RestoreOutcome result = restored.result();
     if (result.applied()) {
       live = result.target();
       viewed = -1;
@@ -405,9 +406,9 @@ public final class TabState {
   }
 
   /** A tool call that was waiting for approval at {@code checkpoint} when it was left, asked again. */
-  public void proposeAgain(int checkpoint, ToolCall call) {
+  public void proposeAgain(int checkpoint, ToolCallView call) {
     Blocks.ToolUse original = toolUses.get(call.id());
-    String summary = original == null ? call.name() + " " + target(call) : original.summary();
+    String summary = original == null ? call.name() + " " + target(call.argumentsJson()) : original.summary();
     String preview = original == null ? "" : original.preview();
     Blocks.ToolUse again = new Blocks.ToolUse(-1, call.id(), call.name(), summary, preview, true);
     toolUses.put(call.id(), again);
@@ -416,9 +417,9 @@ public final class TabState {
   }
 
   /** What a saved tool call was about: its path or command, read from its arguments. */
-  private static String target(ToolCall call) {
+  private static String target(String argumentsJson) {
     try {
-      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(argumentsJson);
       for (String field : new String[] {"path", "command", "pattern"}) {
         if (args != null && args.path(field).isTextual()) {
           return args.path(field).asText();
@@ -436,7 +437,7 @@ public final class TabState {
 
   private void ensureMark(int n, int parent) {
     while (marks.size() <= n) {
-      marks.add(new CheckpointMark(marks.size(), parent, CheckpointStatus.DONE, false, false));
+      marks.add(new CheckpointMark(marks.size(), parent, TurnStatus.DONE, false, false));
       lastBlockOf.add(-1);
     }
   }

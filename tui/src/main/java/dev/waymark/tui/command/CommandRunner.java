@@ -1,6 +1,6 @@
 package dev.waymark.tui.command;
 
-import dev.waymark.core.agent.Command;
+import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.chat.TabState;

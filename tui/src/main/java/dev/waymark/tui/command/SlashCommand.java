@@ -1,10 +1,11 @@
 package dev.waymark.tui.command;
 
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.checkpoint.RestoreMode;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.RestoreScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 
 /** The commands typed after {@code /}: parsed into what the UI or the tab must do, or a one-line error. */
 public final class SlashCommand {
@@ -118,7 +119,8 @@ public final class SlashCommand {
           if (args > 1) {
             return invalid("Usage: /checkpoint undo [N] [--force]");
           }
-          return new Parsed.ForTab(List.of(new Command.Undo(args == 0 ? -1 : number(words[2]), force)), true);
+          OptionalInt to = args == 0 ? OptionalInt.empty() : OptionalInt.of(number(words[2]));
+          return new Parsed.ForTab(List.of(new Command.Undo(to, force)), true);
         case "redo":
           return args == 0 ? new Parsed.ForTab(List.of(new Command.Redo(force)), true)
               : invalid("Usage: /checkpoint redo [--force]");
@@ -132,14 +134,14 @@ public final class SlashCommand {
           return new Parsed.ForTab(List.of(words[2].matches("#?\\d+") ? new Command.GoTo(number(words[2]), force)
               : new Command.GoToSaved(words[2], force)), true);
         case "diff":
-          return args <= 1 ? tab(new Command.Diff(args == 0 ? current : number(words[2])))
+          return args <= 1 ? tab(Command.Diff.of(args == 0 ? current : number(words[2])))
               : invalid("Usage: /checkpoint diff [N]");
         case "restore":
           if (args < 1 || args > 2) {
             return invalid("Usage: /checkpoint restore N [files|conversation|both] [--force]");
           }
-          RestoreMode mode = args == 2 ? mode(words[3]) : RestoreMode.BOTH;
-          return new Parsed.ForTab(List.of(new Command.Restore(number(words[2]), mode, force)), true);
+          RestoreScope scope = args == 2 ? scope(words[3]) : RestoreScope.BOTH;
+          return new Parsed.ForTab(List.of(new Command.Restore(number(words[2]), scope, force)), true);
         default:
           if (args == 0 && sub.matches("#?\\d+")) {
             return tab(Command.View.at(number(sub)));
@@ -198,11 +200,11 @@ public final class SlashCommand {
     return Integer.parseInt(digits);
   }
 
-  private static RestoreMode mode(String word) {
+  private static RestoreScope scope(String word) {
     return switch (word.toLowerCase(Locale.ROOT)) {
-      case "files" -> RestoreMode.FILES;
-      case "conversation" -> RestoreMode.CONVERSATION;
-      case "both" -> RestoreMode.BOTH;
+      case "files" -> RestoreScope.FILES;
+      case "conversation" -> RestoreScope.CONVERSATION;
+      case "both" -> RestoreScope.BOTH;
       default -> throw new IllegalArgumentException("Restore what? \"" + word + "\" is not files, conversation or both.");
     };
   }

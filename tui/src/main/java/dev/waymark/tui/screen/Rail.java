@@ -1,6 +1,6 @@
 package dev.waymark.tui.screen;
 
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.chat.CheckpointMark;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.text.Line;
@@ -67,13 +67,13 @@ public final class Rail {
     if (tab.viewed().isPresent() && tab.viewed().get() == mark.number()) {
       return new Span("●", Style.of(Tone.VIEWED).bolded());
     }
-    if (mark.status() == CheckpointStatus.RUNNING) {
+    if (mark.status() == TurnStatus.RUNNING) {
       return Span.of(spinnerFrame, Tone.ACCENT);
     }
     if (!mark.onLivePath()) {
       return Span.of("○", Tone.MUTED);
     }
-    if (mark.status() == CheckpointStatus.FAILED) {
+    if (mark.status() == TurnStatus.FAILED) {
       return Span.of("●", Tone.ERROR);
     }
     if (mark.number() == tab.live()) {

@@ -1,9 +1,9 @@
 package dev.waymark.tui.tab;
 
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.agent.Event;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.chat.ChatView;
@@ -35,7 +35,7 @@ public final class TabController {
    * @param diff a diff the user asked for, to show over the chat
    * @param turnEnded the turn ended (an "Interrupting…" hint has done its job)
    */
-  public record Reaction(String hint, Optional<CheckpointDiff> diff, boolean turnEnded) {}
+  public record Reaction(String hint, Optional<DiffView> diff, boolean turnEnded) {}
 
   public TabController(Workspace workspace, WorkspaceTab tab, Clock clock) {
     this.workspace = workspace;
@@ -133,7 +133,7 @@ public final class TabController {
       scroll.follow();
       hint = state.takeDraftToRestore().map(draft -> refill(draft, history)).orElse("");
     }
-    Optional<CheckpointDiff> diff = state.takeDiffToShow();
+    Optional<DiffView> diff = state.takeDiffToShow();
     if (diff.isPresent() && !active) {
       state.notice(Tone.MUTED, "A diff of #" + diff.get().checkpoint() + " is ready: /checkpoint diff " + diff.get().checkpoint());
       diff = Optional.empty();

@@ -6,7 +6,7 @@ import static dev.waymark.tui.chat.ChatFixtures.text;
 import static dev.waymark.tui.chat.ChatFixtures.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.agent.Event;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.tui.text.Line;
 import java.util.List;
 import org.junit.jupiter.api.Test;

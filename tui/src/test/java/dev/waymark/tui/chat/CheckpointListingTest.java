@@ -2,19 +2,20 @@ package dev.waymark.tui.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.agent.CheckpointSummary;
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.text.Line;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CheckpointListingTest {
   private static CheckpointSummary cp(int n, int parent, String prompt, boolean onPath, String... saves) {
-    return new CheckpointSummary(n, parent, CheckpointStatus.DONE, Instant.parse("2026-01-02T03:04:00Z"), prompt,
-        n == 0 ? 0 : 1, 2, 1, onPath, Optional.empty(), Set.of(saves));
+    return new CheckpointSummary(n, n == 0 ? OptionalInt.empty() : OptionalInt.of(parent), TurnStatus.DONE,
+        Instant.parse("2026-01-02T03:04:00Z"), prompt, n == 0 ? 0 : 1, 2, 1, onPath, Optional.empty(), Set.of(saves));
   }
 
   private static List<String> rows(List<CheckpointSummary> all, int live) {

@@ -5,10 +5,11 @@ import static dev.waymark.tui.chat.ChatFixtures.tab;
 import static dev.waymark.tui.chat.ChatFixtures.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.agent.Event;
-import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.checkpoint.RestoreResult;
-import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.protocol.TurnStatus;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,10 +25,10 @@ class TabStateTest {
     assertThat(tab.running()).isTrue();
     assertThat(tab.blocks()).hasSize(2);
     assertThat(ChatFixtures.text(tab.blocks().get(1).lines(40))).isEqualTo("Looking at it.");
-    assertThat(tab.checkpoints().get(1).status()).isEqualTo(CheckpointStatus.RUNNING);
+    assertThat(tab.checkpoints().get(1).status()).isEqualTo(TurnStatus.RUNNING);
     assertThat(tab.title()).isEqualTo("fix the bug");
 
-    tab.apply(new Event.TurnFinished(1, CheckpointStatus.DONE, Optional.empty()), false);
+    tab.apply(new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty()), false);
     assertThat(tab.running()).isFalse();
     assertThat(tab.unseenFinish()).isTrue();
   }
@@ -36,7 +37,7 @@ class TabStateTest {
   void aToolCallNeedingApprovalIsPendingUntilItFinishes() {
     TabState tab = tab();
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
-    ToolCall call = new ToolCall("c1", "write_file", "{}");
+    ToolCallView call = new ToolCallView("c1", "write_file", "{}");
     tab.apply(new Event.ToolCallProposed(1, call, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", true), true);
     assertThat(tab.pendingApproval()).map(TabState.PendingApproval::summary).contains("write a.txt");
     assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).contains("write_file write a.txt", "+hi", "waiting for your approval");
@@ -94,8 +95,8 @@ class TabStateTest {
     TabState tab = tab();
     turn(tab, 1, 0, "one", "a");
     turn(tab, 2, 1, "two", "b");
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(), List.of(),
-        Optional.empty(), List.of(0, 1)), Optional.empty(), "two"), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1))), Optional.empty(), "two"), true);
 
     assertThat(tab.live()).isEqualTo(1);
     assertThat(tab.checkpoints().get(2).onLivePath()).isFalse();
@@ -124,13 +125,13 @@ class TabStateTest {
   void aRestoreThatProposesACallAgainMakesItPending() {
     TabState tab = tab();
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
-    ToolCall call = new ToolCall("c1", "run_shell", "{}");
+    ToolCallView call = new ToolCallView("c1", "run_shell", "{}");
     tab.apply(new Event.ToolCallProposed(1, call, "$ make", "", true), true);
-    tab.apply(new Event.TurnFinished(1, CheckpointStatus.CANCELLED, Optional.empty()), true);
+    tab.apply(new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()), true);
     assertThat(tab.pendingApproval()).isEmpty();
 
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(true, 0, 1, List.of(), List.of(), List.of(),
-        Optional.empty(), List.of(0, 1)), Optional.of(call), ""), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(true, 0, 1, List.of(), List.of(), List.of(),
+        Optional.empty(), List.of(0, 1))), Optional.of(call), ""), true);
     assertThat(tab.pendingApproval()).hasValueSatisfying(p -> {
       assertThat(p.summary()).isEqualTo("$ make");
       assertThat(p.proposedAgain()).isTrue();
@@ -140,16 +141,16 @@ class TabStateTest {
   @Test
   void aRestoreStoppedByConflictsSaysWhichFiles() {
     TabState tab = tab();
-    tab.apply(new Event.CheckpointRestored(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
-        Optional.empty(), List.of(0, 1, 2)), Optional.empty(), ""), true);
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(false, 2, 1, List.of(), List.of(), List.of("src/A.java"),
+        Optional.empty(), List.of(0, 1, 2))), Optional.empty(), ""), true);
     assertThat(ChatFixtures.text(tab.blocks().get(0).lines(200))).contains("Nothing restored", "src/A.java");
   }
 
   @Test
   void aCompactedCheckpointLoadsAsItsCommandAndSummary() {
     TabState tab = tab();
-    tab.apply(restoredTab(1, CheckpointStatus.DONE, List.of(new Event.TurnStarted(1, 0, "/compact"),
-        new Event.AssistantDelta(1, "We wrote a.txt."), new Event.TurnFinished(1, CheckpointStatus.DONE, Optional.empty()))), true);
+    tab.apply(restoredTab(1, TurnStatus.DONE, List.of(new Event.TurnStarted(1, 0, "/compact"),
+        new Event.AssistantDelta(1, "We wrote a.txt."), new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty()))), true);
 
     assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 2).lines(60))).contains("/compact");
     assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(60))).isEqualTo("We wrote a.txt.");
@@ -157,13 +158,13 @@ class TabStateTest {
     assertThat(tab.live()).isEqualTo(1);
   }
 
-  private static Event.TabRestored restoredTab(int n, CheckpointStatus status, List<Event> history) {
+  private static Event.TabRestored restoredTab(int n, TurnStatus status, List<Event> history) {
     return new Event.TabRestored("t", List.of(new Event.TabRestored.RestoredCheckpoint(n, 0, status,
         ChatFixtures.CLOCK.instant(), false, history)), n, List.of(0, n), Optional.empty());
   }
 
   /** What a live tab showed of a turn: its tool call's diff and result, the partial answer, the error, "Interrupted". */
-  private static final ToolCall WRITE = new ToolCall("c1", "write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}");
+  private static final ToolCallView WRITE = new ToolCallView("c1", "write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}");
 
   private static List<Event> liveTurn() {
     return List.of(new Event.TurnStarted(1, 0, "write a.txt"),
@@ -171,7 +172,7 @@ class TabStateTest {
         new Event.ToolCallFinished(1, WRITE, "Created a.txt (3 bytes).", false),
         new Event.AssistantDelta(1, "Now checking the te"),
         new Event.Error("The model stopped answering (connection reset)."),
-        new Event.TurnFinished(1, CheckpointStatus.CANCELLED, Optional.empty()));
+        new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()));
   }
 
   private static String transcript(TabState tab) {
@@ -190,10 +191,10 @@ class TabStateTest {
     assertThat(shownLive).contains("+hi", "Created a.txt", "Now checking the te", "connection reset", "Interrupted");
 
     TabState loaded = tab();
-    loaded.apply(restoredTab(1, CheckpointStatus.CANCELLED, liveTurn()), true);
+    loaded.apply(restoredTab(1, TurnStatus.CANCELLED, liveTurn()), true);
     assertThat(transcript(loaded)).isEqualTo(shownLive);
     assertThat(loaded.running()).isFalse();
     assertThat(loaded.title()).isEqualTo("write a.txt");
-    assertThat(loaded.checkpoints().get(1).status()).isEqualTo(CheckpointStatus.CANCELLED);
+    assertThat(loaded.checkpoints().get(1).status()).isEqualTo(TurnStatus.CANCELLED);
   }
 }

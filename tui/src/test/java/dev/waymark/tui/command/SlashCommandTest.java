@@ -2,10 +2,11 @@ package dev.waymark.tui.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.agent.Command;
-import dev.waymark.core.checkpoint.RestoreMode;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.tui.command.SlashCommand.Parsed;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class SlashCommandTest {
@@ -25,27 +26,27 @@ class SlashCommandTest {
     assertThat(commands("/checkpoint #3")).containsExactly(Command.View.at(3));
     assertThat(commands("/checkpoint live")).containsExactly(Command.View.live());
     assertThat(commands("/checkpoint undo")).containsExactly(Command.Undo.one());
-    assertThat(commands("/checkpoint undo 2")).containsExactly(new Command.Undo(2));
+    assertThat(commands("/checkpoint undo 2")).containsExactly(Command.Undo.to(2));
     assertThat(commands("/checkpoint redo")).containsExactly(new Command.Redo());
     assertThat(commands("/checkpoint save")).containsExactly(new Command.Save("auto-name"));
     assertThat(commands("/checkpoint save before-refactor")).containsExactly(new Command.Save("before-refactor"));
     assertThat(commands("/checkpoint goto 7")).containsExactly(new Command.GoTo(7));
-    assertThat(commands("/checkpoint diff")).containsExactly(new Command.Diff(4));
-    assertThat(commands("/checkpoint diff 1")).containsExactly(new Command.Diff(1));
-    assertThat(commands("/checkpoint restore 2")).containsExactly(new Command.Restore(2, RestoreMode.BOTH, false));
-    assertThat(commands("/checkpoint restore 2 files")).containsExactly(new Command.Restore(2, RestoreMode.FILES, false));
+    assertThat(commands("/checkpoint diff")).containsExactly(Command.Diff.of(4));
+    assertThat(commands("/checkpoint diff 1")).containsExactly(Command.Diff.of(1));
+    assertThat(commands("/checkpoint restore 2")).containsExactly(new Command.Restore(2, RestoreScope.BOTH, false));
+    assertThat(commands("/checkpoint restore 2 files")).containsExactly(new Command.Restore(2, RestoreScope.FILES, false));
     assertThat(commands("/checkpoint  restore  2  conversation ")).containsExactly(
-        new Command.Restore(2, RestoreMode.CONVERSATION, false));
+        new Command.Restore(2, RestoreScope.CONVERSATION, false));
   }
 
   @Test
   void undoRedoGotoAndRestoreTakeForceAnywhereAndGotoTakesASaveName() {
-    assertThat(commands("/checkpoint undo --force")).containsExactly(new Command.Undo(-1, true));
-    assertThat(commands("/checkpoint undo --force 2")).containsExactly(new Command.Undo(2, true));
+    assertThat(commands("/checkpoint undo --force")).containsExactly(new Command.Undo(OptionalInt.empty(), true));
+    assertThat(commands("/checkpoint undo --force 2")).containsExactly(new Command.Undo(OptionalInt.of(2), true));
     assertThat(commands("/checkpoint redo --force")).containsExactly(new Command.Redo(true));
     assertThat(commands("/checkpoint goto 3 --force")).containsExactly(new Command.GoTo(3, true));
     assertThat(commands("/checkpoint goto release")).containsExactly(new Command.GoToSaved("release", false));
-    assertThat(commands("/checkpoint restore 2 files --force")).containsExactly(new Command.Restore(2, RestoreMode.FILES, true));
+    assertThat(commands("/checkpoint restore 2 files --force")).containsExactly(new Command.Restore(2, RestoreScope.FILES, true));
     assertThat(parse("/checkpoint diff --force")).isInstanceOfSatisfying(Parsed.Invalid.class,
         i -> assertThat(i.message()).contains("--force"));
   }

@@ -1,14 +1,8 @@
-package dev.waymark.core.agent;
+package dev.waymark.core.protocol;
 
-import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.RestoreResult;
-import dev.waymark.core.model.ChatResponse;
-import dev.waymark.core.model.ToolCall;
 import java.util.Optional;
 
-/** What a tab tells its front ends, in order. Immutable. */
+/** What a tab tells its front ends, in order. Immutable plain values: no engine type leaks out. */
 public sealed interface Event {
   /** A turn began in checkpoint {@code checkpoint}, a child of {@code parent}. */
   record TurnStarted(int checkpoint, int parent, String prompt) implements Event {}
@@ -23,11 +17,11 @@ public sealed interface Event {
    * The model asked for a tool call; when {@code needsApproval}, it waits for Approve or Deny.
    * {@code preview} is the unified diff an edit would make, or empty.
    */
-  record ToolCallProposed(int checkpoint, ToolCall call, String summary, String preview, boolean needsApproval)
+  record ToolCallProposed(int checkpoint, ToolCallView call, String summary, String preview, boolean needsApproval)
       implements Event {}
 
   /** A tool call ended (ran, failed, or was denied). */
-  record ToolCallFinished(int checkpoint, ToolCall call, String result, boolean isError) implements Event {}
+  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) implements Event {}
 
   /** A steering message waits for the next model call. */
   record SteeringQueued(int checkpoint, String text) implements Event {}
@@ -36,26 +30,26 @@ public sealed interface Event {
   record SteeringFolded(int checkpoint, String text) implements Event {}
 
   /** A checkpoint was finished; it carries its file changes (and tag, if any). */
-  record CheckpointCreated(Checkpoint checkpoint) implements Event {}
+  record CheckpointCreated(CheckpointView checkpoint) implements Event {}
 
   /**
    * Undo, redo, goto, restore or a branch moved the tab. {@code pendingToolCall} was awaiting
    * approval in the target (approve it to continue); {@code draft} was in the input box when the
    * target was left.
    */
-  record CheckpointRestored(RestoreResult result, Optional<ToolCall> pendingToolCall, String draft) implements Event {}
+  record CheckpointRestored(RestoreOutcome result, Optional<ToolCallView> pendingToolCall, String draft) implements Event {}
 
   /** The view cursor moved (or was asked to and stayed). */
   record ViewMoved(int checkpoint, boolean live) implements Event {}
 
   /** A named save was made. */
-  record CheckpointSaved(Checkpoint checkpoint, String name) implements Event {}
+  record CheckpointSaved(CheckpointView checkpoint, String name) implements Event {}
 
   /** The answer to a List command, {@code #0} first. */
   record CheckpointsListed(java.util.List<CheckpointSummary> checkpoints, int live) implements Event {}
 
   /** The answer to a Diff command. */
-  record DiffReady(CheckpointDiff diff) implements Event {}
+  record DiffReady(DiffView diff) implements Event {}
 
   /** The model call failed before any answer and is retried after a wait, e.g. {@code rate limited, retrying in 12 s (2/3)}. */
   record Waiting(int checkpoint, String message) implements Event {}
@@ -65,7 +59,7 @@ public sealed interface Event {
   record Error(String message) implements Event {}
 
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
-  record TurnFinished(int checkpoint, CheckpointStatus status, Optional<ChatResponse.Usage> usage) implements Event {}
+  record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}
 
   /**
    * A tab brought back from a saved session, delivered before any other event of it: what its
@@ -75,14 +69,14 @@ public sealed interface Event {
    * approval at live, proposed again.
    */
   record TabRestored(String tabId, java.util.List<RestoredCheckpoint> checkpoints, int live,
-      java.util.List<Integer> livePath, Optional<ToolCall> pendingToolCall) implements Event {
+      java.util.List<Integer> livePath, Optional<ToolCallView> pendingToolCall) implements Event {
     public TabRestored {
       checkpoints = java.util.List.copyOf(checkpoints);
       livePath = java.util.List.copyOf(livePath);
     }
 
     /** One checkpoint of a restored tab and the events its turn showed. */
-    public record RestoredCheckpoint(int number, int parent, CheckpointStatus status, java.time.Instant created,
+    public record RestoredCheckpoint(int number, int parent, TurnStatus status, java.time.Instant created,
         boolean changedFiles, java.util.List<Event> history) {
       public RestoredCheckpoint {
         history = java.util.List.copyOf(history);

@@ -1,10 +1,10 @@
-package dev.waymark.core.agent;
+package dev.waymark.core.protocol;
 
-import dev.waymark.core.checkpoint.RestoreMode;
+import java.util.OptionalInt;
 
 /**
  * What a front end (the UI, {@code waymark exec}, a test) asks of a tab. Commands go in through
- * {@link TabSession#submit}; everything that follows comes back as {@link Event}s.
+ * the tab's {@code submit}; everything that follows comes back as {@link Event}s.
  */
 public sealed interface Command {
   /** Calls the method of {@code handler} for this command's type. */
@@ -92,8 +92,21 @@ public sealed interface Command {
     }
   }
 
-  /** Moves the read-only view cursor; nothing on disk changes. Answered by {@link Event.ViewMoved}. */
-  record View(Direction direction, int checkpoint) implements Command {
+  /**
+   * Moves the read-only view cursor; nothing on disk changes. Answered by {@link Event.ViewMoved}.
+   * {@code checkpoint} is given exactly for {@link Direction#AT}.
+   */
+  record View(Direction direction, OptionalInt checkpoint) implements Command {
+    public View {
+      if (direction == null) {
+        throw new IllegalArgumentException("a view move needs a direction");
+      }
+      if ((direction == Direction.AT) != checkpoint.isPresent()) {
+        throw new IllegalArgumentException(direction == Direction.AT
+            ? "viewing a checkpoint needs its number" : "only a view at a checkpoint takes its number");
+      }
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.view(this);
@@ -102,19 +115,19 @@ public sealed interface Command {
     public enum Direction { BACK, FORWARD, AT, LIVE }
 
     public static View back() {
-      return new View(Direction.BACK, -1);
+      return new View(Direction.BACK, OptionalInt.empty());
     }
 
     public static View forward() {
-      return new View(Direction.FORWARD, -1);
+      return new View(Direction.FORWARD, OptionalInt.empty());
     }
 
     public static View at(int checkpoint) {
-      return new View(Direction.AT, checkpoint);
+      return new View(Direction.AT, OptionalInt.of(checkpoint));
     }
 
     public static View live() {
-      return new View(Direction.LIVE, -1);
+      return new View(Direction.LIVE, OptionalInt.empty());
     }
   }
 
@@ -154,22 +167,22 @@ public sealed interface Command {
   }
 
   /**
-   * Undo one checkpoint, or back to {@code to} when it is not negative. With {@code force}, files
-   * whose later edits clash are overwritten (what they held is kept under a rescued tag); so too
-   * for redo and goto.
+   * Undo one checkpoint, or back to {@code to} when given. With {@code force}, files whose later
+   * edits clash are overwritten (what they held is kept under a rescued tag); so too for redo and
+   * goto.
    */
-  record Undo(int to, boolean force) implements Command {
+  record Undo(OptionalInt to, boolean force) implements Command {
     @Override
     public void dispatch(Handler handler) {
       handler.undo(this);
     }
 
-    public Undo(int to) {
-      this(to, false);
+    public static Undo one() {
+      return new Undo(OptionalInt.empty(), false);
     }
 
-    public static Undo one() {
-      return new Undo(-1);
+    public static Undo to(int checkpoint) {
+      return new Undo(OptionalInt.of(checkpoint), false);
     }
   }
 
@@ -203,7 +216,8 @@ public sealed interface Command {
     }
   }
 
-  record Restore(int checkpoint, RestoreMode mode, boolean force) implements Command {
+  /** Restores the files, the conversation or both ({@code scope}) to {@code checkpoint}. */
+  record Restore(int checkpoint, RestoreScope scope, boolean force) implements Command {
     @Override
     public void dispatch(Handler handler) {
       handler.restore(this);
@@ -217,11 +231,19 @@ public sealed interface Command {
     }
   }
 
-  /** How the files on disk differ from a checkpoint; a negative number means the live one. */
-  record Diff(int checkpoint) implements Command {
+  /** How the files on disk differ from {@code checkpoint}, or from the live one when none is given. */
+  record Diff(OptionalInt checkpoint) implements Command {
     @Override
     public void dispatch(Handler handler) {
       handler.diff(this);
+    }
+
+    public static Diff live() {
+      return new Diff(OptionalInt.empty());
+    }
+
+    public static Diff of(int checkpoint) {
+      return new Diff(OptionalInt.of(checkpoint));
     }
   }
 

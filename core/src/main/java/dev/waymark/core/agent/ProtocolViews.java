@@ -1,0 +1,100 @@
+package dev.waymark.core.agent;
+
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointDiff;
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.RestoreMode;
+import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.protocol.TokenUsage;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.protocol.TurnStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.IntFunction;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * The boundary between the engine and the protocol: turns the engine's values (which hold JGit
+ * ids and behaviour) into the protocol's plain ones, and the protocol's choices into the engine's.
+ */
+public final class ProtocolViews {
+  private ProtocolViews() {}
+
+  public static CheckpointView checkpoint(Checkpoint c) {
+    return new CheckpointView(c.number(), parent(c.parent()), status(c.status()), c.created(),
+        c.changes().stream().map(FileChange::path).toList(), c.commit().map(ObjectId::name), c.tag(), c.savedNames());
+  }
+
+  public static TurnStatus status(CheckpointStatus status) {
+    return switch (status) {
+      case RUNNING -> TurnStatus.RUNNING;
+      case DONE -> TurnStatus.DONE;
+      case CANCELLED -> TurnStatus.CANCELLED;
+      case FAILED -> TurnStatus.FAILED;
+    };
+  }
+
+  public static DiffView diff(CheckpointDiff diff) {
+    return new DiffView(diff.checkpoint(), diff.files().stream().map(ProtocolViews::fileDiff).toList());
+  }
+
+  private static DiffView.FileDiff fileDiff(CheckpointDiff.FileDiff f) {
+    return new DiffView.FileDiff(f.path(), f.unified(), f.added(), f.removed(), f.binary());
+  }
+
+  public static RestoreOutcome restore(RestoreResult r) {
+    return new RestoreOutcome(r.applied(), r.from(), r.target(), r.written(), r.merged(), r.conflicts(), r.rescueTag(),
+        r.livePath(), r.summary());
+  }
+
+  public static ToolCallView toolCall(ToolCall call) {
+    return new ToolCallView(call.id(), call.name(), call.argumentsJson());
+  }
+
+  public static TokenUsage usage(ChatResponse.Usage usage) {
+    return new TokenUsage(usage.inputTokens(), usage.outputTokens());
+  }
+
+  public static RestoreMode mode(RestoreScope scope) {
+    return switch (scope) {
+      case BOTH -> RestoreMode.BOTH;
+      case FILES -> RestoreMode.FILES;
+      case CONVERSATION -> RestoreMode.CONVERSATION;
+    };
+  }
+
+  /** The engine marks {@code #0}'s missing parent with a negative number; the protocol with an empty one. */
+  static OptionalInt parent(int parent) {
+    return parent < 0 ? OptionalInt.empty() : OptionalInt.of(parent);
+  }
+
+  /** One line per checkpoint of {@code tree}, {@code #0} first; {@code prompts} gives the prompt that opened each. */
+  static List<CheckpointSummary> summaries(CheckpointTree tree, IntFunction<String> prompts) {
+    Set<Integer> onPath = Set.copyOf(tree.livePath());
+    List<CheckpointSummary> all = new ArrayList<>();
+    for (Checkpoint c : tree.checkpoints()) {
+      int added = 0;
+      int removed = 0;
+      List<CheckpointDiff.FileDiff> diffs = c.changedFiles() ? tree.changeDiffs(c.number()) : List.of();
+      for (CheckpointDiff.FileDiff diff : diffs) {
+        added += diff.added();
+        removed += diff.removed();
+      }
+      all.add(new CheckpointSummary(c.number(), parent(c.parent()), status(c.status()), c.created(),
+          prompts.apply(c.number()), c.changes().size(), added, removed, onPath.contains(c.number()), c.tag(),
+          c.savedNames()));
+    }
+    return all;
+  }
+}

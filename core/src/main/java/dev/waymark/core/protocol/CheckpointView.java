@@ -1,0 +1,37 @@
+package dev.waymark.core.protocol;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * One checkpoint of a tab, as a front end sees it.
+ *
+ * @param number the checkpoint's number in its tab, {@code 0} for the tab's start
+ * @param parent the parent's number; empty for {@code #0}
+ * @param changedPaths the paths its turn changed, sorted
+ * @param commit the shadow commit holding those changes, in hex; empty when the turn changed nothing
+ * @param tag the full ref name of its tag; empty without changes or once retention pruned it
+ * @param savedNames the names under which it was saved with {@code save}
+ */
+public record CheckpointView(
+    int number,
+    OptionalInt parent,
+    TurnStatus status,
+    Instant created,
+    List<String> changedPaths,
+    Optional<String> commit,
+    Optional<String> tag,
+    Set<String> savedNames) {
+
+  public CheckpointView {
+    changedPaths = List.copyOf(changedPaths);
+    savedNames = Set.copyOf(savedNames);
+  }
+
+  public boolean changedFiles() {
+    return !changedPaths.isEmpty();
+  }
+}
