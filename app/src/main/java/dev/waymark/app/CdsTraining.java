@@ -64,9 +64,9 @@ public final class CdsTraining {
     TerminalScreen screen = new TerminalScreen(terminal);
     screen.startScreen();
     try (ShadowStore store = ShadowStore.open(project, home, dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT)) {
-      SessionKeeper keeper = new SessionKeeper(store, "scripted", () -> new ScriptedChatModel(script),
-          SessionKeeper.settings("training", ApprovalMode.YOLO, true));
-      WaymarkUi ui = new WaymarkUi(screen, Runnable::run, keeper::newTab,
+      dev.waymark.core.workspace.Workspace workspace = Workspaces.of(store, "scripted", () -> new ScriptedChatModel(script),
+          Workspaces.settings("training", ApprovalMode.YOLO, true));
+      WaymarkUi ui = new WaymarkUi(screen, Runnable::run, workspace,
           new WaymarkUi.Options("scripted · training", "yolo", KeyMap.defaults(), Clock.systemDefaultZone()));
       ui.openTab();
       for (char c : "a change 🚀".toCharArray()) {
@@ -79,6 +79,7 @@ public final class CdsTraining {
       }
       ui.post(new UiInput.Eof());
       ui.step(10);
+      workspace.saveAndClose();
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.waymark.app;
 
-import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -11,8 +10,8 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.tui.SessionControl;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -69,37 +68,30 @@ final class CheckpointsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Command command = command();
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
-      SessionKeeper keeper = new SessionKeeper(store, "none", Providers.unconfigured()::create,
-          new SessionSettings("none", ApprovalMode.ASK, false, null));
-      SessionFile file = sessionId != null ? keeper.files().load(sessionId) : keeper.files().latest()
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
+        Workspace workspace = Workspaces.headless(store)) {
+      workspace.onNotice(note -> err.println("waymark: " + note));
+      SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
           .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
       boolean looking = command instanceof Command.List || command instanceof Command.Diff;
-      SessionControl.Loaded loaded = keeper.open(file, looking);
-      loaded.notes().forEach(note -> err.println("waymark: " + note));
-      try {
-        String wanted = tabId != null ? tabId : SessionKeeper.defaultTab(file).orElse(null);
-        TabSession tab = loaded.tabs().stream().map(SessionControl.LoadedTab::session)
-            .filter(t -> t.checkpoints().tabId().equals(wanted)).findFirst()
-            .orElseThrow(() -> new SessionException("Session " + keeper.label() + " has no tab " + tabId + " (it has "
-                + String.join(", ", loaded.tabs().stream().map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
-        LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
-        tab.subscribe(events::add);
-        tab.submit(command);
-        tab.idle().get(60, TimeUnit.SECONDS);
-        int status = report(events, keeper, tab, out, err);
-        if (!(command instanceof Command.List) && !(command instanceof Command.Diff)) {
-          List<SessionControl.OpenTab> open = new ArrayList<>();
-          for (SessionControl.LoadedTab t : loaded.tabs()) {
-            open.add(new SessionControl.OpenTab(t.session(), ExecCommand.titleOf(t.session()), t.input(), t.closed(),
-                t.session().checkpoints().tabId().equals(file.activeTab())));
-          }
-          keeper.save(open, null);
+      Workspace.Opened opened = workspace.open(file, looking);
+      opened.notes().forEach(note -> err.println("waymark: " + note));
+      String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
+      TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().map(WorkspaceTab::session)
+          .orElseThrow(() -> new SessionException("Session " + workspace.label() + " has no tab " + tabId + " (it has "
+              + String.join(", ", opened.tabs().stream().map(WorkspaceTab::tabId).toList()) + ")."));
+      LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+      tab.subscribe(events::add);
+      tab.submit(command);
+      tab.idle().get(60, TimeUnit.SECONDS);
+      int status = report(events, workspace, tab, out, err);
+      if (!looking) {
+        String told = workspace.save(null);
+        if (!told.startsWith("Saved session")) {
+          err.println("waymark: " + told); // the session changed elsewhere meanwhile: where this change went
         }
-        return status;
-      } finally {
-        loaded.tabs().forEach(t -> t.session().close());
       }
+      return status;
     } catch (SessionException e) {
       err.println("waymark: " + e.getMessage());
       return 1;
@@ -149,7 +141,7 @@ final class CheckpointsCommand implements Callable<Integer> {
     return Integer.parseInt(digits);
   }
 
-  private int report(LinkedBlockingQueue<Event> events, SessionKeeper keeper, TabSession tab, PrintWriter out,
+  private int report(LinkedBlockingQueue<Event> events, Workspace workspace, TabSession tab, PrintWriter out,
       PrintWriter err) throws Exception {
     Event event;
     while ((event = events.poll()) != null) {
@@ -158,7 +150,7 @@ final class CheckpointsCommand implements Callable<Integer> {
         return 1;
       }
       if (event instanceof Event.CheckpointsListed listed) {
-        list(listed, keeper, tab, out);
+        list(listed, workspace, tab, out);
         return 0;
       }
       if (event instanceof Event.DiffReady diff) {
@@ -198,10 +190,10 @@ final class CheckpointsCommand implements Callable<Integer> {
     return 1;
   }
 
-  private void list(Event.CheckpointsListed listed, SessionKeeper keeper, TabSession tab, PrintWriter out) throws Exception {
+  private void list(Event.CheckpointsListed listed, Workspace workspace, TabSession tab, PrintWriter out) throws Exception {
     if (json) {
       Map<String, Object> o = new LinkedHashMap<>();
-      o.put("session", keeper.id());
+      o.put("session", workspace.id());
       o.put("tab", tab.checkpoints().tabId());
       o.put("live", listed.live());
       List<Map<String, Object>> rows = new ArrayList<>();
@@ -224,7 +216,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       out.println(SessionsCommand.JSON.writeValueAsString(o));
       return;
     }
-    out.println("Session " + keeper.label() + ", tab " + tab.checkpoints().tabId() + " (live #" + listed.live() + "):");
+    out.println("Session " + workspace.label() + ", tab " + tab.checkpoints().tabId() + " (live #" + listed.live() + "):");
     for (CheckpointSummary c : listed.checkpoints()) {
       String prompt = c.number() == 0 ? "(start)" : c.prompt().strip().lines().findFirst().orElse("");
       out.printf("%s#%-4d %s  %s%s%s%s%n", c.number() == listed.live() ? "▸" : " ", c.number(), TIME.format(c.created()),

@@ -2,17 +2,16 @@ package dev.waymark.app;
 
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ModelException;
-import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.Tools;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -97,32 +96,29 @@ final class ExecCommand implements Callable<Integer> {
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
       // the interface's advice for a conversation too long names /compact; exec words its own
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
-      SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
+      Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
-      List<dev.waymark.tui.SessionControl.LoadedTab> tabs = new java.util.ArrayList<>();
-      TabSession chosen;
-      String activeTab = null;
+      // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
+      workspace.onNotice(note -> err.println("waymark: " + note));
+      WorkspaceTab chosen;
       if (sessionId != null) {
-        var file = keeper.files().load(sessionId);
-        dev.waymark.tui.SessionControl.Loaded loaded = keeper.open(file);
-        loaded.notes().forEach(note -> err.println("waymark: " + note));
-        tabs.addAll(loaded.tabs());
-        String wanted = tabId != null ? tabId : SessionKeeper.defaultTab(file).orElse(null);
-        activeTab = file.activeTab();
-        chosen = tabs.stream().map(dev.waymark.tui.SessionControl.LoadedTab::session)
-            .filter(t -> t.checkpoints().tabId().equals(wanted)).findFirst()
-            .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + keeper.label()
-                + " has no tab " + tabId + " (it has " + String.join(", ", loaded.tabs().stream()
-                .map(t -> t.session().checkpoints().tabId()).toList()) + ")."));
+        var file = workspace.files().load(sessionId);
+        Workspace.Opened opened = workspace.open(file); // keeps the tab the interface shows: exec does not change it
+        opened.notes().forEach(note -> err.println("waymark: " + note));
+        String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
+        chosen = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst()
+            .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + workspace.label()
+                + " has no tab " + tabId + " (it has " + String.join(", ", opened.tabs().stream()
+                .map(WorkspaceTab::tabId).toList()) + ")."));
       } else if (tabId != null || from != null) {
+        workspace.close();
         throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");
       } else {
-        chosen = keeper.newTab();
-        tabs.add(new dev.waymark.tui.SessionControl.LoadedTab(chosen, ""));
+        chosen = workspace.newTab();
       }
-      String shownTab = activeTab; // kept as it was: exec does not change which tab the interface shows
-      try (TabSession session = chosen) {
+      TabSession session = chosen.session();
+      try (workspace) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> {
           session.submit(new dev.waymark.core.protocol.Command.Cancel());
@@ -135,45 +131,28 @@ final class ExecCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
           String text = String.join(" ", prompt);
-          java.util.function.Consumer<String> saveWithDraft = draft -> {
-            List<dev.waymark.tui.SessionControl.OpenTab> open = new java.util.ArrayList<>();
-            for (var tab : tabs) {
-              open.add(new dev.waymark.tui.SessionControl.OpenTab(tab.session(), titleOf(tab.session()),
-                  draft != null && tab.session() == session ? draft : tab.input(), tab.closed(),
-                  tab.session().checkpoints().tabId().equals(shownTab)));
-            }
-            keeper.save(open, null);
-          };
-          Runnable saveSession = () -> saveWithDraft.accept(null);
-          // Saved before the turn, with the prompt as the tab's draft: the turn writes ahead to the
-          // store from its first tool call, so a process killed at any moment leaves a session that
-          // names the tab (its tags come back) and keeps the prompt.
-          try {
-            saveWithDraft.accept(text);
-          } catch (RuntimeException e) {
-            err.println("waymark: could not save the session before the turn (" + e.getMessage() + "); going on");
-          }
-          session.submit(from != null
+          // the workspace saves the session before the turn, with the prompt as the tab's input: the
+          // turn writes ahead to the store from its first tool call, so a process killed at any
+          // moment leaves a session that names the tab (its tags come back) and keeps the prompt
+          workspace.submit(chosen, List.of(from != null
               ? new dev.waymark.core.protocol.Command.Branch(from, text)
-              : new dev.waymark.core.protocol.Command.SendPrompt(text));
+              : new dev.waymark.core.protocol.Command.SendPrompt(text)));
           java.util.function.UnaryOperator<String> advice = failure -> {
             ModelException e = tooLong.get();
             return e == null || !failure.startsWith(e.getMessage()) ? failure
-                : e.getMessage() + tooLongAdvice(keeper.id(), tabs.size() > 1 ? session.checkpoints().tabId() : null);
+                : e.getMessage() + tooLongAdvice(workspace.id(), workspace.tabs().size() > 1 ? chosen.tabId() : null);
           };
-          int status = report(session, events, out, err, console, saveSession, advice);
+          int status = report(session, events, out, err, console, advice);
           session.idle().get(10, TimeUnit.SECONDS);
-          saveSession.run();
+          String told = workspace.save(null);
+          if (!told.startsWith("Saved session")) {
+            err.println("waymark: " + told);
+          }
           if (status != 1) { // a failure is one line saying why; the session is saved all the same
-            err.println("waymark: session " + keeper.label() + ", tab " + session.checkpoints().tabId());
+            err.println("waymark: session " + workspace.label() + ", tab " + chosen.tabId());
           }
           return status;
         } finally {
-          for (var tab : tabs) {
-            if (tab.session() != session) {
-              tab.session().close();
-            }
-          }
           try {
             Runtime.getRuntime().removeShutdownHook(interrupt);
           } catch (IllegalStateException shuttingDown) {
@@ -190,7 +169,7 @@ final class ExecCommand implements Callable<Integer> {
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
   private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
-      Runnable saveSession, java.util.function.UnaryOperator<String> advice) throws InterruptedException {
+      java.util.function.UnaryOperator<String> advice) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     CheckpointView unchanged = null;
@@ -198,13 +177,7 @@ final class ExecCommand implements Callable<Integer> {
     while (true) {
       Event event = events.take();
       if (event instanceof Event.TurnStarted) {
-        started = true;
-        // saved again once the prompt is in the conversation, so it is no longer kept as a draft
-        try {
-          saveSession.run();
-        } catch (RuntimeException e) {
-          err.println("waymark: could not save the session at the start of the turn (" + e.getMessage() + "); going on");
-        }
+        started = true; // the workspace saves again, with the prompt in the conversation
       }
       if (event instanceof Event.AssistantDelta delta) {
         out.print(delta.text());
@@ -304,18 +277,6 @@ final class ExecCommand implements Callable<Integer> {
           break;
       }
     }
-  }
-
-  /** A tab's title in the session file: the first prompt of its live path. */
-  static String titleOf(TabSession session) {
-    for (var messages : session.memory().messages().values()) {
-      for (var m : messages) {
-        if (m instanceof dev.waymark.core.model.ChatMessage.User user) {
-          return user.text().strip().lines().findFirst().orElse("");
-        }
-      }
-    }
-    return "";
   }
 
   static String describe(CheckpointView checkpoint) {

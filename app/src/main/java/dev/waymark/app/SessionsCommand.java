@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,8 +47,9 @@ final class SessionsCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
-      SessionStore files = SessionStore.of(store);
+    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
+        Workspace workspace = Workspaces.headless(store)) {
+      SessionStore files = workspace.files();
       switch (action) {
         case "list" -> {
           if (id != null) {
@@ -70,7 +72,7 @@ final class SessionsCommand implements Callable<Integer> {
           } else if (all.isEmpty()) {
             out.println("No saved sessions for " + store.projectDirectory() + ".");
           } else {
-            all.forEach(l -> out.println(SessionKeeper.describe(l, "").strip()));
+            all.forEach(l -> out.println(Workspace.describe(l, "").strip()));
           }
           return 0;
         }
@@ -78,7 +80,7 @@ final class SessionsCommand implements Callable<Integer> {
           if (id == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "`sessions delete` needs the session's id.");
           }
-          SessionFile deleted = files.delete(id, store);
+          SessionFile deleted = workspace.deleteSession(id);
           if (json) {
             out.println(JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
           } else {

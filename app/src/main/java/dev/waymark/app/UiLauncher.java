@@ -6,7 +6,7 @@ import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.tui.SessionControl;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
@@ -42,13 +42,13 @@ final class UiLauncher {
       KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
-      SessionKeeper keeper = new SessionKeeper(store, choice.provider(),
+      Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
           settings.toolSettings());
       Optional<SessionFile> chosen;
       try {
-        chosen = choose(keeper.files(), opening, err);
+        chosen = choose(workspace.files(), opening, err);
       } catch (SessionException e) {
         err.println("waymark: " + e.getMessage());
         return 1;
@@ -56,16 +56,15 @@ final class UiLauncher {
       if (opening.resume().isPresent() && opening.resume().get().isEmpty() && chosen.isEmpty()) {
         return 0; // the picker was left without a choice
       }
-      SessionControl.Loaded loaded = chosen.map(keeper::open).orElse(null);
+      Workspace.Opened opened = chosen.map(workspace::open).orElse(null);
       try (UiTerminal terminal = UiTerminal.open()) {
-        WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, keeper::newTab,
+        WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()),
-            keeper);
+                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()));
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
-        if (loaded != null) {
-          ui.openLoaded(loaded);
+        if (opened != null) {
+          ui.showOpened(opened);
         } else {
           ui.openTab();
         }
@@ -76,8 +75,8 @@ final class UiLauncher {
         }
         ui.run();
       }
-      if (Files.exists(keeper.files().file(keeper.id()))) {
-        err.println("waymark: session " + keeper.label() + " saved; `" + opening.continueCommand() + "` opens it again.");
+      if (workspace.saved()) {
+        err.println("waymark: session " + workspace.label() + " saved; `" + opening.continueCommand() + "` opens it again.");
       }
       LOG.info("the interface closed normally");
       return 0;
@@ -115,7 +114,7 @@ final class UiLauncher {
     PrintWriter out = console.writer();
     out.println("Saved sessions of this project, newest first:");
     for (int i = 0; i < all.size(); i++) {
-      out.printf("%3d) %s%n", i + 1, SessionKeeper.describe(all.get(i), "").strip());
+      out.printf("%3d) %s%n", i + 1, Workspace.describe(all.get(i), "").strip());
     }
     while (true) {
       String answer = console.readLine("Open which one? [1-%d, Enter to cancel] ", all.size());

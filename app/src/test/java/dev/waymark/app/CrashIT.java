@@ -183,7 +183,8 @@ class CrashIT {
       try (Stream<Path> files = Files.list(sessions)) {
         for (Path f : files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().startsWith(".")).toList()) {
           JsonNode session = JSON.readTree(f.toFile());
-          assertThat(session.path("schemaVersion").asInt()).as("%s: %s parses", context, f).isEqualTo(1);
+          assertThat(session.path("schemaVersion").asInt()).as("%s: %s parses", context, f)
+              .isEqualTo(dev.waymark.core.session.SessionStore.SCHEMA_VERSION);
         }
       }
     }

@@ -19,23 +19,23 @@ class DefaultTabTest {
 
   @Test
   void theActiveTabWhenItIsOpen() {
-    assertThat(SessionKeeper.defaultTab(session("b", tab("a", false), tab("b", false)))).contains("b");
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("b", tab("a", false), tab("b", false)))).contains("b");
   }
 
   @Test
   void aClosedActiveTabGivesWayToTheFirstOpenOne() {
-    assertThat(SessionKeeper.defaultTab(session("a", tab("a", true), tab("b", false), tab("c", false)))).contains("b");
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("a", tab("a", true), tab("b", false), tab("c", false)))).contains("b");
   }
 
   @Test
   void aSessionWithoutActiveTabTakesItsFirstOpenTabNotAClosedOneBeforeIt() {
-    assertThat(SessionKeeper.defaultTab(session(null, tab("a", true), tab("b", false)))).contains("b");
-    assertThat(SessionKeeper.defaultTab(session("gone", tab("a", true), tab("b", false)))).contains("b");
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session(null, tab("a", true), tab("b", false)))).contains("b");
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("gone", tab("a", true), tab("b", false)))).contains("b");
   }
 
   @Test
   void everyTabClosedTakesTheFirstAndNoTabTakesNone() {
-    assertThat(SessionKeeper.defaultTab(session("b", tab("a", true), tab("b", true)))).contains("a");
-    assertThat(SessionKeeper.defaultTab(session(null))).isEmpty();
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("b", tab("a", true), tab("b", true)))).contains("a");
+    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session(null))).isEmpty();
   }
 }

@@ -2,10 +2,10 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
-import dev.waymark.core.agent.ProtocolViews;
-import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandRunner;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
@@ -16,7 +16,6 @@ import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.screen.HelpText;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
-import dev.waymark.tui.tab.SessionSaver;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.KeyMap;
@@ -48,11 +47,6 @@ public final class WaymarkUi implements Host {
   public static final int MIN_COLUMNS = FrameLayout.MIN_COLUMNS;
   public static final int MIN_ROWS = FrameLayout.MIN_ROWS;
 
-  /** Opens the session behind a new tab; the application wires store, model and tools. */
-  public interface TabOpener {
-    TabSession open() throws Exception;
-  }
-
   /** What the footer names, the key bindings, and the clock. */
   public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {}
 
@@ -60,17 +54,16 @@ public final class WaymarkUi implements Host {
 
   private record Wake() {}
 
-  private record Notice(String text, boolean warning) {}
+  private record Notice(String text, Tone tone) {}
 
   private final Screen screen;
   private final Consumer<Runnable> frameWrapper;
-  private final TabOpener opener;
+  private final Workspace workspace;
   private final Options options;
   private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
   private final Tabs tabs = new Tabs();
   private final Layers layers = new Layers();
   private final InputHistory history = new InputHistory();
-  private final SessionSaver saver;
   private final KeyRouter keys;
   private final CommandRunner commands;
   private boolean quit;
@@ -84,20 +77,16 @@ public final class WaymarkUi implements Host {
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
+   * @param workspace the project's tabs and their session, which it saves itself
    */
-  public WaymarkUi(Screen screen, Consumer<Runnable> frameWrapper, TabOpener opener, Options options) {
-    this(screen, frameWrapper, opener, options, SessionControl.NONE);
-  }
-
-  public WaymarkUi(Screen screen, Consumer<Runnable> frameWrapper, TabOpener opener, Options options,
-      SessionControl sessions) {
+  public WaymarkUi(Screen screen, Consumer<Runnable> frameWrapper, Workspace workspace, Options options) {
     this.screen = screen;
     this.frameWrapper = frameWrapper;
-    this.opener = opener;
+    this.workspace = workspace;
     this.options = options;
-    this.saver = new SessionSaver(sessions, tabs, failure -> inbox.add(new Notice(failure, true)));
-    this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, saver, this);
-    this.commands = new CommandRunner(tabs, saver, options.clock(), this);
+    workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
+    this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
+    this.commands = new CommandRunner(tabs, workspace, options.clock(), this);
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -111,8 +100,8 @@ public final class WaymarkUi implements Host {
   }
 
   /**
-   * Runs until the user quits, on the tabs already open (a loaded session) or on a new one; saves
-   * the session and closes every tab's session on the way out.
+   * Runs until the user quits, on the tabs already open (a loaded session) or on a new one; on the
+   * way out the workspace closes every tab and saves the session.
    */
   public void run() throws IOException {
     try {
@@ -125,50 +114,41 @@ public final class WaymarkUi implements Host {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      List<TabController> all = new ArrayList<>(tabs.open());
-      all.addAll(tabs.closed());
-      for (TabController tab : all) {
-        tab.session().close(); // cancels a running turn and waits for its checkpoint
-      }
+      tabs.syncDrafts(workspace);
       try {
-        saver.save(null, true);
+        workspace.saveAndClose(); // cancels a running turn and waits for its checkpoint first
       } catch (RuntimeException e) {
         LOG.warn("the last save of the session failed", e);
-      } finally {
-        saver.shutdown();
       }
     }
   }
 
-  /** Opens the tabs of a loaded session (before {@link #run}, or when /session load replaces the open ones). */
+  /**
+   * Shows the tabs of a session the workspace brought back (before {@link #run}, or when /session
+   * load replaces the open ones). Each tab's first event tells what it showed when it was saved
+   * ({@link Event.TabRestored}); the session's notes follow it in the tab shown.
+   */
   @Override
-  public void openLoaded(SessionControl.Loaded loaded) {
-    for (SessionControl.LoadedTab loadedTab : loaded.tabs()) {
-      TabSession session = loadedTab.session();
-      TabController tab = new TabController(session, options.clock());
-      var tree = session.checkpoints();
-      tab.state().replay(tree.checkpoints(), session.memory().messages(), tree.live(), tree.livePath());
-      tab.editor().setText(loadedTab.input() == null ? "" : loadedTab.input());
-      var waiting = session.memory().pending().get(tree.live());
-      if (waiting != null) {
-        tab.state().proposeAgain(tree.live(), ProtocolViews.toolCall(waiting)); // Waymark quit while it waited: asked again
-      }
-      session.subscribe(event -> inbox.add(new TabEvent(tab, event)));
-      tabs.add(tab, loadedTab.closed(), false);
+  public void showOpened(Workspace.Opened opened) {
+    for (WorkspaceTab workspaceTab : opened.tabs()) {
+      TabController tab = new TabController(workspace, workspaceTab, options.clock());
+      tab.editor().setText(workspaceTab.input());
+      workspaceTab.subscribe(event -> inbox.add(new TabEvent(tab, event)));
+      tabs.add(tab, workspaceTab.closed(), false);
     }
     tabs.showFirst();
     for (int i = 0; i < tabs.size(); i++) {
-      if (tabs.get(i).session().checkpoints().tabId().equals(loaded.activeTab())) {
+      if (opened.activeTab().filter(tabs.get(i).tab().tabId()::equals).isPresent()) {
         tabs.activate(i); // the tab shown when the session was saved
       }
     }
     if (!tabs.isEmpty()) {
       int open = tabs.size();
       int closed = tabs.closed().size();
-      tabs.current().state().notice(Tone.MUTED, "Session " + loaded.name() + ": " + open + (open == 1 ? " tab" : " tabs")
-          + (closed == 0 ? "." : ", " + closed + " closed (/tab lists them)."));
-      for (String note : loaded.notes()) {
-        tabs.current().state().notice(Tone.WARNING, "! " + note);
+      inbox.add(new Notice("Session " + opened.label() + ": " + open + (open == 1 ? " tab" : " tabs")
+          + (closed == 0 ? "." : ", " + closed + " closed (/tab lists them)."), Tone.MUTED));
+      for (String note : opened.notes()) {
+        inbox.add(new Notice("! " + note, Tone.WARNING));
       }
     }
     dirty = true;
@@ -189,7 +169,7 @@ public final class WaymarkUi implements Host {
     if (quit || tabs.isEmpty()) {
       return; // nothing more to draw: the caller restores the terminal
     }
-    saver.saveIfChanged();
+    tabs.syncDrafts(workspace); // what the workspace's next save keeps of the inputs
     long now = System.nanoTime();
     if (tabs.anyRunning()) {
       dirty = true;
@@ -218,7 +198,7 @@ public final class WaymarkUi implements Host {
   /** Messages for the first tab's chat; {@code warning} ones stand out. */
   public void startupNotices(List<String> notes, boolean warning) {
     for (String note : notes) {
-      inbox.add(new Notice(note, warning));
+      inbox.add(warning ? new Notice("! " + note, Tone.WARNING) : new Notice(note, Tone.NORMAL));
     }
   }
 
@@ -238,8 +218,8 @@ public final class WaymarkUi implements Host {
   @Override
   public void openTab() {
     try {
-      TabController tab = new TabController(opener.open(), options.clock());
-      tab.session().subscribe(event -> inbox.add(new TabEvent(tab, event)));
+      TabController tab = new TabController(workspace, workspace.newTab(), options.clock());
+      tab.tab().subscribe(event -> inbox.add(new TabEvent(tab, event)));
       tabs.add(tab, false, true);
     } catch (Exception e) {
       LOG.error("could not open a tab", e);
@@ -260,22 +240,18 @@ public final class WaymarkUi implements Host {
     } else if (item instanceof UiInput input) {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
-      tabs.current().state().notice(notice.warning() ? Tone.WARNING : Tone.NORMAL,
-          notice.warning() ? "! " + notice.text() : notice.text());
+      tabs.current().state().notice(notice.tone(), notice.text());
     }
   }
 
   private void onEvent(TabController tab, Event event) {
     if (!tabs.isOpen(tab)) {
-      if (tabs.isClosed(tab) && tab.applyClosed(event)) {
-        saver.changed();
+      if (tabs.isClosed(tab)) {
+        tab.applyClosed(event);
       }
       return;
     }
     TabController.Reaction reaction = tab.apply(event, tab == tabs.current(), chatWidth, history);
-    if (reaction.sessionChanged()) {
-      saver.changed();
-    }
     if (reaction.turnEnded() && tab == tabs.current() && layers.hint().equals(KeyRouter.INTERRUPTING)) {
       layers.hint(""); // the chat now says "Interrupted."
     }
@@ -346,7 +322,7 @@ public final class WaymarkUi implements Host {
       tab.cancel();
     }
     tabs.close(tab);
-    saver.changed();
+    workspace.close(tab.tab());
   }
 
   @Override

@@ -61,6 +61,8 @@ class FrameSnapshotTest {
     TimeZone.setDefault(zone);
   }
 
+  private dev.waymark.core.workspace.Workspace workspace;
+
   private void start(ApprovalMode approval, String script) throws Exception {
     start(approval, script, new TerminalSize(80, 24));
   }
@@ -73,9 +75,10 @@ class FrameSnapshotTest {
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "snapshot script");
     Clock fixed = Clock.fixed(Instant.parse("2026-03-04T09:30:00Z"), ZoneOffset.UTC);
-    WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
-        Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
-    ui = new WaymarkUi(screen, Runnable::run, opener,
+    workspace = new dev.waymark.core.workspace.Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
+        new ScriptedChatModel(parsed), Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null),
+        memory));
+    ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), fixed));
     ui.openTab();
     ui.drawNow();
@@ -86,6 +89,9 @@ class FrameSnapshotTest {
     if (ui != null) {
       ui.post(new UiInput.Eof());
       ui.step(10);
+    }
+    if (workspace != null) {
+      workspace.close();
     }
     if (store != null) {
       store.close();

@@ -14,7 +14,10 @@ import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
@@ -37,43 +40,94 @@ class WaymarkUiTest {
 
   /** The session of the tab opened last. */
   private volatile TabSession lastOpened;
+  private Workspace workspace;
+  /** The session files the workspace wrote, in order. */
+  private final java.util.List<SessionFile> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
-    start(columns, rows, approval, script, SessionControl.NONE);
+    start(columns, rows, approval, script, null);
   }
 
-  private void start(int columns, int rows, ApprovalMode approval, String script, SessionControl sessions) throws Exception {
+  /** Starts the interface on a new tab, or with {@code session} (an id) brought back; saves go to {@link #saves}. */
+  private void start(int columns, int rows, ApprovalMode approval, String script, String session) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    if (store == null) {
+      store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    }
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
     TerminalScreen screen = new TerminalScreen(terminal);
     screen.startScreen();
+    workspace = workspace(script, approval);
+    workspace.onSaved(saves::add);
+    ui = new WaymarkUi(screen, Runnable::run, workspace,
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()));
+    if (session == null) {
+      ui.openTab();
+    } else {
+      ui.showOpened(workspace.open(workspace.files().load(session)));
+    }
+    ui.drawNow();
+  }
+
+  private Workspace workspace(String script, ApprovalMode approval) {
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
-    WaymarkUi.TabOpener opener = () -> {
-      TabSession opened = new TabSession(store.newTab(), project, new ScriptedChatModel(parsed),
-          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null));
+    return new Workspace(store, "scripted", (tree, memory) -> {
+      TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
+          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory);
       lastOpened = opened;
       return opened;
-    };
-    ui = new WaymarkUi(screen, Runnable::run, opener,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()),
-        sessions);
-    ui.openTab();
-    ui.drawNow();
+    });
   }
 
   @Test
   void aLoadedSessionOpensOnTheTabThatWasShownWhenItWasSaved() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
-    java.util.function.Supplier<TabSession> newSession = () -> new TabSession(store.newTab(), project,
-        new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\":[]}", "test script")),
-        Toolset.of(Tools.standard().all()), new SessionSettings("test-model", ApprovalMode.ASK, true, null));
-    TabSession first = newSession.get();
-    TabSession second = newSession.get();
-    ui.openLoaded(new SessionControl.Loaded("s", java.util.List.of(new SessionControl.LoadedTab(first, "draft of the first"),
-        new SessionControl.LoadedTab(second, "draft of the second")), java.util.List.of(), second.checkpoints().tabId()));
+    Workspace other = workspace("{'responses':[]}", ApprovalMode.ASK);
+    WorkspaceTab first = other.newTab();
+    WorkspaceTab second = other.newTab();
+    first.input("draft of the first");
+    second.input("draft of the second");
+    other.show(second);
+    other.saveAndClose();
+    ui.showOpened(workspace.open(workspace.files().load(other.id())));
     ui.drawNow();
     assertThat(input(screen())).contains("draft of the second");
+  }
+
+  /** The chat's rows of a screen: from the tab bar's rule to the input's. */
+  private static java.util.List<String> chat(String screen) {
+    return screen.lines().map(l -> l.replaceAll("\\s+$", "")).filter(l -> !l.isBlank()).toList();
+  }
+
+  @Test
+  void aSessionBroughtBackShowsTheChatTheLiveTabShowedWithDiffsPartialAnswersAndInterruptions() throws Exception {
+    String script = "{'responses':["
+        + "{'whenLastUser':'write','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'first line'}}]},"
+        + "{'whenLastUser':'write','text':'Wrote it.'},"
+        + "{'whenLastUser':'long','text':'A long answer that the user cuts short.','chunkDelayMs':300}]}";
+    start(100, 40, ApprovalMode.YOLO, script);
+    send("write a");
+    waitFor(s -> s.contains("Wrote it.") && s.contains("ready · #1"), "the first turn");
+    send("long one");
+    waitFor("A long a");
+    key(KeyType.Escape);
+    String live = waitFor(s -> s.contains("Interrupted.") && s.contains("ready · #2"), "the interruption");
+    assertThat(live).contains("+first line", "✓", "A long a");
+    String id = workspace.id();
+    ui.post(new UiInput.Eof());
+    ui.step(10);
+    workspace.saveAndClose(); // as run() does on the way out
+    workspace = null;
+
+    start(100, 40, ApprovalMode.YOLO, script, id);
+    String back = waitFor("Interrupted.");
+    java.util.List<String> liveChat = chat(live);
+    for (String row : liveChat.subList(2, liveChat.size() - 4)) { // the chat, without the tab bar and footer
+      if (!row.contains("ready") && !row.contains("#2") && !row.contains("#1")) {
+        assertThat(back).as("the row \"%s\" of the live tab", row).contains(row);
+      }
+    }
+    assertThat(back).contains("+first line", "Wrote it.", "A long a", "Interrupted. What #2 changed so far is kept");
   }
 
   @Test
@@ -90,6 +144,9 @@ class WaymarkUiTest {
     if (ui != null) {
       ui.post(new UiInput.Eof());
       ui.step(10);
+    }
+    if (workspace != null) {
+      workspace.close();
     }
     if (store != null) {
       store.close();
@@ -171,38 +228,18 @@ class WaymarkUiTest {
 
   @Test
   void aPromptIsSavedWithTheSessionBeforeItsTurnCanWriteAnything() throws Exception {
-    java.util.List<String> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    SessionControl recording = new SessionControl() {
-      @Override
-      public String save(java.util.List<OpenTab> tabs, String name) {
-        OpenTab tab = tabs.get(0);
-        saves.add(tab.session().checkpoints().checkpoints().size() + " checkpoint(s), input \"" + tab.input() + "\"");
-        return "saved";
-      }
-
-      @Override
-      public java.util.List<String> list() {
-        return java.util.List.of();
-      }
-
-      @Override
-      public Loaded load(String idOrName) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public String delete(String idOrName) {
-        throw new UnsupportedOperationException();
-      }
-    };
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
-        + "{'text':'Wrote it.'}]}", recording);
+        + "{'text':'Wrote it.'}]}");
 
     send("write a");
     waitFor(s -> s.contains("Wrote it.") && s.contains("ready · #1"), "the turn");
+    java.util.function.Function<SessionFile, String> described = file -> file.tabs().get(0).checkpoints().size()
+        + " checkpoint(s), input \"" + file.tabs().get(0).input() + "\"";
+    waitFor(s -> saves.size() >= 2 && saves.get(saves.size() - 1).tabs().get(0).checkpoints().size() == 2, "the autosave");
     assertThat(saves).as("a kill before the turn's own autosave still finds the tab and the prompt")
-        .first().isEqualTo("1 checkpoint(s), input \"write a\"");
-    assertThat(saves).as("then autosaved with the prompt in the conversation").last().asString().endsWith("input \"\"");
+        .first().extracting(described).isEqualTo("1 checkpoint(s), input \"write a\"");
+    assertThat(saves).as("then autosaved with the prompt in the conversation").last().extracting(described)
+        .asString().endsWith("input \"\"");
   }
 
   @Test
@@ -484,30 +521,7 @@ class WaymarkUiTest {
 
   @Test
   void closingATabWithHistoryAsksAndKeepsItInTheSessionToReopen() throws Exception {
-    java.util.List<java.util.List<SessionControl.OpenTab>> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    SessionControl recording = new SessionControl() {
-      @Override
-      public String save(java.util.List<OpenTab> tabs, String name) {
-        saves.add(tabs);
-        return "saved";
-      }
-
-      @Override
-      public java.util.List<String> list() {
-        return java.util.List.of();
-      }
-
-      @Override
-      public Loaded load(String idOrName) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public String delete(String idOrName) {
-        throw new UnsupportedOperationException();
-      }
-    };
-    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'First tab answer.'}]}", recording);
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'text':'First tab answer.'}]}");
     send("in tab one");
     waitFor(s -> s.contains("First tab answer.") && s.contains("ready · #1"), "the turn");
     ctrl('t');
@@ -520,11 +534,13 @@ class WaymarkUiTest {
     type("y");
     String closed = waitFor(s -> !s.contains("First tab answer.") && !s.contains("Close tab"), "the tab to close");
     assertThat(closed).doesNotContain(" 2 ");
+    saves.clear();
     send("/session save");
-    waitFor(s -> !saves.isEmpty(), "a save");
-    assertThat(saves.get(saves.size() - 1)).extracting(SessionControl.OpenTab::closed).containsExactly(false, true);
-    assertThat(saves.get(saves.size() - 1)).as("the tab shown is the active one, never the closed one")
-        .extracting(SessionControl.OpenTab::active).containsExactly(true, false);
+    waitFor("Saved session");
+    SessionFile last = saves.get(saves.size() - 1);
+    assertThat(last.tabs()).extracting(SessionFile.Tab::isClosed).containsExactly(false, true);
+    assertThat(last.activeTab()).as("the tab shown is the active one, never the closed one")
+        .isEqualTo(last.tabs().get(0).tabId());
 
     send("/tab");
     waitFor("Closed tabs (/tab reopen N):");

@@ -60,4 +60,27 @@ public sealed interface Event {
 
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
   record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}
+
+  /**
+   * A tab brought back from a saved session, delivered before any other event of it: what its
+   * chat showed, checkpoint by checkpoint ({@code #0} left out), as the events that showed it
+   * (a turn's start, reasoning, answer, tool calls with their previews and results, steering,
+   * warnings, errors, its end); then where the tab stands, and the tool call that was waiting for
+   * approval at live, proposed again.
+   */
+  record TabRestored(String tabId, java.util.List<RestoredCheckpoint> checkpoints, int live,
+      java.util.List<Integer> livePath, Optional<ToolCallView> pendingToolCall) implements Event {
+    public TabRestored {
+      checkpoints = java.util.List.copyOf(checkpoints);
+      livePath = java.util.List.copyOf(livePath);
+    }
+
+    /** One checkpoint of a restored tab and the events its turn showed. */
+    public record RestoredCheckpoint(int number, int parent, TurnStatus status, java.time.Instant created,
+        boolean changedFiles, java.util.List<Event> history) {
+      public RestoredCheckpoint {
+        history = java.util.List.copyOf(history);
+      }
+    }
+  }
 }

@@ -1,5 +1,7 @@
 package dev.waymark.core.session;
 
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
@@ -32,6 +34,14 @@ public final class SessionCodec {
 
   /** A tab's record: its tree snapshot and memory, with the UI's title and input. */
   public static SessionFile.Tab capture(TabSession session, TabInfo info) {
+    return capture(session, info, Map.of());
+  }
+
+  /**
+   * A tab's record, with {@code transcript}: the events each checkpoint's turn showed (see
+   * {@link SessionFile.Entry}); a checkpoint without one is written without a transcript.
+   */
+  public static SessionFile.Tab capture(TabSession session, TabInfo info, Map<Integer, List<Event>> transcript) {
     CheckpointTree.Snapshot snapshot = session.snapshot().tree(); // never waits on a turn writing to the tree
     TabSession.Memory memory = session.memory();
     List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
@@ -48,7 +58,7 @@ public final class SessionCodec {
       checkpoints.add(new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status().name().toLowerCase(Locale.ROOT),
           cp.created(), cp.commit().map(ObjectId::name).orElse(null), cp.tag().orElse(null),
           new ArrayList<>(new TreeSet<>(cp.savedNames())), changes, messages, memory.drafts().get(cp.number()),
-          pending == null ? null : call(pending)));
+          pending == null ? null : call(pending), entries(transcript.get(cp.number()), messages)));
     }
     Map<String, String> saves = new TreeMap<>();
     snapshot.saves().forEach((name, commit) -> saves.put(name, commit.name()));
@@ -146,6 +156,14 @@ public final class SessionCodec {
     return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
   }
 
+  private static SessionFile.ToolCallRecord call(dev.waymark.core.protocol.ToolCallView c) {
+    return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
+  }
+
+  private static dev.waymark.core.protocol.ToolCallView view(SessionFile.ToolCallRecord c) {
+    return ProtocolViews.toolCall(call(c));
+  }
+
   private static SessionFile.ToolCallRecord call(ToolCall c) {
     return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
   }
@@ -184,5 +202,159 @@ public final class SessionCodec {
       case "system" -> new ChatMessage.System(text);
       default -> throw new SessionException("a message with an unknown role \"" + m.role() + "\"");
     };
+  }
+
+  // ------------------------------------------------------------------------ transcripts
+
+  private static List<SessionFile.Entry> entries(List<Event> events, List<SessionFile.Message> messages) {
+    if (events == null) {
+      return null;
+    }
+    Map<String, String> toolMessages = new HashMap<>();
+    for (SessionFile.Message m : messages) {
+      if ("tool".equals(m.role()) && m.toolCallId() != null) {
+        toolMessages.put(m.toolCallId(), m.text());
+      }
+    }
+    List<SessionFile.Entry> entries = new ArrayList<>();
+    for (Event event : events) {
+      if (event instanceof Event.TurnStarted e) {
+        entries.add(entry("started", e.prompt()));
+      } else if (event instanceof Event.ReasoningDelta e) {
+        entries.add(entry("reasoning", e.text()));
+      } else if (event instanceof Event.AssistantDelta e) {
+        entries.add(entry("answer", e.text()));
+      } else if (event instanceof Event.SteeringFolded e) {
+        entries.add(entry("steering", e.text()));
+      } else if (event instanceof Event.Warning e) {
+        entries.add(entry("warning", e.message()));
+      } else if (event instanceof Event.Error e) {
+        entries.add(entry("error", e.message()));
+      } else if (event instanceof Event.ToolCallProposed e) {
+        entries.add(new SessionFile.Entry("tool", null, call(e.call()), e.summary(), e.preview(), null, null));
+      } else if (event instanceof Event.ToolCallFinished e) {
+        // the tool's message holds the same text already: written once
+        String text = e.result().equals(toolMessages.get(e.call().id())) ? null : e.result();
+        entries.add(new SessionFile.Entry("result", text, call(e.call()), null, null, e.isError(), null));
+      } else if (event instanceof Event.TurnFinished e) {
+        entries.add(new SessionFile.Entry("finished", null, null, null, null, null, e.status().name().toLowerCase(Locale.ROOT)));
+      }
+    }
+    return entries;
+  }
+
+  private static SessionFile.Entry entry(String kind, String text) {
+    return new SessionFile.Entry(kind, text, null, null, null, null, null);
+  }
+
+  /**
+   * What each checkpoint of a tab record showed, as the events that showed it: its transcript, or
+   * for a checkpoint saved before transcripts were kept, what its messages tell (prompt, answers,
+   * tool calls with their results, steering, a compaction's summary, how it ended).
+   */
+  public static Map<Integer, List<Event>> history(SessionFile.Tab tab) {
+    Map<Integer, List<Event>> history = new HashMap<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      if (cp.number() == 0) {
+        continue;
+      }
+      history.put(cp.number(), cp.transcript() != null ? events(cp) : derived(cp));
+    }
+    return history;
+  }
+
+  private static List<Event> events(SessionFile.Checkpoint cp) {
+    int n = cp.number();
+    Map<String, String> toolMessages = new HashMap<>();
+    for (SessionFile.Message m : cp.messages()) {
+      if ("tool".equals(m.role()) && m.toolCallId() != null) {
+        toolMessages.put(m.toolCallId(), m.text());
+      }
+    }
+    List<Event> events = new ArrayList<>();
+    for (SessionFile.Entry e : cp.transcript()) {
+      String text = e.text() == null ? "" : e.text();
+      switch (e.kind() == null ? "" : e.kind()) {
+        case "started" -> events.add(new Event.TurnStarted(n, cp.parent(), text));
+        case "reasoning" -> events.add(new Event.ReasoningDelta(n, text));
+        case "answer" -> events.add(new Event.AssistantDelta(n, text));
+        case "steering" -> events.add(new Event.SteeringFolded(n, text));
+        case "warning" -> events.add(new Event.Warning(text));
+        case "error" -> events.add(new Event.Error(text));
+        case "tool" -> events.add(new Event.ToolCallProposed(n, view(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
+            e.preview() == null ? "" : e.preview(), false));
+        case "result" -> {
+          dev.waymark.core.protocol.ToolCallView call = view(required(e.call(), cp));
+          String result = e.text() != null ? e.text() : toolMessages.getOrDefault(call.id(), "");
+          events.add(new Event.ToolCallFinished(n, call, result, Boolean.TRUE.equals(e.isError())));
+        }
+        case "finished" -> events.add(new Event.TurnFinished(n, ProtocolViews.status(status(e.status())), Optional.empty()));
+        default -> throw new SessionException("checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
+      }
+    }
+    return events;
+  }
+
+  private static SessionFile.ToolCallRecord required(SessionFile.ToolCallRecord call, SessionFile.Checkpoint cp) {
+    if (call == null || call.id() == null || call.name() == null) {
+      throw new SessionException("checkpoint #" + cp.number() + " has a transcript line without its tool call");
+    }
+    return call;
+  }
+
+  private static List<Event> derived(SessionFile.Checkpoint cp) {
+    int n = cp.number();
+    List<Event> events = new ArrayList<>();
+    Map<String, ToolCall> calls = new HashMap<>();
+    boolean prompted = false;
+    for (SessionFile.Message record : cp.messages()) {
+      ChatMessage m = message(record);
+      if (m instanceof ChatMessage.User user) {
+        events.add(prompted ? new Event.SteeringFolded(n, user.text()) : new Event.TurnStarted(n, cp.parent(), user.text()));
+        prompted = true;
+      } else if (m instanceof ChatMessage.Assistant assistant) {
+        if (!prompted) {
+          events.add(new Event.TurnStarted(n, cp.parent(), "(continued)"));
+          prompted = true;
+        }
+        if (!assistant.reasoningText().isBlank()) {
+          events.add(new Event.ReasoningDelta(n, assistant.reasoningText()));
+        }
+        if (!assistant.text().isBlank()) {
+          events.add(new Event.AssistantDelta(n, assistant.text()));
+        }
+        for (ToolCall call : assistant.toolCalls()) {
+          calls.put(call.id(), call);
+          events.add(new Event.ToolCallProposed(n, ProtocolViews.toolCall(call), target(call), "", false));
+        }
+      } else if (m instanceof ChatMessage.System compacted) {
+        events.add(new Event.TurnStarted(n, cp.parent(), "/compact"));
+        prompted = true;
+        events.add(new Event.AssistantDelta(n, compacted.text().replace(TabSession.COMPACTED, "")));
+      } else if (m instanceof ChatMessage.ToolResult result && calls.containsKey(result.toolCallId())) {
+        events.add(new Event.ToolCallFinished(n, ProtocolViews.toolCall(calls.get(result.toolCallId())), result.content(),
+            result.isError()));
+      }
+    }
+    CheckpointStatus status = status(cp.status());
+    if (prompted && status != CheckpointStatus.RUNNING) {
+      events.add(new Event.TurnFinished(n, ProtocolViews.status(status), Optional.empty()));
+    }
+    return events;
+  }
+
+  /** What a saved tool call was about: its path or command, read from its arguments. */
+  private static String target(ToolCall call) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      for (String field : new String[] {"path", "command", "pattern"}) {
+        if (args != null && args.path(field).isTextual()) {
+          return args.path(field).asText();
+        }
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      // shown without a target
+    }
+    return "";
   }
 }

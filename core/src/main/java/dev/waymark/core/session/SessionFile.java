@@ -9,7 +9,7 @@ import java.util.Map;
  * A saved session, as written to {@code sessions/<id>.json}: every tab of one project with its
  * checkpoint tree, messages, drafts, pending approvals, tags with their commit ids, and model.
  * The layout is described in core/README.md ("Session format"); {@link #schemaVersion} grows
- * when it changes incompatibly.
+ * when it changes: 2 added each checkpoint's {@code transcript}; files of version 1 still load.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionFile(
@@ -77,13 +77,30 @@ public record SessionFile(
       List<Change> changes,
       List<Message> messages,
       String draft,
-      ToolCallRecord pending) {
+      ToolCallRecord pending,
+      List<Entry> transcript) {
     public Checkpoint {
       saved = saved == null ? List.of() : List.copyOf(saved);
       changes = changes == null ? List.of() : List.copyOf(changes);
       messages = messages == null ? List.of() : List.copyOf(messages);
+      transcript = transcript == null ? null : List.copyOf(transcript); // null: a session from before transcripts
+    }
+
+    public Checkpoint(int number, int parent, String status, Instant created, String commit, String tag, List<String> saved,
+        List<Change> changes, List<Message> messages, String draft, ToolCallRecord pending) {
+      this(number, parent, status, created, commit, tag, saved, changes, messages, draft, pending, null);
     }
   }
+
+  /**
+   * One line of what a checkpoint's turn showed (schema 2 on). {@code kind}: started (text is the
+   * prompt), reasoning, answer, steering, warning, error (text), tool (call, summary, preview),
+   * result (call, text, isError; text left out when it is the tool message's content) or
+   * finished (status).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Entry(String kind, String text, ToolCallRecord call, String summary, String preview, Boolean isError,
+      String status) {}
 
   /** A file change: the version before and after ({@code kind} absent, regular, executable or symlink). */
   public record Change(String path, Version before, Version after) {}

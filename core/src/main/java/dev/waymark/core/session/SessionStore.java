@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  */
 public final class SessionStore {
   /** The session format this Waymark writes and reads. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,80}");
   private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -80,8 +80,41 @@ public final class SessionStore {
     return directory.resolve(id + ".json");
   }
 
+  /**
+   * What a session file was when it was last read or written here: its size, modification time
+   * and a hash of its bytes. Another process that saved it since leaves a different stamp.
+   */
+  public record Stamp(long size, Instant modified, String sha256) {}
+
+  /** The stamp of the session file with this id; empty when there is none. */
+  public Optional<Stamp> stamp(String id) {
+    Path file = file(id);
+    try {
+      var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+      byte[] bytes = Files.readAllBytes(file);
+      return Optional.of(new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes)));
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JVM has SHA-256
+    }
+  }
+
   /** Writes {@code session} atomically, replacing the one with its id. */
   public void save(SessionFile session) {
+    saveStamped(session);
+  }
+
+  /** Writes {@code session} atomically, replacing the one with its id; returns the stamp of what it wrote. */
+  public Stamp saveStamped(SessionFile session) {
     Path target = file(session.id());
     try {
       WaymarkHome.createPrivateDirectories(directory);
@@ -92,7 +125,8 @@ public final class SessionStore {
       } catch (UnsupportedOperationException notPosix) {
         Files.createFile(temp);
       }
-      Files.write(temp, JSON.writeValueAsBytes(session));
+      byte[] bytes = JSON.writeValueAsBytes(session);
+      Files.write(temp, bytes);
       try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
         channel.force(true);
       }
@@ -101,6 +135,8 @@ public final class SessionStore {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
+      var attributes = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class);
+      return new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes));
     } catch (IOException e) {
       throw new SessionException("Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
     }
@@ -179,12 +215,21 @@ public final class SessionStore {
 
   /**
    * Deletes a session: first the tags of its tabs (so garbage collection can reclaim what only
-   * they kept), then its file.
+   * they kept), then its file. A tab another session names too (a session saved as a copy when
+   * two processes changed it) keeps its tags.
    */
   public SessionFile delete(String idOrName, ShadowStore store) {
     SessionFile session = load(idOrName);
+    java.util.Set<String> elsewhere = new java.util.HashSet<>();
+    for (Listing other : list()) {
+      if (!other.id().equals(session.id()) && other.problem().isEmpty()) {
+        read(other.file()).tabs().forEach(t -> elsewhere.add(t.tabId()));
+      }
+    }
     for (SessionFile.Tab tab : session.tabs()) {
-      store.deleteTab(tab.tabId());
+      if (!elsewhere.contains(tab.tabId())) {
+        store.deleteTab(tab.tabId());
+      }
     }
     try {
       Files.deleteIfExists(file(session.id()));
@@ -230,6 +275,7 @@ public final class SessionStore {
         try {
           SessionCodec.snapshot(tab);
           SessionCodec.memory(tab);
+          SessionCodec.history(tab);
         } catch (RuntimeException e) {
           throw new SessionException(file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
         }

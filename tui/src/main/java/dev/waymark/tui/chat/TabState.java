@@ -47,6 +47,7 @@ public final class TabState {
   private boolean unseenFinish;
   private boolean expanded;
   private int version;
+  private Instant restoringAt; // while a restored tab's history is folded in: when its checkpoint was made
 
   /** A tool call waiting for the user's allow or deny. */
   public record PendingApproval(int checkpoint, ToolCallView call, String summary, String preview, boolean proposedAgain) {}
@@ -186,69 +187,37 @@ public final class TabState {
   // ------------------------------------------------------------------------------- changing
 
   /**
-   * Rebuilds the chat of a tab brought back from a saved session: each checkpoint's prompt,
-   * answers, tool calls and steering messages, in order, then live and the live path.
+   * Shows a tab brought back from a saved session as it was shown live: each checkpoint's events
+   * folded in as they came then (its prompt dated when the checkpoint was made), then where the tab
+   * stands, and the tool call that was waiting at live asked again.
    */
-  public void replay(List<dev.waymark.core.checkpoint.Checkpoint> checkpoints,
-      java.util.Map<Integer, List<dev.waymark.core.model.ChatMessage>> messages, int liveCheckpoint, List<Integer> livePath) {
-    for (dev.waymark.core.checkpoint.Checkpoint cp : checkpoints) {
+  private void restore(Event.TabRestored restored) {
+    for (Event.TabRestored.RestoredCheckpoint cp : restored.checkpoints()) {
       int n = cp.number();
-      if (n == 0) {
-        continue;
-      }
       ensureMark(n, cp.parent());
-      marks.set(n, new CheckpointMark(n, cp.parent(), ProtocolViews.status(cp.status()), cp.changedFiles(), false));
-      boolean prompted = false;
-      for (dev.waymark.core.model.ChatMessage m : messages.getOrDefault(n, List.of())) {
-        if (m instanceof dev.waymark.core.model.ChatMessage.User user) {
-          if (!prompted) {
-            add(new Blocks.Prompt(n, user.text(), cp.created()));
-            if (title.isEmpty()) {
-              title = user.text().strip().lines().findFirst().orElse("");
-            }
-            prompted = true;
-          } else {
-            add(new Blocks.Steering(n, user.text()));
-          }
-        } else if (m instanceof dev.waymark.core.model.ChatMessage.Assistant assistant) {
-          if (!prompted) {
-            add(new Blocks.Prompt(n, "(continued)", cp.created()));
-            prompted = true;
-          }
-          if (!assistant.reasoningText().isBlank()) {
-            Blocks.Reasoning reasoningBlock = new Blocks.Reasoning(n, reasoningShown);
-            reasoningBlock.append(assistant.reasoningText());
-            add(reasoningBlock);
-          }
-          if (!assistant.text().isBlank()) {
-            Blocks.Answer answerBlock = new Blocks.Answer(n);
-            answerBlock.append(assistant.text());
-            add(answerBlock);
-          }
-          for (dev.waymark.core.model.ToolCall call : assistant.toolCalls()) {
-            Blocks.ToolUse use = new Blocks.ToolUse(n, call.id(), call.name(), target(call.argumentsJson()), "", false);
-            toolUses.put(call.id(), use);
-            add(use);
-          }
-        } else if (m instanceof dev.waymark.core.model.ChatMessage.System compacted) {
-          add(new Blocks.Prompt(n, "/compact", cp.created()));
-          prompted = true;
-          Blocks.Answer summary = new Blocks.Answer(n);
-          summary.append(compacted.text().replace(dev.waymark.core.agent.TabSession.COMPACTED, ""));
-          add(summary);
-        } else if (m instanceof dev.waymark.core.model.ChatMessage.ToolResult result) {
-          Blocks.ToolUse use = toolUses.get(result.toolCallId());
-          if (use != null) {
-            use.finish(result.content(), result.isError());
-          }
-        }
+      restoringAt = cp.created();
+      for (Event event : cp.history()) {
+        apply(event, true);
       }
+      marks.set(n, new CheckpointMark(n, cp.parent(), cp.status(), cp.changedFiles(), false));
     }
-    live = liveCheckpoint;
-    for (int n : livePath) {
+    restoringAt = null;
+    running = false; // a turn that was running when the session was saved is not running now
+    answer = null;
+    thought = null;
+    pending = null;
+    steeringQueue.clear();
+    unseenFinish = false;
+    live = restored.live();
+    viewed = -1;
+    for (int i = 0; i < marks.size(); i++) {
+      marks.set(i, marks.get(i).onPath(false));
+    }
+    for (int n : restored.livePath()) {
       ensureMark(n, -1);
       marks.set(n, marks.get(n).onPath(true));
     }
+    restored.pendingToolCall().ifPresent(call -> proposeAgain(live, call)); // Waymark quit while it waited
     version++;
   }
 
@@ -307,7 +276,9 @@ public final class TabState {
     if (event instanceof Event.Waiting) {
       return; // shown in the footer until the next event
     }
-    if (event instanceof Event.TurnStarted started) {
+    if (event instanceof Event.TabRestored restored) {
+      restore(restored);
+    } else if (event instanceof Event.TurnStarted started) {
       turnStarted(started);
     } else if (event instanceof Event.ReasoningDelta reasoning) {
       if (thought == null) {
@@ -383,7 +354,7 @@ public final class TabState {
     viewed = -1;
     markLivePath(n);
     running = true;
-    runningSince = clock.instant();
+    runningSince = restoringAt != null ? restoringAt : clock.instant();
     answer = null;
     thought = null;
     if (title.isEmpty()) {

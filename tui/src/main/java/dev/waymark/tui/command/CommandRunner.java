@@ -2,10 +2,9 @@ package dev.waymark.tui.command;
 
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
-import dev.waymark.tui.SessionControl;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.keys.Host;
-import dev.waymark.tui.tab.SessionSaver;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.text.Tone;
@@ -21,13 +20,13 @@ public final class CommandRunner {
   private static final DateTimeFormatter SAVE_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   private final Tabs tabs;
-  private final SessionSaver saver;
+  private final Workspace workspace;
   private final Clock clock;
   private final Host host;
 
-  public CommandRunner(Tabs tabs, SessionSaver saver, Clock clock, Host host) {
+  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host) {
     this.tabs = tabs;
-    this.saver = saver;
+    this.workspace = workspace;
     this.clock = clock;
     this.host = host;
   }
@@ -60,7 +59,7 @@ public final class CommandRunner {
         commands.add(new Command.KeepDraft(""));
       }
       commands.addAll(forTab.commands());
-      tab.run(commands, saver);
+      tab.run(commands);
     }
   }
 
@@ -85,17 +84,20 @@ public final class CommandRunner {
       tab.state().notice(Tone.ERROR, "✗ There is no closed tab " + (index + 1) + "; /tab lists them.");
       return;
     }
-    tabs.reopen(index).state().notice(Tone.MUTED, "Tab reopened.");
-    saver.changed();
+    TabController back = tabs.reopen(index);
+    workspace.reopen(back.tab());
+    back.state().notice(Tone.MUTED, "Tab reopened.");
   }
 
   private void sessionCommand(TabController tab, SlashCommand.Parsed.Session command) {
-    SessionControl sessions = saver.sessions();
     try {
       switch (command.verb()) {
-        case "save" -> tab.state().notice(Tone.ACCENT, saver.save(command.argument(), true));
-        case "list" -> tab.state().notice(Tone.NORMAL, String.join("\n", sessions.list()));
-        case "delete" -> tab.state().notice(Tone.MUTED, sessions.delete(command.argument()));
+        case "save" -> {
+          tabs.syncDrafts(workspace);
+          tab.state().notice(Tone.ACCENT, workspace.save(command.argument()));
+        }
+        case "list" -> tab.state().notice(Tone.NORMAL, String.join("\n", workspace.list()));
+        case "delete" -> tab.state().notice(Tone.MUTED, workspace.delete(command.argument()));
         case "load" -> load(command.argument());
         default -> tab.state().notice(Tone.ERROR, "✗ Unknown /session command.");
       }
@@ -112,13 +114,10 @@ public final class CommandRunner {
         return;
       }
     }
-    saver.save(null, true);
-    SessionControl.Loaded loaded = saver.sessions().load(idOrName);
-    List<TabController> old = tabs.clear();
-    host.openLoaded(loaded);
-    for (TabController t : old) {
-      t.session().close();
-    }
+    tabs.syncDrafts(workspace);
+    Workspace.Opened opened = workspace.load(idOrName); // saves this session first, closes its tabs
+    tabs.clear();
+    host.showOpened(opened);
     if (tabs.isEmpty()) {
       host.openTab();
     }

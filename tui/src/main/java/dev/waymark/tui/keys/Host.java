@@ -1,14 +1,14 @@
 package dev.waymark.tui.keys;
 
-import dev.waymark.tui.SessionControl;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.tab.TabController;
 
 /** What keys and commands ask of the interface around them: tabs opened and closed, quitting, panels. */
 public interface Host {
   void openTab();
 
-  /** Replaces the tabs with a loaded session's. */
-  void openLoaded(SessionControl.Loaded loaded);
+  /** Shows the tabs of a session the workspace brought back, in place of any shown. */
+  void showOpened(Workspace.Opened opened);
 
   /** Ctrl+W: closes the tab, asking first when it runs a turn or has history. */
   void requestClose(TabController tab);

@@ -9,7 +9,6 @@ import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
-import dev.waymark.tui.tab.SessionSaver;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.Action;
@@ -36,18 +35,16 @@ public final class KeyRouter {
   private final KeyMap keys;
   private final Clock clock;
   private final InputHistory history;
-  private final SessionSaver saver;
   private final Host host;
   private Instant lastEsc = Instant.EPOCH;
   private Instant lastCtrlC = Instant.EPOCH;
 
-  public KeyRouter(Tabs tabs, Layers layers, KeyMap keys, Clock clock, InputHistory history, SessionSaver saver, Host host) {
+  public KeyRouter(Tabs tabs, Layers layers, KeyMap keys, Clock clock, InputHistory history, Host host) {
     this.tabs = tabs;
     this.layers = layers;
     this.keys = keys;
     this.clock = clock;
     this.history = history;
-    this.saver = saver;
     this.host = host;
   }
 
@@ -279,7 +276,7 @@ public final class KeyRouter {
     if (tab.state().running()) {
       tab.steer(text);
     } else {
-      tab.send(text, saver);
+      tab.send(text);
     }
     tab.scroll().follow();
   }

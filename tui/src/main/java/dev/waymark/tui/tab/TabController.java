@@ -4,6 +4,8 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.input.InputEditor;
@@ -12,39 +14,38 @@ import dev.waymark.tui.text.Tone;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * One tab: its session, what it shows (its events folded into a {@link TabState}), its own draft
- * and scroll position. Every command the interface sends to a tab's session goes through here.
+ * One tab: its tab in the workspace, what it shows (its events folded into a {@link TabState}),
+ * its own draft and scroll position. Every command the interface sends to a tab goes through
+ * here, to the workspace, which saves the session before a turn starts.
  */
 public final class TabController {
-  private static final Logger LOG = LoggerFactory.getLogger(TabController.class);
-
+  private final Workspace workspace;
+  private final WorkspaceTab tab;
   private final TabSession session;
   private final TabState state;
   private final ChatView.Scroll scroll = new ChatView.Scroll();
   private final InputEditor editor = new InputEditor();
 
-  /** Saves the session with {@code draft} as this tab's input, then runs {@code then}; see {@link SessionSaver#saveThen}. */
-  public interface BeforeTurn {
-    void saveThen(TabController tab, String draft, Runnable then);
-  }
-
   /**
    * What the interface around the tab does after one of its events.
    *
-   * @param sessionChanged the session is to be saved again
    * @param hint a line for the user, or empty
    * @param diff a diff the user asked for, to show over the chat
    * @param turnEnded the turn ended (an "Interrupting…" hint has done its job)
    */
-  public record Reaction(boolean sessionChanged, String hint, Optional<DiffView> diff, boolean turnEnded) {}
+  public record Reaction(String hint, Optional<DiffView> diff, boolean turnEnded) {}
 
-  public TabController(TabSession session, Clock clock) {
-    this.session = session;
-    this.state = new TabState(session.checkpoints().tabId(), clock);
+  public TabController(Workspace workspace, WorkspaceTab tab, Clock clock) {
+    this.workspace = workspace;
+    this.tab = tab;
+    this.session = tab.session();
+    this.state = new TabState(tab.tabId(), clock);
+  }
+
+  public WorkspaceTab tab() {
+    return tab;
   }
 
   public TabSession session() {
@@ -65,23 +66,16 @@ public final class TabController {
 
   // ------------------------------------------------------------------ commands to the session
 
-  /** Sends a prompt, once the session is saved with it as the draft, so a kill mid-turn keeps it. */
-  public void send(String text, BeforeTurn beforeTurn) {
+  /** Sends a prompt; the workspace saves the session with it as the draft first, so a kill mid-turn keeps it. */
+  public void send(String text) {
     // the checkpoint on screen goes with the prompt: a view moved right after cannot change where it branches from
     Command send = state.viewed().<Command>map(from -> new Command.Branch(from, text)).orElse(new Command.SendPrompt(text));
-    List<Command> commands = List.of(send);
-    beforeTurn.saveThen(this, text, () -> submitAll(commands));
+    workspace.submit(tab, List.of(send));
   }
 
   /** Runs commands a /checkpoint line parsed to; one that branches starts a turn, so it is saved first. */
-  public void run(List<Command> commands, BeforeTurn beforeTurn) {
-    String branchText = commands.stream().filter(Command.Branch.class::isInstance)
-        .map(c -> ((Command.Branch) c).text()).findFirst().orElse(null);
-    if (branchText != null) {
-      beforeTurn.saveThen(this, branchText, () -> submitAll(commands));
-    } else {
-      commands.forEach(session::submit);
-    }
+  public void run(List<Command> commands) {
+    workspace.submit(tab, commands);
   }
 
   /** Sends a message to the running turn; while viewing, the tab goes back to live (it does not branch). */
@@ -119,14 +113,6 @@ public final class TabController {
     state.clearPendingApproval();
   }
 
-  private void submitAll(List<Command> commands) {
-    try {
-      commands.forEach(session::submit);
-    } catch (RuntimeException e) {
-      LOG.warn("the tab closed before its commands could be submitted", e); // Waymark is quitting
-    }
-  }
-
   // ------------------------------------------------------------------------------- events
 
   /**
@@ -136,10 +122,6 @@ public final class TabController {
    */
   public Reaction apply(Event event, boolean active, int chatWidth, InputHistory history) {
     state.apply(event, active);
-    // A turn's start too: its prompt is then saved, and a crash mid-turn leaves a session to continue.
-    boolean changed = event instanceof Event.TurnStarted || event instanceof Event.CheckpointCreated
-        || event instanceof Event.CheckpointRestored || event instanceof Event.CheckpointSaved
-        || event instanceof Event.TurnFinished;
     String hint = "";
     if (event instanceof Event.ViewMoved) {
       ChatView.showViewed(state, scroll, chatWidth);
@@ -156,13 +138,12 @@ public final class TabController {
       state.notice(Tone.MUTED, "A diff of #" + diff.get().checkpoint() + " is ready: /checkpoint diff " + diff.get().checkpoint());
       diff = Optional.empty();
     }
-    return new Reaction(changed, active ? hint : "", diff, event instanceof Event.TurnFinished);
+    return new Reaction(active ? hint : "", diff, event instanceof Event.TurnFinished);
   }
 
-  /** Folds an event of a closed tab: its turn still ends, and reopened it shows how. True when the session changed. */
-  public boolean applyClosed(Event event) {
+  /** Folds an event of a closed tab: its turn still ends, and reopened it shows how. */
+  public void applyClosed(Event event) {
     state.apply(event, false);
-    return event instanceof Event.TurnFinished || event instanceof Event.CheckpointCreated;
   }
 
   private String refill(String draft, InputHistory history) {

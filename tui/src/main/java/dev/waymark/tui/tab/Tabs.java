@@ -1,6 +1,5 @@
 package dev.waymark.tui.tab;
 
-import dev.waymark.tui.SessionControl;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -108,16 +107,16 @@ public final class Tabs {
     return open.stream().anyMatch(t -> t.state().running());
   }
 
-  /** The tabs as a save writes them, {@code drafted} (if any) with {@code draft} in place of its input. */
-  public List<SessionControl.OpenTab> toSave(TabController drafted, String draft) {
-    List<SessionControl.OpenTab> tabs = new ArrayList<>();
+  /** Tells the workspace what sits in each tab's input and which tab is shown, for its next save. */
+  public void syncDrafts(dev.waymark.core.workspace.Workspace workspace) {
     for (TabController t : open) {
-      tabs.add(new SessionControl.OpenTab(t.session(), t.state().title(), t == drafted ? draft : t.editor().text(), false,
-          t == current()));
+      t.tab().input(t.editor().text());
     }
     for (TabController t : closed) {
-      tabs.add(new SessionControl.OpenTab(t.session(), t.state().title(), t.editor().text(), true));
+      t.tab().input(t.editor().text());
     }
-    return tabs;
+    if (!open.isEmpty()) {
+      workspace.show(current().tab());
+    }
   }
 }

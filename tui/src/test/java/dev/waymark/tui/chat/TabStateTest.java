@@ -149,12 +149,52 @@ class TabStateTest {
   @Test
   void aCompactedCheckpointLoadsAsItsCommandAndSummary() {
     TabState tab = tab();
-    tab.replay(List.of(new dev.waymark.core.checkpoint.Checkpoint(1, 0, dev.waymark.core.checkpoint.CheckpointStatus.DONE, java.time.Instant.EPOCH,
-            List.of(), java.util.Optional.empty(), java.util.Optional.empty(), java.util.Set.of())),
-        java.util.Map.of(1, List.of(new dev.waymark.core.model.ChatMessage.System(
-            dev.waymark.core.agent.TabSession.COMPACTED + "We wrote a.txt."))), 1, List.of(0, 1));
+    tab.apply(restoredTab(1, TurnStatus.DONE, List.of(new Event.TurnStarted(1, 0, "/compact"),
+        new Event.AssistantDelta(1, "We wrote a.txt."), new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty()))), true);
 
     assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 2).lines(60))).contains("/compact");
     assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(60))).isEqualTo("We wrote a.txt.");
+    assertThat(tab.running()).isFalse();
+    assertThat(tab.live()).isEqualTo(1);
+  }
+
+  private static Event.TabRestored restoredTab(int n, TurnStatus status, List<Event> history) {
+    return new Event.TabRestored("t", List.of(new Event.TabRestored.RestoredCheckpoint(n, 0, status,
+        ChatFixtures.CLOCK.instant(), false, history)), n, List.of(0, n), Optional.empty());
+  }
+
+  /** What a live tab showed of a turn: its tool call's diff and result, the partial answer, the error, "Interrupted". */
+  private static final ToolCallView WRITE = new ToolCallView("c1", "write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}");
+
+  private static List<Event> liveTurn() {
+    return List.of(new Event.TurnStarted(1, 0, "write a.txt"),
+        new Event.ToolCallProposed(1, WRITE, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", false),
+        new Event.ToolCallFinished(1, WRITE, "Created a.txt (3 bytes).", false),
+        new Event.AssistantDelta(1, "Now checking the te"),
+        new Event.Error("The model stopped answering (connection reset)."),
+        new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()));
+  }
+
+  private static String transcript(TabState tab) {
+    StringBuilder all = new StringBuilder();
+    for (Block block : tab.blocks()) {
+      all.append(ChatFixtures.text(block.lines(80))).append('\n');
+    }
+    return all.toString();
+  }
+
+  @Test
+  void aTabLoadedFromItsSessionShowsWhatTheLiveTabShowed() {
+    TabState live = tab();
+    liveTurn().forEach(e -> live.apply(e, true));
+    String shownLive = transcript(live);
+    assertThat(shownLive).contains("+hi", "Created a.txt", "Now checking the te", "connection reset", "Interrupted");
+
+    TabState loaded = tab();
+    loaded.apply(restoredTab(1, TurnStatus.CANCELLED, liveTurn()), true);
+    assertThat(transcript(loaded)).isEqualTo(shownLive);
+    assertThat(loaded.running()).isFalse();
+    assertThat(loaded.title()).isEqualTo("write a.txt");
+    assertThat(loaded.checkpoints().get(1).status()).isEqualTo(TurnStatus.CANCELLED);
   }
 }
