@@ -62,6 +62,19 @@ class ShellCaptureTest {
     GitCli.ok(project, "commit", "-q", "-m", "start");
   }
 
+  /** A Waymark process that opens the project, scans it before a command, and exits. */
+  private void anEarlierProcessScans() throws IOException {
+    f = new StoreFixture(temp);
+    f.store.openTab("earlier").begin().snapshotWorkTree(MAX);
+    f.close();
+  }
+
+  /** The scan before the first command of a new Waymark process. */
+  private WorkTreeSnapshot aNewProcessScans() throws IOException {
+    f = new StoreFixture(temp);
+    return f.store.openTab("next").begin().snapshotWorkTree(MAX);
+  }
+
   private void reopen() throws IOException {
     f.close();
     f = new StoreFixture(temp);
@@ -156,14 +169,11 @@ class ShellCaptureTest {
   @Test
   void aNewProcessReadsTheUsersIndexAgainWhenTheUserChangedIt() throws Exception {
     committedRepository("a.txt", "a\n");
-    f = new StoreFixture(temp);
-    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
-    f.close();
+    anEarlierProcessScans();
     writeOld("staged.txt", "staged\n");
     GitCli.ok(project(), "add", "staged.txt");
 
-    f = new StoreFixture(temp);
-    WorkTreeSnapshot next = f.store.openTab("t2").begin().snapshotWorkTree(MAX);
+    WorkTreeSnapshot next = aNewProcessScans();
 
     assertThat(next.readUsersIndex()).isTrue();
     assertThat(next.storedCount()).as("the staged file's content is known from the index").isZero();
@@ -174,13 +184,10 @@ class ShellCaptureTest {
     String big = "x".repeat(20_000) + "\n";
     committedRepository("a.txt", "a\n", "big.txt", big);
     Files.move(project().resolve("big.txt"), temp.resolve("big.txt")); // away while the first process ran
-    f = new StoreFixture(temp);
-    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
-    f.close();
+    anEarlierProcessScans();
     Files.move(temp.resolve("big.txt"), project().resolve("big.txt")); // back, as the index still has it
 
-    f = new StoreFixture(temp);
-    WorkTreeSnapshot next = f.store.openTab("t2").begin().snapshotWorkTree(MAX);
+    WorkTreeSnapshot next = aNewProcessScans();
 
     assertThat(next.readUsersIndex()).isTrue();
     assertThat(next.storedCount()).as("big.txt is known from the index, not read").isZero();
@@ -189,9 +196,7 @@ class ShellCaptureTest {
   @Test
   void aSmallFileEditedSinceTheLastProcessIsReadRatherThanTheWholeIndex() throws Exception {
     committedRepository("a.txt", "a\n", "b.txt", "b\n");
-    f = new StoreFixture(temp);
-    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
-    f.close();
+    anEarlierProcessScans();
     writeOld("a.txt", "edited between the two processes\n");
 
     f = new StoreFixture(temp);
@@ -214,9 +219,7 @@ class ShellCaptureTest {
   @Test
   void aDamagedStatCacheIsRebuiltNotBelieved() throws Exception {
     writeOld("a.txt", "a\n");
-    f = new StoreFixture(temp);
-    f.store.openTab("t1").begin().snapshotWorkTree(MAX);
-    f.close();
+    anEarlierProcessScans();
     Path cache;
     try (Stream<Path> files = Files.walk(f.home)) {
       cache = files.filter(p -> p.getFileName().toString().equals("stat-cache.bin")).findFirst().orElseThrow();
