@@ -42,8 +42,13 @@ final class TabQueue {
   private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
   private List<Event> buffered; // the events of the command running now
 
-  /** A command waiting for the running turn to end. */
-  private record Held(String name, Runnable work) {}
+  /** A queued command: its name, its work, and the id its submission got (0: none, e.g. late steering). */
+  private record Held(String name, Runnable work, long submission) {}
+
+  /** The id of the submission being dispatched now; set by the submitting thread around its dispatch. */
+  private long submitting;
+  /** The id of the command the queue thread runs now. */
+  private long running;
 
   /** {@code publish} puts out the tab's snapshot; it runs on the thread that holds the tree. */
   TabQueue(String tabId, Runnable publish) {
@@ -69,7 +74,7 @@ final class TabQueue {
 
   /** Queues {@code work}, which needs the tree: it runs in order, after the running turn if there is one. */
   void later(String name, Runnable work) {
-    Held next = new Held(name, work);
+    Held next = new Held(name, work, submitting);
     queue.execute(() -> {
       if (turnRunning || !held.isEmpty()) {
         held.add(next);
@@ -81,11 +86,18 @@ final class TabQueue {
 
   /** Queues {@code work}, which reads only the snapshot: it runs in order, even while a turn runs. */
   void now(String name, Runnable work) {
-    queue.execute(() -> run(new Held(name, work), false));
+    Held now = new Held(name, work, submitting);
+    queue.execute(() -> run(now, false));
+  }
+
+  /** Called by the submitting thread, under the tab's submit lock, around one command's dispatch. */
+  void submitting(long id) {
+    submitting = id;
   }
 
   private void run(Held command, boolean touchesTree) {
     buffered = new ArrayList<>();
+    running = command.submission();
     try {
       command.work().run();
     } catch (CheckpointException e) {
@@ -132,7 +144,7 @@ final class TabQueue {
 
   private void treeReturned(Optional<String> next, Consumer<String> sendNext) {
     turnRunning = false;
-    next.ifPresent(text -> held.add(new Held("SendPrompt", () -> sendNext.accept(text))));
+    next.ifPresent(text -> held.add(new Held("SendPrompt", () -> sendNext.accept(text), 0)));
     while (!turnRunning && !held.isEmpty()) {
       run(held.poll(), true);
     }
@@ -161,7 +173,9 @@ final class TabQueue {
 
   void emit(Event event) {
     if (buffered != null && onQueueThread()) {
-      buffered.add(event);
+      buffered.add(event instanceof Event.Error error && error.submission().isEmpty() && running != 0
+          ? new Event.Error(error.message(), java.util.OptionalLong.of(running)) // the command that failed
+          : event);
       return;
     }
     try {

@@ -129,9 +129,22 @@ public final class TabSession implements AutoCloseable {
     queue.subscribe(subscriber);
   }
 
-  /** Takes a command; its effects arrive as events. Throws {@link RejectedExecutionException} once the tab is closed. */
-  public void submit(Command command) {
-    command.dispatch(dispatch);
+  private long submissions; // guarded by this: ids in the order commands are taken
+
+  /**
+   * Takes a command and returns its submission id: ids rise in the order commands are taken, and
+   * an {@link Event.Error} from a command names it. The command's effects arrive as events. Throws
+   * {@link RejectedExecutionException} once the tab is closed.
+   */
+  public synchronized long submit(Command command) {
+    long id = ++submissions;
+    queue.submitting(id);
+    try {
+      command.dispatch(dispatch);
+    } finally {
+      queue.submitting(0);
+    }
+    return id;
   }
 
   /** Completes once every command submitted so far has been handled and its events delivered. */

@@ -56,7 +56,15 @@ public sealed interface Event {
 
   record Warning(String message) implements Event {}
 
-  record Error(String message) implements Event {}
+  /**
+   * Something went wrong; {@code submission} is the id {@code submit} returned for the command that
+   * failed, when a command failed (not, say, a model call inside a turn).
+   */
+  record Error(String message, java.util.OptionalLong submission) implements Event {
+    public Error(String message) {
+      this(message, java.util.OptionalLong.empty());
+    }
+  }
 
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
   record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}

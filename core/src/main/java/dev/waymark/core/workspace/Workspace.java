@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -216,19 +217,22 @@ public final class Workspace implements AutoCloseable {
 
   /**
    * Submits commands to a tab. When one of them starts a turn (a prompt, a branch), the session is
-   * saved first with its text as the tab's input, then they are submitted, in order.
+   * saved first with its text as the tab's input, then they are submitted, in order. Completes with
+   * their submission ids (an {@code Event.Error} names the one that failed) once they are submitted;
+   * with none if the tab closed first.
    */
-  public void submit(WorkspaceTab tab, List<Command> commands) {
+  public CompletableFuture<List<Long>> submit(WorkspaceTab tab, List<Command> commands) {
     Optional<String> prompt = commands.stream().map(Workspace::promptOf).flatMap(Optional::stream).findFirst();
     if (prompt.isEmpty()) {
-      commands.forEach(tab.session()::submit);
-      return;
+      return CompletableFuture.completedFuture(commands.stream().map(tab.session()::submit).toList());
     }
+    CompletableFuture<List<Long>> submitted = new CompletableFuture<>();
     Runnable then = () -> {
       try {
-        commands.forEach(tab.session()::submit);
+        submitted.complete(commands.stream().map(tab.session()::submit).toList());
       } catch (RejectedExecutionException e) {
         LOG.warn("tab {} closed before its commands could be submitted", tab.tabId(), e); // quitting
+        submitted.complete(List.of());
       }
     };
     try {
@@ -245,6 +249,7 @@ public final class Workspace implements AutoCloseable {
     } catch (RejectedExecutionException shuttingDown) {
       then.run();
     }
+    return submitted;
   }
 
   private static Optional<String> promptOf(Command command) {

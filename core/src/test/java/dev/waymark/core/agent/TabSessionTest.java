@@ -536,6 +536,20 @@ class TabSessionTest {
   }
 
   @Test
+  void eachCommandGetsASubmissionIdInOrderAndAnErrorNamesTheOneThatFailed() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    long listed = session.submit(new Command.List());
+    long failed = session.submit(new Command.GoTo(99, false)); // no such checkpoint
+    long viewed = session.submit(Command.View.back());
+
+    assertThat(failed).isGreaterThan(listed);
+    assertThat(viewed).isGreaterThan(failed);
+    Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.submission()).hasValue(failed);
+    assertThat(error.message()).contains("99");
+  }
+
+  @Test
   void everyCommandHasAHandler() {
     // the dispatch is a visitor: a command without a method in Command.Handler does not compile
     for (Class<?> type : Command.class.getPermittedSubclasses()) {

@@ -89,6 +89,23 @@ class WorkspaceTest {
   }
 
   @Test
+  void commandsSubmittedThroughTheWorkspaceGetTheirIdsAndAnErrorNamesTheFailedOne() throws Exception {
+    Workspace ws = workspace();
+    WorkspaceTab tab = ws.newTab();
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+
+    List<Long> prompt = ws.submit(tab, List.of(new Command.SendPrompt("write a.txt"))).get(10, TimeUnit.SECONDS);
+    await(events, finished(1));
+    List<Long> failing = ws.submit(tab, List.of(new Command.GoTo(42, false))).get(10, TimeUnit.SECONDS);
+
+    assertThat(prompt).hasSize(1);
+    assertThat(failing).singleElement().satisfies(id -> assertThat(id).isGreaterThan(prompt.get(0)));
+    Event.Error error = (Event.Error) await(events, e -> e instanceof Event.Error);
+    assertThat(error.submission()).hasValue(failing.get(0));
+  }
+
+  @Test
   void aReopenedTabTellsWhatItsChatShowedLiveToldAsTheEventsThatShowedIt() throws Exception {
     Workspace first = workspace();
     WorkspaceTab tab = first.newTab();
