@@ -125,16 +125,22 @@ final class ShellChangeTracker implements AutoCloseable {
   synchronized WorkTreeSnapshot snapshot(Turn turn, long maxFileSize) {
     settleBackground(turn);
     long start = System.currentTimeMillis();
-    Scanned scanned = scan(maxFileSize, start);
-    Path journalFile = null;
-    try {
-      journalFile = cache.generation() == 0 ? null : journal.write(turn.tabId(), turn.number(), start, cache.generation(),
-          maxFileSize, scanned.scan().rules().texts());
-    } catch (IOException e) {
-      LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
-    }
+    Path[] journalFile = {null};
+    Scanned scanned = scan(maxFileSize, start, (scan, generation) -> {
+      beforeJournal.run();
+      if (generation == 0) {
+        LOG.warn("the stat cache could not be saved; a kill during this command would lose its changes");
+        return;
+      }
+      try {
+        journalFile[0] = journal.write(turn.tabId(), turn.number(), start, generation, maxFileSize,
+            scan.rules().texts());
+      } catch (IOException e) {
+        LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
+      }
+    });
     return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(),
-        scanned.readUsersIndex(), journalFile);
+        scanned.readUsersIndex(), journalFile[0]);
   }
 
   /**
@@ -150,7 +156,7 @@ final class ShellChangeTracker implements AutoCloseable {
     try {
       if (latest == null || latest.maxFileSize() != maxFileSize) {
         long start = System.currentTimeMillis();
-        scan(maxFileSize, start);
+        scan(maxFileSize, start, null);
       }
       userGit.ifPresent(UserGitRepository::openObjects); // the first changed file's earlier content is read from there
     } catch (ScanAbandoned e) {
@@ -158,6 +164,13 @@ final class ShellChangeTracker implements AutoCloseable {
     } finally {
       scanningAhead = false;
     }
+  }
+
+  /** Runs between the cache's save before a command and the writing of its journal (a test acts there). */
+  private volatile Runnable beforeJournal = () -> {};
+
+  void beforeJournal(Runnable hook) {
+    beforeJournal = hook;
   }
 
   /** Stops a scan ahead where it is, so that closing the store does not wait for it (what it found is dropped). */
@@ -215,7 +228,7 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
-  private Scanned scan(long maxFileSize, long start) {
+  private Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
@@ -310,11 +323,16 @@ final class ShellChangeTracker implements AutoCloseable {
       }
     });
     PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
+    Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
     cache.indexStamp(index.agreedAfter(cacheAgreed, base == null));
-    cache.save(journal::generationsInUse); // what changed since the last save: a journal names exactly this baseline
+    if (beforeCommand == null) {
+      cache.save(journal::generationsInUse);
+    } else {
+      // saved, and the command's journal written, under one hold of the cache's lock: it names exactly this baseline
+      cache.save(journal::generationsInUse, generation -> beforeCommand.accept(scan, generation));
+    }
     LOG.debug("scan of {}: {} files, {} looked at, {} read, user's index {}, {} ms", root, files.size(),
         toClassify.size(), read, index.wasRead() ? "read" : "not read", System.currentTimeMillis() - start);
-    Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
     latest = tree.mark().isPresent() ? scan : null;
     return new Scanned(scan, toClassify.size(), read, index.wasRead());
   }

@@ -314,33 +314,59 @@ final class StatCache {
    * failure only costs the next process a fuller scan.
    */
   void save(Supplier<Set<Long>> inUse) {
-    if (!dirty()) {
-      return;
+    if (dirty()) {
+      save(inUse, null);
     }
-    long next = RANDOM.nextLong() | 1;
+  }
+
+  /**
+   * {@link #save(Supplier)}, then, still holding the cache's lock, hands {@code underLock} the
+   * generation now on disk (0 if there is none): a journal written there names a generation that
+   * no other process can replace without seeing that journal. When another process wrote the
+   * files since this one last did, the cache is written whole first, so that what is named is on disk.
+   */
+  void save(Supplier<Set<Long>> inUse, java.util.function.LongConsumer underLock) {
     try {
       ExclusiveFile.with(file, () -> {
-        boolean small = (deltaBytes + touched.size() * 100L) < Math.max(64 << 10, entries.size() * 10L);
-        boolean anyKept = !keptAside(file).isEmpty();
-        Set<Long> journaled = anyKept || !small || generation == 0 || !onDiskNow(file).equals(onDisk)
-            ? inUse.get() : Set.of();
-        if (anyKept) {
-          dropKept(journaled);
+        boolean elsewhere = generation == 0 || !onDiskNow(file).equals(onDisk);
+        boolean saved = true;
+        if (dirty() || elsewhere && underLock != null) {
+          saved = write(inUse, elsewhere);
         }
-        if (generation != 0 && small && onDiskNow(file).equals(onDisk)) {
-          appendDelta(next);
-        } else {
-          keepAside(journaled);
-          writeBase(next);
+        if (underLock != null) {
+          underLock.accept(saved ? generation : 0);
         }
-        onDisk = onDiskNow(file);
         return null;
       });
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not save the stat cache {}: {}", file, e.toString());
+    }
+  }
+
+  /** Writes what changed, under the lock; false when it could not (the files hold what they held). */
+  private boolean write(Supplier<Set<Long>> inUse, boolean elsewhere) {
+    long next = RANDOM.nextLong() | 1;
+    try {
+      boolean small = (deltaBytes + touched.size() * 100L) < Math.max(64 << 10, entries.size() * 10L);
+      boolean anyKept = !keptAside(file).isEmpty();
+      Set<Long> journaled = anyKept || !small || elsewhere ? inUse.get() : Set.of();
+      if (anyKept) {
+        dropKept(journaled);
+      }
+      if (!elsewhere && small) {
+        appendDelta(next);
+      } else {
+        keepAside(journaled);
+        writeBase(next);
+      }
+      onDisk = onDiskNow(file);
       generation = next;
       touched.clear();
       indexStampChanged = false;
+      return true;
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not save the stat cache {}: {}", file, e.toString());
+      return false;
     }
   }
 

@@ -381,6 +381,55 @@ class ShellCaptureTest {
   }
 
   @Test
+  void anotherWaymarkCannotReplaceACommandsBaselineBetweenItsSaveAndItsJournal() throws Exception {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    java.util.concurrent.atomic.AtomicReference<Thread> other = new java.util.concurrent.atomic.AtomicReference<>();
+    f.store.changeTracker().beforeJournal(() -> {
+      // right then, another Waymark's command writes enough files for its cache to be rewritten whole
+      Thread thread = new Thread(() -> {
+        try (ShadowStore store = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+          Turn otherTurn = store.openTab("tab2").begin();
+          WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
+          Files.createDirectories(f.file("gen"));
+          for (int i = 0; i < 1_000; i++) {
+            Files.writeString(f.file("gen/f" + i + ".txt"), "g" + i + "\n");
+          }
+          otherSnapshot.recordChanges();
+          otherTurn.finish(CheckpointStatus.DONE);
+          store.openTab("tab3").begin().snapshotWorkTree(MAX).recordChanges();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      thread.start();
+      other.set(thread);
+      try {
+        thread.join(1_500); // it may finish here only if nothing holds it off
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    turn.snapshotWorkTree(MAX);
+    f.store.changeTracker().beforeJournal(() -> {});
+    other.get().join();
+    Files.writeString(f.file("a.txt"), "after the command\n");
+    f.store.close(); // killed: the command's changes were never recorded
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1 now holds 1 file change");
+      assertThat(restored.tree().undo().applied()).isTrue();
+      assertThat(f.read("a.txt")).isEqualTo("before\n");
+    }
+  }
+
+  @Test
   void aRecoveryNeverTakesAFileTheCacheDidNotKeepForOneTheCommandCreated() throws Exception {
     writeOld("a.txt", "before\n");
     writeOld("big.bin", "x".repeat(2_000)); // over the limit below: stat'ed, never stored
