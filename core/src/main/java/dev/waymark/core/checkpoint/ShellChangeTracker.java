@@ -325,12 +325,8 @@ final class ShellChangeTracker implements AutoCloseable {
     PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
     Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
     cache.indexStamp(index.agreedAfter(cacheAgreed, base == null));
-    if (beforeCommand == null) {
-      cache.save(journal::generationsInUse);
-    } else {
-      // saved, and the command's journal written, under one hold of the cache's lock: it names exactly this baseline
-      cache.save(journal::generationsInUse, generation -> beforeCommand.accept(scan, generation));
-    }
+    // before a command: saved, and its journal written, under one hold of the cache's lock (it names exactly this baseline)
+    cache.save(journal::generationsInUse, beforeCommand == null ? null : generation -> beforeCommand.accept(scan, generation));
     LOG.debug("scan of {}: {} files, {} looked at, {} read, user's index {}, {} ms", root, files.size(),
         toClassify.size(), read, index.wasRead() ? "read" : "not read", System.currentTimeMillis() - start);
     latest = tree.mark().isPresent() ? scan : null;

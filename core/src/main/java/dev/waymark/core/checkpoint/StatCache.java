@@ -88,7 +88,7 @@ final class StatCache {
   /** Reads the cache at {@code file} and its delta; an empty cache when the base is missing or damaged. */
   static StatCache load(Path file) {
     OnDisk seen = onDiskNow(file); // before reading: a write after it makes the next save a new base
-    StatCache cache = read(file, deltaOf(file), 0);
+    StatCache cache = read(file, 0);
     cache.onDisk = seen;
     return cache;
   }
@@ -101,7 +101,7 @@ final class StatCache {
     List<Path> bases = new ArrayList<>(List.of(file));
     bases.addAll(keptAside(file));
     for (Path base : bases) {
-      StatCache cache = read(base, deltaOf(base), generation);
+      StatCache cache = read(base, generation);
       if (cache.generation == generation && generation != 0) {
         return Optional.of(cache);
       }
@@ -113,24 +113,23 @@ final class StatCache {
     return base.resolveSibling(base.getFileName() + ".delta");
   }
 
-  /** Reads {@code base} and the records of {@code delta} that follow it, up to {@code stopAt} if it is reached. */
-  private static StatCache read(Path base, Path delta, long stopAt) {
-    Path file = base;
+  /** Reads {@code base} and the records of its delta that follow it, up to {@code stopAt} if it is reached. */
+  private static StatCache read(Path base, long stopAt) {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(file);
+      bytes = Files.readAllBytes(base);
     } catch (NoSuchFileException missing) {
-      return empty(file);
+      return empty(base);
     } catch (IOException e) {
-      LOG.warn("stat cache {} cannot be read ({}); it is rebuilt", file, e.toString());
-      return empty(file);
+      LOG.warn("stat cache {} cannot be read ({}); it is rebuilt", base, e.toString());
+      return empty(base);
     }
-    StatCache cache = empty(file);
+    StatCache cache = empty(base);
     try {
       DataInputStream in = checked(bytes, 0, bytes.length);
       if (in.readInt() != MAGIC || in.readInt() != VERSION) {
-        LOG.info("stat cache {} is of another format; it is rebuilt", file);
-        return empty(file);
+        LOG.info("stat cache {} is of another format; it is rebuilt", base);
+        return empty(base);
       }
       long generation = in.readLong();
       cache.baseGeneration = generation;
@@ -141,11 +140,11 @@ final class StatCache {
       }
       cache.generation = generation;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("stat cache {} is damaged ({}); it is rebuilt", file, e.toString());
-      return empty(file);
+      LOG.warn("stat cache {} is damaged ({}); it is rebuilt", base, e.toString());
+      return empty(base);
     }
     if (cache.generation != stopAt) {
-      cache.applyDelta(delta, stopAt);
+      cache.applyDelta(deltaOf(base), stopAt);
     }
     return cache;
   }
@@ -314,18 +313,20 @@ final class StatCache {
    * failure only costs the next process a fuller scan.
    */
   void save(Supplier<Set<Long>> inUse) {
-    if (dirty()) {
-      save(inUse, null);
-    }
+    save(inUse, null);
   }
 
   /**
-   * {@link #save(Supplier)}, then, still holding the cache's lock, hands {@code underLock} the
-   * generation now on disk (0 if there is none): a journal written there names a generation that
-   * no other process can replace without seeing that journal. When another process wrote the
-   * files since this one last did, the cache is written whole first, so that what is named is on disk.
+   * {@link #save(Supplier)}, then, still holding the cache's lock, hands {@code underLock} (when
+   * not null) the generation now on disk (0 if there is none): a journal written there names a
+   * generation that no other process can replace without seeing that journal. When another process
+   * wrote the files since this one last did, the cache is written whole first, so that what is
+   * named is on disk.
    */
   void save(Supplier<Set<Long>> inUse, java.util.function.LongConsumer underLock) {
+    if (underLock == null && !dirty()) {
+      return; // nothing to write, nothing to hand over: no lock taken
+    }
     try {
       ExclusiveFile.with(file, () -> {
         boolean elsewhere = generation == 0 || !onDiskNow(file).equals(onDisk);
@@ -423,7 +424,7 @@ final class StatCache {
 
   /** The generations the base {@code base} and its delta hold. */
   private static Set<Long> generationsIn(Path base) {
-    StatCache cache = read(base, deltaOf(base), 0);
+    StatCache cache = read(base, 0);
     Set<Long> generations = new HashSet<>(cache.followed);
     if (cache.baseGeneration != 0) {
       generations.add(cache.baseGeneration);
