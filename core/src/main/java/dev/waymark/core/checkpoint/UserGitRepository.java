@@ -174,17 +174,6 @@ final class UserGitRepository implements AutoCloseable {
   }
 
   /**
-   * The index's entries under the project, by project-relative path, when the index can be
-   * trusted for them: stage 0, neither assume-valid nor skip-worktree, not racily clean, and not
-   * converted by git on checkout (a filter such as {@code filter=lfs}, {@code eol=crlf},
-   * {@code ident}, {@code working-tree-encoding}), since then the blob is not the file's bytes.
-   * Read again only when the index file changed.
-   */
-  synchronized Map<String, Tracked> trackedFiles() {
-    return index().tracked();
-  }
-
-  /**
    * The index file's stat, when it is one Waymark takes contents from; {@link FileStat#MISSING}
    * when there is none or when git converts every file (the index then never vouches for one).
    */
@@ -197,7 +186,13 @@ final class UserGitRepository implements AutoCloseable {
     }
   }
 
-  /** {@link #trackedFiles} with the stat of the index file they were read from. */
+  /**
+   * The index's entries under the project, by project-relative path, when the index can be
+   * trusted for them: stage 0, neither assume-valid nor skip-worktree, not racily clean, and not
+   * converted by git on checkout (a filter such as {@code filter=lfs}, {@code eol=crlf},
+   * {@code ident}, {@code working-tree-encoding}), since then the blob is not the file's bytes.
+   * Read again only when the index file changed. With the stat of the index file they were read from.
+   */
   synchronized Index index() {
     Path indexFile = gitDir.resolve("index");
     FileStat stamp = indexStamp();
