@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each directory a scan enters is registered before it is listed, so a change is either seen
  * by that listing or reported afterwards. Every touched path gets a sequence number; a scan keeps
- * the number it was taken at ({@link #sync}) and later asks for what was touched since. A sync
+ * the number it was taken at ({@link #sync}) and later asks for what was touched since, which costs
+ * what was touched since, not all that was touched while the watch ran. A sync
  * writes a cookie file in a directory of the store watched by the same notification queue, and
  * waits for its event: the kernel keeps one queue in order, so every earlier change has arrived.
  *
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
 final class TreeWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TreeWatch.class);
   private static final long COOKIE_WAIT_MILLIS = 2_000;
-  /** Touched paths kept before the watch gives up and asks for a whole scan: bounds its memory. */
+  /** Touched paths kept (the oldest are forgotten past it, and scans older than them walk the whole tree): bounds its memory. */
   private static final int MAX_TOUCHED = 200_000;
   /** Threads that register directories ahead of a walk entering them. */
   private static final java.util.concurrent.ExecutorService REGISTRARS = java.util.concurrent.Executors.newFixedThreadPool(4,
@@ -57,14 +58,19 @@ final class TreeWatch implements AutoCloseable {
   private final WatchKey cookieKey;
   /** Where each watched directory is now (project-relative): kept here, as a key keeps the path it was registered at. */
   private final Map<WatchKey, String> directories = new HashMap<>();
+  /** Each touched path's latest touch, and the same by touch: a scan reads only what came after its mark. */
   private final Map<String, Long> touched = new HashMap<>();
+  private final java.util.TreeMap<Long, String> byTouch = new java.util.TreeMap<>();
   private long sequence;
   private long cookie;
   /** Changes before this sequence may have been missed: scans older than it must not be trusted. */
   private long trustedSince;
   private volatile boolean broken;
 
-  private TreeWatch(Path root, Path cookies, WatchService service, WatchKey cookieKey) {
+  private final int maxTouched;
+
+  private TreeWatch(Path root, Path cookies, WatchService service, WatchKey cookieKey, int maxTouched) {
+    this.maxTouched = maxTouched;
     this.root = root;
     this.cookies = cookies;
     this.service = service;
@@ -73,6 +79,11 @@ final class TreeWatch implements AutoCloseable {
 
   /** A watch of {@code root}, with its cookies in {@code cookies}; empty where it would not help. */
   static Optional<TreeWatch> start(Path root, Path cookies) {
+    return start(root, cookies, MAX_TOUCHED);
+  }
+
+  /** {@link #start(Path, Path)}, keeping at most {@code maxTouched} touched paths. */
+  static Optional<TreeWatch> start(Path root, Path cookies, int maxTouched) {
     if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
       return Optional.empty();
     }
@@ -90,7 +101,7 @@ final class TreeWatch implements AutoCloseable {
         }
       }
       WatchKey cookieKey = cookies.register(service, StandardWatchEventKinds.ENTRY_CREATE);
-      return Optional.of(new TreeWatch(root, cookies, service, cookieKey));
+      return Optional.of(new TreeWatch(root, cookies, service, cookieKey, maxTouched));
     } catch (IOException | RuntimeException e) {
       LOG.info("no file notifications for {} ({}); each command scans the whole project", root, e.toString());
       if (service != null) {
@@ -191,13 +202,7 @@ final class TreeWatch implements AutoCloseable {
     if (broken || since < trustedSince) {
       return Optional.empty();
     }
-    Set<String> paths = new HashSet<>();
-    touched.forEach((path, when) -> {
-      if (when > since) {
-        paths.add(path);
-      }
-    });
-    return Optional.of(paths);
+    return Optional.of(new HashSet<>(byTouch.tailMap(since, false).values()));
   }
 
   boolean working() {
@@ -236,10 +241,16 @@ final class TreeWatch implements AutoCloseable {
   }
 
   private void touch(String path) {
-    touched.put(path, ++sequence);
-    if (touched.size() > MAX_TOUCHED) {
-      touched.clear();
-      trustedSince = sequence; // every earlier scan needs a whole scan; later ones are fine
+    Long before = touched.put(path, ++sequence);
+    if (before != null) {
+      byTouch.remove(before);
+    }
+    byTouch.put(sequence, path);
+    if (touched.size() > maxTouched) {
+      // the oldest is forgotten: only a scan from before its touch needs a whole walk now
+      Map.Entry<Long, String> oldest = byTouch.pollFirstEntry();
+      touched.remove(oldest.getValue());
+      trustedSince = oldest.getKey();
     }
   }
 
