@@ -385,14 +385,39 @@ public final class ShadowStore implements AutoCloseable {
     return ids;
   }
 
-  /** Deletes every tag of {@code tabId} and nothing else; gc reclaims the space later. */
+  /** Deletes every tag of {@code tabId} and nothing else; gc reclaims the space later. See {@link #deleteTabs}. */
   public void deleteTab(String tabId) {
-    checkTabId(tabId);
-    List<String> names = new ArrayList<>();
-    for (Ref ref : repo.refs(tagPrefix(tabId))) {
-      names.add(ref.getName());
+    deleteTabs(List.of(tabId));
+  }
+
+  /**
+   * Deletes every tag of each of {@code tabIds}, or none: a tab that a tree of this store or
+   * another process holds is in use, and then nothing is deleted ({@link CheckpointException}).
+   * gc reclaims the space later.
+   */
+  public void deleteTabs(java.util.Collection<String> tabIds) {
+    tabIds.forEach(ShadowStore::checkTabId);
+    List<String> claimed = new ArrayList<>();
+    try {
+      for (String tabId : tabIds) {
+        synchronized (tabLocks) {
+          if (tabLocks.containsKey(tabId)) {
+            throw tabInUse(tabId, ProcessHandle.current().pid());
+          }
+        }
+        claimTab(tabId);
+        claimed.add(tabId);
+      }
+      List<String> names = new ArrayList<>();
+      for (String tabId : tabIds) {
+        for (Ref ref : repo.refs(tagPrefix(tabId))) {
+          names.add(ref.getName());
+        }
+      }
+      repo.deleteRefs(names);
+    } finally {
+      claimed.forEach(this::releaseTab);
     }
-    repo.deleteRefs(names);
   }
 
   /** Packs refs and objects now, dropping unreachable objects older than two weeks. */

@@ -226,10 +226,17 @@ public final class SessionStore {
         read(other.file()).tabs().forEach(t -> elsewhere.add(t.tabId()));
       }
     }
+    List<String> only = new ArrayList<>();
     for (SessionFile.Tab tab : session.tabs()) {
       if (!elsewhere.contains(tab.tabId())) {
-        store.deleteTab(tab.tabId());
+        only.add(tab.tabId());
       }
+    }
+    try {
+      store.deleteTabs(only);
+    } catch (dev.waymark.core.checkpoint.CheckpointException inUse) {
+      throw new SessionException("Session " + session.id() + " was not deleted: " + inUse.getMessage()
+          + " Nothing was deleted.", inUse);
     }
     try {
       Files.deleteIfExists(file(session.id()));

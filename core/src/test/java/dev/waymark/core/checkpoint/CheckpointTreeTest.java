@@ -497,6 +497,11 @@ class CheckpointTreeTest {
     tab.save("s");
     fx.turn(other, "b.txt", "2\n");
 
+    assertThatThrownBy(() -> fx.store.deleteTab("tab1")).as("a tab held open is in use")
+        .hasMessageContaining("Tab tab1 is in use");
+    assertThat(fx.tags("tab1")).isNotEmpty();
+
+    tab.release();
     fx.store.deleteTab("tab1");
     assertThat(fx.tags("tab1")).isEmpty();
     assertThat(fx.tags("tab2")).containsExactly("refs/tags/waymark/tab2/1");

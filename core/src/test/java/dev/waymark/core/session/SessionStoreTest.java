@@ -228,9 +228,15 @@ class SessionStoreTest {
 
   @Test
   void deletingASessionDeletesItsTagsAndItsFile() throws Exception {
-    SessionFile saved = saveAll(List.of(busyTab("a.txt"), busyTab("b.txt")));
+    List<TabSession> opened = List.of(busyTab("a.txt"), busyTab("b.txt"));
+    SessionFile saved = saveAll(opened);
     TabSession other = busyTab("c.txt"); // not in the session: its tags stay
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
+    assertThatThrownBy(() -> sessions.delete(saved.id(), store)).as("its tabs are open here")
+        .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted");
+    assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
+    assertThat(sessions.file(saved.id())).exists();
+    opened.forEach(TabSession::close);
 
     sessions.delete(saved.id(), store);
 

@@ -1,6 +1,7 @@
 package dev.waymark.core.workspace;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -227,6 +228,40 @@ class WorkspaceTest {
     assertThat(store.tabIds()).contains(inOne.tabId());
     looking.deleteSession(id);
     assertThat(store.tabIds()).doesNotContain(inOne.tabId());
+  }
+
+  @Test
+  void aSessionWhoseTabAnotherProcessHoldsIsNotDeletedAndKeepsEveryTag() throws Exception {
+    Workspace holding = workspace();
+    WorkspaceTab held = holding.newTab();
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    held.subscribe(events::add);
+    turn(holding, held, events, "write", 1);
+    holding.save(null);
+    String id = holding.id();
+    java.util.Set<String> tabsBefore = store.tabIds();
+
+    // another process on the same project: its own store, its own session
+    try (ShadowStore other = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
+      Workspace elsewhere = new Workspace(other, "scripted", (tree, memory) -> {
+        throw new AssertionError("no tab is opened here");
+      });
+      try {
+        assertThatThrownBy(() -> elsewhere.deleteSession(id))
+            .hasMessageContaining("Tab " + held.tabId() + " is in use by process " + ProcessHandle.current().pid())
+            .hasMessageContaining("Nothing was deleted.");
+      } finally {
+        elsewhere.close();
+      }
+      assertThat(other.tabIds()).isEqualTo(tabsBefore).contains(held.tabId());
+    }
+    assertThat(Files.exists(holding.files().file(id))).as("the session file is kept").isTrue();
+
+    // once the holder lets go, the session can be deleted
+    holding.close();
+    Workspace later = workspace();
+    later.deleteSession(id);
+    assertThat(store.tabIds()).doesNotContain(held.tabId());
   }
 
   @Test
