@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 /**
  * Shell-change capture at 1,000, 10,000 and 100,000 files, in a clean git repository and in a
  * plain directory, against {@code git status} on the same tree measured in the same run (the
- * ratio's baseline). "First command" runs in a fresh JVM each time, as a new Waymark process
- * would; the JVM's own start is not counted, its cold JIT is. Not JMH: a fresh process per sample
+ * ratio's baseline). "First command" runs in a fresh JVM each time, with the launcher's JVM
+ * options, as a new Waymark process would; the JVM's own start is not counted, its cold JIT is. Not JMH: a fresh process per sample
  * is the point of the first measurement.
  *
  * <p>{@code ShellCaptureBench --sizes=1000,10000,100000 --out=DIR}; it needs the {@code git}
@@ -148,8 +148,9 @@ public final class ShellCaptureBench {
   }
 
   private static double[] runChild(Path project, Path home, String changed, int later, boolean ahead) throws Exception {
+    // the JVM options app/bin/waymark starts Waymark with (client compiler, serial collector): a new process as users get it
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx2g", "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
+        "-Xmx2g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
         project.toString(), home.toString(), changed, Integer.toString(later)));
     if (ahead) {
       command.add("--ahead");
