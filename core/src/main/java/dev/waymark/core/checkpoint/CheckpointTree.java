@@ -293,7 +293,13 @@ public final class CheckpointTree {
     FileRestore.Outcome outcome = FileRestore.Outcome.NOTHING;
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
-      outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
+      // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
+      var running = store.changeTracker().beforeRestore(this);
+      try {
+        outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
+      } finally {
+        store.changeTracker().afterRestore(this, running);
+      }
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
             Optional.empty(), livePath());

@@ -653,6 +653,48 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /**
+   * Before {@code tree} restores files: what its background processes changed since its last
+   * scan is recorded in the checkpoint whose files are on disk (amended), so that the restore's
+   * own writes are never taken for theirs and undoing that checkpoint undoes them too. Returns
+   * the processes still running, for {@link #afterRestore}.
+   */
+  synchronized StillRunning beforeRestore(CheckpointTree tree) {
+    Background left = background.remove(tree.tabId());
+    if (left == null) {
+      return StillRunning.NONE;
+    }
+    int at = tree.filesAt();
+    if (at > 0) {
+      try {
+        tree.amend(at, turn -> recordChanges(turn, left.after()).changes());
+      } catch (RuntimeException e) {
+        LOG.warn("could not record what background processes of tab {} changed before a restore", tree.tabId(), e);
+      }
+    } else {
+      LOG.info("tab {}: what background processes changed on top of #0 is left on disk, unrecorded", tree.tabId());
+    }
+    return new StillRunning(left.processes().stream().filter(ProcessHandle::isAlive).toList(), left.after().maxFileSize());
+  }
+
+  /** Background processes of a tab that a restore found running, and the file size limit of their command. */
+  record StillRunning(List<ProcessHandle> processes, long maxFileSize) {
+    static final StillRunning NONE = new StillRunning(List.of(), 0);
+  }
+
+  /**
+   * After {@code tree} restored files: the background processes {@link #beforeRestore} found
+   * running are watched again from the restored files, so their later changes are recorded at
+   * the tab's next scan, and the restore's writes are not.
+   */
+  synchronized void afterRestore(CheckpointTree tree, StillRunning running) {
+    List<ProcessHandle> alive = running.processes().stream().filter(ProcessHandle::isAlive).toList();
+    if (!alive.isEmpty()) {
+      background.put(tree.tabId(),
+          new Background(scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive));
+    }
+  }
+
+  /**
    * Records into checkpoint {@code #n} of {@code tree} what a command changed that a killed process
    * could not record: for each journal of the tab whose process is gone, the project is compared
    * with the stat cache as saved before the command, under the ignore rules of its start.

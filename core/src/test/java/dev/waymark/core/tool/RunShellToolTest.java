@@ -259,4 +259,39 @@ class RunShellToolTest {
     f.shell("true");
     assertThat(f.recorded()).containsExactly("late.txt");
   }
+
+  @Test
+  void anUndoWhileABackgroundJobRunsIsNeverTakenForTheJobsChangesAndTheJobsLaterWritesAreUndoneWithItsCommand()
+      throws Exception {
+    f.write("kept.txt", "original\n");
+    f.nextTurn(); // #1 changes nothing: kept.txt is there before #2
+    f.shell("echo changed > kept.txt; (sleep 1; echo late > late.txt; sleep 1; echo later > later.txt) "
+        + "> /dev/null 2>&1 &");
+    f.finish(); // #2: kept.txt changed, the job still running
+    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100);
+
+    assertThat(f.tab.undo().applied()).isTrue(); // back to #1, while the job runs
+    assertThat(f.read("kept.txt")).isEqualTo("original\n");
+    assertThat(f.exists("late.txt")).as("written by #2's job before the undo: undone with #2").isFalse();
+    for (int i = 0; i < 100 && !f.exists("later.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100);
+
+    f.turn = f.tab.begin(); // #3, from #1
+    f.shell("echo three > three.txt");
+    f.finish();
+    assertThat(f.tab.checkpoints().get(3).changes()).extracting(FileChange::path)
+        .as("the undo's own writes are not #3's; the job's write after the undo is")
+        .containsExactlyInAnyOrder("three.txt", "later.txt");
+
+    assertThat(f.tab.undo().applied()).isTrue(); // #3 undone: back to #1 exactly
+    assertThat(f.read("kept.txt")).isEqualTo("original\n");
+    assertThat(f.exists("three.txt")).isFalse();
+    assertThat(f.exists("later.txt")).isFalse();
+    assertThat(f.exists("late.txt")).isFalse();
+  }
 }
