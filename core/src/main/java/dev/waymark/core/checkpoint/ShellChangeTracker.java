@@ -33,6 +33,8 @@ final class ShellChangeTracker implements AutoCloseable {
   private final ShadowRepository repo;
   private final ProjectWalker walker;
   private final Optional<UserGitRepository> userGit;
+  /** Links to the user's objects, so that a command deleting them cannot take away what the index vouched for. */
+  private final Optional<UserObjectLinks> objectLinks;
   private final Path cacheFile;
   private final WriteLog writeLog;
   private final ShellJournal journal;
@@ -65,6 +67,7 @@ final class ShellChangeTracker implements AutoCloseable {
     this.writeLog = new WriteLog(storeDir.resolve("writes.log"));
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.cookies = storeDir.resolve("watch-cookies");
+    this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
   }
 
   /** What a scan saw of one file: its stat, and its content or, when that is not kept, why. */
@@ -139,6 +142,8 @@ final class ShellChangeTracker implements AutoCloseable {
         LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
       }
     });
+    // the objects the index vouched for, kept as the command starts (it may delete them)
+    objectLinks.ifPresent(links -> links.renew(!journal.anyBut(journalFile[0])));
     return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(),
         scanned.readUsersIndex(), journalFile[0]);
   }
@@ -159,6 +164,7 @@ final class ShellChangeTracker implements AutoCloseable {
         scan(maxFileSize, start, null);
       }
       userGit.ifPresent(UserGitRepository::openObjects); // the first changed file's earlier content is read from there
+      objectLinks.ifPresent(links -> links.renew(!journal.anyBut(null))); // the first links, ahead of the first command
     } catch (ScanAbandoned e) {
       LOG.debug("the scan ahead stopped: the store is closing");
     } finally {
@@ -473,7 +479,8 @@ final class ShellChangeTracker implements AutoCloseable {
     List<byte[]> toStore = new ArrayList<>();
     for (Pending p : pending) {
       if (p.was != null && p.was.source() == StatCache.Source.USER_GIT) {
-        Optional<byte[]> bytes = userGit.flatMap(g -> g.readBlob(p.was.version().blob(), p.was.stat().size()));
+        Optional<byte[]> bytes = userGit.flatMap(g -> g.readBlob(p.was.version().blob(), p.was.stat().size()))
+            .or(() -> objectLinks.flatMap(links -> links.readBlob(p.was.version().blob(), p.was.stat().size())));
         if (bytes.isEmpty()) {
           skipped.add(new WorkTreeChanges.Skipped(p.path, "its earlier content is not in your git repository's objects "
               + "as the index said; undo cannot bring it back"));

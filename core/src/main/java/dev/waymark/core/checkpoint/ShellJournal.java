@@ -93,6 +93,23 @@ final class ShellJournal {
     return false;
   }
 
+  /** Whether any command of any process, other than the one journalled in {@code mine} (may be null), is in flight or waits to be recovered. */
+  boolean anyBut(Path mine) {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
+      for (Path file : files) {
+        if (!file.equals(mine)) {
+          return true;
+        }
+      }
+    } catch (NoSuchFileException none) {
+      return false;
+    } catch (IOException e) {
+      LOG.warn("could not list {}: {}", dir, e.toString());
+      return true;
+    }
+    return false;
+  }
+
   /** The stat cache generations the journals of every tab name (a recovery compares with exactly that one). */
   Set<Long> generationsInUse() {
     Set<Long> generations = new HashSet<>();

@@ -251,6 +251,11 @@ final class UserGitRepository implements AutoCloseable {
     return FileKind.ABSENT; // gitlinks (submodules)
   }
 
+  /** The repository's own object directory (not its alternates). */
+  Path objectsDirectory() {
+    return commonDir.resolve("objects");
+  }
+
   /** Opens the object database ahead of the first read, which then does not wait for its pack indexes to load. */
   synchronized void openObjects() {
     try {

@@ -124,6 +124,47 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aCommandThatDeletesTheUsersRepositoryCanStillBeUndone() throws Exception {
+    committedRepository("packed.txt", "in a pack\n", "src/other.txt", "o\n");
+    GitCli.ok(project(), "gc", "-q"); // its blob is packed now
+    writeOld("loose.txt", "a loose object\n");
+    GitCli.ok(project(), "add", "loose.txt");
+    GitCli.ok(project(), "commit", "-q", "-m", "loose");
+    writeOld("staged.txt", "only in the index\n");
+    GitCli.ok(project(), "add", "staged.txt");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("t");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    assertThat(snapshot.storedCount()).as("all known from the user's index").isZero();
+
+    // the command starts the repository over (rm -rf .git) and changes what the index vouched for
+    deleteTree(project().resolve(".git"));
+    Files.delete(f.file("packed.txt"));
+    Files.writeString(f.file("loose.txt"), "rewritten\n");
+    Files.writeString(f.file("staged.txt"), "rewritten too\n");
+    WorkTreeChanges changes = snapshot.recordChanges();
+    turn.finish(CheckpointStatus.DONE);
+
+    assertThat(changes.skipped()).isEmpty();
+    assertThat(changes.recorded()).extracting(FileChange::path)
+        .containsExactlyInAnyOrder("packed.txt", "loose.txt", "staged.txt");
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.read("packed.txt")).isEqualTo("in a pack\n");
+    assertThat(f.read("loose.txt")).isEqualTo("a loose object\n");
+    assertThat(f.read("staged.txt")).isEqualTo("only in the index\n");
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        p.toFile().setWritable(true);
+        Files.delete(p);
+      }
+    }
+  }
+
+  @Test
   void aFileGitConvertsOnCheckoutIsReadRatherThanTakenFromTheIndex() throws Exception {
     committedRepository(".gitattributes", "*.bin filter=lfs diff=lfs merge=lfs -text\n", "data.bin", "raw\n",
         "plain.txt", "p\n");
