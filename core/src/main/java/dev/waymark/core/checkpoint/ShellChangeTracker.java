@@ -125,7 +125,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * Stats the tree and makes sure the content of every file is known (cached, vouched for by the
    * user's index, or read and stored now); saves the cache and notes the command in the journal.
    */
-  synchronized WorkTreeSnapshot snapshot(Turn turn, long maxFileSize) {
+  synchronized WorkTreeSnapshot snapshot(Turn turn, long maxFileSize, CommandMark mark) {
     settleBackground(turn);
     long start = System.currentTimeMillis();
     Path[] journalFile = {null};
@@ -137,7 +137,7 @@ final class ShellChangeTracker implements AutoCloseable {
       }
       try {
         journalFile[0] = journal.write(turn.tabId(), turn.number(), start, generation, maxFileSize,
-            scan.rules().texts());
+            scan.rules().texts(), mark);
       } catch (IOException e) {
         LOG.warn("could not write the shell journal; a kill during this command would lose its changes", e);
       }
@@ -710,6 +710,11 @@ final class ShellChangeTracker implements AutoCloseable {
     List<String> report = new ArrayList<>();
     for (var orphan : journal.orphans(tree.tabId())) {
       ShellJournal.Entry entry = orphan.getValue();
+      // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
+      if (!entry.mark().isEmpty() && CommandMark.findable() && new CommandMark(entry.mark()).stopAll(3_000) > 0) {
+        report.add("the shell command of checkpoint #" + entry.checkpoint()
+            + " was still running after Waymark stopped; it was stopped, and what it changed is recorded below");
+      }
       try {
         StatCache cache = cache();
         Optional<StatCache> baseline = cache.generation() == entry.cacheGeneration() ? Optional.of(cache)

@@ -29,12 +29,13 @@ final class ShellJournal {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * One running command: its tab and checkpoint, the process that ran it, when it started, and
-   * the {@code .gitignore} files as they were then (directory → text), so that the changes are
-   * judged by the rules of the command's start.
+   * One running command: its tab and checkpoint, the process that ran it, when it started, the
+   * {@code .gitignore} files as they were then (directory → text), so that the changes are judged
+   * by the rules of the command's start, and the command's {@link CommandMark} ("" in a journal
+   * written before marks were kept).
    */
   record Entry(String tab, int checkpoint, long pid, long pidStartMillis, long startMillis, long cacheGeneration,
-      long maxFileSize, Map<String, String> ignoreFiles) {
+      long maxFileSize, Map<String, String> ignoreFiles, String mark) {
     boolean ownerAlive() {
       return ProcessHandle.of(pid)
           .filter(p -> p.info().startInstant().map(i -> Math.abs(i.toEpochMilli() - pidStartMillis) < 2_000).orElse(true))
@@ -49,14 +50,14 @@ final class ShellJournal {
   }
 
   Path write(String tab, int checkpoint, long startMillis, long cacheGeneration, long maxFileSize,
-      Map<String, String> ignoreFiles) throws IOException {
+      Map<String, String> ignoreFiles, CommandMark mark) throws IOException {
     WaymarkHome.createPrivateDirectories(dir);
     ProcessHandle self = ProcessHandle.current();
     ObjectNode node = JSON.createObjectNode();
     node.put("version", 1).put("tab", tab).put("checkpoint", checkpoint).put("pid", self.pid())
         .put("pidStart", self.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L))
         .put("start", startMillis).put("cacheGeneration", cacheGeneration)
-        .put("maxFileSize", maxFileSize);
+        .put("maxFileSize", maxFileSize).put("mark", mark.value());
     ObjectNode ignores = node.putObject("ignoreFiles");
     ignoreFiles.forEach(ignores::put);
     Path file = dir.resolve(tab + "-" + checkpoint + "-" + self.pid() + ".json");
@@ -147,7 +148,8 @@ final class ShellJournal {
       Map<String, String> ignores = new LinkedHashMap<>();
       n.path("ignoreFiles").fields().forEachRemaining(f -> ignores.put(f.getKey(), f.getValue().asText()));
       return Optional.of(new Entry(n.path("tab").asText(), n.path("checkpoint").asInt(), n.path("pid").asLong(),
-          n.path("pidStart").asLong(), n.path("start").asLong(), n.path("cacheGeneration").asLong(), n.path("maxFileSize").asLong(10L << 20), ignores));
+          n.path("pidStart").asLong(), n.path("start").asLong(), n.path("cacheGeneration").asLong(), n.path("maxFileSize").asLong(10L << 20), ignores,
+          n.path("mark").asText("")));
     } catch (IOException | RuntimeException e) {
       LOG.warn("ignoring a damaged shell journal {}: {}", file, e.toString());
       return Optional.empty();

@@ -66,7 +66,16 @@ public final class Turn {
    * but not stored. See {@link WorkTreeSnapshot} for the cost.
    */
   public WorkTreeSnapshot snapshotWorkTree(long maxFileSize) {
-    return tree.store().changeTracker().snapshot(this, maxFileSize);
+    return snapshotWorkTree(maxFileSize, CommandMark.random());
+  }
+
+  /**
+   * {@link #snapshotWorkTree(long)} for a command that runs with {@code mark} in its environment:
+   * if this Waymark is killed while the command runs, the next one stops what carries the mark
+   * before it records the command's changes, so nothing it does afterwards goes unrecorded.
+   */
+  public WorkTreeSnapshot snapshotWorkTree(long maxFileSize, CommandMark mark) {
+    return tree.store().changeTracker().snapshot(this, maxFileSize, mark);
   }
 
   /** Where {@code path} (project-relative) is on disk. */

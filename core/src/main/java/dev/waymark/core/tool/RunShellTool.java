@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.CommandMark;
 import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
 import dev.waymark.core.checkpoint.WorkTreeChanges;
@@ -33,8 +34,6 @@ import org.slf4j.LoggerFactory;
 final class RunShellTool extends AbstractTool {
   private static final Logger LOG = LoggerFactory.getLogger(RunShellTool.class);
   private static final List<String> SHELL = findShell();
-  /** Set in each command's environment, so that processes it leaves behind can be found. */
-  static final String MARK_VARIABLE = "WAYMARK_COMMAND";
   /** How long to wait for output still in the pipe after the command ended or was killed. */
   private static final long DRAIN_MILLIS = 1_000;
 
@@ -73,16 +72,17 @@ final class RunShellTool extends AbstractTool {
     }
     Path root = ProjectPaths.of(context.projectRoot()).root();
     WorkTreeSnapshot snapshot = null;
+    CommandMark mark = CommandMark.random();
     if (context.turn() != null) {
       try {
-        snapshot = context.turn().snapshotWorkTree(settings.maxFileSize());
+        snapshot = context.turn().snapshotWorkTree(settings.maxFileSize(), mark);
       } catch (CheckpointException e) {
         return ToolResult.error("The command was not run: its file changes could not be made undoable ("
             + e.getMessage() + ").");
       }
     }
 
-    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables());
+    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables(), mark);
     AtomicBoolean cancelled = new AtomicBoolean();
     context.cancellation().onCancel(() -> {
       if (run.process.isAlive()) {
@@ -177,26 +177,10 @@ final class RunShellTool extends AbstractTool {
    * {@code /proc} is not readable, the command's remaining descendants.
    */
   private static List<ProcessHandle> stillRunning(Run run) {
-    String mark = MARK_VARIABLE + "=" + run.mark;
-    Path proc = Path.of("/proc");
-    if (!Files.isDirectory(proc)) {
+    if (!CommandMark.findable()) {
       return run.process.descendants().filter(ProcessHandle::isAlive).toList();
     }
-    List<ProcessHandle> found = new java.util.ArrayList<>();
-    ProcessHandle.allProcesses().forEach(p -> {
-      if (p.pid() == run.process.pid() || !p.isAlive()) {
-        return;
-      }
-      try {
-        byte[] environ = Files.readAllBytes(proc.resolve(Long.toString(p.pid())).resolve("environ"));
-        if (new String(environ, java.nio.charset.StandardCharsets.ISO_8859_1).contains(mark)) {
-          found.add(p);
-        }
-      } catch (IOException | SecurityException unreadable) {
-        // another user's process, or gone already
-      }
-    });
-    return found;
+    return run.mark.processes().stream().filter(p -> p.pid() != run.process.pid()).toList();
   }
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
@@ -229,17 +213,17 @@ final class RunShellTool extends AbstractTool {
     final Process process;
     final CappedOutput output;
     final Thread reader;
-    final String mark;
+    final CommandMark mark;
 
-    private Run(Process process, CappedOutput output, Thread reader, String mark) {
+    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark) {
       this.process = process;
       this.output = output;
       this.reader = reader;
       this.mark = mark;
     }
 
-    static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld)
-        throws IOException {
+    static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld,
+        CommandMark mark) throws IOException {
       ProcessBuilder builder = new ProcessBuilder(shell.get(0), shell.get(1), command)
           .directory(root.toFile())
           .redirectErrorStream(true);
@@ -253,8 +237,7 @@ final class RunShellTool extends AbstractTool {
       builder.environment().put("PAGER", "cat");
       builder.environment().put("GIT_PAGER", "cat");
       builder.environment().put("GIT_TERMINAL_PROMPT", "0");
-      String mark = java.util.UUID.randomUUID().toString();
-      builder.environment().put(MARK_VARIABLE, mark);
+      builder.environment().put(CommandMark.VARIABLE, mark.value());
       Process process = builder.start();
       if (!devNull.exists()) {
         process.getOutputStream().close();

@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -387,6 +388,43 @@ class ShellCaptureTest {
   }
 
   /** Another Waymark on the project, whose command writes enough files for its stat cache to be rewritten whole. */
+  @Test
+  void aCommandStillRunningAfterItsWaymarkWasKilledIsStoppedAndWhatItChangedIsRecovered() throws Exception {
+    assumeTrue(CommandMark.findable(), "processes are found by their environment through /proc");
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    CommandMark mark = CommandMark.random();
+    turn.snapshotWorkTree(MAX, mark);
+    // the command: edits a.txt at once, and would write late.txt later
+    ProcessBuilder command = new ProcessBuilder("sh", "-c", "echo during > a.txt; sleep 3; echo late > late.txt")
+        .directory(f.project.toFile());
+    command.environment().put(CommandMark.VARIABLE, mark.value());
+    Process running = command.start();
+    for (int i = 0; i < 100 && !f.read("a.txt").equals("during\n"); i++) {
+      Thread.sleep(20);
+    }
+    // its Waymark is killed here, and the command goes on
+    f.store.close();
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("the command was stopped").isTrue();
+      assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
+      assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      Thread.sleep(3_500);
+      assertThat(f.exists("late.txt")).as("nothing it would have done later happens unrecorded").isFalse();
+      assertThat(restored.tree().undo().applied()).isTrue();
+      assertThat(f.read("a.txt")).isEqualTo("before\n");
+    } finally {
+      running.destroyForcibly();
+    }
+  }
+
   private void anotherWaymarksCommandRewritesTheStatCache() throws IOException {
     try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
       Turn otherTurn = other.openTab("tab2").begin();

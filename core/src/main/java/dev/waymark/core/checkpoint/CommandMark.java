@@ -1,0 +1,74 @@
+package dev.waymark.core.checkpoint;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A shell command's mark: a value in its environment that every process it starts inherits,
+ * and keeps when its parent dies and it is re-parented. It finds what a command left running,
+ * even after the Waymark that ran it was killed.
+ */
+public record CommandMark(String value) {
+  /** The environment variable that holds the mark. */
+  public static final String VARIABLE = "WAYMARK_COMMAND";
+
+  public static CommandMark random() {
+    return new CommandMark(UUID.randomUUID().toString());
+  }
+
+  /** Whether processes can be found by their mark here: {@code /proc} shows their environment. */
+  public static boolean findable() {
+    return Files.isDirectory(Path.of("/proc"));
+  }
+
+  /** The live processes that carry this mark (other users' processes cannot be read, and are not). */
+  public List<ProcessHandle> processes() {
+    String wanted = VARIABLE + "=" + value;
+    Path proc = Path.of("/proc");
+    List<ProcessHandle> found = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      if (!p.isAlive()) {
+        return;
+      }
+      try {
+        byte[] environ = Files.readAllBytes(proc.resolve(Long.toString(p.pid())).resolve("environ"));
+        if (new String(environ, StandardCharsets.ISO_8859_1).contains(wanted)) {
+          found.add(p);
+        }
+      } catch (IOException | SecurityException unreadable) {
+        // another user's process, or gone already
+      }
+    });
+    return found;
+  }
+
+  /**
+   * Kills every process that carries this mark, twice (to catch one forked meanwhile), and waits
+   * up to {@code waitMillis} for them to end. Returns how many there were.
+   */
+  public int stopAll(long waitMillis) {
+    List<ProcessHandle> marked = processes();
+    for (int round = 0; round < 2; round++) {
+      for (ProcessHandle p : round == 0 ? marked : processes()) {
+        p.destroyForcibly();
+      }
+    }
+    long deadline = System.currentTimeMillis() + waitMillis;
+    for (ProcessHandle p : marked) {
+      try {
+        p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // still going: what it changes from now on is left as it is on disk
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return marked.size();
+  }
+}
