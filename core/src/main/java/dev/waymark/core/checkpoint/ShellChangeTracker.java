@@ -703,12 +703,13 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /**
    * Records into checkpoint {@code #n} of {@code tree} what a command changed that a killed process
-   * could not record: for each journal of the tab whose process is gone, the project is compared
+   * could not record: for each journal another process left in the tab (the caller holds the tab,
+   * so that process no longer runs a command in it, even if its id still shows), the project is compared
    * with the stat cache as saved before the command, under the ignore rules of its start.
    */
   synchronized List<String> recover(CheckpointTree tree) {
     List<String> report = new ArrayList<>();
-    for (var orphan : journal.orphans(tree.tabId())) {
+    for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();
       // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
       if (!entry.mark().isEmpty() && CommandMark.findable() && new CommandMark(entry.mark()).stopAll(3_000) > 0) {

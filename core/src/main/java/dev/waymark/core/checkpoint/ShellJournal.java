@@ -126,13 +126,18 @@ final class ShellJournal {
     return generations;
   }
 
-  /** The journals of {@code tab} whose process is gone, with their files. */
-  List<Map.Entry<Path, Entry>> orphans(String tab) {
+  /**
+   * The journals of {@code tab} that another process wrote, with their files, for the tab's
+   * holder: commands run only in the process holding their tab, so each of these was left by an
+   * earlier holder that stopped before recording (its process id may still show for a moment
+   * after a kill, which must not matter). This process's own are its running commands'.
+   */
+  List<Map.Entry<Path, Entry>> leftInTab(String tab) {
+    long self = ProcessHandle.current().pid();
     List<Map.Entry<Path, Entry>> found = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, tab + "-*.json")) {
       for (Path file : files) {
-        read(file).filter(e -> e.tab().equals(tab) && !e.ownerAlive())
-            .ifPresent(e -> found.add(Map.entry(file, e)));
+        read(file).filter(e -> e.tab().equals(tab) && e.pid() != self).ifPresent(e -> found.add(Map.entry(file, e)));
       }
     } catch (NoSuchFileException none) {
       return found;

@@ -425,6 +425,41 @@ class ShellCaptureTest {
     }
   }
 
+  @Test
+  void aJournalIsRecoveredByTheTabsNextHolderEvenWhileItsWritersPidStillShows() throws Exception {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("a.txt"), "after the command\n");
+    f.store.close(); // killed: the lock on the tab is gone with it
+    // ...while its process id still shows, as it does until a killed process is reaped (here: another live process)
+    Process lingering = new ProcessBuilder("sleep", "30").start();
+    try {
+      ObjectMapper json = new ObjectMapper();
+      try (Stream<Path> files = Files.walk(f.home)) {
+        for (Path journal : files.filter(p -> p.toString().contains("shell-journal") && p.toString().endsWith(".json"))
+            .toList()) {
+          ObjectNode node = (ObjectNode) json.readTree(journal.toFile());
+          node.put("pid", lingering.pid());
+          node.put("pidStart", lingering.info().startInstant().orElseThrow().toEpochMilli());
+          json.writeValue(journal.toFile(), node);
+        }
+      }
+
+      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+        ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+        assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
+        assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      }
+    } finally {
+      lingering.destroyForcibly();
+    }
+  }
+
   private void anotherWaymarksCommandRewritesTheStatCache() throws IOException {
     try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
       Turn otherTurn = other.openTab("tab2").begin();
