@@ -103,7 +103,8 @@ public final class CheckpointTree {
   /**
    * Gives up this tree's hold on the tab (when its session closes), so that another process may
    * open it; once released the tree only reads: a turn, a restore or a save is refused. A running
-   * turn keeps the hold: call this once it has ended.
+   * turn keeps the hold: call this once it has ended. Processes the tab's commands left running
+   * are stopped, and what they changed is recorded.
    */
   public void release() {
     Optional<Turn> running = recorder.running();
@@ -112,6 +113,7 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
+      store.changeTracker().stopBackground(this); // what its commands left running stops with it
       store.releaseTab(tabId);
     }
     released = true;

@@ -111,7 +111,7 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** Processes a command left running, and the tree as the tab last recorded it. */
-  private record Background(Scan after, List<ProcessHandle> processes) {}
+  private record Background(CheckpointTree tree, Scan after, List<ProcessHandle> processes) {}
 
   WriteLog writeLog() {
     return writeLog;
@@ -638,7 +638,7 @@ final class ShellChangeTracker implements AutoCloseable {
    */
   synchronized void leftRunning(Turn turn, Scan after, List<ProcessHandle> processes) {
     if (!processes.isEmpty()) {
-      background.put(turn.tabId(), new Background(after, List.copyOf(processes)));
+      background.put(turn.tabId(), new Background(turn.tree(), after, List.copyOf(processes)));
     }
   }
 
@@ -654,7 +654,7 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     List<ProcessHandle> alive = left.processes().stream().filter(ProcessHandle::isAlive).toList();
     if (!alive.isEmpty()) {
-      background.put(turn.tabId(), new Background(found.after().get(), alive));
+      background.put(turn.tabId(), new Background(left.tree(), found.after().get(), alive));
     }
     return found.changes();
   }
@@ -683,6 +683,36 @@ final class ShellChangeTracker implements AutoCloseable {
     return new StillRunning(left.processes().stream().filter(ProcessHandle::isAlive).toList(), left.after().maxFileSize());
   }
 
+  /**
+   * Stops the processes {@code tree}'s commands left running (its tab is closing, or Waymark is),
+   * then records what they changed as {@link #beforeRestore} does: nothing they would do later
+   * can happen outside a checkpoint.
+   */
+  synchronized void stopBackground(CheckpointTree tree) {
+    Background left = background.get(tree.tabId());
+    if (left == null || left.tree() != tree) {
+      return;
+    }
+    for (int round = 0; round < 2; round++) { // twice, to catch a child forked meanwhile
+      for (ProcessHandle p : left.processes()) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+      }
+    }
+    long deadline = System.currentTimeMillis() + 2_000;
+    for (ProcessHandle p : left.processes()) {
+      try {
+        p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        LOG.warn("process {} of tab {} did not stop; what it changes from now on is not recorded", p.pid(), tree.tabId());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    beforeRestore(tree);
+  }
+
   /** Background processes of a tab that a restore found running, and the file size limit of their command. */
   record StillRunning(List<ProcessHandle> processes, long maxFileSize) {
     static final StillRunning NONE = new StillRunning(List.of(), 0);
@@ -697,7 +727,7 @@ final class ShellChangeTracker implements AutoCloseable {
     List<ProcessHandle> alive = running.processes().stream().filter(ProcessHandle::isAlive).toList();
     if (!alive.isEmpty()) {
       background.put(tree.tabId(),
-          new Background(scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive));
+          new Background(tree, scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive));
     }
   }
 
@@ -966,6 +996,13 @@ final class ShellChangeTracker implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    for (Background left : List.copyOf(background.values())) {
+      try {
+        stopBackground(left.tree());
+      } catch (RuntimeException e) {
+        LOG.warn("could not stop or record the background processes of tab {}", left.tree().tabId(), e);
+      }
+    }
     if (watch != null) {
       watch.close();
     }

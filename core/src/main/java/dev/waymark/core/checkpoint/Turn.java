@@ -22,6 +22,11 @@ public final class Turn {
   private final CheckpointTree tree;
   final Node node;
 
+  /** The tab's tree this turn belongs to. */
+  CheckpointTree tree() {
+    return tree;
+  }
+
   Turn(CheckpointTree tree, Node node) {
     this.tree = tree;
     this.node = node;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -293,5 +294,37 @@ class RunShellToolTest {
     assertThat(f.exists("three.txt")).isFalse();
     assertThat(f.exists("later.txt")).isFalse();
     assertThat(f.exists("late.txt")).isFalse();
+  }
+
+  @Test
+  void closingTheTabStopsWhatItsCommandsLeftRunningAndRecordsWhatTheyChanged() throws Exception {
+    f.shell("(echo started > started.txt; sleep 29.71; echo never > never.txt) > /dev/null 2>&1 &");
+    f.finish();
+    for (int i = 0; i < 100 && !f.exists("started.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100);
+    List<ProcessHandle> job = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.71")).toList();
+    assertThat(job).isNotEmpty();
+
+    f.tab.release(); // the tab closes
+
+    assertThat(job).noneMatch(ProcessHandle::isAlive);
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("started.txt");
+  }
+
+  @Test
+  void closingTheStoreStopsWhatCommandsLeftRunning() throws Exception {
+    f.shell("(sleep 29.72; echo never > never.txt) > /dev/null 2>&1 &");
+    f.finish();
+    Thread.sleep(200);
+    List<ProcessHandle> job = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.72")).toList();
+    assertThat(job).isNotEmpty();
+
+    f.store.close(); // Waymark exits
+
+    assertThat(job).noneMatch(ProcessHandle::isAlive);
   }
 }
