@@ -79,26 +79,19 @@ final class ShellJournal {
 
   /** Whether any tab has a journal whose process is gone: its recovery needs the cache as that process left it. */
   boolean anyOrphans() {
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
-      for (Path file : files) {
-        if (read(file).filter(e -> !e.ownerAlive()).isPresent()) {
-          return true;
-        }
-      }
-    } catch (NoSuchFileException none) {
-      return false;
-    } catch (IOException e) {
-      LOG.warn("could not list {}: {}", dir, e.toString());
-      return true;
-    }
-    return false;
+    return any(file -> read(file).filter(e -> !e.ownerAlive()).isPresent());
   }
 
   /** Whether any command of any process, other than the one journalled in {@code mine} (may be null), is in flight or waits to be recovered. */
   boolean anyBut(Path mine) {
+    return any(file -> !file.equals(mine));
+  }
+
+  /** Whether a journal file matches; true when the journals cannot be listed (the safe answer for both callers). */
+  private boolean any(java.util.function.Predicate<Path> matches) {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
       for (Path file : files) {
-        if (!file.equals(mine)) {
+        if (matches.test(file)) {
           return true;
         }
       }

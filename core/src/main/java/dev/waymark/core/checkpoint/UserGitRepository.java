@@ -279,19 +279,25 @@ final class UserGitRepository implements AutoCloseable {
       if (objects == null) {
         objects = new FileRepository(commonDir.toFile());
       }
-      try (ObjectReader reader = objects.newObjectReader()) {
-        if (!reader.has(blob, Constants.OBJ_BLOB)) {
-          return Optional.empty();
-        }
-        ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
-        if (loader.getSize() != expectedSize) {
-          return Optional.empty();
-        }
-        return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
-      }
+      return readBlob(objects, blob, expectedSize);
     } catch (IOException | RuntimeException e) {
       LOG.info("cannot read blob {} from {}: {}", blob.name(), commonDir, e.toString());
       return Optional.empty();
+    }
+  }
+
+  /** {@code blob} from {@code objects} if it is there with {@code expectedSize} bytes (else the index named other content). */
+  static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize)
+      throws IOException {
+    try (ObjectReader reader = objects.newObjectReader()) {
+      if (!reader.has(blob, Constants.OBJ_BLOB)) {
+        return Optional.empty();
+      }
+      ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
+      if (loader.getSize() != expectedSize) {
+        return Optional.empty();
+      }
+      return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
     }
   }
 

@@ -17,10 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
-import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectLoader;
-import org.eclipse.jgit.lib.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,15 +155,8 @@ final class UserObjectLinks {
       return Optional.empty();
     }
     // opened for each read: it is the rare case, and the links change between commands
-    try (FileRepository links = new FileRepository(mirror.toFile()); ObjectReader reader = links.newObjectReader()) {
-      if (!reader.has(blob, Constants.OBJ_BLOB)) {
-        return Optional.empty();
-      }
-      ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
-      if (loader.getSize() != expectedSize) {
-        return Optional.empty();
-      }
-      return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
+    try (FileRepository links = new FileRepository(mirror.toFile())) {
+      return UserGitRepository.readBlob(links, blob, expectedSize);
     } catch (IOException | RuntimeException e) {
       LOG.info("cannot read blob {} from {}: {}", blob.name(), mirror, e.toString());
       return Optional.empty();

@@ -81,6 +81,20 @@ class ShellCaptureTest {
     f = new StoreFixture(temp);
   }
 
+  /**
+   * Tab {@code tab1} of a project holding a.txt ("before"), whose turn #1 has taken its snapshot
+   * before a command marked {@code mark}. Returns the session as saved when the turn started.
+   */
+  private CheckpointTree.Snapshot aCommandStartsInTab1(CommandMark mark) throws IOException {
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    turn.snapshotWorkTree(MAX, mark);
+    return saved;
+  }
+
   @Test
   void aCleanGitRepositoryIsNotReadBeforeACommandAndIsNeverWritten() throws Exception {
     committedRepository("src/a.txt", "a\n", "src/b.txt", "b\n", "README", "r\n");
@@ -358,12 +372,7 @@ class ShellCaptureTest {
 
   @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
-    writeOld("a.txt", "before\n");
-    f = new StoreFixture(temp);
-    CheckpointTree tab = f.store.openTab("tab1");
-    Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot(); // the session as saved when the turn started
-    turn.snapshotWorkTree(MAX);
+    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     Files.writeString(f.file("new.txt"), "created by the command\n");
     // killed here: the command ended, its changes were never recorded
@@ -391,13 +400,8 @@ class ShellCaptureTest {
   @Test
   void aCommandStillRunningAfterItsWaymarkWasKilledIsStoppedAndWhatItChangedIsRecovered() throws Exception {
     assumeTrue(CommandMark.findable(), "processes are found by their environment through /proc");
-    writeOld("a.txt", "before\n");
-    f = new StoreFixture(temp);
-    CheckpointTree tab = f.store.openTab("tab1");
-    Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
     CommandMark mark = CommandMark.random();
-    turn.snapshotWorkTree(MAX, mark);
+    CheckpointTree.Snapshot saved = aCommandStartsInTab1(mark);
     // the command: edits a.txt at once, and would write late.txt later
     ProcessBuilder command = new ProcessBuilder("sh", "-c", "echo during > a.txt; sleep 3; echo late > late.txt")
         .directory(f.project.toFile());
@@ -427,12 +431,7 @@ class ShellCaptureTest {
 
   @Test
   void aJournalIsRecoveredByTheTabsNextHolderEvenWhileItsWritersPidStillShows() throws Exception {
-    writeOld("a.txt", "before\n");
-    f = new StoreFixture(temp);
-    CheckpointTree tab = f.store.openTab("tab1");
-    Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
-    turn.snapshotWorkTree(MAX);
+    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     f.store.close(); // killed: the lock on the tab is gone with it
     // ...while its process id still shows, as it does until a killed process is reaped (here: another live process)
@@ -488,12 +487,7 @@ class ShellCaptureTest {
 
   @Test
   void aKilledCommandIsRecoveredAfterAnotherProcessRewroteTheStatCacheMeanwhile() throws Exception {
-    writeOld("a.txt", "before\n");
-    f = new StoreFixture(temp);
-    CheckpointTree tab = f.store.openTab("tab1");
-    Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
-    turn.snapshotWorkTree(MAX);
+    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     // another Waymark on the project, whose command writes enough files for its cache to be rewritten whole
     anotherWaymarksCommandRewritesTheStatCache();
