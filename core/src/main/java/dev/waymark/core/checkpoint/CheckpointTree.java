@@ -296,11 +296,11 @@ public final class CheckpointTree {
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      var running = store.changeTracker().beforeRestore(this);
+      var running = store.changeTracker().recordBackgroundSoFar(this);
       try {
         outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
       } finally {
-        store.changeTracker().afterRestore(this, running);
+        store.changeTracker().watchBackgroundFromHere(this, running);
       }
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),

@@ -48,27 +48,40 @@ public record CommandMark(String value) {
   }
 
   /**
-   * Kills every process that carries this mark, twice (to catch one forked meanwhile), and waits
-   * up to {@code waitMillis} for them to end. Returns how many there were.
+   * Kills every process that carries this mark and waits up to {@code waitMillis} for them to
+   * end (see {@link #stop}). Returns how many there were.
    */
   public int stopAll(long waitMillis) {
     List<ProcessHandle> marked = processes();
+    stop(marked, waitMillis);
+    return marked.size();
+  }
+
+  /**
+   * Kills each process and its descendants, twice (to catch a child forked meanwhile), then waits
+   * up to {@code waitMillis} in all for them to end; one that does not is left, and named in the log.
+   */
+  public static void stop(java.util.Collection<ProcessHandle> processes, long waitMillis) {
     for (int round = 0; round < 2; round++) {
-      for (ProcessHandle p : round == 0 ? marked : processes()) {
+      for (ProcessHandle p : processes) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
       }
     }
     long deadline = System.currentTimeMillis() + waitMillis;
-    for (ProcessHandle p : marked) {
+    for (ProcessHandle p : processes) {
+      if (waitMillis <= 0) {
+        break;
+      }
       try {
         p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
       } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-        // still going: what it changes from now on is left as it is on disk
+        org.slf4j.LoggerFactory.getLogger(CommandMark.class).warn("process {} did not stop; what it changes from now "
+            + "on is not recorded", p.pid());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
       }
     }
-    return marked.size();
   }
 }

@@ -663,9 +663,9 @@ final class ShellChangeTracker implements AutoCloseable {
    * Before {@code tree} restores files: what its background processes changed since its last
    * scan is recorded in the checkpoint whose files are on disk (amended), so that the restore's
    * own writes are never taken for theirs and undoing that checkpoint undoes them too. Returns
-   * the processes still running, for {@link #afterRestore}.
+   * the processes still running, for {@link #watchBackgroundFromHere}.
    */
-  synchronized StillRunning beforeRestore(CheckpointTree tree) {
+  synchronized StillRunning recordBackgroundSoFar(CheckpointTree tree) {
     Background left = background.remove(tree.tabId());
     if (left == null) {
       return StillRunning.NONE;
@@ -685,7 +685,7 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /**
    * Stops the processes {@code tree}'s commands left running (its tab is closing, or Waymark is),
-   * then records what they changed as {@link #beforeRestore} does: nothing they would do later
+   * then records what they changed as {@link #recordBackgroundSoFar} does: nothing they would do later
    * can happen outside a checkpoint.
    */
   synchronized void stopBackground(CheckpointTree tree) {
@@ -693,24 +693,8 @@ final class ShellChangeTracker implements AutoCloseable {
     if (left == null || left.tree() != tree) {
       return;
     }
-    for (int round = 0; round < 2; round++) { // twice, to catch a child forked meanwhile
-      for (ProcessHandle p : left.processes()) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-      }
-    }
-    long deadline = System.currentTimeMillis() + 2_000;
-    for (ProcessHandle p : left.processes()) {
-      try {
-        p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-        LOG.warn("process {} of tab {} did not stop; what it changes from now on is not recorded", p.pid(), tree.tabId());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    beforeRestore(tree);
+    CommandMark.stop(left.processes(), 2_000);
+    recordBackgroundSoFar(tree);
   }
 
   /** Background processes of a tab that a restore found running, and the file size limit of their command. */
@@ -719,11 +703,11 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /**
-   * After {@code tree} restored files: the background processes {@link #beforeRestore} found
+   * After {@code tree} restored files: the background processes {@link #recordBackgroundSoFar} found
    * running are watched again from the restored files, so their later changes are recorded at
    * the tab's next scan, and the restore's writes are not.
    */
-  synchronized void afterRestore(CheckpointTree tree, StillRunning running) {
+  synchronized void watchBackgroundFromHere(CheckpointTree tree, StillRunning running) {
     List<ProcessHandle> alive = running.processes().stream().filter(ProcessHandle::isAlive).toList();
     if (!alive.isEmpty()) {
       background.put(tree.tabId(),

@@ -185,10 +185,7 @@ final class RunShellTool extends AbstractTool {
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
   static void killTree(Process process) {
-    for (int round = 0; round < 2; round++) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-    }
+    CommandMark.stop(List.of(process.toHandle()), 0);
   }
 
   private static List<String> findShell() {
