@@ -637,8 +637,14 @@ final class ShellChangeTracker implements AutoCloseable {
    * recorded at the tab's next scan (its next command, or the end of its turn).
    */
   synchronized void leftRunning(Turn turn, Scan after, List<ProcessHandle> processes) {
-    if (!processes.isEmpty()) {
-      background.put(turn.tabId(), new Background(turn.tree(), after, List.copyOf(processes)));
+    // what earlier commands left and still runs is followed on, with this command's
+    Background earlier = background.get(turn.tabId());
+    java.util.LinkedHashSet<ProcessHandle> all = new java.util.LinkedHashSet<>(processes);
+    if (earlier != null) {
+      earlier.processes().stream().filter(ProcessHandle::isAlive).forEach(all::add);
+    }
+    if (!all.isEmpty()) {
+      background.put(turn.tabId(), new Background(turn.tree(), after, List.copyOf(all)));
     }
   }
 

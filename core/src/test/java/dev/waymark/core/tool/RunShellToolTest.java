@@ -327,4 +327,18 @@ class RunShellToolTest {
 
     assertThat(job).noneMatch(ProcessHandle::isAlive);
   }
+
+  @Test
+  void aJobAnEarlierCommandLeftIsStillFollowedAfterALaterCommandLeavesOneToo() throws Exception {
+    f.shell("(sleep 29.81; echo never > never.txt) > /dev/null 2>&1 &");
+    f.shell("(sleep 0.2) > /dev/null 2>&1 &");
+    f.finish();
+    List<ProcessHandle> first = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.81")).toList();
+    assertThat(first).isNotEmpty();
+
+    f.tab.release();
+
+    assertThat(first).noneMatch(ProcessHandle::isAlive);
+  }
 }
