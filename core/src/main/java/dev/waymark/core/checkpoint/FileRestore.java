@@ -265,6 +265,7 @@ final class FileRestore {
       throw new CheckpointException("Cannot restore #" + to.number + ": the restore journal could not be written in "
           + store.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
     }
+    long generation = store.workTree().beginWrites();
     int firstWrite = 0;
     while (firstWrite < steps.size() && !steps.get(firstWrite).next().exists()) {
       firstWrite++;
@@ -324,6 +325,7 @@ final class FileRestore {
           + "; every file was put back as it was.", e);
     }
     Files.deleteIfExists(store.journalFile());
+    store.workTree().writesDone(generation);
     List<FileChange> wrote = new ArrayList<>(steps.size());
     for (Step step : steps) {
       wrote.add(new FileChange(step.path(), step.prior(), step.next()));
@@ -378,10 +380,9 @@ final class FileRestore {
     }
     if (step.next().exists()) {
       store.workTree().write(step.path(), step.next(), store.repo());
-    } else {
-      store.workTree().delete(step.path());
+      return true;
     }
-    return true;
+    return store.workTree().remove(step.path(), step.prior(), checked.get(step.path()), checkedAt, store.repo());
   }
 
   /** A file changed under the restore: what it wrote is put back, and the file is named. */

@@ -62,6 +62,8 @@ public final class ShadowStore implements AutoCloseable {
   private volatile long lastWriteNanos = System.nanoTime();
   private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
   private final ShellChangeTracker changeTracker;
+  /** Files restores took out, kept for the restore that brings them back; null when it could not be made. */
+  private final SetAside aside;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
       List<String> exclusions) {
@@ -69,11 +71,22 @@ public final class ShadowStore implements AutoCloseable {
     this.storeDir = storeDir;
     this.repo = repo;
     this.workTree = new WorkTree(project);
+    this.aside = openSetAside(storeDir);
+    workTree.keepRemovedFilesIn(aside);
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
     this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir);
     this.recovered = lock.run(this::recoverInterruptedRestore);
+  }
+
+  private static SetAside openSetAside(Path storeDir) {
+    try {
+      return SetAside.open(storeDir.resolve("set-aside"));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("no set-aside directory in {}: a restore deletes files, and a redo writes them again", storeDir, e);
+      return null;
+    }
   }
 
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
@@ -601,6 +614,10 @@ public final class ShadowStore implements AutoCloseable {
     maintenanceTimer.shutdownNow();
     changeTracker.stopScanAhead();
     changeTracker.close();
+    if (aside != null) {
+      workTree.keepRemovedFilesIn(null);
+      aside.close();
+    }
     synchronized (tabLocks) {
       tabLocks.values().forEach(ShadowStore::releaseTabLock);
       tabLocks.clear();

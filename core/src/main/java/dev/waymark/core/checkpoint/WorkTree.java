@@ -23,6 +23,8 @@ final class WorkTree {
 
   private final Path root;
   private volatile java.util.function.Consumer<Path> tempWrittenHook = temp -> {};
+  /** Where removed files wait for a redo; null when the store could not make one. */
+  private volatile SetAside aside;
 
   WorkTree(Path root) {
     this.root = root;
@@ -30,6 +32,24 @@ final class WorkTree {
 
   Path root() {
     return root;
+  }
+
+  void keepRemovedFilesIn(SetAside aside) {
+    this.aside = aside;
+  }
+
+  /** Starts a restore's writes; what it removes outlives what earlier restores removed ({@link #writesDone}). */
+  long beginWrites() {
+    SetAside kept = aside;
+    return kept == null ? 0 : kept.begin();
+  }
+
+  /** After a restore's writes: what earlier restores removed, and this one did not bring back, is deleted. */
+  void writesDone(long generation) {
+    SetAside kept = aside;
+    if (kept != null) {
+      kept.dropBefore(generation);
+    }
   }
 
   /** Checks a project-relative path with {@code /} separators and returns it normalised. */
@@ -113,6 +133,12 @@ final class WorkTree {
   record Stamp(boolean exists, boolean directory, long size, java.nio.file.attribute.FileTime modified, Object fileKey) {
     static final Stamp ABSENT = new Stamp(false, false, 0, null, null);
 
+    /** The stamp of {@code file}, which must exist. */
+    static Stamp of(Path file) throws IOException {
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return new Stamp(true, a.isDirectory(), a.size(), a.lastModifiedTime(), a.fileKey());
+    }
+
     /**
      * Whether a write could leave this stamp as it is: file times tick in steps of a few
      * milliseconds, so a same-size rewrite soon after the last one may keep the same time (git's
@@ -125,8 +151,7 @@ final class WorkTree {
 
   Stamp stamp(String path) throws IOException {
     try {
-      BasicFileAttributes a = Files.readAttributes(resolve(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return new Stamp(true, a.isDirectory(), a.size(), a.lastModifiedTime(), a.fileKey());
+      return Stamp.of(resolve(path));
     } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
       return Stamp.ABSENT;
     } catch (java.nio.file.FileSystemException e) {
@@ -219,6 +244,13 @@ final class WorkTree {
   void write(String path, FileVersion version, ShadowRepository source) throws IOException {
     Path target = resolve(path);
     Files.createDirectories(target.getParent());
+    SetAside kept = aside;
+    if (kept != null && version.kind() != FileKind.SYMLINK) {
+      clearEmptyDirectory(target);
+      if (kept.putIn(target, version)) {
+        return;
+      }
+    }
     Path temp = tempFor(target);
     Files.deleteIfExists(temp);
     if (version.kind() == FileKind.SYMLINK) {
@@ -267,6 +299,29 @@ final class WorkTree {
   void delete(String path) throws IOException {
     Path target = resolve(path);
     Files.deleteIfExists(target);
+    removeEmptyParents(target);
+  }
+
+  /**
+   * Takes the file at {@code path} away as {@link #delete} does, keeping it for a restore that
+   * brings {@code holds} back when it can; false, with nothing done, when it was changed after it
+   * was checked ({@code checked} at {@code checkedAt}).
+   */
+  boolean remove(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher) throws IOException {
+    Path target = resolve(path);
+    SetAside kept = aside;
+    SetAside.Taken taken = kept == null ? SetAside.Taken.NOT_KEPT : kept.takeOut(target, holds, checked, checkedAt, hasher);
+    if (taken == SetAside.Taken.CHANGED) {
+      return false;
+    }
+    if (taken == SetAside.Taken.NOT_KEPT) {
+      Files.deleteIfExists(target);
+    }
+    removeEmptyParents(target);
+    return true;
+  }
+
+  private void removeEmptyParents(Path target) throws IOException {
     for (Path dir = target.getParent(); dir != null && !dir.equals(root) && dir.startsWith(root); dir = dir.getParent()) {
       try {
         Files.delete(dir);

@@ -1,0 +1,192 @@
+package dev.waymark.core.checkpoint;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A redo right after an undo moves back the very files the undo took away (a rename, not a
+ * create, which file systems make slow right after many deletes), and never puts back anything
+ * but the recorded content.
+ */
+class SetAsideTest {
+  @TempDir Path temp;
+  StoreFixture fx;
+  CheckpointTree tab;
+
+  @BeforeEach
+  void open() throws IOException {
+    fx = new StoreFixture(temp);
+    tab = fx.store.openTab("aside");
+  }
+
+  @AfterEach
+  void close() {
+    fx.close();
+  }
+
+  @Test
+  void aRedoRightAfterAnUndoMovesBackTheFilesTheUndoTookAwayWithAFreshTime() throws Exception {
+    fx.turn(tab, "gen/a.txt", "a\n", "gen/b.txt", "b\n");
+    Object inodeA = key("gen/a.txt");
+    Files.setLastModifiedTime(fx.file("gen/a.txt"), FileTime.fromMillis(1_000_000_000_000L));
+    Object oldA = key("gen/a.txt");
+    assertThat(oldA).isEqualTo(inodeA);
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(fx.exists("gen/a.txt")).isFalse();
+    assertThat(fx.exists("gen")).isFalse();
+    assertThat(keptFiles()).hasSize(2);
+
+    long beforeRedo = System.currentTimeMillis() - 1000;
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(fx.read("gen/a.txt")).isEqualTo("a\n");
+    assertThat(fx.read("gen/b.txt")).isEqualTo("b\n");
+    assertThat(key("gen/a.txt")).isEqualTo(inodeA);
+    // build tools compare times: a file that comes back is as new as any write would make it
+    assertThat(Files.getLastModifiedTime(fx.file("gen/a.txt")).toMillis()).isGreaterThanOrEqualTo(beforeRedo);
+    assertThat(keptFiles()).isEmpty();
+  }
+
+  @Test
+  void aKeptFileThatWasChangedIsNotPutBackTheRecordedContentIsWrittenInstead() throws Exception {
+    fx.turn(tab, "a.txt", "recorded\n");
+    tab.undo();
+    List<Path> kept = keptFiles();
+    assertThat(kept).hasSize(1);
+    Files.writeString(kept.get(0), "tampered with\n", UTF_8);
+
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(fx.read("a.txt")).isEqualTo("recorded\n");
+  }
+
+  @Test
+  void anExecutableComesBackExecutableAndAFileOfAnotherModeGetsTheRecordedMode() throws Exception {
+    fx.writeExternally("run.sh", "#!/bin/sh\n");
+    Files.setPosixFilePermissions(fx.file("run.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Turn turn = tab.begin();
+    fx.delete(turn, "run.sh");
+    turn.finish(CheckpointStatus.DONE);
+    tab.undo();
+    assertThat(Files.isExecutable(fx.file("run.sh"))).isTrue();
+    tab.redo();
+    assertThat(fx.exists("run.sh")).isFalse();
+    tab.undo();
+    assertThat(Files.isExecutable(fx.file("run.sh"))).isTrue();
+    assertThat(fx.read("run.sh")).isEqualTo("#!/bin/sh\n");
+  }
+
+  @Test
+  void whatAnEarlierRestoreKeptIsDeletedOnceAnotherRestoreChangesFilesAndAllAtClose() throws Exception {
+    fx.turn(tab, "one.txt", "1\n");
+    fx.turn(tab, "two.txt", "2\n");
+    tab.undo();
+    assertThat(keptFiles()).hasSize(1);
+    tab.undo();
+    eventually(() -> keptFiles().size() == 1); // two.txt's is dropped, one.txt's kept
+    Path storeAside = fx.home.resolve("projects");
+    fx.store.close();
+    try (Stream<Path> all = Files.walk(storeAside)) {
+      assertThat(all.filter(p -> p.toString().contains("/set-aside/aside-"))).isEmpty();
+    }
+  }
+
+  @Test
+  void aFileChangedBetweenTheChecksAndTheMoveIsPutBackAndReportedChanged() throws Exception {
+    Path dir = fx.home.resolve("unit");
+    try (SetAside aside = SetAside.open(dir)) {
+      Path file = fx.file("f.txt");
+      Files.writeString(file, "checked\n", UTF_8);
+      Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000_000_000L));
+      WorkTree.Stamp checked = WorkTree.Stamp.of(file);
+      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+      Files.writeString(file, "someone's later edit\n", UTF_8);
+
+      assertThat(aside.takeOut(file, holds, checked, System.currentTimeMillis(), fx.store.repo()))
+          .isEqualTo(SetAside.Taken.CHANGED);
+      assertThat(Files.readString(file, UTF_8)).isEqualTo("someone's later edit\n");
+      assertThat(aside.size()).isZero();
+    }
+  }
+
+  @Test
+  void aSameSizeRewriteInTheSameTickIsToldByItsBytes() throws Exception {
+    Path dir = fx.home.resolve("unit");
+    try (SetAside aside = SetAside.open(dir)) {
+      Path file = fx.file("f.txt");
+      Files.writeString(file, "aaaa\n", UTF_8);
+      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+      FileTime time = Files.getLastModifiedTime(file);
+      WorkTree.Stamp checked = WorkTree.Stamp.of(file);
+      Files.writeString(file, "bbbb\n", UTF_8);
+      Files.setLastModifiedTime(file, time); // the stamp the check took, as a coarse clock would leave it
+
+      assertThat(aside.takeOut(file, holds, checked, System.currentTimeMillis(), fx.store.repo()))
+          .isEqualTo(SetAside.Taken.CHANGED);
+      assertThat(Files.readString(file, UTF_8)).isEqualTo("bbbb\n");
+    }
+  }
+
+  @Test
+  void beyondItsLimitNothingIsKeptAndTheCallerDeletes() throws Exception {
+    try (SetAside aside = SetAside.open(fx.home.resolve("unit"), 4)) {
+      Path file = fx.file("big.txt");
+      Files.writeString(file, "more than four bytes\n", UTF_8);
+      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+      assertThat(aside.takeOut(file, holds, WorkTree.Stamp.of(file), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
+      assertThat(file).exists();
+    }
+  }
+
+  @Test
+  void whatAStoreThatDiedLeftIsDeletedWhenTheNextOpensAndALivingStoresIsNot() throws Exception {
+    Path parent = fx.home.resolve("unit");
+    Path left = Files.createDirectories(parent.resolve("aside-left"));
+    Files.writeString(left.resolve("held.lock"), "");
+    Files.writeString(left.resolve("1"), "a removed file\n");
+    try (SetAside living = SetAside.open(parent); SetAside next = SetAside.open(parent)) {
+      eventually(() -> !Files.exists(left));
+      try (Stream<Path> dirs = Files.list(parent)) {
+        assertThat(dirs.count()).isEqualTo(2);
+      }
+    }
+  }
+
+  private Object key(String path) throws IOException {
+    return Files.readAttributes(fx.file(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+  }
+
+  private List<Path> keptFiles() throws IOException {
+    try (Stream<Path> all = Files.walk(fx.home)) {
+      return all.filter(p -> p.getParent().getFileName().toString().startsWith("aside-"))
+          .filter(p -> p.getParent().getParent().getFileName().toString().equals("set-aside"))
+          .filter(p -> !p.getFileName().toString().equals("held.lock")).toList();
+    }
+  }
+
+  private interface Check {
+    boolean holds() throws Exception;
+  }
+
+  private static void eventually(Check check) throws Exception {
+    long until = System.currentTimeMillis() + 10_000;
+    while (!check.holds()) {
+      if (System.currentTimeMillis() > until) {
+        throw new AssertionError("did not happen within 10 s");
+      }
+      Thread.sleep(20);
+    }
+  }
+}
