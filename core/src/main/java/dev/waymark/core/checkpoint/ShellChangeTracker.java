@@ -110,8 +110,26 @@ final class ShellChangeTracker implements AutoCloseable {
     }
   }
 
-  /** Processes a command left running, and the tree as the tab last recorded it. */
-  private record Background(CheckpointTree tree, Scan after, List<ProcessHandle> processes) {}
+  /**
+   * Processes a tab's commands left running, the marks of those commands, and the tree as the
+   * tab last recorded it.
+   */
+  private record Background(CheckpointTree tree, Scan after, List<ProcessHandle> processes, Set<String> marks) {
+    Background following(Scan scan, List<ProcessHandle> alive) {
+      return new Background(tree, scan, alive, marks);
+    }
+  }
+
+  /** Keeps {@code left} as the tab's background, and its marks in the store while any of its processes may run. */
+  private void follow(String tab, Background left) {
+    if (left == null || left.processes().isEmpty()) {
+      background.remove(tab);
+      journal.clearJobs(tab);
+      return;
+    }
+    background.put(tab, left);
+    journal.writeJobs(tab, left.marks());
+  }
 
   WriteLog writeLog() {
     return writeLog;
@@ -145,7 +163,7 @@ final class ShellChangeTracker implements AutoCloseable {
     // the objects the index vouched for, kept as the command starts (it may delete them)
     objectLinks.ifPresent(links -> links.renew(!journal.anyBut(journalFile[0])));
     return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(),
-        scanned.readUsersIndex(), journalFile[0]);
+        scanned.readUsersIndex(), journalFile[0], mark);
   }
 
   /**
@@ -636,15 +654,20 @@ final class ShellChangeTracker implements AutoCloseable {
    * Notes that a command of {@code turn}'s tab left processes running: what they change later is
    * recorded at the tab's next scan (its next command, or the end of its turn).
    */
-  synchronized void leftRunning(Turn turn, Scan after, List<ProcessHandle> processes) {
+  synchronized void leftRunning(Turn turn, Scan after, List<ProcessHandle> processes, CommandMark mark) {
     // what earlier commands left and still runs is followed on, with this command's
     Background earlier = background.get(turn.tabId());
     java.util.LinkedHashSet<ProcessHandle> all = new java.util.LinkedHashSet<>(processes);
+    Set<String> marks = new java.util.TreeSet<>();
+    if (!processes.isEmpty()) {
+      marks.add(mark.value());
+    }
     if (earlier != null) {
       earlier.processes().stream().filter(ProcessHandle::isAlive).forEach(all::add);
+      marks.addAll(earlier.marks());
     }
     if (!all.isEmpty()) {
-      background.put(turn.tabId(), new Background(turn.tree(), after, List.copyOf(all)));
+      follow(turn.tabId(), new Background(turn.tree(), after, List.copyOf(all), Set.copyOf(marks)));
     }
   }
 
@@ -659,9 +682,7 @@ final class ShellChangeTracker implements AutoCloseable {
       turn.persist();
     }
     List<ProcessHandle> alive = left.processes().stream().filter(ProcessHandle::isAlive).toList();
-    if (!alive.isEmpty()) {
-      background.put(turn.tabId(), new Background(left.tree(), found.after().get(), alive));
-    }
+    follow(turn.tabId(), left.following(found.after().get(), alive));
     return found.changes();
   }
 
@@ -686,7 +707,8 @@ final class ShellChangeTracker implements AutoCloseable {
     } else {
       LOG.info("tab {}: what background processes changed on top of #0 is left on disk, unrecorded", tree.tabId());
     }
-    return new StillRunning(left.processes().stream().filter(ProcessHandle::isAlive).toList(), left.after().maxFileSize());
+    return new StillRunning(left.processes().stream().filter(ProcessHandle::isAlive).toList(), left.after().maxFileSize(),
+        left.marks());
   }
 
   /**
@@ -701,11 +723,12 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     CommandMark.stop(left.processes(), 2_000);
     recordBackgroundSoFar(tree);
+    journal.clearJobs(tree.tabId());
   }
 
   /** Background processes of a tab that a restore found running, and the file size limit of their command. */
-  record StillRunning(List<ProcessHandle> processes, long maxFileSize) {
-    static final StillRunning NONE = new StillRunning(List.of(), 0);
+  record StillRunning(List<ProcessHandle> processes, long maxFileSize, Set<String> marks) {
+    static final StillRunning NONE = new StillRunning(List.of(), 0, Set.of());
   }
 
   /**
@@ -715,10 +738,11 @@ final class ShellChangeTracker implements AutoCloseable {
    */
   synchronized void watchBackgroundFromHere(CheckpointTree tree, StillRunning running) {
     List<ProcessHandle> alive = running.processes().stream().filter(ProcessHandle::isAlive).toList();
-    if (!alive.isEmpty()) {
-      background.put(tree.tabId(),
-          new Background(tree, scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive));
+    if (running == StillRunning.NONE) {
+      return;
     }
+    follow(tree.tabId(), alive.isEmpty() ? null
+        : new Background(tree, scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive, running.marks()));
   }
 
   /**
@@ -729,6 +753,7 @@ final class ShellChangeTracker implements AutoCloseable {
    */
   synchronized List<String> recover(CheckpointTree tree) {
     List<String> report = new ArrayList<>();
+    stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();
       // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
@@ -765,7 +790,7 @@ final class ShellChangeTracker implements AutoCloseable {
         }
         if (!changes.recorded().isEmpty()) {
           report.add(where + " now holds " + changes.recorded().size()
-              + " file change(s) of a shell command that was running when Waymark stopped");
+              + " file change(s) of a shell command that was running when Waymark stopped; they can be undone");
         }
         ShellJournal.remove(orphan.getKey());
       } catch (RuntimeException e) {
@@ -775,6 +800,28 @@ final class ShellChangeTracker implements AutoCloseable {
       }
     }
     return report;
+  }
+
+  /**
+   * Stops what the tab's commands left running in a Waymark that stopped without stopping them
+   * (killed): their marks were kept in the store while they could run. What they changed after
+   * that Waymark stopped is on disk and in no checkpoint, like an edit made between two runs.
+   */
+  private Optional<String> stopJobsLeftBehind(String tab) {
+    if (background.containsKey(tab)) {
+      return Optional.empty(); // this process follows them
+    }
+    Set<String> marks = journal.takeJobs(tab);
+    if (marks.isEmpty() || !CommandMark.findable()) {
+      return Optional.empty();
+    }
+    int stopped = 0;
+    for (String mark : marks) {
+      stopped += new CommandMark(mark).stopAll(3_000);
+    }
+    return stopped == 0 ? Optional.empty() : Optional.of(stopped + " process(es) that shell commands of this tab left "
+        + "running were still running after Waymark stopped; they were stopped. What they changed since is on disk, "
+        + "in no checkpoint");
   }
 
   /** Drops the cache: the next snapshot reads every file again. */

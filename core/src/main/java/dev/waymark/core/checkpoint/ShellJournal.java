@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -67,6 +68,43 @@ final class ShellJournal {
 
   Path directory() {
     return dir;
+  }
+
+  /**
+   * Keeps the marks of the commands whose processes tab {@code tab} left running, while any may
+   * run: a Waymark killed meanwhile leaves them for the tab's next holder, which stops them.
+   */
+  void writeJobs(String tab, Set<String> marks) {
+    try {
+      WaymarkHome.createPrivateDirectories(dir);
+      WaymarkHome.replacePrivate(jobsFile(tab), (String.join("\n", marks) + "\n").getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      LOG.warn("could not keep the marks of tab {}'s background processes; a kill would leave them running", tab, e);
+    }
+  }
+
+  void clearJobs(String tab) {
+    remove(jobsFile(tab));
+  }
+
+  /** The marks {@link #writeJobs} kept for {@code tab}, which are then forgotten. */
+  Set<String> takeJobs(String tab) {
+    Path file = jobsFile(tab);
+    try {
+      Set<String> marks = new java.util.TreeSet<>(Files.readAllLines(file, StandardCharsets.UTF_8));
+      marks.removeIf(String::isBlank);
+      Files.deleteIfExists(file);
+      return marks;
+    } catch (java.nio.file.NoSuchFileException none) {
+      return Set.of();
+    } catch (IOException e) {
+      LOG.warn("could not read the marks of tab {}'s background processes", tab, e);
+      return Set.of();
+    }
+  }
+
+  private Path jobsFile(String tab) {
+    return dir.resolve(tab + ".jobs");
   }
 
   static void remove(Path file) {

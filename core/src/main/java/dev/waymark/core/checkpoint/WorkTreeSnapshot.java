@@ -45,11 +45,13 @@ public final class WorkTreeSnapshot {
   private final int stored;
   private final boolean readUsersIndex;
   private final Path journal;
+  private final CommandMark mark;
   private java.util.function.Supplier<ShellChangeTracker.Scan> after;
 
   WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int examined, int stored,
-      boolean readUsersIndex, Path journal) {
+      boolean readUsersIndex, Path journal, CommandMark mark) {
     this.tracker = tracker;
+    this.mark = mark;
     this.turn = turn;
     this.before = before;
     this.examined = examined;
@@ -100,7 +102,7 @@ public final class WorkTreeSnapshot {
    */
   public void leftRunning(List<ProcessHandle> processes) {
     if (after != null) {
-      tracker.leftRunning(turn, after.get(), processes);
+      tracker.leftRunning(turn, after.get(), processes, mark);
     }
   }
 }

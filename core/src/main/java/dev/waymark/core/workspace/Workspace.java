@@ -284,7 +284,7 @@ public final class Workspace implements AutoCloseable {
           + "are back and can be undone; what was said after that save is not.");
     }
     for (String shell : restored.shellRecovered()) {
-      notes.add("Tab " + tabId + ": " + shell + "; it can be undone.");
+      notes.add("Tab " + tabId + ": " + shell + ".");
     }
     CheckpointTree tree = restored.tree();
     TabSession.Memory memory = SessionCodec.memory(record);

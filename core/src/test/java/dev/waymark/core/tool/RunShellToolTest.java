@@ -1,6 +1,11 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.CommandMark;
 import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -340,5 +345,36 @@ class RunShellToolTest {
     f.tab.release();
 
     assertThat(first).noneMatch(ProcessHandle::isAlive);
+  }
+
+  @Test
+  void aJobLeftRunningWhenWaymarkIsKilledIsStoppedWhenItsTabIsOpenedAgain() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    f.shell("echo started > started.txt; (sleep 29.63; echo never > never.txt) > /dev/null 2>&1 &");
+    f.finish();
+    CheckpointTree.Snapshot saved = f.tab.snapshot();
+    Path jobs;
+    try (var files = Files.walk(temp.resolve("home"))) {
+      jobs = files.filter(p -> p.getFileName().toString().equals("tab1.jobs")).findFirst().orElseThrow();
+    }
+    String marks = Files.readString(jobs);
+    assertThat(marks).isNotBlank();
+    f.store.close();
+    assertThat(jobs).as("a Waymark that exits stops its jobs and leaves nothing to stop").doesNotExist();
+
+    // a killed Waymark stops nothing: its job goes on, and the note of its mark stays
+    Files.writeString(jobs, marks);
+    ProcessBuilder survivor = new ProcessBuilder("sleep", "29.64");
+    survivor.environment().put(CommandMark.VARIABLE, marks.strip());
+    Process job = survivor.start();
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(job.waitFor(5, TimeUnit.SECONDS)).as("the job was stopped").isTrue();
+      assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running after Waymark stopped"));
+      assertThat(jobs).doesNotExist();
+    } finally {
+      job.destroyForcibly();
+    }
   }
 }
