@@ -164,6 +164,31 @@ class SetAsideTest {
     }
   }
 
+  @Test
+  void whereTheStoreIsOnAnotherFileSystemAnUndoDeletesAndARedoWritesAsBefore() throws Exception {
+    Path shm = Path.of("/dev/shm");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm)
+        && !Files.getFileStore(shm).equals(Files.getFileStore(temp)), "a second file system to keep the store on");
+    Path home = Files.createTempDirectory(shm, "waymark-aside-test-");
+    try (ShadowStore store = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      CheckpointTree other = store.openTab("elsewhere");
+      Turn turn = other.begin();
+      FileState before = turn.read("far.txt");
+      Files.writeString(fx.file("far.txt"), "far\n", UTF_8);
+      turn.recordFromDisk("far.txt", before);
+      turn.finish(CheckpointStatus.DONE);
+
+      assertThat(other.undo().applied()).isTrue();
+      assertThat(fx.exists("far.txt")).isFalse();
+      assertThat(other.redo().applied()).isTrue();
+      assertThat(fx.read("far.txt")).isEqualTo("far\n");
+    } finally {
+      try (Stream<Path> all = Files.walk(home)) {
+        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
   private Object key(String path) throws IOException {
     return Files.readAttributes(fx.file(path), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
   }
