@@ -105,6 +105,12 @@ final class SetAside implements AutoCloseable {
       usable = false;
       LOG.info("the store is on another file system than the project: a restore deletes files instead of keeping them for a redo");
       return Taken.NOT_KEPT;
+    } catch (java.nio.file.NoSuchFileException e) {
+      if (!Files.isDirectory(dir)) {
+        usable = false;
+        LOG.warn("the set-aside directory {} is gone: a restore deletes files instead of keeping them for a redo", dir);
+      }
+      return Taken.NOT_KEPT; // or the file is gone already: the caller's delete finds nothing to do
     }
     WorkTree.Stamp now = WorkTree.Stamp.of(aside);
     boolean same = now.equals(checked);
@@ -221,10 +227,12 @@ final class SetAside implements AutoCloseable {
   }
 
   private static boolean unheld(Path dir) throws IOException {
+    if (Files.getLastModifiedTime(dir).toMillis() > System.currentTimeMillis() - 60_000) {
+      return false; // perhaps a store opening right now, between making its directory and locking it
+    }
     Path lockFile = dir.resolve(LOCK);
     if (!Files.exists(lockFile)) {
-      // a directory just made whose lock is not taken yet is young; one without a lock for a minute was left
-      return Files.getLastModifiedTime(dir).toMillis() < System.currentTimeMillis() - 60_000;
+      return true;
     }
     try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
       FileLock taken = channel.tryLock();

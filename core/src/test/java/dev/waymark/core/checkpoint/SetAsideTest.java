@@ -151,18 +151,29 @@ class SetAsideTest {
   }
 
   @Test
-  void whatAStoreThatDiedLeftIsDeletedWhenTheNextOpensAndALivingStoresIsNot() throws Exception {
+  void whatAStoreThatDiedLeftIsDeletedWhenTheNextOpensAndALivingOrJustMadeOneIsNot() throws Exception {
     Path parent = fx.home.resolve("unit");
     Path left = Files.createDirectories(parent.resolve("aside-left"));
     Files.writeString(left.resolve("held.lock"), "");
     Files.writeString(left.resolve("1"), "a removed file\n");
-    try (SetAside living = SetAside.open(parent); SetAside next = SetAside.open(parent)) {
-      eventually(() -> !Files.exists(left));
+    FileTime minutesAgo = FileTime.fromMillis(System.currentTimeMillis() - 300_000);
+    try (SetAside living = SetAside.open(parent)) {
+      Path opening = Files.createDirectories(parent.resolve("aside-opening")); // made, not locked yet
       try (Stream<Path> dirs = Files.list(parent)) {
-        assertThat(dirs.count()).isEqualTo(2);
+        for (Path dir : dirs.filter(d -> !d.equals(opening)).toList()) {
+          Files.setLastModifiedTime(dir, minutesAgo);
+        }
+      }
+      try (SetAside next = SetAside.open(parent)) {
+        eventually(() -> !Files.exists(left));
+        Thread.sleep(300); // the sweeps are done
+        try (Stream<Path> dirs = Files.list(parent)) {
+          assertThat(dirs.count()).as("the living store's, the next one's and the one being made").isEqualTo(3);
+        }
       }
     }
   }
+
 
   @Test
   void whereTheStoreIsOnAnotherFileSystemAnUndoDeletesAndARedoWritesAsBefore() throws Exception {
