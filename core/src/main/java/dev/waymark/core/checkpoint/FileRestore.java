@@ -379,6 +379,10 @@ final class FileRestore {
       return false;
     }
     if (step.next().exists()) {
+      if (step.prior().exists() && !store.workTree().keepReplaced(step.path(), step.prior(), checked.get(step.path()),
+          checkedAt, store.repo())) {
+        return false;
+      }
       store.workTree().write(step.path(), step.next(), store.repo());
       return true;
     }

@@ -53,6 +53,7 @@ final class SetAside implements AutoCloseable {
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong generation = new AtomicLong();
   private volatile boolean usable = true;
+  private volatile boolean linkable = true;
 
   private SetAside(Path dir, FileChannel lockChannel, FileLock lock, long maxBytes) {
     this.dir = dir;
@@ -87,18 +88,17 @@ final class SetAside implements AutoCloseable {
 
   /**
    * Moves the file at {@code file}, which the restore checked ({@code checked}) to hold
-   * {@code holds}, out of the project. False, with the file where it was, when nothing is kept
+   * {@code holds}, out of the project. {@link Taken#NOT_KEPT}, with the file where it was, when nothing is kept
    * (not a regular file, too much kept, another file system) and the caller deletes it.
    * {@link Taken#CHANGED} when it turned out to have been changed after the check: it is put back
    * and the restore must stop, as for any file changed under it.
    */
   Taken takeOut(Path file, FileVersion holds, WorkTree.Stamp checked, long checkedAt, ShadowRepository hasher)
       throws IOException {
-    if (!usable || !isFile(holds) || checked == null || !checked.exists() || checked.directory()
-        || bytes.get() + checked.size() > maxBytes) {
+    if (!keepable(holds, checked)) {
       return Taken.NOT_KEPT;
     }
-    Path aside = dir.resolve(Long.toString(names.incrementAndGet()));
+    Path aside = nextName();
     try {
       Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
@@ -106,28 +106,80 @@ final class SetAside implements AutoCloseable {
       LOG.info("the store is on another file system than the project: a restore deletes files instead of keeping them for a redo");
       return Taken.NOT_KEPT;
     } catch (java.nio.file.NoSuchFileException e) {
-      if (!Files.isDirectory(dir)) {
-        usable = false;
-        LOG.warn("the set-aside directory {} is gone: a restore deletes files instead of keeping them for a redo", dir);
-      }
-      return Taken.NOT_KEPT; // or the file is gone already: the caller's delete finds nothing to do
+      return gone(); // or the file is gone already: the caller's delete finds nothing to do
     }
-    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
-    boolean same = now.equals(checked);
-    if (same && now.racy(checkedAt)) {
-      same = hasher.hash(aside, now.size()).equals(holds.blob()); // written in the same tick as the check: only its bytes tell
-    }
-    if (!same) {
+    if (!stillAsChecked(aside, holds, checked, checkedAt, hasher)) {
       Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE);
       return Taken.CHANGED;
     }
-    bytes.addAndGet(now.size());
+    return keep(aside, holds);
+  }
+
+  /**
+   * Keeps the file at {@code file}, which a restore is about to replace and checked to hold
+   * {@code holds}, by a second hard link, so that the replacement does not free it. As
+   * {@link #takeOut}, but the file stays where it is.
+   */
+  Taken keepReplaced(Path file, FileVersion holds, WorkTree.Stamp checked, long checkedAt, ShadowRepository hasher)
+      throws IOException {
+    if (!linkable || !keepable(holds, checked)) {
+      return Taken.NOT_KEPT;
+    }
+    Path aside = nextName();
+    try {
+      Files.createLink(aside, file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return gone();
+    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
+      // another file system, no hard links there, or not the user's file (protected_hardlinks)
+      linkable = false;
+      LOG.info("files a restore replaces cannot be linked into {} ({}): they are not kept for a redo", dir, e.toString());
+      return Taken.NOT_KEPT;
+    }
+    if (!stillAsChecked(aside, holds, checked, checkedAt, hasher)) {
+      Files.deleteIfExists(aside);
+      return Taken.CHANGED;
+    }
+    return keep(aside, holds);
+  }
+
+  private boolean keepable(FileVersion holds, WorkTree.Stamp checked) {
+    return usable && isFile(holds) && checked != null && checked.exists() && !checked.directory()
+        && bytes.get() + checked.size() <= maxBytes;
+  }
+
+  private Path nextName() {
+    return dir.resolve(Long.toString(names.incrementAndGet()));
+  }
+
+  private Taken gone() {
+    if (!Files.isDirectory(dir)) {
+      usable = false;
+      LOG.warn("the set-aside directory {} is gone: restores delete and replace files as before", dir);
+    }
+    return Taken.NOT_KEPT;
+  }
+
+  /** Whether {@code aside} is still the file the restore checked: its stamp, and its bytes when the stamp cannot tell. */
+  private static boolean stillAsChecked(Path aside, FileVersion holds, WorkTree.Stamp checked, long checkedAt,
+      ShadowRepository hasher) throws IOException {
+    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+    if (!now.equals(checked)) {
+      return false;
+    }
+    // written in the same tick as the check: only its bytes tell
+    return !now.racy(checkedAt) || hasher.hash(aside, now.size()).equals(holds.blob());
+  }
+
+  private Taken keep(Path aside, FileVersion holds) throws IOException {
+    WorkTree.Stamp stamp = WorkTree.Stamp.of(aside);
+    bytes.addAndGet(stamp.size());
     kept.computeIfAbsent(new Content(holds.kind(), holds.blob()), k -> new ConcurrentLinkedDeque<>())
-        .add(new Kept(aside, now, now.size(), holds.mode(), generation.get()));
+        .add(new Kept(aside, stamp, stamp.size(), holds.mode(), generation.get()));
     return Taken.KEPT;
   }
 
-  /** What {@link #takeOut} did. */
+  /** What {@link #takeOut} or {@link #keepReplaced} did. */
   enum Taken { KEPT, NOT_KEPT, CHANGED }
 
   /**

@@ -321,6 +321,17 @@ final class WorkTree {
     return true;
   }
 
+  /**
+   * Before a restore writes over {@code path}, which it checked ({@code checked} at
+   * {@code checkedAt}) to hold {@code holds}: keeps that file for a restore that brings it back.
+   * False, with nothing done, when it was changed after the check.
+   */
+  boolean keepReplaced(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher)
+      throws IOException {
+    SetAside kept = aside;
+    return kept == null || kept.keepReplaced(resolve(path), holds, checked, checkedAt, hasher) != SetAside.Taken.CHANGED;
+  }
+
   private void removeEmptyParents(Path target) throws IOException {
     for (Path dir = target.getParent(); dir != null && !dir.equals(root) && dir.startsWith(root); dir = dir.getParent()) {
       try {

@@ -61,6 +61,50 @@ class SetAsideTest {
   }
 
   @Test
+  void filesARestoreRewroteComeBackAsTheVeryFilesTheyWere() throws Exception {
+    fx.writeExternally("src/a.txt", "before\n");
+    Object original = key("src/a.txt");
+    fx.turn(tab, "src/a.txt", "after\n");
+    Object agents = key("src/a.txt");
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(fx.read("src/a.txt")).isEqualTo("before\n");
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(fx.read("src/a.txt")).isEqualTo("after\n");
+    assertThat(key("src/a.txt")).as("the redo put back the file the undo replaced").isEqualTo(agents);
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(fx.read("src/a.txt")).isEqualTo("before\n");
+    assertThat(key("src/a.txt")).as("and the undo the file the redo replaced").isNotEqualTo(original);
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(key("src/a.txt")).isEqualTo(agents);
+  }
+
+  @Test
+  void aFileRewrittenBetweenTheChecksAndTheReplacementIsNotKeptAndStopsTheRestore() throws Exception {
+    try (SetAside aside = SetAside.open(fx.home.resolve("unit"))) {
+      Path file = fx.file("f.txt");
+      Files.writeString(file, "checked\n", UTF_8);
+      Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000_000_000L));
+      WorkTree.Stamp checked = WorkTree.Stamp.of(file);
+      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+      Files.writeString(file, "someone's later edit\n", UTF_8);
+
+      assertThat(aside.keepReplaced(file, holds, checked, System.currentTimeMillis(), fx.store.repo()))
+          .isEqualTo(SetAside.Taken.CHANGED);
+      assertThat(aside.size()).isZero();
+      try (Stream<Path> files = Files.list(fx.home.resolve("unit")).flatMap(d -> {
+        try {
+          return Files.list(d);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      })) {
+        assertThat(files.map(p -> p.getFileName().toString())).containsExactly("held.lock");
+      }
+    }
+  }
+
+  @Test
   void aKeptFileThatWasChangedIsNotPutBackTheRecordedContentIsWrittenInstead() throws Exception {
     fx.turn(tab, "a.txt", "recorded\n");
     tab.undo();
