@@ -131,9 +131,13 @@ final class SetAside implements AutoCloseable {
     } catch (java.nio.file.NoSuchFileException e) {
       return gone();
     } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
-      // another file system, no hard links there, or not the user's file (protected_hardlinks)
-      linkable = false;
-      LOG.info("files a restore replaces cannot be linked into {} ({}): they are not kept for a redo", dir, e.toString());
+      String why = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.toString();
+      if (e instanceof UnsupportedOperationException || why.toLowerCase(java.util.Locale.ROOT).contains("cross-device")) {
+        linkable = false; // another file system, or none with hard links: no file will do
+        LOG.info("files a restore replaces cannot be linked into {} ({}): they are not kept for a redo", dir, why);
+      } else {
+        LOG.debug("{} is not kept for a redo: {}", file, why); // say, another user's file (protected_hardlinks)
+      }
       return Taken.NOT_KEPT;
     }
     if (!stillAsChecked(aside, holds, checked, checkedAt, hasher)) {
