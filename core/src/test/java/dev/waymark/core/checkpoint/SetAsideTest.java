@@ -226,17 +226,22 @@ class SetAsideTest {
         && !Files.getFileStore(shm).equals(Files.getFileStore(temp)), "a second file system to keep the store on");
     Path home = Files.createTempDirectory(shm, "waymark-aside-test-");
     try (ShadowStore store = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+      fx.writeExternally("near.txt", "near before\n");
       CheckpointTree other = store.openTab("elsewhere");
       Turn turn = other.begin();
-      FileState before = turn.read("far.txt");
-      Files.writeString(fx.file("far.txt"), "far\n", UTF_8);
-      turn.recordFromDisk("far.txt", before);
+      for (String name : List.of("far.txt", "near.txt")) {
+        FileState before = turn.read(name);
+        Files.writeString(fx.file(name), name + " after\n", UTF_8);
+        turn.recordFromDisk(name, before);
+      }
       turn.finish(CheckpointStatus.DONE);
 
       assertThat(other.undo().applied()).isTrue();
       assertThat(fx.exists("far.txt")).isFalse();
+      assertThat(fx.read("near.txt")).isEqualTo("near before\n");
       assertThat(other.redo().applied()).isTrue();
-      assertThat(fx.read("far.txt")).isEqualTo("far\n");
+      assertThat(fx.read("far.txt")).isEqualTo("far.txt after\n");
+      assertThat(fx.read("near.txt")).isEqualTo("near.txt after\n");
     } finally {
       try (Stream<Path> all = Files.walk(home)) {
         all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
