@@ -57,7 +57,7 @@ final class StatCache {
 
   private final Path file;
   private final Path delta;
-  private final Map<String, Entry> entries;
+  private Map<String, Entry> entries; // replaced only while it is read, sized for what it holds
   /** Paths put or removed since the last save. */
   private final Set<String> touched = new HashSet<>();
   /** What the files on disk hold, as of the last load or save; 0 when they hold nothing of this cache. */
@@ -126,17 +126,18 @@ final class StatCache {
     }
     StatCache cache = empty(base);
     try {
-      DataInputStream in = checked(bytes, 0, bytes.length);
-      if (in.readInt() != MAGIC || in.readInt() != VERSION) {
+      ByteBuffer in = checked(bytes, 0, bytes.length);
+      if (in.getInt() != MAGIC || in.getInt() != VERSION) {
         LOG.info("stat cache {} is of another format; it is rebuilt", base);
         return empty(base);
       }
-      long generation = in.readLong();
+      long generation = in.getLong();
       cache.baseGeneration = generation;
       cache.indexStamp = readStat(in);
-      int count = in.readInt();
+      int count = in.getInt();
+      cache.entries = new HashMap<>(Math.max(16, count * 4 / 3 + 1));
       for (int i = 0; i < count; i++) {
-        cache.entries.put(in.readUTF(), readEntry(in));
+        cache.entries.put(readPath(in), readEntry(in));
       }
       cache.generation = generation;
     } catch (IOException | RuntimeException e) {
@@ -167,17 +168,17 @@ final class StatCache {
         break; // cut short by a crash
       }
       try {
-        DataInputStream in = checked(bytes, at + 4, length);
-        long follows = in.readLong();
-        long next = in.readLong();
+        ByteBuffer in = checked(bytes, at + 4, length);
+        long follows = in.getLong();
+        long next = in.getLong();
         if (follows != generation) {
           break;
         }
         FileStat stamp = readStat(in);
-        int count = in.readInt();
+        int count = in.getInt();
         for (int i = 0; i < count; i++) {
-          String path = in.readUTF();
-          if (in.readBoolean()) {
+          String path = readPath(in);
+          if (in.get() != 0) {
             entries.put(path, readEntry(in));
           } else {
             entries.remove(path);
@@ -197,8 +198,12 @@ final class StatCache {
     deltaBytes = at;
   }
 
-  /** A stream over {@code bytes[offset, offset+length)} whose last 8 bytes are the CRC-32 of the rest. */
-  private static DataInputStream checked(byte[] bytes, int offset, int length) throws IOException {
+  /**
+   * The bytes of {@code bytes[offset, offset+length)} before its last 8, which are their CRC-32. A
+   * buffer, not a stream: a new process reads 100,000 entries before its first command, with a
+   * compiler that has not caught up yet.
+   */
+  private static ByteBuffer checked(byte[] bytes, int offset, int length) throws IOException {
     if (length < 8) {
       throw new IOException("too short");
     }
@@ -207,12 +212,36 @@ final class StatCache {
     if (crc.getValue() != ByteBuffer.wrap(bytes, offset + length - 8, 8).getLong()) {
       throw new IOException("checksum mismatch");
     }
-    return new DataInputStream(new ByteArrayInputStream(bytes, offset, length - 8));
+    return ByteBuffer.wrap(bytes, offset, length - 8).slice();
   }
 
-  private static FileStat readStat(DataInputStream in) throws IOException {
-    FileKind kind = FileKind.values()[in.readByte()];
-    return new FileStat(kind, false, in.readLong(), in.readLong(), in.readLong(), in.readLong(), in.readInt());
+  private static final FileKind[] KINDS = FileKind.values();
+  private static final Source[] SOURCES = Source.values();
+
+  /** A path as {@link DataOutputStream#writeUTF} wrote it: ASCII as it is, anything else decoded by the JDK. */
+  private static String readPath(ByteBuffer in) throws IOException {
+    int start = in.position();
+    int length = Short.toUnsignedInt(in.getShort());
+    byte[] array = in.array();
+    int from = in.arrayOffset() + in.position();
+    boolean ascii = true;
+    for (int i = 0; i < length && ascii; i++) {
+      byte b = array[from + i];
+      ascii = b > 0; // modified UTF-8 writes NUL as two bytes, and anything past 0x7F as two or three
+    }
+    if (ascii) {
+      in.position(in.position() + length);
+      return new String(array, from, length, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+    String path = DataInputStream.readUTF(new DataInputStream(
+        new ByteArrayInputStream(array, in.arrayOffset() + start, 2 + length)));
+    in.position(start + 2 + length);
+    return path;
+  }
+
+  private static FileStat readStat(ByteBuffer in) {
+    FileKind kind = KINDS[in.get()];
+    return new FileStat(kind, false, in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getInt());
   }
 
   private static void writeStat(DataOutputStream out, FileStat stat) throws IOException {
@@ -224,13 +253,13 @@ final class StatCache {
     out.writeInt(stat.mode());
   }
 
-  private static Entry readEntry(DataInputStream in) throws IOException {
+  private static Entry readEntry(ByteBuffer in) {
     FileStat stat = readStat(in);
     FileKind kind = stat.kind();
-    byte[] id = new byte[20];
-    in.readFully(id);
-    Source source = Source.values()[in.readByte()];
-    return new Entry(stat, new FileVersion(kind, ObjectId.fromRaw(id), stat.permissionBits()), source, in.readLong());
+    ObjectId id = ObjectId.fromRaw(in.array(), in.arrayOffset() + in.position());
+    in.position(in.position() + 20);
+    Source source = SOURCES[in.get()];
+    return new Entry(stat, new FileVersion(kind, id, stat.permissionBits()), source, in.getLong());
   }
 
   private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {

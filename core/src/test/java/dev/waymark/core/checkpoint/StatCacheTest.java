@@ -42,6 +42,30 @@ class StatCacheTest {
   }
 
   @Test
+  void everyPathAndFieldComesBackAsSavedInTheBaseAndInTheDelta() throws Exception {
+    Path file = temp.resolve("stat-cache.bin");
+    StatCache cache = StatCache.empty(file);
+    java.util.List<String> paths = java.util.List.of("plain/ascii.txt", "ümlaut/straße.txt", "emoji/\uD83D\uDE00.md",
+        "nul\u0000byte", "x".repeat(300), "日本語/ファイル.txt");
+    ObjectId blob = ObjectId.fromString("0123456789abcdef0123456789abcdef01234567");
+    for (int i = 0; i < paths.size(); i++) {
+      FileKind kind = FileKind.values()[1 + i % 3];
+      int mode = kind == FileKind.REGULAR ? 0100640 : kind == FileKind.EXECUTABLE ? 0100755 : 0120777;
+      FileStat stat = new FileStat(kind, false, Long.MAX_VALUE - i, -i, 1L << 40, i, mode);
+      cache.put(paths.get(i), new StatCache.Entry(stat, new FileVersion(stat.kind(), blob, stat.permissionBits()),
+          StatCache.Source.values()[i % StatCache.Source.values().length], 1_700_000_000_000L + i));
+    }
+    cache.save();
+    cache.put("delta/ü.txt", cache.get("ümlaut/straße.txt"));
+    cache.remove("plain/ascii.txt");
+    cache.save();
+
+    StatCache loaded = StatCache.load(file);
+    assertThat(loaded.entries()).isEqualTo(cache.entries());
+    assertThat(loaded.get("delta/ü.txt")).isEqualTo(cache.get("ümlaut/straße.txt"));
+  }
+
+  @Test
   void theUsersIndexTheEntriesAgreeWithIsKeptInTheBaseAndInEachDelta() throws Exception {
     Path file = temp.resolve("stat-cache.bin");
     StatCache cache = StatCache.empty(file);
