@@ -78,6 +78,8 @@ final class FileRestore {
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
     Map<String, WorkTree.Stamp> checked = new HashMap<>(); // taken before each read, so a later change shows
     long checkedAt = System.currentTimeMillis(); // the file system's clock, not the store's
+    // many paths are looked at on every core first: hashing what is on disk is what a large undo waits on
+    Map<String, Looked> looked = plan.size() >= PARALLEL_WRITES ? lookAll(plan.keySet()) : Map.of();
     List<FileState> toStore = new ArrayList<>();
     List<String> toStoreFor = new ArrayList<>();
     List<String> blocked = new ArrayList<>();
@@ -86,8 +88,9 @@ final class FileRestore {
       String path = entry.getKey();
       FileVersion base = entry.getValue().base();
       FileVersion target = entry.getValue().target();
-      checked.put(path, tree.stamp(path));
-      WorkTree.DiskFile disk = tree.read(path, repo);
+      Looked look = looked.containsKey(path) ? looked.get(path) : look(path);
+      checked.put(path, look.stamp());
+      WorkTree.DiskFile disk = look.disk();
       RestorePlanner.Decision decision = RestorePlanner.decide(entry.getValue(), disk);
       switch (decision.action()) {
         case KEEP -> { }
@@ -189,6 +192,30 @@ final class FileRestore {
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
   }
 
+  /** A path's stamp, and what is on disk there read after it. */
+  private record Looked(WorkTree.Stamp stamp, WorkTree.DiskFile disk) {}
+
+  private Looked look(String path) throws IOException {
+    WorkTree.Stamp stamp = store.workTree().stamp(path);
+    return new Looked(stamp, store.workTree().read(path, store.repo()));
+  }
+
+  private Map<String, Looked> lookAll(Set<String> paths) throws IOException {
+    Map<String, Looked> looked = new java.util.concurrent.ConcurrentHashMap<>();
+    try {
+      paths.parallelStream().forEach(path -> {
+        try {
+          looked.put(path, look(path));
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return looked;
+  }
+
   private Optional<FileState> merge(FileState ours, FileVersion base, FileVersion target) throws IOException {
     ShadowRepository repo = store.repo();
     if (repo.size(base.blob()) > ShadowRepository.MERGEABLE_LIMIT || repo.size(target.blob()) > ShadowRepository.MERGEABLE_LIMIT) {
@@ -270,25 +297,27 @@ final class FileRestore {
     while (firstWrite < steps.size() && !steps.get(firstWrite).next().exists()) {
       firstWrite++;
     }
-    // Many new files: written on every core (creating files is what a large restore waits on);
+    // Many files to remove, or to write: on every core (a large restore waits on the file system);
     // a few: one by one, in order, which is also what the tests' write hook relies on.
-    boolean parallel = steps.size() - firstWrite >= PARALLEL_WRITES;
     List<Step> applied = new ArrayList<>(steps.size());
     Step current = null;
     try {
-      for (Step step : parallel ? steps.subList(0, firstWrite) : steps) {
-        current = step;
-        if (!applyOne(step, checked, checkedAt)) {
-          return stopped(applied, step);
+      for (List<Step> batch : List.of(steps.subList(0, firstWrite), steps.subList(firstWrite, steps.size()))) {
+        if (batch.size() < PARALLEL_WRITES) {
+          for (Step step : batch) {
+            current = step;
+            if (!applyOne(step, checked, checkedAt)) {
+              return stopped(applied, step);
+            }
+            applied.add(step);
+          }
+          continue;
         }
-        applied.add(step);
-      }
-      if (parallel) {
         List<Step> written = Collections.synchronizedList(new ArrayList<>());
         AtomicReference<Step> changed = new AtomicReference<>();
         AtomicReference<Step> failedStep = new AtomicReference<>();
         AtomicReference<Exception> failure = new AtomicReference<>();
-        steps.subList(firstWrite, steps.size()).parallelStream().forEach(step -> {
+        batch.parallelStream().forEach(step -> {
           if (changed.get() != null || failure.get() != null) {
             return;
           }

@@ -105,6 +105,35 @@ class SetAsideTest {
   }
 
   @Test
+  void aLargeUndoThatMeetsAFileChangedUnderItPutsBackEveryFileItHadTakenAway() throws Exception {
+    int count = FileRestore.PARALLEL_WRITES + 44; // removed on every core
+    Turn turn = tab.begin();
+    for (int i = 0; i < count; i++) {
+      fx.write(turn, "many/f" + i + ".txt", "agent's " + i + "\n");
+    }
+    turn.finish(CheckpointStatus.DONE);
+    java.util.concurrent.atomic.AtomicReference<String> edited = new java.util.concurrent.atomic.AtomicReference<>();
+    fx.store.onRestoreWrite(path -> {
+      if (edited.compareAndSet(null, path)) {
+        try {
+          Files.writeString(fx.file(path), "the user's edit, longer than the agent's\n", UTF_8);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    });
+
+    assertThat(tab.undo().applied()).isFalse();
+
+    for (int i = 0; i < count; i++) {
+      String path = "many/f" + i + ".txt";
+      assertThat(fx.read(path)).isEqualTo(path.equals(edited.get()) ? "the user's edit, longer than the agent's\n"
+          : "agent's " + i + "\n");
+    }
+    assertThat(tab.live()).isEqualTo(1);
+  }
+
+  @Test
   void aKeptFileThatWasChangedIsNotPutBackTheRecordedContentIsWrittenInstead() throws Exception {
     fx.turn(tab, "a.txt", "recorded\n");
     tab.undo();
