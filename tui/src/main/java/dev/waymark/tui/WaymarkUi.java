@@ -274,6 +274,16 @@ public final class WaymarkUi implements Host {
   }
 
   @Override
+  public int backgroundProcesses() {
+    return workspace.backgroundProcesses();
+  }
+
+  /** "1 background process", "2 background processes". */
+  public static String backgroundProcesses(int count) {
+    return count + (count == 1 ? " background process" : " background processes");
+  }
+
+  @Override
   public int chatWidth() {
     return chatWidth;
   }
@@ -305,6 +315,14 @@ public final class WaymarkUi implements Host {
             + "It is saved with the session, and waymark --continue proposes it again. [y/N]", this::quit));
         return;
       }
+    }
+    int running = backgroundProcesses();
+    if (running > 0) {
+      layers.ask(new Layers.Confirm(backgroundProcesses(running) + " that a shell command started "
+          + (running == 1 ? "is" : "are") + " still running. Quitting stops "
+          + (running == 1 ? "it" : "them") + ", and what " + (running == 1 ? "it" : "they")
+          + " changed is recorded. Quit anyway? [y/N]", this::quit));
+      return;
     }
     quit();
   }

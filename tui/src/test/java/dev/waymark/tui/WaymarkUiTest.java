@@ -360,6 +360,27 @@ class WaymarkUiTest {
   }
 
   @Test
+  void quittingWhileAShellCommandsBackgroundProcessRunsSaysItWillBeStoppedAndAsks() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':"
+        + "{'command':'(sleep 29.57) > /dev/null 2>&1 &'}}]},{'text':'Started it.'}]}");
+    send("start a server");
+    waitFor(s -> s.contains("Started it.") && s.contains("ready · #1"), "the turn");
+
+    ctrl('c');
+    waitFor("Press Ctrl+C again to exit and stop 1 background process.");
+    send("/quit");
+    waitFor("1 background process that a shell command started is still running");
+    key(KeyType.Enter); // no: stays
+    ui.step(20);
+    assertThat(ui.finished()).isFalse();
+    send("/quit");
+    waitFor("Quit anyway?");
+    send("y");
+    ui.step(20);
+    assertThat(ui.finished()).isTrue();
+  }
+
+  @Test
   void aShellCommandShowsTheFilesItChangedAndCtrlOExpandsItsOutput() throws Exception {
     start(100, 40, ApprovalMode.YOLO, "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':"
         + "{'command':'seq 101 103; for f in a b c d e; do echo $f > $f.txt; done'}}]},"

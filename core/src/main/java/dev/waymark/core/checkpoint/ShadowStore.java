@@ -89,6 +89,11 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
+  /** How many processes that shell commands left running in this store's tabs still run: closing it stops them. */
+  public int backgroundProcesses() {
+    return changeTracker.runningInBackground();
+  }
+
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
   public static ShadowStore open(Path projectDir) {
     return open(projectDir, WaymarkHome.fromEnvironment(), RetentionPolicy.DEFAULT);

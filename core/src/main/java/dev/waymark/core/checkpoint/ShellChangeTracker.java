@@ -125,10 +125,23 @@ final class ShellChangeTracker implements AutoCloseable {
     if (left == null || left.processes().isEmpty()) {
       background.remove(tab);
       journal.clearJobs(tab);
-      return;
+    } else {
+      background.put(tab, left);
+      journal.writeJobs(tab, left.marks());
     }
-    background.put(tab, left);
-    journal.writeJobs(tab, left.marks());
+    followedNow();
+  }
+
+  /** Every tab's followed processes, readable without waiting for a scan to end. */
+  private volatile List<ProcessHandle> followed = List.of();
+
+  private void followedNow() {
+    followed = background.values().stream().flatMap(b -> b.processes().stream()).toList();
+  }
+
+  /** How many processes that commands left running still run (what quitting would stop). */
+  int runningInBackground() {
+    return (int) followed.stream().filter(ProcessHandle::isAlive).count();
   }
 
   WriteLog writeLog() {
@@ -697,6 +710,7 @@ final class ShellChangeTracker implements AutoCloseable {
     if (left == null) {
       return StillRunning.NONE;
     }
+    followedNow();
     int at = tree.filesAt();
     if (at > 0) {
       try {

@@ -105,6 +105,11 @@ public final class Workspace implements AutoCloseable {
     this.saved = saved;
   }
 
+  /** How many processes that shell commands left running still run: closing the workspace stops them. */
+  public int backgroundProcesses() {
+    return store.backgroundProcesses();
+  }
+
   public ShadowStore store() {
     return store;
   }

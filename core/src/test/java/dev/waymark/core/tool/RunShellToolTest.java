@@ -327,10 +327,12 @@ class RunShellToolTest {
     List<ProcessHandle> job = ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.72")).toList();
     assertThat(job).isNotEmpty();
+    assertThat(f.store.backgroundProcesses()).as("what quitting would stop").isEqualTo(job.size());
 
     f.store.close(); // Waymark exits
 
     assertThat(job).noneMatch(ProcessHandle::isAlive);
+    assertThat(f.store.backgroundProcesses()).isZero();
   }
 
   @Test

@@ -18,6 +18,9 @@ public interface Host {
 
   void quit();
 
+  /** How many processes shell commands left running: quitting stops them. */
+  int backgroundProcesses();
+
   void showHelp();
 
   /** The /rewind list of the tab's prompts. */

@@ -258,7 +258,9 @@ public final class KeyRouter {
       host.quit();
     } else {
       lastCtrlC = clock.instant();
-      layers.hint("Press Ctrl+C again to exit.");
+      int running = host.backgroundProcesses();
+      layers.hint(running == 0 ? "Press Ctrl+C again to exit."
+          : "Press Ctrl+C again to exit and stop " + dev.waymark.tui.WaymarkUi.backgroundProcesses(running) + ".");
     }
   }
 
