@@ -54,6 +54,7 @@ final class SetAside implements AutoCloseable {
   private final AtomicLong generation = new AtomicLong();
   private volatile boolean usable = true;
   private volatile boolean linkable = true;
+  private volatile boolean countsLinks = true;
 
   private SetAside(Path dir, FileChannel lockChannel, FileLock lock, long maxBytes) {
     this.dir = dir;
@@ -203,8 +204,10 @@ final class SetAside implements AutoCloseable {
       } catch (java.nio.file.NoSuchFileException gone) {
         continue;
       }
-      if (!now.equals(candidate.stamp())) {
-        Files.deleteIfExists(candidate.file()); // touched while kept: its bytes are no longer known
+      if (!now.equals(candidate.stamp()) || links(candidate.file()) != 1) {
+        // touched while kept, or another name still shares it (a replacement that failed after
+        // the link, a user's own hard link): putting it back would change what that name holds too
+        Files.deleteIfExists(candidate.file());
         continue;
       }
       Files.move(candidate.file(), target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -246,6 +249,20 @@ final class SetAside implements AutoCloseable {
     }, "waymark-aside-drop");
     deleter.setDaemon(true);
     deleter.start();
+  }
+
+  /** How many names the file has; 1 where the system cannot tell, and then no link of ours made a second. */
+  private int links(Path file) throws IOException {
+    if (!countsLinks) {
+      return 1;
+    }
+    try {
+      return ((Number) Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS)).intValue();
+    } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+      countsLinks = false;
+      linkable = false; // a second name could not be seen: replaced files are no longer linked
+      return 1;
+    }
   }
 
   private static boolean isFile(FileVersion version) {

@@ -109,6 +109,25 @@ class SetAsideTest {
   }
 
   @Test
+  void aKeptFileThatAnotherNameStillSharesIsNeverPutBackWhichWouldJoinTwoPaths() throws Exception {
+    try (SetAside aside = SetAside.open(fx.home.resolve("unit"))) {
+      Path file = fx.file("p.txt");
+      Files.writeString(file, "shared\n", UTF_8);
+      Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000_000_000L));
+      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+      // kept for a replacement that then failed: p.txt is still there, the same file
+      assertThat(aside.keepReplaced(file, holds, WorkTree.Stamp.of(file), System.currentTimeMillis(), fx.store.repo()))
+          .isEqualTo(SetAside.Taken.KEPT);
+
+      Path other = fx.file("q.txt");
+      assertThat(aside.putIn(other, holds)).isFalse();
+      assertThat(other).doesNotExist();
+      Files.writeString(file, "edited later\n", UTF_8);
+      assertThat(aside.size()).isZero();
+    }
+  }
+
+  @Test
   void aKeptFileThatWasChangedIsNotPutBackTheRecordedContentIsWrittenInstead() throws Exception {
     fx.turn(tab, "a.txt", "recorded\n");
     tab.undo();
