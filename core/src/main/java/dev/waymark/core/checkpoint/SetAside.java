@@ -39,6 +39,8 @@ final class SetAside implements AutoCloseable {
   private static final String LOCK = "held.lock";
   /** Bytes kept at most: beyond this, a restore deletes as before (the disk is the user's). */
   static final long MAX_BYTES = 1L << 30;
+  /** Files kept at most: each costs a little memory while kept. */
+  static final long MAX_FILES = 200_000;
 
   private record Content(FileKind kind, ObjectId blob) {}
 
@@ -51,6 +53,7 @@ final class SetAside implements AutoCloseable {
   private final Map<Content, Deque<Kept>> kept = new ConcurrentHashMap<>();
   private final AtomicLong names = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong files = new AtomicLong();
   private final AtomicLong generation = new AtomicLong();
   private volatile boolean usable = true;
   private volatile boolean linkable = true;
@@ -150,7 +153,7 @@ final class SetAside implements AutoCloseable {
 
   private boolean keepable(FileVersion holds, WorkTree.Stamp checked) {
     return usable && isFile(holds) && checked != null && checked.exists() && !checked.directory()
-        && bytes.get() + checked.size() <= maxBytes;
+        && bytes.get() + checked.size() <= maxBytes && files.get() < MAX_FILES;
   }
 
   private Path nextName() {
@@ -179,6 +182,7 @@ final class SetAside implements AutoCloseable {
   private Taken keep(Path aside, FileVersion holds) throws IOException {
     WorkTree.Stamp stamp = WorkTree.Stamp.of(aside);
     bytes.addAndGet(stamp.size());
+    files.incrementAndGet();
     kept.computeIfAbsent(new Content(holds.kind(), holds.blob()), k -> new ConcurrentLinkedDeque<>())
         .add(new Kept(aside, stamp, stamp.size(), holds.mode(), generation.get()));
     return Taken.KEPT;
@@ -198,6 +202,7 @@ final class SetAside implements AutoCloseable {
     }
     for (Kept candidate = candidates.pollLast(); candidate != null; candidate = candidates.pollLast()) {
       bytes.addAndGet(-candidate.size());
+      files.decrementAndGet();
       WorkTree.Stamp now;
       try {
         now = WorkTree.Stamp.of(candidate.file());
@@ -228,6 +233,7 @@ final class SetAside implements AutoCloseable {
         if (k.generation() < restoreGeneration) {
           drop.add(k.file());
           bytes.addAndGet(-k.size());
+          files.decrementAndGet();
           return true;
         }
         return false;
