@@ -50,6 +50,7 @@ final class SetAside implements AutoCloseable {
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final long maxBytes;
+  private final long maxFiles;
   private final Map<Content, Deque<Kept>> kept = new ConcurrentHashMap<>();
   private final AtomicLong names = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
@@ -59,11 +60,12 @@ final class SetAside implements AutoCloseable {
   private volatile boolean linkable = true;
   private volatile boolean countsLinks = true;
 
-  private SetAside(Path dir, FileChannel lockChannel, FileLock lock, long maxBytes) {
+  private SetAside(Path dir, FileChannel lockChannel, FileLock lock, long maxBytes, long maxFiles) {
     this.dir = dir;
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.maxBytes = maxBytes;
+    this.maxFiles = maxFiles;
   }
 
   /**
@@ -71,10 +73,10 @@ final class SetAside implements AutoCloseable {
    * directories stores that died left there are deleted in the background.
    */
   static SetAside open(Path parent) throws IOException {
-    return open(parent, MAX_BYTES);
+    return open(parent, MAX_BYTES, MAX_FILES);
   }
 
-  static SetAside open(Path parent, long maxBytes) throws IOException {
+  static SetAside open(Path parent, long maxBytes, long maxFiles) throws IOException {
     dev.waymark.core.WaymarkHome.createPrivateDirectories(parent);
     Path dir = Files.createTempDirectory(parent, "aside-");
     FileChannel channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -82,7 +84,7 @@ final class SetAside implements AutoCloseable {
     Thread sweeper = new Thread(() -> sweep(parent, dir), "waymark-aside-sweep");
     sweeper.setDaemon(true);
     sweeper.start();
-    return new SetAside(dir, channel, lock, maxBytes);
+    return new SetAside(dir, channel, lock, maxBytes, maxFiles);
   }
 
   /** Starts a restore's writes: what it sets aside outlives the restores before it. */
@@ -153,7 +155,7 @@ final class SetAside implements AutoCloseable {
 
   private boolean keepable(FileVersion holds, WorkTree.Stamp checked) {
     return usable && isFile(holds) && checked != null && checked.exists() && !checked.directory()
-        && bytes.get() + checked.size() <= maxBytes && files.get() < MAX_FILES;
+        && bytes.get() + checked.size() <= maxBytes && files.get() < maxFiles;
   }
 
   private Path nextName() {

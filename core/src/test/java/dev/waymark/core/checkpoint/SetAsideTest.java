@@ -213,15 +213,28 @@ class SetAsideTest {
   }
 
   @Test
-  void beyondItsLimitNothingIsKeptAndTheCallerDeletes() throws Exception {
-    try (SetAside aside = SetAside.open(fx.home.resolve("unit"), 4)) {
-      Path file = fx.file("big.txt");
-      Files.writeString(file, "more than four bytes\n", UTF_8);
-      FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
-      assertThat(aside.takeOut(file, holds, WorkTree.Stamp.of(file), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
-      assertThat(file).exists();
+  void beyondItsLimitsOfBytesAndFilesNothingIsKeptAndTheCallerDeletes() throws Exception {
+    try (SetAside bytes = SetAside.open(fx.home.resolve("unit"), 4, 10);
+        SetAside files = SetAside.open(fx.home.resolve("unit"), 1 << 20, 1)) {
+      Path big = fx.file("big.txt");
+      Files.writeString(big, "more than four bytes\n", UTF_8);
+      assertThat(bytes.takeOut(big, version(big), WorkTree.Stamp.of(big), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
+      assertThat(big).exists();
+
+      Path one = fx.file("one.txt");
+      Path two = fx.file("two.txt");
+      Files.writeString(one, "1\n", UTF_8);
+      Files.writeString(two, "2\n", UTF_8);
+      assertThat(files.takeOut(one, version(one), WorkTree.Stamp.of(one), 0, fx.store.repo())).isEqualTo(SetAside.Taken.KEPT);
+      assertThat(files.takeOut(two, version(two), WorkTree.Stamp.of(two), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
+      assertThat(two).exists();
     }
   }
+
+  private FileVersion version(Path file) throws IOException {
+    return new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
+  }
+
 
   @Test
   void whatAStoreThatDiedLeftIsDeletedWhenTheNextOpensAndALivingOrJustMadeOneIsNot() throws Exception {
