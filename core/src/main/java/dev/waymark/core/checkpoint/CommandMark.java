@@ -37,7 +37,9 @@ public record CommandMark(String value) {
       }
       try {
         byte[] environ = Files.readAllBytes(proc.resolve(Long.toString(p.pid())).resolve("environ"));
-        if (new String(environ, StandardCharsets.ISO_8859_1).contains(wanted)) {
+        // the whole entry: a mark that is the start of another must not find that one's processes
+        String entries = "\0" + new String(environ, StandardCharsets.ISO_8859_1) + "\0";
+        if (entries.contains("\0" + wanted + "\0")) {
           found.add(p);
         }
       } catch (IOException | SecurityException unreadable) {

@@ -124,13 +124,21 @@ final class ShellChangeTracker implements AutoCloseable {
   private void follow(String tab, Background left) {
     if (left == null || left.processes().isEmpty()) {
       background.remove(tab);
-      journal.clearJobs(tab);
+      if (keptMarks.remove(tab) != null) {
+        journal.clearJobs(tab);
+      }
     } else {
       background.put(tab, left);
-      journal.writeJobs(tab, left.marks());
+      if (!left.marks().equals(keptMarks.get(tab))) { // not rewritten at every scan while a job runs
+        journal.writeJobs(tab, left.marks());
+        keptMarks.put(tab, left.marks());
+      }
     }
     followedNow();
   }
+
+  /** The marks each tab's jobs file holds. */
+  private final Map<String, Set<String>> keptMarks = new HashMap<>();
 
   /** Every tab's followed processes, readable without waiting for a scan to end. */
   private volatile List<ProcessHandle> followed = List.of();
@@ -737,6 +745,7 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     CommandMark.stop(left.processes(), 2_000);
     recordBackgroundSoFar(tree);
+    keptMarks.remove(tree.tabId());
     journal.clearJobs(tree.tabId());
   }
 

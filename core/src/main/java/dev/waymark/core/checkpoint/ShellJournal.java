@@ -92,7 +92,7 @@ final class ShellJournal {
     Path file = jobsFile(tab);
     try {
       Set<String> marks = new java.util.TreeSet<>(Files.readAllLines(file, StandardCharsets.UTF_8));
-      marks.removeIf(String::isBlank);
+      marks.removeIf(mark -> !MARK.matcher(mark).matches()); // only what CommandMark.random makes
       Files.deleteIfExists(file);
       return marks;
     } catch (java.nio.file.NoSuchFileException none) {
@@ -102,6 +102,8 @@ final class ShellJournal {
       return Set.of();
     }
   }
+
+  private static final java.util.regex.Pattern MARK = java.util.regex.Pattern.compile("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}");
 
   private Path jobsFile(String tab) {
     return dir.resolve(tab + ".jobs");
