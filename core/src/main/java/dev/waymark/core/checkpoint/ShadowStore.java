@@ -72,7 +72,7 @@ public final class ShadowStore implements AutoCloseable {
     this.repo = repo;
     this.workTree = new WorkTree(project);
     this.aside = openSetAside(storeDir);
-    workTree.keepRemovedFilesIn(aside);
+    workTree.keepTakenFilesIn(aside);
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
@@ -620,7 +620,7 @@ public final class ShadowStore implements AutoCloseable {
     changeTracker.stopScanAhead();
     changeTracker.close();
     if (aside != null) {
-      workTree.keepRemovedFilesIn(null);
+      workTree.keepTakenFilesIn(null);
       aside.close();
     }
     synchronized (tabLocks) {

@@ -23,7 +23,7 @@ final class WorkTree {
 
   private final Path root;
   private volatile java.util.function.Consumer<Path> tempWrittenHook = temp -> {};
-  /** Where removed files wait for a redo; null when the store could not make one. */
+  /** Where files a restore removes or replaces wait for a restore that brings them back; null when the store could not make one. */
   private volatile SetAside aside;
 
   WorkTree(Path root) {
@@ -34,7 +34,7 @@ final class WorkTree {
     return root;
   }
 
-  void keepRemovedFilesIn(SetAside aside) {
+  void keepTakenFilesIn(SetAside aside) {
     this.aside = aside;
   }
 
