@@ -114,11 +114,12 @@ final class SetAside implements AutoCloseable {
     } catch (java.nio.file.NoSuchFileException e) {
       return gone(); // or the file is gone already: the caller's delete finds nothing to do
     }
-    if (!stillAsChecked(aside, holds, checked, checkedAt, hasher)) {
+    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+    if (!stillAsChecked(aside, now, holds, checked, checkedAt, hasher)) {
       Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE);
       return Taken.CHANGED;
     }
-    return keep(aside, holds);
+    return keep(aside, now, holds);
   }
 
   /**
@@ -146,11 +147,12 @@ final class SetAside implements AutoCloseable {
       }
       return Taken.NOT_KEPT;
     }
-    if (!stillAsChecked(aside, holds, checked, checkedAt, hasher)) {
+    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+    if (!stillAsChecked(aside, now, holds, checked, checkedAt, hasher)) {
       Files.deleteIfExists(aside);
       return Taken.CHANGED;
     }
-    return keep(aside, holds);
+    return keep(aside, now, holds);
   }
 
   private boolean keepable(FileVersion holds, WorkTree.Stamp checked) {
@@ -170,10 +172,9 @@ final class SetAside implements AutoCloseable {
     return Taken.NOT_KEPT;
   }
 
-  /** Whether {@code aside} is still the file the restore checked: its stamp, and its bytes when the stamp cannot tell. */
-  private static boolean stillAsChecked(Path aside, FileVersion holds, WorkTree.Stamp checked, long checkedAt,
-      ShadowRepository hasher) throws IOException {
-    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+  /** Whether {@code aside} (stamped {@code now}) is still the file the restore checked: its stamp, and its bytes when the stamp cannot tell. */
+  private static boolean stillAsChecked(Path aside, WorkTree.Stamp now, FileVersion holds, WorkTree.Stamp checked,
+      long checkedAt, ShadowRepository hasher) throws IOException {
     if (!now.equals(checked)) {
       return false;
     }
@@ -181,8 +182,7 @@ final class SetAside implements AutoCloseable {
     return !now.racy(checkedAt) || hasher.hash(aside, now.size()).equals(holds.blob());
   }
 
-  private Taken keep(Path aside, FileVersion holds) throws IOException {
-    WorkTree.Stamp stamp = WorkTree.Stamp.of(aside);
+  private Taken keep(Path aside, WorkTree.Stamp stamp, FileVersion holds) {
     bytes.addAndGet(stamp.size());
     files.incrementAndGet();
     kept.computeIfAbsent(new Content(holds.kind(), holds.blob()), k -> new ConcurrentLinkedDeque<>())
