@@ -221,6 +221,10 @@ public final class ShadowStore implements AutoCloseable {
           stored.add(readCheckpoint(ref.getName(), ref.getObjectId()));
         } else if (rest.startsWith("saved/")) {
           CheckpointManifest manifest = manifest(ref.getObjectId(), ref.getName());
+          if (!manifest.tab().equals(tabId)) {
+            throw new CheckpointException(ref.getName() + " holds a save of tab " + manifest.tab() + ", not of " + tabId
+                + ": the shadow repository " + shadowDirectory() + " was changed by hand or is damaged.");
+          }
           saves.computeIfAbsent(manifest.checkpoint(), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
         }
       }
@@ -247,7 +251,14 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   private GraphLoader.StoredCheckpoint readCheckpoint(String ref, org.eclipse.jgit.lib.ObjectId commit) throws IOException {
-    return GraphLoader.StoredCheckpoint.of(manifest(commit, ref), commit, ref);
+    CheckpointManifest manifest = manifest(commit, ref);
+    // a tag is trusted for its number only if its manifest says the same: else the tree would take one checkpoint for another
+    if (!ref.equals(tagPrefix(manifest.tab()) + manifest.checkpoint())) {
+      throw new CheckpointException(ref + " holds the manifest of " + manifest.tab() + " #" + manifest.checkpoint()
+          + ", not of its own checkpoint: the shadow repository " + shadowDirectory() + " was changed by hand or is "
+          + "damaged. Point the tag back at its own commit, or delete it (git --git-dir=... tag -d).");
+    }
+    return GraphLoader.StoredCheckpoint.of(manifest, commit, ref);
   }
 
   /**

@@ -138,6 +138,23 @@ class CheckpointManifestTest {
   }
 
   @Test
+  void aTagWhoseManifestNamesAnotherCheckpointIsRefusedNamingBoth(@TempDir java.nio.file.Path temp) throws Exception {
+    try (StoreFixture fx = new StoreFixture(temp)) {
+      // the manifest of tab1's #2, under the tag of #5 (a store changed by hand, or damaged)
+      fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.getBytes(UTF_8), List.of(), "moved\n",
+          Instant.parse("2026-11-23T19:00:00Z"), "refs/tags/waymark/tab1/5");
+      assertThatThrownBy(() -> fx.store.loadTab("tab1")).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("refs/tags/waymark/tab1/5").hasMessageContaining("tab1 #2");
+
+      // another tab's manifest under this tab's tag
+      fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.replace("\"tab\" : \"tab1\"", "\"tab\" : \"tab9\"")
+          .getBytes(UTF_8), List.of(), "moved\n", Instant.parse("2026-11-23T19:00:00Z"), "refs/tags/waymark/tab2/2");
+      assertThatThrownBy(() -> fx.store.loadTab("tab2")).isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("refs/tags/waymark/tab2/2").hasMessageContaining("tab9 #2");
+    }
+  }
+
+  @Test
   void aManifestOfAnotherFormatIsRefusedNamingTheFormat() {
     String newer = WRITTEN_BY_FORMAT_1.replace("\"format\" : 1", "\"format\" : 2");
     assertThatThrownBy(() -> CheckpointManifest.parse(newer.getBytes(UTF_8), REF))
