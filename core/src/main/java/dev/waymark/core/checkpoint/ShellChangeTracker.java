@@ -147,9 +147,16 @@ final class ShellChangeTracker implements AutoCloseable {
     followed = background.values().stream().flatMap(b -> b.processes().stream()).toList();
   }
 
-  /** How many processes that commands left running still run (what quitting would stop). */
+  /** How many processes that commands left running still run, with what they started since (what quitting would stop). */
   int runningInBackground() {
-    return (int) followed.stream().filter(ProcessHandle::isAlive).count();
+    Set<Long> running = new HashSet<>();
+    for (ProcessHandle process : followed) {
+      if (process.isAlive()) {
+        running.add(process.pid());
+        process.descendants().forEach(child -> running.add(child.pid()));
+      }
+    }
+    return running.size();
   }
 
   WriteLog writeLog() {
