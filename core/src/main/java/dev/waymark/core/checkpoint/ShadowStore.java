@@ -62,17 +62,13 @@ public final class ShadowStore implements AutoCloseable {
   private volatile long lastWriteNanos = System.nanoTime();
   private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
   private final ShellChangeTracker changeTracker;
-  /** Files restores took out, kept for the restore that brings them back; null when it could not be made. */
-  private final SetAside aside;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
       List<String> exclusions) {
     this.project = project;
     this.storeDir = storeDir;
     this.repo = repo;
-    this.workTree = new WorkTree(project);
-    this.aside = openSetAside(storeDir);
-    workTree.keepTakenFilesIn(aside);
+    this.workTree = new WorkTree(project, openSetAside(storeDir));
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
@@ -630,10 +626,7 @@ public final class ShadowStore implements AutoCloseable {
     maintenanceTimer.shutdownNow();
     changeTracker.stopScanAhead();
     changeTracker.close();
-    if (aside != null) {
-      workTree.keepTakenFilesIn(null);
-      aside.close();
-    }
+    workTree.close();
     synchronized (tabLocks) {
       tabLocks.values().forEach(ShadowStore::releaseTabLock);
       tabLocks.clear();

@@ -24,31 +24,33 @@ final class WorkTree {
   private final Path root;
   private volatile java.util.function.Consumer<Path> tempWrittenHook = temp -> {};
   /** Where files a restore removes or replaces wait for a restore that brings them back; null when the store could not make one. */
-  private volatile SetAside aside;
+  private final SetAside aside;
 
-  WorkTree(Path root) {
+  WorkTree(Path root, SetAside aside) {
     this.root = root;
+    this.aside = aside;
   }
 
   Path root() {
     return root;
   }
 
-  void keepTakenFilesIn(SetAside aside) {
-    this.aside = aside;
+  /** Deletes what restores set aside (the store is closing). */
+  void close() {
+    if (aside != null) {
+      aside.close();
+    }
   }
 
   /** Starts a restore's writes; what it removes outlives what earlier restores removed ({@link #writesDone}). */
   long beginWrites() {
-    SetAside kept = aside;
-    return kept == null ? 0 : kept.begin();
+    return aside == null ? 0 : aside.begin();
   }
 
   /** After a restore's writes: what earlier restores removed, and this one did not bring back, is deleted. */
   void writesDone(long generation) {
-    SetAside kept = aside;
-    if (kept != null) {
-      kept.dropBefore(generation);
+    if (aside != null) {
+      aside.dropBefore(generation);
     }
   }
 
@@ -244,10 +246,9 @@ final class WorkTree {
   void write(String path, FileVersion version, ShadowRepository source) throws IOException {
     Path target = resolve(path);
     Files.createDirectories(target.getParent());
-    SetAside kept = aside;
-    if (kept != null && version.kind() != FileKind.SYMLINK) {
+    if (aside != null && version.kind() != FileKind.SYMLINK) {
       clearEmptyDirectory(target);
-      if (kept.putIn(target, version)) {
+      if (aside.putIn(target, version)) {
         return;
       }
     }
@@ -309,8 +310,7 @@ final class WorkTree {
    */
   boolean remove(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher) throws IOException {
     Path target = resolve(path);
-    SetAside kept = aside;
-    SetAside.Taken taken = kept == null ? SetAside.Taken.NOT_KEPT : kept.takeOut(target, holds, checked, checkedAt, hasher);
+    SetAside.Taken taken = aside == null ? SetAside.Taken.NOT_KEPT : aside.takeOut(target, holds, checked, checkedAt, hasher);
     if (taken == SetAside.Taken.CHANGED) {
       return false;
     }
@@ -328,8 +328,7 @@ final class WorkTree {
    */
   boolean keepReplaced(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher)
       throws IOException {
-    SetAside kept = aside;
-    return kept == null || kept.keepReplaced(resolve(path), holds, checked, checkedAt, hasher) != SetAside.Taken.CHANGED;
+    return aside == null || aside.keepReplaced(resolve(path), holds, checked, checkedAt, hasher) != SetAside.Taken.CHANGED;
   }
 
   private void removeEmptyParents(Path target) throws IOException {
