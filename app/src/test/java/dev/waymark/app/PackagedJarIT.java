@@ -18,8 +18,12 @@ class PackagedJarIT {
   record Run(int exit, String out, String err) {}
 
   private Run waymark(String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar")));
+    return java(List.of("-jar", System.getProperty("waymark.jar")), args);
+  }
+
+  private Run java(List<String> options, String... args) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(options);
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("WAYMARK_HOME", temp.resolve("home").toString());
@@ -47,6 +51,31 @@ class PackagedJarIT {
     assertThat(log).exists();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(log))).isEqualTo("rw-------");
     assertThat(temp.resolve("user/.config/jgit")).doesNotExist();
+  }
+
+  @Test
+  void theJarOpensTheJdksFileSystemPackageSoFileStatsNeedNoMapPerFile() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Files.writeString(project.resolve("a.txt"), "a\n");
+    Path script = temp.resolve("shell.json");
+    Files.writeString(script, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':'echo b > b.txt'}}]},"
+        + "{'text':'done'}]}").replace('\'', '"'));
+    List<String> exec = List.of("exec", "-C", project.toString(), "--script", script.toString(), "--approval", "yolo", "go");
+    Path log = temp.resolve("home/logs/waymark.log");
+    String slower = "file stats go through the JDK's attribute map";
+
+    // on the class path the manifest's Add-Opens does not apply: the slower way, said in the log
+    List<String> onClassPath = new java.util.ArrayList<>(List.of("dev.waymark.app.Main"));
+    onClassPath.addAll(exec);
+    Run plain = java(List.of("-cp", System.getProperty("waymark.jar")), onClassPath.toArray(String[]::new));
+    assertThat(plain.exit()).as(plain.err()).isZero();
+    assertThat(Files.readString(log)).contains(slower);
+    Files.delete(log);
+
+    Run jar = waymark(exec.toArray(String[]::new));
+    assertThat(jar.exit()).as(jar.err()).isZero();
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("b\n");
+    assertThat(Files.exists(log) ? Files.readString(log) : "").doesNotContain(slower);
   }
 
   @Test

@@ -148,9 +148,10 @@ public final class ShellCaptureBench {
   }
 
   private static double[] runChild(Path project, Path home, String changed, int later, boolean ahead) throws Exception {
-    // the JVM options app/bin/waymark starts Waymark with (client compiler, serial collector): a new process as users get it
+    // the JVM options app/bin/waymark starts Waymark with (client compiler, serial collector, and the package the
+    // jar's manifest opens): a new process as users get it
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx2g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
+        "-Xmx2g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), ShellCaptureBench.class.getName(), "--child",
         project.toString(), home.toString(), changed, Integer.toString(later)));
     if (ahead) {
       command.add("--ahead");
