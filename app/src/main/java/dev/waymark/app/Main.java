@@ -93,7 +93,31 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       }
       return 1;
     });
+    cli.setExecutionStrategy(parsed -> {
+      String misplaced = beforeTheCommand(parsed);
+      if (misplaced != null) {
+        err.println("waymark: '" + misplaced + "' before the command would be ignored: put it after the command, the "
+            + "project as -C DIR (waymark " + parsed.subcommand().commandSpec().name() + " --help)");
+        return 2;
+      }
+      return new CommandLine.RunLast().execute(parsed);
+    });
     return cli.execute(args);
+  }
+
+  /**
+   * What was given to {@code waymark} itself before a command (a directory, a model or approval
+   * option), which the command would not see; null when nothing was. Running an agent in the
+   * current directory, or with another approval than the one typed, must not happen silently.
+   */
+  private static String beforeTheCommand(CommandLine.ParseResult parsed) {
+    if (!parsed.hasSubcommand() || parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested()
+        || parsed.matchedArgs().isEmpty()) {
+      return null;
+    }
+    java.util.List<String> original = parsed.originalArgs();
+    int command = original.indexOf(parsed.subcommand().commandSpec().name());
+    return String.join(" ", original.subList(0, Math.max(0, command)));
   }
 
   @Override

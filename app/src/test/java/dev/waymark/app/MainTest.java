@@ -82,6 +82,29 @@ class MainTest {
   }
 
   @Test
+  void aDirectoryOrOptionBeforeACommandIsRefusedNotIgnored() throws Exception {
+    // `waymark ~/other exec ...` once ran the agent in the current directory, and `waymark --approval ask exec`
+    // ran it with the settings' approval: both are what the command's own -C and options are for
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\": [{\"text\": \"hi\"}]}");
+    String[][] misplaced = {
+        {project.toString(), "exec", "--script", script.toString(), "hello"},
+        {"--approval", "ask", "exec", "-C", project.toString(), "--script", script.toString(), "hello"},
+        {project.toString(), "checkpoints", "list"},
+        {"--continue", "sessions"}};
+    for (String[] args : misplaced) {
+      err.getBuffer().setLength(0);
+      assertThat(run(args)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(err.toString()).as(String.join(" ", args)).contains("after the command");
+    }
+    assertThat(err.toString()).contains("waymark sessions").contains("--continue");
+    try (var files = Files.list(project)) {
+      assertThat(files).isEmpty();
+    }
+    assertThat(temp.resolve("home/projects")).doesNotExist();
+  }
+
+  @Test
   void anUnknownOptionIsReportedWithUsage() {
     assertThat(run("--frobnicate")).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option: '--frobnicate'");
