@@ -559,7 +559,9 @@ final class ShellChangeTracker implements AutoCloseable {
         cache.put(p.path, new StatCache.Entry(p.now, p.current, StatCache.Source.SHADOW, start));
       }
     }
-    writeLog.append(turn.tabId(), recorded, start);
+    // noted as of now: the command may have written at any moment since its start, which a command of another tab
+    // that started meanwhile must not take for before its own start
+    writeLog.append(turn.tabId(), recorded, System.currentTimeMillis());
     skipped.addAll(excludedChanges(before.excluded(), excludedAfter));
     for (String path : tree.derived() ? tree.changed() : before.files().keySet()) {
       if (!after.containsKey(path)) {
@@ -600,7 +602,7 @@ final class ShellChangeTracker implements AutoCloseable {
     List<Pending> mine = new ArrayList<>();
     for (Pending p : pending) {
       List<WriteLog.Write> writes = byPath.getOrDefault(p.path, List.of());
-      if (!writes.isEmpty() && writes.get(writes.size() - 1).wrote(p.current)) {
+      if (othersWroteAll(writes, p.was == null ? FileVersion.ABSENT : p.was.version(), p.current)) {
         LOG.debug("{} was written by tab {} while a command ran; not taken for the command's", p.path,
             writes.get(writes.size() - 1).tab());
         if (p.now == null) {
@@ -615,6 +617,31 @@ final class ShellChangeTracker implements AutoCloseable {
       mine.add(p);
     }
     return mine;
+  }
+
+  /**
+   * Whether other tabs' {@code writes} (oldest first) took the path from {@code was}, as the
+   * command's scan saw it, to {@code now}: the latest wrote {@code now}, and going back, each
+   * replaced what the one before it wrote, down to one that replaced {@code was}. A write that
+   * replaced something else (an edit made after it, say) leaves the change to the command, so
+   * that its "before" is kept.
+   */
+  private static boolean othersWroteAll(List<WriteLog.Write> writes, FileVersion was, FileVersion now) {
+    FileVersion expected = now;
+    for (int i = writes.size() - 1; i >= 0; i--) {
+      WriteLog.Write w = writes.get(i);
+      if (!w.wrote(expected)) {
+        return false;
+      }
+      if (w.replaced(was)) {
+        return true;
+      }
+      if (w.prior() == null || w.prior().equals(WriteLog.Write.ABSENT)) {
+        return false;
+      }
+      expected = new FileVersion(FileKind.REGULAR, org.eclipse.jgit.lib.ObjectId.fromString(w.prior()), FileVersion.NO_MODE);
+    }
+    return false;
   }
 
   /** The tree as the cache now knows it, for changes made after this by processes left running. */

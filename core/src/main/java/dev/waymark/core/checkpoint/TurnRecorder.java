@@ -39,10 +39,12 @@ final class TurnRecorder {
     return turn;
   }
 
-  void record(Node node, String path, FileState before, FileState after) {
+  /** Returns the change as stored. */
+  FileChange record(Node node, String path, FileState before, FileState after) {
     checkRecordable(node, path);
     List<FileVersion> versions = store.repo().insert(List.of(before, after));
     CheckpointGraph.fold(node, path, versions.get(0), versions.get(1));
+    return new FileChange(path, versions.get(0), versions.get(1));
   }
 
   /** Records a change whose "before" is already stored (the change tracker's cached blob); returns the stored "after". */
@@ -87,15 +89,14 @@ final class TurnRecorder {
    */
   Optional<FileChange> recordAhead(Node node, String path, FileState before, FileState after) {
     Optional<FileChange> previous = Optional.ofNullable(node.changes.get(path));
-    record(node, path, before, after);
+    FileChange change = record(node, path, before, after);
     try {
       persist(node);
     } catch (RuntimeException e) {
       CheckpointGraph.putChange(node, path, previous);
       throw e;
     }
-    store.changeTracker().writeLog().append(tabId, path, after.exists()
-        ? new FileVersion(after.kind(), store.repo().hash(after), after.mode()) : FileVersion.ABSENT, store.clock().millis());
+    store.changeTracker().writeLog().append(tabId, List.of(change), store.clock().millis());
     return previous;
   }
 

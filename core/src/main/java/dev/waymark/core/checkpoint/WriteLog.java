@@ -25,10 +25,21 @@ final class WriteLog {
   private static final long COMPACT_BYTES = 4 << 20;
   private static final long KEEP_MILLIS = 3_600_000;
 
-  /** One write; {@code blob} null for a deletion. */
-  record Write(long millis, String tab, String path, String blob) {
+  /**
+   * One write; {@code blob} null for a deletion. {@code prior} is what the writer recorded the
+   * path held before it ({@link #ABSENT} for nothing), null when the line does not say (written
+   * by an older Waymark).
+   */
+  record Write(long millis, String tab, String path, String blob, String prior) {
+    static final String ABSENT = "-";
+
     boolean wrote(FileVersion version) {
       return version.exists() ? version.blob().name().equals(blob) : blob == null;
+    }
+
+    /** Whether the writer saw {@code version} there before it wrote (true when the line does not say). */
+    boolean replaced(FileVersion version) {
+      return prior == null || (version.exists() ? version.blob().name().equals(prior) : prior.equals(ABSENT));
     }
   }
 
@@ -45,20 +56,16 @@ final class WriteLog {
     this.limitBytes = limitBytes;
   }
 
-  /** Notes that {@code tab} wrote {@code version} (absent: deleted) at {@code path}; never fails the caller. */
-  void append(String tab, String path, FileVersion version, long millis) {
-    append(tab, List.of(new FileChange(path, FileVersion.ABSENT, version)), millis);
-  }
-
-  /** Notes the "after" side of each change as written by {@code tab}. */
+  /** Notes that {@code tab} wrote each change's "after" side over its "before" side; never fails the caller. */
   void append(String tab, List<FileChange> changes, long millis) {
     if (changes.isEmpty()) {
       return;
     }
-    StringBuilder lines = new StringBuilder(changes.size() * 96);
+    StringBuilder lines = new StringBuilder(changes.size() * 136);
     for (FileChange change : changes) {
       ObjectId blob = change.after().exists() ? change.after().blob() : null;
-      line(lines, new Write(millis, tab, change.path(), blob == null ? null : blob.name()));
+      String prior = change.before().exists() ? change.before().blob().name() : Write.ABSENT;
+      line(lines, new Write(millis, tab, change.path(), blob == null ? null : blob.name(), prior));
     }
     try {
       // cutting the log short replaces the file: a note appended to the old one meanwhile would be lost
@@ -95,9 +102,11 @@ final class WriteLog {
         }
         int blob = line.indexOf('\t', tab + 1);
         int path = line.indexOf('\t', blob + 1);
-        String id = line.substring(blob + 1, path);
+        String ids = line.substring(blob + 1, path);
+        int arrow = ids.indexOf('<');
+        String id = arrow < 0 ? ids : ids.substring(0, arrow);
         writes.add(new Write(millis, line.substring(tab + 1, blob), JSON.readValue(line.substring(path + 1), String.class),
-            id.equals("-") ? null : id));
+            id.equals("-") ? null : id, arrow < 0 ? null : ids.substring(arrow + 1)));
       } catch (IOException | RuntimeException damaged) {
         // a line cut by a crash: the others still count
       }
@@ -105,11 +114,18 @@ final class WriteLog {
     return writes;
   }
 
-  /** {@code millis TAB tab TAB blob-or-- TAB "path as a JSON string"}: the path may hold tabs or newlines. */
+  /**
+   * {@code millis TAB tab TAB blob-or--<prior-or-- TAB "path as a JSON string"}: the path may hold
+   * tabs or newlines. An older Waymark reads {@code blob<prior} as a blob no file has, so it takes
+   * no such write for another tab's: it records the change itself, and loses nothing.
+   */
   private static void line(StringBuilder out, Write w) {
     try {
-      out.append(w.millis()).append('\t').append(w.tab()).append('\t').append(w.blob() == null ? "-" : w.blob())
-          .append('\t').append(JSON.writeValueAsString(w.path())).append('\n');
+      out.append(w.millis()).append('\t').append(w.tab()).append('\t').append(w.blob() == null ? "-" : w.blob());
+      if (w.prior() != null) {
+        out.append('<').append(w.prior());
+      }
+      out.append('\t').append(JSON.writeValueAsString(w.path())).append('\n');
     } catch (IOException e) {
       throw new IllegalStateException(e); // a string always serialises
     }

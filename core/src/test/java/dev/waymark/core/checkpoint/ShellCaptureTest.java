@@ -371,6 +371,57 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aCommandWritingWhatAnotherTabWroteEarlierStillRecordsTheEditItReplaced() throws Exception {
+    // another tab's command wrote "agent" a moment ago; the user then edited the file; this tab's command
+    // writes "agent" again: the user's edit is the pre-image, not something the other tab recorded
+    writeOld("keep.txt", "original\n");
+    f = new StoreFixture(temp);
+    CheckpointTree earlier = f.store.openTab("earlier");
+    Turn first = earlier.begin();
+    WorkTreeSnapshot before = first.snapshotWorkTree(MAX);
+    Files.writeString(f.file("keep.txt"), "agent\n");
+    assertThat(before.recordChanges().recorded()).extracting(FileChange::path).containsExactly("keep.txt");
+    first.finish(CheckpointStatus.DONE);
+    Files.writeString(f.file("keep.txt"), "my edit\n");
+
+    CheckpointTree next = f.store.openTab("next");
+    Turn command = next.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Files.writeString(f.file("keep.txt"), "agent\n");
+    WorkTreeChanges changes = snapshot.recordChanges();
+    command.finish(CheckpointStatus.DONE);
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("keep.txt");
+    assertThat(next.undo().applied()).isTrue();
+    assertThat(f.read("keep.txt")).as("the user's edit comes back").isEqualTo("my edit\n");
+  }
+
+  @Test
+  void whatALongerCommandOfAnotherTabWritesDuringThisOneIsNotThisOnes() throws Exception {
+    // the other tab's command started first and recorded last: its write is still its own
+    writeOld("a.txt", "a\n");
+    f = new StoreFixture(temp);
+    CheckpointTree other = f.store.openTab("other");
+    CheckpointTree shell = f.store.openTab("shell");
+    Turn otherTurn = other.begin();
+    WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
+    Thread.sleep(2_300); // longer than any slack for a write noted just before it is made
+    Turn command = shell.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Files.writeString(f.file("theirs.txt"), "written by the other tab's command\n");
+    assertThat(otherSnapshot.recordChanges().recorded()).extracting(FileChange::path).containsExactly("theirs.txt");
+    otherTurn.finish(CheckpointStatus.DONE);
+    Files.writeString(f.file("mine.txt"), "written by this command\n");
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+    command.finish(CheckpointStatus.DONE);
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("mine.txt");
+    assertThat(shell.undo().applied()).isTrue();
+    assertThat(f.read("theirs.txt")).isEqualTo("written by the other tab's command\n");
+  }
+
+  @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
