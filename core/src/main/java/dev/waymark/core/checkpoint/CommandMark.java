@@ -60,14 +60,17 @@ public record CommandMark(String value) {
   }
 
   /**
-   * Kills each process and its descendants, twice (to catch a child forked meanwhile), then waits
-   * up to {@code waitMillis} in all for them to end; one that does not is left, and named in the log.
+   * Kills each process and then its descendants, twice (to catch a child forked meanwhile), then
+   * waits up to {@code waitMillis} in all for them to end; one that does not is left, and named in
+   * the log. Parents go first: a shell whose child was killed first would run its next line
+   * ({@code sleep 3; echo late > late.txt}) before its own kill arrived.
    */
   public static void stop(java.util.Collection<ProcessHandle> processes, long waitMillis) {
     for (int round = 0; round < 2; round++) {
       for (ProcessHandle p : processes) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        List<ProcessHandle> below = p.descendants().toList(); // listed while p still holds them
         p.destroyForcibly();
+        below.forEach(ProcessHandle::destroyForcibly);
       }
     }
     long deadline = System.currentTimeMillis() + waitMillis;

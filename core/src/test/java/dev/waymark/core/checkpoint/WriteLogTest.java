@@ -95,7 +95,7 @@ class WriteLogTest {
     WriteLog log = new WriteLog(file);
     log.append("t", java.util.List.of(new FileChange("a.txt", version(1), version(2)),
         new FileChange("b.txt", version(3), FileVersion.ABSENT)), 5_000);
-    Files.writeString(file, "5001\told\t" + version(4).blob().name() + "\t\"c.txt\"\n", java.nio.file.StandardOpenOption.APPEND);
+    java.nio.file.Files.writeString(file, "5001\told\t" + version(4).blob().name() + "\t\"c.txt\"\n", java.nio.file.StandardOpenOption.APPEND);
 
     var writes = log.since(0);
 
