@@ -43,6 +43,8 @@ final class FileRestore {
   private final Node from;
   private final Node to;
   private final boolean force;
+  /** The directories on the way to the restore's paths that are links, as it began. */
+  private Set<String> linked = Set.of();
 
   FileRestore(ShadowStore store, String tabId, Node from, Node to, boolean force) {
     this.store = store;
@@ -78,6 +80,7 @@ final class FileRestore {
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
     Map<String, WorkTree.Stamp> checked = new HashMap<>(); // taken before each read, so a later change shows
     long checkedAt = System.currentTimeMillis(); // the file system's clock, not the store's
+    linked = tree.linkedDirectories(plan.keySet());
     // many paths are looked at on every core first: hashing what is on disk is what a large undo waits on
     Map<String, Looked> looked = plan.size() >= PARALLEL_WRITES ? lookAll(plan.keySet()) : Map.of();
     List<FileState> toStore = new ArrayList<>();
@@ -196,6 +199,11 @@ final class FileRestore {
   private record Looked(WorkTree.Stamp stamp, WorkTree.DiskFile disk) {}
 
   private Looked look(String path) throws IOException {
+    if (WorkTree.below(path, linked)) {
+      // nothing of the project's is there: a link's target is never read as the path (it may lie outside,
+      // or be where the project's own directory moved); the link itself is the obstacle, or this restore removes it
+      return new Looked(WorkTree.Stamp.ABSENT, WorkTree.DiskFile.ABSENT);
+    }
     WorkTree.Stamp stamp = store.workTree().stamp(path);
     return new Looked(stamp, store.workTree().read(path, store.repo()));
   }

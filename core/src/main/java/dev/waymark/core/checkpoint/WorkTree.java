@@ -10,6 +10,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
@@ -209,18 +212,48 @@ final class WorkTree {
     }
     try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
       for (Path p : (Iterable<Path>) walk::iterator) {
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          try (java.util.stream.Stream<Path> entries = Files.list(p)) {
-            if (entries.findAny().isEmpty()) {
-              return false;
-            }
-          }
-        } else if (!removed.contains(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'))) {
+        // directories hold nothing of their own: empty ones are taken away with the rest (rm x; mkdir x, undone)
+        if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
+            && !removed.contains(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'))) {
           return false;
         }
       }
     }
     return true;
+  }
+
+  /**
+   * The directories on the way to {@code paths} (project-relative) that are symbolic links: what
+   * is below them is not the project's, so it is neither read nor written, however the link ends
+   * (in the project, a file a restore would read there is the link target's, not the path's).
+   */
+  Set<String> linkedDirectories(java.util.Collection<String> paths) throws IOException {
+    Set<String> ancestors = new java.util.TreeSet<>();
+    for (String path : paths) {
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        ancestors.add(path.substring(0, slash));
+      }
+    }
+    Set<String> linked = new HashSet<>();
+    for (String ancestor : ancestors) {
+      if (Files.isSymbolicLink(resolve(ancestor))) {
+        linked.add(ancestor);
+      }
+    }
+    return linked;
+  }
+
+  /** Whether a directory on the way to {@code path} is one of {@code linked}. */
+  static boolean below(String path, Set<String> linked) {
+    if (linked.isEmpty()) {
+      return false;
+    }
+    for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      if (linked.contains(path.substring(0, slash))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Refuses {@code path} when a directory on its way is a symbolic link: it would lead out of the project. */
@@ -350,9 +383,18 @@ final class WorkTree {
     return TempNames.beside(target, TEMP_SUFFIX);
   }
 
+  /** Deletes the directory at {@code target} if there is one, and the empty directories in it: never a file. */
   private static void clearEmptyDirectory(Path target) throws IOException {
-    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-      Files.delete(target); // only an empty one: a full one is reported as an obstacle first
+    if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    // deepest first; a file anywhere makes its directory's delete fail: a full one is reported as an obstacle first
+    List<Path> directories = new ArrayList<>();
+    try (java.util.stream.Stream<Path> walk = Files.walk(target)) {
+      walk.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).forEach(directories::add);
+    }
+    for (int i = directories.size() - 1; i >= 0; i--) {
+      Files.delete(directories.get(i));
     }
   }
 }

@@ -395,7 +395,9 @@ class EdgeCaseTest {
 
     RestoreResult undo = tab.undo();
     assertThat(undo.applied()).isFalse();
-    assertThat(undo.conflicts()).containsExactlyInAnyOrder("gen/out.txt", "lib/a.txt");
+    // gen/out.txt is no longer a file of the project (what is behind the link is not read), as the undo wants;
+    // lib/a.txt must come back, and cannot through the link
+    assertThat(undo.conflicts()).containsExactly("lib/a.txt");
     assertThatThrownBy(() -> tab.restore(0, RestoreMode.BOTH, true))
         .isInstanceOf(CheckpointException.class).hasMessageContaining("symbolic link");
     assertThat(FileTrees.snapshot(outside, true)).isEqualTo(outsideBefore);

@@ -421,6 +421,117 @@ class ShellCaptureTest {
     assertThat(f.read("theirs.txt")).isEqualTo("written by the other tab's command\n");
   }
 
+  /** One command of a new tab "tab": {@code command} runs between the scan before it and the record after it. */
+  private CheckpointTree aCommandRuns(IoAction command) throws Exception {
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    command.run();
+    snapshot.recordChanges();
+    turn.finish(CheckpointStatus.DONE);
+    return tab;
+  }
+
+  interface IoAction {
+    void run() throws Exception;
+  }
+
+  @Test
+  void undoingADirectoryRenamedAndLinkedBackUnderItsOldNameBringsItsFilesBack() throws Exception {
+    writeOld("a/top.txt", "t\n");
+    writeOld("a/b/c.txt", "c\n");
+    CheckpointTree tab = aCommandRuns(() -> { // mv a a2 && ln -s a2 a
+      Files.move(f.file("a"), f.file("a2"));
+      Files.createSymbolicLink(f.file("a"), Path.of("a2"));
+    });
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.file("a")).isDirectory();
+    assertThat(Files.isSymbolicLink(f.file("a"))).isFalse();
+    assertThat(f.read("a/top.txt")).isEqualTo("t\n");
+    assertThat(f.read("a/b/c.txt")).isEqualTo("c\n");
+    assertThat(f.file("a2")).doesNotExist();
+
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(Files.readSymbolicLink(f.file("a"))).isEqualTo(Path.of("a2"));
+    assertThat(f.read("a2/top.txt")).isEqualTo("t\n");
+    assertThat(f.read("a2/b/c.txt")).isEqualTo("c\n");
+  }
+
+  @Test
+  void undoingADirectoryReplacedByALinkToOneWithTheSameNamesNeitherClashesNorReadsThroughTheLink() throws Exception {
+    writeOld("d/f1.txt", "in1\n");
+    writeOld("d/sub/f2.txt", "in2\n");
+    Path outside = Files.createDirectories(temp.resolve("outside/sub"));
+    Files.writeString(outside.resolve("../f1.txt"), "OUTSIDE\n");
+    Files.writeString(outside.resolve("f2.txt"), "OUTSIDE\n");
+    CheckpointTree tab = aCommandRuns(() -> { // rm -rf d && ln -s /elsewhere d
+      Files.delete(f.file("d/sub/f2.txt"));
+      Files.delete(f.file("d/sub"));
+      Files.delete(f.file("d/f1.txt"));
+      Files.delete(f.file("d"));
+      Files.createSymbolicLink(f.file("d"), outside.getParent());
+    });
+
+    RestoreResult undo = tab.undo();
+
+    assertThat(undo.applied()).as("%s", undo.conflicts()).isTrue();
+    assertThat(Files.isSymbolicLink(f.file("d"))).isFalse();
+    assertThat(f.read("d/f1.txt")).isEqualTo("in1\n");
+    assertThat(f.read("d/sub/f2.txt")).isEqualTo("in2\n");
+    assertThat(Files.readString(outside.resolve("f2.txt"))).isEqualTo("OUTSIDE\n");
+    assertThat(GitCli.ok(f.store.repo().directory(), "cat-file", "--batch-all-objects", "--batch").text())
+        .as("nothing outside the project is read into the store").doesNotContain("OUTSIDE");
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(Files.readSymbolicLink(f.file("d"))).isEqualTo(outside.getParent());
+  }
+
+  @Test
+  void aLinkReplacedByADirectoryHoldingTheNamesItsTargetHoldsIsUndoneAndRedone() throws Exception {
+    writeOld("real/r.txt", "real\n");
+    Files.createSymbolicLink(project().resolve("lnk"), Path.of("real"));
+    CheckpointTree tab = aCommandRuns(() -> { // rm lnk && mkdir lnk && echo x > lnk/r.txt
+      Files.delete(f.file("lnk"));
+      Files.createDirectory(f.file("lnk"));
+      Files.writeString(f.file("lnk/r.txt"), "x\n");
+    });
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(Files.readSymbolicLink(f.file("lnk"))).isEqualTo(Path.of("real"));
+    RestoreResult redo = tab.redo();
+    assertThat(redo.applied()).as("%s", redo.conflicts()).isTrue();
+    assertThat(f.read("lnk/r.txt")).isEqualTo("x\n");
+    assertThat(f.read("real/r.txt")).isEqualTo("real\n");
+  }
+
+  @Test
+  void aFileReplacedByAnEmptyDirectoryComesBackByUndo() throws Exception {
+    writeOld("x", "f\n");
+    CheckpointTree tab = aCommandRuns(() -> { // rm x; mkdir x
+      Files.delete(f.file("x"));
+      Files.createDirectory(f.file("x"));
+    });
+
+    RestoreResult undo = tab.undo();
+
+    assertThat(undo.applied()).as("%s", undo.conflicts()).isTrue();
+    assertThat(f.read("x")).isEqualTo("f\n");
+  }
+
+  @Test
+  void aFileReplacedByADirectoryThatHoldsFilesIsNotUndoneOverThem() throws Exception {
+    writeOld("x", "f\n");
+    CheckpointTree tab = aCommandRuns(() -> {
+      Files.delete(f.file("x"));
+      Files.createDirectories(f.file("x/inner"));
+    });
+    Files.writeString(f.file("x/inner/user.txt"), "the user's\n");
+
+    assertThat(tab.undo().applied()).isFalse();
+    assertThat(f.read("x/inner/user.txt")).isEqualTo("the user's\n");
+  }
+
   @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
