@@ -524,9 +524,9 @@ final class ShellChangeTracker implements AutoCloseable {
     List<Pending> kept = new ArrayList<>();
     List<byte[]> toStore = new ArrayList<>();
     for (Pending p : pending) {
+      FileVersion prior = p.was == null ? FileVersion.ABSENT : p.was.version();
       if (p.was != null && p.was.source() == StatCache.Source.USER_GIT) {
-        Optional<byte[]> bytes = userGit.flatMap(g -> g.readBlob(p.was.version().blob(), p.was.stat().size()))
-            .or(() -> objectLinks.flatMap(links -> links.readBlob(p.was.version().blob(), p.was.stat().size())));
+        Optional<byte[]> bytes = fromUsersObjects(p.path, prior.blob(), p.was.stat().size());
         if (bytes.isEmpty()) {
           skipped.add(new WorkTreeChanges.Skipped(p.path, "its earlier content is not in your git repository's objects "
               + "as the index said; undo cannot bring it back"));
@@ -534,12 +534,13 @@ final class ShellChangeTracker implements AutoCloseable {
           continue;
         }
         toStore.add(bytes.get());
+        prior = new FileVersion(prior.kind(), repo.hash(FileState.of(prior.kind(), bytes.get())), prior.mode());
       }
       if (p.state.exists()) {
         toStore.add(p.state.contentUnsafe());
       }
       kept.add(p);
-      changes.add(new FileChange(p.path, p.was == null ? FileVersion.ABSENT : p.was.version(), p.current));
+      changes.add(new FileChange(p.path, prior, p.current));
     }
     repo.insertBlobs(toStore);
     Map<String, String> refused = turn.recordStoredChanges(changes);
@@ -580,6 +581,18 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {}
+
+  /**
+   * The bytes the file at {@code path} held when the user's index vouched for it with
+   * {@code blob}: the blob, or, where git turns CRLF into LF as it stores a file (a text attribute,
+   * core.autocrlf), the blob with each LF a CRLF again when that gives exactly the file's size
+   * (then every line ended so). Empty when neither is the file.
+   */
+  private Optional<byte[]> fromUsersObjects(String path, org.eclipse.jgit.lib.ObjectId blob, long size) {
+    boolean normalised = userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
+    return userGit.flatMap(g -> g.readBlob(blob, size, normalised))
+        .or(() -> objectLinks.flatMap(links -> links.readBlob(blob, size, normalised)));
+  }
 
   /**
    * Leaves out what another tab (of this process or another) wrote at that path while the command

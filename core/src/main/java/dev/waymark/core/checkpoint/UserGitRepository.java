@@ -274,31 +274,108 @@ final class UserGitRepository implements AutoCloseable {
    * Reads a blob from the user's object database, checking that it has the size the file had
    * (else the index named content that is not the file's bytes). Empty when it is not there.
    */
-  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize) {
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, boolean crlfMayBeGone) {
     try {
       if (objects == null) {
         objects = new FileRepository(commonDir.toFile());
       }
-      return readBlob(objects, blob, expectedSize);
+      return readBlob(objects, blob, expectedSize, crlfMayBeGone);
     } catch (IOException | RuntimeException e) {
       LOG.info("cannot read blob {} from {}: {}", blob.name(), commonDir, e.toString());
       return Optional.empty();
     }
   }
 
-  /** {@code blob} from {@code objects} if it is there with {@code expectedSize} bytes (else the index named other content). */
-  static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize)
-      throws IOException {
+  /**
+   * {@code blob} from {@code objects} if it is there with {@code expectedSize} bytes (else the index
+   * named other content). With {@code crlfMayBeGone} (git turned CRLF into LF as it stored the
+   * file), a smaller blob is taken with each LF a CRLF again when that makes exactly
+   * {@code expectedSize} bytes: every line of the file ended in CRLF, and those are its bytes.
+   */
+  static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize,
+      boolean crlfMayBeGone) throws IOException {
     try (ObjectReader reader = objects.newObjectReader()) {
       if (!reader.has(blob, Constants.OBJ_BLOB)) {
         return Optional.empty();
       }
       ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
-      if (loader.getSize() != expectedSize) {
+      if (loader.getSize() == expectedSize) {
+        return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
+      }
+      if (!crlfMayBeGone || loader.getSize() > expectedSize || expectedSize > Integer.MAX_VALUE - 8) {
         return Optional.empty();
       }
-      return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
+      return withCrlf(loader.getCachedBytes(Integer.MAX_VALUE - 8), expectedSize);
     }
+  }
+
+  /** {@code lf} with CR before each LF, if that is exactly {@code size} bytes long. */
+  static Optional<byte[]> withCrlf(byte[] lf, long size) {
+    int lines = 0;
+    for (byte b : lf) {
+      if (b == '\n') {
+        lines++;
+      }
+    }
+    if (lf.length + (long) lines != size) {
+      return Optional.empty();
+    }
+    byte[] crlf = new byte[(int) size];
+    int at = 0;
+    for (byte b : lf) {
+      if (b == '\n') {
+        crlf[at++] = '\r';
+      }
+      crlf[at++] = b;
+    }
+    return Optional.of(crlf);
+  }
+
+  /**
+   * Whether git may have stored {@code path} (project-relative) with CRLF turned into LF: a
+   * {@code text}, {@code eol} or {@code crlf} attribute applies to it (from {@code info/attributes}
+   * or a {@code .gitattributes} on its way), or {@code core.autocrlf} is on. Read when a changed
+   * file's blob is smaller than the file was; wider than git's own rules, which is safe, since
+   * the blob is only taken when the sizes prove it.
+   */
+  boolean normalisesLineEndings(String path) {
+    String repoPath = projectPrefix + path;
+    Path home = Path.of(System.getProperty("user.home"));
+    for (Path config : List.of(commonDir.resolve("config"), home.resolve(".gitconfig"))) {
+      String autocrlf = readConfig(config, "core", "autocrlf");
+      if ("true".equalsIgnoreCase(autocrlf) || "input".equalsIgnoreCase(autocrlf)) {
+        return true;
+      }
+    }
+    List<String> prefixes = new ArrayList<>(List.of(""));
+    for (int slash = repoPath.indexOf('/'); slash >= 0; slash = repoPath.indexOf('/', slash + 1)) {
+      prefixes.add(repoPath.substring(0, slash + 1));
+    }
+    List<Path> files = new ArrayList<>(List.of(commonDir.resolve("info/attributes")));
+    prefixes.forEach(prefix -> files.add(workTree.resolve(prefix + ".gitattributes")));
+    for (int i = 0; i < files.size(); i++) {
+      String prefix = i == 0 ? "" : prefixes.get(i - 1);
+      if (!Files.isRegularFile(files.get(i))) {
+        continue;
+      }
+      AttributesNode node = new AttributesNode();
+      try (InputStream in = Files.newInputStream(files.get(i))) {
+        node.parse(in);
+      } catch (IOException e) {
+        return true; // cannot tell: the sizes still decide
+      }
+      for (AttributesRule rule : node.getRules()) {
+        if (rule.isMatch(repoPath.substring(prefix.length()), false)) {
+          for (Attribute a : rule.getAttributes()) {
+            if ((a.getKey().equals("text") || a.getKey().equals("eol") || a.getKey().equals("crlf"))
+                && a.getState() != Attribute.State.UNSET) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+    return false;
   }
 
   @Override

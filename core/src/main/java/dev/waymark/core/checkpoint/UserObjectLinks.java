@@ -150,13 +150,13 @@ final class UserObjectLinks {
   }
 
   /** A blob from the links, as {@link UserGitRepository#readBlob} reads it; empty when it is not there. */
-  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize) {
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, boolean crlfMayBeGone) {
     if (dirs == null || dirs.isEmpty()) {
       return Optional.empty();
     }
     // opened for each read: it is the rare case, and the links change between commands
     try (FileRepository links = new FileRepository(mirror.toFile())) {
-      return UserGitRepository.readBlob(links, blob, expectedSize);
+      return UserGitRepository.readBlob(links, blob, expectedSize, crlfMayBeGone);
     } catch (IOException | RuntimeException e) {
       LOG.info("cannot read blob {} from {}: {}", blob.name(), mirror, e.toString());
       return Optional.empty();

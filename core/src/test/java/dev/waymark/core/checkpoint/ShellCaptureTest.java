@@ -189,6 +189,37 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aFileWhoseLineEndingsGitNormalisesIsRecordedAndComesBackAsItWasOnDisk() throws Exception {
+    // the index holds "mine\n" for a file that is "mine\r\n" on disk: its stat agrees, its blob does not
+    committedRepository(".gitattributes", "* text=auto\n", "notes.txt", "mine\r\n", "other.txt", "keep\r\n");
+    CheckpointTree tab = aCommandRuns(() -> {
+      Files.writeString(f.file("notes.txt"), "overwritten\n");
+      Files.delete(f.file("other.txt"));
+    });
+
+    assertThat(tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("notes.txt", "other.txt");
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.read("notes.txt")).isEqualTo("mine\r\n");
+    assertThat(f.read("other.txt")).isEqualTo("keep\r\n");
+  }
+
+  @Test
+  void aFileWithMixedLineEndingsThatGitNormalisedIsNeverGivenBytesItDidNotHold() throws Exception {
+    committedRepository(".gitattributes", "* text=auto\n", "mixed.txt", "a\r\nb\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab");
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    Files.writeString(f.file("mixed.txt"), "changed\n");
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+
+    // which LF was a CRLF cannot be known from the blob: said, rather than guessed
+    assertThat(changes.recorded()).isEmpty();
+    assertThat(changes.skipped()).singleElement().satisfies(s -> assertThat(s.reason()).contains("cannot bring it back"));
+  }
+
+  @Test
   void filesOutsideTheIndexAreReadOnceAndNotAgainByTheNextProcess() throws Exception {
     writeOld("a.txt", "a\n");
     writeOld("src/b.txt", "b\n");
