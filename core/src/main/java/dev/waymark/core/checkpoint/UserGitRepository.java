@@ -57,7 +57,7 @@ final class UserGitRepository implements AutoCloseable {
     this.gitDir = gitDir;
     this.commonDir = commonDir;
     this.projectPrefix = projectPrefix;
-    this.convertsEverything = convertsLineEndings(commonDir);
+    this.convertsEverything = convertsLineEndings();
   }
 
   /** The repository whose work tree holds {@code project}, if any. */
@@ -132,24 +132,51 @@ final class UserGitRepository implements AutoCloseable {
 
   /** git's {@code core.excludesFile}: from the repository's config, else the user's, else the XDG default. */
   private Optional<Path> excludesFile() {
-    Path home = Path.of(System.getProperty("user.home"));
-    String xdg = System.getenv("XDG_CONFIG_HOME");
-    Path xdgConfig = xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg);
-    List<Path> configs = List.of(commonDir.resolve("config"), home.resolve(".gitconfig"), xdgConfig.resolve("git/config"));
-    for (Path config : configs) {
+    UserFiles user = UserFiles.of(System.getenv(), System.getProperty("user.home"));
+    for (Path config : configs(user)) {
       String value = readConfig(config, "core", "excludesFile");
       if (value != null && !value.isBlank()) {
-        Path file = value.startsWith("~/") ? home.resolve(value.substring(2)) : Path.of(value);
+        Path file = value.startsWith("~/") ? user.home().resolve(value.substring(2)) : Path.of(value);
         return Optional.of(file.isAbsolute() ? file : workTree.resolve(file));
       }
     }
-    return Optional.of(xdgConfig.resolve("git/ignore"));
+    return Optional.of(user.xdgConfig().resolve("git/ignore"));
+  }
+
+  /** The config files git reads for this repository, the strongest first: its own, the user's, the system's. */
+  private List<Path> configs(UserFiles user) {
+    List<Path> configs = new ArrayList<>(List.of(commonDir.resolve("config")));
+    configs.addAll(user.globalConfigs());
+    configs.addAll(user.systemConfigs());
+    return configs;
+  }
+
+  /**
+   * Where git finds the user's own files, from the environment as git reads it: {@code $HOME}
+   * (the account's home directory only when it is unset), {@code $XDG_CONFIG_HOME},
+   * {@code GIT_CONFIG_GLOBAL} (then the only global config), {@code GIT_CONFIG_NOSYSTEM}.
+   */
+  record UserFiles(Path home, Path xdgConfig, List<Path> globalConfigs, List<Path> systemConfigs) {
+    static UserFiles of(Map<String, String> env, String accountHome) {
+      String homeVariable = env.get("HOME");
+      Path home = Path.of(homeVariable == null || homeVariable.isBlank() ? accountHome : homeVariable);
+      String xdg = env.get("XDG_CONFIG_HOME");
+      Path xdgConfig = xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg);
+      String global = env.get("GIT_CONFIG_GLOBAL");
+      List<Path> globals = global != null && !global.isBlank() ? List.of(Path.of(global))
+          : List.of(home.resolve(".gitconfig"), xdgConfig.resolve("git/config")); // ~/.gitconfig wins
+      String noSystem = env.get("GIT_CONFIG_NOSYSTEM");
+      boolean system = noSystem == null || noSystem.isBlank() || noSystem.equals("0") || noSystem.equalsIgnoreCase("false");
+      String systemFile = env.get("GIT_CONFIG_SYSTEM");
+      List<Path> systems = !system ? List.of()
+          : List.of(Path.of(systemFile != null && !systemFile.isBlank() ? systemFile : "/etc/gitconfig"));
+      return new UserFiles(home, xdgConfig, globals, systems);
+    }
   }
 
   /** Whether git converts line endings of every text file on checkout (autocrlf, eol=crlf). */
-  private static boolean convertsLineEndings(Path commonDir) {
-    Path home = Path.of(System.getProperty("user.home"));
-    for (Path config : List.of(commonDir.resolve("config"), home.resolve(".gitconfig"))) {
+  private boolean convertsLineEndings() {
+    for (Path config : configs(UserFiles.of(System.getenv(), System.getProperty("user.home")))) {
       String autocrlf = readConfig(config, "core", "autocrlf");
       String eol = readConfig(config, "core", "eol");
       if ("true".equalsIgnoreCase(autocrlf) || "crlf".equalsIgnoreCase(eol)) {
@@ -340,8 +367,7 @@ final class UserGitRepository implements AutoCloseable {
    */
   boolean normalisesLineEndings(String path) {
     String repoPath = projectPrefix + path;
-    Path home = Path.of(System.getProperty("user.home"));
-    for (Path config : List.of(commonDir.resolve("config"), home.resolve(".gitconfig"))) {
+    for (Path config : configs(UserFiles.of(System.getenv(), System.getProperty("user.home")))) {
       String autocrlf = readConfig(config, "core", "autocrlf");
       if ("true".equalsIgnoreCase(autocrlf) || "input".equalsIgnoreCase(autocrlf)) {
         return true;
