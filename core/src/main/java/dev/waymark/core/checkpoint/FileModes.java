@@ -75,6 +75,16 @@ public final class FileModes {
   }
 
   /**
+   * The mode a directory created now gets: {@code 0777} less the umask, whose execute bits are
+   * taken to follow its read bits (022 gives 0755, 077 gives 0700); {@link FileVersion#NO_MODE}
+   * where modes are unknown.
+   */
+  public static int newDirectoryMode() {
+    int file = newFileMode();
+    return file == FileVersion.NO_MODE ? FileVersion.NO_MODE : file | ((file & 0444) >> 2);
+  }
+
+  /**
    * Creates {@code file}, which must not exist, open for writing, with permission bits
    * {@code mode} less the umask from its first moment ({@link FileVersion#NO_MODE}: the file
    * system's default): one {@code open(O_CREAT|O_EXCL)}, so content never sits in a file wider

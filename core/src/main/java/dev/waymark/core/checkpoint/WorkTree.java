@@ -365,8 +365,13 @@ final class WorkTree {
   }
 
   private void removeEmptyParents(Path target) throws IOException {
+    int madeAs = FileModes.newDirectoryMode();
     for (Path dir = target.getParent(); dir != null && !dir.equals(root) && dir.startsWith(root); dir = dir.getParent()) {
+      // directories are not recorded: only one a restore would make again just so goes (not a private 0700 one)
       try {
+        if (madeAs != FileVersion.NO_MODE && FileModes.read(dir) != madeAs) {
+          break;
+        }
         Files.delete(dir);
       } catch (DirectoryNotEmptyException | NoSuchFileException stop) {
         break;

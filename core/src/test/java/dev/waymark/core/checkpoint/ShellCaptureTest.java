@@ -537,6 +537,27 @@ class ShellCaptureTest {
   }
 
   @Test
+  void undoKeepsADirectoryItCouldNotMakeAgainAsItWasSoRedoNeverWidensItsPermissions() throws Exception {
+    Path secret = Files.createDirectories(project().resolve("private"));
+    Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    CheckpointTree tab = aCommandRuns(() -> {
+      Files.writeString(f.file("private/f.txt"), "x\n");
+      Files.createDirectories(f.file("made/by/it"));
+      Files.writeString(f.file("made/by/it/g.txt"), "g\n");
+    });
+
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.file("private/f.txt")).doesNotExist();
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
+        .as("the user's private directory is still there, as it was").isEqualTo("rwx------");
+    assertThat(f.file("made")).as("what the command made, as a new directory gets it, goes with its files").doesNotExist();
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
+        .isEqualTo("rwx------");
+    assertThat(f.read("private/f.txt")).isEqualTo("x\n");
+  }
+
+  @Test
   void aFileReplacedByAnEmptyDirectoryComesBackByUndo() throws Exception {
     writeOld("x", "f\n");
     CheckpointTree tab = aCommandRuns(() -> { // rm x; mkdir x
