@@ -65,8 +65,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     return home;
   }
 
-  public static void main(String[] args) {
-    Utf8Locale.relaunchIfNeeded().ifPresent(System::exit);
+  public static void main(String[] typed) {
+    Utf8Locale.relaunchIfNeeded(typed).ifPresent(System::exit);
+    String[] args = Utf8Locale.arguments(typed);
     WaymarkHome home = WaymarkHome.fromEnvironment();
     Logging.start(home);
     System.exit(run(args, home, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));

@@ -157,6 +157,27 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void nonAsciiArgumentsSurviveTheRelaunchWithoutALocale() throws Exception {
+    // the relaunch once rebuilt its command line from what the JVM had decoded as ASCII: "-C projé" became "proj??"
+    Path accented = Files.createDirectories(temp.resolve("argé ü"));
+    Path shell = temp.resolve("args.json");
+    Files.writeString(shell, "{'responses':[{'text':'done'}]}".replace('\'', '"'));
+    ProcessBuilder pb = Waymark.process(temp, home, temp, Waymark.command(List.of(),
+        List.of("exec", "-C", accented.toString(), "--script", shell.toString(), "résumé ü")));
+    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    pb.redirectErrorStream(true).redirectOutput(temp.resolve("args-out.txt").toFile());
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(Files.readString(temp.resolve("args-out.txt"), StandardCharsets.UTF_8)).isZero();
+
+    ProcessBuilder list = Waymark.process(temp, home, accented, Waymark.command(List.of(),
+        List.of("checkpoints", "list", "--json")));
+    Process l = list.redirectOutput(temp.resolve("args-list.txt").toFile()).start();
+    assertThat(l.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(Files.readString(temp.resolve("args-list.txt"), StandardCharsets.UTF_8)).contains("\"résumé ü\"");
+  }
+
+  @Test
   void checkpointsOfASessionMadeByExecCanBeListedUndoneRedoneDiffedAndSaved() throws Exception {
     exec("one");
     JsonNode sessions = waymark("sessions", "--json").json();

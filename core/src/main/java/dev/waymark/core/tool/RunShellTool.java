@@ -230,6 +230,8 @@ final class RunShellTool extends AbstractTool {
       }
       // The provider keys stay with Waymark: a command's output goes to the model and the session file.
       builder.environment().keySet().removeAll(withheld);
+      // how this Waymark was started again in a UTF-8 locale (the prompt's words among them): not the command's
+      builder.environment().keySet().removeIf(name -> name.startsWith("WAYMARK_UTF8_"));
       // No pager or prompt may wait for a terminal that is not there.
       builder.environment().put("PAGER", "cat");
       builder.environment().put("GIT_PAGER", "cat");
