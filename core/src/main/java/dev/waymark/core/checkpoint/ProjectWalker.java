@@ -50,7 +50,12 @@ public final class ProjectWalker {
     /** One of {@link #EXCLUDED_DIRECTORIES}, or a {@code .git} file. */
     BUILT_IN,
     /** Matched by a {@code .gitignore} file or {@code .git/info/exclude}. */
-    IGNORED
+    IGNORED,
+    /**
+     * A name that is not UTF-8: Java reads it with a stand-in character, and that name leads to no
+     * file, so nothing can read, record or restore it.
+     */
+    NOT_UTF8
   }
 
   /** Receives the walk's entries. */
@@ -344,7 +349,9 @@ public final class ProjectWalker {
             continue; // gone since the listing
           }
           boolean isDir = stat.directory();
-          if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
+          if (unnameable(name, child, dirPath)) {
+            found.add(new Found(path, stat, Exclusion.NOT_UTF8));
+          } else if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
             found.add(new Found(path, stat, Exclusion.BUILT_IN));
           } else if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
               || ignored(here, prefix + path, isDir)) {
@@ -425,6 +432,10 @@ public final class ProjectWalker {
         continue;
       }
       boolean isDir = lister.isDirectory(attributes);
+      if (unnameable(name, child.getValue(), dirPath)) {
+        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
+        continue;
+      }
       if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
         excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.BUILT_IN);
         continue;
@@ -470,6 +481,11 @@ public final class ProjectWalker {
       rules.byDirectory.put(dir, Optional.ofNullable(parsed));
     }
     return parsed == null ? null : parsed.node();
+  }
+
+  /** Whether the listed entry {@code child} cannot be reached again by its {@code name} as Java read it. */
+  static boolean unnameable(String name, Path child, Path dir) {
+    return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
   }
 
   private static boolean ignored(List<Frame> frames, String path, boolean isDir) {

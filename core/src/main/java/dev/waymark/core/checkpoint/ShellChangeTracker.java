@@ -710,6 +710,11 @@ final class ShellChangeTracker implements AutoCloseable {
       }
       Excluded any = now != null ? now : was;
       boolean dir = any.stat().directory();
+      if (any.why() == ProjectWalker.Exclusion.NOT_UTF8) {
+        skipped.add(new WorkTreeChanges.Skipped(path, "its name is not UTF-8, which Waymark cannot read, record or "
+            + "restore; not recorded"));
+        continue;
+      }
       String why = any.why() == ProjectWalker.Exclusion.BUILT_IN ? "excluded" : "ignored by .gitignore";
       skipped.add(new WorkTreeChanges.Skipped(dir ? path + "/" : path, dir
           ? why + " directory; what changed inside it is not recorded"
@@ -986,6 +991,9 @@ final class ShellChangeTracker implements AutoCloseable {
       for (String path : paths) {
         if (path.isEmpty()) {
           return Optional.empty(); // the project's own directory went away or was replaced
+        }
+        if (path.indexOf('\uFFFD') >= 0) {
+          return Optional.empty(); // perhaps a name that is not UTF-8, which only a walk sees as it is
         }
         int slash = path.lastIndexOf('/');
         String parent = slash < 0 ? "" : path.substring(0, slash);

@@ -60,8 +60,7 @@ final class WorkTree {
   /** Checks a project-relative path with {@code /} separators and returns it normalised. */
   static String checkPath(String path) {
     Objects.requireNonNull(path, "path");
-    if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0
-        || path.indexOf('\\') >= 0) {
+    if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0) {
       throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
     }
     for (String segment : path.split("/", -1)) {

@@ -499,8 +499,9 @@ class EdgeCaseTest {
   void invalidPathsAreRefusedWithAClearMessage() throws IOException {
     fx.writeExternally("sub/.git/config", "[core]\n");
     Turn turn = tab.begin();
+    // a backslash is no separator here: "back\\slash" is a file name like another (ShellCaptureTest records one)
     for (String path : List.of("../x", "/abs", "/etc/passwd", "a/../b", "a/./b", "./a", "a//b", "dir/", "", "..",
-        "back\\slash", "nul\0byte")) {
+        "nul\0byte")) {
       assertThatThrownBy(() -> turn.read(path)).as("read %s", path)
           .isInstanceOf(CheckpointException.class)
           .hasMessageContaining("Not a project-relative file path");

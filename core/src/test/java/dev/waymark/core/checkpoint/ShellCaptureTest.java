@@ -558,6 +558,34 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aFileWithABackslashInItsNameIsRecordedAndUndone() throws Exception {
+    writeOld("back\\slash.txt", "important\n");
+    CheckpointTree tab = aCommandRuns(() -> Files.writeString(f.file("back\\slash.txt"), "gone\n"));
+
+    assertThat(tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("back\\slash.txt");
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(f.read("back\\slash.txt")).isEqualTo("important\n");
+  }
+
+  @Test
+  void aFileWhoseNameIsNotUtf8IsNamedAsNotRecordedRatherThanPassedOverInSilence() throws Exception {
+    Path project = project();
+    new ProcessBuilder("sh", "-c", "printf precious > \"$(printf 'bad\\377.txt')\"").directory(project.toFile()).start()
+        .waitFor();
+    f = new StoreFixture(temp);
+    Turn turn = f.store.openTab("tab").begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    new ProcessBuilder("sh", "-c", "rm bad*.txt").directory(project.toFile()).start().waitFor();
+
+    WorkTreeChanges changes = snapshot.recordChanges();
+
+    assertThat(changes.skipped()).singleElement().satisfies(s -> {
+      assertThat(s.path()).startsWith("bad");
+      assertThat(s.reason()).contains("not UTF-8");
+    });
+  }
+
+  @Test
   void aFileReplacedByAnEmptyDirectoryComesBackByUndo() throws Exception {
     writeOld("x", "f\n");
     CheckpointTree tab = aCommandRuns(() -> { // rm x; mkdir x
