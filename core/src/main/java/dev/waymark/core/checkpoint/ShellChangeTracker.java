@@ -557,7 +557,7 @@ final class ShellChangeTracker implements AutoCloseable {
       if (p.now == null) {
         cache.remove(p.path);
       } else {
-        cache.put(p.path, new StatCache.Entry(p.now, p.current, StatCache.Source.SHADOW, start));
+        cache.put(p.path, new StatCache.Entry(p.now, p.disk, StatCache.Source.SHADOW, start));
       }
     }
     // noted as of now: the command may have written at any moment since its start, which a command of another tab
@@ -580,7 +580,15 @@ final class ShellChangeTracker implements AutoCloseable {
     return new Recorded(found, () -> scanOf(tree, before, start));
   }
 
-  private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {}
+  /**
+   * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what
+   * the path holds now ({@code current} unless another tab wrote over the command's version since).
+   */
+  private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current, FileVersion disk) {
+    Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {
+      this(path, was, now, state, current, current);
+    }
+  }
 
   /**
    * The bytes the file at {@code path} held when the user's index vouched for it with
@@ -597,7 +605,10 @@ final class ShellChangeTracker implements AutoCloseable {
   /**
    * Leaves out what another tab (of this process or another) wrote at that path while the command
    * ran: it is that tab's change, recorded in its own checkpoint. The file's new stat becomes the
-   * baseline, so it is not taken for this tab's later either.
+   * baseline, so it is not taken for this tab's later either. Where another tab wrote first and the
+   * command changed what it wrote, the command's change starts from that tab's version; where
+   * another tab wrote over the command's version, the change ends at the command's version (an undo
+   * then finds the other tab's write and does not clobber it).
    */
   private List<Pending> withoutOthersWrites(String tab, List<Pending> pending, long sinceMillis, long now) {
     if (pending.isEmpty()) {
@@ -615,7 +626,8 @@ final class ShellChangeTracker implements AutoCloseable {
     List<Pending> mine = new ArrayList<>();
     for (Pending p : pending) {
       List<WriteLog.Write> writes = byPath.getOrDefault(p.path, List.of());
-      if (othersWroteAll(writes, p.was == null ? FileVersion.ABSENT : p.was.version(), p.current)) {
+      Pending share = writes.isEmpty() ? p : commandsShare(p, writes, sinceMillis);
+      if (share == null) {
         LOG.debug("{} was written by tab {} while a command ran; not taken for the command's", p.path,
             writes.get(writes.size() - 1).tab());
         if (p.now == null) {
@@ -627,34 +639,67 @@ final class ShellChangeTracker implements AutoCloseable {
         }
         continue;
       }
-      mine.add(p);
+      mine.add(share);
     }
     return mine;
   }
 
   /**
-   * Whether other tabs' {@code writes} (oldest first) took the path from {@code was}, as the
-   * command's scan saw it, to {@code now}: the latest wrote {@code now}, and going back, each
-   * replaced what the one before it wrote, down to one that replaced {@code was}. A write that
-   * replaced something else (an edit made after it, say) leaves the change to the command, so
-   * that its "before" is kept.
+   * What of {@code p} is the command's, given other tabs' {@code writes} at its path (oldest first):
+   * null when their writes lead from what the command's scan saw to what is there now; else the
+   * change from what they wrote before the command changed it (when they wrote first) to what the
+   * command wrote (when they wrote over it since). Only writes noted after the command began
+   * ({@code sinceMillis}) move either end, and only between a file's versions, never a link's.
    */
-  private static boolean othersWroteAll(List<WriteLog.Write> writes, FileVersion was, FileVersion now) {
-    FileVersion expected = now;
-    for (int i = writes.size() - 1; i >= 0; i--) {
+  private Pending commandsShare(Pending p, List<WriteLog.Write> writes, long sinceMillis) {
+    FileVersion was = p.was == null ? FileVersion.ABSENT : p.was.version();
+    FileVersion end = p.current;
+    boolean endMoved = false;
+    for (int i = writes.size() - 1; i >= 0 && writes.get(i).wrote(end); i--) {
       WriteLog.Write w = writes.get(i);
-      if (!w.wrote(expected)) {
-        return false;
-      }
       if (w.replaced(was)) {
-        return true;
+        return null; // theirs from start to end
       }
-      if (w.prior() == null || w.prior().equals(WriteLog.Write.ABSENT)) {
-        return false;
+      if (w.millis() < sinceMillis || w.prior() == null) {
+        break;
       }
-      expected = new FileVersion(FileKind.REGULAR, org.eclipse.jgit.lib.ObjectId.fromString(w.prior()), FileVersion.NO_MODE);
+      end = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
+      endMoved = true;
     }
-    return false;
+    FileVersion start = was;
+    boolean startMoved = false;
+    for (WriteLog.Write w : writes) {
+      if (w.millis() >= sinceMillis && w.prior() != null && w.replaced(start) && !w.wrote(start)) {
+        start = versionOf(w.blob(), was);
+        startMoved = true;
+      }
+    }
+    if (!endMoved && !startMoved) {
+      return p;
+    }
+    if (start.exists() == end.exists() && (!start.exists() || start.blob().equals(end.blob()))) {
+      return null; // their writes account for all of it
+    }
+    if (!plainFile(was) || !plainFile(p.current) || startMoved && start.exists() && !repo.has(start.blob())
+        || endMoved && end.exists() && !repo.has(end.blob())) {
+      return p; // what another tab wrote is not known well enough: the whole change is the command's, as seen
+    }
+    Seen from = !startMoved ? p.was
+        : new Seen(p.was == null ? FileStat.MISSING : p.was.stat(), start, StatCache.Source.SHADOW, null);
+    return new Pending(p.path, from, p.now, p.state, end, p.current);
+  }
+
+  private static boolean plainFile(FileVersion version) {
+    return !version.exists() || version.kind() == FileKind.REGULAR || version.kind() == FileKind.EXECUTABLE;
+  }
+
+  /** The version of {@code blob} (null: none) as a file of the kind {@code like} has, keeping the mode it finds. */
+  private static FileVersion versionOf(String blob, FileVersion like) {
+    if (blob == null) {
+      return FileVersion.ABSENT;
+    }
+    FileKind kind = like.exists() ? like.kind() : FileKind.REGULAR;
+    return new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(blob), FileVersion.NO_MODE);
   }
 
   /** The tree as the cache now knows it, for changes made after this by processes left running. */

@@ -613,6 +613,56 @@ class ShellCaptureTest {
   }
 
   @Test
+  void whenAnotherTabWroteAFileFirstTheCommandsChangeStartsFromWhatThatTabWrote() throws Exception {
+    // another session's write_file lands while this command runs, and the command then appends to it:
+    // undoing the command gives back the other session's version, not the one from before both
+    writeOld("x.txt", "orig\n");
+    f = new StoreFixture(temp);
+    CheckpointTree shell = f.store.openTab("shell");
+    CheckpointTree other = f.store.openTab("other");
+    Turn command = shell.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Turn otherTurn = other.begin();
+    f.writeAhead(otherTurn, "x.txt", "B version\n");
+    otherTurn.finish(CheckpointStatus.DONE);
+    Files.writeString(f.file("x.txt"), "A-line\n", java.nio.file.StandardOpenOption.APPEND);
+
+    snapshot.recordChanges();
+    command.finish(CheckpointStatus.DONE);
+
+    assertThat(shell.undo().applied()).isTrue();
+    assertThat(f.read("x.txt")).as("the other session's write stays").isEqualTo("B version\n");
+    assertThat(shell.redo().applied()).isTrue();
+    assertThat(f.read("x.txt")).isEqualTo("B version\nA-line\n");
+  }
+
+  @Test
+  void whenAnotherTabWroteOverTheCommandsFileAfterItAnUndoOfTheCommandDoesNotClobberThatWrite() throws Exception {
+    writeOld("x.txt", "orig\n");
+    f = new StoreFixture(temp);
+    CheckpointTree shell = f.store.openTab("shell");
+    CheckpointTree other = f.store.openTab("other");
+    Turn command = shell.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Files.writeString(f.file("x.txt"), "mine\n");
+    Turn otherTurn = other.begin();
+    f.writeAhead(otherTurn, "x.txt", "theirs\n");
+    otherTurn.finish(CheckpointStatus.DONE);
+
+    snapshot.recordChanges();
+    command.finish(CheckpointStatus.DONE);
+
+    RestoreResult undo = shell.undo();
+    assertThat(undo.applied()).as("the other session's later write is not undone by this one's undo").isFalse();
+    assertThat(undo.conflicts()).containsExactly("x.txt");
+    assertThat(f.read("x.txt")).isEqualTo("theirs\n");
+    assertThat(other.undo().applied()).isTrue();
+    assertThat(f.read("x.txt")).as("undoing the other session gives back what this command wrote").isEqualTo("mine\n");
+    assertThat(shell.undo().applied()).isTrue();
+    assertThat(f.read("x.txt")).isEqualTo("orig\n");
+  }
+
+  @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
