@@ -157,6 +157,34 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void shellCommandsOfTwoWaymarksOnOneProjectDoNotOverlapSoEachCheckpointHoldsOnlyItsOwnFiles() throws Exception {
+    Path slow = temp.resolve("slow.json");
+    Files.writeString(slow, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
+        + "'for i in 1 2 3 4 5 6 7 8; do echo a$i > a$i.txt; sleep 0.2; done'}}]},{'text':'done'}]}").replace('\'', '"'));
+    Path quick = temp.resolve("quick.json");
+    Files.writeString(quick, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
+        + "'for i in 1 2 3 4; do echo b$i > b$i.txt; sleep 0.1; done'}}]},{'text':'done'}]}").replace('\'', '"'));
+    var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return waymarkIn("slow", "exec", "--script", slow.toString(), "--approval", "yolo", "slow");
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    Path started = project.resolve("a1.txt");
+    for (int i = 0; i < 200 && !Files.exists(started); i++) {
+      Thread.sleep(25);
+    }
+    Run second = waymarkIn("quick", "exec", "--script", quick.toString(), "--approval", "yolo", "quick");
+    Run firstRun = first.get(60, TimeUnit.SECONDS);
+
+    assertThat(firstRun.exit()).as(firstRun.err()).isZero();
+    assertThat(second.exit()).as(second.err()).isZero();
+    assertThat(firstRun.err()).contains("8 file(s) changed");
+    assertThat(second.err()).contains("4 file(s) changed").contains("waited");
+  }
+
+  @Test
   void nonAsciiArgumentsSurviveTheRelaunchWithoutALocale() throws Exception {
     // the relaunch once rebuilt its command line from what the JVM had decoded as ASCII: "-C projé" became "proj??"
     Path accented = Files.createDirectories(temp.resolve("argé ü"));

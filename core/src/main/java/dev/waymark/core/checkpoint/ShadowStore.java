@@ -483,6 +483,11 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
+  /** See {@link Turn#commandSlot}. */
+  CommandSlot commandSlot() {
+    return new CommandSlot(storeDir.resolve("shell.lock"));
+  }
+
   ShadowRepository repo() {
     return repo;
   }

@@ -83,6 +83,14 @@ public final class Turn {
     return tree.store().changeTracker().snapshot(this, maxFileSize, mark);
   }
 
+  /**
+   * The project's shell-command slot: a command holds it from before its scan until its changes
+   * are recorded, so that no two commands on the project overlap (see {@link CommandSlot}).
+   */
+  public CommandSlot commandSlot() {
+    return tree.store().commandSlot();
+  }
+
   /** Where {@code path} (project-relative) is on disk. */
   public java.nio.file.Path projectFile(String path) {
     return tree.projectRoot().resolve(WorkTree.checkPath(path));

@@ -2,6 +2,7 @@ package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CommandMark;
+import dev.waymark.core.checkpoint.CommandSlot;
 import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
 import dev.waymark.core.checkpoint.WorkTreeChanges;
@@ -71,6 +72,34 @@ final class RunShellTool extends AbstractTool {
       return ToolResult.error("Cancelled before the command started.");
     }
     Path root = ProjectPaths.of(context.projectRoot()).root();
+    CommandSlot.Held slot = null;
+    long waitedFrom = System.nanoTime();
+    if (context.turn() != null && !CommandSlot.insideACommand()) {
+      CommandSlot slots = context.turn().commandSlot();
+      try {
+        while (slot == null) {
+          if (context.cancellation().isCancelled()) {
+            return ToolResult.error("Cancelled while waiting for another shell command on this project to finish.");
+          }
+          slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolResult.error("Cancelled while waiting for another shell command on this project to finish.");
+      }
+    }
+    try (CommandSlot.Held held = slot) {
+      return run(context, command, timeoutMs, capNote, root, (System.nanoTime() - waitedFrom) / 1_000_000);
+    }
+  }
+
+  /** Waits are checked for cancellation this often. */
+  private static final long SLOT_POLL_MILLIS = 200;
+  /** A wait for another command longer than this is said in the result. */
+  private static final long WAIT_WORTH_SAYING_MILLIS = 1_000;
+
+  private ToolResult run(ToolContext context, String command, long timeoutMs, String capNote, Path root, long waitedMillis)
+      throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
     if (context.turn() != null) {
@@ -80,6 +109,10 @@ final class RunShellTool extends AbstractTool {
         return ToolResult.error("The command was not run: its file changes could not be made undoable ("
             + e.getMessage() + ").");
       }
+    }
+    if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
+      capNote = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project to finish: "
+          + "commands do not overlap, so each one's files are its own]\n" + capNote;
     }
 
     Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables(), mark);

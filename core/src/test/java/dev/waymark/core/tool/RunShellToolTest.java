@@ -178,6 +178,40 @@ class RunShellToolTest {
   }
 
   @Test
+  void twoTabsCommandsDoNotOverlapSoEachTakesOnlyItsOwnFiles() throws Exception {
+    // which process wrote a file cannot be seen: overlapping commands took each other's files, and
+    // undoing one deleted the other's; the second waits for the first instead
+    var otherTab = f.store.openTab("tab2");
+    var otherTurn = otherTab.begin();
+    var tool = f.tools.find("run_shell").orElseThrow();
+    CompletableFuture<ToolResult> first = CompletableFuture.supplyAsync(() -> f.shell(
+        "for i in 1 2 3 4 5 6; do echo a$i > a$i.txt; sleep 0.25; done"));
+    Thread.sleep(150);
+    ToolResult second = tool.run(ToolFixture.args("command", "for i in 1 2 3; do echo b$i > b$i.txt; sleep 0.1; done"),
+        new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation()));
+    first.get(20, TimeUnit.SECONDS);
+
+    assertThat(f.recorded()).containsExactly("a1.txt", "a2.txt", "a3.txt", "a4.txt", "a5.txt", "a6.txt");
+    assertThat(otherTurn.changes()).extracting(dev.waymark.core.checkpoint.FileChange::path)
+        .containsExactlyInAnyOrder("b1.txt", "b2.txt", "b3.txt");
+    assertThat(second.content()).contains("waited").contains("for another shell command on this project");
+  }
+
+  @Test
+  void aCommandWaitingForAnotherCanBeCancelled() throws Exception {
+    var otherTurn = f.store.openTab("tab2").begin();
+    try (var held = otherTurn.commandSlot().take(1_000).orElseThrow()) {
+      CompletableFuture<ToolResult> waiting = CompletableFuture.supplyAsync(() -> f.shell("echo never > n.txt"));
+      Thread.sleep(300);
+      f.cancellation.cancel();
+      ToolResult r = waiting.get(10, TimeUnit.SECONDS);
+      assertThat(r.isError()).isTrue();
+      assertThat(r.content()).contains("Cancelled while waiting for another shell command");
+    }
+    assertThat(f.exists("n.txt")).isFalse();
+  }
+
+  @Test
   void cancellationKillsALongSleep() throws Exception {
     CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> f.shell("sleep 30"));
     Thread.sleep(300);
