@@ -584,6 +584,13 @@ final class ShellChangeTracker implements AutoCloseable {
    * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what
    * the path holds now ({@code current} unless another tab wrote over the command's version since).
    */
+  /**
+   * How long before its file is written a tool's write may be noted ({@link TurnRecorder#recordAhead}
+   * notes it, then writes): such a note from just before a command began may be of a write the
+   * command's scan did not see. A note older than that is of a write the scan saw.
+   */
+  static final long NOTED_AHEAD_MILLIS = 250;
+
   private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current, FileVersion disk) {
     Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {
       this(path, was, now, state, current, current);
@@ -615,7 +622,8 @@ final class ShellChangeTracker implements AutoCloseable {
       return pending;
     }
     Map<String, List<WriteLog.Write>> byPath = new HashMap<>();
-    for (WriteLog.Write w : writeLog.since(sinceMillis - FileStat.RACY_MILLIS)) {
+    // noted since the command began, less the moment a write is noted ahead of being made: an older one was in its scan
+    for (WriteLog.Write w : writeLog.since(sinceMillis - NOTED_AHEAD_MILLIS)) {
       if (!w.tab().equals(tab)) {
         byPath.computeIfAbsent(w.path(), k -> new ArrayList<>()).add(w);
       }

@@ -96,7 +96,8 @@ final class TurnRecorder {
       CheckpointGraph.putChange(node, path, previous);
       throw e;
     }
-    store.changeTracker().writeLog().append(tabId, List.of(change), store.clock().millis());
+    // the file system's time, as shell commands note theirs: the store's clock may be another
+    store.changeTracker().writeLog().append(tabId, List.of(change), System.currentTimeMillis());
     return previous;
   }
 

@@ -428,6 +428,33 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aCommandRepeatingAnotherTabsEarlierChangeOverTheSameEditStillRecordsIt() throws Exception {
+    // the earlier tab took "my edit" to "agent"; the user wrote "my edit" again; this command does what the
+    // earlier one did, a second later: the same pair of contents, but not the earlier tab's write
+    writeOld("keep.txt", "my edit\n");
+    f = new StoreFixture(temp);
+    CheckpointTree earlier = f.store.openTab("earlier");
+    Turn first = earlier.begin();
+    WorkTreeSnapshot before = first.snapshotWorkTree(MAX);
+    Files.writeString(f.file("keep.txt"), "agent\n");
+    before.recordChanges();
+    first.finish(CheckpointStatus.DONE);
+    Files.writeString(f.file("keep.txt"), "my edit\n");
+    Thread.sleep(600); // a new Waymark process takes longer than this to start
+
+    CheckpointTree next = f.store.openTab("next");
+    Turn command = next.begin();
+    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
+    Files.writeString(f.file("keep.txt"), "agent\n");
+    WorkTreeChanges changes = snapshot.recordChanges();
+    command.finish(CheckpointStatus.DONE);
+
+    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("keep.txt");
+    assertThat(next.undo().applied()).isTrue();
+    assertThat(f.read("keep.txt")).isEqualTo("my edit\n");
+  }
+
+  @Test
   void whatALongerCommandOfAnotherTabWritesDuringThisOneIsNotThisOnes() throws Exception {
     // the other tab's command started first and recorded last: its write is still its own
     writeOld("a.txt", "a\n");
