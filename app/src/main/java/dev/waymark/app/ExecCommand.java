@@ -15,6 +15,7 @@ import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -196,6 +197,7 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         err.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
+        notRecorded(finished.result()).forEach(err::println);
       } else if (event instanceof Event.Waiting waiting) {
         err.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
@@ -286,6 +288,26 @@ final class ExecCommand implements Callable<Integer> {
     return "checkpoint #" + checkpoint.number() + ": " + checkpoint.changedPaths().size() + " file(s) changed, tag "
         + checkpoint.tag().orElse("(none)");
   }
+
+  /** A shell command's list of what it changed that undo will not restore: a script must see it, not only the model. */
+  static List<String> notRecorded(String result) {
+    String header = "Changed but not recorded (undo will not restore them):";
+    int at = result.indexOf(header);
+    if (at < 0) {
+      return List.of();
+    }
+    List<String> lines = new ArrayList<>(List.of("    " + header));
+    List<String> listed = result.substring(at + header.length()).lines().skip(1)
+        .takeWhile(line -> line.startsWith("  ")).toList();
+    int shown = Math.min(listed.size(), NOT_RECORDED_SHOWN);
+    listed.subList(0, shown).forEach(line -> lines.add("    " + line));
+    if (listed.size() > shown) {
+      lines.add("      … and " + (listed.size() - shown) + " more");
+    }
+    return lines;
+  }
+
+  private static final int NOT_RECORDED_SHOWN = 10;
 
   private static String firstLine(String text) {
     int newline = text.indexOf('\n');
