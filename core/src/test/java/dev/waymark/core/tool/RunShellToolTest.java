@@ -290,6 +290,24 @@ class RunShellToolTest {
   }
 
   @Test
+  void aTurnThatEndsWhileAnotherTabsCommandRunsDoesNotTakeThatCommandsFilesForItsJobs() throws Exception {
+    ToolResult r = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    assertThat(r.content()).contains("background process(es) still running");
+    var otherTurn = f.store.openTab("tab2").begin();
+    try (var running = otherTurn.commandSlot().take(1_000).orElseThrow()) { // tab2's command runs
+      Files.writeString(f.file("theirs.txt"), "written by tab2's command\n");
+      f.nextTurn(); // tab1's turn ends meanwhile
+    }
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).doesNotContain("theirs.txt");
+    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(100);
+    f.shell("true"); // the tab's next command records what its job did meanwhile
+    assertThat(f.recorded()).contains("late.txt");
+  }
+
+  @Test
   void aBackgroundJobsChangesAreRecordedAtTheNextCommandOfTheTab() throws Exception {
     f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
     for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
