@@ -639,23 +639,37 @@ class ShellCaptureTest {
     assertThat(f.read("x/inner/user.txt")).isEqualTo("the user's\n");
   }
 
-  @Test
-  void whenAnotherTabWroteAFileFirstTheCommandsChangeStartsFromWhatThatTabWrote() throws Exception {
-    // another session's write_file lands while this command runs, and the command then appends to it:
-    // undoing the command gives back the other session's version, not the one from before both
-    writeOld("x.txt", "orig\n");
+  record Tabs(CheckpointTree shell, CheckpointTree other) {}
+
+  interface BesideTab {
+    void run(CheckpointTree other) throws Exception;
+  }
+
+  /** A command of tab "shell", during which {@code during} runs (with tab "other" at hand); then it is recorded. */
+  private Tabs aCommandRunsBesideAnotherTab(BesideTab during) throws Exception {
     f = new StoreFixture(temp);
     CheckpointTree shell = f.store.openTab("shell");
     CheckpointTree other = f.store.openTab("other");
     Turn command = shell.begin();
     WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
-    Turn otherTurn = other.begin();
-    f.writeAhead(otherTurn, "x.txt", "B version\n");
-    otherTurn.finish(CheckpointStatus.DONE);
-    Files.writeString(f.file("x.txt"), "A-line\n", java.nio.file.StandardOpenOption.APPEND);
-
+    during.run(other);
     snapshot.recordChanges();
     command.finish(CheckpointStatus.DONE);
+    return new Tabs(shell, other);
+  }
+
+  @Test
+  void whenAnotherTabWroteAFileFirstTheCommandsChangeStartsFromWhatThatTabWrote() throws Exception {
+    // another session's write_file lands while this command runs, and the command then appends to it:
+    // undoing the command gives back the other session's version, not the one from before both
+    writeOld("x.txt", "orig\n");
+    Tabs tabs = aCommandRunsBesideAnotherTab(other -> {
+      Turn otherTurn = other.begin();
+      f.writeAhead(otherTurn, "x.txt", "B version\n");
+      otherTurn.finish(CheckpointStatus.DONE);
+      Files.writeString(f.file("x.txt"), "A-line\n", java.nio.file.StandardOpenOption.APPEND);
+    });
+    CheckpointTree shell = tabs.shell();
 
     assertThat(shell.undo().applied()).isTrue();
     assertThat(f.read("x.txt")).as("the other session's write stays").isEqualTo("B version\n");
@@ -666,18 +680,14 @@ class ShellCaptureTest {
   @Test
   void whenAnotherTabWroteOverTheCommandsFileAfterItAnUndoOfTheCommandDoesNotClobberThatWrite() throws Exception {
     writeOld("x.txt", "orig\n");
-    f = new StoreFixture(temp);
-    CheckpointTree shell = f.store.openTab("shell");
-    CheckpointTree other = f.store.openTab("other");
-    Turn command = shell.begin();
-    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
-    Files.writeString(f.file("x.txt"), "mine\n");
-    Turn otherTurn = other.begin();
-    f.writeAhead(otherTurn, "x.txt", "theirs\n");
-    otherTurn.finish(CheckpointStatus.DONE);
-
-    snapshot.recordChanges();
-    command.finish(CheckpointStatus.DONE);
+    Tabs tabs = aCommandRunsBesideAnotherTab(other -> {
+      Files.writeString(f.file("x.txt"), "mine\n");
+      Turn otherTurn = other.begin();
+      f.writeAhead(otherTurn, "x.txt", "theirs\n");
+      otherTurn.finish(CheckpointStatus.DONE);
+    });
+    CheckpointTree shell = tabs.shell();
+    CheckpointTree other = tabs.other();
 
     RestoreResult undo = shell.undo();
     assertThat(undo.applied()).as("the other session's later write is not undone by this one's undo").isFalse();
