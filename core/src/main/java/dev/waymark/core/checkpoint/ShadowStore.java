@@ -485,7 +485,7 @@ public final class ShadowStore implements AutoCloseable {
 
   /** See {@link Turn#commandSlot}. */
   CommandSlot commandSlot() {
-    return new CommandSlot(storeDir.resolve("shell.lock"));
+    return changeTracker().commandSlot();
   }
 
   ShadowRepository repo() {

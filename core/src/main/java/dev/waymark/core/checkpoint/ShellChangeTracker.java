@@ -68,6 +68,36 @@ final class ShellChangeTracker implements AutoCloseable {
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
+    this.commandSlot = new CommandSlot(storeDir.resolve("shell.lock"));
+  }
+
+  private final CommandSlot commandSlot;
+
+  /** The project's shell-command slot (see {@link CommandSlot}). */
+  CommandSlot commandSlot() {
+    return commandSlot;
+  }
+
+  /**
+   * Runs {@code action} unless a shell command runs on the project right now (in any tab or
+   * Waymark); returns whether it ran. What background jobs changed is found by comparing the
+   * tree with an earlier scan: during a command, that command's files would be taken for theirs.
+   */
+  private boolean unlessACommandRuns(Runnable action) {
+    if (CommandSlot.insideACommand()) {
+      action.run(); // this Waymark runs inside another's command, whose slot is held for it
+      return true;
+    }
+    try (CommandSlot.Held free = commandSlot.take(0).orElse(null)) {
+      if (free == null) {
+        return false;
+      }
+      action.run();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** What a scan saw of one file: its stat, and its content or, when that is not kept, why. */
@@ -797,6 +827,14 @@ final class ShellChangeTracker implements AutoCloseable {
     }
   }
 
+  /**
+   * {@link #settleBackground} as a turn ends, unless a shell command runs on the project: then the
+   * jobs stay followed and the tab's next scan records what they changed.
+   */
+  void settleBackgroundUnlessACommandRuns(Turn turn) {
+    unlessACommandRuns(() -> settleBackground(turn));
+  }
+
   /** Records in {@code turn} what the tab's background processes changed since its last scan. */
   synchronized WorkTreeChanges settleBackground(Turn turn) {
     Background left = background.remove(turn.tabId());
@@ -827,7 +865,10 @@ final class ShellChangeTracker implements AutoCloseable {
     int at = tree.filesAt();
     if (at > 0) {
       try {
-        tree.amend(at, turn -> recordChanges(turn, left.after()).changes());
+        if (!unlessACommandRuns(() -> tree.amend(at, turn -> recordChanges(turn, left.after()).changes()))) {
+          LOG.info("tab {}: a shell command runs on the project, so what background processes changed is left on disk, "
+              + "unrecorded, rather than mixed with that command's files", tree.tabId());
+        }
       } catch (RuntimeException e) {
         LOG.warn("could not record what background processes of tab {} changed before a restore", tree.tabId(), e);
       }

@@ -139,14 +139,8 @@ public final class Turn {
 
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
-    // what the tab's background jobs changed is recorded now only while no shell command runs on the project: what
-    // that command writes meanwhile would be taken for theirs; else the tab's next scan records it
-    try (CommandSlot.Held noCommandRuns = CommandSlot.insideACommand() ? null : commandSlot().take(0).orElse(null)) {
-      if (noCommandRuns != null || CommandSlot.insideACommand()) {
-        tree.store().changeTracker().settleBackground(this);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    try {
+      tree.store().changeTracker().settleBackgroundUnlessACommandRuns(this);
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged
       org.slf4j.LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);

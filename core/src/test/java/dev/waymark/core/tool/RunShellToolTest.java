@@ -308,6 +308,20 @@ class RunShellToolTest {
   }
 
   @Test
+  void anUndoWhileAnotherTabsCommandRunsNeitherTakesNorDeletesThatCommandsFiles() throws Exception {
+    f.shell("echo mine > mine.txt; (sleep 30) > /dev/null 2>&1 &");
+    f.finish();
+    var otherTurn = f.store.openTab("tab2").begin();
+    try (var running = otherTurn.commandSlot().take(1_000).orElseThrow()) { // tab2's command runs
+      Files.writeString(f.file("theirs.txt"), "written by tab2's command\n");
+      assertThat(f.tab.undo().applied()).isTrue();
+    }
+    assertThat(f.exists("mine.txt")).isFalse();
+    assertThat(f.read("theirs.txt")).isEqualTo("written by tab2's command\n");
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("mine.txt");
+  }
+
+  @Test
   void aBackgroundJobsChangesAreRecordedAtTheNextCommandOfTheTab() throws Exception {
     f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
     for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
