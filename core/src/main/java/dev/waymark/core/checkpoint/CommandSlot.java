@@ -30,9 +30,9 @@ public final class CommandSlot {
     this.here = IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), f -> new Semaphore(1, true));
   }
 
-  /** Whether this process runs inside a command of a Waymark on some project: it must not wait for its parent's slot. */
-  public static boolean insideACommand() {
-    return System.getenv(CommandMark.VARIABLE) != null;
+  /** The mark of the Waymark command this process runs inside, if any (see {@code ShellChangeTracker#insideACommandHere}). */
+  static java.util.Optional<String> parentMark() {
+    return java.util.Optional.ofNullable(System.getenv(CommandMark.VARIABLE)).filter(m -> !m.isEmpty());
   }
 
   /** The slot, once no other command holds it, waiting at most {@code waitMillis}; empty if it is still held then. */

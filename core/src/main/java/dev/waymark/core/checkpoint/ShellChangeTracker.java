@@ -73,6 +73,15 @@ final class ShellChangeTracker implements AutoCloseable {
 
   private final CommandSlot commandSlot;
 
+  /**
+   * Whether this process runs inside a shell command of another Waymark on this same project
+   * (its journal here names the mark this process inherited): that command holds the slot for
+   * it, and waiting for it would wait forever. A command on another project does not count.
+   */
+  boolean insideACommandHere() {
+    return CommandSlot.parentMark().map(journal::running).orElse(false);
+  }
+
   /** The project's shell-command slot (see {@link CommandSlot}). */
   CommandSlot commandSlot() {
     return commandSlot;
@@ -84,7 +93,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * tree with an earlier scan: during a command, that command's files would be taken for theirs.
    */
   private boolean unlessACommandRuns(Runnable action) {
-    if (CommandSlot.insideACommand()) {
+    if (insideACommandHere()) {
       action.run(); // this Waymark runs inside another's command, whose slot is held for it
       return true;
     }
@@ -684,32 +693,44 @@ final class ShellChangeTracker implements AutoCloseable {
 
   /**
    * What of {@code p} is the command's, given other tabs' {@code writes} at its path (oldest first):
-   * null when their writes lead from what the command's scan saw to what is there now; else the
-   * change from what they wrote before the command changed it (when they wrote first) to what the
-   * command wrote (when they wrote over it since). Only writes noted after the command began
-   * ({@code sinceMillis}) move either end, and only between a file's versions, never a link's.
+   * null when their writes lead from what the command's scan saw to what is there now. Else, of
+   * their writes noted after the command began ({@code sinceMillis}), the first ones that each
+   * replaced what the one before wrote, starting from what the scan saw, were made before the
+   * command changed the file: its change starts from what they wrote. The first write after those
+   * replaced what the command had written by then: its change ends there, so that an undo finds
+   * the other tab's write and stops, instead of clobbering it (what the command wrote after it
+   * stays on disk, and a forced undo keeps it under a rescued tag). Only between versions of a
+   * plain file, never a link's.
    */
   private Pending commandsShare(Pending p, List<WriteLog.Write> writes, long sinceMillis) {
     FileVersion was = p.was == null ? FileVersion.ABSENT : p.was.version();
-    FileVersion end = p.current;
-    boolean endMoved = false;
-    for (int i = writes.size() - 1; i >= 0 && writes.get(i).wrote(end); i--) {
+    // going back from what is there now through what they wrote: reaching what the scan saw makes it all theirs
+    FileVersion back = p.current;
+    for (int i = writes.size() - 1; i >= 0 && writes.get(i).wrote(back); i--) {
       WriteLog.Write w = writes.get(i);
       if (w.replaced(was)) {
-        return null; // theirs from start to end
+        return null;
       }
-      if (w.millis() < sinceMillis || w.prior() == null) {
+      if (w.prior() == null) {
         break;
       }
-      end = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
-      endMoved = true;
+      back = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
     }
     FileVersion start = was;
+    FileVersion end = p.current;
     boolean startMoved = false;
+    boolean endMoved = false;
     for (WriteLog.Write w : writes) {
-      if (w.millis() >= sinceMillis && w.prior() != null && w.replaced(start) && !w.wrote(start)) {
+      if (w.millis() < sinceMillis || w.prior() == null) {
+        continue;
+      }
+      if (w.replaced(start) && !w.wrote(start)) {
         start = versionOf(w.blob(), was);
         startMoved = true;
+      } else {
+        end = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
+        endMoved = true;
+        break;
       }
     }
     if (!endMoved && !startMoved) {

@@ -117,6 +117,11 @@ final class ShellJournal {
     }
   }
 
+  /** Whether a live process runs the command marked {@code mark} here (its journal names the mark). */
+  boolean running(String mark) {
+    return any(file -> read(file).filter(e -> e.mark().equals(mark) && e.ownerAlive()).isPresent());
+  }
+
   /** Whether any tab has a journal whose process is gone: its recovery needs the cache as that process left it. */
   boolean anyOrphans() {
     return any(file -> read(file).filter(e -> !e.ownerAlive()).isPresent());

@@ -91,6 +91,11 @@ public final class Turn {
     return tree.store().commandSlot();
   }
 
+  /** Whether this process runs inside another Waymark's shell command on this project, which holds the slot for it. */
+  public boolean insideACommandOnThisProject() {
+    return tree.store().changeTracker().insideACommandHere();
+  }
+
   /** Where {@code path} (project-relative) is on disk. */
   public java.nio.file.Path projectFile(String path) {
     return tree.projectRoot().resolve(WorkTree.checkPath(path));

@@ -74,7 +74,7 @@ final class RunShellTool extends AbstractTool {
     Path root = ProjectPaths.of(context.projectRoot()).root();
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
-    if (context.turn() != null && !CommandSlot.insideACommand()) {
+    if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
       CommandSlot slots = context.turn().commandSlot();
       try {
         while (slot == null) {

@@ -700,6 +700,24 @@ class ShellCaptureTest {
   }
 
   @Test
+  void whenAnotherTabWroteBetweenTwoOfTheCommandsWritesAnUndoOfTheCommandDoesNotClobberThatWrite() throws Exception {
+    // echo A1 >> f; (another session writes f); echo A2 >> f: the command's change is cut where the other began
+    writeOld("f", "base\n");
+    Tabs tabs = aCommandRunsBesideAnotherTab(other -> {
+      Files.writeString(f.file("f"), "A1\n", java.nio.file.StandardOpenOption.APPEND);
+      Turn otherTurn = other.begin();
+      f.writeAhead(otherTurn, "f", "Bcontent\n");
+      otherTurn.finish(CheckpointStatus.DONE);
+      Files.writeString(f.file("f"), "A2\n", java.nio.file.StandardOpenOption.APPEND);
+    });
+
+    RestoreResult undo = tabs.shell().undo();
+    assertThat(undo.applied()).as("the other session's write is between: the undo stops there").isFalse();
+    assertThat(undo.conflicts()).containsExactly("f");
+    assertThat(f.read("f")).isEqualTo("Bcontent\nA2\n");
+  }
+
+  @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
