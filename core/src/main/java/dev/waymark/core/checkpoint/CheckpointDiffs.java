@@ -29,10 +29,13 @@ final class CheckpointDiffs {
   CheckpointDiff againstDisk(int number, Map<String, FileVersion> wanted) {
     List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
     try {
+      // as a restore sees the project: what lies behind a linked directory is not its file
+      java.util.Set<String> linked = store.workTree().linkedDirectories(wanted.keySet());
       for (var entry : wanted.entrySet()) {
         String path = entry.getKey();
         FileVersion version = entry.getValue();
-        WorkTree.DiskFile disk = store.workTree().read(path, store.repo());
+        WorkTree.DiskFile disk = WorkTree.below(path, linked) ? WorkTree.DiskFile.ABSENT
+            : store.workTree().read(path, store.repo());
         if (disk.matches(version)) {
           continue;
         }

@@ -613,6 +613,20 @@ class ShellCaptureTest {
   }
 
   @Test
+  void aDiffAgainstTheDiskNeverShowsWhatLiesBehindALinkedDirectory() throws Exception {
+    writeOld("a/b/c", "c\n");
+    Path outside = Files.createDirectories(temp.resolve("outside2"));
+    Files.writeString(outside.resolve("c"), "OUTSIDE\n");
+    CheckpointTree tab = aCommandRuns(() -> { // mv a/b a/b_real && ln -s /outside a/b
+      Files.move(f.file("a/b"), f.file("a/b_real"));
+      Files.createSymbolicLink(f.file("a/b"), outside);
+    });
+
+    assertThat(tab.diff(1).files()).as("the disk is as #1 left it").isEmpty();
+    assertThat(tab.diff(0).toString()).doesNotContain("OUTSIDE");
+  }
+
+  @Test
   void aFileReplacedByAnEmptyDirectoryComesBackByUndo() throws Exception {
     writeOld("x", "f\n");
     CheckpointTree tab = aCommandRuns(() -> { // rm x; mkdir x
