@@ -567,8 +567,12 @@ final class ShellChangeTracker implements AutoCloseable {
       if (p.was != null && p.was.source() == StatCache.Source.USER_GIT) {
         Optional<byte[]> bytes = fromUsersObjects(p.path, prior.blob(), p.was.stat().size());
         if (bytes.isEmpty()) {
-          skipped.add(new WorkTreeChanges.Skipped(p.path, "its earlier content is not in your git repository's objects "
-              + "as the index said; undo cannot bring it back"));
+          boolean normalised = userGit.map(g -> g.normalisesLineEndings(p.path)).orElse(false);
+          skipped.add(new WorkTreeChanges.Skipped(p.path, normalised
+              ? "git keeps it with LF line endings, and its mixed endings cannot be rebuilt from that; undo cannot bring "
+                  + "it back"
+              : "its earlier content is not in your git repository's objects as the index said; undo cannot bring it "
+                  + "back"));
           cache.remove(p.path);
           continue;
         }
