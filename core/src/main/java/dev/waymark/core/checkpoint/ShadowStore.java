@@ -68,11 +68,12 @@ public final class ShadowStore implements AutoCloseable {
     this.project = project;
     this.storeDir = storeDir;
     this.repo = repo;
-    this.workTree = new WorkTree(project, openSetAside(storeDir));
+    DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
+    this.workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
     this.lock = new ProjectLock(storeDir.resolve("store.lock"));
     this.retention = retention;
     this.clock = clock;
-    this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir);
+    this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
     this.recovered = lock.run(this::recoverInterruptedRestore);
   }
 

@@ -57,8 +57,10 @@ final class ShellChangeTracker implements AutoCloseable {
   private int watchesStopped;
   private static final int MAX_WATCH_RESTARTS = 3;
 
-  ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir) {
+  ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
+      DirectoryModes directoryModes) {
     this.root = root;
+    this.directoryModes = directoryModes;
     this.repo = repo;
     this.userGit = UserGitRepository.find(root);
     this.walker = new ProjectWalker(root, exclusions,
@@ -72,6 +74,8 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   private final CommandSlot commandSlot;
+  /** What scans see of directories' modes, for a restore that makes one again. */
+  private final DirectoryModes directoryModes;
 
   /**
    * Whether this process runs inside a shell command of another Waymark on this same project
@@ -1082,6 +1086,7 @@ final class ShellChangeTracker implements AutoCloseable {
     if (watch == null || !watch.working()) {
       mark = OptionalLong.empty();
     }
+    directoryModes.save();
     return new Tree(PathTable.of(files), PathTable.of(excluded), PathTable.of(directories), rules, mark, null, false);
   }
 
@@ -1158,6 +1163,7 @@ final class ShellChangeTracker implements AutoCloseable {
           }
         } else if (stat.directory()) {
           directories.put(path, stat);
+          directoryModes.saw(path, stat);
           if (!sameDirectory) {
             walker.scanFrom(path, rules, collector((p, s) -> {
               files.put(p, s);
@@ -1176,6 +1182,7 @@ final class ShellChangeTracker implements AutoCloseable {
     if (!watch.working()) {
       return Optional.empty();
     }
+    directoryModes.save();
     return Optional.of(new Tree(files.build(), excluded.build(), directories.build(), rules, OptionalLong.of(now.get()),
         changed, ignoreFileTouched));
   }
@@ -1204,6 +1211,7 @@ final class ShellChangeTracker implements AutoCloseable {
       @Override
       public void directory(String path, FileStat stat) {
         directories.accept(path, stat);
+        directoryModes.saw(path, stat);
       }
 
       @Override

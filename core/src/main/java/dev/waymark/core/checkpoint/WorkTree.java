@@ -29,7 +29,11 @@ final class WorkTree {
   /** Where files a restore removes or replaces wait for a restore that brings them back; null when the store could not make one. */
   private final SetAside aside;
 
-  WorkTree(Path root, SetAside aside) {
+  /** Directories' unusual modes, for the directories a restore must make again. */
+  private final DirectoryModes directoryModes;
+
+  WorkTree(Path root, SetAside aside, DirectoryModes directoryModes) {
+    this.directoryModes = directoryModes;
     this.root = root;
     this.aside = aside;
   }
@@ -277,7 +281,7 @@ final class WorkTree {
    */
   void write(String path, FileVersion version, ShadowRepository source) throws IOException {
     Path target = resolve(path);
-    Files.createDirectories(target.getParent());
+    directoryModes.makeDirectories(root, target.getParent());
     if (aside != null && version.kind() != FileKind.SYMLINK) {
       clearEmptyDirectory(target);
       if (aside.putIn(target, version)) {

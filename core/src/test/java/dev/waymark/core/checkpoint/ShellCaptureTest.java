@@ -627,6 +627,27 @@ class ShellCaptureTest {
   }
 
   @Test
+  void undoingTheRemovalOfAPrivateDirectoryMakesItPrivateAgainEvenInALaterProcess() throws Exception {
+    Path secret = Files.createDirectories(project().resolve("priv/inner"));
+    writeOld("priv/inner/s", "secret\n");
+    Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+    Files.setPosixFilePermissions(secret.getParent(), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    CheckpointTree.Snapshot saved = aCommandRuns(() -> { // rm -rf priv
+      Files.delete(f.file("priv/inner/s"));
+      Files.delete(f.file("priv/inner"));
+      Files.delete(f.file("priv"));
+    }).snapshot();
+    reopen();
+
+    assertThat(f.store.restoreTab(saved).tree().undo().applied()).isTrue();
+    assertThat(f.read("priv/inner/s")).isEqualTo("secret\n");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv"))))
+        .as("not made again wider than it was").isEqualTo("rwx------");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv/inner"))))
+        .isEqualTo("rwx--x--x");
+  }
+
+  @Test
   void aFileReplacedByAnEmptyDirectoryComesBackByUndo() throws Exception {
     writeOld("x", "f\n");
     CheckpointTree tab = aCommandRuns(() -> { // rm x; mkdir x
