@@ -405,7 +405,21 @@ class ShellCaptureTest {
   void aCommandWritingWhatAnotherTabWroteEarlierStillRecordsTheEditItReplaced() throws Exception {
     // another tab's command wrote "agent" a moment ago; the user then edited the file; this tab's command
     // writes "agent" again: the user's edit is the pre-image, not something the other tab recorded
-    writeOld("keep.txt", "original\n");
+    aCommandRedoesAnotherTabsWriteOverTheUsersEdit("original\n", 0);
+  }
+
+  @Test
+  void aCommandRepeatingAnotherTabsEarlierChangeOverTheSameEditStillRecordsIt() throws Exception {
+    // the same pair of contents as the other tab's change, a second later: still not the other tab's write
+    aCommandRedoesAnotherTabsWriteOverTheUsersEdit("my edit\n", 600); // a new Waymark takes longer than this to start
+  }
+
+  /**
+   * Tab "earlier" takes keep.txt from {@code original} to "agent"; the user writes "my edit"; after
+   * {@code pauseMillis} tab "next" writes "agent" again: that is recorded, and its undo gives the edit back.
+   */
+  private void aCommandRedoesAnotherTabsWriteOverTheUsersEdit(String original, long pauseMillis) throws Exception {
+    writeOld("keep.txt", original);
     f = new StoreFixture(temp);
     CheckpointTree earlier = f.store.openTab("earlier");
     Turn first = earlier.begin();
@@ -414,6 +428,7 @@ class ShellCaptureTest {
     assertThat(before.recordChanges().recorded()).extracting(FileChange::path).containsExactly("keep.txt");
     first.finish(CheckpointStatus.DONE);
     Files.writeString(f.file("keep.txt"), "my edit\n");
+    Thread.sleep(pauseMillis);
 
     CheckpointTree next = f.store.openTab("next");
     Turn command = next.begin();
@@ -425,33 +440,6 @@ class ShellCaptureTest {
     assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("keep.txt");
     assertThat(next.undo().applied()).isTrue();
     assertThat(f.read("keep.txt")).as("the user's edit comes back").isEqualTo("my edit\n");
-  }
-
-  @Test
-  void aCommandRepeatingAnotherTabsEarlierChangeOverTheSameEditStillRecordsIt() throws Exception {
-    // the earlier tab took "my edit" to "agent"; the user wrote "my edit" again; this command does what the
-    // earlier one did, a second later: the same pair of contents, but not the earlier tab's write
-    writeOld("keep.txt", "my edit\n");
-    f = new StoreFixture(temp);
-    CheckpointTree earlier = f.store.openTab("earlier");
-    Turn first = earlier.begin();
-    WorkTreeSnapshot before = first.snapshotWorkTree(MAX);
-    Files.writeString(f.file("keep.txt"), "agent\n");
-    before.recordChanges();
-    first.finish(CheckpointStatus.DONE);
-    Files.writeString(f.file("keep.txt"), "my edit\n");
-    Thread.sleep(600); // a new Waymark process takes longer than this to start
-
-    CheckpointTree next = f.store.openTab("next");
-    Turn command = next.begin();
-    WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
-    Files.writeString(f.file("keep.txt"), "agent\n");
-    WorkTreeChanges changes = snapshot.recordChanges();
-    command.finish(CheckpointStatus.DONE);
-
-    assertThat(changes.recorded()).extracting(FileChange::path).containsExactly("keep.txt");
-    assertThat(next.undo().applied()).isTrue();
-    assertThat(f.read("keep.txt")).isEqualTo("my edit\n");
   }
 
   @Test
