@@ -40,12 +40,15 @@ final class DirectoryModes {
   /** Notes what a scan saw of the directory {@code path}: its mode if unusual, else nothing. */
   synchronized void saw(String path, FileStat stat) {
     int usual = FileModes.newDirectoryMode();
-    int mode = stat.mode() & 07777;
     if (usual == FileVersion.NO_MODE || stat.mode() == 0) {
       return;
     }
-    Integer before = mode == usual ? modes().remove(path) : modes().put(path, mode);
-    changed |= mode == usual ? before != null : before == null || before != mode;
+    int mode = stat.mode() & 07777;
+    if (mode == usual) {
+      changed |= modes().remove(path) != null;
+    } else {
+      changed |= !Integer.valueOf(mode).equals(modes().put(path, mode));
+    }
   }
 
   /** Writes what changed since the last save; a failure is logged (a restore then makes directories as before). */

@@ -628,16 +628,16 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /**
-   * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what
-   * the path holds now ({@code current} unless another tab wrote over the command's version since).
-   */
-  /**
    * How long before its file is written a tool's write may be noted ({@link TurnRecorder#recordAhead}
    * notes it, then writes): such a note from just before a command began may be of a write the
    * command's scan did not see. A note older than that is of a write the scan saw.
    */
   static final long NOTED_AHEAD_MILLIS = 250;
 
+  /**
+   * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what
+   * the path holds now ({@code current} unless another tab wrote over the command's version since).
+   */
   private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current, FileVersion disk) {
     Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {
       this(path, was, now, state, current, current);
@@ -651,7 +651,8 @@ final class ShellChangeTracker implements AutoCloseable {
    * (then every line ended so). Empty when neither is the file.
    */
   private Optional<byte[]> fromUsersObjects(String path, org.eclipse.jgit.lib.ObjectId blob, long size) {
-    boolean normalised = userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
+    // the attributes are read only for a blob of another size than the file: not for every changed file
+    java.util.function.BooleanSupplier normalised = () -> userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
     return userGit.flatMap(g -> g.readBlob(blob, size, normalised))
         .or(() -> objectLinks.flatMap(links -> links.readBlob(blob, size, normalised)));
   }
@@ -722,7 +723,7 @@ final class ShellChangeTracker implements AutoCloseable {
       if (w.prior() == null) {
         break;
       }
-      back = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
+      back = versionOf(w.priorBlob(), p.current);
     }
     FileVersion start = was;
     FileVersion end = p.current;
@@ -736,7 +737,7 @@ final class ShellChangeTracker implements AutoCloseable {
         start = versionOf(w.blob(), was);
         startMoved = true;
       } else {
-        end = versionOf(w.prior().equals(WriteLog.Write.ABSENT) ? null : w.prior(), p.current);
+        end = versionOf(w.priorBlob(), p.current);
         endMoved = true;
         break;
       }

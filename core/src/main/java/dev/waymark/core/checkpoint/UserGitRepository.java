@@ -49,6 +49,10 @@ final class UserGitRepository implements AutoCloseable {
   private final Path commonDir;
   private final String projectPrefix;
   private final boolean convertsEverything;
+  /** Where git finds the user's settings (the environment does not change while Waymark runs). */
+  private final UserFiles user = UserFiles.of(System.getenv(), System.getProperty("user.home"));
+  /** core.autocrlf is true or input: git may store any text file with LF for CRLF. */
+  private final boolean normalisesEverything;
   private FileRepository objects;
   private Index index;
 
@@ -58,6 +62,8 @@ final class UserGitRepository implements AutoCloseable {
     this.commonDir = commonDir;
     this.projectPrefix = projectPrefix;
     this.convertsEverything = convertsLineEndings();
+    this.normalisesEverything = configs().stream().map(config -> readConfig(config, "core", "autocrlf"))
+        .anyMatch(autocrlf -> "true".equalsIgnoreCase(autocrlf) || "input".equalsIgnoreCase(autocrlf));
   }
 
   /** The repository whose work tree holds {@code project}, if any. */
@@ -132,8 +138,7 @@ final class UserGitRepository implements AutoCloseable {
 
   /** git's {@code core.excludesFile}: from the repository's config, else the user's, else the XDG default. */
   private Optional<Path> excludesFile() {
-    UserFiles user = UserFiles.of(System.getenv(), System.getProperty("user.home"));
-    for (Path config : configs(user)) {
+    for (Path config : configs()) {
       String value = readConfig(config, "core", "excludesFile");
       if (value != null && !value.isBlank()) {
         Path file = value.startsWith("~/") ? user.home().resolve(value.substring(2)) : Path.of(value);
@@ -144,7 +149,7 @@ final class UserGitRepository implements AutoCloseable {
   }
 
   /** The config files git reads for this repository, the strongest first: its own, the user's, the system's. */
-  private List<Path> configs(UserFiles user) {
+  private List<Path> configs() {
     List<Path> configs = new ArrayList<>(List.of(commonDir.resolve("config")));
     configs.addAll(user.globalConfigs());
     configs.addAll(user.systemConfigs());
@@ -176,7 +181,7 @@ final class UserGitRepository implements AutoCloseable {
 
   /** Whether git converts line endings of every text file on checkout (autocrlf, eol=crlf). */
   private boolean convertsLineEndings() {
-    for (Path config : configs(UserFiles.of(System.getenv(), System.getProperty("user.home")))) {
+    for (Path config : configs()) {
       String autocrlf = readConfig(config, "core", "autocrlf");
       String eol = readConfig(config, "core", "eol");
       if ("true".equalsIgnoreCase(autocrlf) || "crlf".equalsIgnoreCase(eol)) {
@@ -301,7 +306,7 @@ final class UserGitRepository implements AutoCloseable {
    * Reads a blob from the user's object database, checking that it has the size the file had
    * (else the index named content that is not the file's bytes). Empty when it is not there.
    */
-  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, boolean crlfMayBeGone) {
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
     try {
       if (objects == null) {
         objects = new FileRepository(commonDir.toFile());
@@ -320,7 +325,7 @@ final class UserGitRepository implements AutoCloseable {
    * {@code expectedSize} bytes: every line of the file ended in CRLF, and those are its bytes.
    */
   static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize,
-      boolean crlfMayBeGone) throws IOException {
+      java.util.function.BooleanSupplier crlfMayBeGone) throws IOException {
     try (ObjectReader reader = objects.newObjectReader()) {
       if (!reader.has(blob, Constants.OBJ_BLOB)) {
         return Optional.empty();
@@ -329,7 +334,7 @@ final class UserGitRepository implements AutoCloseable {
       if (loader.getSize() == expectedSize) {
         return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
       }
-      if (!crlfMayBeGone || loader.getSize() > expectedSize || expectedSize > Integer.MAX_VALUE - 8) {
+      if (loader.getSize() > expectedSize || expectedSize > Integer.MAX_VALUE - 8 || !crlfMayBeGone.getAsBoolean()) {
         return Optional.empty();
       }
       return withCrlf(loader.getCachedBytes(Integer.MAX_VALUE - 8), expectedSize);
@@ -366,42 +371,19 @@ final class UserGitRepository implements AutoCloseable {
    * the blob is only taken when the sizes prove it.
    */
   boolean normalisesLineEndings(String path) {
+    if (normalisesEverything) {
+      return true;
+    }
     String repoPath = projectPrefix + path;
-    for (Path config : configs(UserFiles.of(System.getenv(), System.getProperty("user.home")))) {
-      String autocrlf = readConfig(config, "core", "autocrlf");
-      if ("true".equalsIgnoreCase(autocrlf) || "input".equalsIgnoreCase(autocrlf)) {
-        return true;
-      }
-    }
-    List<String> prefixes = new ArrayList<>(List.of(""));
+    List<String> onItsWay = new ArrayList<>();
     for (int slash = repoPath.indexOf('/'); slash >= 0; slash = repoPath.indexOf('/', slash + 1)) {
-      prefixes.add(repoPath.substring(0, slash + 1));
+      onItsWay.add(repoPath.substring(0, slash + 1) + ".gitattributes");
     }
-    List<Path> files = new ArrayList<>(List.of(commonDir.resolve("info/attributes")));
-    prefixes.forEach(prefix -> files.add(workTree.resolve(prefix + ".gitattributes")));
-    for (int i = 0; i < files.size(); i++) {
-      String prefix = i == 0 ? "" : prefixes.get(i - 1);
-      if (!Files.isRegularFile(files.get(i))) {
-        continue;
-      }
-      AttributesNode node = new AttributesNode();
-      try (InputStream in = Files.newInputStream(files.get(i))) {
-        node.parse(in);
-      } catch (IOException e) {
-        return true; // cannot tell: the sizes still decide
-      }
-      for (AttributesRule rule : node.getRules()) {
-        if (rule.isMatch(repoPath.substring(prefix.length()), false)) {
-          for (Attribute a : rule.getAttributes()) {
-            if ((a.getKey().equals("text") || a.getKey().equals("eol") || a.getKey().equals("crlf"))
-                && a.getState() != Attribute.State.UNSET) {
-              return true;
-            }
-          }
-        }
-      }
+    try {
+      return Conversions.read(workTree, commonDir, onItsWay, Conversions::touchesLineEndings).converts(repoPath);
+    } catch (IOException e) {
+      return true; // cannot tell: the sizes still decide
     }
-    return false;
   }
 
   @Override
@@ -428,16 +410,36 @@ final class UserGitRepository implements AutoCloseable {
 
     /** {@code nested}: the tracked {@code .gitattributes} files below the root, repository-relative. */
     static Conversions read(Path workTree, Path commonDir, List<String> nested) throws IOException {
+      return read(workTree, commonDir, nested, Conversions::converting);
+    }
+
+    /** The rules of those files that set an attribute {@code kept} accepts. */
+    static Conversions read(Path workTree, Path commonDir, List<String> nested,
+        java.util.function.Predicate<Attribute> kept) throws IOException {
       List<Scoped> rules = new ArrayList<>();
-      collect("", commonDir.resolve("info/attributes"), rules);
-      collect("", workTree.resolve(".gitattributes"), rules);
+      collect("", commonDir.resolve("info/attributes"), kept, rules);
+      collect("", workTree.resolve(".gitattributes"), kept, rules);
       for (String file : nested) {
-        collect(file.substring(0, file.length() - ".gitattributes".length()), workTree.resolve(file), rules);
+        collect(file.substring(0, file.length() - ".gitattributes".length()), workTree.resolve(file), kept, rules);
       }
       return new Conversions(rules);
     }
 
-    private static void collect(String prefix, Path file, List<Scoped> into) throws IOException {
+    /** An attribute that makes the checked-out file differ from the blob. */
+    static boolean converting(Attribute a) {
+      return CONVERTING.contains(a.getKey()) && a.getState() != Attribute.State.UNSET
+          || a.getKey().equals("eol") && "crlf".equals(a.getValue())
+          || a.getKey().equals("crlf") && a.getState() == Attribute.State.SET;
+    }
+
+    /** An attribute under which git may store CRLF as LF (wider than git's rules: the sizes decide). */
+    static boolean touchesLineEndings(Attribute a) {
+      return (a.getKey().equals("text") || a.getKey().equals("eol") || a.getKey().equals("crlf"))
+          && a.getState() != Attribute.State.UNSET;
+    }
+
+    private static void collect(String prefix, Path file, java.util.function.Predicate<Attribute> kept, List<Scoped> into)
+        throws IOException {
       if (!Files.isRegularFile(file)) {
         return;
       }
@@ -447,10 +449,7 @@ final class UserGitRepository implements AutoCloseable {
       }
       for (AttributesRule rule : node.getRules()) {
         for (Attribute a : rule.getAttributes()) {
-          boolean converts = CONVERTING.contains(a.getKey()) && a.getState() != Attribute.State.UNSET
-              || a.getKey().equals("eol") && "crlf".equals(a.getValue())
-              || a.getKey().equals("crlf") && a.getState() == Attribute.State.SET;
-          if (converts) {
+          if (kept.test(a)) {
             into.add(new Scoped(prefix, rule));
             break;
           }

@@ -150,7 +150,7 @@ final class UserObjectLinks {
   }
 
   /** A blob from the links, as {@link UserGitRepository#readBlob} reads it; empty when it is not there. */
-  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, boolean crlfMayBeGone) {
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
     if (dirs == null || dirs.isEmpty()) {
       return Optional.empty();
     }

@@ -37,6 +37,11 @@ final class WriteLog {
       return version.exists() ? version.blob().name().equals(blob) : blob == null;
     }
 
+    /** The blob the writer replaced: null for none (or when the line does not say). */
+    String priorBlob() {
+      return prior == null || prior.equals(ABSENT) ? null : prior;
+    }
+
     /** Whether the writer saw {@code version} there before it wrote (true when the line does not say). */
     boolean replaced(FileVersion version) {
       return prior == null || (version.exists() ? version.blob().name().equals(prior) : prior.equals(ABSENT));

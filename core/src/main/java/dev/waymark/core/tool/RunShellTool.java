@@ -79,13 +79,13 @@ final class RunShellTool extends AbstractTool {
       try {
         while (slot == null) {
           if (context.cancellation().isCancelled()) {
-            return ToolResult.error("Cancelled while waiting for another shell command on this project to finish.");
+            return ToolResult.error(CANCELLED_WAITING);
           }
           slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolResult.error("Cancelled while waiting for another shell command on this project to finish.");
+        return ToolResult.error(CANCELLED_WAITING);
       }
     }
     try (CommandSlot.Held held = slot) {
@@ -93,12 +93,14 @@ final class RunShellTool extends AbstractTool {
     }
   }
 
+  private static final String CANCELLED_WAITING = "Cancelled while waiting for another shell command on this project to finish.";
   /** Waits are checked for cancellation this often. */
   private static final long SLOT_POLL_MILLIS = 200;
   /** A wait for another command longer than this is said in the result. */
   private static final long WAIT_WORTH_SAYING_MILLIS = 1_000;
 
-  private ToolResult run(ToolContext context, String command, long timeoutMs, String capNote, Path root, long waitedMillis)
+  /** Runs the command, holding the slot; {@code notes} start its result. */
+  private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis)
       throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
@@ -111,8 +113,8 @@ final class RunShellTool extends AbstractTool {
       }
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
-      capNote = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project to finish: "
-          + "commands do not overlap, so each one's files are its own]\n" + capNote;
+      notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project to finish: "
+          + "commands do not overlap, so each one's files are its own]\n" + notes;
     }
 
     Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables(), mark);
@@ -137,7 +139,7 @@ final class RunShellTool extends AbstractTool {
     }
     boolean drained = run.drain(DRAIN_MILLIS);
 
-    StringBuilder out = new StringBuilder(capNote);
+    StringBuilder out = new StringBuilder(notes);
     String output = run.output.text();
     out.append(output.isEmpty() ? "(no output)\n" : output.endsWith("\n") ? output : output + "\n");
     if (!drained) {

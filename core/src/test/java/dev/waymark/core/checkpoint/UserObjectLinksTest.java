@@ -69,15 +69,15 @@ class UserObjectLinksTest {
 
     deleteTree(project.resolve(".git"));
 
-    assertThat(links.readBlob(packed, 7, false)).map(b -> new String(b, UTF_8)).contains("packed\n");
-    assertThat(links.readBlob(loose, 6, false)).map(b -> new String(b, UTF_8)).contains("loose\n");
-    assertThat(links.readBlob(loose, 99, false)).as("a blob of another size is not the file's").isEmpty();
+    assertThat(links.readBlob(packed, 7, () -> false)).map(b -> new String(b, UTF_8)).contains("packed\n");
+    assertThat(links.readBlob(loose, 6, () -> false)).map(b -> new String(b, UTF_8)).contains("loose\n");
+    assertThat(links.readBlob(loose, 99, () -> false)).as("a blob of another size is not the file's").isEmpty();
 
     links.renew(false); // a command of some process is in flight: kept
-    assertThat(links.readBlob(loose, 6, false)).isPresent();
+    assertThat(links.readBlob(loose, 6, () -> false)).isPresent();
 
     links.renew(true);
-    assertThat(links.readBlob(packed, 7, false)).isEmpty();
+    assertThat(links.readBlob(packed, 7, () -> false)).isEmpty();
     try (var left = Files.walk(mirror.resolve("objects"))) {
       assertThat(left.filter(Files::isRegularFile).toList()).as("every link dropped").isEmpty();
     }
