@@ -186,7 +186,9 @@ class RunShellToolTest {
     var tool = f.tools.find("run_shell").orElseThrow();
     CompletableFuture<ToolResult> first = CompletableFuture.supplyAsync(() -> f.shell(
         "for i in 1 2 3 4 5 6; do echo a$i > a$i.txt; sleep 0.25; done"));
-    Thread.sleep(150);
+    for (int i = 0; i < 200 && !f.exists("a1.txt"); i++) { // the first command holds the slot
+      Thread.sleep(10);
+    }
     ToolResult second = tool.run(ToolFixture.args("command", "for i in 1 2 3; do echo b$i > b$i.txt; sleep 0.1; done"),
         new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation()));
     first.get(20, TimeUnit.SECONDS);
