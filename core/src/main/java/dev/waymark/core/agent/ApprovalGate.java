@@ -5,6 +5,8 @@ import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.permission.PermissionRule;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Sensitive;
@@ -13,16 +15,15 @@ import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolResult;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the model's tool calls: proposes each to the front ends, asks for approval when the mode or
- * the file's sensitivity wants it (and denies when nobody can answer), then runs it in the turn.
+ * Runs the model's tool calls: refuses those a deny rule matches, proposes each other to the front
+ * ends, asks for approval when the mode or the file's sensitivity wants it and no allow rule covers
+ * it (and denies when nobody can answer), then runs it in the turn.
  */
 final class ApprovalGate {
   private static final Logger LOG = LoggerFactory.getLogger(ApprovalGate.class);
@@ -31,18 +32,39 @@ final class ApprovalGate {
   private final SessionSettings settings;
   private final Path projectRoot;
   private final Consumer<Event> emit;
-  private final Set<String> allowedForSession = ConcurrentHashMap.newKeySet();
+  private final Permissions permissions;
 
-  ApprovalGate(Toolset tools, SessionSettings settings, Path projectRoot, Consumer<Event> emit) {
+  ApprovalGate(Toolset tools, SessionSettings settings, Path projectRoot, Consumer<Event> emit, Permissions permissions) {
     this.tools = tools;
     this.settings = settings;
     this.projectRoot = projectRoot;
     this.emit = emit;
+    this.permissions = permissions;
   }
 
-  /** Lets {@code tool} run unasked for the rest of the session (not for secrets and Waymark's files). */
-  void allowForSession(String tool) {
-    allowedForSession.add(tool);
+  /**
+   * Lets calls like {@code call} run unasked for the rest of the session: for a shell command, the
+   * commands starting with its safe prefix, else that exact command; for another tool, the tool.
+   * Never covers secrets and Waymark's files, which are asked about each time.
+   */
+  void allowForSession(ToolCall call) {
+    Optional<String> command = Optional.empty();
+    try {
+      command = shellCommand(call.name(), ToolArguments.parse(call.argumentsJson()));
+    } catch (java.io.IOException e) {
+      // no command to judge: the rule is the tool's, as for any other tool
+    }
+    try {
+      permissions.add(new Permissions.Entry(Permissions.Scope.SESSION, false, PermissionRule.suggest(call.name(), command)));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // a session rule is written nowhere
+    }
+  }
+
+  /** The command line of a run_shell call, which shell rules judge; empty for other tools. */
+  static Optional<String> shellCommand(String tool, JsonNode arguments) {
+    return tool.equals(PermissionRule.SHELL) && arguments.path("command").isTextual()
+        ? Optional.of(arguments.path("command").asText()) : Optional.empty();
   }
 
   /** Runs {@code call} in {@code turn}, asking first unless it was {@code approved} already; the result for the model. */
@@ -60,9 +82,18 @@ final class ApprovalGate {
       return finish(state, call, ToolResult.error("Not run: the arguments of " + call.name()
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
+    Permissions.Verdict verdict = permissions.check(call.name(), shellCommand(call.name(), arguments));
+    if (verdict.outcome() == Permissions.Outcome.DENY) {
+      Permissions.Entry rule = verdict.because().orElseThrow();
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + ") by the rule \""
+          + rule.rule() + "\" in " + rule.scope().label() + " (/permissions lists the rules)."));
+      return finish(state, call, ToolResult.error("Denied by the user's rule \"" + rule.rule() + "\": this call is not "
+          + "allowed. Do not retry it; find another way or ask the user."));
+    }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()));
+        || settings.approval().needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW);
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
@@ -84,7 +115,7 @@ final class ApprovalGate {
         return finish(state, call, ToolResult.error("The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
       }
       if (decision.forSession() && sensitive.isEmpty()) { // secrets and Waymark's files are asked about each time
-        allowedForSession.add(tool.name());
+        allowForSession(call);
       }
     }
     ToolResult result;

@@ -54,6 +54,7 @@ public final class TabSession implements AutoCloseable {
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
+  private final dev.waymark.core.permission.Permissions permissions;
   private final TurnRunner runner;
   private final TabQueue queue;
   private final AtomicReference<TabSnapshot> snapshot;
@@ -84,11 +85,18 @@ public final class TabSession implements AutoCloseable {
   /** A tab brought back with what it remembered (a loaded session). */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory) {
+    this(tree, projectRoot, model, tools, settings, memory, dev.waymark.core.permission.Permissions.none());
+  }
+
+  /** A tab whose calls are judged by {@code permissions}, the allow and deny rules it shares with the workspace's other tabs. */
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Memory memory, dev.waymark.core.permission.Permissions permissions) {
     this.tree = tree;
+    this.permissions = permissions;
     this.settings = settings;
     this.conversation = new Conversation(SystemPrompt.forProject(projectRoot, settings.basePrompt()), memory);
     this.steering = new SteeringQueue(this::emit);
-    this.gate = new ApprovalGate(tools, settings, projectRoot, this::emit);
+    this.gate = new ApprovalGate(tools, settings, projectRoot, this::emit, permissions);
     this.runner = new TurnRunner(tree, model, tools, settings, conversation, steering, gate, this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
@@ -100,6 +108,11 @@ public final class TabSession implements AutoCloseable {
 
   public SessionSettings settings() {
     return settings;
+  }
+
+  /** The allow and deny rules this tab's calls are judged by; front ends list, add and remove them here. */
+  public dev.waymark.core.permission.Permissions permissions() {
+    return permissions;
   }
 
   /** The tab as it stands, on any thread, without waiting on the tree. */
@@ -332,7 +345,7 @@ public final class TabSession implements AutoCloseable {
       return;
     }
     if (decision.forSession()) {
-      gate.allowForSession(pending.get().name());
+      gate.allowForSession(pending.get());
     }
     startTurn(Opening.approved(pending.get(), live));
   }

@@ -762,6 +762,86 @@ class TabSessionTest {
     assertThat(Files.readString(project.resolve(".waymark/settings.json"))).isEqualTo("{}");
   }
 
+  private ShellTool startWithShell(ApprovalMode approval, dev.waymark.core.permission.Permissions permissions) {
+    ShellTool shell = new ShellTool();
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(shell)),
+        new SessionSettings("test-model", approval, true, "base prompt"), TabSession.Memory.EMPTY, permissions);
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    return shell;
+  }
+
+  private static String command(String command) {
+    return JSON.createObjectNode().put("command", command).toString();
+  }
+
+  @Test
+  void allowingAShellCommandForTheSessionAllowsItsPrefixNotTheToolNorAChainedCommand() throws Exception {
+    ShellTool shell = startWithShell(ApprovalMode.ASK, dev.waymark.core.permission.Permissions.none());
+    model.respond(r -> call("run_shell", command("npm test")));
+    model.respond(r -> call("run_shell", command("npm test -- --watch=false")));
+    model.respond(r -> call("run_shell", command("npm test; rm -rf src")));
+    model.respond(r -> call("run_shell", command("rm -rf src")));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("test it"));
+    Event.ToolCallProposed first = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(first.needsApproval()).isTrue();
+    session.submit(new Command.Approve(first.call().id(), true));
+    Event.ToolCallProposed second = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(second.needsApproval()).isFalse();
+    Event.ToolCallProposed chained = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(chained.needsApproval()).isTrue();
+    session.submit(new Command.Deny(chained.call().id(), "not that"));
+    Event.ToolCallProposed rm = await(Event.ToolCallProposed.class, e -> true);
+    assertThat(rm.needsApproval()).isTrue();
+    session.submit(new Command.Deny(rm.call().id(), ""));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(shell.ran).containsExactly("npm test", "npm test -- --watch=false");
+    assertThat(session.permissions().entries()).extracting(Object::toString)
+        .containsExactly("allow run_shell(npm test:*)  (this session)");
+    assertThat(model.requests.get(3).messages().get(model.requests.get(3).messages().size() - 1))
+        .isInstanceOfSatisfying(ChatMessage.ToolResult.class, r -> assertThat(r.content()).isEqualTo("The user denied this call: not that"));
+  }
+
+  @Test
+  void aDenyRuleRefusesAMatchingCallInEveryModeEvenChainedAfterAnother() throws Exception {
+    var permissions = new dev.waymark.core.permission.Permissions(List.of(
+        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.USER, false,
+            dev.waymark.core.permission.PermissionRule.parse("run_shell")),
+        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.PROJECT, true,
+            dev.waymark.core.permission.PermissionRule.parse("run_shell(rm:*)"))),
+        dev.waymark.core.permission.Permissions.RuleFiles.NONE);
+    ShellTool shell = startWithShell(ApprovalMode.YOLO, permissions);
+    model.respond(r -> call("run_shell", command("ls && rm -rf src")));
+    model.respond(r -> call("run_shell", command("ls")));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("clean"));
+    Event.ToolCallFinished refused = await(Event.ToolCallFinished.class, e -> true);
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(refused.isError()).isTrue();
+    assertThat(refused.result()).contains("Denied by the user's rule \"run_shell(rm:*)\"");
+    assertThat(shell.ran).containsExactly("ls");
+    assertThat(find(Event.Warning.class).message()).contains("run_shell(rm:*)", "project settings", "/permissions");
+  }
+
+  @Test
+  void anAllowRuleLetsACallRunUnaskedInAskMode() throws Exception {
+    var permissions = new dev.waymark.core.permission.Permissions(List.of(
+        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.USER, false,
+            dev.waymark.core.permission.PermissionRule.parse("run_shell(git status:*)"))),
+        dev.waymark.core.permission.Permissions.RuleFiles.NONE);
+    ShellTool shell = startWithShell(ApprovalMode.ASK, permissions);
+    model.respond(r -> call("run_shell", command("git status --short")));
+    model.respond(r -> text("clean"));
+    session.submit(new Command.SendPrompt("status"));
+    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class, e -> true);
+    await(Event.TurnFinished.class, e -> true);
+    assertThat(proposed.needsApproval()).isFalse();
+    assertThat(shell.ran).containsExactly("git status --short");
+  }
+
   @Test
   void aRunawayTurnEndsAtMaxStepsPerTurnWithAClearMessage() throws Exception {
     session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
@@ -910,6 +990,32 @@ class TabSessionTest {
         listener.textDelta(response.message().text());
       }
       return response;
+    }
+  }
+
+  /** run_shell {command}: records the commands it was asked to run, and runs none. */
+  static final class ShellTool implements Tool {
+    final List<String> ran = new CopyOnWriteArrayList<>();
+
+    @Override
+    public ToolSpec spec() {
+      return new ToolSpec("run_shell", "run a command", JSON.createObjectNode().put("type", "object"));
+    }
+
+    @Override
+    public ToolKind kind() {
+      return ToolKind.SHELL;
+    }
+
+    @Override
+    public String describe(JsonNode arguments) {
+      return arguments.path("command").asText();
+    }
+
+    @Override
+    public ToolResult run(JsonNode arguments, ToolContext context) {
+      ran.add(arguments.path("command").asText());
+      return ToolResult.ok("ran");
     }
   }
 
