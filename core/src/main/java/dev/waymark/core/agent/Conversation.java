@@ -56,6 +56,8 @@ final class Conversation {
             if (m instanceof ChatMessage.System compacted) { // a /compact: it stands for all before it
               turns.clear();
               summary = compacted.text();
+            } else if (m instanceof ChatMessage.ToolResult result && replaceResult(turns, result)) {
+              continue; // a call approved after a restore: its result replaces the earlier "not run"
             } else {
               turns.add(m);
             }
@@ -70,7 +72,18 @@ final class Conversation {
     return all;
   }
 
-  /** The prompt that opened checkpoint {@code n}: its first user message. */
+  /** Puts {@code result} in place of an earlier result of the same call; false when there is none. */
+  private static boolean replaceResult(List<ChatMessage> turns, ChatMessage.ToolResult result) {
+    for (int i = turns.size() - 1; i >= 0; i--) {
+      if (turns.get(i) instanceof ChatMessage.ToolResult earlier && earlier.toolCallId().equals(result.toolCallId())) {
+        turns.set(i, result);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The prompt that opened checkpoint {@code n}: its first user message, or what an approval after a restore ran. */
   String promptOf(int n) {
     List<ChatMessage> turn = messages.get(n);
     if (turn == null) {
@@ -83,6 +96,9 @@ final class Conversation {
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";
+        }
+        if (m instanceof ChatMessage.ToolResult result) {
+          return "(approved " + result.toolName() + ")";
         }
       }
     }

@@ -114,11 +114,9 @@ final class TurnRunner {
   private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {
     int n = turn.number();
     if (opening.approvedCall().isPresent()) {
-      // a fresh id: the earlier checkpoint already answered the original one with "not run"
-      ToolCall call = opening.approvedCall().get();
-      ToolCall again = new ToolCall(approvedId(call.id(), n), call.name(), call.argumentsJson());
-      Conversation.append(mine, new ChatMessage.Assistant("", List.of(again)));
-      Conversation.append(mine, gate.run(again, turn, state, true));
+      // the call stays the model's own: its result here takes the place of the "not run" the earlier
+      // checkpoint answered it with (see Conversation#sent), so the model sees the call once
+      Conversation.append(mine, gate.run(opening.approvedCall().get(), turn, state, true));
     }
     while (true) {
       steering.foldInto(state, mine);
@@ -201,16 +199,6 @@ final class TurnRunner {
     }
     Conversation.append(mine, new ChatMessage.System(TabSession.COMPACTED + summary));
     return response.usage();
-  }
-
-  /**
-   * A new id for a call approved after a restore, within the 40 characters OpenAI allows and the
-   * characters Anthropic allows: the original's start, the checkpoint, and a random tail.
-   */
-  static String approvedId(String original, int checkpoint) {
-    String tail = "_a" + checkpoint + "_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 8);
-    String head = original.replaceAll("[^A-Za-z0-9_-]", "");
-    return head.substring(0, Math.min(head.length(), 40 - tail.length())) + tail;
   }
 
   /** What the user can do when the server refuses the conversation itself. */
