@@ -74,6 +74,7 @@ public final class WaymarkUi implements Host {
   private int chatWidth = 80;
   private int chatHeight = 20;
   private boolean tooSmall; // as last drawn: keys other than quit and interrupt wait for a larger window
+  private boolean bell = true;
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -87,6 +88,11 @@ public final class WaymarkUi implements Host {
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this);
+  }
+
+  /** Whether the terminal bell rings once when a tool call starts waiting for approval (the setting {@code bell}). */
+  public void bellOnApproval(boolean ring) {
+    bell = ring;
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -252,6 +258,9 @@ public final class WaymarkUi implements Host {
       return;
     }
     TabController.Reaction reaction = tab.apply(event, tab == tabs.current(), chatWidth, history);
+    if (event instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
+      ringBell(); // once per call: a turn waits for the user, in whichever tab
+    }
     if (reaction.turnEnded() && tab == tabs.current() && layers.hint().equals(KeyRouter.INTERRUPTING)) {
       layers.hint(""); // the chat now says "Interrupted."
     }
@@ -367,6 +376,16 @@ public final class WaymarkUi implements Host {
     int files = diff.files().size();
     layers.show(new Overlay("Diff: disk against #" + diff.checkpoint() + " · " + files + (files == 1 ? " file" : " files"),
         width -> DiffLines.render(diff.unified(), width)));
+  }
+
+  private void ringBell() {
+    if (bell && screen instanceof com.googlecode.lanterna.screen.TerminalScreen terminalScreen) {
+      try {
+        terminalScreen.getTerminal().bell();
+      } catch (IOException e) {
+        LOG.debug("the bell could not ring", e);
+      }
+    }
   }
 
   // ------------------------------------------------------------------------------ drawing

@@ -168,14 +168,14 @@ class FrameSnapshotTest {
   void anApprovalWaiting() throws Exception {
     start(ApprovalMode.ASK, TWO_TURNS);
     send("greet the world");
-    assertFrame("approval", waitFor("[n] deny"));
+    assertFrame("approval", waitFor("Deny, and tell the model why…"));
   }
 
   @Test
   void anApprovalWaitingInTheSmallestWindow() throws Exception {
     start(ApprovalMode.ASK, TWO_TURNS, new TerminalSize(WaymarkUi.MIN_COLUMNS, WaymarkUi.MIN_ROWS));
     send("greet the world");
-    assertFrame("approval-smallest", waitFor("[n] deny"));
+    assertFrame("approval-smallest", waitFor("Deny, and tell the model why…"));
   }
 
   @Test

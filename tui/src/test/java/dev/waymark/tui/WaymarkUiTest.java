@@ -398,17 +398,179 @@ class WaymarkUiTest {
   }
 
   @Test
-  void anApprovalPromptShowsTheDiffAndYAllowsTheCall() throws Exception {
+  void anApprovalPromptShowsTheDiffAndEnterAllowsTheCallOnce() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':["
         + "{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
         + "{'text':'Written.'}]}");
     send("go");
     String asking = waitFor("Allow write_file: write a.txt?");
-    assertThat(asking).contains("+hello", "[y] allow once", "[a] allow write_file for this session", "[n] deny",
-        "awaiting your approval");
-    type("y");
+    assertThat(asking).contains("+hello", "› Allow once", "Allow write_file from now on…", "Deny, and tell the model why…",
+        "↑↓ Enter answer · Esc stops the turn", "awaiting your approval");
+    key(KeyType.Enter);
     waitFor("Written.");
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("hello\n");
+  }
+
+  private static final String TOUCH_THEN_DONE = "{'responses':["
+      + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'touch approved.txt'}}]},"
+      + "{'text':'Model called again.'},{'text':'And again.'}]}";
+
+  @Test
+  void aMessageTypedWhileAnApprovalWaitsGoesToTheInputAndAnswersNothing() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    String typed = "actually wait, yes no always";
+    type(typed);
+    String s = waitFor(t -> input(t).equals("› " + typed), "every letter in the input");
+    assertThat(s).contains("typing goes to the input (Enter steers); empty it to answer", "Allow run_shell: touch approved.txt?");
+    key(KeyType.ArrowDown); // the input's key now, not the approval's
+    key(KeyType.Enter); // steers: queued for the turn, which still waits
+    waitFor("queued: " + typed);
+    ui.step(50);
+    assertThat(project.resolve("approved.txt")).doesNotExist();
+    assertThat(lastOpened.permissions().entries()).isEmpty();
+    assertThat(screen()).contains("› Allow once", "Allow run_shell: touch approved.txt?");
+  }
+
+  @Test
+  void allowingFromNowOnTakesASecondStepAndKeepsTheCommandsPrefixNotTheTool() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':["
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'echo hi'}}]},"
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'echo hi again'}}]},"
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'touch other.txt'}}]},"
+        + "{'text':'Done.'}]}");
+    send("go");
+    String asking = waitFor("Allow run_shell: echo hi?");
+    assertThat(asking).contains("Allow run_shell(echo hi:*) from now on…");
+    key(KeyType.ArrowDown);
+    key(KeyType.Enter);
+    String scope = waitFor("without asking, kept in:");
+    assertThat(scope).contains("› this session only", "the project's settings", "your user settings");
+    key(KeyType.Enter);
+    waitFor("Allow run_shell: touch other.txt?");
+    assertThat(screen()).contains("Allowed run_shell(echo hi:*) from now on (this session");
+    assertThat(lastOpened.permissions().entries()).extracting(Object::toString)
+        .containsExactly("allow run_shell(echo hi:*)  (this session)");
+    key(KeyType.Escape);
+    waitFor("Interrupted.");
+    assertThat(project.resolve("other.txt")).doesNotExist();
+  }
+
+  @Test
+  void aRuleThatCannotBeSavedAllowsNothingAndSaysWhy() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    key(KeyType.ArrowDown);
+    key(KeyType.Enter);
+    waitFor("kept in:");
+    key(KeyType.ArrowDown);
+    key(KeyType.Enter); // this workspace saves rules nowhere
+    String s = waitFor("could not be kept in project settings");
+    assertThat(s).contains("kept in:");
+    assertThat(project.resolve("approved.txt")).doesNotExist();
+    key(KeyType.Escape); // back to the first step
+    waitFor("› Allow run_shell(touch:*) from now on…");
+  }
+
+  @Test
+  void denyingTakesALineForTheModel() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    key(KeyType.ArrowDown);
+    key(KeyType.ArrowDown);
+    key(KeyType.Enter);
+    waitFor("Tell the model why (optional):");
+    type("use the other file, not this");
+    waitFor("why? › use the other file, not this");
+    key(KeyType.Enter);
+    String s = waitFor("Model called again.");
+    assertThat(s).contains("The user denied this call: use the other file, not this");
+    assertThat(project.resolve("approved.txt")).doesNotExist();
+  }
+
+  @Test
+  void escAtAnApprovalStopsTheTurnAndTheModelIsNotCalledAgain() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    key(KeyType.Escape);
+    String s = waitFor(t -> t.contains("Interrupted.") && t.contains("ready · #1"), "the turn to stop");
+    ui.step(100);
+    assertThat(screen()).doesNotContain("Model called again.");
+    assertThat(project.resolve("approved.txt")).doesNotExist();
+    assertThat(s).doesNotContain("Allow run_shell");
+  }
+
+  @Test
+  void aTabWaitingForApprovalIsMarkedCountedInTheFooterAndRingsTheBellOnce() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    java.util.concurrent.atomic.AtomicInteger bells = new java.util.concurrent.atomic.AtomicInteger();
+    terminal.addVirtualTerminalListener(new com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener() {
+      @Override
+      public void onFlush() { }
+
+      @Override
+      public void onBell() {
+        bells.incrementAndGet();
+      }
+
+      @Override
+      public void onClose() { }
+
+      @Override
+      public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
+    });
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    ctrl('t');
+    String other = waitFor("ready · #0");
+    java.util.List<String> rows = other.lines().toList();
+    assertThat(rows.get(0)).contains(" 1 go ? ");
+    assertThat(rows.get(rows.size() - 1)).startsWith(" ? tab 1 awaits approval");
+    assertThat(bells.get()).isEqualTo(1);
+    for (int i = 0; i < 5; i++) {
+      ui.step(20);
+    }
+    assertThat(bells.get()).as("once, not with every frame").isEqualTo(1);
+  }
+
+  @Test
+  void theBellCanBeTurnedOff() throws Exception {
+    start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
+    ui.bellOnApproval(false);
+    java.util.concurrent.atomic.AtomicInteger bells = new java.util.concurrent.atomic.AtomicInteger();
+    terminal.addVirtualTerminalListener(new com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener() {
+      @Override
+      public void onFlush() { }
+
+      @Override
+      public void onBell() {
+        bells.incrementAndGet();
+      }
+
+      @Override
+      public void onClose() { }
+
+      @Override
+      public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
+    });
+    send("go");
+    waitFor("Allow run_shell: touch approved.txt?");
+    assertThat(bells.get()).isZero();
+  }
+
+  @Test
+  void aLongCommandIsShownWholeWrappedInTheApproval() throws Exception {
+    String tail = "and-the-very-end-of-it";
+    String command = "echo " + "word ".repeat(40) + tail;
+    start(80, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':'" + command
+        + "'}}]},{'text':'ok'}]}");
+    send("go");
+    String s = waitFor("Allow run_shell: echo word");
+    assertThat(s).contains(tail + "?").doesNotContain("…?");
   }
 
   @Test
@@ -641,7 +803,8 @@ class WaymarkUiTest {
         + "{'text':'Written.'}]}");
     send("go");
     String s = waitFor("Allow write_file");
-    assertThat(s).contains("[y] once", "[a] always", "[n] deny");
+    assertThat(s).contains("Allow once", "Allow write_file from now on…", "Deny, and tell the model why…",
+        "↑↓ Enter answer · Esc stops the turn");
   }
 
   @Test
@@ -704,7 +867,7 @@ class WaymarkUiTest {
     String s = screen();
     java.util.List<String> rows = s.lines().toList();
     assertThat(rows.get(0)).as("the tab bar stays on top:\n" + s).startsWith(" 1 go").contains("waymark");
-    assertThat(s).contains("[n] deny", "more queued");
+    assertThat(s).contains("Deny, and tell the model why…", "more queued");
   }
 
   @Test

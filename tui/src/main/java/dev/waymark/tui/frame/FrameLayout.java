@@ -2,6 +2,8 @@ package dev.waymark.tui.frame;
 
 import com.googlecode.lanterna.TerminalPosition;
 import com.googlecode.lanterna.TerminalSize;
+import dev.waymark.tui.approval.ApprovalPrompt;
+import dev.waymark.tui.approval.ApprovalRows;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.input.InputLayout;
@@ -65,12 +67,17 @@ public final class FrameLayout {
     TabState state = tab.state();
 
     List<TabBar.Label> tabLabels = new ArrayList<>();
+    List<Integer> waitingElsewhere = new ArrayList<>();
     for (TabController t : tabs.open()) {
       TabState s = t.state();
-      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish()));
+      boolean awaiting = s.pendingApproval().isPresent();
+      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish(), awaiting));
+      if (awaiting && t != tab) {
+        waitingElsewhere.add(tabLabels.size());
+      }
     }
     put(0, 0, TabBar.render(tabLabels, width, spinner), width);
-    put(0, height - 1, Footer.render(state, labels.model(), labels.approval(), width, now, spinner), width);
+    put(0, height - 1, Footer.render(state, labels.model(), labels.approval(), width, now, spinner, waitingElsewhere), width);
 
     // bottom-up: input, approval, steering, hint, then the chat takes what is left
     int bottom = height - 1;
@@ -96,11 +103,16 @@ public final class FrameLayout {
       put(2, inputTop, Wrap.truncate(Line.of(Span.of(placeholder(state), Tone.MUTED)), width - 2), width - 2);
     }
     int above = inputTop - 1;
-    List<Line> approval = approvalRows(state, width, Math.max(0, above - 1 - 3));
-    above -= approval.size();
-    for (int r = 0; r < approval.size(); r++) {
-      put(0, above + r, approval.get(r), width);
+    Optional<ApprovalPrompt> prompt = tab.approvalPrompt();
+    ApprovalRows.Rendered approval = prompt.isPresent() && state.pendingApproval().isPresent()
+        ? ApprovalRows.render(state.pendingApproval().get(), prompt.get(), tab.editor().isEmpty(), width,
+            Math.max(0, above - 1 - 3))
+        : new ApprovalRows.Rendered(List.of(), java.util.OptionalInt.empty(), 0);
+    above -= approval.lines().size();
+    for (int r = 0; r < approval.lines().size(); r++) {
+      put(0, above + r, approval.lines().get(r), width);
     }
+    int approvalTop = above;
     List<Line> steering = steeringRows(state, width, above - 2); // the tab bar and a row of chat stay
     above -= steering.size();
     for (int r = 0; r < steering.size(); r++) {
@@ -130,10 +142,16 @@ public final class FrameLayout {
     boolean modal = layers.modal() || (state.pendingApproval().isPresent() && tab.editor().isEmpty());
     Optional<TerminalPosition> cursor = modal ? Optional.empty() : Optional.of(new TerminalPosition(
         Math.min(width - 1, 2 + input.caretColumn()), inputTop + (input.caretRow() - input.firstRow())));
+    if (!layers.modal() && approval.caretRow().isPresent()) { // a denial's reason being typed
+      cursor = Optional.of(new TerminalPosition(approval.caretColumn(), approvalTop + approval.caretRow().getAsInt()));
+    }
     return new Frame(size, rows, cursor, chatWidth, chatHeight, false);
   }
 
   private static String placeholder(TabState state) {
+    if (state.pendingApproval().isPresent()) {
+      return "Answer above with ↑↓ Enter (Esc stops the turn), or type a message…";
+    }
     if (!state.running()) {
       return state.viewed().isPresent() ? "Send a message to branch from #" + state.viewed().get() + "…"
           : "Ask for a change, or type / for commands…";
@@ -180,33 +198,6 @@ public final class FrameLayout {
     for (int r = 0; r < lines.size(); r++) {
       put(0, top + 1 + r, lines.get(r), width);
     }
-  }
-
-  private static List<Line> approvalRows(TabState state, int width, int maxRows) {
-    Optional<TabState.PendingApproval> pending = state.pendingApproval();
-    List<Line> lines = new ArrayList<>();
-    if (pending.isEmpty() || maxRows < 3) {
-      return lines;
-    }
-    TabState.PendingApproval p = pending.get();
-    lines.add(Wrap.truncate(Line.of(new Span((p.proposedAgain() ? "Proposed again — allow " : "Allow ") + p.call().name()
-        + ": " + p.summary() + "?", Style.of(Tone.WARNING).bolded())), width));
-    List<Line> body = p.preview().isBlank() ? List.of() : DiffLines.render(p.preview(), width - 2).stream()
-        .filter(l -> !l.text().startsWith("diff --waymark ")).toList();
-    int room = maxRows - 2;
-    for (int i = 0; i < body.size() && i < room; i++) {
-      lines.add(i == room - 1 && body.size() > room
-          ? Line.of(Span.of("  … " + (body.size() - room + 1) + " more lines", Tone.MUTED))
-          : body.get(i).prefixed("  "));
-    }
-    Line answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("allow once  "), Span.of("[a] ", Tone.ACCENT),
-        Span.plain("allow " + p.call().name() + " for this session  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
-    if (answers.width() > width) { // a narrow window still shows every answer
-      answers = Line.of(Span.of(" [y] ", Tone.ACCENT), Span.plain("once  "), Span.of("[a] ", Tone.ACCENT),
-          Span.plain("always  "), Span.of("[n] ", Tone.ACCENT), Span.plain("deny"));
-    }
-    lines.add(answers);
-    return lines;
   }
 
   private static List<Line> steeringRows(TabState state, int width, int maxRows) {

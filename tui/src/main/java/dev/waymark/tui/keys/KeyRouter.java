@@ -1,8 +1,8 @@
 package dev.waymark.tui.keys;
 
 import com.googlecode.lanterna.input.KeyStroke;
+import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.chat.ChatView;
-import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.command.SlashCommand;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
@@ -23,7 +23,9 @@ import java.util.Optional;
 /**
  * Where input goes. Every key is looked up in the {@link KeyMap} and its action done by what takes
  * the keys now: a yes/no question, a panel, a list, an approval waiting, else the tab and its
- * input. Typed and pasted text goes to the input (y/a/n answer an approval on an empty input).
+ * input. An approval is answered only with keys that never type text (↑ ↓ Enter Esc), while the
+ * input is empty: typed and pasted text goes to the input (or to the reason of a denial), so a
+ * message typed while a call waits can never answer it.
  */
 public final class KeyRouter {
   private static final Duration SECOND_CTRL_C = Duration.ofSeconds(2);
@@ -61,7 +63,7 @@ public final class KeyRouter {
     }
     if (input instanceof UiInput.Paste paste) {
       if (!layers.modal()) {
-        tabs.current().editor().insert(paste.text());
+        type(tabs.current(), paste.text());
       }
     } else if (input instanceof UiInput.Text text) {
       onText(text.text());
@@ -81,18 +83,70 @@ public final class KeyRouter {
       }
       return;
     }
-    TabController tab = tabs.current();
-    Optional<TabState.PendingApproval> pending = tab.state().pendingApproval();
-    if (pending.isPresent() && tab.editor().isEmpty()) {
-      switch (text) {
-        case "y" -> tab.approve(pending.get(), false);
-        case "a" -> tab.approve(pending.get(), true);
-        case "n" -> tab.deny(pending.get());
-        default -> tab.editor().insert(text);
-      }
+    type(tabs.current(), text);
+  }
+
+  /** Text for the tab: the reason of a denial being written, else the input (a message instead of an answer). */
+  private static void type(TabController tab, String text) {
+    Optional<ApprovalPrompt> prompt = tab.approvalPrompt();
+    if (prompt.isPresent() && prompt.get().step() == ApprovalPrompt.Step.REASON) {
+      prompt.get().reason().insert(text.replace('\n', ' '));
       return;
     }
+    prompt.ifPresent(ApprovalPrompt::reset); // once the input is cleared, the prompt starts from its first step
     tab.editor().insert(text);
+  }
+
+  /** The keys of an approval that has the focus; false for a key it leaves to the tab (switching tabs, help, scrolling). */
+  private boolean answerApproval(TabController tab, Action action) {
+    Optional<ApprovalPrompt> found = tab.approvalPrompt();
+    if (found.isEmpty()) {
+      return false;
+    }
+    ApprovalPrompt prompt = found.get();
+    boolean reason = prompt.step() == ApprovalPrompt.Step.REASON;
+    if (!reason && !tab.editor().isEmpty()) {
+      return false; // the input has the focus until it is empty again
+    }
+    Optional<ApprovalPrompt.Answer> answer = Optional.empty();
+    switch (action) {
+      case HISTORY_PREVIOUS -> prompt.move(-1);
+      case HISTORY_NEXT -> prompt.move(1);
+      case SUBMIT -> answer = prompt.confirm();
+      case INTERRUPT -> answer = prompt.escape();
+      case CLEAR_OR_EXIT -> {
+        if (!reason) {
+          return false; // Ctrl+C: the turn stops, as anywhere
+        }
+        if (prompt.reason().isEmpty()) {
+          prompt.escape();
+        } else {
+          prompt.reason().clear();
+        }
+      }
+      case NEWLINE -> { } // a reason is one line
+      default -> {
+        if (!reason || !action.edits()) {
+          return false;
+        }
+        edit(prompt.reason(), action);
+      }
+    }
+    if (answer.filter(a -> a instanceof ApprovalPrompt.Answer.Stop).isPresent()) {
+      stop(tab);
+    } else {
+      answer.flatMap(tab::answer).ifPresent(layers::hint);
+    }
+    return true;
+  }
+
+  /** Esc at an approval: the turn stops there, and the model is not called again until the user sends something. */
+  private void stop(TabController tab) {
+    boolean running = tab.state().running();
+    tab.answer(new ApprovalPrompt.Answer.Stop());
+    if (running) {
+      layers.hint(INTERRUPTING);
+    }
   }
 
   private void onKey(KeyStroke stroke, Optional<Action> action) {
@@ -105,7 +159,7 @@ public final class KeyRouter {
       onOverlay(layers.overlay(), action.get());
     } else if (layers.picker() != null) {
       onPicker(layers.picker(), action.get());
-    } else if (!perform(action.get())) {
+    } else if (!answerApproval(tabs.current(), action.get()) && !perform(action.get())) {
       edit(tabs.current().editor(), action.get());
     }
   }
@@ -223,9 +277,8 @@ public final class KeyRouter {
   }
 
   private void interrupt(TabController tab) {
-    Optional<TabState.PendingApproval> pending = tab.state().pendingApproval();
-    if (pending.isPresent()) {
-      tab.deny(pending.get());
+    if (tab.state().pendingApproval().isPresent()) {
+      stop(tab); // with a message typed: the turn stops, and the message stays in the input
     } else if (tab.state().running()) {
       tab.cancel();
       layers.hint(INTERRUPTING);

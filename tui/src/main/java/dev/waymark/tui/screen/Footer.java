@@ -16,7 +16,18 @@ public final class Footer {
   private Footer() {}
 
   public static Line render(TabState tab, String model, String approval, int width, Instant now, String spinnerFrame) {
+    return render(tab, model, approval, width, now, spinnerFrame, List.of());
+  }
+
+  /** {@code waitingElsewhere}: the numbers of the other tabs where a tool call waits for approval, said first. */
+  public static Line render(TabState tab, String model, String approval, int width, Instant now, String spinnerFrame,
+      List<Integer> waitingElsewhere) {
     List<Span> spans = new ArrayList<>();
+    if (!waitingElsewhere.isEmpty()) {
+      String numbers = String.join(", ", waitingElsewhere.stream().map(String::valueOf).toList());
+      spans.add(new Span(" ? " + (waitingElsewhere.size() == 1 ? "tab " + numbers + " awaits" : "tabs " + numbers + " await")
+          + " approval ", Style.of(Tone.WARNING).reversed().bolded()));
+    }
     if (tab.pendingApproval().isPresent()) {
       spans.add(new Span(" ? awaiting your approval ", Style.of(Tone.WARNING).bolded()));
     } else if (tab.running() && tab.waiting().isPresent()) {

@@ -8,12 +8,22 @@ import dev.waymark.tui.text.Tone;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The row of tabs on top: number, title, a spinner while it runs, a mark when it finished unseen. */
+/**
+ * The row of tabs on top: number, title, a spinner while it runs, a {@code ?} standing out while a
+ * tool call waits for the user's approval there, a mark when it finished unseen.
+ */
 public final class TabBar {
+  /** The mark of a tab waiting for approval: not the spinner, since nothing runs until the user answers. */
+  public static final String AWAITING = "?";
+
   private TabBar() {}
 
   /** What the bar shows of one tab. */
-  public record Label(String title, boolean active, boolean running, boolean unseenFinish) {}
+  public record Label(String title, boolean active, boolean running, boolean unseenFinish, boolean awaitingApproval) {
+    public Label(String title, boolean active, boolean running, boolean unseenFinish) {
+      this(title, active, running, unseenFinish, false);
+    }
+  }
 
   public static Line render(List<Label> tabs, int width, String spinnerFrame) {
     if (tabs.isEmpty() || width <= 0) {
@@ -26,7 +36,7 @@ public final class TabBar {
     int used = 0;
     for (int i = 0; i < tabs.size(); i++) {
       Label tab = tabs.get(i);
-      String mark = tab.running() ? spinnerFrame : tab.unseenFinish() ? "•" : " ";
+      String mark = tab.awaitingApproval() ? AWAITING : tab.running() ? spinnerFrame : tab.unseenFinish() ? "•" : " ";
       String number = String.valueOf(i + 1);
       String title = tab.title().isBlank() ? "new tab" : tab.title();
       int titleRoom = Math.min(24, each - number.length() - 4);
@@ -37,7 +47,9 @@ public final class TabBar {
           break;
         }
       }
-      Style style = tab.active() ? Style.of(Tone.ACCENT).reversed().bolded() : Style.of(tab.unseenFinish() ? Tone.WARNING : Tone.MUTED);
+      Style style = tab.active() ? Style.of(Tone.ACCENT).reversed().bolded()
+          : tab.awaitingApproval() ? Style.of(Tone.WARNING).reversed().bolded()
+          : Style.of(tab.unseenFinish() ? Tone.WARNING : Tone.MUTED);
       spans.add(new Span(text, style));
       spans.add(Span.plain(" "));
       used += CellWidth.of(text) + 1;

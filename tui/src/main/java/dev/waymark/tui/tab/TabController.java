@@ -6,6 +6,7 @@ import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
+import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.input.InputEditor;
@@ -27,6 +28,7 @@ public final class TabController {
   private final TabState state;
   private final ChatView.Scroll scroll = new ChatView.Scroll();
   private final InputEditor editor = new InputEditor();
+  private ApprovalPrompt approvalPrompt; // how far the user got in answering the call waiting, if any
 
   /**
    * What the interface around the tab does after one of its events.
@@ -108,9 +110,53 @@ public final class TabController {
     state.clearPendingApproval();
   }
 
-  public void deny(TabState.PendingApproval pending) {
-    session.submit(new Command.Deny(pending.call().id(), ""));
+  public void deny(TabState.PendingApproval pending, String reason) {
+    session.submit(new Command.Deny(pending.call().id(), reason));
     state.clearPendingApproval();
+  }
+
+  /** The prompt of the tool call waiting for approval, kept while that call waits; empty when none waits. */
+  public Optional<ApprovalPrompt> approvalPrompt() {
+    Optional<TabState.PendingApproval> pending = state.pendingApproval();
+    if (pending.isEmpty()) {
+      approvalPrompt = null;
+    } else if (approvalPrompt == null || !approvalPrompt.callId().equals(pending.get().call().id())) {
+      approvalPrompt = new ApprovalPrompt(pending.get().call());
+    }
+    return Optional.ofNullable(approvalPrompt);
+  }
+
+  /**
+   * Carries out the user's answer to the call waiting; returns what to tell the user when it could
+   * not be (a rule that could not be saved: nothing was allowed, and the prompt stays).
+   */
+  public Optional<String> answer(ApprovalPrompt.Answer answer) {
+    Optional<TabState.PendingApproval> waiting = state.pendingApproval();
+    if (waiting.isEmpty()) {
+      return Optional.empty();
+    }
+    TabState.PendingApproval pending = waiting.get();
+    if (answer instanceof ApprovalPrompt.Answer.AllowOnce) {
+      approve(pending, false);
+    } else if (answer instanceof ApprovalPrompt.Answer.AllowWithRule rule) {
+      try {
+        session.permissions().add(rule.entry());
+      } catch (java.io.IOException | RuntimeException e) {
+        return Optional.of("Not allowed yet: the rule could not be kept in " + rule.entry().scope().label() + ": "
+            + e.getMessage() + ". Choose another place, or Esc.");
+      }
+      state.notice(Tone.MUTED, "Allowed " + rule.entry().rule() + " from now on (" + rule.entry().scope().label()
+          + "; /permissions lists and removes rules).");
+      approve(pending, false);
+    } else if (answer instanceof ApprovalPrompt.Answer.Deny deny) {
+      deny(pending, deny.reason());
+    } else if (state.running()) { // Stop: the turn ends, and the model is not called again
+      cancel();
+      state.clearPendingApproval();
+    } else {
+      deny(pending, ""); // proposed again after a restore: no turn runs, so there is nothing else to stop
+    }
+    return Optional.empty();
   }
 
   // ------------------------------------------------------------------------------- events

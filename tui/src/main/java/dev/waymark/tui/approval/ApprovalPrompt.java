@@ -1,0 +1,134 @@
+package dev.waymark.tui.approval;
+
+import dev.waymark.core.permission.PermissionRule;
+import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.tui.input.InputEditor;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How far the user got in answering one waiting tool call: which answer is chosen, and the second
+ * step an answer may need (where to keep a rule, the reason of a denial). Answers come only from
+ * ↑ ↓ Enter Esc; text typed goes to the reason when denying and nowhere else here.
+ */
+public final class ApprovalPrompt {
+  /** What the prompt shows now. */
+  public enum Step { CHOOSE, SCOPE, REASON }
+
+  /** The first step's answers, in the order shown. */
+  public enum Choice { ALLOW_ONCE, ALLOW_RULE, DENY }
+
+  /** What the user decided, for the tab to carry out. */
+  public sealed interface Answer {
+    record AllowOnce() implements Answer {}
+
+    /** Allow, and keep {@code entry} in force from now on (saved to its settings file first). */
+    record AllowWithRule(Permissions.Entry entry) implements Answer {}
+
+    record Deny(String reason) implements Answer {}
+
+    /** Esc at the first step: stop the turn, and the model is not called again. */
+    record Stop() implements Answer {}
+  }
+
+  /** Where a rule may be kept, in the order shown. */
+  public static final List<Permissions.Scope> SCOPES = List.of(Permissions.Scope.SESSION, Permissions.Scope.PROJECT,
+      Permissions.Scope.USER);
+
+  private final String callId;
+  private final PermissionRule rule;
+  private final InputEditor reason = new InputEditor();
+  private Step step = Step.CHOOSE;
+  private Choice choice = Choice.ALLOW_ONCE;
+  private int scope;
+
+  public ApprovalPrompt(ToolCallView call) {
+    this.callId = call.id();
+    this.rule = PermissionRule.suggest(call.name(), shellCommand(call));
+  }
+
+  /** The command of a run_shell call, read from its arguments. */
+  static Optional<String> shellCommand(ToolCallView call) {
+    if (!call.name().equals(PermissionRule.SHELL)) {
+      return Optional.empty();
+    }
+    try {
+      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      return args != null && args.path("command").isTextual() ? Optional.of(args.path("command").asText()) : Optional.empty();
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return Optional.empty();
+    }
+  }
+
+  public String callId() {
+    return callId;
+  }
+
+  /** The rule "allow …" offers: the command's prefix, the exact command, or the tool. */
+  public PermissionRule rule() {
+    return rule;
+  }
+
+  public Step step() {
+    return step;
+  }
+
+  public Choice choice() {
+    return choice;
+  }
+
+  public Permissions.Scope scope() {
+    return SCOPES.get(scope);
+  }
+
+  /** The reason being typed at the deny step. */
+  public InputEditor reason() {
+    return reason;
+  }
+
+  /** ↑ or ↓: the answer or the place above or below, stopping at the ends. */
+  public void move(int delta) {
+    if (step == Step.CHOOSE) {
+      choice = Choice.values()[Math.max(0, Math.min(Choice.values().length - 1, choice.ordinal() + delta))];
+    } else if (step == Step.SCOPE) {
+      scope = Math.max(0, Math.min(SCOPES.size() - 1, scope + delta));
+    }
+  }
+
+  /** Enter: an answer, or empty when it opened a second step. */
+  public Optional<Answer> confirm() {
+    switch (step) {
+      case CHOOSE -> {
+        switch (choice) {
+          case ALLOW_ONCE -> {
+            return Optional.of(new Answer.AllowOnce());
+          }
+          case ALLOW_RULE -> step = Step.SCOPE;
+          case DENY -> step = Step.REASON;
+        }
+        return Optional.empty();
+      }
+      case SCOPE -> {
+        return Optional.of(new Answer.AllowWithRule(new Permissions.Entry(scope(), false, rule)));
+      }
+      default -> {
+        return Optional.of(new Answer.Deny(reason.text().strip()));
+      }
+    }
+  }
+
+  /** Esc: back from a second step (what was typed there kept), or from the first, stop the turn. */
+  public Optional<Answer> escape() {
+    if (step == Step.CHOOSE) {
+      return Optional.of(new Answer.Stop());
+    }
+    step = Step.CHOOSE;
+    return Optional.empty();
+  }
+
+  /** Back to the first step, as when the user started typing a message instead. */
+  public void reset() {
+    step = Step.CHOOSE;
+  }
+}
