@@ -72,10 +72,12 @@ final class ExecCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     java.util.Map<String, String> env = main.env();
     Settings settings;
+    dev.waymark.core.permission.Permissions permissions;
     try {
       Settings.Loaded loaded = options.settings(env, directory.toAbsolutePath());
       loaded.warning().ifPresent(warning -> err.println("waymark: " + warning));
       settings = loaded.settings();
+      permissions = loaded.permissions(env, directory.toAbsolutePath());
     } catch (Settings.BadSettings e) {
       err.println("waymark: " + e.getMessage());
       return 2;
@@ -99,7 +101,8 @@ final class ExecCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
+          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings(),
+          permissions);
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;
@@ -260,8 +263,8 @@ final class ExecCommand implements Callable<Integer> {
 
   private static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed) {
     while (true) {
-      String answer = console.readLine("Allow %s %s? [y]es, [a]lways this session, [n]o: ",
-          proposed.call().name(), proposed.summary());
+      String answer = console.readLine("Allow %s %s? [y]es, [a]lways %s this session, [n]o: ",
+          proposed.call().name(), proposed.summary(), sessionRule(proposed.call()));
       if (answer == null) {
         return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "no answer");
       }
@@ -279,6 +282,20 @@ final class ExecCommand implements Callable<Integer> {
           break;
       }
     }
+  }
+
+  /** The rule "always" allows for the session: a shell command's safe prefix (or the exact command), else the tool. */
+  private static String sessionRule(dev.waymark.core.protocol.ToolCallView call) {
+    java.util.Optional<String> command = java.util.Optional.empty();
+    try {
+      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      if (args != null && args.path("command").isTextual()) {
+        command = java.util.Optional.of(args.path("command").asText());
+      }
+    } catch (java.io.IOException e) {
+      // judged as the tool alone
+    }
+    return dev.waymark.core.permission.PermissionRule.suggest(call.name(), command).toString();
   }
 
   static String describe(CheckpointView checkpoint) {

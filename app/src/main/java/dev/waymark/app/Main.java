@@ -131,6 +131,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
     Settings settings;
+    dev.waymark.core.permission.Permissions permissions;
     dev.waymark.tui.terminal.KeyMap keys;
     java.util.List<String> warnings = new java.util.ArrayList<>();
     try {
@@ -141,6 +142,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       }
       loaded.warning().ifPresent(warnings::add);
       settings = loaded.settings();
+      permissions = loaded.permissions(env, project);
       keys = dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(settings.keyBindings());
     } catch (Settings.BadSettings | IllegalArgumentException e) {
       cli.getErr().println("waymark: " + e.getMessage());
@@ -169,7 +171,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       if (!continueLast && resume == null) {
         welcome.addAll(Demo.welcome(project));
       }
-      int status = UiLauncher.run(project, home, settings, choice, approval, keys,
+      int status = UiLauncher.run(project, home, settings, dev.waymark.core.permission.Permissions.none(), choice, approval, keys,
           new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue"), welcome,
           List.of(), cli.getErr());
       cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
@@ -181,7 +183,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
-    return UiLauncher.run(project, home, settings, choice, approval, keys, opening, welcome, warnings, cli.getErr());
+    return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings, cli.getErr());
   }
 
   /** The one-time question, on the terminal before the interface opens: trust this project's settings? */

@@ -31,9 +31,13 @@ record Settings(
     List<String> exclusions,
     List<String> trustedProjects,
     Integer maxStepsPerTurn,
-    Integer maxAnswerMiB) {
+    Integer maxAnswerMiB,
+    List<String> allow,
+    List<String> deny,
+    Boolean bell) {
 
-  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
+  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
+      List.of(), List.of(), null);
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -43,6 +47,16 @@ record Settings(
     keyBindings = keyBindings == null ? Map.of() : Map.copyOf(keyBindings);
     exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
     trustedProjects = trustedProjects == null ? List.of() : List.copyOf(trustedProjects);
+    allow = allow == null ? List.of() : List.copyOf(allow);
+    deny = deny == null ? List.of() : List.copyOf(deny);
+  }
+
+  /** The settings before allow and deny rules and the bell setting existed. */
+  Settings(List<ProviderSetting> providers, String provider, String model, String approval,
+      Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
+      Integer maxStepsPerTurn, Integer maxAnswerMiB) {
+    this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
+        maxAnswerMiB, List.of(), List.of(), null);
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -89,7 +103,32 @@ record Settings(
    * The settings in effect, whether the project is trusted, and, when its file asked for what an
    * untrusted project may not have, the one-line warning that says what was ignored.
    */
-  record Loaded(Settings settings, boolean trusted, Optional<String> warning) {}
+  record Loaded(Settings settings, boolean trusted, Optional<String> warning,
+      List<dev.waymark.core.permission.Permissions.Entry> rules) {
+    Loaded(Settings settings, boolean trusted, Optional<String> warning) {
+      this(settings, trusted, warning, List.of());
+    }
+
+    /** The allow and deny rules in force, each with the file it came from; saved rules go to that file. */
+    dev.waymark.core.permission.Permissions permissions(Map<String, String> env, Path project) {
+      return new dev.waymark.core.permission.Permissions(rules, new RuleFiles(env, project, trusted));
+    }
+  }
+
+  /** The rules of one file, tagged with where they live (the file was checked, so every rule parses). */
+  private static List<dev.waymark.core.permission.Permissions.Entry> rules(Settings file,
+      dev.waymark.core.permission.Permissions.Scope scope, boolean allowRules) {
+    List<dev.waymark.core.permission.Permissions.Entry> rules = new ArrayList<>();
+    for (String rule : file.deny()) {
+      rules.add(new dev.waymark.core.permission.Permissions.Entry(scope, true,
+          dev.waymark.core.permission.PermissionRule.parse(rule)));
+    }
+    for (String rule : allowRules ? file.allow() : List.<String>of()) {
+      rules.add(new dev.waymark.core.permission.Permissions.Entry(scope, false,
+          dev.waymark.core.permission.PermissionRule.parse(rule)));
+    }
+    return rules;
+  }
 
   /**
    * The user's settings overridden by the project's. A project the user has not trusted (a
@@ -103,10 +142,17 @@ record Settings(
     Path file = projectFile(project);
     Settings own = read(file);
     boolean trusted = user.trustedProjects().contains(canonical(project));
+    List<dev.waymark.core.permission.Permissions.Entry> rules = new ArrayList<>(
+        rules(user, dev.waymark.core.permission.Permissions.Scope.USER, true));
+    // a project's deny rules only take away, so they hold even untrusted; its allow rules wait for trust
+    rules.addAll(rules(own, dev.waymark.core.permission.Permissions.Scope.PROJECT, trusted));
     if (trusted) {
-      return new Loaded(user.overriddenBy(own), true, Optional.empty());
+      return new Loaded(user.overriddenBy(own), true, Optional.empty(), rules);
     }
     List<String> ignored = new ArrayList<>();
+    if (!own.allow().isEmpty()) {
+      ignored.add("allow rules " + String.join(", ", own.allow()));
+    }
     String approval = own.approval();
     if (approval != null && rank(approval) > rank(user.approval() == null ? "ask" : user.approval())) {
       ignored.add("approval \"" + approval + "\" (above your own \"" + (user.approval() == null ? "ask" : user.approval()) + "\")");
@@ -133,10 +179,10 @@ record Settings(
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB());
+        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
-    return new Loaded(user.overriddenBy(allowed), false, warning);
+    return new Loaded(user.overriddenBy(allowed), false, warning, rules);
   }
 
   /** Records {@code project} (its real path) as trusted in the user's settings file, keeping everything else in it. */
@@ -250,6 +296,17 @@ record Settings(
         throw bad(file, text, "/retention/maxAgeDays", "retention.maxAgeDays must be at least 1.");
       }
     }
+    for (String kind : List.of("allow", "deny")) {
+      List<String> list = kind.equals("allow") ? allow : deny;
+      for (int i = 0; i < list.size(); i++) {
+        try {
+          dev.waymark.core.permission.PermissionRule.parse(list.get(i));
+        } catch (IllegalArgumentException | NullPointerException e) {
+          throw bad(file, text, "/" + kind + "/" + i, kind + " rule \"" + list.get(i) + "\": " + e.getMessage()
+              + " (e.g. \"run_shell(npm test:*)\", \"read_file\", \"mcp__github\").");
+        }
+      }
+    }
     if (maxStepsPerTurn != null && maxStepsPerTurn < 1) {
       throw bad(file, text, "/maxStepsPerTurn", "maxStepsPerTurn must be at least 1 (default "
           + dev.waymark.core.agent.SessionSettings.DEFAULT_MAX_STEPS_PER_TURN + ").");
@@ -323,7 +380,19 @@ record Settings(
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
-        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB);
+        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
+        union(deny, later.deny()), later.bell() != null ? later.bell() : bell);
+  }
+
+  private static List<String> union(List<String> first, List<String> later) {
+    List<String> all = new ArrayList<>(first);
+    later.stream().filter(r -> !all.contains(r)).forEach(all::add);
+    return all;
+  }
+
+  /** Whether the bell rings when a tool call starts waiting for approval (default yes). */
+  boolean ringsBell() {
+    return bell == null || bell;
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -38,14 +38,15 @@ final class UiLauncher {
   }
 
   /** Runs the interface; returns the exit status. */
-  static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
-      KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
+  static int run(Path project, WaymarkHome home, Settings settings, dev.waymark.core.permission.Permissions permissions,
+      Providers.Choice choice, ApprovalMode approval, KeyMap keys, Opening opening, List<String> welcome,
+      List<String> warnings, PrintWriter err) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
-          settings.toolSettings());
+          settings.toolSettings(), permissions);
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);
@@ -61,6 +62,7 @@ final class UiLauncher {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
                 approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()));
+        ui.bellOnApproval(settings.ringsBell());
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {

@@ -5,6 +5,7 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
@@ -17,9 +18,15 @@ final class Workspaces {
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings) {
+    return of(store, provider, models, settings, toolSettings, Permissions.none());
+  }
+
+  /** A workspace whose tabs share {@code permissions}: the rules from settings, and those allowed during the session. */
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, Permissions permissions) {
     Tools tools = Tools.standard(toolSettings);
     return new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(), models.get(),
-        Toolset.of(tools.all()), settings, memory));
+        Toolset.of(tools.all()), settings, memory, permissions));
   }
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings) {

@@ -455,6 +455,16 @@ class WaymarkUiTest {
     key(KeyType.Escape);
     waitFor("Interrupted.");
     assertThat(project.resolve("other.txt")).doesNotExist();
+
+    send("/permissions");
+    waitFor("1  allow run_shell(echo hi:*)  (this session)");
+    send("/permissions remove 2");
+    waitFor("There is no rule 2; /permissions lists 1.");
+    send("/permissions remove 1");
+    waitFor("Removed: allow run_shell(echo hi:*)  (this session).");
+    assertThat(lastOpened.permissions().entries()).isEmpty();
+    send("/permissions");
+    waitFor("No allow or deny rules.");
   }
 
   @Test

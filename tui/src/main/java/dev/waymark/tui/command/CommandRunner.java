@@ -1,5 +1,6 @@
 package dev.waymark.tui.command;
 
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.workspace.Workspace;
@@ -15,7 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs a line that starts with {@code /}: the checkpoint commands on the tab, /tab, /session, /rewind, /help, /quit. */
+/** Runs a line that starts with {@code /}: the checkpoint commands on the tab, /tab, /session, /permissions, /rewind, /help, /quit. */
 public final class CommandRunner {
   private static final DateTimeFormatter SAVE_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
@@ -47,6 +48,8 @@ public final class CommandRunner {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
+    } else if (parsed instanceof SlashCommand.Parsed.PermissionsCommand permissions) {
+      permissionsCommand(tab, permissions.remove());
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
@@ -87,6 +90,37 @@ public final class CommandRunner {
     TabController back = tabs.reopen(index);
     workspace.reopen(back.tab());
     back.state().notice(Tone.MUTED, "Tab reopened.");
+  }
+
+  /** {@code /permissions}: the rules in force, numbered; {@code remove} > 0 takes that one out (and out of its file). */
+  private static void permissionsCommand(TabController tab, int remove) {
+    Permissions permissions = tab.session().permissions();
+    List<Permissions.Entry> rules = permissions.entries();
+    if (remove > 0) {
+      if (remove > rules.size()) {
+        tab.state().notice(Tone.ERROR, "✗ There is no rule " + remove + "; /permissions lists " + rules.size() + ".");
+        return;
+      }
+      Permissions.Entry rule = rules.get(remove - 1);
+      try {
+        permissions.remove(rule);
+        tab.state().notice(Tone.MUTED, "Removed: " + rule + ".");
+      } catch (java.io.IOException | RuntimeException e) {
+        tab.state().notice(Tone.ERROR, "✗ Could not remove " + rule.rule() + " from " + rule.scope().label() + ": "
+            + e.getMessage());
+      }
+      return;
+    }
+    if (rules.isEmpty()) {
+      tab.state().notice(Tone.MUTED, "No allow or deny rules. \"Allow … from now on\" at an approval adds one; settings "
+          + "take \"allow\" and \"deny\" lists, e.g. \"run_shell(npm test:*)\".");
+      return;
+    }
+    List<String> lines = new ArrayList<>(List.of("Allow and deny rules (deny wins; /permissions remove N):"));
+    for (int i = 0; i < rules.size(); i++) {
+      lines.add(String.format("  %d  %s", i + 1, rules.get(i)));
+    }
+    tab.state().notice(Tone.NORMAL, String.join("\n", lines));
   }
 
   private void sessionCommand(TabController tab, SlashCommand.Parsed.Session command) {

@@ -14,12 +14,14 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
       "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
       "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/help", "/quit");
+      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning",
+      "/permissions", "/permissions remove N", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/help", "/quit");
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning",
+      "/permissions", "/permissions remove", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -42,6 +44,9 @@ public final class SlashCommand {
     record ToggleReasoning() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
+
+    /** {@code /permissions}: list the allow and deny rules; with {@code remove} > 0, take out the one so numbered. */
+    record PermissionsCommand(int remove) implements Parsed {}
 
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
@@ -82,6 +87,8 @@ public final class SlashCommand {
         return alias(words, current, defaultSaveName);
       case "/tab":
         return tab(words);
+      case "/permissions":
+        return permissions(words);
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       default:
@@ -178,6 +185,16 @@ public final class SlashCommand {
     } catch (IllegalArgumentException e) {
       return invalid("Not a tab number: \"" + words[2] + "\". /tab lists the closed tabs.");
     }
+  }
+
+  private static Parsed permissions(String[] words) {
+    if (words.length == 1) {
+      return new Parsed.PermissionsCommand(0);
+    }
+    if (words.length == 3 && words[1].equalsIgnoreCase("remove") && words[2].matches("\\d{1,6}") && Integer.parseInt(words[2]) > 0) {
+      return new Parsed.PermissionsCommand(Integer.parseInt(words[2]));
+    }
+    return invalid("Usage: /permissions (lists the rules), /permissions remove N (N as listed)");
   }
 
   private static Parsed session(String[] words) {

@@ -66,6 +66,15 @@ public final class HelpText {
           width, Line.plain("    ")));
     }
     rows.add(Line.EMPTY);
+    rows.add(Line.of("Approvals", Style.of(Tone.HEADING).bolded()));
+    rows.addAll(Wrap.wrap(Line.of(Span.of("A tool call waiting for you is answered only with ↑ ↓ Enter and Esc, "
+        + "while the input is empty: letters typed then go to the input (a message, Enter steers), never to the "
+        + "approval. Allow once; allow a rule from now on (a shell command's prefix such as run_shell(npm test:*), "
+        + "never a bare rm or sh), kept for this session or saved to the project's or your settings after a second "
+        + "Enter; or deny with a line for the model. Esc stops the turn there. A tab waiting shows ? in the tab bar, "
+        + "other tabs' footers count it, and the bell rings once (\"bell\": false in settings turns it off).",
+        Tone.MUTED)), width));
+    rows.add(Line.EMPTY);
     rows.addAll(Wrap.wrap(Line.of(Span.of("Every prompt makes a checkpoint. Browsing never touches your files; "
         + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
         + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));
@@ -101,6 +110,8 @@ public final class HelpText {
       case "/redo" -> "short for /checkpoint redo";
       case "/rewind" -> "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)";
       case "/diff [N]" -> "short for /checkpoint diff [N]";
+      case "/permissions" -> "the allow and deny rules in force (settings and this session), numbered; deny wins";
+      case "/permissions remove N" -> "take rule N out (and out of the settings file it came from)";
       case "/help" -> "this help";
       case "/quit" -> "leave Waymark";
       default -> "";

@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum Action {
   SUBMIT("send the message (steers the running turn)"),
   NEWLINE("new line in the input"),
-  INTERRUPT("interrupt the turn · deny a prompt · stop viewing · twice when idle: rewind list"),
+  INTERRUPT("interrupt the turn (at an approval too) · back a step · stop viewing · twice when idle: rewind list"),
   VIEW_BACK("view the previous checkpoint"),
   VIEW_FORWARD("view the next checkpoint (past the last: live)"),
   NEW_TAB("open a tab"),

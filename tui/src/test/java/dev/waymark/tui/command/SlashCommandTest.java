@@ -130,4 +130,15 @@ class SlashCommandTest {
     assertThat(parse("/compact now")).isInstanceOf(Parsed.Invalid.class);
     assertThat(parse("/reasoning")).isInstanceOf(Parsed.ToggleReasoning.class);
   }
+
+  @Test
+  void permissionsListsTheRulesAndRemovesOneByItsNumber() {
+    assertThat(parse("/permissions")).isEqualTo(new Parsed.PermissionsCommand(0));
+    assertThat(parse("/permissions remove 2")).isEqualTo(new Parsed.PermissionsCommand(2));
+    for (String bad : List.of("/permissions remove", "/permissions remove 0", "/permissions remove x", "/permissions add read_file")) {
+      assertThat(parse(bad)).as(bad).isInstanceOfSatisfying(Parsed.Invalid.class,
+          i -> assertThat(i.message()).contains("Usage: /permissions"));
+    }
+    assertThat(SlashCommand.complete("/perm")).isEqualTo("/permissions ");
+  }
 }
