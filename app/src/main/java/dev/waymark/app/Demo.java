@@ -85,7 +85,7 @@ final class Demo {
     return List.of(
         "Welcome to the Waymark demo. A copy of a tiny project is in " + project + ", and a scripted model answers "
             + "(whatever you type, it makes the next of three changes). Try:",
-        "  1. type anything and press Enter: it proposes an edit; y allows it, and the turn becomes checkpoint #1",
+        "  1. type anything and press Enter: it proposes an edit; Enter allows it once, and the turn becomes checkpoint #1",
         "  2. again, twice: tests (#2), then the README (#3)",
         "  3. Ctrl+B / Ctrl+F (or Alt+← / Alt+→) browse the checkpoints; nothing on disk changes",
         "  4. /undo, /redo, /diff 0, /checkpoint (the tree), /rewind (or Esc Esc) to pick a prompt to go back to",

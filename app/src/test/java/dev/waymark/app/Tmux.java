@@ -113,6 +113,11 @@ final class Tmux implements AutoCloseable {
     throw new AssertionError("the program did not exit; the screen was:\n" + screen());
   }
 
+  /** Whether the program rang the terminal bell (tmux keeps the mark while no client looks at the window). */
+  boolean rang() throws Exception {
+    return run("display-message", "-p", "-t", session, "#{window_bell_flag}").strip().equals("1");
+  }
+
   String run(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("tmux", "-L", socket));
     command.addAll(List.of(args));

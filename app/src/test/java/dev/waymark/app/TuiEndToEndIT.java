@@ -202,7 +202,7 @@ class TuiEndToEndIT {
   }
 
   @Test
-  void anApprovalShowsTheDiffAndWaitsForTheAnswer() throws Exception {
+  void anApprovalShowsTheDiffTypingAnswersNothingAndOnlyEnterOrADenialWithAReasonDo() throws Exception {
     start(120, 36, "ask", "{'responses':["
         + "{'whenLastUser':'go','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
         + "{'whenLastUser':'go','text':'Written.'},"
@@ -210,17 +210,26 @@ class TuiEndToEndIT {
         + "{'whenLastUser':'again','text':'Understood, not written.'}]}");
     send("go");
     tmux.waitFor("Allow write_file: write a.txt\\?");
-    assertThat(tmux.screen()).contains("+hello", "[y] allow once", "[n] deny");
-    assertThat(file("a.txt")).isNull();
-    tmux.type("y");
+    assertThat(tmux.screen()).contains("+hello", "› Allow once", "Deny, and tell the model why…");
+    assertThat(tmux.rang()).as("the bell rang").isTrue();
+    tmux.type("actually wait, yes always");
+    tmux.waitFor("› actually wait, yes always");
+    tmux.waitFor("typing goes to the input");
+    assertThat(file("a.txt")).as("no letter answered the approval").isNull();
+    tmux.keys("C-u");
+    tmux.waitFor("Answer above with");
+    tmux.keys("Enter");
     tmux.waitFor("Written.");
     assertThat(file("a.txt")).isEqualTo("hello\n");
     tmux.waitFor("ready · #1");
 
     send("again");
     tmux.waitFor("Allow write_file: write b.txt\\?");
-    tmux.type("n");
+    tmux.keys("Down", "Down", "Enter");
+    tmux.waitFor("Tell the model why");
+    send("keep b out of it");
     tmux.waitFor("Understood, not written.");
+    assertThat(tmux.screen()).contains("The user denied this call: keep b out of it");
     assertThat(file("b.txt")).isNull();
   }
 
@@ -391,12 +400,14 @@ class TuiEndToEndIT {
     // 1 and 2: three changes
     send("add a shout option");
     tmux.waitFor("Allow write_file: write greeter.py\\?");
-    tmux.type("y");
+    tmux.keys("Enter");
     tmux.waitFor("ready · #1");
     assertThat(Files.readString(demo.resolve("greeter.py"))).contains("shout");
     send("now tests");
     tmux.waitFor("Allow write_file: write test_greeter.py\\?");
-    tmux.type("a");
+    tmux.keys("Down", "Enter");
+    tmux.waitFor("kept in:");
+    tmux.keys("Enter");
     tmux.waitFor("ready · #2");
     assertThat(demo.resolve("test_greeter.py")).exists();
     send("and the readme");
@@ -433,7 +444,7 @@ class TuiEndToEndIT {
     tmux.waitFor(" 2 ");
     send("add a shout option");
     tmux.waitFor("Allow write_file: write greeter.py\\?");
-    tmux.type("y");
+    tmux.keys("Enter");
     String second = tmux.waitFor("ready · #1");
     assertThat(second).doesNotContain("✗");
 
@@ -530,7 +541,7 @@ class TuiEndToEndIT {
     tmux = new Tmux();
     startWith(List.of("--continue", "--script", temp.resolve("script.json").toString(), "--approval", "ask", project.toString()));
     tmux.waitFor("Proposed again — allow write_file");
-    tmux.type("y");
+    tmux.keys("Enter");
     waitForFile("a.txt", "hello\n");
   }
 
