@@ -87,7 +87,7 @@ final class ApprovalGate {
       Permissions.Entry rule = verdict.because().orElseThrow();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
       emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + ") by the rule \""
-          + rule.rule() + "\" in " + rule.scope().label() + " (/permissions lists the rules)."));
+          + rule.rule() + "\" in " + rule.scope().label() + " (the interface's /permissions lists the rules)."));
       return finish(state, call, ToolResult.error("Denied by the user's rule \"" + rule.rule() + "\": this call is not "
           + "allowed. Do not retry it; find another way or ask the user."));
     }
