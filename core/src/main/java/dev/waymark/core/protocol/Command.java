@@ -148,8 +148,10 @@ public sealed interface Command {
   }
 
   /**
-   * Lets a proposed tool call run; {@code forSession} allows that tool for the rest of the session.
-   * A call proposed again by a restore runs in a new checkpoint that continues the turn.
+   * Lets a proposed tool call run; {@code forSession} also allows calls like it for the rest of the
+   * session: for a shell command the commands starting with its safe prefix (else that exact
+   * command), for another tool the tool. A call proposed again by a restore runs in a new
+   * checkpoint that continues the turn.
    */
   record Approve(String toolCallId, boolean forSession) implements Command {
     @Override
@@ -158,7 +160,7 @@ public sealed interface Command {
     }
   }
 
-  /** Refuses a proposed tool call; the model is told, and the turn goes on. */
+  /** Refuses a proposed tool call; the model is told, with {@code reason} when it is not blank, and the turn goes on. */
   record Deny(String toolCallId, String reason) implements Command {
     @Override
     public void dispatch(Handler handler) {
