@@ -19,6 +19,7 @@ import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.core.tool.Tools;
+import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import java.nio.file.Files;
@@ -37,6 +38,25 @@ class WaymarkUiTest {
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
+
+  /** The interface's clock: the system's, moved forward by {@link #later}. */
+  private final Clock clock = new Clock() {
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneId.systemDefault();
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.now().plus(ahead);
+    }
+  };
+  private volatile java.time.Duration ahead = java.time.Duration.ZERO;
 
   /** The session of the tab opened last. */
   private volatile TabSession lastOpened;
@@ -60,7 +80,7 @@ class WaymarkUiTest {
     workspace = workspace(script, approval);
     workspace.onSaved(saves::add);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()));
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, clock));
     if (session == null) {
       ui.openTab();
     } else {
@@ -195,6 +215,13 @@ class WaymarkUiTest {
 
   private String waitFor(String text) throws Exception {
     return waitFor(s -> s.contains(text), "\"" + text + "\"");
+  }
+
+  /** Waits for an approval to show, and as long as Enter waits before it answers one (a person reads it first). */
+  private String readApproval(String text) throws Exception {
+    String s = waitFor(text);
+    Thread.sleep(KeyRouter.APPROVAL_READING_TIME.toMillis() + 50);
+    return s;
   }
 
   private void type(String text) {
@@ -403,7 +430,7 @@ class WaymarkUiTest {
         + "{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hello\\n'}}]},"
         + "{'text':'Written.'}]}");
     send("go");
-    String asking = waitFor("Allow write_file: write a.txt?");
+    String asking = readApproval("Allow write_file: write a.txt?");
     assertThat(asking).contains("+hello", "› Allow once", "Allow write_file from now on…", "Deny, and tell the model why…",
         "↑↓ Enter answer · Esc stops the turn", "awaiting your approval");
     key(KeyType.Enter);
@@ -419,7 +446,7 @@ class WaymarkUiTest {
   void aMessageTypedWhileAnApprovalWaitsGoesToTheInputAndAnswersNothing() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     String typed = "actually wait, yes no always";
     type(typed);
     String s = waitFor(t -> input(t).equals("› " + typed), "every letter in the input");
@@ -441,14 +468,14 @@ class WaymarkUiTest {
         + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'touch other.txt'}}]},"
         + "{'text':'Done.'}]}");
     send("go");
-    String asking = waitFor("Allow run_shell: echo hi?");
+    String asking = readApproval("Allow run_shell: echo hi?");
     assertThat(asking).contains("Allow run_shell(echo hi:*) from now on…");
     key(KeyType.ArrowDown);
     key(KeyType.Enter);
     String scope = waitFor("without asking, kept in:");
-    assertThat(scope).contains("› this session only", "the project's settings", "your user settings");
+    assertThat(scope).contains("› this session only (all its tabs)", "the project's settings", "your user settings");
     key(KeyType.Enter);
-    waitFor("Allow run_shell: touch other.txt?");
+    readApproval("Allow run_shell: touch other.txt?");
     assertThat(screen()).contains("Allowed run_shell(echo hi:*) from now on (this session");
     assertThat(lastOpened.permissions().entries()).extracting(Object::toString)
         .containsExactly("allow run_shell(echo hi:*)  (this session)");
@@ -471,7 +498,7 @@ class WaymarkUiTest {
   void aRuleThatCannotBeSavedAllowsNothingAndSaysWhy() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     key(KeyType.ArrowDown);
     key(KeyType.Enter);
     waitFor("kept in:");
@@ -482,13 +509,15 @@ class WaymarkUiTest {
     assertThat(project.resolve("approved.txt")).doesNotExist();
     key(KeyType.Escape); // back to the first step
     waitFor("› Allow run_shell(touch:*) from now on…");
+    key(KeyType.Escape);
+    waitFor(t -> t.contains("Interrupted.") && t.contains("ready · #1"), "the turn to stop");
   }
 
   @Test
   void denyingTakesALineForTheModel() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     key(KeyType.ArrowDown);
     key(KeyType.ArrowDown);
     key(KeyType.Enter);
@@ -505,7 +534,7 @@ class WaymarkUiTest {
   void escAtAnApprovalStopsTheTurnAndTheModelIsNotCalledAgain() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     key(KeyType.Escape);
     String s = waitFor(t -> t.contains("Interrupted.") && t.contains("ready · #1"), "the turn to stop");
     ui.step(100);
@@ -534,7 +563,7 @@ class WaymarkUiTest {
       public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
     });
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     ctrl('t');
     String other = waitFor("ready · #0");
     java.util.List<String> rows = other.lines().toList();
@@ -568,8 +597,22 @@ class WaymarkUiTest {
       public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
     });
     send("go");
-    waitFor("Allow run_shell: touch approved.txt?");
+    readApproval("Allow run_shell: touch approved.txt?");
     assertThat(bells.get()).isZero();
+  }
+
+  @Test
+  void anEnterPressedAsTheApprovalAppearsAnswersNothing() throws Exception {
+    start(100, 30, ApprovalMode.ASK, "{'responses':[]}");
+    ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(1, 0, "go"));
+    ui.inject(new dev.waymark.core.protocol.Event.ToolCallProposed(1,
+        new dev.waymark.core.protocol.ToolCallView("c1", "run_shell", "{\"command\":\"touch x\"}"), "touch x", "", true));
+    key(KeyType.Enter); // the second Enter of a hurried "send"
+    String s = waitFor("read it, then press Enter again");
+    assertThat(s).contains("Allow run_shell: touch x?", "› Allow once");
+    ahead = KeyRouter.APPROVAL_READING_TIME;
+    key(KeyType.Enter);
+    waitFor(t -> !t.contains("Allow run_shell: touch x?"), "the approval to be answered once read");
   }
 
   @Test
@@ -579,7 +622,7 @@ class WaymarkUiTest {
     start(80, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':'" + command
         + "'}}]},{'text':'ok'}]}");
     send("go");
-    String s = waitFor("Allow run_shell: echo word");
+    String s = readApproval("Allow run_shell: echo word");
     assertThat(s).contains(tail + "?").doesNotContain("…?");
   }
 
@@ -749,7 +792,7 @@ class WaymarkUiTest {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
         + "{'text':'Written.'}]}");
     send("go");
-    waitFor("Allow write_file: write a.txt?");
+    readApproval("Allow write_file: write a.txt?");
     ctrl('d');
     waitFor("A tool call waits for your approval in tab 1. Quit anyway?");
     type("n");
@@ -767,7 +810,7 @@ class WaymarkUiTest {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
         + "{'text':'Written.'}]}");
     send("go");
-    waitFor("Allow write_file: write a.txt?");
+    readApproval("Allow write_file: write a.txt?");
     ctrl('d');
     waitFor("Quit anyway?");
     key(KeyType.Enter);
@@ -812,7 +855,7 @@ class WaymarkUiTest {
     start(60, 16, ApprovalMode.ASK, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'🚀 rocket.txt','content':'1'}}]},"
         + "{'text':'Written.'}]}");
     send("go");
-    String s = waitFor("Allow write_file");
+    String s = readApproval("Allow write_file");
     assertThat(s).contains("Allow once", "Allow write_file from now on…", "Deny, and tell the model why…",
         "↑↓ Enter answer · Esc stops the turn");
   }

@@ -93,7 +93,7 @@ public final class ApprovalRows {
       case SCOPE -> {
         rows.add(Wrap.truncate(Line.of(new Span("Allow " + prompt.rule() + " without asking, kept in:",
             Style.of(Tone.WARNING).bolded())), width));
-        List<String> places = List.of("this session only", "the project's settings (.waymark/settings.json)",
+        List<String> places = List.of("this session only (all its tabs)", "the project's settings (.waymark/settings.json)",
             "your user settings (every project)");
         for (int i = 0; i < places.size(); i++) {
           boolean chosen = prompt.scope() == ApprovalPrompt.SCOPES.get(i);

@@ -36,6 +36,7 @@ public final class TabState {
   private boolean running;
   private Instant runningSince;
   private PendingApproval pending;
+  private Instant pendingSince = Instant.EPOCH; // when the call waiting was shown
   private Optional<TokenUsage> usage = Optional.empty();
   private Blocks.Reasoning thought; // the reasoning streaming now, until the answer or a tool call
   private boolean reasoningShown;
@@ -92,6 +93,11 @@ public final class TabState {
 
   public Optional<PendingApproval> pendingApproval() {
     return Optional.ofNullable(pending);
+  }
+
+  /** When the call waiting for approval was shown. */
+  public Instant pendingSince() {
+    return pendingSince;
   }
 
   public List<String> steeringQueue() {
@@ -303,6 +309,7 @@ public final class TabState {
       add(use);
       if (proposed.needsApproval()) {
         pending = new PendingApproval(proposed.checkpoint(), proposed.call(), proposed.summary(), proposed.preview(), false);
+        pendingSince = clock.instant();
       }
     } else if (event instanceof Event.ToolCallFinished finished) {
       Blocks.ToolUse use = toolUses.get(finished.call().id());
@@ -414,6 +421,7 @@ public final class TabState {
     toolUses.put(call.id(), again);
     add(again);
     pending = new PendingApproval(checkpoint, call, summary, preview, true);
+    pendingSince = clock.instant();
   }
 
   /** What a saved tool call was about: its path or command, read from its arguments. */

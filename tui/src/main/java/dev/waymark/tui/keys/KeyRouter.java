@@ -30,6 +30,8 @@ import java.util.Optional;
 public final class KeyRouter {
   private static final Duration SECOND_CTRL_C = Duration.ofSeconds(2);
   private static final Duration SECOND_ESC = Duration.ofMillis(800);
+  /** How long an approval is shown before Enter answers it: an Enter pressed twice to send a prompt must not allow the call it brought. */
+  public static final Duration APPROVAL_READING_TIME = Duration.ofMillis(400);
   public static final String INTERRUPTING = "Interrupting…";
 
   private final Tabs tabs;
@@ -112,7 +114,14 @@ public final class KeyRouter {
     switch (action) {
       case HISTORY_PREVIOUS -> prompt.move(-1);
       case HISTORY_NEXT -> prompt.move(1);
-      case SUBMIT -> answer = prompt.confirm();
+      case SUBMIT -> {
+        if (prompt.step() == ApprovalPrompt.Step.CHOOSE
+            && Duration.between(tab.state().pendingSince(), clock.instant()).compareTo(APPROVAL_READING_TIME) < 0) {
+          layers.hint("A tool call just asked for approval: read it, then press Enter again to answer.");
+          return true;
+        }
+        answer = prompt.confirm();
+      }
       case INTERRUPT -> answer = prompt.escape();
       case CLEAR_OR_EXIT -> {
         if (!reason) {
