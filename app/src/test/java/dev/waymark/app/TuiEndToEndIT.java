@@ -547,6 +547,12 @@ class TuiEndToEndIT {
     readApproval("Proposed again — allow write_file");
     tmux.keys("Enter");
     waitForFile("a.txt", "hello\n");
+    // this process's scripted model starts its script again: it proposes the write once more; Esc stops there
+    readApproval("Allow write_file: write a.txt\\?");
+    escape();
+    tmux.waitFor("ready · #2");
+    send("/checkpoint");
+    tmux.waitFor("#2 .*\\(approved write_file\\)"); // the checkpoint the approval made is named for it, not blank
   }
 
   @Test
