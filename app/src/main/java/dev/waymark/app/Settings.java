@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.waymark.core.permission.PermissionRule;
+import dev.waymark.core.permission.Permissions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,28 +106,28 @@ record Settings(
    * untrusted project may not have, the one-line warning that says what was ignored.
    */
   record Loaded(Settings settings, boolean trusted, Optional<String> warning,
-      List<dev.waymark.core.permission.Permissions.Entry> rules) {
+      List<Permissions.Entry> rules) {
     Loaded(Settings settings, boolean trusted, Optional<String> warning) {
       this(settings, trusted, warning, List.of());
     }
 
     /** The allow and deny rules in force, each with the file it came from; saved rules go to that file. */
-    dev.waymark.core.permission.Permissions permissions(Map<String, String> env, Path project) {
-      return new dev.waymark.core.permission.Permissions(rules, new RuleFiles(env, project, trusted));
+    Permissions permissions(Map<String, String> env, Path project) {
+      return new Permissions(rules, new RuleFiles(env, project, trusted));
     }
   }
 
   /** The rules of one file, tagged with where they live (the file was checked, so every rule parses). */
-  private static List<dev.waymark.core.permission.Permissions.Entry> rules(Settings file,
-      dev.waymark.core.permission.Permissions.Scope scope, boolean allowRules) {
-    List<dev.waymark.core.permission.Permissions.Entry> rules = new ArrayList<>();
+  private static List<Permissions.Entry> rules(Settings file,
+      Permissions.Scope scope, boolean allowRules) {
+    List<Permissions.Entry> rules = new ArrayList<>();
     for (String rule : file.deny()) {
-      rules.add(new dev.waymark.core.permission.Permissions.Entry(scope, true,
-          dev.waymark.core.permission.PermissionRule.parse(rule)));
+      rules.add(new Permissions.Entry(scope, true,
+          PermissionRule.parse(rule)));
     }
     for (String rule : allowRules ? file.allow() : List.<String>of()) {
-      rules.add(new dev.waymark.core.permission.Permissions.Entry(scope, false,
-          dev.waymark.core.permission.PermissionRule.parse(rule)));
+      rules.add(new Permissions.Entry(scope, false,
+          PermissionRule.parse(rule)));
     }
     return rules;
   }
@@ -142,10 +144,10 @@ record Settings(
     Path file = projectFile(project);
     Settings own = read(file);
     boolean trusted = user.trustedProjects().contains(canonical(project));
-    List<dev.waymark.core.permission.Permissions.Entry> rules = new ArrayList<>(
-        rules(user, dev.waymark.core.permission.Permissions.Scope.USER, true));
+    List<Permissions.Entry> rules = new ArrayList<>(
+        rules(user, Permissions.Scope.USER, true));
     // a project's deny rules only take away, so they hold even untrusted; its allow rules wait for trust
-    rules.addAll(rules(own, dev.waymark.core.permission.Permissions.Scope.PROJECT, trusted));
+    rules.addAll(rules(own, Permissions.Scope.PROJECT, trusted));
     if (trusted) {
       return new Loaded(user.overriddenBy(own), true, Optional.empty(), rules);
     }
@@ -300,7 +302,7 @@ record Settings(
       List<String> list = kind.equals("allow") ? allow : deny;
       for (int i = 0; i < list.size(); i++) {
         try {
-          dev.waymark.core.permission.PermissionRule.parse(list.get(i));
+          PermissionRule.parse(list.get(i));
         } catch (IllegalArgumentException | NullPointerException e) {
           throw bad(file, text, "/" + kind + "/" + i, kind + " rule \"" + list.get(i) + "\": " + e.getMessage()
               + " (e.g. \"run_shell(npm test:*)\", \"read_file\", \"mcp__github\").");

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
@@ -54,7 +55,7 @@ public final class TabSession implements AutoCloseable {
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
-  private final dev.waymark.core.permission.Permissions permissions;
+  private final Permissions permissions;
   private final TurnRunner runner;
   private final TabQueue queue;
   private final AtomicReference<TabSnapshot> snapshot;
@@ -85,12 +86,12 @@ public final class TabSession implements AutoCloseable {
   /** A tab brought back with what it remembered (a loaded session). */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory) {
-    this(tree, projectRoot, model, tools, settings, memory, dev.waymark.core.permission.Permissions.none());
+    this(tree, projectRoot, model, tools, settings, memory, Permissions.none());
   }
 
   /** A tab whose calls are judged by {@code permissions}, the allow and deny rules it shares with the workspace's other tabs. */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
-      Memory memory, dev.waymark.core.permission.Permissions permissions) {
+      Memory memory, Permissions permissions) {
     this.tree = tree;
     this.permissions = permissions;
     this.settings = settings;
@@ -111,7 +112,7 @@ public final class TabSession implements AutoCloseable {
   }
 
   /** The allow and deny rules this tab's calls are judged by; front ends list, add and remove them here. */
-  public dev.waymark.core.permission.Permissions permissions() {
+  public Permissions permissions() {
     return permissions;
   }
 
