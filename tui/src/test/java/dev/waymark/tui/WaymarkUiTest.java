@@ -636,6 +636,8 @@ class WaymarkUiTest {
     assertThat(help).contains("ctrl+b");
     key(KeyType.PageDown);
     assertThat(waitFor("/rewind")).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]");
+    key(KeyType.PageDown);
+    assertThat(waitFor("Approvals")).contains("/permissions remove N", "answered only with ↑ ↓ Enter and Esc");
     key(KeyType.Escape);
     waitFor(s -> !s.contains("/checkpoint undo [N]"), "the help to close");
   }
