@@ -215,7 +215,8 @@ record Settings(
       try {
         dev.waymark.core.tool.ApprovalMode.parse(approval);
       } catch (IllegalArgumentException e) {
-        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use ask, auto-edit or yolo.");
+        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use "
+            + dev.waymark.core.tool.ApprovalMode.labels() + ".");
       }
     }
     for (int i = 0; i < providers.size(); i++) {
