@@ -31,9 +31,11 @@ record Settings(
     List<String> exclusions,
     List<String> trustedProjects,
     Integer maxStepsPerTurn,
-    Integer maxAnswerMiB) {
+    Integer maxAnswerMiB,
+    Map<String, Price> prices) {
 
-  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
+  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
+      Map.of());
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -43,6 +45,17 @@ record Settings(
     keyBindings = keyBindings == null ? Map.of() : Map.copyOf(keyBindings);
     exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
     trustedProjects = trustedProjects == null ? List.of() : List.copyOf(trustedProjects);
+    prices = prices == null ? Map.of() : Map.copyOf(prices);
+  }
+
+  /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
+  record Price(Double input, Double output) {}
+
+  /** The price table for /status, by model name; empty when none is set (tokens only). */
+  Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> priceTable() {
+    Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> table = new LinkedHashMap<>();
+    prices.forEach((model, p) -> table.put(model, new dev.waymark.tui.command.RunInfo.ModelPrice(p.input(), p.output())));
+    return table;
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -133,7 +146,7 @@ record Settings(
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB());
+        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), own.prices());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning);
@@ -243,6 +256,15 @@ record Settings(
             + "\" is not an http(s) URL, e.g. http://localhost:11434/v1.");
       }
     }
+    for (var price : prices.entrySet()) {
+      Price p = price.getValue();
+      String at = "/prices/" + price.getKey().replace("~", "~0").replace("/", "~1");
+      if (p == null || p.input() == null || p.output() == null || p.input() < 0 || p.output() < 0
+          || p.input().isNaN() || p.output().isNaN() || p.input().isInfinite() || p.output().isInfinite()) {
+        throw bad(file, text, at, "the price of model \"" + price.getKey() + "\" needs \"input\" and \"output\": dollars "
+            + "per million tokens, 0 or more, e.g. {\"input\": 0.4, \"output\": 1.6}.");
+      }
+    }
     if (retention != null) {
       if (retention.keepPerTab() != null && retention.keepPerTab() < 1) {
         throw bad(file, text, "/retention/keepPerTab", "retention.keepPerTab must be at least 1.");
@@ -324,7 +346,13 @@ record Settings(
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
-        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB);
+        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, mergedPrices(later));
+  }
+
+  private Map<String, Price> mergedPrices(Settings later) {
+    Map<String, Price> merged = new LinkedHashMap<>(prices);
+    merged.putAll(later.prices());
+    return merged;
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {
