@@ -62,7 +62,8 @@ public final class CommandCatalog {
 
   /**
    * The entries the menu shows for {@code typed} (a {@code /} and what follows it): those whose
-   * command starts with it, then those whose command or description contains it.
+   * usage starts with it; when none does, those whose command contains it; when none does either,
+   * those whose description mentions it ({@code /undo} finds nothing, {@code /back} finds undo).
    */
   public List<CommandEntry> matching(String typed) {
     String wanted = typed.strip().toLowerCase(Locale.ROOT);
@@ -73,12 +74,20 @@ public final class CommandCatalog {
       }
     }
     String word = wanted.startsWith("/") ? wanted.substring(1) : wanted;
-    if (!word.isEmpty()) {
-      for (CommandEntry e : entries) {
-        if (!found.contains(e) && (e.usage().toLowerCase(Locale.ROOT).contains(word)
-            || e.description().toLowerCase(Locale.ROOT).contains(word))) {
-          found.add(e);
-        }
+    if (!found.isEmpty() || word.isEmpty() || word.contains(" ")) {
+      return found; // past the command's name only a whole usage matches: Enter then runs what was typed
+    }
+    for (CommandEntry e : entries) {
+      if (e.command().toLowerCase(Locale.ROOT).contains(word)) {
+        found.add(e);
+      }
+    }
+    if (!found.isEmpty() || word.length() < 3) {
+      return found;
+    }
+    for (CommandEntry e : entries) {
+      if (e.description().toLowerCase(Locale.ROOT).contains(word)) {
+        found.add(e);
       }
     }
     return found;
