@@ -191,6 +191,29 @@ class ModesUiTest {
   }
 
   @Test
+  void upGoesOnThroughHistoryPastACommandItBroughtBack() throws Exception {
+    start(ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}", run());
+    send("hello");
+    waitFor("ready · #1");
+    send("/status");
+    waitFor("Status of tab 1");
+    key(KeyType.ArrowUp);
+    waitFor(s -> input(s).equals("› /status") && !s.contains("Enter run · Esc close"), "/status back, no menu");
+    key(KeyType.ArrowUp);
+    waitFor(s -> input(s).equals("› hello"), "the prompt before it");
+  }
+
+  @Test
+  void aCompactInPlanModeIsNoPlanToRun() throws Exception {
+    start(ApprovalMode.PLAN, "{'responses':[{'text':'1. A plan'},{'text':'A summary.'}]}", run());
+    send("plan");
+    waitFor("Run this plan?");
+    send("/compact");
+    waitFor("ready · #2");
+    assertThat(screen()).doesNotContain("Run this plan?");
+  }
+
+  @Test
   void aCommandAnotherFeatureAddsShowsInTheMenuAndTheHelp() throws Exception {
     start(ApprovalMode.ASK, "{'responses':[]}", run());
     ui.commands().add(new CommandEntry("/review [PATH]", "a custom command: review the changes"));

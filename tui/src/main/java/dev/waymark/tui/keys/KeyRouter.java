@@ -234,12 +234,14 @@ public final class KeyRouter {
           return false;
         }
         history.previous(editor.text()).ifPresent(editor::setText);
+        layers.menu().dismiss(editor.text()); // a /command brought back from history: ↑ goes on through history
       }
       case HISTORY_NEXT -> {
         if (!editor.isOnLastRow()) {
           return false;
         }
         history.next().ifPresent(editor::setText);
+        layers.menu().dismiss(editor.text());
       }
       case COMPLETE -> complete(editor);
       case SCROLL_UP -> ChatView.scrollUp(tab.state(), tab.scroll(), host.chatWidth(), host.chatHeight(),

@@ -29,6 +29,7 @@ public final class TabController {
   private final TabState state;
   private final ChatView.Scroll scroll = new ChatView.Scroll();
   private final InputEditor editor = new InputEditor();
+  private boolean compacting; // the running or last turn is a /compact
 
   /**
    * What the interface around the tab does after one of its events.
@@ -169,9 +170,12 @@ public final class TabController {
     } else if (event instanceof Event.TurnFinished && state.viewed().isPresent()) {
       viewLive(); // viewed while it ran: back to live, so the next message does not branch by surprise
     }
+    if (event instanceof Event.TurnStarted started) {
+      compacting = started.prompt().equals("/compact");
+    }
     if (event instanceof Event.TurnFinished finished && finished.status() == TurnStatus.DONE
-        && mode() == ApprovalMode.PLAN) {
-      state.offerPlan();
+        && mode() == ApprovalMode.PLAN && !compacting) {
+      state.offerPlan(); // a summary is no plan to run
     } else if (event instanceof Event.CheckpointRestored) {
       scroll.follow();
       hint = state.takeDraftToRestore().map(draft -> refill(draft, history)).orElse("");
