@@ -17,7 +17,7 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
-      "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model", "/status",
+      "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model", "/status", "/cost",
       "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
@@ -115,7 +115,8 @@ public final class SlashCommand {
         return words.length <= 2 ? new Parsed.Model(words.length == 1 ? null : words[1])
             : invalid("Usage: /model [NAME] (a model name is one word)");
       case "/status":
-        return words.length == 1 ? new Parsed.Status() : invalid("/status takes no arguments.");
+      case "/cost":
+        return words.length == 1 ? new Parsed.Status() : invalid(head + " takes no arguments.");
       default:
         return invalid("Unknown command " + words[0] + "." + catalog.nearest(head).map(n -> " Did you mean " + n + "?")
             .orElse("") + " Type / for the list, /help for everything.");

@@ -20,6 +20,8 @@ public final class StatusReport {
     lines.add(row("model", tab.model()));
     lines.add(row("mode", ModeText.describe(tab.mode())));
     lines.add(row("sandbox", run.sandbox().isEmpty() ? "unknown" : run.sandbox()));
+    tab.state().lastUsage().ifPresent(u -> lines.add(row("context", count(u.inputTokens())
+        + " tokens sent in the tab's last model call")));
     Map<String, TokenUsage> mine = tab.state().tokensByModel();
     Map<String, TokenUsage> session = new LinkedHashMap<>();
     for (TabController t : every) {

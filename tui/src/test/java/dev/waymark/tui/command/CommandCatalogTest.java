@@ -14,7 +14,7 @@ class CommandCatalogTest {
     assertThat(catalog.matching("/st")).extracting(CommandEntry::command).containsExactly("/status");
     assertThat(catalog.matching("/mod")).extracting(CommandEntry::command).containsExactly("/mode", "/model");
     assertThat(catalog.matching("/reopen")).extracting(CommandEntry::command).containsExactly("/tab reopen");
-    assertThat(catalog.matching("/tokens")).extracting(CommandEntry::command).containsExactly("/status");
+    assertThat(catalog.matching("/tokens")).extracting(CommandEntry::command).containsExactly("/status", "/cost");
     assertThat(catalog.matching("/undo 3")).as("an argument typed: no menu, Enter runs it").isEmpty();
     assertThat(catalog.matching("/zzzz")).isEmpty();
   }
