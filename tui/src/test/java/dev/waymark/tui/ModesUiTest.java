@@ -172,7 +172,7 @@ class ModesUiTest {
     start(ApprovalMode.ASK, "{'responses':[]}", run());
     type("/");
     String menu = waitFor("Enter run · Esc close");
-    assertThat(menu).contains("/help", "keys and commands", "/mode [plan|ask|auto-edit|yolo]");
+    assertThat(menu).contains("/checkpoint", "the checkpoints as a tree", "▸", "commands");
     type("mo");
     String filtered = waitFor(s -> s.contains("/model [NAME]") && !s.contains("/help "), "filtered");
     assertThat(filtered).contains("/mode [plan|ask|auto-edit|yolo]");

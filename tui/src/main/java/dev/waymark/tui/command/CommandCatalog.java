@@ -15,11 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class CommandCatalog {
   /** The built-in commands, in the order the menu and the help list them. */
   public static final List<CommandEntry> BUILT_IN = List.of(
-      entry("/help", "keys and commands"),
-      entry("/mode [plan|ask|auto-edit|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit)"),
-      entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
-      entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
-      entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
       entry("/checkpoint", "the checkpoints as a tree: branches, undone or abandoned ones, named saves"),
       entry("/checkpoint N", "view #N (read-only; nothing on disk changes)"),
       entry("/checkpoint live", "stop viewing, back to live"),
@@ -40,8 +35,13 @@ public final class CommandCatalog {
       entry("/redo", "short for /checkpoint redo"),
       entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
       entry("/diff [N]", "short for /checkpoint diff [N]"),
+      entry("/mode [plan|ask|auto-edit|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit)"),
+      entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
+      entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
+      entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
       entry("/compact", "summarise the conversation into one message, a checkpoint of its own"),
       entry("/reasoning", "show or fold a reasoning model's thinking"),
+      entry("/help", "keys and commands"),
       entry("/quit", "leave Waymark"));
 
   private final List<CommandEntry> entries = new CopyOnWriteArrayList<>(BUILT_IN);

@@ -157,11 +157,11 @@ public final class KeyRouter {
     switch (action) {
       case HISTORY_PREVIOUS -> menu.move(text, -1);
       case HISTORY_NEXT -> menu.move(text, 1);
-      case COMPLETE -> menu.selected(text).ifPresent(e -> editor.setText(CommandMenu.completion(e)));
+      case COMPLETE -> menu.selected(text).ifPresent(e -> editor.setText(menu.completion(e)));
       case SUBMIT -> {
         CommandEntry entry = menu.selected(text).orElseThrow();
         if (entry.needsArguments()) {
-          editor.setText(CommandMenu.completion(entry)); // its argument is typed next
+          editor.setText(menu.completion(entry)); // its argument is typed next
         } else {
           history.add(entry.command());
           editor.clear();

@@ -67,9 +67,15 @@ public final class CommandMenu {
     dismissed = text;
   }
 
-  /** What Tab puts in the input: the selected command, and a space when it takes arguments. */
-  public static String completion(CommandEntry entry) {
-    return entry.command() + (entry.takesArguments() ? " " : "");
+  /**
+   * What Tab puts in the input: the selected command, and a space when it takes arguments or other
+   * commands go on from it ({@code /checkpoint } then {@code undo}).
+   */
+  public String completion(CommandEntry entry) {
+    String command = entry.command();
+    boolean more = entry.takesArguments()
+        || catalog.entries().stream().anyMatch(e -> e.command().startsWith(command + " "));
+    return command + (more ? " " : "");
   }
 
   /** The menu's rows for {@code text}, at most {@code maxRows}: the commands, then a line of keys. */
