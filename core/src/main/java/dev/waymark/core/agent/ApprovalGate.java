@@ -66,8 +66,7 @@ final class ApprovalGate {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments),
           "", false));
       return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
-          + readingTools() + "). Do not try to make changes now: finish investigating and answer with your plan; "
-          + "the user is asked whether to carry it out."));
+          + readingTools() + "). Make no changes now: finish investigating and answer with your plan."));
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
