@@ -114,6 +114,7 @@ final class TurnRunner {
 
   private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {
     int n = turn.number();
+    String modelName = settings.get().model(); // a turn keeps its model: /model applies from the next turn
     if (opening.approvedCall().isPresent()) {
       // a fresh id: the earlier checkpoint already answered the original one with "not run"
       ToolCall call = opening.approvedCall().get();
@@ -126,15 +127,15 @@ final class TurnRunner {
       if (state.cancellation.isCancelled()) {
         throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
       }
-      SessionSettings now = settings.get(); // per call: a /model or Shift+Tab during the turn applies from here
+      // the mode is read per call: Shift+Tab during the turn changes the prompt of its next call
       List<ChatMessage> sent = conversation.sent(tree.livePath());
-      if (now.approval() == ApprovalMode.PLAN) {
+      if (settings.get().approval() == ApprovalMode.PLAN) {
         sent = withPlanPrompt(sent);
       }
-      ChatRequest request = new ChatRequest(now.model(), sent, tools.specs());
+      ChatRequest request = new ChatRequest(modelName, sent, tools.specs());
       ChatResponse response = model.stream(request, listener(n), state.cancellation);
       state.usage = response.usage();
-      reportUsage(n, now.model(), response.usage());
+      reportUsage(n, modelName, response.usage());
       Conversation.append(mine, response.message());
       List<ToolCall> calls = response.message().toolCalls();
       if (calls.isEmpty()) {

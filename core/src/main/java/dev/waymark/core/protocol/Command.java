@@ -65,7 +65,7 @@ public sealed interface Command {
     }
   }
 
-  /** Sets the model the tab's next model call asks for, by the name its provider knows it by. */
+  /** Sets the model the tab's next turn asks for, by the name its provider knows it by; a running turn keeps its own. */
   record SetModel(String model) implements Command {
     @Override
     public void dispatch(Handler handler) {

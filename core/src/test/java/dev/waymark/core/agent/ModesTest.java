@@ -120,6 +120,26 @@ class ModesTest {
   }
 
   @Test
+  void aModelSetWhileATurnRunsIsTheNextTurnsAndTheRunningTurnKeepsItsOwn() throws Exception {
+    start(ApprovalMode.YOLO);
+    java.util.concurrent.CountDownLatch switched = new java.util.concurrent.CountDownLatch(1);
+    model.respond(r -> {
+      session.submit(new Command.SetModel("model-b")); // while the turn's first call runs
+      switched.countDown();
+      return call("read_file", "{\"path\":\"notes.txt\"}");
+    });
+    model.respond(r -> text("read it"));
+    session.submit(new Command.SendPrompt("first"));
+    await(Event.TurnFinished.class, e -> true);
+    model.respond(r -> text("two"));
+    session.submit(new Command.SendPrompt("second"));
+    await(Event.TurnFinished.class, e -> true);
+
+    assertThat(switched.getCount()).isZero();
+    assertThat(model.requests).extracting(r -> r.model()).containsExactly("model-a", "model-a", "model-b");
+  }
+
+  @Test
   void aBadModeOrModelNameIsAnErrorAndChangesNothing() throws Exception {
     start(ApprovalMode.ASK);
     session.submit(new Command.SetMode("sudo"));
