@@ -154,6 +154,9 @@ public final class FrameLayout {
   }
 
   private static String placeholder(TabState state) {
+    if (!state.running() && state.planToRun() && state.viewed().isEmpty()) {
+      return "Or type what to change in the plan…";
+    }
     if (!state.running()) {
       return state.viewed().isPresent() ? "Send a message to branch from #" + state.viewed().get() + "…"
           : "Ask for a change, or type / for commands…";
