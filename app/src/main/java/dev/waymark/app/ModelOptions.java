@@ -30,7 +30,8 @@ final class ModelOptions {
   Path script;
 
   @Option(names = "--approval", paramLabel = "MODE",
-      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), yolo (everything runs). "
+      description = "plan (only reading tools run; the model answers with a plan), ask (edits and shell commands need "
+          + "approval), auto-edit (edits run, shell asks), yolo (everything runs). "
           + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")
   String approval;
 

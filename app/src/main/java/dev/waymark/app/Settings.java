@@ -36,10 +36,11 @@ record Settings(
     Integer maxAnswerMiB,
     List<String> allow,
     List<String> deny,
-    Boolean bell) {
+    Boolean bell,
+    Map<String, Price> prices) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
-      List.of(), List.of(), null);
+      List.of(), List.of(), null, Map.of());
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -51,14 +52,25 @@ record Settings(
     trustedProjects = trustedProjects == null ? List.of() : List.copyOf(trustedProjects);
     allow = allow == null ? List.of() : List.copyOf(allow);
     deny = deny == null ? List.of() : List.copyOf(deny);
+    prices = prices == null ? Map.of() : Map.copyOf(prices);
   }
 
-  /** The settings before allow and deny rules and the bell setting existed. */
+  /** The settings before allow and deny rules, the bell setting and prices existed. */
   Settings(List<ProviderSetting> providers, String provider, String model, String approval,
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of());
+  }
+
+  /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
+  record Price(Double input, Double output) {}
+
+  /** The price table for /status, by model name; empty when none is set (tokens only). */
+  Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> priceTable() {
+    Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> table = new LinkedHashMap<>();
+    prices.forEach((model, p) -> table.put(model, new dev.waymark.tui.command.RunInfo.ModelPrice(p.input(), p.output())));
+    return table;
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -181,7 +193,8 @@ record Settings(
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell());
+        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
+        own.prices());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -263,7 +276,8 @@ record Settings(
       try {
         dev.waymark.core.tool.ApprovalMode.parse(approval);
       } catch (IllegalArgumentException e) {
-        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use ask, auto-edit or yolo.");
+        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use "
+            + dev.waymark.core.tool.ApprovalMode.labels() + ".");
       }
     }
     for (int i = 0; i < providers.size(); i++) {
@@ -288,6 +302,15 @@ record Settings(
       if (p.baseUrl() != null && !isHttpUrl(p.baseUrl())) {
         throw bad(file, text, at + "/baseUrl", "provider \"" + p.id() + "\": baseUrl \"" + p.baseUrl()
             + "\" is not an http(s) URL, e.g. http://localhost:11434/v1.");
+      }
+    }
+    for (var price : prices.entrySet()) {
+      Price p = price.getValue();
+      String at = "/prices/" + price.getKey().replace("~", "~0").replace("/", "~1");
+      if (p == null || p.input() == null || p.output() == null || p.input() < 0 || p.output() < 0
+          || p.input().isNaN() || p.output().isNaN() || p.input().isInfinite() || p.output().isInfinite()) {
+        throw bad(file, text, at, "the price of model \"" + price.getKey() + "\" needs \"input\" and \"output\": dollars "
+            + "per million tokens, 0 or more, e.g. {\"input\": 0.4, \"output\": 1.6}.");
       }
     }
     if (retention != null) {
@@ -383,7 +406,7 @@ record Settings(
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
         later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
-        union(deny, later.deny()), later.bell() != null ? later.bell() : bell);
+        union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later));
   }
 
   private static List<String> union(List<String> first, List<String> later) {
@@ -395,6 +418,12 @@ record Settings(
   /** Whether the bell rings when a tool call starts waiting for approval (default yes). */
   boolean ringsBell() {
     return bell == null || bell;
+  }
+
+  private Map<String, Price> mergedPrices(Settings later) {
+    Map<String, Price> merged = new LinkedHashMap<>(prices);
+    merged.putAll(later.prices());
+    return merged;
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

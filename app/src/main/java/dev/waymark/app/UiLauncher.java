@@ -8,6 +8,7 @@ import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
+import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
 import dev.waymark.tui.terminal.UiTerminal;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +61,7 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()));
+                approval.label(), keys, Clock.systemDefaultZone(), runInfo(settings, choice)));
         ui.bellOnApproval(settings.ringsBell());
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
@@ -83,6 +83,16 @@ final class UiLauncher {
       LOG.info("the interface closed normally");
       return 0;
     }
+  }
+
+  /** What /status, /model and Shift+Tab know of this run. */
+  static RunInfo runInfo(Settings settings, Providers.Choice choice) {
+    List<String> models = settings.providers().stream().filter(p -> p.id().equalsIgnoreCase(choice.provider()))
+        .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
+    // No sandbox yet: commands run as the user, their changes captured by comparing the tree before and after.
+    return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models, false,
+        "none: shell commands run without a sandbox (what they change in the project is still captured)",
+        settings.priceTable());
   }
 
   private static Optional<SessionFile> choose(SessionStore files, Opening opening, PrintWriter err) {

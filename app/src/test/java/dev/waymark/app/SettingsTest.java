@@ -350,6 +350,8 @@ class SettingsTest {
     cases.put("{\"keyBindings\": {\n  \"launch-missiles\": [\"ctrl+n\"]}}", ":2:22: ");
     cases.put("{\n\"maxStepsPerTurn\": 0}", ":2:20: maxStepsPerTurn");
     cases.put("{\"maxAnswerMiB\": -1}", ":1:18: maxAnswerMiB");
+    cases.put("{\"prices\": {\n  \"gpt-x\": {\"input\": -1, \"output\": 2}}}", ":2:12: the price of model \"gpt-x\"");
+    cases.put("{\"prices\": {\"gpt-x\": {\"input\": 1}}}", ":1:22: the price of model \"gpt-x\" needs");
     for (var c : cases.entrySet()) {
       projectSettings(c.getKey());
       assertThatThrownBy(() -> Settings.load(env, project)).as(c.getKey()).isInstanceOf(Settings.BadSettings.class)
@@ -368,6 +370,29 @@ class SettingsTest {
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: " + config.resolve("waymark/settings.json") + ":2:15: ")
         .contains("ask, auto-edit or yolo").doesNotContain("Usage").hasLineCount(1);
+  }
+
+  @Test
+  void statusKnowsTheProvidersModelsItsServerAndThePriceTableWithNoPricesByDefault() throws Exception {
+    env.put("OPENAI_API_KEY", "k");
+    assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions())).prices()).isEmpty();
+    user("{\"provider\": \"local\", \"providers\": [{\"id\": \"local\", \"type\": \"openai\", "
+        + "\"baseUrl\": \"http://127.0.0.1:11434/v1\", \"models\": [\"qwen\", \"llama\"]}],"
+        + " \"prices\": {\"qwen\": {\"input\": 0.5, \"output\": 1.5}}}");
+    projectSettings("{\"prices\": {\"llama\": {\"input\": 0, \"output\": 0}}}");
+    dev.waymark.tui.command.RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()));
+    assertThat(run.provider()).isEqualTo("local");
+    assertThat(run.baseUrl()).isEqualTo("http://127.0.0.1:11434/v1");
+    assertThat(run.models()).containsExactly("qwen", "llama");
+    assertThat(run.prices()).containsOnlyKeys("qwen", "llama");
+    assertThat(run.prices().get("qwen").cost(1_000_000, 1_000_000)).isEqualTo(2.0);
+    assertThat(run.sandboxed()).isFalse();
+  }
+
+  @Test
+  void planIsAModeSettingsAndFlagsAccept() throws Exception {
+    user("{\"approval\": \"plan\"}");
+    assertThat(new ModelOptions().approvalMode(Settings.load(env, project), env, cli)).isEqualTo(ApprovalMode.PLAN);
   }
 
   @Test

@@ -603,4 +603,37 @@ class TuiEndToEndIT {
     assertThat(settings).contains(" icanon", " echo ", " ixon").doesNotContain("-icanon", "-echo ");
     assertThat(settings).containsPattern("intr = \\^C").containsPattern("susp = \\^Z");
   }
+
+  @Test
+  void shiftTabToPlanAPlanTurnReadsOnlyThenRunsInTheChosenModeAndTheModeComesBackWithTheSession() throws Exception {
+    Files.writeString(project.resolve("notes.txt"), "hello\n");
+    start(120, 36, "ask", "{'responses':["
+        + "{'whenLastUser':'plan','toolCalls':[{'name':'write_file','arguments':{'path':'early.txt','content':'no'}}]},"
+        + "{'whenLastUser':'plan','text':'1. Write done.txt'},"
+        + "{'whenLastUser':'Carry out','toolCalls':[{'name':'write_file','arguments':{'path':'done.txt','content':'yes'}}]},"
+        + "{'whenLastUser':'Carry out','text':'Done.'}]}");
+    tmux.keys("BTab"); // Shift+Tab as the terminal sends it: ask → auto-edit
+    tmux.waitFor("scripted · auto-edit");
+    tmux.keys("BTab"); // → plan
+    tmux.waitFor("scripted · plan");
+    send("plan the change");
+    tmux.waitFor("Run this plan\\?");
+    assertThat(tmux.screen()).contains("Not run: the tab is in plan mode", "yes, in auto-edit");
+    assertThat(file("early.txt")).isNull();
+    tmux.keys("Enter");
+    tmux.waitFor("ready · #2");
+    assertThat(file("done.txt")).isEqualTo("yes");
+    assertThat(tmux.screen()).contains("Carry out the plan.", "scripted · auto-edit");
+
+    tmux.keys("C-d");
+    tmux.waitForExit(Duration.ofSeconds(20));
+    List<String> command = Waymark.command(List.of(), List.of("--script", temp.resolve("script.json").toString(),
+        "--approval", "ask", "--continue", project.toString()));
+    tmux.close();
+    tmux = new Tmux();
+    tmux.start(120, 36, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
+        "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
+    tmux.waitFor("ready · #2");
+    assertThat(tmux.screen()).as("the tab's own mode, not the run's").contains("scripted · auto-edit");
+  }
 }

@@ -6,7 +6,9 @@ import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
+import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.CommandRunner;
+import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
 import dev.waymark.tui.frame.Layers;
@@ -47,8 +49,15 @@ public final class WaymarkUi implements Host {
   public static final int MIN_COLUMNS = FrameLayout.MIN_COLUMNS;
   public static final int MIN_ROWS = FrameLayout.MIN_ROWS;
 
-  /** What the footer names, the key bindings, and the clock. */
-  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {}
+  /**
+   * What the footer names at the start (each tab then shows its own model and mode), the key
+   * bindings, the clock, and what /status, /model and Shift+Tab know of the run.
+   */
+  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, RunInfo run) {
+    public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {
+      this(modelLabel, approvalLabel, keys, clock, RunInfo.of(modelLabel));
+    }
+  }
 
   private record TabEvent(TabController tab, Event event) {}
 
@@ -62,7 +71,8 @@ public final class WaymarkUi implements Host {
   private final Options options;
   private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
   private final Tabs tabs = new Tabs();
-  private final Layers layers = new Layers();
+  private final CommandCatalog catalog = new CommandCatalog();
+  private final Layers layers = new Layers(catalog);
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
   private final CommandRunner commands;
@@ -87,7 +97,12 @@ public final class WaymarkUi implements Host {
     this.options = options;
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
-    this.commands = new CommandRunner(tabs, workspace, options.clock(), this);
+    this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog);
+  }
+
+  /** The commands of the menu and the help: other features add theirs here. */
+  public CommandCatalog commands() {
+    return catalog;
   }
 
   /** Whether the terminal bell rings once when a tool call starts waiting for approval (the setting {@code bell}). */
@@ -278,6 +293,16 @@ public final class WaymarkUi implements Host {
   }
 
   @Override
+  public void pick(Picker picker) {
+    layers.pick(picker);
+  }
+
+  @Override
+  public RunInfo runInfo() {
+    return options.run();
+  }
+
+  @Override
   public void quit() {
     quit = true;
   }
@@ -354,7 +379,7 @@ public final class WaymarkUi implements Host {
 
   @Override
   public void showHelp() {
-    layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), width)));
+    layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), catalog.entries(), width)));
   }
 
   /** The /rewind list: the live path's prompts, newest first; Enter goes back to before the chosen one. */
@@ -369,7 +394,8 @@ public final class WaymarkUi implements Host {
       tab.state().notice(Tone.MUTED, "Nothing to rewind: no prompt yet on this branch.");
       return;
     }
-    layers.pick(new Picker("Rewind: go back to before a prompt (files and conversation; it comes back in the input)", choices, 0));
+    layers.pick(new Picker("Rewind: go back to before a prompt (files and conversation; it comes back in the input)", choices, 0,
+        chosen -> runCommand(tab, "/undo " + chosen.value())));
   }
 
   private void showDiff(DiffView diff) {
@@ -404,11 +430,21 @@ public final class WaymarkUi implements Host {
     });
   }
 
+  /** The footer's model and mode: the shown tab's own, as Shift+Tab, /mode and /model left them. */
+  private FrameLayout.Labels labels() {
+    if (tabs.isEmpty()) {
+      return new FrameLayout.Labels(options.modelLabel(), options.approvalLabel());
+    }
+    String provider = options.run().provider();
+    String model = tabs.current().model();
+    return new FrameLayout.Labels(provider.isEmpty() || provider.equals(model) ? model : provider + " · " + model,
+        tabs.current().mode().label(), options.run().sandboxed());
+  }
+
   /** Lays out the frame for {@code size} and keeps the chat's size for scrolling; no terminal I/O. */
   Frame layout(TerminalSize size) {
     String spinner = SPINNER[(int) Math.floorMod(options.clock().millis() / 100, (long) SPINNER.length)]; // a fixed clock: a fixed frame
-    Frame frame = FrameLayout.layout(tabs, layers, new FrameLayout.Labels(options.modelLabel(), options.approvalLabel()), size,
-        spinner, options.clock().instant());
+    Frame frame = FrameLayout.layout(tabs, layers, labels(), size, spinner, options.clock().instant());
     tooSmall = frame.tooSmall();
     if (!tooSmall) {
       chatWidth = frame.chatWidth();

@@ -187,4 +187,19 @@ class FrameSnapshotTest {
     send("/undo");
     assertFrame("restore-clash", waitFor(s -> s.contains("clash") || s.contains("Clash"), "the clash"));
   }
+
+  @Test
+  void runThisPlanAfterAPlanTurn() throws Exception {
+    start(ApprovalMode.PLAN, "{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'x.txt','content':'x'}}]},"
+        + "{'text':'1. Write **x.txt**.\\n2. Check it.'}]}");
+    send("plan a change");
+    assertFrame("plan-to-run", waitFor("no, keep planning"));
+  }
+
+  @Test
+  void theCommandMenuFilteredByWhatWasTyped() throws Exception {
+    start(ApprovalMode.ASK, "{'responses':[]}");
+    "/se".codePoints().forEach(cp -> ui.post(new UiInput.Text(new String(Character.toChars(cp)))));
+    assertFrame("command-menu", waitFor("Esc close"));
+  }
 }

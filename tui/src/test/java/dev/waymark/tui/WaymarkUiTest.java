@@ -649,8 +649,9 @@ class WaymarkUiTest {
     key(KeyType.Tab);
     waitFor("› /checkpoint");
     type("re");
-    key(KeyType.Tab);
-    waitFor("/checkpoint redo  /checkpoint restore");
+    waitFor(s -> s.contains("/checkpoint redo [--force]") && s.contains("/checkpoint restore N"), "the menu of both");
+    key(KeyType.Tab); // the menu's selected command, as in the leading agents
+    waitFor("› /checkpoint redo");
   }
 
   @Test

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +30,13 @@ final class ApprovalGate {
   private static final Logger LOG = LoggerFactory.getLogger(ApprovalGate.class);
 
   private final Toolset tools;
-  private final SessionSettings settings;
+  private final Supplier<SessionSettings> settings;
   private final Path projectRoot;
   private final Consumer<Event> emit;
   private final Permissions permissions;
 
-  ApprovalGate(Toolset tools, SessionSettings settings, Path projectRoot, Consumer<Event> emit, Permissions permissions) {
+  ApprovalGate(Toolset tools, Supplier<SessionSettings> settings, Path projectRoot, Consumer<Event> emit,
+      Permissions permissions) {
     this.tools = tools;
     this.settings = settings;
     this.projectRoot = projectRoot;
@@ -82,6 +84,13 @@ final class ApprovalGate {
       return finish(state, call, ToolResult.error("Not run: the arguments of " + call.name()
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
+    ApprovalMode mode = settings.get().approval(); // read per call: Shift+Tab during a turn applies to its next call
+    if (!mode.allows(tool.kind())) {
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments),
+          "", false));
+      return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
+          + readingTools() + "). Make no changes now: finish investigating and answer with your plan."));
+    }
     Permissions.Verdict verdict = permissions.check(call.name(), shellCommand(call.name(), arguments));
     if (verdict.outcome() == Permissions.Outcome.DENY) {
       Permissions.Entry rule = verdict.because().orElseThrow();
@@ -93,8 +102,8 @@ final class ApprovalGate {
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || settings.approval().needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW);
-    boolean ask = needsApproval && settings.interactive();
+        || mode.needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW);
+    boolean ask = needsApproval && settings.get().interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
     emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), summary,
@@ -126,6 +135,11 @@ final class ApprovalGate {
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
     return finish(state, call, result);
+  }
+
+  private String readingTools() {
+    return String.join(", ", tools.specs().stream().map(s -> s.name())
+        .filter(name -> tools.find(name).map(t -> t.kind() == dev.waymark.core.tool.ToolKind.READ).orElse(false)).toList());
   }
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {

@@ -24,6 +24,17 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
       "Paths are relative to the project root. Every change you make is checkpointed and can be undone by the user.",
       "Keep answers short and say what you changed.");
 
+  /**
+   * What the system prompt gets in plan mode: the tab refuses every tool but the reading ones, and
+   * the user is asked afterwards whether to run the plan, so the answer must be the plan itself.
+   */
+  public static final String PLAN_PROMPT = String.join("\n",
+      "# Plan mode",
+      "You are in plan mode: only reading tools (read_file, list_files, grep and other read-only tools) run; any",
+      "call that would change a file or run a command is refused. Investigate what you need, then answer with a",
+      "concrete, numbered plan: the files to change, what to change in each, and how to check the result. Do not",
+      "make the changes now. After your answer the user is asked whether to carry out the plan.");
+
   public SessionSettings {
     Objects.requireNonNull(model);
     Objects.requireNonNull(approval);
@@ -31,6 +42,16 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
     if (maxStepsPerTurn < 1) {
       throw new IllegalArgumentException("maxStepsPerTurn must be at least 1");
     }
+  }
+
+  /** These settings with another model: {@code /model}. */
+  public SessionSettings withModel(String newModel) {
+    return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn);
+  }
+
+  /** These settings with another approval mode: Shift+Tab, {@code /mode}. */
+  public SessionSettings withApproval(ApprovalMode mode) {
+    return new SessionSettings(model, mode, interactive, basePrompt, maxStepsPerTurn);
   }
 
   public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {

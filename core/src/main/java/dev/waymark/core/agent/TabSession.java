@@ -10,6 +10,7 @@ import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class TabSession implements AutoCloseable {
   public static final String COMPACTED = "The earlier conversation was compacted (/compact). Its summary:\n\n";
 
   private final CheckpointTree tree;
-  private final SessionSettings settings;
+  private final AtomicReference<SessionSettings> settings; // the mode and model change while the tab lives
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
@@ -94,11 +95,11 @@ public final class TabSession implements AutoCloseable {
       Memory memory, Permissions permissions) {
     this.tree = tree;
     this.permissions = permissions;
-    this.settings = settings;
+    this.settings = new AtomicReference<>(settings);
     this.conversation = new Conversation(SystemPrompt.forProject(projectRoot, settings.basePrompt()), memory);
     this.steering = new SteeringQueue(this::emit);
-    this.gate = new ApprovalGate(tools, settings, projectRoot, this::emit, permissions);
-    this.runner = new TurnRunner(tree, model, tools, settings, conversation, steering, gate, this::emit);
+    this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
+    this.runner = new TurnRunner(tree, model, tools, this.settings::get, conversation, steering, gate, this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
   }
@@ -107,8 +108,9 @@ public final class TabSession implements AutoCloseable {
     return tree.tabId();
   }
 
+  /** The settings the tab runs with now: its model and approval mode as last set. */
   public SessionSettings settings() {
-    return settings;
+    return settings.get();
   }
 
   /** The allow and deny rules this tab's calls are judged by; front ends list, add and remove them here. */
@@ -263,11 +265,42 @@ public final class TabSession implements AutoCloseable {
       later(c, () -> emit(new Event.DiffReady(ProtocolViews.diff(tree.diff(c.checkpoint().orElse(tree.live()))))));
     }
 
+    // Set at once, on the submitting thread: a second Shift+Tab right after the first must see the first's mode.
+    @Override
+    public void setMode(Command.SetMode c) {
+      ApprovalMode mode;
+      try {
+        mode = ApprovalMode.parse(c.mode());
+      } catch (IllegalArgumentException e) {
+        queue.now("SetMode", () -> { throw e; }); // an Error naming this submission
+        return;
+      }
+      SessionSettings now = settings.updateAndGet(s -> s.withApproval(mode));
+      queue.now("SetMode", () -> changed(now));
+    }
+
+    @Override
+    public void setModel(Command.SetModel c) {
+      String model = c.model() == null ? "" : c.model().strip();
+      if (model.isEmpty() || model.chars().anyMatch(ch -> Character.isWhitespace(ch) || Character.isISOControl(ch))) {
+        queue.now("SetModel", () -> {
+          throw new IllegalArgumentException("a model name is one word, e.g. gpt-4.1-mini; got \"" + c.model() + "\"");
+        });
+        return;
+      }
+      SessionSettings now = settings.updateAndGet(s -> s.withModel(model));
+      queue.now("SetModel", () -> changed(now));
+    }
+
     @Override
     public void list(Command.List c) {
       later(c, () -> emit(new Event.CheckpointsListed(ProtocolViews.summaries(tree, conversation::promptOf),
           tree.live())));
     }
+  }
+
+  private void changed(SessionSettings now) {
+    emit(new Event.SettingsChanged(now.model(), now.approval().label()));
   }
 
   private void later(Command command, Runnable work) {

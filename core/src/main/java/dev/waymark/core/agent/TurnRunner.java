@@ -13,6 +13,7 @@ import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.tool.ApprovalMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -34,13 +35,13 @@ final class TurnRunner {
   private final CheckpointTree tree;
   private final ChatModel model;
   private final Toolset tools;
-  private final SessionSettings settings;
+  private final java.util.function.Supplier<SessionSettings> settings;
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
   private final Consumer<Event> emit;
 
-  TurnRunner(CheckpointTree tree, ChatModel model, Toolset tools, SessionSettings settings, Conversation conversation,
+  TurnRunner(CheckpointTree tree, ChatModel model, Toolset tools, java.util.function.Supplier<SessionSettings> settings, Conversation conversation,
       SteeringQueue steering, ApprovalGate gate, Consumer<Event> emit) {
     this.tree = tree;
     this.model = model;
@@ -113,6 +114,7 @@ final class TurnRunner {
 
   private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {
     int n = turn.number();
+    String modelName = settings.get().model(); // a turn keeps its model: /model applies from the next turn
     if (opening.approvedCall().isPresent()) {
       // the call stays the model's own: its result here takes the place of the "not run" the earlier
       // checkpoint answered it with (see Conversation#sent), so the model sees the call once
@@ -123,9 +125,15 @@ final class TurnRunner {
       if (state.cancellation.isCancelled()) {
         throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
       }
-      ChatRequest request = new ChatRequest(settings.model(), conversation.sent(tree.livePath()), tools.specs());
+      // the mode is read per call: Shift+Tab during the turn changes the prompt of its next call
+      List<ChatMessage> sent = conversation.sent(tree.livePath());
+      if (settings.get().approval() == ApprovalMode.PLAN) {
+        sent = withPlanPrompt(sent);
+      }
+      ChatRequest request = new ChatRequest(modelName, sent, tools.specs());
       ChatResponse response = model.stream(request, listener(n), state.cancellation);
       state.usage = response.usage();
+      reportUsage(n, modelName, response.usage());
       Conversation.append(mine, response.message());
       List<ToolCall> calls = response.message().toolCalls();
       if (calls.isEmpty()) {
@@ -136,12 +144,12 @@ final class TurnRunner {
       }
       boolean limitReached = false;
       for (ToolCall call : calls) {
-        limitReached = limitReached || state.steps >= settings.maxStepsPerTurn();
+        limitReached = limitReached || state.steps >= settings.get().maxStepsPerTurn();
         ChatMessage.ToolResult result = state.cancellation.isCancelled()
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
             : limitReached
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "
-                + settings.maxStepsPerTurn() + " tool calls.", true)
+                + settings.get().maxStepsPerTurn() + " tool calls.", true)
             : gate.run(call, turn, state, false);
         if (!limitReached) {
           state.steps++;
@@ -149,11 +157,26 @@ final class TurnRunner {
         Conversation.append(mine, result);
       }
       if (limitReached && !state.cancellation.isCancelled()) {
-        emit.accept(new Event.Error("The turn was stopped after " + settings.maxStepsPerTurn() + " tool calls, its limit "
+        emit.accept(new Event.Error("The turn was stopped after " + settings.get().maxStepsPerTurn() + " tool calls, its limit "
             + "(maxStepsPerTurn in settings). What it did is in this checkpoint; send a message to go on."));
         return CheckpointStatus.FAILED;
       }
     }
+  }
+
+  /** The plan-mode instructions joined to the system prompt (the first message), where every provider takes them. */
+  private static List<ChatMessage> withPlanPrompt(List<ChatMessage> sent) {
+    List<ChatMessage> planned = new ArrayList<>(sent);
+    if (!planned.isEmpty() && planned.get(0) instanceof ChatMessage.System system) {
+      planned.set(0, new ChatMessage.System(system.text() + "\n\n" + SessionSettings.PLAN_PROMPT));
+    } else {
+      planned.add(0, new ChatMessage.System(SessionSettings.PLAN_PROMPT));
+    }
+    return planned;
+  }
+
+  private void reportUsage(int n, String modelName, Optional<ChatResponse.Usage> usage) {
+    usage.ifPresent(u -> emit.accept(new Event.UsageReported(n, modelName, ProtocolViews.usage(u))));
   }
 
   private StreamListener listener(int n) {
@@ -190,8 +213,10 @@ final class TurnRunner {
     }
     request.add(new ChatMessage.User(TabSession.COMPACT_REQUEST));
     StreamListener listener = text -> emit.accept(new Event.AssistantDelta(n, text));
-    ChatResponse response = model.stream(new ChatRequest(settings.model(), request, List.of()), listener,
+    String modelName = settings.get().model();
+    ChatResponse response = model.stream(new ChatRequest(modelName, request, List.of()), listener,
         state.cancellation);
+    reportUsage(n, modelName, response.usage());
     String summary = response.message().text().strip();
     if (summary.isEmpty()) {
       throw new ModelException(ModelException.Kind.PROTOCOL, "the model answered /compact with an empty summary; "

@@ -48,6 +48,29 @@ public sealed interface Command {
     void diff(Diff command);
 
     void list(List command);
+
+    void setMode(SetMode command);
+
+    void setModel(SetModel command);
+  }
+
+  /**
+   * Sets the tab's approval mode by its name ({@code plan}, {@code ask}, {@code auto-edit},
+   * {@code yolo}): it applies from the next tool call, in a running turn too.
+   */
+  record SetMode(String mode) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.setMode(this);
+    }
+  }
+
+  /** Sets the model the tab's next turn asks for, by the name its provider knows it by; a running turn keeps its own. */
+  record SetModel(String model) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.setModel(this);
+    }
   }
 
   /**

@@ -66,6 +66,12 @@ public sealed interface Event {
     }
   }
 
+  /** The tab's model or approval mode changed (a SetMode or SetModel, or a session brought back). */
+  record SettingsChanged(String model, String mode) implements Event {}
+
+  /** The tokens one model call of checkpoint {@code checkpoint}'s turn used, with the model that used them. */
+  record UsageReported(int checkpoint, String model, TokenUsage usage) implements Event {}
+
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
   record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}
 

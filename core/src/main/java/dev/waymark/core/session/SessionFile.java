@@ -29,6 +29,8 @@ public record SessionFile(
   /**
    * One tab. {@code input} is what sat in its input box; {@code closed} is true for a tab the user
    * closed, kept (with its tags) until the session is deleted and reopened with {@code /tab reopen}.
+   * {@code approval} is the tab's approval mode ({@code plan}, {@code ask}, ...), absent in sessions
+   * from before modes were per tab (they open in the mode of the run).
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Tab(
@@ -42,7 +44,8 @@ public record SessionFile(
       List<Integer> redo,
       List<Checkpoint> checkpoints,
       Map<String, String> saves,
-      Boolean closed) {
+      Boolean closed,
+      String approval) {
     public Tab {
       redo = redo == null ? List.of() : List.copyOf(redo);
       checkpoints = checkpoints == null ? List.of() : List.copyOf(checkpoints);
@@ -52,7 +55,12 @@ public record SessionFile(
 
     public Tab(String tabId, String title, String provider, String model, String input, int live, int filesAt,
         List<Integer> redo, List<Checkpoint> checkpoints, Map<String, String> saves) {
-      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, null);
+      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, null, null);
+    }
+
+    public Tab(String tabId, String title, String provider, String model, String input, int live, int filesAt,
+        List<Integer> redo, List<Checkpoint> checkpoints, Map<String, String> saves, Boolean closed) {
+      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, closed, null);
     }
 
     public boolean isClosed() {
@@ -60,7 +68,7 @@ public record SessionFile(
     }
 
     public Tab withClosed(boolean isClosed) {
-      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed);
+      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed, approval);
     }
   }
 

@@ -1,7 +1,13 @@
 package dev.waymark.core.tool;
 
-/** Which tool calls wait for the user's approval. */
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Which tool calls run, which wait for the user's approval, and (in plan mode) which are refused. */
 public enum ApprovalMode {
+  /** Read only: reading tools run, every other call is refused; the model is asked for a plan. */
+  PLAN,
   /** Edits and shell commands wait for approval (the default). */
   ASK,
   /** Edits run; shell commands wait. */
@@ -9,29 +15,66 @@ public enum ApprovalMode {
   /** Everything runs. */
   YOLO;
 
+  /** False when a call of this kind is refused outright in this mode (not even asked about). */
+  public boolean allows(ToolKind kind) {
+    return this != PLAN || kind == ToolKind.READ;
+  }
+
   public boolean needsApproval(ToolKind kind) {
     switch (kind) {
       case READ:
         return false;
       case EDIT:
-        return this == ASK;
+        return this == ASK || this == PLAN;
       default:
         return this != YOLO;
     }
   }
 
-  /** Parses {@code ask}, {@code auto-edit} or {@code yolo}. */
-  public static ApprovalMode parse(String text) {
-    switch (text.toLowerCase(java.util.Locale.ROOT)) {
-      case "ask":
-        return ASK;
-      case "auto-edit":
-      case "auto_edit":
-        return AUTO_EDIT;
-      case "yolo":
-        return YOLO;
-      default:
-        throw new IllegalArgumentException("Unknown approval mode \"" + text + "\": use ask, auto-edit or yolo");
+  /** The name settings, flags and {@code /mode} use: {@code plan}, {@code ask}, {@code auto-edit}, {@code yolo}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /**
+   * The modes Shift+Tab goes through, in this order: every mode but {@code yolo} (which only a flag
+   * or {@code /mode yolo} sets, so that no stray key lets everything run), and a mode that runs
+   * shell commands unasked only when {@code sandboxed}, because only a sandbox fences them in.
+   */
+  public static List<ApprovalMode> cycle(boolean sandboxed) {
+    List<ApprovalMode> modes = new ArrayList<>();
+    for (ApprovalMode mode : values()) {
+      if (mode != YOLO && (sandboxed || mode.needsApproval(ToolKind.SHELL))) {
+        modes.add(mode);
+      }
     }
+    return modes;
+  }
+
+  /** The mode after {@code this} in the {@link #cycle}; from a mode outside it (yolo), the cycle's first. */
+  public ApprovalMode next(boolean sandboxed) {
+    List<ApprovalMode> modes = cycle(sandboxed);
+    int at = modes.indexOf(this);
+    return modes.get(at < 0 ? 0 : (at + 1) % modes.size());
+  }
+
+  /** Every mode's label, for messages: "plan, ask, auto-edit or yolo". */
+  public static String labels() {
+    List<String> names = new ArrayList<>();
+    for (ApprovalMode mode : values()) {
+      names.add(mode.label());
+    }
+    return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+  }
+
+  /** Parses a mode's {@link #label} (or its enum name), ignoring case. */
+  public static ApprovalMode parse(String text) {
+    String wanted = text == null ? "" : text.strip().toLowerCase(Locale.ROOT).replace('_', '-');
+    for (ApprovalMode mode : values()) {
+      if (mode.label().equals(wanted)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("Unknown approval mode \"" + text + "\": use " + labels());
   }
 }

@@ -3,6 +3,7 @@ package dev.waymark.core.workspace;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -303,7 +304,38 @@ public final class Workspace implements AutoCloseable {
     }
     Optional<ToolCallView> waiting = Optional.ofNullable(memory.pending().get(tree.live())).map(ProtocolViews::toolCall);
     Event.TabRestored event = new Event.TabRestored(tabId, shown, tree.live(), tree.livePath(), waiting);
-    return attach(factory.create(tree, memory), history, Optional.of(event), record.title(), record.input(), record.isClosed());
+    TabSession session = factory.create(tree, memory);
+    restoreSettings(session, record, notes);
+    return attach(session, history, Optional.of(event), record.title(), record.input(), record.isClosed());
+  }
+
+  /**
+   * Gives a tab back the model and approval mode it was saved with. The model only under the same
+   * provider (another provider would not know it). Yolo comes back only in a run started in yolo:
+   * a session file must not be a way around the mode the user started with.
+   */
+  private void restoreSettings(TabSession session, SessionFile.Tab record, List<String> notes) {
+    if (record.model() != null && !record.model().isBlank() && provider.equals(record.provider())
+        && !record.model().equals(session.settings().model())) {
+      session.submit(new Command.SetModel(record.model()));
+    }
+    if (record.approval() == null) {
+      return; // a session from before modes were per tab: the run's mode
+    }
+    ApprovalMode saved;
+    try {
+      saved = ApprovalMode.parse(record.approval());
+    } catch (IllegalArgumentException e) {
+      notes.add("Tab " + record.tabId() + " was saved in an unknown mode \"" + record.approval() + "\"; it opens in "
+          + session.settings().approval().label() + ".");
+      return;
+    }
+    ApprovalMode now = session.settings().approval();
+    if (saved == ApprovalMode.YOLO && now != ApprovalMode.YOLO) {
+      notes.add("Tab " + record.tabId() + " was in yolo mode; it opens in " + now.label() + " (/mode yolo sets it again).");
+    } else if (saved != now) {
+      session.submit(new Command.SetMode(saved.label()));
+    }
   }
 
   private WorkspaceTab attach(TabSession session, Map<Integer, List<Event>> history, Optional<Event.TabRestored> restored,

@@ -59,9 +59,13 @@ class WorkspaceTest {
   }
 
   private Workspace workspace() {
+    return workspace(ApprovalMode.YOLO);
+  }
+
+  private Workspace workspace(ApprovalMode mode) {
     Workspace ws = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
         new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
-        new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
+        new SessionSettings("scripted", mode, false, null), memory));
     ws.onNotice(notices::add);
     workspaces.add(ws);
     return ws;
@@ -151,6 +155,59 @@ class WorkspaceTest {
     List<Event> again = new ArrayList<>();
     third.open(third.files().latest().orElseThrow(), true).tabs().get(0).subscribe(again::add);
     assertThat(again).containsExactly(restored);
+  }
+
+  @Test
+  void eachTabComesBackWithItsModeAndModelAndYoloOnlyInARunStartedInYolo() throws Exception {
+    Workspace first = workspace(ApprovalMode.ASK);
+    WorkspaceTab planning = first.newTab();
+    WorkspaceTab reckless = first.newTab();
+    planning.session().submit(new Command.SetMode("plan"));
+    planning.session().submit(new Command.SetModel("other-model"));
+    reckless.session().submit(new Command.SetMode("yolo"));
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    planning.subscribe(events::add);
+    turn(first, planning, events, "look around", 1);
+    first.saveAndClose();
+    assertThat(Files.readString(first.files().file(first.id()))).contains("\"approval\" : \"plan\"", "\"other-model\"");
+
+    Workspace second = workspace(ApprovalMode.ASK);
+    Workspace.Opened opened = second.open(second.files().load(first.id()));
+    for (WorkspaceTab t : opened.tabs()) {
+      t.session().idle().get(10, TimeUnit.SECONDS);
+    }
+    assertThat(opened.tabs().get(0).session().settings().approval()).isEqualTo(ApprovalMode.PLAN);
+    assertThat(opened.tabs().get(0).session().settings().model()).isEqualTo("other-model");
+    assertThat(opened.tabs().get(1).session().settings().approval()).isEqualTo(ApprovalMode.ASK);
+    assertThat(opened.notes()).anySatisfy(n -> assertThat(n).contains("yolo", "opens in ask"));
+    second.close();
+    workspaces.remove(second);
+
+    Workspace third = workspace(ApprovalMode.YOLO);
+    Workspace.Opened inYolo = third.open(third.files().load(first.id()));
+    inYolo.tabs().get(1).session().idle().get(10, TimeUnit.SECONDS);
+    assertThat(inYolo.tabs().get(1).session().settings().approval()).isEqualTo(ApprovalMode.YOLO);
+  }
+
+  @Test
+  void aSessionFromBeforeModesWerePerTabOpensInTheModeOfTheRun() throws Exception {
+    Workspace first = workspace(ApprovalMode.ASK);
+    WorkspaceTab tab = first.newTab();
+    tab.session().submit(new Command.SetMode("plan"));
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+    turn(first, tab, events, "look around", 1);
+    first.saveAndClose();
+    Path file = first.files().file(first.id());
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode root = (ObjectNode) json.readTree(file.toFile());
+    root.withArray("tabs").forEach(t -> ((ObjectNode) t).remove("approval"));
+    Files.writeString(file, json.writeValueAsString(root));
+
+    Workspace second = workspace(ApprovalMode.AUTO_EDIT);
+    WorkspaceTab back = second.open(second.files().load(first.id())).tabs().get(0);
+    back.session().idle().get(10, TimeUnit.SECONDS);
+    assertThat(back.session().settings().approval()).isEqualTo(ApprovalMode.AUTO_EDIT);
   }
 
   @Test

@@ -48,6 +48,9 @@ public final class TabState {
   private boolean unseenFinish;
   private boolean expanded;
   private int version;
+  private final Map<String, TokenUsage> tokensByModel = new java.util.LinkedHashMap<>();
+  private boolean planToRun; // a plan turn ended: "run this plan?" waits for an answer
+  private int planChoice; // the answer selected in it
   private Instant restoringAt; // while a restored tab's history is folded in: when its checkpoint was made
 
   /** A tool call waiting for the user's allow or deny. */
@@ -264,6 +267,45 @@ public final class TabState {
     return Optional.ofNullable(waiting);
   }
 
+  /**
+   * The tokens every model call of this tab used since it was opened, per model (a /model switch
+   * starts another entry), for /status and its cost.
+   */
+  public Map<String, TokenUsage> tokensByModel() {
+    return java.util.Collections.unmodifiableMap(tokensByModel);
+  }
+
+  /** True while a plan turn's "run this plan?" waits for the user's answer. */
+  public boolean planToRun() {
+    return planToRun;
+  }
+
+  /** A plan turn ended: ask whether to run it. */
+  public void offerPlan() {
+    planToRun = true;
+    planChoice = 0;
+    version++;
+  }
+
+  /** The answer selected in "run this plan?", from 0. */
+  public int planChoice() {
+    return planChoice;
+  }
+
+  /** Moves the selected answer by {@code delta} among {@code answers}, round. */
+  public void movePlanChoice(int delta, int answers) {
+    planChoice = Math.floorMod(planChoice + delta, Math.max(1, answers));
+    version++;
+  }
+
+  /** The question is answered, dismissed or overtaken by a new turn. */
+  public void clearPlan() {
+    if (planToRun) {
+      planToRun = false;
+      version++;
+    }
+  }
+
   public void clearPendingApproval() {
     if (pending != null) {
       Blocks.ToolUse use = toolUses.get(pending.call().id());
@@ -282,7 +324,10 @@ public final class TabState {
     if (event instanceof Event.Waiting) {
       return; // shown in the footer until the next event
     }
-    if (event instanceof Event.TabRestored restored) {
+    if (event instanceof Event.UsageReported reported) {
+      tokensByModel.merge(reported.model(), reported.usage(), (a, b) -> new TokenUsage(a.inputTokens() + b.inputTokens(),
+          a.outputTokens() + b.outputTokens()));
+    } else if (event instanceof Event.TabRestored restored) {
       restore(restored);
     } else if (event instanceof Event.TurnStarted started) {
       turnStarted(started);
@@ -354,6 +399,7 @@ public final class TabState {
   }
 
   private void turnStarted(Event.TurnStarted started) {
+    planToRun = false; // a new turn answers the question: the user went on without running the plan, or ran it
     int n = started.checkpoint();
     ensureMark(n, started.parent());
     marks.set(n, new CheckpointMark(n, started.parent(), TurnStatus.RUNNING, false, true));

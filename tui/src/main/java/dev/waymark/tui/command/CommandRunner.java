@@ -8,7 +8,9 @@ import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.text.Tone;
+import dev.waymark.core.tool.ApprovalMode;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -24,18 +26,25 @@ public final class CommandRunner {
   private final Workspace workspace;
   private final Clock clock;
   private final Host host;
+  private final CommandCatalog catalog;
 
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host) {
+    this(tabs, workspace, clock, host, new CommandCatalog());
+  }
+
+  /** {@code catalog}: the commands a mistyped one is compared with. */
+  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog) {
     this.tabs = tabs;
     this.workspace = workspace;
     this.clock = clock;
     this.host = host;
+    this.catalog = catalog;
   }
 
   public void run(TabController tab, String text) {
     TabState state = tab.state();
     String saveName = "cp" + state.live() + "-" + LocalDateTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(SAVE_NAME);
-    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName);
+    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName, catalog);
     if (parsed instanceof SlashCommand.Parsed.Invalid invalid) {
       state.notice(Tone.ERROR, "✗ " + invalid.message());
     } else if (parsed instanceof SlashCommand.Parsed.Help) {
@@ -50,6 +59,12 @@ public final class CommandRunner {
       state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.PermissionsCommand permissions) {
       permissionsCommand(tab, permissions.remove());
+    } else if (parsed instanceof SlashCommand.Parsed.Mode mode) {
+      mode(tab, mode.name());
+    } else if (parsed instanceof SlashCommand.Parsed.Model model) {
+      model(tab, model.name());
+    } else if (parsed instanceof SlashCommand.Parsed.Status) {
+      state.notice(Tone.NORMAL, StatusReport.render(host.runInfo(), tab, tabs.number(tab), all()));
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
@@ -64,6 +79,52 @@ public final class CommandRunner {
       commands.addAll(forTab.commands());
       tab.run(commands);
     }
+  }
+
+  private List<TabController> all() {
+    List<TabController> every = new ArrayList<>(tabs.open());
+    every.addAll(tabs.closed());
+    return every;
+  }
+
+  /** {@code /mode}: what the tab's mode is and how to change it; {@code /mode NAME}: set it. */
+  private void mode(TabController tab, String name) {
+    boolean sandboxed = host.runInfo().sandboxed();
+    if (name == null) {
+      tab.state().notice(Tone.NORMAL, "Mode " + ModeText.describe(tab.mode()) + ".\nShift+Tab cycles "
+          + ModeText.cycle(sandboxed) + "; /mode NAME sets any of " + ApprovalMode.labels() + ".");
+      return;
+    }
+    ApprovalMode mode = ApprovalMode.parse(name);
+    tab.setMode(mode);
+    tab.state().notice(mode == ApprovalMode.YOLO ? Tone.WARNING : Tone.MUTED, "Mode " + ModeText.describe(mode) + ".");
+  }
+
+  /** {@code /model NAME}: the tab's next turn asks for it; {@code /model}: a list from the provider's models. */
+  private void model(TabController tab, String name) {
+    RunInfo run = host.runInfo();
+    if (name != null) {
+      tab.setModel(name);
+      String known = run.models().isEmpty() || run.models().contains(name) ? ""
+          : " It is not among the models of " + run.provider() + " in settings; the server says so if it does not know it.";
+      tab.state().notice(Tone.MUTED, "Model " + name + " from the next turn." + known);
+      return;
+    }
+    List<String> models = new ArrayList<>(run.models());
+    if (!models.contains(tab.model())) {
+      models.add(0, tab.model());
+    }
+    if (models.size() == 1) {
+      tab.state().notice(Tone.NORMAL, "Model " + tab.model() + ". Provider " + run.provider() + " lists no other model in "
+          + "settings (\"models\" of its entry in \"providers\"); /model NAME sets any name the server knows.");
+      return;
+    }
+    List<Picker.Choice> choices = new ArrayList<>();
+    for (int i = 0; i < models.size(); i++) {
+      choices.add(new Picker.Choice(models.get(i), models.get(i).equals(tab.model()) ? "now" : "", i));
+    }
+    host.pick(new Picker("Model for the next turn of this tab (" + run.provider() + ")", choices,
+        Math.max(0, models.indexOf(tab.model())), chosen -> model(tab, models.get(chosen.value()))));
   }
 
   /** {@code /tab}: the closed tabs; {@code /tab reopen [N]}: the last closed one, or the N-th listed. */

@@ -2,6 +2,7 @@ package dev.waymark.tui.command;
 
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.tool.ApprovalMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,19 +10,17 @@ import java.util.OptionalInt;
 
 /** The commands typed after {@code /}: parsed into what the UI or the tab must do, or a one-line error. */
 public final class SlashCommand {
-  /** Every command with its arguments, for completion and /help. */
-  public static final List<String> USAGE = List.of(
-      "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
-      "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
-      "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning",
-      "/permissions", "/permissions remove N", "/help", "/quit");
+  /** Every built-in command with its arguments, for completion and /help. */
+  public static final List<String> USAGE = CommandCatalog.BUILT_IN.stream().map(CommandEntry::usage).toList();
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning",
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
+      "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model", "/status", "/cost",
       "/permissions", "/permissions remove", "/help", "/quit");
+
+  private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
   private SlashCommand() {}
 
@@ -47,6 +46,14 @@ public final class SlashCommand {
 
     /** {@code /permissions}: list the allow and deny rules; with {@code remove} > 0, take out the one so numbered. */
     record PermissionsCommand(int remove) implements Parsed {}
+    /** {@code /mode}: show the tab's mode ({@code name} null) or set it. */
+    record Mode(String name) implements Parsed {}
+
+    /** {@code /model}: pick the tab's model from a list ({@code name} null) or set it. */
+    record Model(String name) implements Parsed {}
+
+    /** {@code /status}: provider, model, server, mode, sandbox, tokens and cost. */
+    record Status() implements Parsed {}
 
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
@@ -63,6 +70,11 @@ public final class SlashCommand {
    * @param defaultSaveName the name a bare {@code save} uses
    */
   public static Parsed parse(String text, int current, String defaultSaveName) {
+    return parse(text, current, defaultSaveName, BUILT_IN);
+  }
+
+  /** Parses one command line; a mistyped command is answered with the nearest one in {@code catalog}. */
+  public static Parsed parse(String text, int current, String defaultSaveName, CommandCatalog catalog) {
     String[] words = text.strip().split("\\s+");
     String head = words[0].toLowerCase(Locale.ROOT);
     switch (head) {
@@ -91,8 +103,27 @@ public final class SlashCommand {
         return permissions(words);
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
+      case "/mode":
+        if (words.length > 2) {
+          return invalid("Usage: /mode [" + ApprovalMode.labels().replace(", ", "|").replace(" or ", "|") + "]");
+        }
+        if (words.length == 1) {
+          return new Parsed.Mode(null);
+        }
+        try {
+          return new Parsed.Mode(ApprovalMode.parse(words[1]).label());
+        } catch (IllegalArgumentException e) {
+          return invalid(e.getMessage() + ".");
+        }
+      case "/model":
+        return words.length <= 2 ? new Parsed.Model(words.length == 1 ? null : words[1])
+            : invalid("Usage: /model [NAME] (a model name is one word)");
+      case "/status":
+      case "/cost":
+        return words.length == 1 ? new Parsed.Status() : invalid(head + " takes no arguments.");
       default:
-        return invalid("Unknown command " + words[0] + ". Type /help for the list.");
+        return invalid("Unknown command " + words[0] + "." + catalog.nearest(head).map(n -> " Did you mean " + n + "?")
+            .orElse("") + " Type / for the list, /help for everything.");
     }
   }
 

@@ -6,6 +6,8 @@ import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.approval.ApprovalRows;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.input.InputLayout;
 import dev.waymark.tui.screen.Footer;
 import dev.waymark.tui.screen.Overlay;
@@ -35,8 +37,15 @@ public final class FrameLayout {
   public static final int MIN_ROWS = 15;
   private static final int MAX_INPUT_ROWS = 8;
 
-  /** What the footer names: the model and the approval mode. */
-  public record Labels(String model, String approval) {}
+  /**
+   * What the footer names: the model and the approval mode; {@code sandboxed}: "run this plan?"
+   * may offer a mode that runs shell commands unasked.
+   */
+  public record Labels(String model, String approval, boolean sandboxed) {
+    public Labels(String model, String approval) {
+      this(model, approval, false);
+    }
+  }
 
   private final List<Frame.Row> rows = new ArrayList<>();
 
@@ -103,6 +112,17 @@ public final class FrameLayout {
       put(2, inputTop, Wrap.truncate(Line.of(Span.of(placeholder(state), Tone.MUTED)), width - 2), width - 2);
     }
     int above = inputTop - 1;
+    List<Line> menu = layers.modal() ? List.of() : layers.menu().rows(text, width, Math.max(0, above - 1 - 3));
+    above -= menu.size();
+    for (int r = 0; r < menu.size(); r++) {
+      put(0, above + r, menu.get(r), width);
+    }
+    List<Line> plan = menu.isEmpty() ? planRows(state, labels.sandboxed(), tab.editor().isEmpty(), width,
+        Math.max(0, above - 1 - 3)) : List.of();
+    above -= plan.size();
+    for (int r = 0; r < plan.size(); r++) {
+      put(0, above + r, plan.get(r), width);
+    }
     Optional<ApprovalPrompt> prompt = tab.approvalPrompt();
     ApprovalRows.Rendered approval = prompt.isPresent() && state.pendingApproval().isPresent()
         ? ApprovalRows.render(state.pendingApproval().get(), prompt.get(), tab.editor().isEmpty(), width,
@@ -152,6 +172,9 @@ public final class FrameLayout {
     if (state.pendingApproval().isPresent()) {
       return "Answer above with ↑↓ Enter (Esc stops the turn), or type a message…";
     }
+    if (!state.running() && state.planToRun() && state.viewed().isEmpty()) {
+      return "Or type what to change in the plan…";
+    }
     if (!state.running()) {
       return state.viewed().isPresent() ? "Send a message to branch from #" + state.viewed().get() + "…"
           : "Ask for a change, or type / for commands…";
@@ -198,6 +221,30 @@ public final class FrameLayout {
     for (int r = 0; r < lines.size(); r++) {
       put(0, top + 1 + r, lines.get(r), width);
     }
+  }
+
+  /** "Run this plan?" under a plan turn that ended: the modes to run it in, and keeping on planning. */
+  private static List<Line> planRows(TabState state, boolean sandboxed, boolean inputEmpty, int width, int maxRows) {
+    List<Line> lines = new ArrayList<>();
+    if (!state.planToRun() || state.running() || state.pendingApproval().isPresent()) {
+      return lines;
+    }
+    List<String> answers = new ArrayList<>();
+    for (ApprovalMode mode : ModeText.toRunAPlan(sandboxed)) {
+      answers.add("yes, in " + ModeText.describe(mode));
+    }
+    answers.add("no, keep planning");
+    if (maxRows < answers.size() + 2) {
+      return lines;
+    }
+    lines.add(Line.of(new Span(" Run this plan?", Style.of(Tone.ACCENT).bolded()),
+        Span.of(inputEmpty ? "  ↑↓ choose · Enter · Esc keeps planning" : "  Enter sends your message instead", Tone.MUTED)));
+    for (int i = 0; i < answers.size(); i++) {
+      boolean on = inputEmpty && i == state.planChoice();
+      lines.add(Wrap.truncate(Line.of(new Span(on ? " ▸ " : "   ", Style.of(Tone.ACCENT)),
+          new Span(answers.get(i), on ? Style.PLAIN.reversed() : Style.PLAIN)), width));
+    }
+    return lines;
   }
 
   private static List<Line> steeringRows(TabState state, int width, int maxRows) {

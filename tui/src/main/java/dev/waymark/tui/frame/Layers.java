@@ -1,11 +1,14 @@
 package dev.waymark.tui.frame;
 
+import dev.waymark.tui.command.CommandCatalog;
+import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 
 /**
  * What is drawn over the chat and takes the keys while it is: a yes/no question, a panel (help,
- * a diff), a list to pick from (/rewind); and the one-line hint above the input.
+ * a diff), a list to pick from (/rewind, /model); the command menu over the input while it holds a
+ * {@code /command}; and the one-line hint above the input.
  */
 public final class Layers {
   /** A yes/no question; {@code yes} runs on y or Y only, anything else answers no. */
@@ -15,6 +18,20 @@ public final class Layers {
   private Overlay overlay;
   private Picker picker;
   private String hint = "";
+  private final CommandMenu menu;
+
+  public Layers() {
+    this(new CommandCatalog());
+  }
+
+  public Layers(CommandCatalog commands) {
+    this.menu = new CommandMenu(commands);
+  }
+
+  /** The command menu; it shows while the input holds the start of a command. */
+  public CommandMenu menu() {
+    return menu;
+  }
 
   public Confirm confirm() {
     return confirm;

@@ -26,6 +26,12 @@ public interface Host {
   /** The /rewind list of the tab's prompts. */
   void openRewind(TabController tab);
 
+  /** Shows a list to pick from over the chat (e.g. /model's). */
+  void pick(dev.waymark.tui.screen.Picker picker);
+
+  /** What the application knows of the run: provider, server, models, sandbox, prices. */
+  dev.waymark.tui.command.RunInfo runInfo();
+
   /** Runs a line starting with {@code /}. */
   void runCommand(TabController tab, String line);
 

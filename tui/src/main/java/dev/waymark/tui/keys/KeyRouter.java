@@ -3,7 +3,12 @@ package dev.waymark.tui.keys;
 import com.googlecode.lanterna.input.KeyStroke;
 import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.chat.ChatView;
+import dev.waymark.tui.chat.TabState;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.tui.command.CommandEntry;
+import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
@@ -168,6 +173,8 @@ public final class KeyRouter {
       onOverlay(layers.overlay(), action.get());
     } else if (layers.picker() != null) {
       onPicker(layers.picker(), action.get());
+    } else if (onMenu(tabs.current(), action.get()) || onPlanQuestion(tabs.current(), action.get())) {
+      return;
     } else if (!answerApproval(tabs.current(), action.get()) && !perform(action.get())) {
       edit(tabs.current().editor(), action.get());
     }
@@ -196,12 +203,73 @@ public final class KeyRouter {
       case SCROLL_UP -> picker.move(-page);
       case SCROLL_DOWN -> picker.move(page);
       case SUBMIT -> {
-        int before = picker.chosen().value();
         layers.closePanels();
-        host.runCommand(tabs.current(), "/undo " + before);
+        picker.choose();
       }
       default -> { }
     }
+  }
+
+  /** The command menu's keys while it is open; false for a key it leaves to the rest. */
+  private boolean onMenu(TabController tab, Action action) {
+    InputEditor editor = tab.editor();
+    String text = editor.text();
+    CommandMenu menu = layers.menu();
+    if (!menu.isOpen(text)) {
+      return false;
+    }
+    switch (action) {
+      case HISTORY_PREVIOUS -> menu.move(text, -1);
+      case HISTORY_NEXT -> menu.move(text, 1);
+      case COMPLETE -> menu.selected(text).ifPresent(e -> editor.setText(menu.completion(e)));
+      case SUBMIT -> {
+        CommandEntry entry = menu.selected(text).orElseThrow();
+        if (entry.needsArguments()) {
+          editor.setText(menu.completion(entry)); // its argument is typed next
+        } else {
+          history.add(entry.command());
+          editor.clear();
+          host.runCommand(tab, entry.command());
+        }
+      }
+      case INTERRUPT -> menu.dismiss(text);
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** "Run this plan?": ↑ ↓ choose, Enter answers, Esc keeps planning; only on an empty input, so typing goes on as usual. */
+  private boolean onPlanQuestion(TabController tab, Action action) {
+    TabState state = tab.state();
+    if (!state.planToRun() || !tab.editor().isEmpty() || state.running() || state.pendingApproval().isPresent()) {
+      return false;
+    }
+    List<ApprovalMode> modes = ModeText.toRunAPlan(host.runInfo().sandboxed());
+    int answers = modes.size() + 1; // and "no, keep planning"
+    switch (action) {
+      case HISTORY_PREVIOUS -> state.movePlanChoice(-1, answers);
+      case HISTORY_NEXT -> state.movePlanChoice(1, answers);
+      case SUBMIT -> {
+        if (state.planChoice() < modes.size()) {
+          tab.runPlan(modes.get(state.planChoice()));
+          tab.scroll().follow();
+        } else {
+          keepPlanning(state);
+        }
+      }
+      case INTERRUPT -> keepPlanning(state);
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void keepPlanning(TabState state) {
+    state.clearPlan();
+    layers.hint("Still in plan mode: say what to change in the plan, or Shift+Tab to another mode.");
   }
 
   /** Does a bound action on the tab; false when it is the input's to do. */
@@ -230,18 +298,22 @@ public final class KeyRouter {
           return false;
         }
         history.previous(editor.text()).ifPresent(editor::setText);
+        layers.menu().dismiss(editor.text()); // a /command brought back from history: ↑ goes on through history
       }
       case HISTORY_NEXT -> {
         if (!editor.isOnLastRow()) {
           return false;
         }
         history.next().ifPresent(editor::setText);
+        layers.menu().dismiss(editor.text());
       }
       case COMPLETE -> complete(editor);
       case SCROLL_UP -> ChatView.scrollUp(tab.state(), tab.scroll(), host.chatWidth(), host.chatHeight(),
           Math.max(1, host.chatHeight() / 2));
       case SCROLL_DOWN -> ChatView.scrollDown(tab.state(), tab.scroll(), host.chatWidth(), Math.max(1, host.chatHeight() / 2));
       case EXPAND -> tab.state().toggleExpanded();
+      case CYCLE_MODE -> layers.hint("Mode " + ModeText.describe(tab.cycleMode(host.runInfo().sandboxed()))
+          + " · Shift+Tab: " + ModeText.cycle(host.runInfo().sandboxed()));
       case HELP -> host.showHelp();
       default -> {
         return false;

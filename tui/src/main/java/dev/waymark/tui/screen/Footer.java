@@ -46,7 +46,10 @@ public final class Footer {
     }
     spans.add(Span.of("│ ", Tone.MUTED));
     spans.add(Span.plain(model));
-    spans.add(Span.of(" · " + approval, Tone.MUTED));
+    spans.add(Span.of(" · ", Tone.MUTED));
+    // the modes that change what runs unasked stand out: plan refuses edits, yolo asks nothing
+    spans.add(approval.equals("plan") ? new Span(approval, Style.of(Tone.ACCENT).bolded())
+        : approval.equals("yolo") ? new Span(approval, Style.of(Tone.WARNING).bolded()) : Span.of(approval, Tone.MUTED));
     tab.lastUsage().ifPresent(u -> spans.add(Span.of(" · ctx " + tokens(u.inputTokens()) + " · out "
         + tokens(tab.outputTokens()), Tone.MUTED)));
     spans.add(Span.of(" · F1 help", Tone.MUTED));

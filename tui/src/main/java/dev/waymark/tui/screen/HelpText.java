@@ -1,6 +1,7 @@
 package dev.waymark.tui.screen;
 
-import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.command.CommandCatalog;
+import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.tui.terminal.Action;
 import dev.waymark.tui.terminal.KeyChord;
 import dev.waymark.tui.terminal.KeyMap;
@@ -45,7 +46,12 @@ public final class HelpText {
 
   /** The help for the keys as bound in {@code bindings}: keys, commands, then the input's editing keys. */
   public static List<Line> render(KeyMap bindings, int width) {
-    List<Line> rows = render(keys(bindings, false), width);
+    return render(bindings, CommandCatalog.BUILT_IN, width);
+  }
+
+  /** The help with {@code commands}: the built-in ones and those other features added. */
+  public static List<Line> render(KeyMap bindings, List<CommandEntry> commands, int width) {
+    List<Line> rows = render(keys(bindings, false), commands, width);
     rows.add(Line.EMPTY);
     rows.add(Line.of("Editing the input", Style.of(Tone.HEADING).bolded()));
     keyRows(keys(bindings, true), width, rows);
@@ -56,14 +62,18 @@ public final class HelpText {
 
   /** {@code keys}: what each action does, and the chords bound to it (in order of the help); then the commands. */
   static List<Line> render(Map<String, String> keys, int width) {
+    return render(keys, CommandCatalog.BUILT_IN, width);
+  }
+
+  static List<Line> render(Map<String, String> keys, List<CommandEntry> commands, int width) {
     List<Line> rows = new ArrayList<>();
     rows.add(Line.of("Keys", Style.of(Tone.HEADING).bolded()));
     keyRows(keys, width, rows);
     rows.add(Line.EMPTY);
     rows.add(Line.of("Commands", Style.of(Tone.HEADING).bolded()));
-    for (String usage : SlashCommand.USAGE) {
-      rows.addAll(Wrap.wrap(Line.of(Span.of("  " + usage, Tone.ACCENT), Span.of("  " + explain(usage), Tone.MUTED)),
-          width, Line.plain("    ")));
+    for (CommandEntry command : commands) {
+      rows.addAll(Wrap.wrap(Line.of(Span.of("  " + command.usage(), Tone.ACCENT), Span.of("  " + command.description(),
+          Tone.MUTED)), width, Line.plain("    ")));
     }
     rows.add(Line.EMPTY);
     rows.add(Line.of("Approvals", Style.of(Tone.HEADING).bolded()));
@@ -78,6 +88,10 @@ public final class HelpText {
     rows.addAll(Wrap.wrap(Line.of(Span.of("Every prompt makes a checkpoint. Browsing never touches your files; "
         + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
         + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));
+    rows.add(Line.EMPTY);
+    rows.addAll(Wrap.wrap(Line.of(Span.of("Modes (Shift+Tab or /mode): plan runs only reading tools and asks for a plan, "
+        + "then whether to carry it out; ask asks before edits and commands; auto-edit runs edits and asks before "
+        + "commands; yolo (only by /mode yolo or --approval yolo) runs everything.", Tone.MUTED)), width));
     return rows;
   }
 
@@ -89,32 +103,7 @@ public final class HelpText {
   }
 
   static String explain(String usage) {
-    return switch (usage) {
-      case "/checkpoint" -> "the checkpoints as a tree: branches, undone or abandoned ones, named saves";
-      case "/checkpoint N" -> "view #N (read-only; nothing on disk changes)";
-      case "/checkpoint live" -> "stop viewing, back to live";
-      case "/checkpoint undo [N] [--force]" -> "undo the last checkpoint (or back to #N): files and conversation; "
-          + "--force overwrites later edits that clash (what they held is kept under a rescued tag)";
-      case "/checkpoint redo [--force]" -> "re-apply the last undone checkpoint";
-      case "/checkpoint save [name]" -> "keep a named tag of the live state";
-      case "/checkpoint goto N|NAME [--force]" -> "make #N (or the save NAME) live, even one undone or on another branch";
-      case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
-      case "/checkpoint restore N [files|conversation|both] [--force]" -> "restore only files, only conversation, or both";
-      case "/session save [name]" -> "save this session now (it is also saved after every checkpoint)";
-      case "/session load ID|NAME" -> "open a saved session of this project";
-      case "/session list" -> "the saved sessions of this project";
-      case "/session delete ID" -> "delete a saved session and its checkpoints' tags";
-      case "/tab" -> "the tabs closed in this session";
-      case "/tab reopen [N]" -> "reopen the last closed tab (or the N-th /tab lists)";
-      case "/undo [N]" -> "short for /checkpoint undo [N]";
-      case "/redo" -> "short for /checkpoint redo";
-      case "/rewind" -> "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)";
-      case "/diff [N]" -> "short for /checkpoint diff [N]";
-      case "/permissions" -> "the allow and deny rules in force (settings and this session), numbered; deny wins";
-      case "/permissions remove N" -> "take rule N out (and out of the settings file it came from)";
-      case "/help" -> "this help";
-      case "/quit" -> "leave Waymark";
-      default -> "";
-    };
+    return CommandCatalog.BUILT_IN.stream().filter(e -> e.usage().equals(usage)).map(CommandEntry::description)
+        .findFirst().orElse("");
   }
 }

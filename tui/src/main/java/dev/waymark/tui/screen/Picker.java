@@ -8,23 +8,31 @@ import dev.waymark.tui.text.Wrap;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A list drawn over the chat to choose one entry from with ↑ ↓ and Enter (the /rewind list). */
+/** A list drawn over the chat to choose one entry from with ↑ ↓ and Enter (the /rewind list, /model). */
 public final class Picker {
   /** One entry: what it shows, and the value Enter gives back. */
   public record Choice(String label, String detail, int value) {}
 
   private final String title;
   private final List<Choice> choices;
+  private final java.util.function.Consumer<Choice> onChoose;
   private int selected;
   private int top;
 
-  public Picker(String title, List<Choice> choices, int selected) {
+  /** {@code onChoose} runs with the entry Enter picks, after the list has closed. */
+  public Picker(String title, List<Choice> choices, int selected, java.util.function.Consumer<Choice> onChoose) {
     if (choices.isEmpty()) {
       throw new IllegalArgumentException("nothing to pick from");
     }
     this.title = title;
     this.choices = List.copyOf(choices);
     this.selected = Math.max(0, Math.min(choices.size() - 1, selected));
+    this.onChoose = onChoose;
+  }
+
+  /** Does what picking the selected entry does. */
+  public void choose() {
+    onChoose.accept(chosen());
   }
 
   public String title() {

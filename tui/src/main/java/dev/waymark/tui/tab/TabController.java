@@ -4,6 +4,8 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.approval.ApprovalPrompt;
@@ -29,6 +31,7 @@ public final class TabController {
   private final ChatView.Scroll scroll = new ChatView.Scroll();
   private final InputEditor editor = new InputEditor();
   private ApprovalPrompt approvalPrompt; // how far the user got in answering the call waiting, if any
+  private boolean compacting; // the running or last turn is a /compact
 
   /**
    * What the interface around the tab does after one of its events.
@@ -105,6 +108,43 @@ public final class TabController {
     session.submit(new Command.Cancel());
   }
 
+  /** The tab's approval mode now. */
+  public ApprovalMode mode() {
+    return session.settings().approval();
+  }
+
+  /** The tab's model now. */
+  public String model() {
+    return session.settings().model();
+  }
+
+  /** Sets the tab's approval mode; it applies from the running turn's next tool call. */
+  public void setMode(ApprovalMode mode) {
+    session.submit(new Command.SetMode(mode.label()));
+  }
+
+  /** Sets the model of the tab's next model call. */
+  public void setModel(String model) {
+    session.submit(new Command.SetModel(model));
+  }
+
+  /** Shift+Tab: the next mode of the cycle (a mode that runs commands unasked only when {@code sandboxed}). */
+  public ApprovalMode cycleMode(boolean sandboxed) {
+    ApprovalMode next = mode().next(sandboxed);
+    setMode(next);
+    return next;
+  }
+
+  /** What the prompt that carries out a plan says. */
+  public static final String RUN_PLAN = "Carry out the plan.";
+
+  /** "Run this plan?" answered with a mode: the tab switches to it and a turn carries out the plan. */
+  public void runPlan(ApprovalMode mode) {
+    state.clearPlan();
+    setMode(mode);
+    send(RUN_PLAN);
+  }
+
   public void approve(TabState.PendingApproval pending, boolean forSession) {
     session.submit(new Command.Approve(pending.call().id(), forSession));
     state.clearPendingApproval();
@@ -175,6 +215,13 @@ public final class TabController {
       scroll.follow();
     } else if (event instanceof Event.TurnFinished && state.viewed().isPresent()) {
       viewLive(); // viewed while it ran: back to live, so the next message does not branch by surprise
+    }
+    if (event instanceof Event.TurnStarted started) {
+      compacting = started.prompt().equals("/compact");
+    }
+    if (event instanceof Event.TurnFinished finished && finished.status() == TurnStatus.DONE
+        && mode() == ApprovalMode.PLAN && !compacting) {
+      state.offerPlan(); // a summary is no plan to run
     } else if (event instanceof Event.CheckpointRestored) {
       scroll.follow();
       hint = state.takeDraftToRestore().map(draft -> refill(draft, history)).orElse("");

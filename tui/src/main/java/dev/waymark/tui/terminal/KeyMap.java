@@ -40,6 +40,7 @@ public final class KeyMap {
     bind(b, Action.SCROLL_UP, "pgup");
     bind(b, Action.SCROLL_DOWN, "pgdn");
     bind(b, Action.EXPAND, "ctrl+o");
+    bind(b, Action.CYCLE_MODE, "shift+tab");
     bind(b, Action.CLEAR_OR_EXIT, "ctrl+c");
     bind(b, Action.EXIT_IF_EMPTY, "ctrl+d");
     bind(b, Action.HELP, "f1");

@@ -84,6 +84,24 @@ class SlashCommandTest {
   }
 
   @Test
+  void modeModelAndStatus() {
+    assertThat(parse("/mode")).isEqualTo(new Parsed.Mode(null));
+    assertThat(parse("/mode PLAN")).isEqualTo(new Parsed.Mode("plan"));
+    assertThat(parse("/mode auto_edit")).isEqualTo(new Parsed.Mode("auto-edit"));
+    assertThat(parse("/mode sudo")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("sudo", "plan, ask, auto-edit or yolo"));
+    assertThat(parse("/mode ask now")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Usage: /mode [plan|ask|auto-edit|yolo]"));
+    assertThat(parse("/model")).isEqualTo(new Parsed.Model(null));
+    assertThat(parse("/model gpt-4.1")).isEqualTo(new Parsed.Model("gpt-4.1"));
+    assertThat(parse("/model a b")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/status")).isEqualTo(new Parsed.Status());
+    assertThat(parse("/status now")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/stauts")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Unknown command /stauts. Did you mean /status?"));
+  }
+
+  @Test
   void helpAndQuit() {
     assertThat(parse("/help")).isEqualTo(new Parsed.Help());
     assertThat(parse("/quit")).isEqualTo(new Parsed.Quit());

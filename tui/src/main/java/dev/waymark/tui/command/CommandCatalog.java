@@ -1,0 +1,131 @@
+package dev.waymark.tui.command;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The commands the interface knows, for the menu that opens on {@code /}, for {@code /help} and for
+ * the "did you mean" of a mistyped command. The built-in ones come first; other features (custom
+ * commands, an MCP server's prompts) {@link #add} theirs while the interface runs.
+ */
+public final class CommandCatalog {
+  /** The built-in commands, in the order the menu and the help list them. */
+  public static final List<CommandEntry> BUILT_IN = List.of(
+      entry("/checkpoint", "the checkpoints as a tree: branches, undone or abandoned ones, named saves"),
+      entry("/checkpoint N", "view #N (read-only; nothing on disk changes)"),
+      entry("/checkpoint live", "stop viewing, back to live"),
+      entry("/checkpoint undo [N] [--force]", "undo the last checkpoint (or back to #N): files and conversation; "
+          + "--force overwrites later edits that clash (what they held is kept under a rescued tag)"),
+      entry("/checkpoint redo [--force]", "re-apply the last undone checkpoint"),
+      entry("/checkpoint save [name]", "keep a named tag of the live state"),
+      entry("/checkpoint goto N|NAME [--force]", "make #N (or the save NAME) live, even one undone or on another branch"),
+      entry("/checkpoint diff [N]", "how the files on disk differ from #N"),
+      entry("/checkpoint restore N [files|conversation|both] [--force]", "restore only files, only conversation, or both"),
+      entry("/session save [name]", "save this session now (it is also saved after every checkpoint)"),
+      entry("/session load ID|NAME", "open a saved session of this project"),
+      entry("/session list", "the saved sessions of this project"),
+      entry("/session delete ID", "delete a saved session and its checkpoints' tags"),
+      entry("/tab", "the tabs closed in this session"),
+      entry("/tab reopen [N]", "reopen the last closed tab (or the N-th /tab lists)"),
+      entry("/undo [N]", "short for /checkpoint undo [N]"),
+      entry("/redo", "short for /checkpoint redo"),
+      entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
+      entry("/diff [N]", "short for /checkpoint diff [N]"),
+      entry("/mode [plan|ask|auto-edit|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit)"),
+      entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
+      entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
+      entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
+      entry("/compact", "summarise the conversation into one message, a checkpoint of its own"),
+      entry("/reasoning", "show or fold a reasoning model's thinking"),
+      entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),
+      entry("/permissions remove N", "take rule N out (and out of the settings file it came from)"),
+      entry("/help", "keys and commands"),
+      entry("/quit", "leave Waymark"));
+
+  private final List<CommandEntry> entries = new CopyOnWriteArrayList<>(BUILT_IN);
+
+  private static CommandEntry entry(String usage, String description) {
+    return new CommandEntry(usage, description);
+  }
+
+  /** Adds a command to the menu and the help; one whose usage is already listed is left out. */
+  public void add(CommandEntry entry) {
+    if (entries.stream().noneMatch(e -> e.usage().equals(entry.usage()))) {
+      entries.add(entry);
+    }
+  }
+
+  public List<CommandEntry> entries() {
+    return List.copyOf(entries);
+  }
+
+  /**
+   * The entries the menu shows for {@code typed} (a {@code /} and what follows it): those whose
+   * usage starts with it; when none does, those whose command contains it; when none does either,
+   * those whose description mentions it ({@code /undo} finds nothing, {@code /back} finds undo).
+   */
+  public List<CommandEntry> matching(String typed) {
+    String wanted = typed.strip().toLowerCase(Locale.ROOT);
+    List<CommandEntry> found = new ArrayList<>();
+    for (CommandEntry e : entries) {
+      if (e.usage().toLowerCase(Locale.ROOT).startsWith(wanted)) {
+        found.add(e);
+      }
+    }
+    String word = wanted.startsWith("/") ? wanted.substring(1) : wanted;
+    if (!found.isEmpty() || word.isEmpty() || word.contains(" ")) {
+      return found; // past the command's name only a whole usage matches: Enter then runs what was typed
+    }
+    for (CommandEntry e : entries) {
+      if (e.command().toLowerCase(Locale.ROOT).contains(word)) {
+        found.add(e);
+      }
+    }
+    if (!found.isEmpty() || word.length() < 3) {
+      return found;
+    }
+    for (CommandEntry e : entries) {
+      if (e.description().toLowerCase(Locale.ROOT).contains(word)) {
+        found.add(e);
+      }
+    }
+    return found;
+  }
+
+  /** The command nearest to a mistyped {@code word} ({@code /mdoe}), if one is near enough to be meant. */
+  public Optional<String> nearest(String word) {
+    String typed = word.toLowerCase(Locale.ROOT);
+    return entries.stream().map(e -> e.command().split(" ")[0]).distinct()
+        .map(name -> new Candidate(name, distance(typed, name)))
+        .filter(c -> c.distance() <= Math.max(1, c.command().length() / 3))
+        .min(Comparator.comparingInt(Candidate::distance))
+        .map(Candidate::command);
+  }
+
+  private record Candidate(String command, int distance) {}
+
+  /** Edits (insert, delete, replace, swap two neighbours) from one word to the other. */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+}

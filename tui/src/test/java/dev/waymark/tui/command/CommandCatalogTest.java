@@ -1,0 +1,49 @@
+package dev.waymark.tui.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The command menu's matching and the "did you mean" of a mistyped command. */
+class CommandCatalogTest {
+  private final CommandCatalog catalog = new CommandCatalog();
+
+  @Test
+  void theMenuShowsCommandsStartingWithWhatWasTypedThenOnesContainingItThenDescriptions() {
+    assertThat(catalog.matching("/")).hasSameSizeAs(CommandCatalog.BUILT_IN);
+    assertThat(catalog.matching("/st")).extracting(CommandEntry::command).containsExactly("/status");
+    assertThat(catalog.matching("/mod")).extracting(CommandEntry::command).containsExactly("/mode", "/model");
+    assertThat(catalog.matching("/reopen")).extracting(CommandEntry::command).containsExactly("/tab reopen");
+    assertThat(catalog.matching("/tokens")).extracting(CommandEntry::command).containsExactly("/status", "/cost");
+    assertThat(catalog.matching("/undo 3")).as("an argument typed: no menu, Enter runs it").isEmpty();
+    assertThat(catalog.matching("/zzzz")).isEmpty();
+  }
+
+  @Test
+  void aMistypedCommandSuggestsTheNearestOnlyWhenItIsNear() {
+    assertThat(catalog.nearest("/mdoe")).hasValue("/mode");
+    assertThat(catalog.nearest("/stauts")).hasValue("/status");
+    assertThat(catalog.nearest("/chekpoint")).hasValue("/checkpoint");
+    assertThat(catalog.nearest("/frobnicate")).isEmpty();
+  }
+
+  @Test
+  void anEntryKnowsWhatIsTypedToRunItAndWhetherItNeedsAnArgument() {
+    CommandEntry load = new CommandEntry("/session load ID|NAME", "");
+    assertThat(load.command()).isEqualTo("/session load");
+    assertThat(load.needsArguments()).isTrue();
+    CommandEntry undo = new CommandEntry("/undo [N]", "");
+    assertThat(undo.command()).isEqualTo("/undo");
+    assertThat(undo.needsArguments()).isFalse();
+    assertThat(undo.takesArguments()).isTrue();
+    assertThat(new CommandEntry("/checkpoint N", "").needsArguments()).isTrue();
+    assertThat(new CommandEntry("/status", "").takesArguments()).isFalse();
+  }
+
+  @Test
+  void addedCommandsJoinTheMenuOnce() {
+    catalog.add(new CommandEntry("/review", "review the changes"));
+    catalog.add(new CommandEntry("/review", "again"));
+    assertThat(catalog.matching("/rev")).extracting(CommandEntry::description).containsExactly("review the changes");
+  }
+}
