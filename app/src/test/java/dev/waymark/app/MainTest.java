@@ -66,13 +66,24 @@ class MainTest {
     Path project = Files.createDirectories(temp.resolve("my project"));
     assertThat(run("store", "-C", project.toString())).isZero();
     assertThat(out.toString())
-        .contains("Project:           " + project.toRealPath())
-        .contains("Shadow repository: " + temp.resolve("home/projects"))
+        .contains("Project:           " + project)
+        .contains("Shadow repository: none yet; the first checkpoint makes it in " + temp.resolve("home/projects"))
         .contains("Tabs with checkpoints: none yet");
     assertThat(err.toString()).isEmpty();
     try (var files = Files.list(project)) {
       assertThat(files).isEmpty();
     }
+    assertThat(temp.resolve("home/projects")).as("asking makes no store").doesNotExist();
+
+    dev.waymark.core.checkpoint.ShadowStore.open(project, new WaymarkHome(temp.resolve("home")),
+        dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT).close();
+    out.getBuffer().setLength(0);
+    assertThat(run("store", "-C", project.toString())).isZero();
+    assertThat(out.toString())
+        .contains("Project:           " + project.toRealPath())
+        .contains("Shadow repository: " + temp.resolve("home/projects"))
+        .doesNotContain("none yet;")
+        .contains("Tabs with checkpoints: none yet");
   }
 
   @Test
