@@ -348,6 +348,11 @@ public final class WaymarkUi implements Host {
     layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), width)));
   }
 
+  @Override
+  public void showPanel(String title, java.util.function.IntFunction<List<dev.waymark.tui.text.Line>> layout) {
+    layers.show(new Overlay(title, layout));
+  }
+
   /** The /rewind list: the live path's prompts, newest first; Enter goes back to before the chosen one. */
   @Override
   public void openRewind(TabController tab) {

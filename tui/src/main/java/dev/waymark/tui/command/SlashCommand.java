@@ -14,12 +14,12 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
       "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
       "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/help", "/quit");
+      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/output [N]", "/compact", "/reasoning", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/help", "/quit");
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/output", "/compact", "/reasoning", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -37,6 +37,9 @@ public final class SlashCommand {
 
     /** Pick a prompt of the live path to go back to before it. */
     record Rewind() implements Parsed {}
+
+    /** The whole output of the tool calls of {@code checkpoint}, in a panel. */
+    record Output(int checkpoint) implements Parsed {}
 
     /** Show or fold the reasoning of the tab's reasoning model. */
     record ToggleReasoning() implements Parsed {}
@@ -82,6 +85,13 @@ public final class SlashCommand {
         return alias(words, current, defaultSaveName);
       case "/tab":
         return tab(words);
+      case "/output":
+        try {
+          return words.length == 1 ? new Parsed.Output(current)
+              : words.length == 2 ? new Parsed.Output(number(words[1])) : invalid("Usage: /output [N]");
+        } catch (IllegalArgumentException e) {
+          return invalid(e.getMessage());
+        }
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       default:
