@@ -202,6 +202,9 @@ final class ExecCommand implements Callable<Integer> {
         err.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
         err.println("waymark: " + warning.message());
+      } else if (event instanceof Event.BranchRefused refused) {
+        err.println("waymark: " + refused.message());
+        return 1;
       } else if (event instanceof Event.Error error) {
         failure = advice.apply(error.message());
         if (!started) { // the turn could not even begin (e.g. a branch stopped by clashing edits)

@@ -259,6 +259,9 @@ public final class WaymarkUi implements Host {
       layers.hint(reaction.hint());
     }
     reaction.diff().ifPresent(this::showDiff);
+    reaction.branchRefused().ifPresent(refused -> layers.ask(new Layers.Confirm("Branch from #" + refused.from()
+        + " anyway, overwriting " + String.join(", ", refused.result().conflicts())
+        + " (what they hold now is kept under a rescued tag)? [y/N]", () -> tab.forceBranch(refused))));
   }
 
   // ------------------------------------------------------------------ what keys and commands ask

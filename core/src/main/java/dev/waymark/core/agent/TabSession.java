@@ -166,7 +166,7 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void branch(Command.Branch c) {
-      later(c, () -> startTurn(Opening.branch(c.from(), c.text())));
+      later(c, () -> startTurn(Opening.branch(c.from(), c.text(), c.force())));
     }
 
     @Override
@@ -296,12 +296,13 @@ public final class TabSession implements AutoCloseable {
       return tree.begin();
     }
     int from = opening.branchFrom().getAsInt();
-    CheckpointTree.BranchResult branch = tree.branchFrom(from);
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
+    CheckpointTree.BranchResult branch = tree.branchFrom(from, opening.force());
     if (branch.turn().isEmpty()) {
-      emit(new Event.Error("Could not branch from #" + from + ": " + branch.restore().summary()));
+      // one event, not a restore and then an error: the front end says it once and can offer the forced branch
+      emit(new Event.BranchRefused(from, opening.prompt(), ProtocolViews.restore(branch.restore())));
       return null;
     }
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
     conversation.keepDraft(from, opening.prompt());
     return branch.turn().get();
