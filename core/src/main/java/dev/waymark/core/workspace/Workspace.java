@@ -81,6 +81,8 @@ public final class Workspace implements AutoCloseable {
   // the session file: guarded by this
   private String id;
   private String name;
+  /** Names the session had before a rename: they still open it. */
+  private List<String> formerNames = List.of();
   private Instant created;
   private Optional<SessionStore.Stamp> stamp = Optional.empty();
   private Map<String, SessionFile.Tab> lastWritten = Map.of();
@@ -171,6 +173,7 @@ public final class Workspace implements AutoCloseable {
     synchronized (this) {
       id = file.id();
       name = file.name();
+      formerNames = file.formerNames();
       created = file.created() == null ? files.now() : file.created();
       stamp = readOnly ? Optional.empty() : files.stamp(file.id());
       lastWritten = file.tabs().stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
@@ -395,13 +398,22 @@ public final class Workspace implements AutoCloseable {
       return explicit ? "Nothing to save yet: no tab has a checkpoint." : ""; // a session only opened is not kept
     }
     Optional<String> told = reconcile(records, newName);
+    String renamedFrom = null;
     if (newName != null) {
+      if (name != null && !name.equals(newName)) {
+        renamedFrom = name;
+        List<String> former = new ArrayList<>(formerNames);
+        former.remove(name);
+        former.add(name);
+        formerNames = List.copyOf(former);
+      }
+      formerNames = formerNames.stream().filter(n -> !n.equals(newName)).toList();
       name = newName;
     }
     List<SessionFile.Tab> all = new ArrayList<>(records);
     all.addAll(foreign);
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
-        files.now(), activeTab, all);
+        files.now(), activeTab, all, formerNames);
     stamp = Optional.of(files.saveStamped(file));
     saved.accept(file);
     lastWritten = records.stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
@@ -409,7 +421,8 @@ public final class Workspace implements AutoCloseable {
       told.ifPresent(notices);
       return "";
     }
-    String saved = "Saved session " + label() + " to " + files.file(id) + ".";
+    String saved = "Saved session " + label() + " to " + files.file(id) + "."
+        + (renamedFrom == null ? "" : " Its earlier name \"" + renamedFrom + "\" still opens it.");
     return told.map(t -> t + " " + saved).orElse(saved);
   }
 
@@ -462,6 +475,7 @@ public final class Workspace implements AutoCloseable {
     }
     String old = label();
     id = files.newId();
+    formerNames = List.of(); // a new session: the names the other one had stay with it
     if (newName != null) {
       name = newName;
     }
