@@ -105,13 +105,17 @@ final class ExecCommand implements Callable<Integer> {
       WorkspaceTab chosen;
       if (sessionId != null) {
         var file = workspace.files().load(sessionId);
-        Workspace.Opened opened = workspace.open(file); // keeps the tab the interface shows: exec does not change it
-        opened.notes().forEach(note -> err.println("waymark: " + note));
         String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-        chosen = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst()
-            .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + workspace.label()
-                + " has no tab " + tabId + " (it has " + String.join(", ", opened.tabs().stream()
-                .map(WorkspaceTab::tabId).toList()) + ")."));
+        if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
+          workspace.close();
+          throw new CommandLine.ParameterException(spec.commandLine(), "Session "
+              + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")") + " has no tab " + tabId + " (it has "
+              + String.join(", ", file.tabs().stream().map(dev.waymark.core.session.SessionFile.Tab::tabId).toList()) + ").");
+        }
+        // only the tab asked for is locked, so the interface may hold the others; the tab it shows stays the one shown
+        Workspace.Opened opened = workspace.open(file, false, wanted::equals);
+        opened.notes().forEach(note -> err.println("waymark: " + note));
+        chosen = opened.tabs().get(0);
       } else if (tabId != null || from != null) {
         workspace.close();
         throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");

@@ -87,6 +87,8 @@ public final class Workspace implements AutoCloseable {
   private Optional<SessionStore.Stamp> stamp = Optional.empty();
   private Map<String, SessionFile.Tab> lastWritten = Map.of();
   private List<SessionFile.Tab> foreign = List.of();
+  /** The tabs' order in the file opened: a save keeps it, whichever of them are held here. */
+  private List<String> tabOrder = List.of();
 
   public Workspace(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
@@ -160,11 +162,25 @@ public final class Workspace implements AutoCloseable {
    * (their tabs must not change anything, and such a workspace is not saved).
    */
   public Opened open(SessionFile file, boolean readOnly) {
+    return open(file, readOnly, tabId -> true);
+  }
+
+  /**
+   * {@link #open(SessionFile, boolean)} bringing back only the tabs {@code held} accepts: a headless
+   * command acts on one tab, so it locks that one alone and works while another process holds the
+   * others. The tabs left out are saved as they are, in their place.
+   */
+  public Opened open(SessionFile file, boolean readOnly, java.util.function.Predicate<String> held) {
     List<WorkspaceTab> opened = new ArrayList<>();
+    List<SessionFile.Tab> leftOut = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     try {
       for (SessionFile.Tab record : file.tabs()) {
-        opened.add(restore(record, notes, readOnly));
+        if (held.test(record.tabId())) {
+          opened.add(restore(record, notes, readOnly));
+        } else {
+          leftOut.add(record);
+        }
       }
     } catch (RuntimeException e) {
       opened.forEach(t -> t.session().close());
@@ -177,7 +193,8 @@ public final class Workspace implements AutoCloseable {
       created = file.created() == null ? files.now() : file.created();
       stamp = readOnly ? Optional.empty() : files.stamp(file.id());
       lastWritten = file.tabs().stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
-      foreign = List.of();
+      foreign = List.copyOf(leftOut);
+      tabOrder = file.tabs().stream().map(SessionFile.Tab::tabId).toList();
       shownTab = file.activeTab();
       tabs.clear();
       tabs.addAll(opened);
@@ -412,6 +429,11 @@ public final class Workspace implements AutoCloseable {
     }
     List<SessionFile.Tab> all = new ArrayList<>(records);
     all.addAll(foreign);
+    List<String> order = tabOrder;
+    all.sort(java.util.Comparator.comparingInt(t -> order.contains(t.tabId()) ? order.indexOf(t.tabId()) : Integer.MAX_VALUE));
+    if (shownTab != null && foreign.stream().anyMatch(t -> t.tabId().equals(shownTab) && !t.isClosed())) {
+      activeTab = shownTab; // shown by the process that holds it: this one acts on another tab and leaves that as it is
+    }
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
         files.now(), activeTab, all, formerNames);
     stamp = Optional.of(files.saveStamped(file));
