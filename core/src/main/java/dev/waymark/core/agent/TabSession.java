@@ -340,9 +340,29 @@ public final class TabSession implements AutoCloseable {
 
   private void restored(RestoreResult result) {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
-    String draft = result.applied() ? conversation.draft(result.target()) : "";
+    String draft = result.applied() ? draftOnReturn(result) : "";
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
+  }
+
+  /**
+   * What comes back into the input when a restore reaches its target: going back (an undo), the
+   * prompt of the turn it undid, the target's child on the way from where the tab was; otherwise
+   * what was in the input when the target was left. The draft kept at a checkpoint is the last
+   * prompt sent from it, which after a branch from there is another branch's prompt.
+   */
+  private String draftOnReturn(RestoreResult result) {
+    int child = result.from();
+    while (child > 0 && tree.checkpoint(child).parent() != result.target()) {
+      child = tree.checkpoint(child).parent();
+    }
+    if (child > 0 && tree.checkpoint(child).parent() == result.target()) {
+      String prompt = conversation.promptOf(child);
+      if (!prompt.isEmpty() && !prompt.equals("/compact")) {
+        return prompt;
+      }
+    }
+    return conversation.draft(result.target());
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */
