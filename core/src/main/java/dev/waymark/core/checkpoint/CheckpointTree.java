@@ -321,7 +321,7 @@ public final class CheckpointTree {
       store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
-        outcome.conflicts(), outcome.rescueTag(), livePath());
+        outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());
   }
 
   // ---------------------------------------------------------------------------- diff, save
