@@ -191,7 +191,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return 1;
       }
       project = prepared.project();
-      choice = new Providers.Choice("scripted", "demo", null, null, prepared.script());
+      choice = new Providers.Choice("scripted", "demo", "demo", null, null, prepared.script(), 0, 0, null, null);
       if (!continueLast && resume == null) {
         welcome.addAll(Demo.welcome(project));
       }
