@@ -54,7 +54,7 @@ class RefusedBranchUiTest {
       ui.waitFor("Branch from #1 anyway");
       ui.type("y");
       String branched = ui.waitFor(s -> s.contains("Branched.") && s.contains("ready · #3"), "the forced branch");
-      assertThat(branched).contains("overwritten by force");
+      assertThat(branched).contains("Restored #1: 1 overwritten by force (kept under").doesNotContain("no file changed");
       assertThat(Files.readString(ui.project.resolve("a.txt"))).isEqualTo("one\n");
       assertThat(ui.input()).doesNotContain("another way");
     }

@@ -50,21 +50,21 @@ public record RestoreResult(
     }
     // a file taken away is not "written": say which of the two each was
     int put = written.size() - deleted.size();
-    StringBuilder s = new StringBuilder("Restored #" + target + ": ");
-    if (written.isEmpty()) {
-      s.append("no file changed");
-    } else {
-      s.append(put > 0 ? put + (put == 1 ? " file written" : " files written") : "");
-      s.append(put > 0 && !deleted.isEmpty() ? ", " : "");
-      s.append(deleted.isEmpty() ? "" : deleted.size() + (deleted.size() == 1 ? " file deleted" : " files deleted"));
+    java.util.List<String> parts = new java.util.ArrayList<>();
+    if (put > 0) {
+      parts.add(put + (put == 1 ? " file written" : " files written"));
+    }
+    if (!deleted.isEmpty()) {
+      parts.add(deleted.size() + (deleted.size() == 1 ? " file deleted" : " files deleted"));
     }
     if (!merged.isEmpty()) {
-      s.append(", ").append(merged.size()).append(" merged with later edits (").append(String.join(", ", merged)).append(')');
+      parts.add(merged.size() + " merged with later edits (" + String.join(", ", merged) + ")");
     }
     if (!conflicts.isEmpty()) {
-      s.append(", ").append(conflicts.size()).append(" overwritten by force (kept under ")
-          .append(rescueTag.orElse("?")).append(')');
+      parts.add(conflicts.size() + " overwritten by force (kept under " + rescueTag.orElse("?") + ")");
     }
+    StringBuilder s = new StringBuilder("Restored #" + target + ": "
+        + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)));
     return s.append('.').toString();
   }
 }
