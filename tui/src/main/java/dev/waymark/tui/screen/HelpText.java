@@ -91,7 +91,8 @@ public final class HelpText {
       case "/checkpoint goto N|NAME [--force]" -> "make #N (or the save NAME) live, even one undone or on another branch";
       case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
       case "/checkpoint restore N [files|conversation|both] [--force]" -> "restore only files, only conversation, or both";
-      case "/session save [name]" -> "save this session now (it is also saved after every checkpoint)";
+      case "/session save [name]" -> "save this session now (it is also saved after every checkpoint); a name renames it, "
+          + "and earlier names still open it";
       case "/session load ID|NAME" -> "open a saved session of this project";
       case "/session list" -> "the saved sessions of this project";
       case "/session delete ID" -> "delete a saved session and its checkpoints' tags";
