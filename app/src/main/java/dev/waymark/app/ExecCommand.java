@@ -63,6 +63,10 @@ final class ExecCommand implements Callable<Integer> {
       description = "With --session: branch from checkpoint N (files and conversation go back there first) instead of going on from live.")
   Integer from;
 
+  @Option(names = "--force", description = "With --from: where files changed since clash with #N, overwrite them "
+      + "anyway (what they held is kept under a rescued tag).")
+  boolean force;
+
   @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
   List<String> prompt;
 
@@ -71,6 +75,10 @@ final class ExecCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     java.util.Map<String, String> env = main.env();
+    if (force && from == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--force goes with --from: it overwrites what clashes "
+          + "with the checkpoint a branch starts from.");
+    }
     Settings settings;
     try {
       Settings.Loaded loaded = options.settings(env, directory.toAbsolutePath());
@@ -140,7 +148,7 @@ final class ExecCommand implements Callable<Integer> {
           // turn writes ahead to the store from its first tool call, so a process killed at any
           // moment leaves a session that names the tab (its tags come back) and keeps the prompt
           workspace.submit(chosen, List.of(from != null
-              ? new dev.waymark.core.protocol.Command.Branch(from, text)
+              ? new dev.waymark.core.protocol.Command.Branch(from, text, force)
               : new dev.waymark.core.protocol.Command.SendPrompt(text)));
           java.util.function.UnaryOperator<String> advice = failure -> {
             ModelException e = tooLong.get();
