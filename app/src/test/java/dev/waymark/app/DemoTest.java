@@ -19,11 +19,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DemoTest {
   @TempDir Path temp;
+  /** The demo copies made, deleted after each test: Demo makes them in the system's temporary directory. */
+  private final List<Path> copies = new ArrayList<>();
+
+  @org.junit.jupiter.api.AfterEach
+  void deleteCopies() throws Exception {
+    for (Path dir : copies) {
+      try (var walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
 
   @Test
   void whereTheLastDemoIsIsReadableByItsOwnerOnly() throws Exception {
     WaymarkHome home = new WaymarkHome(temp.resolve("home"));
     Demo.Prepared prepared = Demo.prepare(home);
+    copies.add(prepared.project().getParent());
 
     Path last = home.root().resolve("demo-last.txt");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(last))).isEqualTo("rw-------");
@@ -55,6 +69,7 @@ class DemoTest {
   @Test
   void theDemosModelProposesTheChangeTheConversationLacksWhateverThisProcessAskedBefore() throws Exception {
     Path script = Demo.prepare().script();
+    copies.add(script.getParent());
     ChatModel fresh = DemoModel.of(script);
     assertThat(writes(ask(fresh, afterChanges(0)))).contains("greeter.py");
 
