@@ -74,12 +74,16 @@ final class CheckpointsCommand implements Callable<Integer> {
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
           .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
       boolean looking = command instanceof Command.List || command instanceof Command.Diff;
-      Workspace.Opened opened = workspace.open(file, looking);
-      opened.notes().forEach(note -> err.println("waymark: " + note));
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-      TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().map(WorkspaceTab::session)
-          .orElseThrow(() -> new SessionException("Session " + workspace.label() + " has no tab " + tabId + " (it has "
-              + String.join(", ", opened.tabs().stream().map(WorkspaceTab::tabId).toList()) + ")."));
+      if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
+        throw new SessionException("Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
+            + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
+            + ").");
+      }
+      // only the tab asked for is locked: the interface may hold the others meanwhile
+      Workspace.Opened opened = workspace.open(file, looking, wanted::equals);
+      opened.notes().forEach(note -> err.println("waymark: " + note));
+      TabSession tab = opened.tabs().get(0).session();
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);

@@ -24,8 +24,10 @@ final class Demo {
   static Prepared prepare(dev.waymark.core.WaymarkHome home) {
     Prepared prepared = prepare();
     try {
-      Files.createDirectories(home.root());
-      Files.writeString(lastFile(home), prepared.project().getParent().toString() + "\n", StandardCharsets.UTF_8);
+      // it names a directory of the user's: as private as everything else Waymark keeps
+      dev.waymark.core.WaymarkHome.createPrivateDirectories(home.root());
+      dev.waymark.core.WaymarkHome.replacePrivate(lastFile(home),
+          (prepared.project().getParent().toString() + "\n").getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not remember where the demo is: " + e.getMessage(), e);
     }

@@ -63,6 +63,10 @@ final class ExecCommand implements Callable<Integer> {
       description = "With --session: branch from checkpoint N (files and conversation go back there first) instead of going on from live.")
   Integer from;
 
+  @Option(names = "--force", description = "With --from: where files changed since clash with #N, overwrite them "
+      + "anyway (what they held is kept under a rescued tag).")
+  boolean force;
+
   @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
   List<String> prompt;
 
@@ -71,6 +75,10 @@ final class ExecCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     java.util.Map<String, String> env = main.env();
+    if (force && from == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--force goes with --from: it overwrites what clashes "
+          + "with the checkpoint a branch starts from.");
+    }
     Settings settings;
     dev.waymark.core.permission.Permissions permissions;
     try {
@@ -108,13 +116,17 @@ final class ExecCommand implements Callable<Integer> {
       WorkspaceTab chosen;
       if (sessionId != null) {
         var file = workspace.files().load(sessionId);
-        Workspace.Opened opened = workspace.open(file); // keeps the tab the interface shows: exec does not change it
-        opened.notes().forEach(note -> err.println("waymark: " + note));
         String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-        chosen = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst()
-            .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "Session " + workspace.label()
-                + " has no tab " + tabId + " (it has " + String.join(", ", opened.tabs().stream()
-                .map(WorkspaceTab::tabId).toList()) + ")."));
+        if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
+          workspace.close();
+          throw new CommandLine.ParameterException(spec.commandLine(), "Session "
+              + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")") + " has no tab " + tabId + " (it has "
+              + String.join(", ", file.tabs().stream().map(dev.waymark.core.session.SessionFile.Tab::tabId).toList()) + ").");
+        }
+        // only the tab asked for is locked, so the interface may hold the others; the tab it shows stays the one shown
+        Workspace.Opened opened = workspace.open(file, false, wanted::equals);
+        opened.notes().forEach(note -> err.println("waymark: " + note));
+        chosen = opened.tabs().get(0);
       } else if (tabId != null || from != null) {
         workspace.close();
         throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");
@@ -139,7 +151,7 @@ final class ExecCommand implements Callable<Integer> {
           // turn writes ahead to the store from its first tool call, so a process killed at any
           // moment leaves a session that names the tab (its tags come back) and keeps the prompt
           workspace.submit(chosen, List.of(from != null
-              ? new dev.waymark.core.protocol.Command.Branch(from, text)
+              ? new dev.waymark.core.protocol.Command.Branch(from, text, force)
               : new dev.waymark.core.protocol.Command.SendPrompt(text)));
           java.util.function.UnaryOperator<String> advice = failure -> {
             ModelException e = tooLong.get();
@@ -205,6 +217,9 @@ final class ExecCommand implements Callable<Integer> {
         err.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
         err.println("waymark: " + warning.message());
+      } else if (event instanceof Event.BranchRefused refused) {
+        err.println("waymark: " + refused.message());
+        return 1;
       } else if (event instanceof Event.Error error) {
         failure = advice.apply(error.message());
         if (!started) { // the turn could not even begin (e.g. a branch stopped by clashing edits)

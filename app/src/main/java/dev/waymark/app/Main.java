@@ -34,6 +34,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", description = "The project directory (default: the current one).")
   java.nio.file.Path directory;
 
+  @CommandLine.Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory, as DIR.")
+  java.nio.file.Path directoryOption;
+
   @CommandLine.Option(names = "--continue", description = "Reopen this project's last session.")
   boolean continueLast;
 
@@ -103,7 +106,26 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       }
       return new CommandLine.RunLast().execute(parsed);
     });
-    return cli.execute(args);
+    return cli.execute(directoryAfterTheCommand(args, cli.getSubcommands().keySet()));
+  }
+
+  /**
+   * {@code waymark -C DIR exec …} as {@code waymark exec -C DIR …}: {@code git -C} and {@code make -C}
+   * take the directory first, so a user's hands will. Only a lone {@code -C DIR} right before a
+   * command that takes one moves; anything else before a command is refused as before.
+   */
+  static String[] directoryAfterTheCommand(String[] args, java.util.Set<String> commands) {
+    if (args.length < 3 || !List.of("-C", "--directory").contains(args[0]) || !commands.contains(args[2])
+        || args[2].equals("help")) {
+      return args;
+    }
+    List<String> rest = List.of(args).subList(3, args.length);
+    if (rest.stream().anyMatch(a -> a.equals("-C") || a.startsWith("--directory"))) {
+      return args; // two directories: refused below, naming what came before the command
+    }
+    List<String> moved = new java.util.ArrayList<>(List.of(args[2], "-C", args[1]));
+    moved.addAll(rest);
+    return moved.toArray(String[]::new);
   }
 
   /**
@@ -126,7 +148,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     CommandLine cli = spec.commandLine();
     java.nio.file.Path project;
     try {
-      project = UiLauncher.project(directory == null ? java.nio.file.Path.of("") : directory);
+      if (directory != null && directoryOption != null) {
+        throw new IllegalArgumentException("Give the project once: as DIR or as -C DIR, not both.");
+      }
+      java.nio.file.Path given = directory != null ? directory : directoryOption;
+      project = UiLauncher.project(given == null ? java.nio.file.Path.of("") : given);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
@@ -167,7 +193,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return 1;
       }
       project = prepared.project();
-      choice = new Providers.Choice("scripted", "demo", null, null, prepared.script());
+      choice = new Providers.Choice("scripted", "demo", "demo", null, null, prepared.script(), 0, 0, null, null);
       if (!continueLast && resume == null) {
         welcome.addAll(Demo.welcome(project));
       }

@@ -40,6 +40,8 @@ final class Providers {
           return Providers.NOT_CONFIGURED;
         case "scripted":
           return ModelClients.scripted(script);
+        case "demo":
+          return DemoModel.of(script);
         case "anthropic":
           return ModelClients.anthropic(endpoint(), model, maxTokens, thinkingBudget, options);
         default:

@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
     name = "store",
     mixinStandardHelpOptions = true,
     description = {
-      "Show the checkpoint store (shadow repository) of a project, creating it if needed, and the tabs that "
-          + "have checkpoints in it. The project's own .git is never written."
+      "Show the checkpoint store (shadow repository) of a project and the tabs that have checkpoints in it; "
+          + "a project with none yet gets none made. The project's own .git is never written."
     })
 final class StoreCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -28,6 +28,14 @@ final class StoreCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (!ShadowStore.exists(directory.toAbsolutePath(), main.home())) {
+      // only looking: a project nobody ran Waymark on must not get a store from being asked about
+      out.println("Project:           " + directory.toAbsolutePath().normalize());
+      out.println("Shadow repository: none yet; the first checkpoint makes it in "
+          + ShadowStore.location(directory.toAbsolutePath(), main.home()).resolve("shadow.git"));
+      out.println("Tabs with checkpoints: none yet");
+      return 0;
+    }
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT)) {
       out.println("Project:           " + store.projectDirectory());
       out.println("Shadow repository: " + store.shadowDirectory());

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class UiLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(UiLauncher.class);
 
+  private static final String NOTHING_TO_CONTINUE = "This project has no saved session to continue; `waymark` starts a new one.";
+
   private UiLauncher() {}
 
   /** Which session the interface opens: a new one, the last one, or one chosen by id, name or picker. */
@@ -41,6 +43,11 @@ final class UiLauncher {
   static int run(Path project, WaymarkHome home, Settings settings, dev.waymark.core.permission.Permissions permissions,
       Providers.Choice choice, ApprovalMode approval, KeyMap keys, Opening opening, List<String> welcome,
       List<String> warnings, PrintWriter err) throws Exception {
+    if ((opening.continueLast() || opening.resume().isPresent()) && !ShadowStore.exists(project, home)) {
+      // refused before the store is opened, which would make one for a project that never had a session
+      err.println("waymark: " + NOTHING_TO_CONTINUE);
+      return 1;
+    }
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
@@ -99,7 +106,7 @@ final class UiLauncher {
     if (opening.continueLast()) {
       Optional<SessionFile> last = files.latest();
       if (last.isEmpty()) {
-        throw new SessionException("This project has no saved session to continue; `waymark` starts a new one.");
+        throw new SessionException(NOTHING_TO_CONTINUE);
       }
       return last;
     }

@@ -66,13 +66,24 @@ class MainTest {
     Path project = Files.createDirectories(temp.resolve("my project"));
     assertThat(run("store", "-C", project.toString())).isZero();
     assertThat(out.toString())
-        .contains("Project:           " + project.toRealPath())
-        .contains("Shadow repository: " + temp.resolve("home/projects"))
+        .contains("Project:           " + project)
+        .contains("Shadow repository: none yet; the first checkpoint makes it in " + temp.resolve("home/projects"))
         .contains("Tabs with checkpoints: none yet");
     assertThat(err.toString()).isEmpty();
     try (var files = Files.list(project)) {
       assertThat(files).isEmpty();
     }
+    assertThat(temp.resolve("home/projects")).as("asking makes no store").doesNotExist();
+
+    dev.waymark.core.checkpoint.ShadowStore.open(project, new WaymarkHome(temp.resolve("home")),
+        dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT).close();
+    out.getBuffer().setLength(0);
+    assertThat(run("store", "-C", project.toString())).isZero();
+    assertThat(out.toString())
+        .contains("Project:           " + project.toRealPath())
+        .contains("Shadow repository: " + temp.resolve("home/projects"))
+        .doesNotContain("none yet;")
+        .contains("Tabs with checkpoints: none yet");
   }
 
   @Test
@@ -102,6 +113,47 @@ class MainTest {
       assertThat(files).isEmpty();
     }
     assertThat(temp.resolve("home/projects")).doesNotExist();
+  }
+
+  @Test
+  void aDirectoryGivenAsDashCBeforeTheCommandGoesToTheCommandAsGitTakesIt() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\": [{\"text\": \"hi\"}]}");
+    java.util.Map<String, String> env = java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    int status = Main.run(new String[] {"-C", project.toString(), "exec", "--script", script.toString(), "hello"},
+        new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true), env);
+
+    assertThat(status).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("hi");
+    assertThat(err.toString()).doesNotContain("Unknown option");
+    out.getBuffer().setLength(0);
+    assertThat(run("-C", project.toString(), "sessions", "list")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("1 tab, 1 checkpoint");
+  }
+
+  @Test
+  void twoDirectoriesOrMoreThanDashCBeforeTheCommandAreRefused() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    assertThat(run("-C", project.toString(), "store", "-C", temp.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("before the command would be ignored");
+    err.getBuffer().setLength(0);
+    assertThat(run("-C", project.toString(), "--approval", "ask", "store")).isEqualTo(2);
+    assertThat(err.toString()).contains("'-C " + project + " --approval ask' before the command");
+    err.getBuffer().setLength(0);
+    assertThat(run("-C", project.toString(), project.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("not both");
+  }
+
+  @Test
+  void theReadmeGivesTheDefaultTabTheHelpGives() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (String command : List.of("checkpoints", "exec")) {
+      out.getBuffer().setLength(0);
+      assertThat(run(command, "--help")).isZero();
+      assertThat(out.toString().replaceAll("\\s+", " ")).contains("active tab, else its first open one");
+    }
+    assertThat(readme).contains("`--tab ID` (default: the session's active tab, else its first open one)")
+        .doesNotContain("(default: the session's first)");
   }
 
   @Test

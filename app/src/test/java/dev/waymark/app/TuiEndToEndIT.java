@@ -444,6 +444,11 @@ class TuiEndToEndIT {
     tmux.waitFor("Viewing checkpoint #2");
     send("something else");
     tmux.waitFor("ready · #4");
+    // the branch from #2 lacks the README change, so the demo's model makes it again (allowed for the session)
+    waitForPath(demo.resolve("README.md"), true);
+    assertThat(Files.readString(demo.resolve("README.md"))).contains("--shout");
+    send("anything more");
+    tmux.waitFor("ready · #5");
     assertThat(tmux.screen()).contains("no more changes to make");
     // 6: a second tab works as the first did; write_file, allowed from now on in the first, runs unasked
     tmux.keys("C-t");

@@ -283,6 +283,9 @@ public final class WaymarkUi implements Host {
       layers.hint(reaction.hint());
     }
     reaction.diff().ifPresent(this::showDiff);
+    reaction.branchRefused().ifPresent(refused -> layers.ask(new Layers.Confirm("Branch from #" + refused.from()
+        + " anyway, overwriting " + String.join(", ", refused.result().conflicts())
+        + " (what they hold now is kept under a rescued tag)? [y/N]", () -> tab.forceBranch(refused))));
   }
 
   // ------------------------------------------------------------------ what keys and commands ask
@@ -380,6 +383,11 @@ public final class WaymarkUi implements Host {
   @Override
   public void showHelp() {
     layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), catalog.entries(), width)));
+  }
+
+  @Override
+  public void showPanel(String title, java.util.function.IntFunction<List<dev.waymark.tui.text.Line>> layout) {
+    layers.show(new Overlay(title, layout));
   }
 
   /** The /rewind list: the live path's prompts, newest first; Enter goes back to before the chosen one. */

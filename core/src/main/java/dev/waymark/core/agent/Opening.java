@@ -10,21 +10,23 @@ import java.util.OptionalInt;
  *
  * @param branchFrom the checkpoint the prompt was sent from, when not on live
  * @param resumes the checkpoint an approved call continues
+ * @param force a branch overwrites later edits that clash with where it branches from
  */
-record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact) {
-  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true);
+record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact,
+    boolean force) {
+  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, false);
 
   static Opening prompt(String text) {
-    return new Opening(text, OptionalInt.empty(), Optional.empty(), -1, false);
+    return new Opening(text, OptionalInt.empty(), Optional.empty(), -1, false, false);
   }
 
-  static Opening branch(int from, String text) {
-    return new Opening(text, OptionalInt.of(from), Optional.empty(), -1, false);
+  static Opening branch(int from, String text, boolean force) {
+    return new Opening(text, OptionalInt.of(from), Optional.empty(), -1, false, force);
   }
 
   static Opening approved(ToolCall call, int resumes) {
     return new Opening("Approved " + call.name() + ": continue #" + resumes, OptionalInt.empty(), Optional.of(call), resumes,
-        false);
+        false, false);
   }
 
   /** Whether the user's prompt opens the turn's messages (not for a /compact or an approved call). */

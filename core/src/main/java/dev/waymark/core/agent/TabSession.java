@@ -182,7 +182,7 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void branch(Command.Branch c) {
-      later(c, () -> startTurn(Opening.branch(c.from(), c.text())));
+      later(c, () -> startTurn(Opening.branch(c.from(), c.text(), c.force())));
     }
 
     @Override
@@ -343,12 +343,13 @@ public final class TabSession implements AutoCloseable {
       return tree.begin();
     }
     int from = opening.branchFrom().getAsInt();
-    CheckpointTree.BranchResult branch = tree.branchFrom(from);
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
+    CheckpointTree.BranchResult branch = tree.branchFrom(from, opening.force());
     if (branch.turn().isEmpty()) {
-      emit(new Event.Error("Could not branch from #" + from + ": " + branch.restore().summary()));
+      // one event, not a restore and then an error: the front end says it once and can offer the forced branch
+      emit(new Event.BranchRefused(from, opening.prompt(), ProtocolViews.restore(branch.restore())));
       return null;
     }
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
     conversation.keepDraft(from, opening.prompt());
     return branch.turn().get();
@@ -386,9 +387,29 @@ public final class TabSession implements AutoCloseable {
 
   private void restored(RestoreResult result) {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
-    String draft = result.applied() ? conversation.draft(result.target()) : "";
+    String draft = result.applied() ? draftOnReturn(result) : "";
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
+  }
+
+  /**
+   * What comes back into the input when a restore reaches its target: going back (an undo), the
+   * prompt of the turn it undid, the target's child on the way from where the tab was; otherwise
+   * what was in the input when the target was left. The draft kept at a checkpoint is the last
+   * prompt sent from it, which after a branch from there is another branch's prompt.
+   */
+  private String draftOnReturn(RestoreResult result) {
+    int child = result.from();
+    while (child > 0 && tree.checkpoint(child).parent() != result.target()) {
+      child = tree.checkpoint(child).parent();
+    }
+    if (child > 0 && tree.checkpoint(child).parent() == result.target()) {
+      String prompt = conversation.promptOf(child);
+      if (!prompt.isEmpty() && !prompt.equals("/compact")) {
+        return prompt;
+      }
+    }
+    return conversation.draft(result.target());
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */

@@ -193,7 +193,12 @@ public final class CheckpointTree {
 
   /** Restores files and conversation to {@code #number}, then opens a new checkpoint under it. */
   public BranchResult branchFrom(int number) {
-    RestoreResult restore = goTo(number);
+    return branchFrom(number, false);
+  }
+
+  /** As {@link #branchFrom(int)}; {@code force} overwrites later edits that clash (see {@link #goTo(int, boolean)}). */
+  public BranchResult branchFrom(int number, boolean force) {
+    RestoreResult restore = goTo(number, force);
     return new BranchResult(restore, restore.applied() ? Optional.of(begin()) : Optional.empty());
   }
 
@@ -316,7 +321,7 @@ public final class CheckpointTree {
       store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
-        outcome.conflicts(), outcome.rescueTag(), livePath());
+        outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());
   }
 
   // ---------------------------------------------------------------------------- diff, save

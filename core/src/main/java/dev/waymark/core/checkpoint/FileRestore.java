@@ -30,9 +30,14 @@ final class FileRestore {
   private static final Logger LOG = LoggerFactory.getLogger(FileRestore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** {@code deleted}: those of {@code written} the restore removed, since the target has no such file. */
   record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
-      Optional<String> rescueTag) {
-    static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty());
+      Optional<String> rescueTag, List<String> deleted) {
+    static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty(), List.of());
+
+    Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts, Optional<String> rescueTag) {
+      this(applied, written, merged, conflicts, rescueTag, List.of());
+    }
   }
 
   /** One write the restore will make, with what it replaces. */
@@ -192,7 +197,8 @@ final class FileRestore {
     }
     written.sort(null);
     merged.sort(null);
-    return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag);
+    List<String> deleted = written.stream().filter(p -> steps.containsKey(p) && !steps.get(p).next().exists()).toList();
+    return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag, deleted);
   }
 
   /** A path's stamp, and what is on disk there read after it. */

@@ -15,6 +15,7 @@ import java.util.Optional;
  *     overwritten and what was on disk is kept under {@code rescueTag}
  * @param rescueTag the tag holding what a forced restore overwrote ({@code disk/<path>})
  * @param livePath the checkpoints now on the live path, {@code #0} first
+ * @param deleted those of {@code written} that the restore removed (the target has no such file)
  */
 public record RestoreResult(
     boolean applied,
@@ -24,13 +25,20 @@ public record RestoreResult(
     List<String> merged,
     List<String> conflicts,
     Optional<String> rescueTag,
-    List<Integer> livePath) {
+    List<Integer> livePath,
+    List<String> deleted) {
 
   public RestoreResult {
     written = List.copyOf(written);
     merged = List.copyOf(merged);
     conflicts = List.copyOf(conflicts);
     livePath = List.copyOf(livePath);
+    deleted = List.copyOf(deleted);
+  }
+
+  public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, List.of());
   }
 
   /** A one-line account for a user. */
@@ -40,14 +48,23 @@ public record RestoreResult(
           + "and clash with #" + target + ": " + String.join(", ", conflicts)
           + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
-    StringBuilder s = new StringBuilder("Restored #" + target + ": " + written.size() + " file(s) written");
+    // a file taken away is not "written": say which of the two each was
+    int put = written.size() - deleted.size();
+    java.util.List<String> parts = new java.util.ArrayList<>();
+    if (put > 0) {
+      parts.add(put + (put == 1 ? " file written" : " files written"));
+    }
+    if (!deleted.isEmpty()) {
+      parts.add(deleted.size() + (deleted.size() == 1 ? " file deleted" : " files deleted"));
+    }
     if (!merged.isEmpty()) {
-      s.append(", ").append(merged.size()).append(" merged with later edits (").append(String.join(", ", merged)).append(')');
+      parts.add(merged.size() + " merged with later edits (" + String.join(", ", merged) + ")");
     }
     if (!conflicts.isEmpty()) {
-      s.append(", ").append(conflicts.size()).append(" overwritten by force (kept under ")
-          .append(rescueTag.orElse("?")).append(')');
+      parts.add(conflicts.size() + " overwritten by force (kept under " + rescueTag.orElse("?") + ")");
     }
+    StringBuilder s = new StringBuilder("Restored #" + target + ": "
+        + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)));
     return s.append('.').toString();
   }
 }

@@ -113,15 +113,7 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   static ShadowStore open(Path projectDir, WaymarkHome home, RetentionPolicy retention, Clock clock, List<String> exclusions) {
-    Path project;
-    try {
-      project = projectDir.toRealPath();
-    } catch (IOException e) {
-      throw new CheckpointException("The project directory " + projectDir + " does not exist or cannot be read.", e);
-    }
-    if (!Files.isDirectory(project)) {
-      throw new CheckpointException("The project path " + projectDir + " is not a directory.");
-    }
+    Path project = realProject(projectDir);
     Path storeDir = home.projectsDir().resolve(projectId(project));
     if (storeDir.startsWith(project)) {
       throw new CheckpointException("The Waymark home " + home.root() + " lies inside the project " + project
@@ -140,6 +132,32 @@ public final class ShadowStore implements AutoCloseable {
     } catch (IOException e) {
       throw new CheckpointException("Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Where the store of the project in {@code projectDir} is, or would be: the directory holding its
+   * shadow repository and sessions. Creates nothing, so a command that only looks leaves no store behind.
+   */
+  public static Path location(Path projectDir, WaymarkHome home) {
+    return home.projectsDir().resolve(projectId(realProject(projectDir)));
+  }
+
+  /** True when the project in {@code projectDir} has a store already; creates nothing. */
+  public static boolean exists(Path projectDir, WaymarkHome home) {
+    return Files.isDirectory(location(projectDir, home).resolve("shadow.git"));
+  }
+
+  private static Path realProject(Path projectDir) {
+    Path project;
+    try {
+      project = projectDir.toRealPath();
+    } catch (IOException e) {
+      throw new CheckpointException("The project directory " + projectDir + " does not exist or cannot be read.", e);
+    }
+    if (!Files.isDirectory(project)) {
+      throw new CheckpointException("The project path " + projectDir + " is not a directory.");
+    }
+    return project;
   }
 
   /** A readable, stable directory name for a canonical project path. */

@@ -99,8 +99,14 @@ public sealed interface Command {
   /**
    * A prompt sent while viewing checkpoint {@code from}: files and conversation go back there
    * first, and the new checkpoint branches from it (from the live one, it just continues).
+   * {@code force}: where files changed since clash with {@code from}, overwrite them anyway (what
+   * they held is kept under a rescued tag); without it such a branch is refused, nothing changed.
    */
-  record Branch(int from, String text) implements Command {
+  record Branch(int from, String text, boolean force) implements Command {
+    public Branch(int from, String text) {
+      this(from, text, false);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.branch(this);

@@ -39,6 +39,18 @@ public sealed interface Event {
    */
   record CheckpointRestored(RestoreOutcome result, Optional<ToolCallView> pendingToolCall, String draft) implements Event {}
 
+  /**
+   * A prompt sent from {@code from} did not branch there: files changed since clash with it
+   * ({@code result}, not applied), so nothing changed and the prompt was not sent. Sending it again
+   * with {@code force} overwrites them, keeping what they held under a rescued tag.
+   */
+  record BranchRefused(int from, String prompt, RestoreOutcome result) implements Event {
+    /** One line for a user, saying what clashed and that nothing happened. */
+    public String message() {
+      return "Could not branch from #" + from + ": " + result.summary();
+    }
+  }
+
   /** The view cursor moved (or was asked to and stayed). */
   record ViewMoved(int checkpoint, boolean live) implements Event {}
 

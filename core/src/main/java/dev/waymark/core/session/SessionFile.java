@@ -20,10 +20,21 @@ public record SessionFile(
     Instant created,
     Instant updated,
     String activeTab,
-    List<Tab> tabs) {
+    List<Tab> tabs,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> formerNames) {
 
+  /**
+   * {@code formerNames}: names the session had before {@code /session save NAME} renamed it; they
+   * still open it (after any session that has that name now), so a name once given never stops working.
+   */
   public SessionFile {
     tabs = tabs == null ? List.of() : List.copyOf(tabs);
+    formerNames = formerNames == null ? List.of() : List.copyOf(formerNames);
+  }
+
+  public SessionFile(int schemaVersion, String id, String name, String project, Instant created, Instant updated,
+      String activeTab, List<Tab> tabs) {
+    this(schemaVersion, id, name, project, created, updated, activeTab, tabs, List.of());
   }
 
   /**

@@ -142,7 +142,7 @@ public final class SessionStore {
     }
   }
 
-  /** The session with this id or name (the newest of that name). */
+  /** The session with this id or name (the newest of that name), else the newest that had that name before a rename. */
   public SessionFile load(String idOrName) {
     if (ID.matcher(idOrName).matches() && Files.isRegularFile(directory.resolve(idOrName + ".json"))) {
       return read(directory.resolve(idOrName + ".json"));
@@ -153,6 +153,14 @@ public final class SessionStore {
           throw new SessionException(listing.problem().get());
         }
         return read(listing.file());
+      }
+    }
+    for (Listing listing : list()) { // a name a session had before it was renamed still opens it
+      if (listing.problem().isEmpty()) {
+        SessionFile file = read(listing.file());
+        if (file.formerNames().contains(idOrName)) {
+          return file;
+        }
       }
     }
     throw new SessionException("No session \"" + idOrName + "\" in " + directory

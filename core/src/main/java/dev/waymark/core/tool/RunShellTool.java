@@ -180,8 +180,13 @@ final class RunShellTool extends AbstractTool {
   static void describe(WorkTreeChanges changes, StringBuilder out) {
     if (!changes.recorded().isEmpty()) {
       out.append("Files changed (recorded; undo restores them):\n");
+      java.util.Map<String, String> renamed = renames(changes.recorded());
       for (FileChange change : changes.recorded()) {
-        out.append("  ").append(verb(change)).append(' ').append(change.path()).append('\n');
+        if (renamed.containsKey(change.path())) {
+          out.append("  renamed ").append(change.path()).append(" → ").append(renamed.get(change.path())).append('\n');
+        } else if (!renamed.containsValue(change.path())) {
+          out.append("  ").append(verb(change)).append(' ').append(change.path()).append('\n');
+        }
       }
     }
     if (!changes.skipped().isEmpty()) {
@@ -190,6 +195,30 @@ final class RunShellTool extends AbstractTool {
         out.append("  ").append(skipped.path()).append(": ").append(skipped.reason()).append('\n');
       }
     }
+  }
+
+  /**
+   * Deleted paths whose exact content (and kind) a created path now holds: {@code mv a b} read back
+   * as one rename rather than a creation and a deletion. Each content pairs once, in path order.
+   */
+  private static java.util.Map<String, String> renames(List<FileChange> recorded) {
+    java.util.Map<String, java.util.ArrayDeque<String>> createdByContent = new java.util.HashMap<>();
+    for (FileChange change : recorded) {
+      if (!change.before().exists() && change.after().exists()) {
+        createdByContent.computeIfAbsent(change.after().kind() + ":" + change.after().blob(), k -> new java.util.ArrayDeque<>())
+            .add(change.path());
+      }
+    }
+    java.util.Map<String, String> renamed = new java.util.LinkedHashMap<>();
+    for (FileChange change : recorded) {
+      if (change.before().exists() && !change.after().exists()) {
+        java.util.ArrayDeque<String> to = createdByContent.get(change.before().kind() + ":" + change.before().blob());
+        if (to != null && !to.isEmpty()) {
+          renamed.put(change.path(), to.poll());
+        }
+      }
+    }
+    return renamed;
   }
 
   private static String verb(FileChange change) {

@@ -82,10 +82,14 @@ public final class Workspace implements AutoCloseable {
   // the session file: guarded by this
   private String id;
   private String name;
+  /** Names the session had before a rename: they still open it. */
+  private List<String> formerNames = List.of();
   private Instant created;
   private Optional<SessionStore.Stamp> stamp = Optional.empty();
   private Map<String, SessionFile.Tab> lastWritten = Map.of();
   private List<SessionFile.Tab> foreign = List.of();
+  /** The tabs' order in the file opened: a save keeps it, whichever of them are held here. */
+  private List<String> tabOrder = List.of();
 
   public Workspace(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
@@ -159,11 +163,25 @@ public final class Workspace implements AutoCloseable {
    * (their tabs must not change anything, and such a workspace is not saved).
    */
   public Opened open(SessionFile file, boolean readOnly) {
+    return open(file, readOnly, tabId -> true);
+  }
+
+  /**
+   * {@link #open(SessionFile, boolean)} bringing back only the tabs {@code held} accepts: a headless
+   * command acts on one tab, so it locks that one alone and works while another process holds the
+   * others. The tabs left out are saved as they are, in their place.
+   */
+  public Opened open(SessionFile file, boolean readOnly, java.util.function.Predicate<String> held) {
     List<WorkspaceTab> opened = new ArrayList<>();
+    List<SessionFile.Tab> leftOut = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     try {
       for (SessionFile.Tab record : file.tabs()) {
-        opened.add(restore(record, notes, readOnly));
+        if (held.test(record.tabId())) {
+          opened.add(restore(record, notes, readOnly));
+        } else {
+          leftOut.add(record);
+        }
       }
     } catch (RuntimeException e) {
       opened.forEach(t -> t.session().close());
@@ -172,10 +190,12 @@ public final class Workspace implements AutoCloseable {
     synchronized (this) {
       id = file.id();
       name = file.name();
+      formerNames = file.formerNames();
       created = file.created() == null ? files.now() : file.created();
       stamp = readOnly ? Optional.empty() : files.stamp(file.id());
       lastWritten = file.tabs().stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
-      foreign = List.of();
+      foreign = List.copyOf(leftOut);
+      tabOrder = file.tabs().stream().map(SessionFile.Tab::tabId).toList();
       shownTab = file.activeTab();
       tabs.clear();
       tabs.addAll(opened);
@@ -427,13 +447,27 @@ public final class Workspace implements AutoCloseable {
       return explicit ? "Nothing to save yet: no tab has a checkpoint." : ""; // a session only opened is not kept
     }
     Optional<String> told = reconcile(records, newName);
+    String renamedFrom = null;
     if (newName != null) {
+      if (name != null && !name.equals(newName)) {
+        renamedFrom = name;
+        List<String> former = new ArrayList<>(formerNames);
+        former.remove(name);
+        former.add(name);
+        formerNames = List.copyOf(former);
+      }
+      formerNames = formerNames.stream().filter(n -> !n.equals(newName)).toList();
       name = newName;
     }
     List<SessionFile.Tab> all = new ArrayList<>(records);
     all.addAll(foreign);
+    List<String> order = tabOrder;
+    all.sort(java.util.Comparator.comparingInt(t -> order.contains(t.tabId()) ? order.indexOf(t.tabId()) : Integer.MAX_VALUE));
+    if (shownTab != null && foreign.stream().anyMatch(t -> t.tabId().equals(shownTab) && !t.isClosed())) {
+      activeTab = shownTab; // shown by the process that holds it: this one acts on another tab and leaves that as it is
+    }
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
-        files.now(), activeTab, all);
+        files.now(), activeTab, all, formerNames);
     stamp = Optional.of(files.saveStamped(file));
     saved.accept(file);
     lastWritten = records.stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
@@ -441,7 +475,8 @@ public final class Workspace implements AutoCloseable {
       told.ifPresent(notices);
       return "";
     }
-    String saved = "Saved session " + label() + " to " + files.file(id) + ".";
+    String saved = "Saved session " + label() + " to " + files.file(id) + "."
+        + (renamedFrom == null ? "" : " Its earlier name \"" + renamedFrom + "\" still opens it.");
     return told.map(t -> t + " " + saved).orElse(saved);
   }
 
@@ -494,6 +529,7 @@ public final class Workspace implements AutoCloseable {
     }
     String old = label();
     id = files.newId();
+    formerNames = List.of(); // a new session: the names the other one had stay with it
     if (newName != null) {
       name = newName;
     }

@@ -188,7 +188,8 @@ public final class Blocks {
       rows.addAll(Wrap.wrap(Line.of(Span.of(glyph, mark), new Span(name, Style.of(Tone.ACCENT).bolded()),
           Span.plain(" " + summary)), width, Line.plain("  ")));
       if (!preview.isBlank()) {
-        for (Line l : DiffLines.compact(preview, Math.max(1, width - 2), expanded ? EXPANDED_ROWS : PREVIEW_ROWS)) {
+        for (Line l : DiffLines.compact(preview, Math.max(1, width - 2), expanded ? EXPANDED_ROWS : PREVIEW_ROWS,
+            expanded ? wholeOutputHint() : "(Ctrl+O expands)")) {
           rows.add(l.prefixed("  "));
         }
       }
@@ -198,11 +199,7 @@ public final class Blocks {
       if (result != null && name.equals("run_shell")) {
         shellResult(rows, width);
       } else if (result != null && expanded) {
-        List<String> all = result.strip().lines().limit(EXPANDED_ROWS).toList();
-        for (int i = 0; i < all.size(); i++) {
-          rows.addAll(Wrap.wrap(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED),
-              Span.of(Wrap.expandTabs(all.get(i)), failed ? Tone.ERROR : Tone.MUTED)), width, Line.plain("    ")));
-        }
+        expandedLines(rows, width, result.strip().lines().toList(), failed ? Tone.ERROR : Tone.MUTED);
       } else if (result != null) {
         String first = firstLine(result);
         rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(first, failed ? Tone.ERROR : Tone.MUTED)),
@@ -216,17 +213,62 @@ public final class Blocks {
       ShellResult shell = ShellResult.parse(result);
       Tone tone = failed ? Tone.ERROR : Tone.MUTED;
       if (expanded) {
-        List<String> output = shell.output();
-        for (int i = 0; i < output.size() && i < EXPANDED_ROWS; i++) {
-          rows.addAll(Wrap.wrap(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED), Span.of(Wrap.expandTabs(output.get(i)), tone)),
-              width, Line.plain("    ")));
+        expandedLines(rows, width, shell.output(), tone);
+        for (String status : shell.status()) {
+          rows.add(Wrap.truncate(Line.of(Span.of("    " + status, Tone.MUTED)), width));
         }
       } else {
-        rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(firstLine(String.join("\n", shell.output())), tone)),
-            width, Line.plain("    ")));
+        String folded = firstLine(String.join("\n", shell.output()));
+        if (!shell.succeeded()) {
+          // how it ended is worth a glance; a plain exit 0 is not, and is never counted as a line of output
+          folded += " · " + String.join(" ", shell.status()).replaceAll("^\\[|]$", "").replace("] [", " · ");
+        }
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  ⎿ ", Tone.MUTED), Span.of(folded, tone)), width, Line.plain("    ")));
       }
       files(rows, width, shell.changed(), "changed", Tone.ACCENT);
       files(rows, width, shell.notRecorded(), "changed, not recorded (undo will not restore)", Tone.WARNING);
+    }
+
+    /** The lines of a result, at most {@link #EXPANDED_ROWS}, then how many more and where they all are. */
+    private void expandedLines(List<Line> rows, int width, List<String> lines, Tone tone) {
+      int shown = Math.min(lines.size(), EXPANDED_ROWS);
+      for (int i = 0; i < shown; i++) {
+        rows.addAll(Wrap.wrap(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED), Span.of(Wrap.expandTabs(lines.get(i)), tone)),
+            width, Line.plain("    ")));
+      }
+      if (shown < lines.size()) {
+        int more = lines.size() - shown;
+        rows.addAll(Wrap.wrap(Line.of(Span.of("    … " + more + " more line" + (more == 1 ? "" : "s") + " " + wholeOutputHint(),
+            Tone.WARNING)), width, Line.plain("      ")));
+      }
+    }
+
+    private String wholeOutputHint() {
+      return "not shown here: /output " + checkpoint() + " shows the whole output";
+    }
+
+    /**
+     * Every row of the call, nothing cut: its command or whole diff, then its whole result, for the
+     * {@code /output} panel.
+     */
+    public List<Line> whole(int width) {
+      List<Line> rows = new ArrayList<>();
+      rows.addAll(Wrap.wrap(Line.of(Span.of(result == null ? "● " : failed ? "✗ " : "✓ ", Tone.ACCENT),
+          new Span(name, Style.of(Tone.ACCENT).bolded()), Span.plain(" " + summary)), width, Line.plain("  ")));
+      if (!preview.isBlank()) {
+        for (Line l : DiffLines.render(preview, Math.max(1, width - 2))) {
+          rows.add(l.prefixed("  "));
+        }
+      }
+      if (result == null) {
+        rows.add(Line.of(Span.of("  (no result yet)", Tone.MUTED)));
+        return rows;
+      }
+      for (String line : result.strip().split("\n", -1)) {
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  " + Wrap.expandTabs(line), failed ? Tone.ERROR : Tone.NORMAL)), width,
+            Line.plain("  ")));
+      }
+      return rows;
     }
 
     private void files(List<Line> rows, int width, List<String> files, String heading, Tone tone) {

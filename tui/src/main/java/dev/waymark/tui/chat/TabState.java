@@ -44,6 +44,7 @@ public final class TabState {
   private long outputTokens;
   private String title = "";
   private String draftToRestore;
+  private Event.BranchRefused branchRefused;
   private DiffView diffToShow;
   private boolean unseenFinish;
   private boolean expanded;
@@ -180,6 +181,13 @@ public final class TabState {
   }
 
   /** Takes the draft a restore brought back, once. */
+  /** A branch the last event refused, once: its prompt goes back to the input, and forcing it is offered. */
+  public Optional<Event.BranchRefused> takeBranchRefused() {
+    Event.BranchRefused r = branchRefused;
+    branchRefused = null;
+    return Optional.ofNullable(r);
+  }
+
   public Optional<String> takeDraftToRestore() {
     String d = draftToRestore;
     draftToRestore = null;
@@ -393,6 +401,11 @@ public final class TabState {
       viewed = moved.live() ? -1 : moved.checkpoint();
     } else if (event instanceof Event.Warning warning) {
       add(new Blocks.Notice(-1, Tone.WARNING, "! " + warning.message()));
+    } else if (event instanceof Event.BranchRefused refused) {
+      add(new Blocks.Notice(-1, Tone.ERROR, "✗ Not sent: branching from #" + refused.from() + " would overwrite "
+          + String.join(", ", refused.result().conflicts()) + ", changed since and clashing with it. Nothing changed; "
+          + "the message is back in the input."));
+      branchRefused = refused;
     } else if (event instanceof Event.Error error) {
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ " + error.message()));
     }

@@ -25,7 +25,8 @@ public final class CommandCatalog {
       entry("/checkpoint goto N|NAME [--force]", "make #N (or the save NAME) live, even one undone or on another branch"),
       entry("/checkpoint diff [N]", "how the files on disk differ from #N"),
       entry("/checkpoint restore N [files|conversation|both] [--force]", "restore only files, only conversation, or both"),
-      entry("/session save [name]", "save this session now (it is also saved after every checkpoint)"),
+      entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
+          + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project"),
       entry("/session list", "the saved sessions of this project"),
       entry("/session delete ID", "delete a saved session and its checkpoints' tags"),
@@ -35,6 +36,7 @@ public final class CommandCatalog {
       entry("/redo", "short for /checkpoint redo"),
       entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
       entry("/diff [N]", "short for /checkpoint diff [N]"),
+      entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
       entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),

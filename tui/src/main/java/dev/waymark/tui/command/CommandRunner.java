@@ -4,7 +4,9 @@ import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.workspace.Workspace;
+import dev.waymark.tui.chat.Blocks;
 import dev.waymark.tui.chat.TabState;
+import dev.waymark.tui.text.Line;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
@@ -55,6 +57,8 @@ public final class CommandRunner {
       tabCommand(tab, tabCommand);
     } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
       host.openRewind(tab);
+    } else if (parsed instanceof SlashCommand.Parsed.Output output) {
+      output(state, output.checkpoint());
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.PermissionsCommand permissions) {
@@ -125,6 +129,25 @@ public final class CommandRunner {
     }
     host.pick(new Picker("Model for the next turn of this tab (" + run.provider() + ")", choices,
         Math.max(0, models.indexOf(tab.model())), chosen -> model(tab, models.get(chosen.value()))));
+  }
+
+  /** {@code /output N}: every tool call of {@code #N} whole, in a scrollable panel. */
+  private void output(TabState state, int checkpoint) {
+    List<Blocks.ToolUse> calls = state.blocks().stream()
+        .filter(b -> b instanceof Blocks.ToolUse && b.checkpoint() == checkpoint).map(b -> (Blocks.ToolUse) b).toList();
+    if (calls.isEmpty()) {
+      state.notice(Tone.MUTED, "#" + checkpoint + " made no tool call in this tab's chat.");
+      return;
+    }
+    host.showPanel("Output of #" + checkpoint + " · " + calls.size() + (calls.size() == 1 ? " tool call" : " tool calls")
+, width -> {
+          List<Line> rows = new ArrayList<>();
+          for (Blocks.ToolUse call : calls) {
+            rows.addAll(call.whole(width));
+            rows.add(Line.plain(""));
+          }
+          return rows;
+        });
   }
 
   /** {@code /tab}: the closed tabs; {@code /tab reopen [N]}: the last closed one, or the N-th listed. */

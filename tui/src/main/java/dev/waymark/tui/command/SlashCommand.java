@@ -17,8 +17,8 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
-      "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model", "/status", "/cost",
-      "/permissions", "/permissions remove", "/help", "/quit");
+      "/output", "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model",
+      "/status", "/cost", "/permissions", "/permissions remove", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
@@ -38,6 +38,9 @@ public final class SlashCommand {
 
     /** Pick a prompt of the live path to go back to before it. */
     record Rewind() implements Parsed {}
+
+    /** The whole output of the tool calls of {@code checkpoint}, in a panel. */
+    record Output(int checkpoint) implements Parsed {}
 
     /** Show or fold the reasoning of the tab's reasoning model. */
     record ToggleReasoning() implements Parsed {}
@@ -101,6 +104,13 @@ public final class SlashCommand {
         return tab(words);
       case "/permissions":
         return permissions(words);
+      case "/output":
+        try {
+          return words.length == 1 ? new Parsed.Output(current)
+              : words.length == 2 ? new Parsed.Output(number(words[1])) : invalid("Usage: /output [N]");
+        } catch (IllegalArgumentException e) {
+          return invalid(e.getMessage());
+        }
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       case "/mode":

@@ -23,6 +23,9 @@ public interface Host {
 
   void showHelp();
 
+  /** Shows a scrollable panel over the chat, laid out for the width it is drawn at. */
+  void showPanel(String title, java.util.function.IntFunction<java.util.List<dev.waymark.tui.text.Line>> layout);
+
   /** The /rewind list of the tab's prompts. */
   void openRewind(TabController tab);
 

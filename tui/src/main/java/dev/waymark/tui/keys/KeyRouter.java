@@ -406,6 +406,7 @@ public final class KeyRouter {
     history.add(text);
     tab.editor().clear();
     if (SlashCommand.isCommand(text)) {
+      tab.scroll().follow(); // what the command says comes at the end of the chat: show it even when scrolled up
       host.runCommand(tab, text.strip());
       return;
     }

@@ -39,8 +39,9 @@ public final class TabController {
    * @param hint a line for the user, or empty
    * @param diff a diff the user asked for, to show over the chat
    * @param turnEnded the turn ended (an "Interrupting…" hint has done its job)
+   * @param branchRefused a message sent from an earlier checkpoint was refused: ask whether to force it
    */
-  public record Reaction(String hint, Optional<DiffView> diff, boolean turnEnded) {}
+  public record Reaction(String hint, Optional<DiffView> diff, boolean turnEnded, Optional<Event.BranchRefused> branchRefused) {}
 
   public TabController(Workspace workspace, WorkspaceTab tab, Clock clock) {
     this.workspace = workspace;
@@ -76,6 +77,17 @@ public final class TabController {
     // the checkpoint on screen goes with the prompt: a view moved right after cannot change where it branches from
     Command send = state.viewed().<Command>map(from -> new Command.Branch(from, text)).orElse(new Command.SendPrompt(text));
     workspace.submit(tab, List.of(send));
+  }
+
+  /**
+   * Sends again a message whose branch was refused, overwriting the files that clashed (what they
+   * held is kept under a rescued tag); the input gives it up if it still holds it unchanged.
+   */
+  public void forceBranch(Event.BranchRefused refused) {
+    if (editor.text().equals(refused.prompt())) {
+      editor.clear();
+    }
+    workspace.submit(tab, List.of(new Command.Branch(refused.from(), refused.prompt(), true)));
   }
 
   /** Runs commands a /checkpoint line parsed to; one that branches starts a turn, so it is saved first. */
@@ -226,12 +238,20 @@ public final class TabController {
       scroll.follow();
       hint = state.takeDraftToRestore().map(draft -> refill(draft, history)).orElse("");
     }
+    Optional<Event.BranchRefused> refused = state.takeBranchRefused();
+    refused.ifPresent(r -> {
+      if (editor.isEmpty()) {
+        editor.setText(r.prompt()); // not selected: a key typed next edits it rather than replacing it
+      } else {
+        history.add(r.prompt());
+      }
+    });
     Optional<DiffView> diff = state.takeDiffToShow();
     if (diff.isPresent() && !active) {
       state.notice(Tone.MUTED, "A diff of #" + diff.get().checkpoint() + " is ready: /checkpoint diff " + diff.get().checkpoint());
       diff = Optional.empty();
     }
-    return new Reaction(active ? hint : "", diff, event instanceof Event.TurnFinished);
+    return new Reaction(active ? hint : "", diff, event instanceof Event.TurnFinished, active ? refused : Optional.empty());
   }
 
   /** Folds an event of a closed tab: its turn still ends, and reopened it shows how. */

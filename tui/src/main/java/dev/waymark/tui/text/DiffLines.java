@@ -21,6 +21,11 @@ public final class DiffLines {
    * a row saying how many more there are: a preview of an edit in the chat.
    */
   public static List<Line> compact(String unified, int width, int maxRows) {
+    return compact(unified, width, maxRows, "(Ctrl+O expands)");
+  }
+
+  /** As {@link #compact(String, int, int)}, the row of how many more ending with {@code moreHint}. */
+  public static List<Line> compact(String unified, int width, int maxRows, String moreHint) {
     List<String> kept = new ArrayList<>();
     for (String raw : lines(unified)) {
       if (isHeader(raw)) {
@@ -38,7 +43,7 @@ public final class DiffLines {
     }
     if (shown < kept.size()) {
       int more = kept.size() - shown;
-      rows.add(Line.of(Span.of("… " + more + " more line" + (more == 1 ? "" : "s") + " (Ctrl+O expands)", Tone.MUTED)));
+      rows.add(Line.of(Span.of("… " + more + " more line" + (more == 1 ? "" : "s") + " " + moreHint, Tone.MUTED)));
     }
     return rows;
   }

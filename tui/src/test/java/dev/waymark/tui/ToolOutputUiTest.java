@@ -1,0 +1,61 @@
+package dev.waymark.tui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.googlecode.lanterna.input.KeyType;
+import dev.waymark.core.tool.ApprovalMode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a command printed, folded, expanded and whole. */
+class ToolOutputUiTest {
+  @TempDir Path temp;
+
+  @Test
+  void theFoldedLineCountsOnlyWhatTheCommandPrintedNotItsExitCode() throws Exception {
+    try (VirtualUi ui = new VirtualUi(temp, 100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'run_shell','arguments':{'command':'echo 1'}}]},"
+        + "{'whenLastUser':'one','text':'Ran one.'},"
+        + "{'whenLastUser':'none','toolCalls':[{'name':'run_shell','arguments':{'command':'true'}}]},"
+        + "{'whenLastUser':'none','text':'Ran none.'},"
+        + "{'whenLastUser':'fails','toolCalls':[{'name':'run_shell','arguments':{'command':'exit 3'}}]},"
+        + "{'whenLastUser':'fails','text':'Ran fails.'}]}")) {
+      ui.send("one");
+      String one = ui.waitFor(s -> s.contains("Ran one.") && s.contains("ready · #1"), "the first turn");
+      assertThat(one).containsPattern("⎿ 1 *\n").doesNotContain("more line");
+      ui.send("none");
+      String none = ui.waitFor(s -> s.contains("Ran none.") && s.contains("ready · #2"), "the second turn");
+      assertThat(none).containsPattern("⎿ \\(no output\\) *\n").doesNotContain("more line");
+      ui.send("fails");
+      String fails = ui.waitFor(s -> s.contains("Ran fails.") && s.contains("ready · #3"), "the third turn");
+      assertThat(fails).contains("⎿ (no output) · exit code 3").doesNotContain("more line");
+    }
+  }
+
+  @Test
+  void expandedOutputPastItsLimitSaysHowMuchIsCutAndOutputShowsItWholeInAPanel() throws Exception {
+    try (VirtualUi ui = new VirtualUi(temp, 100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'seq 1 1000'}}]},{'text':'Counted.'}]}")) {
+      ui.send("count");
+      String folded = ui.waitFor(s -> s.contains("Counted.") && s.contains("ready · #1"), "the turn");
+      assertThat(folded).contains("⎿ 1 (+999 more lines, Ctrl+O)");
+
+      ui.ctrl('o');
+      String expanded = ui.waitFor("more lines not shown");
+      assertThat(expanded).contains("… 600 more lines not shown here: /output 1 shows the whole output");
+
+      ui.send("/output 1");
+      String panel = ui.waitFor("Output of #1");
+      assertThat(panel).contains("run_shell", "seq 1 1000");
+      ui.ctrl('e'); // the panel's end
+      String end = ui.waitFor("[exit code 0]");
+      assertThat(end).containsPattern("\n  999 *\n  1000 *\n");
+      ui.key(KeyType.Escape);
+      ui.waitFor(s -> !s.contains("Output of #1"), "the panel to close");
+
+      ui.send("/output 7");
+      ui.waitFor("#7 made no tool call");
+    }
+  }
+}
