@@ -229,6 +229,7 @@ public final class KeyRouter {
         } else {
           history.add(entry.command());
           editor.clear();
+          tab.scroll().follow(); // as submit does: what the command says shows even when the chat was scrolled up
           host.runCommand(tab, entry.command());
         }
       }
