@@ -175,6 +175,26 @@ final class CheckpointGraph {
     return node;
   }
 
+  /**
+   * Adds a finished checkpoint under {@code parent} for a restore or revert that is a checkpoint of
+   * its own; it becomes live and files, and redo is cleared. When the files are not {@code parent}'s,
+   * it starts from them, as {@link #begin} does.
+   */
+  Node add(Node parent, Instant created) {
+    Node node = new Node(nodes.size(), parent, CheckpointStatus.DONE, created);
+    if (files != parent) {
+      RestorePlanner.plan(parent, files).forEach((path, planned) ->
+          node.changes.put(path, new FileChange(path, planned.base(), planned.target())));
+    }
+    nodes.add(node);
+    live = node;
+    files = node;
+    viewed = null;
+    redo.clear();
+    linkTimeline(node);
+    return node;
+  }
+
   /** Where undo goes: live's parent. */
   Node undoTarget() {
     if (live.parent == null) {

@@ -286,7 +286,146 @@ public final class CheckpointTree {
    */
   public RestoreResult restore(int number, RestoreMode mode, boolean force) {
     requireNoTurn("restore");
-    return move(graph.node(number), mode, force);
+    Node target = graph.node(number);
+    return switch (mode) {
+      case BOTH -> move(target, mode, force);
+      case FILES -> restoreFilesOnly(target, force);
+      case CONVERSATION -> restoreConversationOnly(target);
+    };
+  }
+
+  /**
+   * The files go back to {@code target}, the conversation stays: a new checkpoint under live that
+   * holds exactly what the restore wrote, so the next turn records only its own changes and undo
+   * takes back the restore alone.
+   */
+  private RestoreResult restoreFilesOnly(Node target, boolean force) {
+    if (target == graph.files()) {
+      throw new CheckpointException("The files already are as #" + target.number + " holds them; nothing to restore.");
+    }
+    graph.refuseLost(graph.files(), target);
+    Map<String, RestorePlanner.Planned> plan = RestorePlanner.plan(graph.files(), target);
+    return asCheckpoint(graph.live(), plan, target, "Restored the files of #" + target.number, force);
+  }
+
+  /**
+   * The conversation goes back to {@code target}, the files stay: a new checkpoint under
+   * {@code target} holding the difference from its files to those on disk (nothing is written), so
+   * the footer, the tree and the next turn agree on where the tab is.
+   */
+  private RestoreResult restoreConversationOnly(Node target) {
+    if (target == graph.live()) {
+      throw new CheckpointException("The conversation already is #" + target.number + "'s; nothing to restore.");
+    }
+    int from = live();
+    Node node = graph.add(target, store.clock().instant());
+    commitAdded(node);
+    return new RestoreResult(true, from, target.number, List.of(), List.of(), List.of(), Optional.empty(), livePath(),
+        "Restored the conversation of #" + target.number + " as #" + node.number);
+  }
+
+  /**
+   * Takes back what checkpoints {@code #first} to {@code #last} (one path of the tree, on the live
+   * path) changed, on the files as they are now, keeping every later change: a new checkpoint under
+   * live. Only {@code paths} when some are given. A file a later checkpoint or someone else changed
+   * is merged line by line; a clash stops it and names the files (nothing written), or with
+   * {@code force} overwrites them and keeps what was there under a rescued tag.
+   */
+  public RestoreResult revert(int first, int last, java.util.Set<String> paths, boolean force) {
+    requireNoTurn("revert");
+    Node from = graph.node(first);
+    Node to = graph.node(last);
+    if (from.parent == null) {
+      throw new CheckpointException("#0 is the start of the tab; there is nothing to revert.");
+    }
+    if (!CheckpointGraph.isAncestor(from, to)) {
+      throw new CheckpointException("#" + first + " does not come before #" + last + " on one branch; a range is "
+          + "N..M with #N on the way to #M.");
+    }
+    if (!CheckpointGraph.isAncestor(to, graph.live())) {
+      throw new CheckpointException("#" + last + " is not on the live path (" + pathText() + "); only what the live "
+          + "checkpoint builds on can be reverted.");
+    }
+    graph.refuseLost(to, from.parent);
+    Map<String, RestorePlanner.Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
+    String range = first == last ? "#" + first : "#" + first + "..#" + last;
+    if (!paths.isEmpty()) {
+      for (String path : paths) {
+        if (!plan.containsKey(path)) {
+          throw new CheckpointException(range + " did not change " + path + "; nothing was reverted.");
+        }
+      }
+      plan.keySet().retainAll(paths);
+    }
+    if (plan.isEmpty()) {
+      throw new CheckpointException(range + " changed no files; nothing to revert.");
+    }
+    return asCheckpoint(graph.live(), plan, from, "Reverted " + range, force);
+  }
+
+  /**
+   * Puts {@code paths} back to how {@code #number} holds them (what {@code git show <tag>:post/PATH}
+   * gives), every other file untouched: a new checkpoint under live. A path is one any checkpoint of
+   * the tab changed; someone else's later edit is merged, a clash stops it as a restore does.
+   */
+  public RestoreResult restorePaths(int number, java.util.Set<String> paths, boolean force) {
+    requireNoTurn("restore");
+    if (paths.isEmpty()) {
+      throw new CheckpointException("Name the files to restore.");
+    }
+    Node target = graph.node(number);
+    Map<String, FileVersion> wanted = graph.versionsAt(target, null);
+    Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
+    Map<String, RestorePlanner.Planned> plan = new TreeMap<>();
+    for (String path : paths) {
+      if (!wanted.containsKey(path)) {
+        throw new CheckpointException("No checkpoint of this tab changed " + path + ", so #" + number
+            + " holds no version of it; nothing was restored.");
+      }
+      plan.put(path, new RestorePlanner.Planned(now.get(path), wanted.get(path)));
+    }
+    graph.refuseLost(graph.files(), target);
+    return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
+        force);
+  }
+
+  /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */
+  private RestoreResult asCheckpoint(Node parent, Map<String, RestorePlanner.Planned> plan, Node subject, String action,
+      boolean force) {
+    int from = live();
+    FileRestore.Outcome outcome;
+    var running = store.changeTracker().recordBackgroundSoFar(this);
+    try {
+      outcome = new FileRestore(store, tabId, plan, subject, force).run(from);
+    } finally {
+      store.changeTracker().watchBackgroundFromHere(this, running);
+    }
+    if (!outcome.applied()) {
+      return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
+          Optional.empty(), livePath(), action);
+    }
+    if (outcome.changes().isEmpty()) {
+      throw new CheckpointException("Nothing written (" + action + "): the files already are so; no checkpoint was made.");
+    }
+    Node node = graph.add(parent, store.clock().instant());
+    for (FileChange change : outcome.changes()) {
+      CheckpointGraph.fold(node, change.path(), change.before(), change.after());
+    }
+    commitAdded(node);
+    return new RestoreResult(true, from, subject.number, outcome.written(), outcome.merged(), outcome.conflicts(),
+        outcome.rescueTag(), livePath(), action + " as #" + node.number);
+  }
+
+  private void commitAdded(Node node) {
+    if (!node.changes.isEmpty()) {
+      writer.commit(node, CheckpointStatus.DONE);
+      store.checkpointWritten();
+    }
+    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), store.retention(), store.clock().instant()));
+  }
+
+  private String pathText() {
+    return String.join(" → ", livePath().stream().map(n -> "#" + n).toList());
   }
 
   private RestoreResult move(Node target, RestoreMode mode, boolean force) {

@@ -15,6 +15,7 @@ import java.util.Optional;
  *     overwritten and what was on disk is kept under {@code rescueTag}
  * @param rescueTag the tag holding what a forced restore overwrote ({@code disk/<path>})
  * @param livePath the checkpoints now on the live path, {@code #0} first
+ * @param action what was done, as the summary begins ("Restored #2", "Reverted #2 as #5")
  */
 public record RestoreResult(
     boolean applied,
@@ -24,7 +25,8 @@ public record RestoreResult(
     List<String> merged,
     List<String> conflicts,
     Optional<String> rescueTag,
-    List<Integer> livePath) {
+    List<Integer> livePath,
+    String action) {
 
   public RestoreResult {
     written = List.copyOf(written);
@@ -33,14 +35,20 @@ public record RestoreResult(
     livePath = List.copyOf(livePath);
   }
 
+  /** A restore to {@code target}. */
+  public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, "Restored #" + target);
+  }
+
   /** A one-line account for a user. */
   public String summary() {
     if (!applied) {
-      return "Nothing restored: " + conflicts.size() + " file(s) were changed since by someone else "
-          + "and clash with #" + target + ": " + String.join(", ", conflicts)
+      return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": " + conflicts.size()
+          + " file(s) were changed since by someone else and clash with #" + target + ": " + String.join(", ", conflicts)
           + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
-    StringBuilder s = new StringBuilder("Restored #" + target + ": " + written.size() + " file(s) written");
+    StringBuilder s = new StringBuilder(action + ": " + written.size() + " file(s) written");
     if (!merged.isEmpty()) {
       s.append(", ").append(merged.size()).append(" merged with later edits (").append(String.join(", ", merged)).append(')');
     }
