@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * guarded by itself.
  */
 final class Conversation {
+  /** Opens the message of a checkpoint a restore or revert made: {@code [waymark: LABEL]}, then what the model is told. */
+  static final String LABEL = "[waymark: ";
+
   private final String systemPrompt;
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
@@ -79,7 +82,8 @@ final class Conversation {
     synchronized (turn) {
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return user.text();
+          int end = user.text().indexOf("]\n");
+          return user.text().startsWith(LABEL) && end > 0 ? user.text().substring(LABEL.length(), end) : user.text();
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";

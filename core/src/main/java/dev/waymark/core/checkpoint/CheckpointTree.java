@@ -477,6 +477,14 @@ public final class CheckpointTree {
    * never pruned.
    */
   public Checkpoint save(String name) {
+    return save(name, false);
+  }
+
+  /**
+   * {@link #save(String)}; with {@code force}, a save of that name moves here from the checkpoint
+   * it named (without, an existing name is refused).
+   */
+  public Checkpoint save(String name, boolean force) {
     requireNoTurn("save");
     checkSaveName(name);
     Node live = graph.live();
@@ -486,9 +494,31 @@ public final class CheckpointTree {
             + " changed is gone from the shadow repository (deleted or damaged).");
       }
     }
-    writer.save(live, name, CheckpointGraph.latestAfters(live));
+    Optional<Node> holder = graph.nodes().stream().filter(n -> n.saved.contains(name)).findFirst();
+    if (holder.isPresent() && !force) {
+      throw new CheckpointException(holder.get() == live
+          ? "#" + live.number + " is saved as " + name + " already."
+          : "This tab already has a save named " + name + " (#" + holder.get().number + "); repeat with --force to move "
+              + "it to #" + live.number + ", or delete it first.");
+    }
+    writer.save(live, name, CheckpointGraph.latestAfters(live), force);
+    holder.ifPresent(n -> n.saved.remove(name));
     live.saved.add(name);
     return live.snapshot();
+  }
+
+  /** Deletes the save {@code name}; the checkpoint it named stays. Answers that checkpoint's number. */
+  public int deleteSave(String name) {
+    requireNoTurn("delete a save");
+    int number = graph.saved(name);
+    writer.deleteSave(name);
+    graph.node(number).saved.remove(name);
+    return number;
+  }
+
+  /** The tag of the save {@code name}: {@code refs/tags/waymark/<tab>/saved/<name>}. */
+  public String saveRef(String name) {
+    return writer.saveTag(name);
   }
 
   /**
