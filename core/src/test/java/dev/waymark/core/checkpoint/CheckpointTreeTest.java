@@ -472,7 +472,7 @@ class CheckpointTreeTest {
     Checkpoint saved = tab.save("before-refactor");
     assertThat(saved.savedNames()).containsExactly("before-refactor");
     assertThat(fx.tags("tab1")).contains("refs/tags/waymark/tab1/saved/before-refactor");
-    assertThatThrownBy(() -> tab.save("before-refactor")).hasMessageContaining("already has a save named");
+    assertThatThrownBy(() -> tab.save("before-refactor")).hasMessageContaining("#2 is saved as before-refactor already");
     assertThatThrownBy(() -> tab.save("bad name")).hasMessageContaining("Not a valid save name");
     assertThatThrownBy(() -> tab.save("../x")).hasMessageContaining("Not a valid save name");
   }
