@@ -159,28 +159,15 @@ public final class CheckpointTree {
     return recorder.running();
   }
 
-  // ----------------------------------------------------------------------------- the cursor
+  // ----------------------------------------------------------------------------- browsing
 
-  public ViewPosition view() {
-    return graph.view();
-  }
-
-  /** One checkpoint back from the viewed one; stays on {@code #0}. */
-  public ViewPosition viewBack() {
-    return graph.viewBack();
-  }
-
-  /** One checkpoint forward toward live; forward past the last returns to live. */
-  public ViewPosition viewForward() {
-    return graph.viewForward();
-  }
-
-  public ViewPosition viewAt(int number) {
-    return graph.viewAt(number);
-  }
-
-  public ViewPosition viewLive() {
-    return graph.viewLive();
+  /**
+   * For each checkpoint, the child browsing forward goes to: the one on the way to where live most
+   * recently was. The view cursor that uses it moves over snapshots ({@code ViewCursor} in
+   * {@code core.agent}), never the tree.
+   */
+  public Map<Integer, Integer> forwardLinks() {
+    return graph.forwardLinks();
   }
 
   // ------------------------------------------------------------------------------- turns
@@ -450,7 +437,6 @@ public final class CheckpointTree {
     if (mode.movesConversation()) {
       graph.liveMovedTo(target);
     }
-    graph.viewToLive();
     if (from != live() || fromFiles != filesAt()) {
       store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }

@@ -147,25 +147,17 @@ class CheckpointTreeTest {
   }
 
   @Test
-  void theViewCursorMovesInMemoryOnlyAndForwardPastTheLastReturnsToLive() throws IOException {
+  void forwardLinksFollowTheWayLiveLastWentAndReadingThemMovesNothing() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
     fx.turn(tab, "a.txt", "2\n");
+    tab.goTo(1);
     fx.turn(tab, "a.txt", "3\n");
-
-    assertThat(tab.view()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewBack()).isEqualTo(new CheckpointTree.ViewPosition(2, false));
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
-    assertThat(tab.viewForward().checkpoint()).isEqualTo(1);
-    assertThat(tab.viewForward().checkpoint()).isEqualTo(2);
-    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewAt(1)).isEqualTo(new CheckpointTree.ViewPosition(1, false));
-    assertThat(tab.viewLive()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-
-    assertThat(fx.read("a.txt")).isEqualTo("3\n");
-    assertThat(tab.live()).isEqualTo(3);
+    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 3));
+    tab.goTo(2);
+    tab.goTo(0);
+    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 2));
+    assertThat(fx.exists("a.txt")).isFalse();
+    assertThat(tab.live()).isZero();
   }
 
   @Test
@@ -516,7 +508,7 @@ class CheckpointTreeTest {
     assertThatThrownBy(tab::undo).hasMessageContaining("#2 is still running");
     assertThatThrownBy(() -> tab.goTo(0)).hasMessageContaining("still running");
     assertThatThrownBy(tab::begin).hasMessageContaining("still running");
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
+    assertThat(tab.forwardLinks()).containsEntry(1, 2);
     turn.finish(CheckpointStatus.DONE);
     assertThatThrownBy(() -> turn.finish(CheckpointStatus.DONE)).hasMessageContaining("finished already");
     assertThatThrownBy(() -> turn.record("x", FileState.absent(), FileState.regular("x"))).hasMessageContaining("is finished");
