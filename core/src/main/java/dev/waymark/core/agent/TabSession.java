@@ -233,13 +233,19 @@ public final class TabSession implements AutoCloseable {
           return;
         }
         boolean files = c.scope() == RestoreScope.FILES;
+        List<Integer> wanted = pathTo(c.checkpoint());
         RestoreResult result = tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force());
         String label = (files ? "restore files of #" : "restore conversation of #") + c.checkpoint();
-        noted(result, label, files
-            ? "The user put the project's files back to how they were at checkpoint #" + c.checkpoint()
-                + "; the conversation above stays as it was, so files it mentions may differ now."
-            : "The user took the conversation back to checkpoint #" + c.checkpoint()
-                + "; the project's files stay as they were, so they may hold changes this conversation does not mention.");
+        if (files) {
+          noted(result, label, "The user put the project's files back to how they were at checkpoint #" + c.checkpoint()
+              + "; the conversation above stays as it was, so files it mentions may differ now.");
+        } else {
+          conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
+              + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they may "
+              + "hold changes this conversation does not mention.");
+          viewToLive = true;
+          emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
+        }
       });
     }
 
@@ -379,6 +385,15 @@ public final class TabSession implements AutoCloseable {
       gate.allowForSession(pending.get().name());
     }
     startTurn(Opening.approved(pending.get(), live));
+  }
+
+  /** The live path of checkpoint {@code n}, {@code #0} first. */
+  private List<Integer> pathTo(int n) {
+    java.util.LinkedList<Integer> path = new java.util.LinkedList<>();
+    for (int at = n; at >= 0; at = tree.checkpoint(at).parent()) {
+      path.addFirst(at);
+    }
+    return path;
   }
 
   /**

@@ -296,16 +296,16 @@ public final class CheckpointTree {
   }
 
   /**
-   * The conversation goes back to {@code target}, the files stay: a new checkpoint under
-   * {@code target} holding the difference from its files to those on disk (nothing is written), so
-   * the footer, the tree and the next turn agree on where the tab is.
+   * The conversation goes back to {@code target}, the files stay: a new checkpoint under live that
+   * changes no file (the tab's conversation gives it {@code target}'s messages), so the footer, the
+   * tree and the next turn agree on where the tab is, and undo takes back the restore alone.
    */
   private RestoreResult restoreConversationOnly(Node target) {
     if (target == graph.live()) {
       throw new CheckpointException("The conversation already is #" + target.number + "'s; nothing to restore.");
     }
     int from = live();
-    Node node = graph.add(target, store.clock().instant());
+    Node node = graph.add(graph.live(), store.clock().instant());
     commitAdded(node);
     return new RestoreResult(true, from, target.number, List.of(), List.of(), List.of(), Optional.empty(), livePath(),
         "Restored the conversation of #" + target.number + " as #" + node.number);

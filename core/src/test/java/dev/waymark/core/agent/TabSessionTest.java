@@ -642,6 +642,38 @@ class TabSessionTest {
   }
 
   @Test
+  void aConversationOnlyRestoreSendsThatCheckpointsConversationAndUndoBringsTheLaterOneBack() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done one"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    model.respond(r -> call("write", "{\"path\":\"b.txt\",\"content\":\"bee\"}"));
+    model.respond(r -> text("done two"));
+    session.submit(new Command.SendPrompt("write b"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    session.submit(new Command.Restore(1, RestoreScope.CONVERSATION, false));
+    Event.CheckpointRestored restored = await(Event.CheckpointRestored.class, e -> true);
+    assertThat(restored.result().livePath()).containsExactly(0, 1, 2, 3);
+    List<String> told = userTexts(new ChatRequest("m", session.conversation(), List.of()));
+    assertThat(told).hasSize(2);
+    assertThat(told.get(0)).isEqualTo("write a");
+    assertThat(told.get(1)).contains("took the conversation back to checkpoint #1");
+    assertThat(((ChatMessage.System) session.conversation().get(0)).text()).startsWith("base prompt").doesNotEndWith("\n\n");
+    assertThat(session.conversation().toString()).contains("done one").doesNotContain("done two");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("bee");
+    session.submit(new Command.List());
+    assertThat(await(Event.CheckpointsListed.class, e -> true).checkpoints().get(3).prompt())
+        .isEqualTo("restore conversation of #1");
+
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> e.result().target() == 2);
+    assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("write a", "write b");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("bee");
+  }
+
+  @Test
   void aSaveNamesItsRealRefMovesByForceAndIsDeleted() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> text("a"));

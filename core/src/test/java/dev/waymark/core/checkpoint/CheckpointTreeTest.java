@@ -241,13 +241,15 @@ class CheckpointTreeTest {
   }
 
   @Test
-  void aConversationOnlyRestoreIsACheckpointUnderItsTargetHoldingTheFilesAsTheyAre() throws IOException {
+  void aConversationOnlyRestoreIsACheckpointUnderLiveThatChangesNoFile() throws IOException {
     fx.turn(tab, "a.txt", "one\n");
     fx.turn(tab, "a.txt", "two\n");
 
     RestoreResult conversation = tab.restore(1, RestoreMode.CONVERSATION, false);
     assertThat(conversation.written()).isEmpty();
-    assertThat(conversation.livePath()).containsExactly(0, 1, 3);
+    assertThat(conversation.summary()).startsWith("Restored the conversation of #1 as #3");
+    assertThat(conversation.livePath()).containsExactly(0, 1, 2, 3);
+    assertThat(tab.checkpoint(3).changes()).isEmpty();
     assertThat(fx.read("a.txt")).isEqualTo("two\n");
     assertThat(tab.live()).isEqualTo(3);
     assertThat(tab.filesAt()).isEqualTo(3);
@@ -257,6 +259,9 @@ class CheckpointTreeTest {
     assertThat(tab.checkpoint(4).changes()).extracting(FileChange::path).containsExactly("b.txt");
     tab.undo();
     assertThat(fx.exists("b.txt")).isFalse();
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+    tab.undo();
+    assertThat(tab.live()).as("undo takes back the restore alone").isEqualTo(2);
     assertThat(fx.read("a.txt")).isEqualTo("two\n");
   }
 

@@ -376,8 +376,7 @@ final class ReferenceModel {
 
   /**
    * Both: a move. Files only: a new node under live holding what the restore wrote. Conversation
-   * only: a new node under the target holding the difference from its files to the tab's files,
-   * nothing written.
+   * only: a new node under live, nothing written (the conversation is the agent's).
    */
   Outcome restore(String tabId, int number, boolean files, boolean conversation, boolean force) {
     Tab tab = tab(tabId);
@@ -397,7 +396,7 @@ final class ReferenceModel {
       throw new Refused("conversation already at #" + number);
     }
     int from = tab.live.number;
-    Node node = add(tab, target);
+    add(tab, tab.live);
     lastApplied = true;
     return new Outcome(true, from, number, List.of(), List.of(), List.of(), Map.of(), tab.livePath());
   }
