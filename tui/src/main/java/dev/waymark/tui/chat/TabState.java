@@ -406,7 +406,9 @@ public final class TabState {
         parent = n;
       }
       if (made >= 0) {
-        marks.set(made, new CheckpointMark(made, result.livePath().get(result.livePath().size() - 2), TurnStatus.DONE,
+        int size = result.livePath().size();
+        marks.set(made, new CheckpointMark(made, size >= 2 ? result.livePath().get(size - 2) : marks.get(made).parent(),
+            TurnStatus.DONE,
             !result.written().isEmpty() || !result.merged().isEmpty() || !result.conflicts().isEmpty(), true));
       }
     }
