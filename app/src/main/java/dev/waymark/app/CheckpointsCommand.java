@@ -37,8 +37,8 @@ import picocli.CommandLine.Parameters;
  */
 @CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
     description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
-        "  restore N [files|conversation|both] | restore N -- PATH...   revert N[..M] [-- PATH...]",
-        "  save NAME [--force] | save --delete NAME",
+        "  restore N [files|conversation|both]    restore N -- PATH...",
+        "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -122,6 +122,10 @@ final class CheckpointsCommand implements Callable<Integer> {
     }
     // picocli keeps "--" out of the positional list: the words after the first two are the paths or the scope
     boolean takesMore = action.equals("restore") || action.equals("revert");
+    if (takesMore && more.isEmpty() && spec.commandLine().getParseResult().originalArgs().contains("--")) {
+      throw new CommandLine.ParameterException(cli, "Name the files after \"--\": `checkpoints " + action
+          + " N -- PATH...`.");
+    }
     if (!more.isEmpty() && !takesMore) {
       throw new CommandLine.ParameterException(cli, "`checkpoints " + action + "` takes no more than one argument: "
           + String.join(" ", more) + ".");
