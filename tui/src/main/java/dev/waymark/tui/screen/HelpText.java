@@ -87,10 +87,14 @@ public final class HelpText {
       case "/checkpoint undo [N] [--force]" -> "undo the last checkpoint (or back to #N): files and conversation; "
           + "--force overwrites later edits that clash (what they held is kept under a rescued tag)";
       case "/checkpoint redo [--force]" -> "re-apply the last undone checkpoint";
-      case "/checkpoint save [name]" -> "keep a named tag of the live state";
+      case "/checkpoint save [name] [--force]" -> "keep a named tag of the live state; --force moves a name in use here";
+      case "/checkpoint save --delete NAME" -> "delete a save (the checkpoint stays)";
+      case "/checkpoint restore N -- PATH... [--force]" -> "put only these files back as #N holds them, as a new checkpoint";
+      case "/checkpoint revert N[..M] [-- PATH...] [--force]" -> "take back what #N (to #M) changed, keep every later "
+          + "change: a new checkpoint; the model is told";
       case "/checkpoint goto N|NAME [--force]" -> "make #N (or the save NAME) live, even one undone or on another branch";
       case "/checkpoint diff [N]" -> "how the files on disk differ from #N";
-      case "/checkpoint restore N [files|conversation|both] [--force]" -> "restore only files, only conversation, or both";
+      case "/checkpoint restore N [files|conversation|both] [--force]" -> "restore only files, only conversation (each a new checkpoint), or both";
       case "/session save [name]" -> "save this session now (it is also saved after every checkpoint)";
       case "/session load ID|NAME" -> "open a saved session of this project";
       case "/session list" -> "the saved sessions of this project";
