@@ -44,6 +44,12 @@ import java.util.TreeSet;
  *       base, disk and target all text: three-way merge, else a conflict. One conflict and no
  *       force: nothing happens at all. Forced: conflicts get the target, what was on disk is
  *       rescued.
+ *   <li>A restore of only the files, a revert and a restore of single files write their plan the
+ *       same way, then add a finished node under live holding what they wrote (folded); a restore
+ *       of only the conversation adds one that writes nothing. Revert N..M (N on the way to M, M
+ *       on the live path) plans the move from M to N's parent, only its named paths; single files
+ *       plan each path from what the files node holds to what the target holds. A plan that
+ *       writes nothing is refused.
  * </ul>
  */
 final class ReferenceModel {
