@@ -328,7 +328,7 @@ public final class TabState {
       restored(restored);
     } else if (event instanceof Event.CheckpointSaved saved) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
-          + (saved.movedFrom().isPresent() ? " (moved from #" + saved.movedFrom().getAsInt() + ")" : "")
+          + (saved.movedFrom().isPresent() ? ", moved from #" + saved.movedFrom().getAsInt() : "")
           + " (" + saved.ref() + ")."));
     } else if (event instanceof Event.SaveDeleted deleted) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Deleted the save \"" + deleted.name() + "\" (" + deleted.ref()
