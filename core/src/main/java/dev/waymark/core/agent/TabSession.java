@@ -239,11 +239,13 @@ public final class TabSession implements AutoCloseable {
         if (files) {
           noted(result, label, "The user put the project's files back to how they were at checkpoint #" + c.checkpoint()
               + "; the conversation above stays as it was, so files it mentions may differ now.");
-        } else if (result.applied()) {
-          conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
-              + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they may "
-              + "hold changes this conversation does not mention.");
-          viewToLive = true;
+        } else {
+          if (result.applied()) {
+            conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
+                + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they "
+                + "may hold changes this conversation does not mention.");
+            viewToLive = true;
+          }
           emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
         }
       });
