@@ -318,8 +318,9 @@ public final class CheckpointTree {
    * is merged line by line; a clash stops it and names the files (nothing written), or with
    * {@code force} overwrites them and keeps what was there under a rescued tag.
    */
-  public RestoreResult revert(int first, int last, java.util.Set<String> paths, boolean force) {
+  public RestoreResult revert(int first, int last, java.util.Set<String> named, boolean force) {
     requireNoTurn("revert");
+    java.util.Set<String> paths = projectPaths(named);
     Node from = graph.node(first);
     Node to = graph.node(last);
     if (from.parent == null) {
@@ -355,8 +356,9 @@ public final class CheckpointTree {
    * gives), every other file untouched: a new checkpoint under live. A path is one any checkpoint of
    * the tab changed; someone else's later edit is merged, a clash stops it as a restore does.
    */
-  public RestoreResult restorePaths(int number, java.util.Set<String> paths, boolean force) {
+  public RestoreResult restorePaths(int number, java.util.Set<String> named, boolean force) {
     requireNoTurn("restore");
+    java.util.Set<String> paths = projectPaths(named);
     if (paths.isEmpty()) {
       throw new CheckpointException("Name the files to restore.");
     }
@@ -374,6 +376,24 @@ public final class CheckpointTree {
     graph.refuseLost(graph.files(), target);
     return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
         force);
+  }
+
+  /**
+   * The paths a user named, as the tab records them: relative to the project, with '/' ({@code
+   * ./src/A.java} and the absolute path of a file in the project are {@code src/A.java}).
+   */
+  private java.util.Set<String> projectPaths(java.util.Set<String> named) {
+    java.util.Set<String> paths = new java.util.TreeSet<>();
+    Path root = store.projectDirectory();
+    for (String name : named) {
+      Path path = Path.of(name);
+      Path relative = (path.isAbsolute() && path.normalize().startsWith(root) ? root.relativize(path.normalize())
+          : path.normalize());
+      String text = relative.toString().replace(java.io.File.separatorChar, '/');
+      paths.add(text.isEmpty() || text.startsWith("../") || path.isAbsolute() && !path.normalize().startsWith(root)
+          ? name : text);
+    }
+    return paths;
   }
 
   /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */

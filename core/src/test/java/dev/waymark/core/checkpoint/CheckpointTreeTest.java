@@ -325,7 +325,7 @@ class CheckpointTreeTest {
     fx.write(turn, "b.txt", "b1\n");
     turn.finish(CheckpointStatus.DONE);
 
-    tab.revert(1, 1, java.util.Set.of("a.txt"), false);
+    tab.revert(1, 1, java.util.Set.of(fx.file("a.txt").toString()), false);
     assertThat(fx.read("a.txt")).isEqualTo("a0\n");
     assertThat(fx.read("b.txt")).isEqualTo("b1\n");
     assertThatThrownBy(() -> tab.revert(1, 1, java.util.Set.of("c.txt"), false)).hasMessageContaining("did not change c.txt");
@@ -345,7 +345,7 @@ class CheckpointTreeTest {
     assertThat(fx.read("b.txt")).isEqualTo("b2\n");
     assertThat(tab.checkpoint(5).changes()).extracting(FileChange::path).containsExactly("a.txt");
 
-    tab.restorePaths(0, java.util.Set.of("b.txt"), false);
+    tab.restorePaths(0, java.util.Set.of("./b.txt"), false);
     assertThat(fx.exists("b.txt")).isFalse();
     assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("never.txt"), false)).hasMessageContaining("never.txt");
     assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("a.txt"), false)).hasMessageContaining("already");
