@@ -420,7 +420,9 @@ class WaymarkUiTest {
     String help = waitFor("Commands");
     assertThat(help).contains("ctrl+b");
     key(KeyType.PageDown);
-    assertThat(waitFor("/rewind")).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]");
+    assertThat(waitFor("/tab reopen")).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]");
+    key(KeyType.PageDown);
+    waitFor("/rewind");
     key(KeyType.Escape);
     waitFor(s -> !s.contains("/checkpoint undo [N]"), "the help to close");
   }
