@@ -48,6 +48,9 @@ public record RestoreResult(
           + " file(s) were changed since by someone else and clash with #" + target + ": " + String.join(", ", conflicts)
           + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
+    if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
+      return action + "; the files stay as they are.";
+    }
     StringBuilder s = new StringBuilder(action + ": " + written.size() + " file(s) written");
     if (!merged.isEmpty()) {
       s.append(", ").append(merged.size()).append(" merged with later edits (").append(String.join(", ", merged)).append(')');

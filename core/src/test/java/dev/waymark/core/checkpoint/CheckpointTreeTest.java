@@ -247,7 +247,7 @@ class CheckpointTreeTest {
 
     RestoreResult conversation = tab.restore(1, RestoreMode.CONVERSATION, false);
     assertThat(conversation.written()).isEmpty();
-    assertThat(conversation.summary()).startsWith("Restored the conversation of #1 as #3");
+    assertThat(conversation.summary()).isEqualTo("Restored the conversation of #1 as #3; the files stay as they are.");
     assertThat(conversation.livePath()).containsExactly(0, 1, 2, 3);
     assertThat(tab.checkpoint(3).changes()).isEmpty();
     assertThat(fx.read("a.txt")).isEqualTo("two\n");
