@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.agent.CheckpointOutline;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -8,6 +9,7 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.workspace.Workspace;
@@ -29,12 +31,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code waymark checkpoints list | diff [N] | undo [N] | redo | goto N | save NAME}: the checkpoints
+ * {@code waymark checkpoints list | diff [N] | undo [N] | redo | goto N | restore N ... | revert N ... | save NAME}: the checkpoints
  * of one tab of a saved session, through the same engine as the interface. What changes here is
  * saved to the session, so the interface shows it when it opens the session.
  */
 @CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
-    description = {"List, diff, undo, redo, go to or save the checkpoints of a tab of a saved session.",
+    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
+        "  restore N [files|conversation|both]    restore N -- PATH...",
+        "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -42,11 +46,19 @@ final class CheckpointsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto or save")
+  @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto, restore, revert or save")
   String action;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "ARG", description = "N for diff, undo and goto; NAME for save and goto")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
+      description = "N for diff, undo, goto and restore; N or N..M for revert; NAME for save and goto")
   String argument;
+
+  @Parameters(index = "2..*", arity = "0..*", paramLabel = "MORE",
+      description = "restore: files, conversation or both; restore and revert: -- then the paths")
+  List<String> more = new ArrayList<>();
+
+  @Option(names = "--delete", paramLabel = "NAME", description = "save: delete the save NAME (the checkpoint stays).")
+  String deleteSave;
 
   @Option(names = "--session", paramLabel = "ID", description = "The session (id or name; default: the last saved).")
   String sessionId;
@@ -57,7 +69,8 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON for scripts.")
   boolean json;
 
-  @Option(names = "--force", description = "undo, redo, goto: overwrite later edits that clash (what they held is kept under a rescued tag).")
+  @Option(names = "--force", description = "undo, redo, goto, restore, revert: overwrite later edits that clash (what they "
+      + "held is kept under a rescued tag); save: move an existing name.")
   boolean force;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
@@ -104,8 +117,22 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   private Command command() {
     CommandLine cli = spec.commandLine();
-    if (force && !List.of("undo", "redo", "goto").contains(action)) {
-      throw new CommandLine.ParameterException(cli, "--force goes with undo, redo or goto, not " + action + ".");
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(action)) {
+      throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
+          + action + ".");
+    }
+    if (deleteSave != null && !action.equals("save")) {
+      throw new CommandLine.ParameterException(cli, "--delete goes with save, not " + action + ".");
+    }
+    // picocli keeps "--" out of the positional list: the words after the first two are the paths or the scope
+    boolean takesMore = action.equals("restore") || action.equals("revert");
+    if (takesMore && more.isEmpty() && spec.commandLine().getParseResult().originalArgs().contains("--")) {
+      throw new CommandLine.ParameterException(cli, "Name the files after \"--\": `checkpoints " + action
+          + " N -- PATH...`.");
+    }
+    if (!more.isEmpty() && !takesMore) {
+      throw new CommandLine.ParameterException(cli, "`checkpoints " + action + "` takes no more than one argument: "
+          + String.join(" ", more) + ".");
     }
     try {
       return switch (action) {
@@ -120,13 +147,56 @@ final class CheckpointsCommand implements Callable<Integer> {
           yield argument.matches("#?\\d+") ? new Command.GoTo(number(), force) : new Command.GoToSaved(argument, force);
         }
         case "save" -> {
+          if (deleteSave != null) {
+            if (argument != null || force) {
+              throw new CommandLine.ParameterException(cli, "Usage: `checkpoints save --delete NAME`.");
+            }
+            yield new Command.DeleteSave(deleteSave);
+          }
           if (argument == null) {
             throw new CommandLine.ParameterException(cli, "`checkpoints save` needs a name.");
           }
-          yield new Command.Save(argument);
+          yield new Command.Save(argument, force);
+        }
+        case "restore" -> {
+          if (argument == null) {
+            throw new CommandLine.ParameterException(cli,
+                "Usage: `checkpoints restore N [files|conversation|both]` or `checkpoints restore N -- PATH...`.");
+          }
+          if (dashed()) {
+            yield new Command.RestoreFiles(number(), more, force);
+          }
+          if (more.size() > 1) {
+            throw new CommandLine.ParameterException(cli, "Restore what? One of files, conversation or both; "
+                + "files go after \"--\": `checkpoints restore N -- PATH...`.");
+          }
+          RestoreScope scope = more.isEmpty() ? RestoreScope.BOTH : switch (more.get(0)) {
+            case "files" -> RestoreScope.FILES;
+            case "conversation" -> RestoreScope.CONVERSATION;
+            case "both" -> RestoreScope.BOTH;
+            default -> throw new CommandLine.ParameterException(cli, "Restore what? \"" + more.get(0)
+                + "\" is not files, conversation or both; files go after \"--\": `checkpoints restore N -- PATH...`.");
+          };
+          yield new Command.Restore(number(), scope, force);
+        }
+        case "revert" -> {
+          if (argument == null || !more.isEmpty() && !dashed()) {
+            throw new CommandLine.ParameterException(cli, "Usage: `checkpoints revert N[..M] [-- PATH...]`.");
+          }
+          String[] range = argument.split("\\.\\.", -1);
+          if (range.length > 2) {
+            throw new NumberFormatException();
+          }
+          int first = number(range[0]);
+          int last = range.length == 2 ? number(range[1]) : first;
+          if (last < first) {
+            throw new CommandLine.ParameterException(cli, "A range goes from the earlier checkpoint: " + last + ".." + first
+                + ", not " + argument + ".");
+          }
+          yield new Command.Revert(first, last, more, force);
         }
         default -> throw new CommandLine.ParameterException(cli,
-            "Unknown action \"" + action + "\": use list, diff, undo, redo, goto or save.");
+            "Unknown action \"" + action + "\": use list, diff, undo, redo, goto, restore, revert or save.");
       };
     } catch (NumberFormatException e) {
       throw new CommandLine.ParameterException(cli, "Not a checkpoint number: \"" + argument + "\".");
@@ -141,8 +211,18 @@ final class CheckpointsCommand implements Callable<Integer> {
   }
 
   private int number() {
-    String digits = argument.startsWith("#") ? argument.substring(1) : argument;
+    return number(argument);
+  }
+
+  private static int number(String word) {
+    String digits = word.startsWith("#") ? word.substring(1) : word;
     return Integer.parseInt(digits);
+  }
+
+  /** Whether the words after N came after "--" (paths); picocli drops the "--" itself. */
+  private boolean dashed() {
+    List<String> raw = spec.commandLine().getParseResult().originalArgs();
+    return raw.contains("--") && !more.isEmpty();
   }
 
   private int report(LinkedBlockingQueue<Event> events, Workspace workspace, TabSession tab, PrintWriter out,
@@ -181,11 +261,26 @@ final class CheckpointsCommand implements Callable<Integer> {
       }
       if (event instanceof Event.CheckpointSaved saved) {
         if (json) {
-          out.println(SessionsCommand.JSON.writeValueAsString(Map.of("checkpoint", saved.checkpoint().number(),
-              "name", saved.name(), "tag", ShadowStore.tagPrefix(tab.checkpoints().tabId()) + "saved/" + saved.name())));
+          Map<String, Object> o = new LinkedHashMap<>();
+          o.put("checkpoint", saved.checkpoint().number());
+          o.put("name", saved.name());
+          o.put("tag", saved.ref());
+          o.put("movedFrom", saved.movedFrom().isPresent() ? saved.movedFrom().getAsInt() : null);
+          out.println(SessionsCommand.JSON.writeValueAsString(o));
         } else {
-          out.println("Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\": "
-              + ShadowStore.tagPrefix(tab.checkpoints().tabId()) + "saved/" + saved.name());
+          out.println("Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
+              + (saved.movedFrom().isPresent() ? " (moved from #" + saved.movedFrom().getAsInt() + ")" : "") + ": "
+              + saved.ref());
+        }
+        return 0;
+      }
+      if (event instanceof Event.SaveDeleted deleted) {
+        if (json) {
+          out.println(SessionsCommand.JSON.writeValueAsString(Map.of("deleted", deleted.name(), "checkpoint",
+              deleted.checkpoint(), "tag", deleted.ref())));
+        } else {
+          out.println("Deleted the save \"" + deleted.name() + "\" (" + deleted.ref() + "); #" + deleted.checkpoint()
+              + " stays.");
         }
         return 0;
       }
@@ -201,10 +296,14 @@ final class CheckpointsCommand implements Callable<Integer> {
       o.put("tab", tab.checkpoints().tabId());
       o.put("live", listed.live());
       List<Map<String, Object>> rows = new ArrayList<>();
-      for (CheckpointSummary c : listed.checkpoints()) {
+      for (CheckpointOutline.Row line : CheckpointOutline.rows(listed.checkpoints(), listed.live())) {
+        CheckpointSummary c = line.checkpoint();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("number", c.number());
         row.put("parent", c.parent().orElse(-1)); // as the JSON has always said it of #0
+        row.put("depth", line.depth());
+        row.put("branch", line.startsBranch());
+        row.put("state", line.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         row.put("status", c.status().name().toLowerCase(java.util.Locale.ROOT));
         row.put("created", c.created());
         row.put("prompt", c.prompt());
@@ -221,12 +320,20 @@ final class CheckpointsCommand implements Callable<Integer> {
       return;
     }
     out.println("Session " + workspace.label() + ", tab " + tab.checkpoints().tabId() + " (live #" + listed.live() + "):");
-    for (CheckpointSummary c : listed.checkpoints()) {
+    for (CheckpointOutline.Row line : CheckpointOutline.rows(listed.checkpoints(), listed.live())) {
+      CheckpointSummary c = line.checkpoint();
       String prompt = c.number() == 0 ? "(start)" : c.prompt().strip().lines().findFirst().orElse("");
-      out.printf("%s#%-4d %s  %s%s%s%s%n", c.number() == listed.live() ? "▸" : " ", c.number(), TIME.format(c.created()),
-          prompt.length() > 60 ? prompt.substring(0, 59) + "…" : prompt,
+      String indent = line.depth() == 0 ? "" : "  ".repeat(line.depth() - 1) + (line.startsBranch() ? "└ " : "  ");
+      out.printf("%s%s#%-4d %s  %s%s%s%s%s%n", c.number() == listed.live() ? "▸ " : "  ", indent, c.number(),
+          TIME.format(c.created()), prompt.length() > 60 ? prompt.substring(0, 59) + "…" : prompt,
           c.filesChanged() > 0 ? "  " + c.filesChanged() + " file(s) +" + c.added() + " −" + c.removed() : "",
-          c.onLivePath() ? "" : "  (undone)",
+          line.startsBranch() ? "  branch from #" + c.parent().getAsInt() : "",
+          switch (line.state()) {
+            case LIVE -> "  live";
+            case UNDONE -> "  undone (redo)";
+            case ABANDONED -> "  abandoned";
+            default -> "";
+          },
           c.savedNames().isEmpty() ? "" : "  saved: " + String.join(", ", c.savedNames()));
     }
   }

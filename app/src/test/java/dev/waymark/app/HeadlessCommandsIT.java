@@ -252,6 +252,74 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void revertOfOneCheckpointKeepsTheLaterOnesAndSingleFilesComeBackAsCheckpointsGitCanRead() throws Exception {
+    StringBuilder steps = new StringBuilder("{'responses':[");
+    String[][] turns = {{"one", "a.txt", "1\\n2\\n3\\n4\\n5\\n6\\n"}, {"two", "a.txt", "1\\nTWO\\n3\\n4\\n5\\n6\\n"},
+        {"three", "three.txt", "three\\n"}, {"four", "a.txt", "1\\nTWO\\n3\\n4\\n5\\nSIX\\n"}, {"five", "five.txt", "five\\n"}};
+    for (String[] t : turns) {
+      steps.append("{'whenLastUser':'").append(t[0]).append("','toolCalls':[{'name':'write_file','arguments':{'path':'")
+          .append(t[1]).append("','content':'").append(t[2]).append("'}}]},{'whenLastUser':'").append(t[0])
+          .append("','text':'ok'},");
+    }
+    steps.setLength(steps.length() - 1);
+    Files.writeString(script, steps.append("]}").toString().replace('\'', '"'));
+    exec("one");
+    String session = waymark("sessions", "--json").json().get(0).get("id").asText();
+    for (String prompt : List.of("two", "three", "four")) {
+      exec("--session", session, prompt);
+    }
+
+    Run revert = waymark("checkpoints", "revert", "2");
+    assertThat(revert.exit()).as(revert.err()).isZero();
+    assertThat(revert.out()).contains("Reverted #2 as #5", "merged with later edits (a.txt)");
+    assertThat(file("a.txt")).as("#2's line taken back, #4's kept").isEqualTo("1\n2\n3\n4\n5\nSIX\n");
+    assertThat(file("three.txt")).isEqualTo("three\n");
+
+    assertThat(waymark("checkpoints", "undo").exit()).isZero();
+    assertThat(file("a.txt")).as("undo takes the revert back").isEqualTo("1\nTWO\n3\n4\n5\nSIX\n");
+    assertThat(waymark("checkpoints", "redo").exit()).isZero();
+    assertThat(file("a.txt")).isEqualTo("1\n2\n3\n4\n5\nSIX\n");
+
+    Files.writeString(project.resolve("three.txt"), "mine\n");
+    Run clash = waymark("checkpoints", "revert", "3");
+    assertThat(clash.exit()).isEqualTo(1);
+    assertThat(clash.err()).contains("Nothing reverted", "three.txt");
+    assertThat(file("three.txt")).as("a clash writes nothing").isEqualTo("mine\n");
+    assertThat(waymark("checkpoints", "list", "--json").json().get("live").asInt()).isEqualTo(5);
+
+    Run restore = waymark("checkpoints", "restore", "1", "--", "a.txt");
+    assertThat(restore.exit()).as(restore.err()).isZero();
+    assertThat(restore.out()).contains("Restored a.txt from #1 as #6");
+    assertThat(file("a.txt")).isEqualTo("1\n2\n3\n4\n5\n6\n");
+    assertThat(file("three.txt")).isEqualTo("mine\n");
+    JsonNode list = waymark("checkpoints", "list", "--json").json();
+    String tab = list.get("tab").asText();
+    assertThat(git("show", "waymark/" + tab + "/6:post/a.txt")).isEqualTo("1\n2\n3\n4\n5\n6\n");
+    assertThat(git("show", "waymark/" + tab + "/6:pre/a.txt")).isEqualTo("1\n2\n3\n4\n5\nSIX\n");
+
+    Files.writeString(project.resolve("three.txt"), "three\n");
+    exec("--session", session, "--tab", tab, "--from", "3", "five");
+    JsonNode branched = waymark("checkpoints", "list", "--json").json();
+    assertThat(branched.get("live").asInt()).isEqualTo(7);
+    List<String> rows = new ArrayList<>();
+    branched.get("checkpoints").forEach(c -> rows.add(c.get("number").asInt() + ":" + c.get("parent").asInt() + ":"
+        + c.get("depth").asInt() + ":" + c.get("state").asText() + ":" + c.get("prompt").asText()));
+    assertThat(rows).containsExactly("0:-1:0:on-path:", "1:0:0:on-path:one", "2:1:0:on-path:two",
+        "3:2:0:on-path:three", "4:3:1:abandoned:four", "5:4:1:abandoned:revert #2", "6:5:1:abandoned:restore a.txt from #1",
+        "7:3:0:live:five");
+    Run text = waymark("checkpoints", "list");
+    assertThat(text.out()).contains("└ #4", "branch from #3", "abandoned").doesNotContain("(undone)");
+
+    assertThat(waymark("checkpoints", "save", "keep").exit()).isZero();
+    assertThat(waymark("checkpoints", "goto", "6").exit()).isZero();
+    Run moved = waymark("checkpoints", "save", "keep", "--force");
+    assertThat(moved.out()).contains("Saved #6 as \"keep\" (moved from #7): refs/tags/waymark/" + tab + "/saved/keep");
+    assertThat(git("show", "waymark/" + tab + "/saved/keep:post/a.txt")).isEqualTo("1\n2\n3\n4\n5\n6\n");
+    assertThat(waymark("checkpoints", "save", "--delete", "keep").out()).contains("Deleted the save \"keep\"");
+    assertThat(git("tag", "-l", "waymark/" + tab + "/saved/*")).isBlank();
+  }
+
+  @Test
   void twoWaymarkProcessesOnOneProjectAtOnceShareTheStoreSafely() throws Exception {
     StringBuilder script = new StringBuilder("{'responses':[");
     List<String> names = List.of("north", "south", "east", "west");

@@ -33,6 +33,20 @@ class MainTest {
   }
 
   @Test
+  void badRestoreAndRevertArgumentsAreSaidBeforeAnythingOpens() {
+    String[][] bad = {{"checkpoints", "restore", "1", "--"}, {"checkpoints", "revert", "4..2"},
+        {"checkpoints", "restore", "1", "bogus"}, {"checkpoints", "revert", "2", "a.txt"},
+        {"checkpoints", "list", "x", "y"}, {"checkpoints", "undo", "--delete", "x"}};
+    String[] said = {"Name the files after \"--\"", "2..4", "Restore what? \"bogus\"", "Usage: `checkpoints revert",
+        "takes no more than one argument", "--delete goes with save"};
+    for (int i = 0; i < bad.length; i++) {
+      err.getBuffer().setLength(0);
+      assertThat(run(bad[i])).as(String.join(" ", bad[i])).isEqualTo(2);
+      assertThat(err.toString()).as(String.join(" ", bad[i])).contains(said[i]);
+    }
+  }
+
+  @Test
   void everyHelpTextWrapsAtEightyColumnsWithoutStrandedWords() {
     for (String[] args : new String[][] {{"--help"}, {"exec", "--help"}, {"store", "--help"}, {"checkpoints", "--help"},
         {"sessions", "--help"}}) {

@@ -634,10 +634,14 @@ class WaymarkUiTest {
     send("/help");
     String help = waitFor("Commands");
     assertThat(help).contains("ctrl+b");
-    key(KeyType.PageDown);
-    assertThat(waitFor("/rewind")).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]");
-    key(KeyType.PageDown);
-    assertThat(waitFor("Approvals")).contains("/permissions remove N", "answered only with ↑ ↓ Enter and Esc");
+    StringBuilder seen = new StringBuilder(help);
+    for (int page = 0; page < 8 && !seen.toString().contains("answered only with ↑ ↓ Enter and Esc"); page++) {
+      String before = screen();
+      key(KeyType.PageDown);
+      seen.append(waitFor(s -> !s.equals(before), "the next page of the help"));
+    }
+    assertThat(seen.toString()).contains("/checkpoint undo [N]", "/tab reopen [N]", "/undo [N]", "/rewind",
+        "/checkpoint revert", "/permissions remove N", "answered only with ↑ ↓ Enter and Esc");
     key(KeyType.Escape);
     waitFor(s -> !s.contains("/checkpoint undo [N]"), "the help to close");
   }

@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * guarded by itself.
  */
 final class Conversation {
+  /** Opens the message of a checkpoint a restore or revert made: {@code [waymark: LABEL]}, then what the model is told. */
+  static final String LABEL = "[waymark: ";
+
   private final String systemPrompt;
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
@@ -36,6 +39,22 @@ final class Conversation {
     prompt.ifPresent(text -> mine.add(new ChatMessage.User(text)));
     messages.put(n, mine);
     return mine;
+  }
+
+  /**
+   * Checkpoint {@code n}'s messages for a restore of the conversation only: the conversation of
+   * {@code path} (another checkpoint's live path) copied whole behind a marker that stands for all
+   * before it, as a /compact's summary does, then {@code note}. So {@code n} sits under the
+   * checkpoint that was live, and undoing it brings that conversation back.
+   */
+  void openAsConversationOf(int n, List<Integer> path, String note) {
+    List<ChatMessage> all = sent(path);
+    String summary = ((ChatMessage.System) all.get(0)).text().substring(systemPrompt.length()).strip();
+    List<ChatMessage> mine = new ArrayList<>();
+    mine.add(new ChatMessage.System(summary));
+    mine.addAll(all.subList(1, all.size()));
+    mine.add(new ChatMessage.User(note));
+    messages.put(n, mine);
   }
 
   static void append(List<ChatMessage> turn, ChatMessage message) {
@@ -67,7 +86,7 @@ final class Conversation {
     }
     List<ChatMessage> all = new ArrayList<>();
     // the summary joins the system prompt: some chat templates refuse a system message further down
-    all.add(new ChatMessage.System(summary == null ? systemPrompt : systemPrompt + "\n\n" + summary));
+    all.add(new ChatMessage.System(summary == null || summary.isEmpty() ? systemPrompt : systemPrompt + "\n\n" + summary));
     all.addAll(turns);
     return all;
   }
@@ -90,6 +109,11 @@ final class Conversation {
       return "";
     }
     synchronized (turn) {
+      for (ChatMessage m : turn) { // a restore's or revert's label first: a copied conversation comes before it
+        if (m instanceof ChatMessage.User user && user.text().startsWith(LABEL) && user.text().indexOf("]\n") > 0) {
+          return user.text().substring(LABEL.length(), user.text().indexOf("]\n"));
+        }
+      }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
           return user.text();

@@ -244,20 +244,72 @@ public final class TabSession implements AutoCloseable {
     @Override
     public void restore(Command.Restore c) {
       later(c, () -> {
+        if (c.scope() == RestoreScope.BOTH) {
+          restored(tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force()));
+          return;
+        }
+        boolean files = c.scope() == RestoreScope.FILES;
+        List<Integer> wanted = pathTo(c.checkpoint());
         RestoreResult result = tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force());
-        if (c.scope() == RestoreScope.FILES) {
-          viewToLive |= result.applied();
-          // the conversation, and so the input, stay
-          emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
+        String label = (files ? "restore files of #" : "restore conversation of #") + c.checkpoint();
+        if (files) {
+          noted(result, label, "The user put the project's files back to how they were at checkpoint #" + c.checkpoint()
+              + "; the conversation above stays as it was, so files it mentions may differ now.");
         } else {
-          restored(result);
+          if (result.applied()) {
+            conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
+                + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they "
+                + "may hold changes this conversation does not mention.");
+            viewToLive = true;
+          }
+          emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
         }
       });
     }
 
     @Override
+    public void restoreFiles(Command.RestoreFiles c) {
+      later(c, () -> {
+        RestoreResult result = tree.restorePaths(c.checkpoint(), new java.util.TreeSet<>(c.paths()), c.force());
+        noted(result, "restore " + String.join(", ", c.paths()) + " from #" + c.checkpoint(),
+            "The user put these files back to how they were at checkpoint #" + c.checkpoint()
+                + "; every other file stays as it was.");
+      });
+    }
+
+    @Override
+    public void revert(Command.Revert c) {
+      later(c, () -> {
+        RestoreResult result = tree.revert(c.first(), c.last(), new java.util.TreeSet<>(c.paths()), c.force());
+        String range = c.first() == c.last() ? "#" + c.first() : "#" + c.first() + "..#" + c.last();
+        noted(result, "revert " + range + (c.paths().isEmpty() ? "" : " -- " + String.join(" ", c.paths())),
+            "The user reverted the file changes of checkpoint" + (c.first() == c.last() ? " " : "s ") + range
+                + (c.paths().isEmpty() ? "" : " (only " + String.join(", ", c.paths()) + ")")
+                + ": what " + (c.first() == c.last() ? "that turn" : "those turns")
+                + " changed in them was taken back, and every later change was kept.");
+      });
+    }
+
+    @Override
     public void save(Command.Save c) {
-      later(c, () -> emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(tree.save(c.name())), c.name())));
+      later(c, () -> {
+        java.util.OptionalInt before = java.util.OptionalInt.empty();
+        try {
+          before = java.util.OptionalInt.of(tree.saved(c.name()));
+        } catch (dev.waymark.core.checkpoint.CheckpointException none) {
+          // a new name
+        }
+        var saved = tree.save(c.name(), c.force());
+        emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(saved), c.name(), tree.saveRef(c.name()), before));
+      });
+    }
+
+    @Override
+    public void deleteSave(Command.DeleteSave c) {
+      later(c, () -> {
+        int number = tree.deleteSave(c.name());
+        emit(new Event.SaveDeleted(number, c.name(), tree.saveRef(c.name())));
+      });
     }
 
     @Override
@@ -383,6 +435,33 @@ public final class TabSession implements AutoCloseable {
       gate.allowForSession(pending.get());
     }
     startTurn(Opening.approved(pending.get(), live));
+  }
+
+  /** The live path of checkpoint {@code n}, {@code #0} first. */
+  private List<Integer> pathTo(int n) {
+    java.util.LinkedList<Integer> path = new java.util.LinkedList<>();
+    for (int at = n; at >= 0; at = tree.checkpoint(at).parent()) {
+      path.addFirst(at);
+    }
+    return path;
+  }
+
+  /**
+   * A restore or revert that made a checkpoint of its own: the checkpoint's one message tells the
+   * model what happened and which files changed (its first line is the label lists show).
+   */
+  private void noted(RestoreResult result, String label, String what) {
+    if (result.applied()) {
+      int n = tree.live();
+      List<String> files = new java.util.ArrayList<>();
+      result.written().forEach(path -> files.add(path));
+      result.merged().forEach(path -> files.add(path + " (merged with later edits)"));
+      result.conflicts().forEach(path -> files.add(path + " (overwritten; kept under " + result.rescueTag().orElse("?") + ")"));
+      conversation.open(n, Optional.of(Conversation.LABEL + label + "]\n" + what
+          + (files.isEmpty() ? "" : "\nFiles changed: " + String.join(", ", files) + ".")));
+      viewToLive = true;
+    }
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
   }
 
   private void restored(RestoreResult result) {

@@ -3,6 +3,7 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,18 +14,21 @@ import java.util.Optional;
  * @param tree the checkpoints and where live, the files and redo stand
  * @param livePath the live path, {@code #0} first
  * @param view where the view cursor stands
+ * @param forward where browsing forward goes from each checkpoint ({@link CheckpointTree#forwardLinks()})
  */
-public record TabSnapshot(CheckpointTree.Snapshot tree, List<Integer> livePath, CheckpointTree.ViewPosition view) {
+public record TabSnapshot(CheckpointTree.Snapshot tree, List<Integer> livePath, CheckpointTree.ViewPosition view,
+    Map<Integer, Integer> forward) {
   public TabSnapshot {
     livePath = List.copyOf(livePath);
+    forward = Map.copyOf(forward);
   }
 
   static TabSnapshot of(CheckpointTree tree, CheckpointTree.ViewPosition view) {
-    return new TabSnapshot(tree.snapshot(), tree.livePath(), view);
+    return new TabSnapshot(tree.snapshot(), tree.livePath(), view, tree.forwardLinks());
   }
 
   TabSnapshot withView(CheckpointTree.ViewPosition moved) {
-    return new TabSnapshot(tree, livePath, moved);
+    return new TabSnapshot(tree, livePath, moved, forward);
   }
 
   public int live() {

@@ -4,7 +4,6 @@ import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
 import dev.waymark.core.protocol.Command.View;
-import java.util.List;
 
 /**
  * Moves the read-only view cursor over a {@link TabSnapshot}: browsing reads a picture of the tree,
@@ -36,31 +35,13 @@ final class ViewCursor {
   }
 
   /**
-   * One step toward live: along the live path, or, off it, toward the newest checkpoint below
-   * (the way most recently taken from there); live when nothing is below.
+   * The one rule for "forward": the child on the way to where live most recently was (the tree's
+   * {@link dev.waymark.core.checkpoint.CheckpointTree#forwardLinks()}), so along the live path
+   * toward live, and off it along the way last taken; live when nothing was taken from there.
    */
-  private static int next(TabSnapshot tab, int from) {
-    List<Integer> path = tab.livePath();
-    int index = path.indexOf(from);
-    if (index >= 0) {
-      return index + 1 < path.size() ? path.get(index + 1) : tab.live();
-    }
-    java.util.Map<Integer, Integer> parents = new java.util.HashMap<>();
-    tab.tree().checkpoints().forEach(c -> parents.put(c.number(), c.parent()));
-    int newest = -1;
-    int step = -1;
-    for (int n : parents.keySet()) {
-      for (int child = n, p = parents.get(n); p >= 0; child = p, p = parents.getOrDefault(p, -1)) {
-        if (p == from) {
-          if (n > newest) {
-            newest = n;
-            step = child;
-          }
-          break;
-        }
-      }
-    }
-    return newest < 0 ? tab.live() : step;
+  static int next(TabSnapshot tab, int from) {
+    Integer next = tab.forward().get(from);
+    return next == null ? tab.live() : next;
   }
 
   private static Checkpoint existing(TabSnapshot tab, int number) {

@@ -1,6 +1,5 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,7 +26,6 @@ final class CheckpointGraph {
   private final Deque<Node> redo = new ArrayDeque<>();
   private Node live;
   private Node files;
-  private Node viewed; // null while the view is live
 
   /** A graph holding only {@code #0}, created at {@code start}. */
   CheckpointGraph(Instant start) {
@@ -118,39 +116,19 @@ final class CheckpointGraph {
         + (names.isEmpty() ? " (it has none)." : " (it has " + String.join(", ", names) + ")."));
   }
 
-  // ----------------------------------------------------------------------------- the cursor
-
-  ViewPosition view() {
-    return viewed == null ? new ViewPosition(live.number, true) : new ViewPosition(viewed.number, false);
-  }
-
-  /** One checkpoint back from the viewed one; stays on {@code #0}. */
-  ViewPosition viewBack() {
-    Node from = viewed == null ? live : viewed;
-    if (from.parent != null) {
-      viewed = from.parent == live ? null : from.parent;
+  /**
+   * Where browsing forward goes from each checkpoint that has been left toward a later one: the
+   * child on the way to where live most recently was (the one rule for "forward"; the view cursor
+   * itself lives in the tab's snapshots).
+   */
+  Map<Integer, Integer> forwardLinks() {
+    Map<Integer, Integer> links = new TreeMap<>();
+    for (Node n : nodes()) {
+      if (n.next != null) {
+        links.put(n.number, n.next.number);
+      }
     }
-    return view();
-  }
-
-  /** One checkpoint forward toward live (then along the undone chain); past the last, live. */
-  ViewPosition viewForward() {
-    if (viewed != null) {
-      Node next = viewed.next;
-      viewed = next == null || next == live ? null : next;
-    }
-    return view();
-  }
-
-  ViewPosition viewAt(int number) {
-    Node target = node(number);
-    viewed = target == live ? null : target;
-    return view();
-  }
-
-  ViewPosition viewLive() {
-    viewed = null;
-    return view();
+    return links;
   }
 
   // ------------------------------------------------------------------------------- moving
@@ -169,7 +147,25 @@ final class CheckpointGraph {
     nodes.add(node);
     live = node;
     files = node;
-    viewed = null;
+    redo.clear();
+    linkTimeline(node);
+    return node;
+  }
+
+  /**
+   * Adds a finished checkpoint under {@code parent} for a restore or revert that is a checkpoint of
+   * its own; it becomes live and files, and redo is cleared. When the files are not {@code parent}'s,
+   * it starts from them, as {@link #begin} does.
+   */
+  Node add(Node parent, Instant created) {
+    Node node = new Node(nodes.size(), parent, CheckpointStatus.DONE, created);
+    if (files != parent) {
+      RestorePlanner.plan(parent, files).forEach((path, planned) ->
+          node.changes.put(path, new FileChange(path, planned.base(), planned.target())));
+    }
+    nodes.add(node);
+    live = node;
+    files = node;
     redo.clear();
     linkTimeline(node);
     return node;
@@ -225,10 +221,6 @@ final class CheckpointGraph {
     }
     live = target;
     linkTimeline(target);
-  }
-
-  void viewToLive() {
-    viewed = null;
   }
 
   /**

@@ -159,28 +159,15 @@ public final class CheckpointTree {
     return recorder.running();
   }
 
-  // ----------------------------------------------------------------------------- the cursor
+  // ----------------------------------------------------------------------------- browsing
 
-  public ViewPosition view() {
-    return graph.view();
-  }
-
-  /** One checkpoint back from the viewed one; stays on {@code #0}. */
-  public ViewPosition viewBack() {
-    return graph.viewBack();
-  }
-
-  /** One checkpoint forward toward live; forward past the last returns to live. */
-  public ViewPosition viewForward() {
-    return graph.viewForward();
-  }
-
-  public ViewPosition viewAt(int number) {
-    return graph.viewAt(number);
-  }
-
-  public ViewPosition viewLive() {
-    return graph.viewLive();
+  /**
+   * For each checkpoint, the child browsing forward goes to: the one on the way to where live most
+   * recently was. The view cursor that uses it moves over snapshots ({@code ViewCursor} in
+   * {@code core.agent}), never the tree.
+   */
+  public Map<Integer, Integer> forwardLinks() {
+    return graph.forwardLinks();
   }
 
   // ------------------------------------------------------------------------------- turns
@@ -291,7 +278,166 @@ public final class CheckpointTree {
    */
   public RestoreResult restore(int number, RestoreMode mode, boolean force) {
     requireNoTurn("restore");
-    return move(graph.node(number), mode, force);
+    Node target = graph.node(number);
+    return switch (mode) {
+      case BOTH -> move(target, mode, force);
+      case FILES -> restoreFilesOnly(target, force);
+      case CONVERSATION -> restoreConversationOnly(target);
+    };
+  }
+
+  /**
+   * The files go back to {@code target}, the conversation stays: a new checkpoint under live that
+   * holds exactly what the restore wrote, so the next turn records only its own changes and undo
+   * takes back the restore alone.
+   */
+  private RestoreResult restoreFilesOnly(Node target, boolean force) {
+    if (target == graph.files()) {
+      throw new CheckpointException("The files already are as #" + target.number + " holds them; nothing to restore.");
+    }
+    graph.refuseLost(graph.files(), target);
+    Map<String, RestorePlanner.Planned> plan = RestorePlanner.plan(graph.files(), target);
+    return asCheckpoint(graph.live(), plan, target, "Restored the files of #" + target.number, force);
+  }
+
+  /**
+   * The conversation goes back to {@code target}, the files stay: a new checkpoint under live that
+   * changes no file (the tab's conversation gives it {@code target}'s messages), so the footer, the
+   * tree and the next turn agree on where the tab is, and undo takes back the restore alone.
+   */
+  private RestoreResult restoreConversationOnly(Node target) {
+    if (target == graph.live()) {
+      throw new CheckpointException("The conversation already is #" + target.number + "'s; nothing to restore.");
+    }
+    int from = live();
+    Node node = graph.add(graph.live(), store.clock().instant());
+    commitAdded(node);
+    return new RestoreResult(true, from, target.number, List.of(), List.of(), List.of(), Optional.empty(), livePath(),
+        "Restored the conversation of #" + target.number + " as #" + node.number);
+  }
+
+  /**
+   * Takes back what checkpoints {@code #first} to {@code #last} (one path of the tree, on the live
+   * path) changed, on the files as they are now, keeping every later change: a new checkpoint under
+   * live. Only {@code paths} when some are given. A file a later checkpoint or someone else changed
+   * is merged line by line; a clash stops it and names the files (nothing written), or with
+   * {@code force} overwrites them and keeps what was there under a rescued tag.
+   */
+  public RestoreResult revert(int first, int last, java.util.Set<String> named, boolean force) {
+    requireNoTurn("revert");
+    java.util.Set<String> paths = projectPaths(named);
+    Node from = graph.node(first);
+    Node to = graph.node(last);
+    if (from.parent == null) {
+      throw new CheckpointException("#0 is the start of the tab; there is nothing to revert.");
+    }
+    if (!CheckpointGraph.isAncestor(from, to)) {
+      throw new CheckpointException("#" + first + " does not come before #" + last + " on one branch; a range is "
+          + "N..M with #N on the way to #M.");
+    }
+    if (!CheckpointGraph.isAncestor(to, graph.live())) {
+      throw new CheckpointException("#" + last + " is not on the live path (" + pathText() + "); only what the live "
+          + "checkpoint builds on can be reverted.");
+    }
+    graph.refuseLost(to, from.parent);
+    Map<String, RestorePlanner.Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
+    String range = first == last ? "#" + first : "#" + first + "..#" + last;
+    if (!paths.isEmpty()) {
+      for (String path : paths) {
+        if (!plan.containsKey(path)) {
+          throw new CheckpointException(range + " did not change " + path + "; nothing was reverted.");
+        }
+      }
+      plan.keySet().retainAll(paths);
+    }
+    if (plan.isEmpty()) {
+      throw new CheckpointException(range + " changed no files; nothing to revert.");
+    }
+    return asCheckpoint(graph.live(), plan, from, "Reverted " + range, force);
+  }
+
+  /**
+   * Puts {@code paths} back to how {@code #number} holds them (what {@code git show <tag>:post/PATH}
+   * gives), every other file untouched: a new checkpoint under live. A path is one any checkpoint of
+   * the tab changed; someone else's later edit is merged, a clash stops it as a restore does.
+   */
+  public RestoreResult restorePaths(int number, java.util.Set<String> named, boolean force) {
+    requireNoTurn("restore");
+    java.util.Set<String> paths = projectPaths(named);
+    if (paths.isEmpty()) {
+      throw new CheckpointException("Name the files to restore.");
+    }
+    Node target = graph.node(number);
+    Map<String, FileVersion> wanted = graph.versionsAt(target, null);
+    Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
+    Map<String, RestorePlanner.Planned> plan = new TreeMap<>();
+    for (String path : paths) {
+      if (!wanted.containsKey(path)) {
+        throw new CheckpointException("No checkpoint of this tab changed " + path + ", so #" + number
+            + " holds no version of it; nothing was restored.");
+      }
+      plan.put(path, new RestorePlanner.Planned(now.get(path), wanted.get(path)));
+    }
+    graph.refuseLost(graph.files(), target);
+    return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
+        force);
+  }
+
+  /**
+   * The paths a user named, as the tab records them: relative to the project, with '/' ({@code
+   * ./src/A.java} and the absolute path of a file in the project are {@code src/A.java}).
+   */
+  private java.util.Set<String> projectPaths(java.util.Set<String> named) {
+    java.util.Set<String> paths = new java.util.TreeSet<>();
+    Path root = store.projectDirectory();
+    for (String name : named) {
+      Path path = Path.of(name);
+      Path relative = (path.isAbsolute() && path.normalize().startsWith(root) ? root.relativize(path.normalize())
+          : path.normalize());
+      String text = relative.toString().replace(java.io.File.separatorChar, '/');
+      paths.add(text.isEmpty() || text.startsWith("../") || path.isAbsolute() && !path.normalize().startsWith(root)
+          ? name : text);
+    }
+    return paths;
+  }
+
+  /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */
+  private RestoreResult asCheckpoint(Node parent, Map<String, RestorePlanner.Planned> plan, Node subject, String action,
+      boolean force) {
+    int from = live();
+    FileRestore.Outcome outcome;
+    var running = store.changeTracker().recordBackgroundSoFar(this);
+    try {
+      outcome = new FileRestore(store, tabId, plan, subject, force).run(from);
+    } finally {
+      store.changeTracker().watchBackgroundFromHere(this, running);
+    }
+    if (!outcome.applied()) {
+      return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
+          Optional.empty(), livePath(), action);
+    }
+    if (outcome.changes().isEmpty()) {
+      throw new CheckpointException("Nothing written (" + action + "): the files already are so; no checkpoint was made.");
+    }
+    Node node = graph.add(parent, store.clock().instant());
+    for (FileChange change : outcome.changes()) {
+      CheckpointGraph.fold(node, change.path(), change.before(), change.after());
+    }
+    commitAdded(node);
+    return new RestoreResult(true, from, subject.number, outcome.written(), outcome.merged(), outcome.conflicts(),
+        outcome.rescueTag(), livePath(), action + " as #" + node.number);
+  }
+
+  private void commitAdded(Node node) {
+    if (!node.changes.isEmpty()) {
+      writer.commit(node, CheckpointStatus.DONE);
+      store.checkpointWritten();
+    }
+    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), store.retention(), store.clock().instant()));
+  }
+
+  private String pathText() {
+    return String.join(" → ", livePath().stream().map(n -> "#" + n).toList());
   }
 
   private RestoreResult move(Node target, RestoreMode mode, boolean force) {
@@ -316,7 +462,6 @@ public final class CheckpointTree {
     if (mode.movesConversation()) {
       graph.liveMovedTo(target);
     }
-    graph.viewToLive();
     if (from != live() || fromFiles != filesAt()) {
       store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
@@ -343,6 +488,14 @@ public final class CheckpointTree {
    * never pruned.
    */
   public Checkpoint save(String name) {
+    return save(name, false);
+  }
+
+  /**
+   * {@link #save(String)}; with {@code force}, a save of that name moves here from the checkpoint
+   * it named (without, an existing name is refused).
+   */
+  public Checkpoint save(String name, boolean force) {
     requireNoTurn("save");
     checkSaveName(name);
     Node live = graph.live();
@@ -352,9 +505,31 @@ public final class CheckpointTree {
             + " changed is gone from the shadow repository (deleted or damaged).");
       }
     }
-    writer.save(live, name, CheckpointGraph.latestAfters(live));
+    Optional<Node> holder = graph.nodes().stream().filter(n -> n.saved.contains(name)).findFirst();
+    if (holder.isPresent() && !force) {
+      throw new CheckpointException(holder.get() == live
+          ? "#" + live.number + " is saved as " + name + " already."
+          : "This tab already has a save named " + name + " (#" + holder.get().number + "); repeat with --force to move "
+              + "it to #" + live.number + ", or delete it first.");
+    }
+    writer.save(live, name, CheckpointGraph.latestAfters(live), force);
+    holder.ifPresent(n -> n.saved.remove(name));
     live.saved.add(name);
     return live.snapshot();
+  }
+
+  /** Deletes the save {@code name}; the checkpoint it named stays. Answers that checkpoint's number. */
+  public int deleteSave(String name) {
+    requireNoTurn("delete a save");
+    int number = graph.saved(name);
+    writer.deleteSave(name);
+    graph.node(number).saved.remove(name);
+    return number;
+  }
+
+  /** The tag of the save {@code name}: {@code refs/tags/waymark/<tab>/saved/<name>}. */
+  public String saveRef(String name) {
+    return writer.saveTag(name);
   }
 
   /**

@@ -58,9 +58,10 @@ final class CheckpointWriter {
    * Tags {@code live} under {@code name}: a commit whose {@code post/} tree holds {@code files}
    * (every file the tab tracks, as it is at live). Saves are never pruned.
    */
-  void save(Node live, String name, Map<String, FileVersion> files) {
+  void save(Node live, String name, Map<String, FileVersion> files, boolean move) {
     String tag = saveTag(name);
-    if (store.repo().resolve(tag) != null) {
+    ObjectId existing = store.repo().resolve(tag);
+    if (existing != null && !move) {
       throw new CheckpointException("This tab already has a save named " + name + ".");
     }
     List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
@@ -72,7 +73,12 @@ final class CheckpointWriter {
     CheckpointManifest manifest = CheckpointManifest.ofSave(tabId, live.number, parentNumber(live),
         CheckpointGraph.pathOf(live), live.status, live.created, name, files);
     store.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(live),
-        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag);
+        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag, existing);
+  }
+
+  /** Deletes the tag of the save {@code name}. */
+  void deleteSave(String name) {
+    store.repo().deleteRefs(List.of(saveTag(name)));
   }
 
   /** The commit of the save {@code name}, if its tag is there. */
@@ -98,7 +104,7 @@ final class CheckpointWriter {
     }
   }
 
-  private String saveTag(String name) {
+  String saveTag(String name) {
     return ShadowStore.tagPrefix(tabId) + "saved/" + name;
   }
 

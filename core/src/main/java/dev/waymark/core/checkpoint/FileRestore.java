@@ -30,13 +30,18 @@ final class FileRestore {
   private static final Logger LOG = LoggerFactory.getLogger(FileRestore.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** {@code deleted}: those of {@code written} the restore removed, since the target has no such file. */
+  /** What a restore did; {@code changes} is every write it made, what it replaced and what it wrote. */
   record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
-      Optional<String> rescueTag, List<String> deleted) {
+      Optional<String> rescueTag, List<FileChange> changes) {
     static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty(), List.of());
 
     Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts, Optional<String> rescueTag) {
       this(applied, written, merged, conflicts, rescueTag, List.of());
+    }
+
+    /** Those of {@code written} the restore removed, since the target has no such file. */
+    List<String> deleted() {
+      return changes.stream().filter(c -> !c.after().exists() && written.contains(c.path())).map(FileChange::path).toList();
     }
   }
 
@@ -45,22 +50,27 @@ final class FileRestore {
 
   private final ShadowStore store;
   private final String tabId;
-  private final Node from;
+  private final Map<String, Planned> plan;
+  /** The checkpoint named in messages and the journal: the restore's target, or the one a revert takes back. */
   private final Node to;
   private final boolean force;
   /** The directories on the way to the restore's paths that are links, as it began. */
   private Set<String> linked = Set.of();
 
   FileRestore(ShadowStore store, String tabId, Node from, Node to, boolean force) {
+    this(store, tabId, RestorePlanner.plan(from, to), to, force);
+  }
+
+  /** A restore of only {@code plan}'s paths (a revert, or single files); {@code subject} names it in messages. */
+  FileRestore(ShadowStore store, String tabId, Map<String, Planned> plan, Node subject, boolean force) {
     this.store = store;
     this.tabId = tabId;
-    this.from = from;
-    this.to = to;
+    this.plan = plan;
+    this.to = subject;
     this.force = force;
   }
 
   Outcome run(int liveNumber) {
-    Map<String, Planned> plan = RestorePlanner.plan(from, to);
     if (plan.isEmpty()) {
       return Outcome.NOTHING;
     }
@@ -197,8 +207,11 @@ final class FileRestore {
     }
     written.sort(null);
     merged.sort(null);
-    List<String> deleted = written.stream().filter(p -> steps.containsKey(p) && !steps.get(p).next().exists()).toList();
-    return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag, deleted);
+    List<FileChange> changes = new ArrayList<>();
+    for (Step step : steps.values()) {
+      changes.add(new FileChange(step.path(), step.prior(), step.next()));
+    }
+    return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag, changes);
   }
 
   /** A path's stamp, and what is on disk there read after it. */
@@ -276,7 +289,7 @@ final class FileRestore {
       }
     }
     var now = store.clock().instant();
-    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + now.toEpochMilli();
+    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(liveNumber, now);
     String tag = base;
     for (int i = 1; store.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;
@@ -284,6 +297,15 @@ final class FileRestore {
     store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
         "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
     return tag;
+  }
+
+  /**
+   * A rescued tag's name: the checkpoint that was live and when, readable and valid in a ref
+   * ({@code 4-2026-11-26T19.02.11Z}).
+   */
+  static String rescueName(int liveNumber, java.time.Instant at) {
+    return liveNumber + "-" + java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH.mm.ss'Z'")
+        .withZone(java.time.ZoneOffset.UTC).format(at);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param rescueTag the tag holding what a forced restore overwrote ({@code disk/<path>})
  * @param livePath the checkpoints now on the live path, {@code #0} first
  * @param deleted those of {@code written} that the restore removed (the target has no such file)
+ * @param action what was done, as the summary begins ("Restored #2", "Reverted #2 as #5")
  */
 public record RestoreResult(
     boolean applied,
@@ -26,7 +27,8 @@ public record RestoreResult(
     List<String> conflicts,
     Optional<String> rescueTag,
     List<Integer> livePath,
-    List<String> deleted) {
+    List<String> deleted,
+    String action) {
 
   public RestoreResult {
     written = List.copyOf(written);
@@ -36,17 +38,33 @@ public record RestoreResult(
     deleted = List.copyOf(deleted);
   }
 
+  /** A restore to {@code target}. */
   public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
       List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath) {
-    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, List.of());
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, List.of(), "Restored #" + target);
+  }
+
+  /** A restore to {@code target} that removed {@code deleted}. */
+  public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath, List<String> deleted) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, deleted, "Restored #" + target);
+  }
+
+  /** Something other than a plain restore ({@code action}: "Reverted #2 as #5", ...). */
+  public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath, String action) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, List.of(), action);
   }
 
   /** A one-line account for a user. */
   public String summary() {
     if (!applied) {
-      return "Nothing restored: " + conflicts.size() + " file(s) were changed since by someone else "
-          + "and clash with #" + target + ": " + String.join(", ", conflicts)
+      return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": " + conflicts.size()
+          + " file(s) were changed since by someone else and clash with #" + target + ": " + String.join(", ", conflicts)
           + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+    }
+    if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
+      return action + "; the files stay as they are.";
     }
     // a file taken away is not "written": say which of the two each was
     int put = written.size() - deleted.size();
@@ -63,8 +81,6 @@ public record RestoreResult(
     if (!conflicts.isEmpty()) {
       parts.add(conflicts.size() + " overwritten by force (kept under " + rescueTag.orElse("?") + ")");
     }
-    StringBuilder s = new StringBuilder("Restored #" + target + ": "
-        + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)));
-    return s.append('.').toString();
+    return action + ": " + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)) + ".";
   }
 }

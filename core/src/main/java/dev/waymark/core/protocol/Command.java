@@ -43,7 +43,13 @@ public sealed interface Command {
 
     void restore(Restore command);
 
+    void restoreFiles(RestoreFiles command);
+
+    void revert(Revert command);
+
     void save(Save command);
+
+    void deleteSave(DeleteSave command);
 
     void diff(Diff command);
 
@@ -255,10 +261,55 @@ public sealed interface Command {
     }
   }
 
-  record Save(String name) implements Command {
+  /**
+   * Puts {@code paths} back to how {@code checkpoint} holds them, every other file untouched, as a
+   * new checkpoint on the live path.
+   */
+  record RestoreFiles(int checkpoint, java.util.List<String> paths, boolean force) implements Command {
+    public RestoreFiles {
+      paths = java.util.List.copyOf(paths);
+    }
+
+    @Override
+    public void dispatch(Handler handler) {
+      handler.restoreFiles(this);
+    }
+  }
+
+  /**
+   * Takes back what checkpoints {@code first} to {@code last} changed (one checkpoint when they are
+   * equal; only {@code paths} when some are given), keeping every later change, as a new checkpoint
+   * on the live path; the model is told in one message. With {@code force}, clashing files are
+   * overwritten and what they held is kept under a rescued tag.
+   */
+  record Revert(int first, int last, java.util.List<String> paths, boolean force) implements Command {
+    public Revert {
+      paths = java.util.List.copyOf(paths);
+    }
+
+    @Override
+    public void dispatch(Handler handler) {
+      handler.revert(this);
+    }
+  }
+
+  /** Saves the live checkpoint as {@code name}; with {@code force} an existing save of that name moves here. */
+  record Save(String name, boolean force) implements Command {
+    public Save(String name) {
+      this(name, false);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.save(this);
+    }
+  }
+
+  /** Deletes the save {@code name}; the checkpoint it named stays. */
+  record DeleteSave(String name) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.deleteSave(this);
     }
   }
 

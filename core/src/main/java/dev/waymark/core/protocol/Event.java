@@ -54,8 +54,15 @@ public sealed interface Event {
   /** The view cursor moved (or was asked to and stayed). */
   record ViewMoved(int checkpoint, boolean live) implements Event {}
 
-  /** A named save was made. */
-  record CheckpointSaved(CheckpointView checkpoint, String name) implements Event {}
+  /**
+   * A named save was made (or moved, when {@code movedFrom} names the checkpoint it named before);
+   * {@code ref} is its tag, {@code refs/tags/waymark/<tab>/saved/<name>}.
+   */
+  record CheckpointSaved(CheckpointView checkpoint, String name, String ref, java.util.OptionalInt movedFrom)
+      implements Event {}
+
+  /** The save {@code name} (tag {@code ref}) of checkpoint {@code checkpoint} was deleted; the checkpoint stays. */
+  record SaveDeleted(int checkpoint, String name, String ref) implements Event {}
 
   /** The answer to a List command, {@code #0} first. */
   record CheckpointsListed(java.util.List<CheckpointSummary> checkpoints, int live) implements Event {}

@@ -236,6 +236,8 @@ public final class SessionCodec {
         // the tool's message holds the same text already: written once
         String text = e.result().equals(toolMessages.get(e.call().id())) ? null : e.result();
         entries.add(new SessionFile.Entry("result", text, call(e.call()), null, null, e.isError(), null));
+      } else if (event instanceof Event.CheckpointRestored e) {
+        entries.add(entry("restored", e.result().summary())); // a revert's or one-sided restore's own notice
       } else if (event instanceof Event.TurnFinished e) {
         entries.add(new SessionFile.Entry("finished", null, null, null, null, null, e.status().name().toLowerCase(Locale.ROOT)));
       }
@@ -289,6 +291,9 @@ public final class SessionCodec {
           events.add(new Event.ToolCallFinished(n, call, result, Boolean.TRUE.equals(e.isError())));
         }
         case "finished" -> events.add(new Event.TurnFinished(n, ProtocolViews.status(status(e.status())), Optional.empty()));
+        // shown again as the checkpoint it made (its live path ends there); where the tab stands comes after
+        case "restored" -> events.add(new Event.CheckpointRestored(new dev.waymark.core.protocol.RestoreOutcome(true,
+            cp.parent(), -1, List.of(), List.of(), List.of(), Optional.empty(), List.of(n), text), Optional.empty(), ""));
         default -> throw new SessionException("checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
       }
     }

@@ -30,6 +30,10 @@ final class Transcript {
       return;
     }
     if (running < 0) {
+      if (event instanceof Event.CheckpointRestored restored && madeCheckpoint(restored) >= 0) {
+        // a revert or one-sided restore is a checkpoint of its own: its notice is what it showed
+        turns.put(madeCheckpoint(restored), new ArrayList<>(List.of(event)));
+      }
       return; // outside a turn: answers to commands, not the chat of a checkpoint
     }
     List<Event> turn = turns.get(running);
@@ -56,6 +60,13 @@ final class Transcript {
       turn.add(new Event.TurnFinished(finished.checkpoint(), finished.status(), java.util.Optional.empty()));
       running = -1;
     }
+  }
+
+  /** The checkpoint a restore made (a revert, a one-sided or per-file restore), or -1 for a move. */
+  static int madeCheckpoint(Event.CheckpointRestored restored) {
+    var result = restored.result();
+    int last = result.livePath().isEmpty() ? -1 : result.livePath().get(result.livePath().size() - 1);
+    return result.applied() && last != result.target() ? last : -1;
   }
 
   /** A copy of every checkpoint's events. */

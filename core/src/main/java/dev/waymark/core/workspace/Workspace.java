@@ -364,6 +364,7 @@ public final class Workspace implements AutoCloseable {
     session.subscribe(event -> {
       if (event instanceof Event.TurnStarted || event instanceof Event.CheckpointCreated
           || event instanceof Event.CheckpointRestored || event instanceof Event.CheckpointSaved
+          || event instanceof Event.SaveDeleted
           || event instanceof Event.TurnFinished) {
         changed(); // a turn's start too: its prompt is then saved, and a crash mid-turn leaves a session to continue
       }

@@ -595,6 +595,97 @@ class TabSessionTest {
   }
 
   @Test
+  void aRevertIsACheckpointTheModelIsToldOfInOneMessageAndUndoTakesItBack() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    model.respond(r -> call("write", "{\"path\":\"b.txt\",\"content\":\"bee\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write b"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    session.submit(new Command.Revert(1, 1, List.of(), false));
+    Event.CheckpointRestored reverted = await(Event.CheckpointRestored.class, e -> true);
+    assertThat(reverted.result().summary()).startsWith("Reverted #1 as #3");
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(project.resolve("b.txt")).exists();
+    List<String> told = userTexts(new ChatRequest("m", session.conversation(), List.of()));
+    assertThat(told).hasSize(3);
+    assertThat(told.get(2)).contains("reverted the file changes of checkpoint #1", "a.txt").doesNotContain("b.txt");
+
+    session.submit(new Command.List());
+    Event.CheckpointsListed listed = await(Event.CheckpointsListed.class, e -> true);
+    assertThat(listed.live()).isEqualTo(3);
+    assertThat(listed.checkpoints().get(3).prompt()).isEqualTo("revert #1");
+
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> e.result().target() == 2);
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("one");
+    assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("write a", "write b");
+  }
+
+  @Test
+  void aConversationOnlyRestoreSendsThatCheckpointsConversationAndUndoBringsTheLaterOneBack() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done one"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    model.respond(r -> call("write", "{\"path\":\"b.txt\",\"content\":\"bee\"}"));
+    model.respond(r -> text("done two"));
+    session.submit(new Command.SendPrompt("write b"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+
+    session.submit(new Command.Restore(1, RestoreScope.CONVERSATION, false));
+    Event.CheckpointRestored restored = await(Event.CheckpointRestored.class, e -> true);
+    assertThat(restored.result().livePath()).containsExactly(0, 1, 2, 3);
+    List<String> told = userTexts(new ChatRequest("m", session.conversation(), List.of()));
+    assertThat(told).hasSize(2);
+    assertThat(told.get(0)).isEqualTo("write a");
+    assertThat(told.get(1)).contains("took the conversation back to checkpoint #1");
+    assertThat(((ChatMessage.System) session.conversation().get(0)).text()).startsWith("base prompt").doesNotEndWith("\n\n");
+    assertThat(session.conversation().toString()).contains("done one").doesNotContain("done two");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("bee");
+    session.submit(new Command.List());
+    assertThat(await(Event.CheckpointsListed.class, e -> true).checkpoints().get(3).prompt())
+        .isEqualTo("restore conversation of #1");
+
+    session.submit(Command.Undo.one());
+    await(Event.CheckpointRestored.class, e -> e.result().target() == 2);
+    assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("write a", "write b");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("bee");
+  }
+
+  @Test
+  void aSaveNamesItsRealRefMovesByForceAndIsDeleted() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("a"));
+    session.submit(new Command.SendPrompt("one"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    session.submit(new Command.Save("four"));
+    Event.CheckpointSaved saved = await(Event.CheckpointSaved.class, e -> true);
+    assertThat(saved.ref()).isEqualTo("refs/tags/waymark/tab1/saved/four");
+    assertThat(saved.movedFrom()).isEmpty();
+
+    session.submit(Command.Undo.one());
+    session.submit(new Command.Save("four"));
+    assertThat(await(Event.Error.class, e -> true).message()).contains("already has a save named four (#1)", "--force");
+    session.submit(new Command.Save("four", true));
+    Event.CheckpointSaved moved = await(Event.CheckpointSaved.class, e -> true);
+    assertThat(moved.checkpoint().number()).isZero();
+    assertThat(moved.movedFrom()).hasValue(1);
+
+    session.submit(new Command.DeleteSave("four"));
+    Event.SaveDeleted deleted = await(Event.SaveDeleted.class, e -> true);
+    assertThat(deleted.checkpoint()).isZero();
+    assertThat(session.checkpoints().snapshot().saves()).doesNotContainKey("four");
+    session.submit(new Command.GoToSaved("four", false));
+    assertThat(await(Event.Error.class, e -> true).message()).contains("no save named \"four\"");
+  }
+
+  @Test
   void aShellCommandDeniedUnderAutoEditNamesTheOneModeThatAllowsIt() throws Exception {
     start(ApprovalMode.AUTO_EDIT, false, dev.waymark.core.tool.Tools.standard().all());
     model.respond(r -> call("run_shell", "{\"command\":\"true\"}"));

@@ -24,16 +24,16 @@ class ViewCursorTest {
    *        └ #4 ─ #5
    *        └ #6
    */
-  private static final TabSnapshot TAB = tab(3, List.of(0, 1, 2, 3), -1, 0, 1, 2, 1, 4, 1);
+  private static final TabSnapshot TAB = tab(3, List.of(0, 1, 2, 3), Map.of(0, 1, 1, 2, 2, 3, 4, 5), -1, 0, 1, 2, 1, 4, 1);
 
-  private static TabSnapshot tab(int live, List<Integer> livePath, int... parents) {
+  private static TabSnapshot tab(int live, List<Integer> livePath, Map<Integer, Integer> forward, int... parents) {
     List<Checkpoint> checkpoints = new ArrayList<>();
     for (int n = 0; n < parents.length; n++) {
       checkpoints.add(new Checkpoint(n, parents[n], CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(),
           Optional.empty(), Set.of()));
     }
     return new TabSnapshot(new CheckpointTree.Snapshot("t", checkpoints, live, live, List.of(), Map.of()), livePath,
-        new ViewPosition(live, true));
+        new ViewPosition(live, true), forward);
   }
 
   private static ViewPosition move(TabSnapshot tab, ViewPosition from, Command.View view) {
@@ -51,7 +51,7 @@ class ViewCursorTest {
   }
 
   @Test
-  void forwardOffTheLivePathGoesTowardTheNewestCheckpointBelow() {
+  void forwardOffTheLivePathGoesTheWayLastTakenFromThere() {
     assertThat(move(TAB, new ViewPosition(4, false), Command.View.forward())).isEqualTo(new ViewPosition(5, false));
     assertThat(move(TAB, new ViewPosition(5, false), Command.View.forward())).as("nothing below: live").isEqualTo(
         new ViewPosition(3, true));
@@ -73,8 +73,33 @@ class ViewCursorTest {
     TabSnapshot gap = new TabSnapshot(new CheckpointTree.Snapshot("t", List.of(
         new Checkpoint(0, -1, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of()),
         new Checkpoint(2, 0, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of())),
-        2, 2, List.of(), Map.of()), List.of(0, 2), new ViewPosition(2, true));
+        2, 2, List.of(), Map.of()), List.of(0, 2), new ViewPosition(2, true), Map.of(0, 2));
     assertThatThrownBy(() -> ViewCursor.move(gap, Command.View.at(1))).isInstanceOf(CheckpointException.class)
         .hasMessageContaining("not brought back");
+  }
+
+  @Test
+  void forwardAfterBranchesIsTheWayLiveLastWentAsTheEngineKeepsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+      throws Exception {
+    java.nio.file.Path project = java.nio.file.Files.createDirectories(temp.resolve("project"));
+    try (var store = dev.waymark.core.checkpoint.ShadowStore.open(project,
+        new dev.waymark.core.WaymarkHome(temp.resolve("home")), dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT)) {
+      CheckpointTree tree = store.openTab("t");
+      tree.begin().finish(CheckpointStatus.DONE); // #1
+      tree.begin().finish(CheckpointStatus.DONE); // #2
+      tree.goTo(1);
+      tree.begin().finish(CheckpointStatus.DONE); // #3, a branch from #1
+      tree.goTo(2);
+      tree.goTo(0);
+      TabSnapshot tab = TabSnapshot.of(tree, new ViewPosition(0, true));
+      assertThat(move(tab, new ViewPosition(1, false), Command.View.forward()))
+          .as("#2 was live last: forward from #1 goes there, as redo would").isEqualTo(new ViewPosition(2, false));
+      assertThat(tree.redoable()).contains(1);
+
+      tree.goTo(3);
+      tree.goTo(0);
+      assertThat(move(TabSnapshot.of(tree, new ViewPosition(0, true)), new ViewPosition(1, false), Command.View.forward()))
+          .isEqualTo(new ViewPosition(3, false));
+    }
   }
 }

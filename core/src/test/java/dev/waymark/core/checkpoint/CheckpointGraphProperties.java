@@ -3,7 +3,6 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
-import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
 import dev.waymark.core.checkpoint.RestorePlanner.Action;
 import dev.waymark.core.checkpoint.RestorePlanner.Decision;
 import dev.waymark.core.checkpoint.RestorePlanner.Planned;
@@ -118,7 +117,6 @@ class CheckpointGraphProperties {
     final Map<Integer, Integer> forward = new HashMap<>(); // where view-forward goes from a checkpoint
     int live;
     int files;
-    Integer viewed; // null: the view is live
 
     Spec(Map<String, FileVersion> start) {
       parent.add(-1);
@@ -147,7 +145,6 @@ class CheckpointGraphProperties {
       snapshot.add(new TreeMap<>(snapshot.get(files)));
       live = files = size() - 1;
       redo.clear();
-      viewed = null;
       follow(live);
       return live;
     }
@@ -356,8 +353,6 @@ class CheckpointGraphProperties {
       if (spec.live != spec.files) {
         seen.add("one-sided restore");
       }
-      graph.viewToLive();
-      spec.viewed = null;
     }
 
     /** What someone else may have left at a planned path. */
@@ -384,40 +379,10 @@ class CheckpointGraphProperties {
           : WorkTree.DiskFile.ABSENT;
     }
 
+    /** Browsing forward from any checkpoint: the way live last went from there (the view cursor reads these). */
     private void view() {
-      int how = pick(4);
-      ViewPosition position;
-      Integer from = spec.viewed == null ? spec.live : spec.viewed;
-      switch (how) {
-        case 0 -> {
-          said = "view back";
-          position = graph.viewBack();
-          int parent = spec.parent.get(from);
-          if (parent >= 0) {
-            spec.viewed = parent == spec.live ? null : parent;
-          }
-        }
-        case 1 -> {
-          said = "view forward";
-          position = graph.viewForward();
-          if (spec.viewed != null) {
-            Integer next = spec.forward.get(spec.viewed);
-            spec.viewed = next == null || next == spec.live ? null : next;
-          }
-        }
-        case 2 -> {
-          int at = pick(spec.size());
-          said = "view #" + at;
-          position = graph.viewAt(at);
-          spec.viewed = at == spec.live ? null : at;
-        }
-        default -> {
-          said = "view live";
-          position = graph.viewLive();
-          spec.viewed = null;
-        }
-      }
-      assertThat(position).isEqualTo(graph.view());
+      said = "forward links";
+      assertThat(graph.forwardLinks()).as("forward links").isEqualTo(new TreeMap<>(spec.forward));
     }
 
     void check(int step) {
@@ -425,8 +390,7 @@ class CheckpointGraphProperties {
       assertThat(graph.files().number).as("files").isEqualTo(spec.files);
       assertThat(graph.livePath()).as("live path").isEqualTo(spec.path(spec.live));
       assertThat(graph.redoList()).as("redo").containsExactlyElementsOf(spec.redo);
-      assertThat(graph.view()).as("view").isEqualTo(spec.viewed == null
-          ? new ViewPosition(spec.live, true) : new ViewPosition(spec.viewed, false));
+      assertThat(graph.forwardLinks()).as("forward links").isEqualTo(new TreeMap<>(spec.forward));
       assertThat(graph.nodes()).hasSize(spec.size());
       // any two checkpoints: the plan between them is the difference of their snapshots
       seed = step ^ 0x5bd1e995;

@@ -94,7 +94,7 @@ class CheckpointTreeProperties {
       "disk already holds the target", "merge", "merge keeping the disk's mode", "merge to an empty file",
       "conflict: deleted on disk", "conflict: text clash", "conflict: not text", "one-sided restore",
       "undo onto a non-empty redo stack", "goto pops several redo nodes", "files move across branches",
-      "turn after a one-sided restore");
+      "turn after a one-sided restore", "revert", "revert of a range", "revert of one file", "restore of single files");
   static final List<String> TABS = List.of("t1", "t2", "t3");
   static final List<String> PATHS = List.of("a.txt", "b.txt", "run.sh", "src/m.txt", "src/deep/n.txt");
   static final List<String> LINK_TARGETS = List.of("a.txt", "run.sh", "src", "../m.txt", "../../outside");
@@ -151,7 +151,38 @@ class CheckpointTreeProperties {
     }
   }
 
-  sealed interface Step permits AgentTurn, Branch, External, Undo, UndoTo, Redo, GoTo, OneSided, Save {}
+  sealed interface Step permits AgentTurn, Branch, External, Undo, UndoTo, Redo, GoTo, OneSided, Save, Revert,
+      RestorePaths {}
+
+  /**
+   * {@code revert(first, last, paths)}: {@code first} picked on the live path after {@code #0},
+   * {@code last} {@code span} further (or live); {@code path} (mod the paths, or none when negative).
+   * Repeated by force when refused and {@code force}.
+   */
+  record Revert(String tab, int pick, int span, int path, boolean force) implements Step {
+    @Override
+    public String toString() {
+      return tab + " revert pick " + pick + " span " + span + (path < 0 ? "" : " path " + PATHS.get(path % PATHS.size()))
+          + (force ? " (force)" : "");
+    }
+  }
+
+  /** {@code restorePaths(pick, one or two paths)}, repeated by force when refused and {@code force}. */
+  record RestorePaths(String tab, int pick, int path, boolean two, boolean force) implements Step {
+    @Override
+    public String toString() {
+      return tab + " restore pick " + pick + " -- " + paths(path, two) + (force ? " (force)" : "");
+    }
+  }
+
+  static Set<String> paths(int path, boolean two) {
+    Set<String> paths = new TreeSet<>();
+    paths.add(PATHS.get(path % PATHS.size()));
+    if (two) {
+      paths.add(PATHS.get((path + 1) % PATHS.size()));
+    }
+    return paths;
+  }
 
   /** {@code begin}, the edits (the user's interleaved), {@code finish(DONE)}. */
   record AgentTurn(String tab, List<Edit> edits) implements Step {
@@ -240,7 +271,11 @@ class CheckpointTreeProperties {
         Tuple.of(10, Combinators.combine(tab, pick, force).as(GoTo::new)),
         Tuple.of(8, Combinators.combine(tab, pick, force, turn).as(Branch::new)),
         Tuple.of(6, Combinators.combine(tab, pick, Arbitraries.of(true, false), force).as(OneSided::new)),
-        Tuple.of(4, Combinators.combine(tab, Arbitraries.integers().between(0, 2)).as(Save::new)));
+        Tuple.of(4, Combinators.combine(tab, Arbitraries.integers().between(0, 2)).as(Save::new)),
+        Tuple.of(8, Combinators.combine(tab, pick, Arbitraries.frequency(Tuple.of(4, 0), Tuple.of(1, 1), Tuple.of(1, 2)),
+            Arbitraries.frequency(Tuple.of(3, -1), Tuple.of(1, 0), Tuple.of(1, 1), Tuple.of(1, 3)), force).as(Revert::new)),
+        Tuple.of(6, Combinators.combine(tab, pick, Arbitraries.integers().between(0, PATHS.size() - 1),
+            Arbitraries.of(false, true), force).as(RestorePaths::new)));
     return step.list().ofMinSize(1).ofMaxSize(30).withSizeDistribution(atLeast(10));
   }
 
@@ -450,6 +485,33 @@ class CheckpointTreeProperties {
         branch(s);
       } else if (step instanceof Save s) {
         save(s.tab(), "s" + s.name());
+      } else if (step instanceof Revert s) {
+        List<Integer> path = model.tab(s.tab()).livePath();
+        int firstAt = path.size() < 2 ? 0 : 1 + s.pick() % (path.size() - 1);
+        int first = path.get(firstAt);
+        int last = path.get(Math.min(firstAt + s.span(), path.size() - 1));
+        Set<String> only = s.path() < 0 ? Set.of() : Set.of(PATHS.get(s.path() % PATHS.size()));
+        resolved = "revert(" + first + ", " + last + ", " + only + ")";
+        model.lastApplied = true;
+        restore(s.tab(), false, () -> model.revert(s.tab(), first, last, only, false),
+            () -> trees.get(s.tab()).revert(first, last, only, false));
+        if (s.force() && !model.lastApplied) {
+          count("forced restore");
+          checkRestore(s.tab(), model.revert(s.tab(), first, last, only, true),
+              trees.get(s.tab()).revert(first, last, only, true));
+        }
+      } else if (step instanceof RestorePaths s) {
+        int target = s.pick() % model.tab(s.tab()).nodes.size();
+        Set<String> only = paths(s.path(), s.two());
+        resolved = "restorePaths(" + target + ", " + only + ")";
+        model.lastApplied = true;
+        restore(s.tab(), false, () -> model.restorePaths(s.tab(), target, only, false),
+            () -> trees.get(s.tab()).restorePaths(target, only, false));
+        if (s.force() && !model.lastApplied) {
+          count("forced restore");
+          checkRestore(s.tab(), model.restorePaths(s.tab(), target, only, true),
+              trees.get(s.tab()).restorePaths(target, only, true));
+        }
       } else {
         throw new IllegalArgumentException(step.toString());
       }
@@ -732,7 +794,10 @@ class CheckpointTreeProperties {
       coverage("conflict: not text", 10);
       coverage("files move across branches", 5);
       coverage("one-sided restore", 15);
-      coverage("turn after a one-sided restore", 5);
+      coverage("revert", 10);
+      coverage("revert of a range", 3);
+      coverage("revert of one file", 3);
+      coverage("restore of single files", 10);
       coverage("undo onto a non-empty redo stack", 5);
       coverage("goto pops several redo nodes", 1);
       coverage("records fold away", 5);

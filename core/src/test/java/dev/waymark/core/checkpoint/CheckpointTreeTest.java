@@ -147,25 +147,17 @@ class CheckpointTreeTest {
   }
 
   @Test
-  void theViewCursorMovesInMemoryOnlyAndForwardPastTheLastReturnsToLive() throws IOException {
+  void forwardLinksFollowTheWayLiveLastWentAndReadingThemMovesNothing() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
     fx.turn(tab, "a.txt", "2\n");
+    tab.goTo(1);
     fx.turn(tab, "a.txt", "3\n");
-
-    assertThat(tab.view()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewBack()).isEqualTo(new CheckpointTree.ViewPosition(2, false));
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(0);
-    assertThat(tab.viewForward().checkpoint()).isEqualTo(1);
-    assertThat(tab.viewForward().checkpoint()).isEqualTo(2);
-    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewForward()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-    assertThat(tab.viewAt(1)).isEqualTo(new CheckpointTree.ViewPosition(1, false));
-    assertThat(tab.viewLive()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
-
-    assertThat(fx.read("a.txt")).isEqualTo("3\n");
-    assertThat(tab.live()).isEqualTo(3);
+    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 3));
+    tab.goTo(2);
+    tab.goTo(0);
+    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 2));
+    assertThat(fx.exists("a.txt")).isFalse();
+    assertThat(tab.live()).isZero();
   }
 
   @Test
@@ -226,55 +218,137 @@ class CheckpointTreeTest {
   }
 
   @Test
-  void aFilesOnlyRestoreLeavesTheConversationAndAConversationOnlyRestoreLeavesTheFiles() throws IOException {
+  void aFilesOnlyRestoreIsACheckpointOfItsOwnThatUndoTakesBackAlone() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
     fx.turn(tab, "a.txt", "2\n");
 
     RestoreResult files = tab.restore(1, RestoreMode.FILES, false);
     assertThat(files.written()).containsExactly("a.txt");
+    assertThat(files.summary()).startsWith("Restored the files of #1 as #3: 1 file(s) written");
     assertThat(fx.read("a.txt")).isEqualTo("1\n");
-    assertThat(tab.live()).isEqualTo(2);
-    assertThat(tab.filesAt()).isEqualTo(1);
-    assertThat(files.livePath()).containsExactly(0, 1, 2);
+    assertThat(tab.live()).isEqualTo(3);
+    assertThat(tab.filesAt()).isEqualTo(3);
+    assertThat(tab.checkpoint(3).parent()).isEqualTo(2);
+    assertThat(files.livePath()).containsExactly(0, 1, 2, 3);
 
-    RestoreResult conversation = tab.restore(0, RestoreMode.CONVERSATION, false);
-    assertThat(conversation.written()).isEmpty();
-    assertThat(conversation.livePath()).containsExactly(0);
-    assertThat(fx.read("a.txt")).isEqualTo("1\n");
-    assertThat(tab.filesAt()).isEqualTo(1);
-
-    tab.restore(2, RestoreMode.BOTH, false);
-    assertThat(fx.read("a.txt")).isEqualTo("2\n");
-    assertThat(tab.live()).isEqualTo(2);
-    assertThat(tab.filesAt()).isEqualTo(2);
-  }
-
-  @Test
-  void aTurnAfterAFilesOnlyRestoreStartsFromTheFilesSoDiffAndRestoreStayTruthful() throws IOException {
-    fx.turn(tab, "a.txt", "one\n");
-    fx.turn(tab, "a.txt", "two\n");
-    tab.restore(1, RestoreMode.FILES, false);
-    Turn quiet = tab.begin();
-    quiet.finish(CheckpointStatus.DONE);
-
-    assertThat(tab.diff(2).files()).extracting(CheckpointDiff.FileDiff::path).containsExactly("a.txt");
-    RestoreResult back = tab.restore(2, RestoreMode.FILES, false);
-    assertThat(back.written()).containsExactly("a.txt");
-    assertThat(fx.read("a.txt")).isEqualTo("two\n");
-    assertThat(tab.diff(2).isEmpty()).isTrue();
-  }
-
-  @Test
-  void undoOfATurnAfterAConversationOnlyRestoreBringsBackTheFilesOfItsParent() throws IOException {
-    fx.turn(tab, "a.txt", "one\n");
-    fx.turn(tab, "a.txt", "two\n");
-    tab.restore(1, RestoreMode.CONVERSATION, false);
     fx.turn(tab, "b.txt", "bee\n");
+    assertThat(tab.checkpoint(4).changes()).extracting(FileChange::path).containsExactly("b.txt");
 
     tab.undo();
-    assertThat(fx.read("a.txt")).isEqualTo("one\n");
+    tab.undo();
+    assertThat(fx.read("a.txt")).isEqualTo("2\n");
+    assertThat(tab.live()).isEqualTo(2);
+  }
+
+  @Test
+  void aConversationOnlyRestoreIsACheckpointUnderLiveThatChangesNoFile() throws IOException {
+    fx.turn(tab, "a.txt", "one\n");
+    fx.turn(tab, "a.txt", "two\n");
+
+    RestoreResult conversation = tab.restore(1, RestoreMode.CONVERSATION, false);
+    assertThat(conversation.written()).isEmpty();
+    assertThat(conversation.summary()).isEqualTo("Restored the conversation of #1 as #3; the files stay as they are.");
+    assertThat(conversation.livePath()).containsExactly(0, 1, 2, 3);
+    assertThat(tab.checkpoint(3).changes()).isEmpty();
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+    assertThat(tab.live()).isEqualTo(3);
+    assertThat(tab.filesAt()).isEqualTo(3);
+    assertThat(tab.diff(3).isEmpty()).isTrue();
+
+    fx.turn(tab, "b.txt", "bee\n");
+    assertThat(tab.checkpoint(4).changes()).extracting(FileChange::path).containsExactly("b.txt");
+    tab.undo();
     assertThat(fx.exists("b.txt")).isFalse();
-    assertThat(tab.diff(1).isEmpty()).isTrue();
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+    tab.undo();
+    assertThat(tab.live()).as("undo takes back the restore alone").isEqualTo(2);
+    assertThat(fx.read("a.txt")).isEqualTo("two\n");
+  }
+
+  @Test
+  void aOneSidedRestoreToWhereTheTabAlreadyIsIsRefused() throws IOException {
+    fx.turn(tab, "a.txt", "one\n");
+    assertThatThrownBy(() -> tab.restore(1, RestoreMode.FILES, false)).hasMessageContaining("already");
+    assertThatThrownBy(() -> tab.restore(1, RestoreMode.CONVERSATION, false)).hasMessageContaining("already");
+    assertThat(tab.checkpoints()).hasSize(2);
+  }
+
+  @Test
+  void revertTakesBackOneCheckpointAndKeepsTheLaterOnes() throws IOException {
+    fx.writeExternally("f.txt", "1\n2\n3\n4\n5\n6\n7\n8\n");
+    fx.turn(tab, "f.txt", "1\nTWO\n3\n4\n5\n6\n7\n8\n");
+    fx.turn(tab, "new.txt", "created\n");
+    fx.turn(tab, "f.txt", "1\nTWO\n3\n4\n5\n6\nSEVEN\n8\n");
+
+    RestoreResult reverted = tab.revert(1, 1, java.util.Set.of(), false);
+    assertThat(reverted.applied()).isTrue();
+    assertThat(reverted.merged()).containsExactly("f.txt");
+    assertThat(reverted.summary()).startsWith("Reverted #1 as #4");
+    assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\nSEVEN\n8\n");
+    assertThat(fx.read("new.txt")).isEqualTo("created\n");
+    assertThat(tab.livePath()).containsExactly(0, 1, 2, 3, 4);
+
+    tab.undo();
+    assertThat(fx.read("f.txt")).isEqualTo("1\nTWO\n3\n4\n5\n6\nSEVEN\n8\n");
+    tab.redo();
+    assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\nSEVEN\n8\n");
+
+    tab.revert(2, 3, java.util.Set.of(), false);
+    assertThat(fx.exists("new.txt")).isFalse();
+    assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\n7\n8\n");
+  }
+
+  @Test
+  void aRevertThatClashesNamesTheFileWritesNothingAndByForceKeepsWhatItOverwrote() throws IOException {
+    fx.turn(tab, "f.txt", "agent\n");
+    fx.turn(tab, "g.txt", "g\n");
+    fx.writeExternally("f.txt", "user\n");
+
+    RestoreResult stopped = tab.revert(1, 1, java.util.Set.of(), false);
+    assertThat(stopped.applied()).isFalse();
+    assertThat(stopped.conflicts()).containsExactly("f.txt");
+    assertThat(stopped.summary()).startsWith("Nothing reverted").contains("f.txt");
+    assertThat(fx.read("f.txt")).isEqualTo("user\n");
+    assertThat(tab.checkpoints()).hasSize(3);
+
+    RestoreResult forced = tab.revert(1, 1, java.util.Set.of(), true);
+    assertThat(fx.exists("f.txt")).isFalse();
+    assertThat(fx.read("g.txt")).isEqualTo("g\n");
+    assertThat(forced.rescueTag()).get().asString().matches("refs/tags/waymark/tab1/rescued/2-\\d{4}-\\d\\d-\\d\\dT\\d\\d\\.\\d\\d\\.\\d\\dZ");
+  }
+
+  @Test
+  void revertOfOneFileLeavesTheCheckpointsOtherFiles() throws IOException {
+    fx.writeExternally("a.txt", "a0\n");
+    Turn turn = tab.begin();
+    fx.write(turn, "a.txt", "a1\n");
+    fx.write(turn, "b.txt", "b1\n");
+    turn.finish(CheckpointStatus.DONE);
+
+    tab.revert(1, 1, java.util.Set.of(fx.file("a.txt").toString()), false);
+    assertThat(fx.read("a.txt")).isEqualTo("a0\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b1\n");
+    assertThatThrownBy(() -> tab.revert(1, 1, java.util.Set.of("c.txt"), false)).hasMessageContaining("did not change c.txt");
+    assertThatThrownBy(() -> tab.revert(0, 0, java.util.Set.of(), false)).hasMessageContaining("#0");
+  }
+
+  @Test
+  void restoringSingleFilesPutsThemAsTheCheckpointHoldsThemAndNothingElse() throws IOException {
+    fx.turn(tab, "a.txt", "a1\n");
+    fx.turn(tab, "b.txt", "b1\n");
+    fx.turn(tab, "a.txt", "a2\n");
+    fx.turn(tab, "b.txt", "b2\n");
+
+    RestoreResult restored = tab.restorePaths(1, java.util.Set.of("a.txt"), false);
+    assertThat(restored.summary()).startsWith("Restored a.txt from #1 as #5");
+    assertThat(fx.read("a.txt")).isEqualTo("a1\n");
+    assertThat(fx.read("b.txt")).isEqualTo("b2\n");
+    assertThat(tab.checkpoint(5).changes()).extracting(FileChange::path).containsExactly("a.txt");
+
+    tab.restorePaths(0, java.util.Set.of("./b.txt"), false);
+    assertThat(fx.exists("b.txt")).isFalse();
+    assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("never.txt"), false)).hasMessageContaining("never.txt");
+    assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("a.txt"), false)).hasMessageContaining("already");
   }
 
   @Test
@@ -395,7 +469,7 @@ class CheckpointTreeTest {
     Checkpoint saved = tab.save("before-refactor");
     assertThat(saved.savedNames()).containsExactly("before-refactor");
     assertThat(fx.tags("tab1")).contains("refs/tags/waymark/tab1/saved/before-refactor");
-    assertThatThrownBy(() -> tab.save("before-refactor")).hasMessageContaining("already has a save named");
+    assertThatThrownBy(() -> tab.save("before-refactor")).hasMessageContaining("#2 is saved as before-refactor already");
     assertThatThrownBy(() -> tab.save("bad name")).hasMessageContaining("Not a valid save name");
     assertThatThrownBy(() -> tab.save("../x")).hasMessageContaining("Not a valid save name");
   }
@@ -439,7 +513,7 @@ class CheckpointTreeTest {
     assertThatThrownBy(tab::undo).hasMessageContaining("#2 is still running");
     assertThatThrownBy(() -> tab.goTo(0)).hasMessageContaining("still running");
     assertThatThrownBy(tab::begin).hasMessageContaining("still running");
-    assertThat(tab.viewBack().checkpoint()).isEqualTo(1);
+    assertThat(tab.forwardLinks()).containsEntry(1, 2);
     turn.finish(CheckpointStatus.DONE);
     assertThatThrownBy(() -> turn.finish(CheckpointStatus.DONE)).hasMessageContaining("finished already");
     assertThatThrownBy(() -> turn.record("x", FileState.absent(), FileState.regular("x"))).hasMessageContaining("is finished");

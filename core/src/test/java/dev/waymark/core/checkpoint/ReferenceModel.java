@@ -44,6 +44,12 @@ import java.util.TreeSet;
  *       base, disk and target all text: three-way merge, else a conflict. One conflict and no
  *       force: nothing happens at all. Forced: conflicts get the target, what was on disk is
  *       rescued.
+ *   <li>A restore of only the files, a revert and a restore of single files write their plan the
+ *       same way, then add a finished node under live holding what they wrote (folded); a restore
+ *       of only the conversation adds one that writes nothing. Revert N..M (N on the way to M, M
+ *       on the live path) plans the move from M to N's parent, only its named paths; single files
+ *       plan each path from what the files node holds to what the target holds. A plan that
+ *       writes nothing is refused.
  * </ul>
  */
 final class ReferenceModel {
@@ -374,10 +380,156 @@ final class ReferenceModel {
     return move(tab, tab.node(number), true, true, false);
   }
 
+  /**
+   * Both: a move. Files only: a new node under live holding what the restore wrote. Conversation
+   * only: a new node under live, nothing written (the conversation is the agent's).
+   */
   Outcome restore(String tabId, int number, boolean files, boolean conversation, boolean force) {
     Tab tab = tab(tabId);
     requireNoTurn(tab);
-    return move(tab, tab.node(number), files, conversation, force);
+    Node target = tab.node(number);
+    if (files && conversation) {
+      return move(tab, target, true, true, force);
+    }
+    situations.add("one-sided restore");
+    if (files) {
+      if (target == tab.files) {
+        throw new Refused("files already at #" + number);
+      }
+      return asCheckpoint(tab, plan(tab.files, target), number, force);
+    }
+    if (target == tab.live) {
+      throw new Refused("conversation already at #" + number);
+    }
+    int from = tab.live.number;
+    add(tab, tab.live);
+    lastApplied = true;
+    return new Outcome(true, from, number, List.of(), List.of(), List.of(), Map.of(), tab.livePath());
+  }
+
+  /** Takes back what {@code #first..#last} changed (only {@code paths} when given), as a new node under live. */
+  Outcome revert(String tabId, int first, int last, Set<String> paths, boolean force) {
+    Tab tab = tab(tabId);
+    requireNoTurn(tab);
+    Node from = tab.node(first);
+    Node to = tab.node(last);
+    if (from.parent == null || !(from == to || from.isProperAncestorOf(to))
+        || !(to == tab.live || to.isProperAncestorOf(tab.live))) {
+      throw new Refused("not a range on the live path");
+    }
+    Map<String, Content[]> plan = new TreeMap<>(plan(to, from.parent));
+    if (!paths.isEmpty()) {
+      if (!plan.keySet().containsAll(paths)) {
+        throw new Refused("the range did not change " + paths);
+      }
+      plan.keySet().retainAll(paths);
+    }
+    if (plan.isEmpty()) {
+      throw new Refused("the range changed nothing");
+    }
+    situations.add(first == last ? (paths.isEmpty() ? "revert" : "revert of one file") : "revert of a range");
+    return asCheckpoint(tab, plan, first, force);
+  }
+
+  /** Puts {@code paths} back to how {@code #number} holds them, as a new node under live. */
+  Outcome restorePaths(String tabId, int number, Set<String> paths, boolean force) {
+    Tab tab = tab(tabId);
+    requireNoTurn(tab);
+    Map<String, Content> wanted = versionsAt(tabId, number);
+    Map<String, Content> now = versionsAt(tabId, tab.files.number);
+    Map<String, Content[]> plan = new TreeMap<>();
+    for (String path : paths) {
+      if (!wanted.containsKey(path)) {
+        throw new Refused("no checkpoint changed " + path);
+      }
+      plan.put(path, new Content[] {now.get(path), wanted.get(path)});
+    }
+    situations.add("restore of single files");
+    return asCheckpoint(tab, plan, number, force);
+  }
+
+  /** Writes {@code plan} as a restore does and records the writes as a new node under live. */
+  private Outcome asCheckpoint(Tab tab, Map<String, Content[]> plan, int subject, boolean force) {
+    int from = tab.live.number;
+    Writes w = writes(plan);
+    if (!w.conflicts.isEmpty() && !force) {
+      lastApplied = false;
+      return new Outcome(false, from, subject, List.of(), List.of(), w.conflicts, Map.of(), tab.livePath());
+    }
+    if (w.writes.isEmpty()) {
+      throw new Refused("nothing to write");
+    }
+    Map<String, Content> before = new TreeMap<>();
+    w.writes.keySet().forEach(path -> before.put(path, disk(path)));
+    w.writes.forEach(this::write);
+    Node node = add(tab, tab.live);
+    w.writes.forEach((path, after) -> {
+      Change earlier = node.changes.get(path);
+      Content first = earlier == null ? before.get(path) : earlier.before();
+      if (first.equals(after)) {
+        node.changes.remove(path);
+      } else {
+        node.changes.put(path, new Change(first, after));
+      }
+    });
+    lastApplied = true;
+    return new Outcome(true, from, subject, w.written, w.merged, w.conflicts, w.rescued, tab.livePath());
+  }
+
+  /** A finished node under {@code parent}, starting from the tab's files; it becomes live and files. */
+  private Node add(Tab tab, Node parent) {
+    Node node = new Node(tab.nodes.size(), parent);
+    if (tab.files != parent) {
+      plan(parent, tab.files).forEach((path, baseAndTarget) -> node.changes.put(path, new Change(baseAndTarget[0], baseAndTarget[1])));
+    }
+    node.finished = true;
+    tab.nodes.add(node);
+    tab.live = node;
+    tab.files = node;
+    tab.redo.clear();
+    return node;
+  }
+
+  /** What writing a plan onto the disk does: the writes (conflicts forced), and what each path became. */
+  private record Writes(Map<String, Content> writes, List<String> written, List<String> merged, List<String> conflicts,
+      Map<String, Content> rescued) {}
+
+  private Writes writes(Map<String, Content[]> plan) {
+    Writes w = new Writes(new TreeMap<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new TreeMap<>());
+    for (var entry : plan.entrySet()) {
+      String path = entry.getKey();
+      Content base = entry.getValue()[0];
+      Content wanted = entry.getValue()[1];
+      Content now = disk(path);
+      if (now.equals(wanted)) {
+        situations.add("disk already holds the target");
+        continue;
+      }
+      if (now.equals(base)) {
+        w.writes.put(path, wanted);
+        w.written.add(path);
+        continue;
+      }
+      Optional<byte[]> mergedBytes = base.isText() && now.isText() && wanted.isText()
+          ? mergeText(base.bytes(), now.bytes(), wanted.bytes())
+          : Optional.empty();
+      if (mergedBytes.isPresent()) {
+        Kind kind = now.kind() == base.kind() ? wanted.kind() : now.kind();
+        situations.add(now.kind() == base.kind() ? "merge" : "merge keeping the disk's mode");
+        if (mergedBytes.get().length == 0) {
+          situations.add("merge to an empty file");
+        }
+        w.writes.put(path, new Content(kind, mergedBytes.get()));
+        w.merged.add(path);
+      } else {
+        situations.add(!now.exists() ? "conflict: deleted on disk"
+            : base.isText() && now.isText() && wanted.isText() ? "conflict: text clash" : "conflict: not text");
+        w.conflicts.add(path);
+        w.rescued.put(path, now);
+        w.writes.put(path, wanted);
+      }
+    }
+    return w;
   }
 
   private static void requireNoTurn(Tab tab) {
@@ -402,40 +554,12 @@ final class ReferenceModel {
     List<String> conflicts = new ArrayList<>();
     Map<String, Content> rescued = new TreeMap<>();
     if (movesFiles && target != tab.files) {
-      Map<String, Content> writes = new TreeMap<>();
-      for (var entry : plan(tab.files, target).entrySet()) {
-        String path = entry.getKey();
-        Content base = entry.getValue()[0];
-        Content wanted = entry.getValue()[1];
-        Content now = disk(path);
-        if (now.equals(wanted)) {
-          situations.add("disk already holds the target");
-          continue;
-        }
-        if (now.equals(base)) {
-          writes.put(path, wanted);
-          written.add(path);
-          continue;
-        }
-        Optional<byte[]> mergedBytes = base.isText() && now.isText() && wanted.isText()
-            ? mergeText(base.bytes(), now.bytes(), wanted.bytes())
-            : Optional.empty();
-        if (mergedBytes.isPresent()) {
-          Kind kind = now.kind() == base.kind() ? wanted.kind() : now.kind();
-          situations.add(now.kind() == base.kind() ? "merge" : "merge keeping the disk's mode");
-          if (mergedBytes.get().length == 0) {
-            situations.add("merge to an empty file");
-          }
-          writes.put(path, new Content(kind, mergedBytes.get()));
-          merged.add(path);
-        } else {
-          situations.add(!now.exists() ? "conflict: deleted on disk"
-              : base.isText() && now.isText() && wanted.isText() ? "conflict: text clash" : "conflict: not text");
-          conflicts.add(path);
-          rescued.put(path, now);
-          writes.put(path, wanted);
-        }
-      }
+      Writes w = writes(plan(tab.files, target));
+      written = w.written;
+      merged = w.merged;
+      conflicts = w.conflicts;
+      rescued = w.rescued;
+      Map<String, Content> writes = w.writes;
       if (!conflicts.isEmpty() && !force) {
         return new Outcome(false, from, target.number, List.of(), List.of(), conflicts, Map.of(), tab.livePath());
       }

@@ -111,6 +111,31 @@ class WorkspaceTest {
   }
 
   @Test
+  void aRevertsNoticeComesBackWithTheSessionAsTheChatOfTheCheckpointItMade() throws Exception {
+    Workspace first = workspace();
+    WorkspaceTab tab = first.newTab();
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+    turn(first, tab, events, "write a.txt", 1);
+    first.submit(tab, List.of(new Command.Revert(1, 1, List.of(), false)));
+    Event.CheckpointRestored reverted = (Event.CheckpointRestored) await(events, e -> e instanceof Event.CheckpointRestored);
+    assertThat(reverted.result().summary()).startsWith("Reverted #1 as #2");
+    tab.session().idle().get(10, TimeUnit.SECONDS);
+    first.saveAndClose();
+
+    Workspace second = workspace();
+    List<Event> received = new ArrayList<>();
+    second.open(second.files().latest().orElseThrow(), true).tabs().get(0).subscribe(received::add);
+    Event.TabRestored restored = (Event.TabRestored) received.get(0);
+    assertThat(restored.live()).isEqualTo(2);
+    List<Event> made = restored.checkpoints().get(1).history();
+    assertThat(made).singleElement().isInstanceOfSatisfying(Event.CheckpointRestored.class, r -> {
+      assertThat(r.result().summary()).isEqualTo(reverted.result().summary());
+      assertThat(r.result().livePath()).containsExactly(2);
+    });
+  }
+
+  @Test
   void aReopenedTabTellsWhatItsChatShowedLiveToldAsTheEventsThatShowedIt() throws Exception {
     Workspace first = workspace();
     WorkspaceTab tab = first.newTab();

@@ -16,6 +16,7 @@ import java.util.List;
 public final class ChatView {
   static final String VIEWING = "↶ Viewing checkpoint #%d, send a message to rewind here.";
   static final String REWOUND = "↶ Rewound past this point.";
+  static final String LIVE_AGAIN = "↷ The live path goes on here: #%d, from #%d.";
 
   private ChatView() {}
 
@@ -209,6 +210,10 @@ public final class ChatView {
       boolean rewound = tab.rewound(block);
       if (rewound && (index == 0 || !tab.rewound(blocks.get(index - 1)))) {
         rows.add(Line.of(Span.of(REWOUND, Tone.MUTED)));
+      } else if (!rewound && block.checkpoint() > 0 && index > 0 && tab.rewound(blocks.get(index - 1))) {
+        // a session brought back shows turns in the order they ran: say where the live path takes up again
+        rows.add(Line.of(Span.of(String.format(LIVE_AGAIN, block.checkpoint(),
+            tab.checkpoints().get(block.checkpoint()).parent()), Tone.MUTED)));
       }
       boolean dim = rewound || index >= boundary;
       for (Line line : block.lines(width)) {

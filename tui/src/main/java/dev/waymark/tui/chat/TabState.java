@@ -388,7 +388,11 @@ public final class TabState {
       restored(restored);
     } else if (event instanceof Event.CheckpointSaved saved) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
-          + saved.checkpoint().tag().map(t -> " (" + t + ")").orElse("") + "."));
+          + (saved.movedFrom().isPresent() ? ", moved from #" + saved.movedFrom().getAsInt() : "")
+          + " (" + saved.ref() + ")."));
+    } else if (event instanceof Event.SaveDeleted deleted) {
+      add(new Blocks.Notice(-1, Tone.ACCENT, "Deleted the save \"" + deleted.name() + "\" (" + deleted.ref()
+          + "); #" + deleted.checkpoint() + " stays."));
     } else if (event instanceof Event.DiffReady diff) {
       if (diff.diff().isEmpty()) {
         add(new Blocks.Notice(-1, Tone.MUTED, "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));
@@ -452,19 +456,30 @@ public final class TabState {
 
   private void restored(Event.CheckpointRestored restored) {
     RestoreOutcome result = restored.result();
+    // a revert, or a restore of files or conversation only, is a new checkpoint at the end of the live path
+    int made = -1;
     if (result.applied()) {
-      live = result.target();
+      live = result.livePath().get(result.livePath().size() - 1);
+      made = live == result.target() ? -1 : live;
       viewed = -1;
       for (int i = 0; i < marks.size(); i++) {
         marks.set(i, marks.get(i).onPath(false));
       }
+      int parent = -1;
       for (int n : result.livePath()) {
-        ensureMark(n, -1);
+        ensureMark(n, parent);
         marks.set(n, marks.get(n).onPath(true));
+        parent = n;
+      }
+      if (made >= 0) {
+        int size = result.livePath().size();
+        marks.set(made, new CheckpointMark(made, size >= 2 ? result.livePath().get(size - 2) : marks.get(made).parent(),
+            TurnStatus.DONE,
+            !result.written().isEmpty() || !result.merged().isEmpty() || !result.conflicts().isEmpty(), true));
       }
     }
     boolean clean = result.applied() && result.merged().isEmpty() && result.conflicts().isEmpty();
-    add(new Blocks.Notice(-1, clean ? Tone.MUTED : Tone.WARNING, "↺ " + result.summary()));
+    add(new Blocks.Notice(made, clean ? Tone.MUTED : Tone.WARNING, "↺ " + result.summary()));
     restored.pendingToolCall().ifPresent(call -> proposeAgain(result.target(), call));
     if (!restored.draft().isEmpty()) {
       draftToRestore = restored.draft();

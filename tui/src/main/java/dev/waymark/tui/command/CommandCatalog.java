@@ -21,10 +21,15 @@ public final class CommandCatalog {
       entry("/checkpoint undo [N] [--force]", "undo the last checkpoint (or back to #N): files and conversation; "
           + "--force overwrites later edits that clash (what they held is kept under a rescued tag)"),
       entry("/checkpoint redo [--force]", "re-apply the last undone checkpoint"),
-      entry("/checkpoint save [name]", "keep a named tag of the live state"),
+      entry("/checkpoint save [name] [--force]", "keep a named tag of the live state; --force moves a name in use here"),
+      entry("/checkpoint save --delete NAME", "delete a save (the checkpoint stays)"),
       entry("/checkpoint goto N|NAME [--force]", "make #N (or the save NAME) live, even one undone or on another branch"),
       entry("/checkpoint diff [N]", "how the files on disk differ from #N"),
-      entry("/checkpoint restore N [files|conversation|both] [--force]", "restore only files, only conversation, or both"),
+      entry("/checkpoint restore N [files|conversation|both] [--force]",
+          "restore only files, only conversation (each a new checkpoint), or both"),
+      entry("/checkpoint restore N -- PATH... [--force]", "put only these files back as #N holds them, as a new checkpoint"),
+      entry("/checkpoint revert N[..M] [-- PATH...] [--force]", "take back what #N (to #M) changed, keep every later "
+          + "change: a new checkpoint; the model is told"),
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project"),

@@ -15,7 +15,7 @@ public final class SlashCommand {
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
-      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
+      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
       "/output", "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/help", "/quit");
@@ -142,18 +142,31 @@ public final class SlashCommand {
       return tab(new Command.List());
     }
     String sub = typed[1].toLowerCase(Locale.ROOT);
-    // --force may stand anywhere after the action; only the commands that restore take it.
+    // --force may stand anywhere after the action but after "--", where every word is a path;
+    // only the commands that restore, and save (to move a name), take it.
     List<String> kept = new ArrayList<>();
+    List<String> paths = new ArrayList<>();
     boolean force = false;
+    boolean dashes = false;
     for (String word : typed) {
-      if (word.equals("--force")) {
+      if (dashes) {
+        paths.add(word);
+      } else if (word.equals("--")) {
+        dashes = true;
+      } else if (word.equals("--force")) {
         force = true;
       } else {
         kept.add(word);
       }
     }
-    if (force && !List.of("undo", "redo", "goto", "restore").contains(sub)) {
-      return invalid("Only undo, redo, goto and restore take --force.");
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(sub)) {
+      return invalid("Only undo, redo, goto, restore, revert and save take --force.");
+    }
+    if (dashes && !List.of("restore", "revert").contains(sub)) {
+      return invalid("Only restore and revert take \"-- PATH...\".");
+    }
+    if (dashes && paths.isEmpty()) {
+      return invalid("Name the files after \"--\": /checkpoint " + sub + " N -- PATH...");
     }
     String[] words = kept.toArray(String[]::new);
     int args = words.length - 2;
@@ -173,8 +186,27 @@ public final class SlashCommand {
           return args == 0 ? new Parsed.ForTab(List.of(new Command.Redo(force)), true)
               : invalid("Usage: /checkpoint redo [--force]");
         case "save":
-          return args <= 1 ? tab(new Command.Save(args == 0 ? defaultSaveName : words[2]))
-              : invalid("Usage: /checkpoint save [name] (one word: letters, digits, '.', '-', '_')");
+          if (args >= 1 && words[2].equals("--delete")) {
+            return args == 2 && !force ? tab(new Command.DeleteSave(words[3]))
+                : invalid("Usage: /checkpoint save --delete NAME");
+          }
+          return args <= 1 ? tab(new Command.Save(args == 0 ? defaultSaveName : words[2], force))
+              : invalid("Usage: /checkpoint save [name] [--force] (one word: letters, digits, '.', '-', '_')");
+        case "revert": {
+          if (args != 1) {
+            return invalid("Usage: /checkpoint revert N[..M] [-- PATH...] [--force]");
+          }
+          String[] range = words[2].split("\\.\\.", -1);
+          if (range.length > 2) {
+            return invalid("Not a checkpoint or range: \"" + words[2] + "\" (N or N..M).");
+          }
+          int first = number(range[0]);
+          int last = range.length == 2 ? number(range[1]) : first;
+          if (last < first) {
+            return invalid("A range goes from the earlier checkpoint: " + last + ".." + first + ", not " + words[2] + ".");
+          }
+          return new Parsed.ForTab(List.of(new Command.Revert(first, last, paths, force)), true);
+        }
         case "goto":
           if (args != 1) {
             return invalid("Usage: /checkpoint goto N|NAME [--force]");
@@ -185,6 +217,10 @@ public final class SlashCommand {
           return args <= 1 ? tab(Command.Diff.of(args == 0 ? current : number(words[2])))
               : invalid("Usage: /checkpoint diff [N]");
         case "restore":
+          if (dashes) {
+            return args == 1 ? new Parsed.ForTab(List.of(new Command.RestoreFiles(number(words[2]), paths, force)), true)
+                : invalid("Usage: /checkpoint restore N -- PATH... [--force]");
+          }
           if (args < 1 || args > 2) {
             return invalid("Usage: /checkpoint restore N [files|conversation|both] [--force]");
           }
@@ -194,7 +230,7 @@ public final class SlashCommand {
           if (args == 0 && sub.matches("#?\\d+")) {
             return tab(Command.View.at(number(sub)));
           }
-          return invalid("Unknown /checkpoint command \"" + words[1] + "\". Try: list, N, live, undo, redo, save, goto, diff, restore.");
+          return invalid("Unknown /checkpoint command \"" + words[1] + "\". Try: list, N, live, undo, redo, save, goto, diff, restore, revert.");
       }
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());

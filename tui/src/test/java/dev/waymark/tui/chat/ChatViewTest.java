@@ -72,6 +72,29 @@ class ChatViewTest {
   }
 
   @Test
+  void aSessionBroughtBackSaysWhereTheLivePathGoesOnAfterAnAbandonedBranch() {
+    TabState tab = tab();
+    Event.TurnStarted one = new Event.TurnStarted(1, 0, "one");
+    Event.TurnStarted two = new Event.TurnStarted(2, 1, "two");
+    Event.TurnStarted three = new Event.TurnStarted(3, 1, "three");
+    Event.TurnFinished done1 = new Event.TurnFinished(1, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
+    Event.TurnFinished done2 = new Event.TurnFinished(2, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
+    Event.TurnFinished done3 = new Event.TurnFinished(3, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
+    java.time.Instant t = java.time.Instant.parse("2026-11-23T10:00:00Z");
+    tab.apply(new Event.TabRestored("t", List.of(
+        new Event.TabRestored.RestoredCheckpoint(1, 0, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(one, done1)),
+        new Event.TabRestored.RestoredCheckpoint(2, 1, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(two, done2)),
+        new Event.TabRestored.RestoredCheckpoint(3, 1, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(three, done3))),
+        3, List.of(0, 1, 3), java.util.Optional.empty()), true);
+    String all = text(ChatView.render(tab, new ChatView.Scroll(), 60, 30));
+
+    assertThat(all.indexOf(ChatView.REWOUND)).isBetween(all.indexOf("› one"), all.indexOf("› two"));
+    String again = String.format(ChatView.LIVE_AGAIN, 3, 1);
+    assertThat(all).containsOnlyOnce(again);
+    assertThat(all.indexOf(again)).isBetween(all.indexOf("› two"), all.indexOf("› three"));
+  }
+
+  @Test
   void scrollingUpStopsAtTheFirstRowAndScrollingBackDownFollowsAgain() {
     TabState tab = tab();
     for (int n = 1; n <= 20; n++) {

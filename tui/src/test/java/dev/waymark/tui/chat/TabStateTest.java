@@ -107,6 +107,39 @@ class TabStateTest {
   }
 
   @Test
+  void aRevertOrOneSidedRestoreMakesANewLiveCheckpointOnTheRailAndTheNoticeBelongsToIt() {
+    TabState tab = tab();
+    turn(tab, 1, 0, "one", "a");
+    turn(tab, 2, 1, "two", "b");
+    tab.apply(new Event.CheckpointRestored(ProtocolViews.restore(new RestoreResult(true, 2, 1, List.of("a.txt"), List.of(),
+        List.of(), Optional.empty(), List.of(0, 1, 2, 3), "Reverted #1 as #3")), Optional.empty(), ""), true);
+
+    assertThat(tab.live()).as("the footer's live checkpoint is the new one, as the tree says").isEqualTo(3);
+    assertThat(tab.checkpoints()).hasSize(4);
+    assertThat(tab.checkpoints().get(3).parent()).isEqualTo(2);
+    assertThat(tab.checkpoints().get(3).hasEdits()).isTrue();
+    assertThat(tab.checkpoints()).extracting(CheckpointMark::onLivePath).containsExactly(true, true, true, true);
+    Block notice = tab.blocks().get(tab.blocks().size() - 1);
+    assertThat(notice.checkpoint()).isEqualTo(3);
+    assertThat(ChatFixtures.text(notice.lines(80))).contains("Reverted #1 as #3");
+  }
+
+  @Test
+  void aSaveNamesItsOwnRefAndADeletedSaveIsSaid() {
+    TabState tab = tab();
+    turn(tab, 1, 0, "one", "a");
+    dev.waymark.core.protocol.CheckpointView one = new dev.waymark.core.protocol.CheckpointView(1,
+        java.util.OptionalInt.of(0), TurnStatus.DONE, java.time.Instant.EPOCH, List.of("a.txt"), Optional.of("c0ffee"),
+        Optional.of("refs/tags/waymark/t/1"), java.util.Set.of("four"));
+    tab.apply(new Event.CheckpointSaved(one, "four", "refs/tags/waymark/t/saved/four", java.util.OptionalInt.empty()), true);
+    assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(100)))
+        .contains("refs/tags/waymark/t/saved/four").doesNotContain("refs/tags/waymark/t/1");
+    tab.apply(new Event.SaveDeleted(1, "four", "refs/tags/waymark/t/saved/four"), true);
+    assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(100)))
+        .contains("Deleted the save \"four\"", "#1 stays");
+  }
+
+  @Test
   void aBranchStartsUnderTheViewedCheckpoint() {
     TabState tab = tab();
     turn(tab, 1, 0, "one", "a");

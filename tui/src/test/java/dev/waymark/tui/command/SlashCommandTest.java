@@ -52,6 +52,33 @@ class SlashCommandTest {
   }
 
   @Test
+  void revertTakesOneCheckpointARangeOrFilesAndRestoreTakesFiles() {
+    assertThat(commands("/checkpoint revert 2")).containsExactly(new Command.Revert(2, 2, List.of(), false));
+    assertThat(commands("/checkpoint revert #2..4 --force")).containsExactly(new Command.Revert(2, 4, List.of(), true));
+    assertThat(commands("/checkpoint revert 3 -- src/a.txt b.txt")).containsExactly(
+        new Command.Revert(3, 3, List.of("src/a.txt", "b.txt"), false));
+    assertThat(commands("/checkpoint restore 1 -- a.txt --force")).containsExactly(
+        new Command.RestoreFiles(1, List.of("a.txt", "--force"), false));
+    assertThat(commands("/checkpoint restore 1 --force -- a.txt")).containsExactly(
+        new Command.RestoreFiles(1, List.of("a.txt"), true));
+    assertThat(parse("/checkpoint revert 4..2")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("2..4"));
+    assertThat(parse("/checkpoint revert")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Usage: /checkpoint revert"));
+    assertThat(parse("/checkpoint restore 1 --")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Name the files"));
+    assertThat(parse("/checkpoint goto 1 -- a.txt")).isInstanceOf(Parsed.Invalid.class);
+  }
+
+  @Test
+  void aSaveMovesByForceAndIsDeletedByName() {
+    assertThat(commands("/checkpoint save four --force")).containsExactly(new Command.Save("four", true));
+    assertThat(commands("/checkpoint save --delete four")).containsExactly(new Command.DeleteSave("four"));
+    assertThat(parse("/checkpoint save --delete")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("--delete NAME"));
+  }
+
+  @Test
   void commandsThatMoveLiveKeepTheDraftFirst() {
     assertThat(((Parsed.ForTab) parse("/checkpoint undo")).keepsDraft()).isTrue();
     assertThat(((Parsed.ForTab) parse("/checkpoint goto 2")).keepsDraft()).isTrue();
@@ -133,7 +160,7 @@ class SlashCommandTest {
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
     assertThat(SlashCommand.complete("/zzz")).isEqualTo("/zzz");
-    assertThat(SlashCommand.completions("/checkpoint r")).containsExactly("/checkpoint redo", "/checkpoint restore");
+    assertThat(SlashCommand.completions("/checkpoint r")).containsExactly("/checkpoint redo", "/checkpoint restore", "/checkpoint revert");
   }
 
   @Test
