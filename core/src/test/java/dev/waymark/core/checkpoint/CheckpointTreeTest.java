@@ -224,7 +224,7 @@ class CheckpointTreeTest {
 
     RestoreResult files = tab.restore(1, RestoreMode.FILES, false);
     assertThat(files.written()).containsExactly("a.txt");
-    assertThat(files.summary()).startsWith("Restored the files of #1 as #3: 1 file(s) written");
+    assertThat(files.summary()).startsWith("Restored the files of #1 as #3: 1 file written");
     assertThat(fx.read("a.txt")).isEqualTo("1\n");
     assertThat(tab.live()).isEqualTo(3);
     assertThat(tab.filesAt()).isEqualTo(3);

@@ -19,9 +19,9 @@ class TranscriptTest {
   @Test
   void aRevertOrOneSidedRestoreKeepsItsNoticeAsItsCheckpointsChatButAMoveKeepsNothing() {
     Transcript transcript = new Transcript(Map.of());
-    Event.CheckpointRestored revert = restored(2, List.of(0, 1, 2, 3, 4, 5), "Reverted #2 as #5: 1 file(s) written.");
+    Event.CheckpointRestored revert = restored(2, List.of(0, 1, 2, 3, 4, 5), "Reverted #2 as #5: 1 file written.");
     transcript.record(revert);
-    transcript.record(restored(3, List.of(0, 1, 2, 3), "Restored #3: 1 file(s) written."));
+    transcript.record(restored(3, List.of(0, 1, 2, 3), "Restored #3: 1 file written."));
 
     assertThat(transcript.copy()).containsOnlyKeys(5);
     assertThat(transcript.copy().get(5)).containsExactly(revert);
