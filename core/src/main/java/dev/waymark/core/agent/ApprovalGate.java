@@ -62,7 +62,7 @@ final class ApprovalGate {
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()));
+        || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()) && !tool.preApproved());
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
