@@ -294,7 +294,7 @@ public final class McpServers implements AutoCloseable {
       }
       McpConnection used = live;
       Future<ToolResult> answer = calls.submit(() -> used.call(tool, arguments));
-      long deadline = System.nanoTime() + config.callTimeout().toNanos() + TimeUnit.MILLISECONDS.toNanos(CALL_GRACE_MILLIS);
+      long deadline = System.nanoTime() + config.callTimeout().toNanos();
       while (true) {
         try {
           return answer.get(POLL_MILLIS, TimeUnit.MILLISECONDS);

@@ -76,7 +76,8 @@ final class SdkConnection implements McpConnection {
         : http(config, environment, mapper);
     McpSyncClient client = McpClient.sync(transport)
         .clientInfo(new McpSchema.Implementation("waymark", "1"))
-        .requestTimeout(config.callTimeout())
+        // a call's own timeout is kept by McpServers; this one only bounds what no call waits for
+        .requestTimeout(config.callTimeout().compareTo(config.startTimeout()) > 0 ? config.callTimeout() : config.startTimeout())
         .initializationTimeout(config.startTimeout())
         .build();
     java.util.concurrent.ExecutorService starter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
