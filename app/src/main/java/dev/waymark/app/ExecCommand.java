@@ -89,7 +89,8 @@ final class ExecCommand implements Callable<Integer> {
     // then waits until the turn's checkpoint is stored and the store closed, so nothing is lost.
     CountDownLatch ended = new CountDownLatch(1);
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy(),
-        settings.exclusions())) {
+        settings.exclusions());
+        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, directory.toAbsolutePath(), env)) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
@@ -99,7 +100,7 @@ final class ExecCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
+          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings(), mcp);
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;

@@ -40,12 +40,13 @@ final class UiLauncher {
   /** Runs the interface; returns the exit status. */
   static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
       KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
-    try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
+    try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions());
+        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
-          settings.toolSettings());
+          settings.toolSettings(), mcp);
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);

@@ -125,6 +125,27 @@ public final class McpServers implements AutoCloseable {
     return servers.values().stream().map(Server::status).toList();
   }
 
+  /**
+   * The servers in lines a person reads ({@code /mcp}, {@code waymark mcp list}): each with its
+   * state and how it is reached, then its tools and its last error.
+   */
+  public static List<String> describe(List<Status> servers) {
+    if (servers.isEmpty()) {
+      return List.of("No MCP servers are configured. Add \"mcpServers\" to your settings.json (see the README, MCP servers).");
+    }
+    List<String> lines = new ArrayList<>();
+    for (Status server : servers) {
+      lines.add(server.name() + "  " + server.state().name().toLowerCase(java.util.Locale.ROOT) + "  " + server.where());
+      if (!server.tools().isEmpty()) {
+        lines.add("  tools (" + server.tools().size() + "): " + String.join(", ", server.tools()));
+      } else if (server.state() == State.READY) {
+        lines.add("  no tools");
+      }
+      server.lastError().ifPresent(error -> lines.add("  last error: " + error));
+    }
+    return lines;
+  }
+
   /** Waits until no server is starting any more (for {@code waymark mcp list}). */
   public List<Status> awaitStatus() {
     servers.values().forEach(Server::awaitTools);

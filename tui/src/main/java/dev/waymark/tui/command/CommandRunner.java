@@ -45,6 +45,9 @@ public final class CommandRunner {
       tabCommand(tab, tabCommand);
     } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
       host.openRewind(tab);
+    } else if (parsed instanceof SlashCommand.Parsed.McpServers) {
+      state.notice(Tone.NORMAL, "MCP servers:\n" + String.join("\n",
+          dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {

@@ -14,12 +14,12 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
       "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
       "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/help", "/quit");
+      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/mcp", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/help", "/quit");
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/mcp", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -40,6 +40,9 @@ public final class SlashCommand {
 
     /** Show or fold the reasoning of the tab's reasoning model. */
     record ToggleReasoning() implements Parsed {}
+
+    /** {@code /mcp}: the MCP servers with their state, tools and last error. */
+    record McpServers() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
 
@@ -66,6 +69,8 @@ public final class SlashCommand {
       case "/compact":
         return words.length == 1 ? new Parsed.ForTab(List.of(new Command.Compact()), false)
             : invalid("/compact takes no arguments.");
+      case "/mcp":
+        return words.length == 1 ? new Parsed.McpServers() : invalid("/mcp takes no arguments.");
       case "/reasoning":
         return words.length == 1 ? new Parsed.ToggleReasoning() : invalid("/reasoning takes no arguments.");
       case "/quit":

@@ -101,6 +101,7 @@ public final class HelpText {
       case "/redo" -> "short for /checkpoint redo";
       case "/rewind" -> "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)";
       case "/diff [N]" -> "short for /checkpoint diff [N]";
+      case "/mcp" -> "the MCP servers: state, tools and last error";
       case "/help" -> "this help";
       case "/quit" -> "leave Waymark";
       default -> "";
