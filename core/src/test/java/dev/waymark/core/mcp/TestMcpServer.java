@@ -98,7 +98,12 @@ public final class TestMcpServer {
     tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "spawn", TEXT), (exchange, request) -> {
       try {
         Process child = new ProcessBuilder("sleep", "600").start();
-        return McpSchema.CallToolResult.builder().addTextContent(ProcessHandle.current().pid() + " " + child.pid()).build();
+        String pids = ProcessHandle.current().pid() + " " + child.pid();
+        Object into = request.arguments().get("text");
+        if (into != null) {
+          Files.writeString(Path.of(String.valueOf(into)), pids);
+        }
+        return McpSchema.CallToolResult.builder().addTextContent(pids).build();
       } catch (java.io.IOException e) {
         return McpSchema.CallToolResult.builder().addTextContent(e.toString()).isError(true).build();
       }
