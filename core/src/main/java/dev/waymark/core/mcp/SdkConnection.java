@@ -144,6 +144,7 @@ final class SdkConnection implements McpConnection {
     if (!Files.isDirectory(cwd)) {
       throw new McpFailure("its cwd " + cwd + " is not a directory");
     }
+    findCommand(config.command(), cwd, env.getOrDefault("PATH", System.getenv("PATH")));
     ServerParameters parameters = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
     StdioClientTransport transport = new StdioClientTransport(parameters, mapper) {
       @Override
@@ -166,6 +167,23 @@ final class SdkConnection implements McpConnection {
       }
     });
     return transport;
+  }
+
+  /** Fails at once, naming it, on a command that cannot be run: otherwise all one sees is a server that never answers. */
+  private static void findCommand(String command, Path cwd, String path) throws McpFailure {
+    if (command.contains("/")) {
+      Path file = cwd.resolve(command);
+      if (!Files.isRegularFile(file) || !Files.isExecutable(file)) {
+        throw new McpFailure("its command " + file + " is not an executable file");
+      }
+      return;
+    }
+    for (String dir : (path == null ? "" : path).split(java.io.File.pathSeparator)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command)) && !Files.isDirectory(Path.of(dir, command))) {
+        return;
+      }
+    }
+    throw new McpFailure("its command \"" + command + "\" is not on the PATH");
   }
 
   private static McpClientTransport http(McpServerConfig config, Environment environment, JacksonMcpJsonMapper mapper)
@@ -333,7 +351,7 @@ final class SdkConnection implements McpConnection {
     if (result.structuredContent() != null) {
       try {
         String structured = JSON.writeValueAsString(result.structuredContent());
-        if (!anyText || !out.toString().contains(structured)) {
+        if (!anyText || !saidAlready(JSON.valueToTree(result.structuredContent()), out.toString())) {
           out.append(out.length() > 0 ? "\n" : "").append("Structured content: ").append(structured);
         }
       } catch (java.io.IOException e) {
@@ -341,6 +359,21 @@ final class SdkConnection implements McpConnection {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Whether the text parts already say what the structured content holds: as its JSON, or every
+   * text value of it word for word (servers are asked to send both, and often send the same thing twice).
+   */
+  private static boolean saidAlready(JsonNode structured, String text) {
+    String compact = structured.toString();
+    if (text.contains(compact)) {
+      return true;
+    }
+    // only text values: a number such as 42 turns up in any text
+    List<JsonNode> values = new ArrayList<>();
+    structured.forEach(values::add);
+    return !values.isEmpty() && values.stream().allMatch(v -> v.isTextual() && !v.asText().isBlank() && text.contains(v.asText()));
   }
 
   private static long decodedSize(String base64) {

@@ -90,6 +90,7 @@ class McpServersTest {
     assertThat(call("t__rich").content()).isEqualTo("here\n[image: image/png, 1234 bytes]\n"
         + "[resource link: file:///docs/a.md \"a.md\", text/markdown, 42 bytes] the docs\n"
         + "Structured content: {\"answer\":42}\n");
+    assertThat(call("t__said_twice").content()).isEqualTo("Wrote 3 lines\n"); // not again as structured content
   }
 
   @Test
@@ -153,10 +154,15 @@ class McpServersTest {
 
   @Test
   void aCommandThatDoesNotExistIsNamed() {
-    start(Map.of(), Set.of(), McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of()));
+    long start = System.nanoTime();
+    start(Map.of(), Set.of(), McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of()),
+        McpServerConfig.stdio("typo", "no-such-mcp-server-anywhere", List.of()));
     assertThat(servers.tools()).isEmpty();
-    assertThat(servers.status().get(0).lastError()).hasValueSatisfying(e -> assertThat(e)
-        .contains("MCP server gone did not start"));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(servers.status().get(0).lastError()).contains(
+        "MCP server gone did not start: its command /nonexistent/mcp-server is not an executable file");
+    assertThat(servers.status().get(1).lastError()).contains(
+        "MCP server typo did not start: its command \"no-such-mcp-server-anywhere\" is not on the PATH");
   }
 
   @Test

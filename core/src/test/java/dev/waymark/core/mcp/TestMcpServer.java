@@ -119,6 +119,9 @@ public final class TestMcpServer {
                 .size(42L).description("the docs").build())
             .structuredContent(Map.of("answer", 42))
             .build()));
+    tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "said_twice", TEXT), (exchange, request) ->
+        McpSchema.CallToolResult.builder().addTextContent("Wrote 3 lines").structuredContent(Map.of("content", "Wrote 3 lines"))
+            .build()));
     return tools;
   }
 }
