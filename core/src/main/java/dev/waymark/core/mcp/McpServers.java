@@ -56,6 +56,9 @@ public final class McpServers implements AutoCloseable {
   }
 
   private final Map<String, Server> servers = new LinkedHashMap<>();
+  /** What went wrong so far, for a listener that comes late (the interface is made after the servers start). */
+  private final List<String> problems = new ArrayList<>();
+  private java.util.function.Consumer<String> problemListener;
   private final ExecutorService calls;
   private final Thread shutdownHook;
 
@@ -104,6 +107,30 @@ public final class McpServers implements AutoCloseable {
       return (config, environment) -> {
         throw new McpFailure("the MCP client library cannot be loaded (" + e + ")");
       };
+    }
+  }
+
+  /**
+   * Where to say that a server did not start or crashed (once each time): the problems so far at
+   * once, later ones as they happen, on the thread that saw them.
+   */
+  public void onProblem(java.util.function.Consumer<String> listener) {
+    List<String> earlier;
+    synchronized (problems) {
+      problemListener = listener;
+      earlier = List.copyOf(problems);
+    }
+    earlier.forEach(message -> listener.accept(message + " (/mcp shows the servers)"));
+  }
+
+  private void problem(String message) {
+    java.util.function.Consumer<String> listener;
+    synchronized (problems) {
+      problems.add(message);
+      listener = problemListener;
+    }
+    if (listener != null) {
+      listener.accept(message + " (/mcp shows the servers)");
     }
   }
 
@@ -246,13 +273,17 @@ public final class McpServers implements AutoCloseable {
           || options.allowedTools().contains(McpTool.nameOf(config.name(), tool));
     }
 
-    private synchronized void failed(String message) {
+    private void failed(String message) {
       LOG.warn(message);
-      lastError = message;
-      if (state != State.STOPPED) {
+      synchronized (this) {
+        lastError = message;
+        if (state == State.STOPPED) {
+          return;
+        }
         state = State.FAILED;
+        tools = List.of();
       }
-      tools = List.of();
+      problem(message);
     }
 
     /** The process of {@code which} ended on its own: counted, and started again at the next call if it was the first time. */
@@ -271,6 +302,7 @@ public final class McpServers implements AutoCloseable {
         }
       }
       LOG.warn(lastError);
+      problem(lastError);
       which.close(); // whatever it left running
     }
 

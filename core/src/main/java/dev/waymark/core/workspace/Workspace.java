@@ -100,6 +100,7 @@ public final class Workspace implements AutoCloseable {
   /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;
+    servers.onProblem(note -> notices.accept(note)); // whoever listens to the notices then, not now
   }
 
   /** The MCP servers the tabs share; none when nobody set them. */

@@ -116,6 +116,8 @@ class McpServersTest {
   void aServerThatDiesMidCallIsAToolErrorItIsRestartedOnceThenLeftDown() {
     start(Map.of(), Set.of(), stdio("t", "normal"));
     Tool echo = tool("t__echo");
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    servers.onProblem(told::add);
     ToolResult died = call("t__die");
     assertThat(died.isError()).isTrue();
     assertThat(died.content()).contains("MCP server t stopped during the call");
@@ -126,6 +128,7 @@ class McpServersTest {
     assertThat(down.content()).contains("is not running").contains("not restarted");
     assertThat(servers.status().get(0).state()).isEqualTo(McpServers.State.FAILED);
     assertThat(servers.tools()).isEmpty();
+    assertThat(told).hasSize(2).allMatch(m -> m.contains("MCP server t stopped unexpectedly"));
   }
 
   @Test
@@ -163,6 +166,9 @@ class McpServersTest {
         "MCP server gone did not start: its command /nonexistent/mcp-server is not an executable file");
     assertThat(servers.status().get(1).lastError()).contains(
         "MCP server typo did not start: its command \"no-such-mcp-server-anywhere\" is not on the PATH");
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    servers.onProblem(told::add); // a listener that comes after the failures still hears of them
+    assertThat(told).hasSize(2).allMatch(m -> m.contains("did not start") && m.endsWith("(/mcp shows the servers)"));
   }
 
   @Test
