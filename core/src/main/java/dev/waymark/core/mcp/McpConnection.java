@@ -25,9 +25,13 @@ interface McpConnection extends AutoCloseable {
   @Override
   void close();
 
-  /** Starts a server and completes its {@code initialize}, within the config's start timeout. */
+  /**
+   * Starts a server and completes its {@code initialize}, within the config's start timeout. A
+   * stdio server's processes carry {@code mark}, so that they can be stopped even while it starts.
+   */
   interface Factory {
-    McpConnection connect(McpServerConfig config, Environment environment) throws McpFailure;
+    McpConnection connect(McpServerConfig config, Environment environment, dev.waymark.core.checkpoint.CommandMark mark)
+        throws McpFailure;
   }
 
   /**

@@ -36,6 +36,7 @@ public final class McpServers implements AutoCloseable {
   private static final long POLL_MILLIS = 100;
   /** How long past its timeout a call is waited for before it is given up. */
   private static final long CALL_GRACE_MILLIS = 2_000;
+  private static final long STOP_WAIT_MILLIS = 2_000;
 
   /** What a server is doing now. */
   public enum State { STARTING, READY, FAILED, STOPPED }
@@ -104,7 +105,7 @@ public final class McpServers implements AutoCloseable {
       return (McpConnection.Factory) Class.forName(SDK_FACTORY).getDeclaredConstructor().newInstance();
     } catch (ReflectiveOperationException | LinkageError e) {
       LOG.error("the MCP SDK cannot be loaded", e);
-      return (config, environment) -> {
+      return (config, environment, mark) -> {
         throw new McpFailure("the MCP client library cannot be loaded (" + e + ")");
       };
     }
@@ -206,6 +207,8 @@ public final class McpServers implements AutoCloseable {
     private final McpConnection.Factory factory;
     private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
     private McpConnection connection;
+    /** The mark of the processes of a start under way, so that stopping Waymark stops them too. */
+    private dev.waymark.core.checkpoint.CommandMark starting;
     private State state = State.STARTING;
     private List<Tool> tools = List.of();
     private String lastError;
@@ -233,15 +236,17 @@ public final class McpServers implements AutoCloseable {
 
     /** Connects (the first time, or again after a crash); the state says how it went. */
     private void connect() {
+      dev.waymark.core.checkpoint.CommandMark mark = dev.waymark.core.checkpoint.CommandMark.random();
       synchronized (this) {
         if (state == State.STOPPED) {
           return;
         }
         state = State.STARTING;
+        starting = mark;
       }
       McpConnection started;
       try {
-        started = factory.connect(config, environment);
+        started = factory.connect(config, environment, mark);
       } catch (McpFailure e) {
         failed("MCP server " + config.name() + " did not start: " + e.getMessage());
         return;
@@ -256,6 +261,7 @@ public final class McpServers implements AutoCloseable {
             options.toolSettings()));
       }
       synchronized (this) {
+        starting = null;
         if (state == State.STOPPED) {
           started.close();
           return;
@@ -277,6 +283,7 @@ public final class McpServers implements AutoCloseable {
       LOG.warn(message);
       synchronized (this) {
         lastError = message;
+        starting = null; // what it started was stopped with the failed start
         if (state == State.STOPPED) {
           return;
         }
@@ -405,13 +412,19 @@ public final class McpServers implements AutoCloseable {
 
     void stop() {
       McpConnection open;
+      dev.waymark.core.checkpoint.CommandMark half;
       synchronized (this) {
         open = connection;
+        half = starting;
         connection = null;
+        starting = null;
         state = State.STOPPED;
       }
       if (open != null) {
         open.close();
+      }
+      if (half != null && config.stdio() && dev.waymark.core.checkpoint.CommandMark.findable()) {
+        half.stopAll(STOP_WAIT_MILLIS); // a server still starting, which nobody else would stop
       }
     }
   }

@@ -63,14 +63,14 @@ final class SdkConnection implements McpConnection {
   /** Made by name from {@link McpServers}, so that the SDK loads only when a server is configured. */
   static final class Factory implements McpConnection.Factory {
     @Override
-    public McpConnection connect(McpServerConfig config, Environment environment) throws McpFailure {
-      return SdkConnection.connect(config, environment);
+    public McpConnection connect(McpServerConfig config, Environment environment, CommandMark mark) throws McpFailure {
+      return SdkConnection.connect(config, environment, mark);
     }
   }
 
-  static McpConnection connect(McpServerConfig config, Environment environment) throws McpFailure {
+  static McpConnection connect(McpServerConfig config, Environment environment, CommandMark processMark) throws McpFailure {
     JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
-    CommandMark mark = config.stdio() ? CommandMark.random() : null;
+    CommandMark mark = config.stdio() ? processMark : null;
     Deque<String> stderr = new ArrayDeque<>();
     McpClientTransport transport = config.stdio() ? stdio(config, environment, mapper, mark, stderr)
         : http(config, environment, mapper);

@@ -134,11 +134,9 @@ class McpServersTest {
   @Test
   void aServerThatNeverAnswersInitializeFailsWithinItsStartTimeout() {
     List<String> command = TestMcpServer.command("silent");
-    long start = System.nanoTime();
     start(Map.of(), Set.of(), McpServerConfig.stdio("quiet", command.get(0), command.subList(1, command.size()))
         .withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(2)));
     assertThat(servers.tools()).isEmpty();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
     McpServers.Status status = servers.status().get(0);
     assertThat(status.state()).isEqualTo(McpServers.State.FAILED);
     assertThat(status.lastError()).hasValueSatisfying(e -> assertThat(e)
@@ -157,11 +155,9 @@ class McpServersTest {
 
   @Test
   void aCommandThatDoesNotExistIsNamed() {
-    long start = System.nanoTime();
     start(Map.of(), Set.of(), McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of()),
         McpServerConfig.stdio("typo", "no-such-mcp-server-anywhere", List.of()));
     assertThat(servers.tools()).isEmpty();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
     assertThat(servers.status().get(0).lastError()).contains(
         "MCP server gone did not start: its command /nonexistent/mcp-server is not an executable file");
     assertThat(servers.status().get(1).lastError()).contains(
@@ -183,6 +179,26 @@ class McpServersTest {
     child.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
     assertThat(server.isAlive()).isFalse();
     assertThat(child.isAlive()).isFalse();
+  }
+
+  @Test
+  void closingWhileAServerIsStillStartingStopsIt() throws Exception {
+    Path pidFile = project.resolve("pid");
+    List<String> command = new java.util.ArrayList<>(TestMcpServer.command("silent"));
+    command.add(pidFile.toString());
+    start(Map.of(), Set.of(), McpServerConfig.stdio("slow", command.get(0), command.subList(1, command.size()))
+        .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(60)));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!Files.exists(pidFile) || Files.readString(pidFile).isEmpty()) {
+      assertThat(System.nanoTime()).as("the server started").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    ProcessHandle server = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElseThrow();
+    assertThat(servers.status().get(0).state()).isEqualTo(McpServers.State.STARTING);
+    servers.close();
+    servers = null;
+    server.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(server.isAlive()).isFalse();
   }
 
   @Test

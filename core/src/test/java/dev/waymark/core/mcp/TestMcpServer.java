@@ -33,6 +33,9 @@ public final class TestMcpServer {
 
   public static void main(String[] args) throws Exception {
     String mode = args.length == 0 ? "normal" : args[0];
+    if (args.length > 1) {
+      Files.writeString(Path.of(args[1]), Long.toString(ProcessHandle.current().pid()));
+    }
     if (mode.equals("silent") || mode.equals("garbage")) {
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       for (String line; (line = in.readLine()) != null; ) {
