@@ -73,12 +73,18 @@ class McpEndToEndIT {
     return server;
   }
 
-  /** A script: the tool calls, one per model reply, then a closing text. */
   private Path script(String tool, Map<String, String> arguments) throws IOException {
+    return script(Map.of(tool, arguments));
+  }
+
+  /** A script: the tool calls (in the map's order), one per model reply, then a closing text. */
+  private Path script(Map<String, Map<String, String>> toolCalls) throws IOException {
     ObjectNode root = JSON.createObjectNode();
     ArrayNode responses = root.putArray("responses");
-    ObjectNode call = responses.addObject().putArray("toolCalls").addObject().put("name", tool);
-    call.set("arguments", JSON.valueToTree(arguments));
+    for (var entry : toolCalls.entrySet()) {
+      ObjectNode call = responses.addObject().putArray("toolCalls").addObject().put("name", entry.getKey());
+      call.set("arguments", JSON.valueToTree(entry.getValue()));
+    }
     responses.addObject().put("text", "Done.");
     Path file = temp.resolve("script.json");
     Files.writeString(file, JSON.writeValueAsString(root));
@@ -90,10 +96,15 @@ class McpEndToEndIT {
   }
 
   @Test
-  void whatAStdioServerWritesInTheProjectIsRecordedAndUndoneAndTheServerEndsWithTheRun() throws Exception {
+  void aStdioServerIsListedItsWritesRecordedAndUndoneAndItEndsWithTheRun() throws Exception {
     ObjectNode servers = JSON.createObjectNode();
     stdio(servers, "t", TestMcpServerCommand.command("normal"));
+    servers.putObject("broken").put("command", temp.resolve("no-such-server").toString());
     settings(servers);
+    Run list = waymark("mcp", "list");
+    assertThat(list.exit()).as(list.err()).isEqualTo(1);
+    assertThat(list.out()).contains("t  ready  ", "echo", "write", "broken  failed  ", "last error: MCP server broken did not start");
+
     Run run = exec(script("t__write", Map.of("path", "made.txt", "content", "by mcp\n")));
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(Files.readString(project.resolve("made.txt"))).isEqualTo("by mcp\n");
@@ -115,17 +126,6 @@ class McpEndToEndIT {
         }
       });
     }
-  }
-
-  @Test
-  void mcpListShowsEachServersStateToolsAndLastError() throws Exception {
-    ObjectNode servers = JSON.createObjectNode();
-    stdio(servers, "t", TestMcpServerCommand.command("normal"));
-    servers.putObject("broken").put("command", temp.resolve("no-such-server").toString());
-    settings(servers);
-    Run list = waymark("mcp", "list");
-    assertThat(list.exit()).as(list.err()).isEqualTo(1);
-    assertThat(list.out()).contains("t  ready  ", "echo", "write", "broken  failed  ", "last error: MCP server broken did not start");
   }
 
   @Test
@@ -152,21 +152,21 @@ class McpEndToEndIT {
   }
 
   @Test
-  void theNpmFilesystemServersWriteFileIsRecordedAndUndoneAndEverythingsToolsAreListed() throws Exception {
+  void theNpmEverythingServerEchoesAndTheFilesystemServersWriteFileIsRecordedAndUndone() throws Exception {
     Path filesystem = npmServer("mcp-server-filesystem");
     Path everything = npmServer("mcp-server-everything");
     ObjectNode servers = JSON.createObjectNode();
     stdio(servers, "fs", List.of(filesystem.toAbsolutePath().toString(), project.toRealPath().toString()));
     stdio(servers, "everything", List.of(everything.toAbsolutePath().toString(), "stdio"));
     settings(servers);
-    Run list = waymark("mcp", "list");
-    assertThat(list.exit()).as(list.out() + list.err()).isZero();
-    assertThat(list.out()).contains("fs  ready", "write_file", "everything  ready", "echo");
-
     Path target = project.toRealPath().resolve("docs").resolve("from-npm.txt");
     Files.createDirectories(target.getParent());
-    Run run = exec(script("fs__write_file", Map.of("path", target.toString(), "content", "written by server-filesystem\n")));
+    Map<String, Map<String, String>> calls = new java.util.LinkedHashMap<>();
+    calls.put("everything__echo", Map.of("message", "hi from the model"));
+    calls.put("fs__write_file", Map.of("path", target.toString(), "content", "written by server-filesystem\n"));
+    Run run = exec(script(calls));
     assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.err()).contains("✓ Echo: hi from the model");
     assertThat(Files.readString(target)).isEqualTo("written by server-filesystem\n");
     Run undo = waymark("checkpoints", "undo");
     assertThat(undo.exit()).as(undo.err()).isZero();

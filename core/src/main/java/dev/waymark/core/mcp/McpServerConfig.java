@@ -49,10 +49,13 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
     return command != null;
   }
 
-  /** How the server is reached, for listings: the command line or the URL. */
+  /** How the server is reached, for listings: the command line, or the URL without its query (which may hold a key). */
   public String where() {
-    return stdio() ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of(command), args.stream()).toList())
-        : url;
+    if (stdio()) {
+      return String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of(command), args.stream()).toList());
+    }
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query) + "?…";
   }
 
   /**
