@@ -206,6 +206,7 @@ public final class McpServers implements AutoCloseable {
     private final Options options;
     private final McpConnection.Factory factory;
     private final CompletableFuture<Void> firstStart = new CompletableFuture<>();
+    private final Object restarting = new Object();
     private McpConnection connection;
     /** The mark of the processes of a start under way, so that stopping Waymark stops them too. */
     private dev.waymark.core.checkpoint.CommandMark starting;
@@ -344,7 +345,15 @@ public final class McpServers implements AutoCloseable {
         }
       }
       if (live == null) {
-        connect(); // the restart after a crash
+        synchronized (restarting) { // two tabs calling at once start it once
+          boolean needed;
+          synchronized (this) {
+            needed = connection == null && state == State.STARTING;
+          }
+          if (needed) {
+            connect(); // the restart after a crash
+          }
+        }
         synchronized (this) {
           live = connection;
           if (live == null) {
