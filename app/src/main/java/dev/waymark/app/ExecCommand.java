@@ -99,7 +99,8 @@ final class ExecCommand implements Callable<Integer> {
     // then waits until the turn's checkpoint is stored and the store closed, so nothing is lost.
     CountDownLatch ended = new CountDownLatch(1);
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy(),
-        settings.exclusions())) {
+        settings.exclusions());
+        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, directory.toAbsolutePath(), env)) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
@@ -110,7 +111,7 @@ final class ExecCommand implements Callable<Integer> {
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings(),
-          permissions);
+          permissions, mcp);
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;

@@ -37,10 +37,12 @@ record Settings(
     List<String> allow,
     List<String> deny,
     Boolean bell,
-    Map<String, Price> prices) {
+    Map<String, Price> prices,
+    Map<String, McpServerSetting> mcpServers,
+    List<String> allowedTools) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
-      List.of(), List.of(), null, Map.of());
+      List.of(), List.of(), null, Map.of(), Map.of(), List.of());
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -53,6 +55,8 @@ record Settings(
     allow = allow == null ? List.of() : List.copyOf(allow);
     deny = deny == null ? List.of() : List.copyOf(deny);
     prices = prices == null ? Map.of() : Map.copyOf(prices);
+    mcpServers = mcpServers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
+    allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
   }
 
   /** The settings before allow and deny rules, the bell setting and prices existed. */
@@ -60,7 +64,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of());
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of());
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -71,6 +75,31 @@ record Settings(
     Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> table = new LinkedHashMap<>();
     prices.forEach((model, p) -> table.put(model, new dev.waymark.tui.command.RunInfo.ModelPrice(p.input(), p.output())));
     return table;
+  }
+
+  /**
+   * An MCP server, in the shape Claude Code, Cursor and Gemini CLI use: {@code command} (with
+   * {@code args}, {@code env}, {@code cwd}) for a program spoken to over stdio, or {@code url}
+   * (with {@code headers}) for streamable HTTP. Values of {@code env} and {@code headers} may name
+   * environment variables as {@code ${NAME}}, so that no token is written here.
+   */
+  record McpServerSetting(String command, List<String> args, Map<String, String> env, String cwd, String url,
+      Map<String, String> headers, Integer timeoutSeconds) {
+    McpServerSetting {
+      args = args == null ? List.of() : List.copyOf(args);
+      env = env == null ? Map.of() : Map.copyOf(env);
+      headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    dev.waymark.core.mcp.McpServerConfig config(String name) {
+      return new dev.waymark.core.mcp.McpServerConfig(name, command, args, env, cwd, url, headers,
+          timeoutSeconds == null ? null : java.time.Duration.ofSeconds(timeoutSeconds), null);
+    }
+  }
+
+  /** The MCP servers to start, in the order the files name them. */
+  List<dev.waymark.core.mcp.McpServerConfig> mcpConfigs() {
+    return mcpServers.entrySet().stream().map(e -> e.getValue().config(e.getKey())).toList();
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -192,9 +221,16 @@ record Settings(
           mine == null ? null : mine.apiKeyEnv(), mine == null ? null : mine.apiKeyFile(), p.models(), p.script(),
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
+    if (!own.mcpServers().isEmpty()) {
+      // a cloned repository must not run programs, nor send requests with the user's tokens
+      ignored.add("MCP servers " + String.join(", ", own.mcpServers().keySet()) + " (not started)");
+    }
+    if (!own.allowedTools().isEmpty()) {
+      ignored.add("allowedTools");
+    }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
         own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
-        own.prices());
+        own.prices(), Map.of(), List.of());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -339,11 +375,52 @@ record Settings(
     if (maxAnswerMiB != null && (maxAnswerMiB < 1 || maxAnswerMiB > 4096)) {
       throw bad(file, text, "/maxAnswerMiB", "maxAnswerMiB must be from 1 to 4096 (default 32).");
     }
+    checkMcpServers(file, text);
     for (var binding : keyBindings.entrySet()) {
       try {
         dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(Map.of(binding.getKey(), binding.getValue()));
       } catch (IllegalArgumentException e) {
         throw bad(file, text, "/keyBindings/" + binding.getKey().replace("~", "~0").replace("/", "~1"), e.getMessage());
+      }
+    }
+  }
+
+  /** Header names whose value is a secret: it must name a variable, never be written here. */
+  private static final java.util.regex.Pattern SECRET_HEADER = java.util.regex.Pattern.compile(
+      "(?i).*(authorization|token|key|secret|password|cookie).*");
+
+  private void checkMcpServers(Path file, String text) throws BadSettings {
+    for (var entry : mcpServers.entrySet()) {
+      String name = entry.getKey();
+      McpServerSetting server = entry.getValue();
+      String at = "/mcpServers/" + name.replace("~", "~0").replace("/", "~1");
+      if (!name.matches("[A-Za-z0-9_-]{1,32}") || name.contains("__")) {
+        throw bad(file, text, at, "MCP server name \"" + name + "\": use up to 32 letters, digits, - and _ (no \"__\"); "
+            + "its tools are offered as NAME__tool.");
+      }
+      if (server == null || (server.command() == null) == (server.url() == null)) {
+        throw bad(file, text, at, "MCP server \"" + name + "\" needs either \"command\" (a program spoken to over "
+            + "stdio) or \"url\" (streamable HTTP).");
+      }
+      if (server.command() != null && server.command().isBlank()) {
+        throw bad(file, text, at + "/command", "MCP server \"" + name + "\": command is empty.");
+      }
+      if (server.url() != null && !isHttpUrl(server.url())) {
+        throw bad(file, text, at + "/url", "MCP server \"" + name + "\": url \"" + server.url()
+            + "\" is not an http(s) URL, e.g. http://127.0.0.1:3001/mcp.");
+      }
+      if (server.url() == null && !server.headers().isEmpty()) {
+        throw bad(file, text, at + "/headers", "MCP server \"" + name + "\": headers are for a url server.");
+      }
+      for (var header : server.headers().entrySet()) {
+        if (SECRET_HEADER.matcher(header.getKey()).matches() && !header.getValue().contains("${")) {
+          throw bad(file, text, at + "/headers/" + header.getKey(), "MCP server \"" + name + "\": header "
+              + header.getKey() + " holds a secret: write the environment variable it is in, e.g. \"Bearer ${GITHUB_TOKEN}\", "
+              + "never the token itself.");
+        }
+      }
+      if (server.timeoutSeconds() != null && (server.timeoutSeconds() < 1 || server.timeoutSeconds() > 3600)) {
+        throw bad(file, text, at + "/timeoutSeconds", "MCP server \"" + name + "\": timeoutSeconds must be from 1 to 3600.");
       }
     }
   }
@@ -402,11 +479,15 @@ record Settings(
     }
     List<String> excluded = new ArrayList<>(exclusions);
     later.exclusions().stream().filter(e -> !excluded.contains(e)).forEach(excluded::add);
+    Map<String, McpServerSetting> servers = new LinkedHashMap<>(mcpServers);
+    servers.putAll(later.mcpServers());
+    List<String> allowed = new ArrayList<>(allowedTools);
+    later.allowedTools().stream().filter(t -> !allowed.contains(t)).forEach(allowed::add);
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
         later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
-        union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later));
+        union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed);
   }
 
   private static List<String> union(List<String> first, List<String> later) {

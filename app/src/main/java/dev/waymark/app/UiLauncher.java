@@ -48,12 +48,13 @@ final class UiLauncher {
       err.println("waymark: " + NOTHING_TO_CONTINUE);
       return 1;
     }
-    try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
+    try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions());
+        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
-          settings.toolSettings(), permissions);
+          settings.toolSettings(), permissions, mcp);
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);

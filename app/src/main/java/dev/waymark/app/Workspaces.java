@@ -10,6 +10,12 @@ import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.tool.Tool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Wires a project's {@link Workspace}: each of its tabs gets a model, the tools and the settings of this run. */
@@ -18,19 +24,70 @@ final class Workspaces {
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings) {
-    return of(store, provider, models, settings, toolSettings, Permissions.none());
+    return of(store, provider, models, settings, toolSettings, Permissions.none(), McpServers.none());
   }
 
   /** A workspace whose tabs share {@code permissions}: the rules from settings, and those allowed during the session. */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions) {
+    return of(store, provider, models, settings, toolSettings, permissions, McpServers.none());
+  }
+
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, McpServers mcp) {
+    return of(store, provider, models, settings, toolSettings, Permissions.none(), mcp);
+  }
+
+  /** With the tools of {@code mcp}'s servers besides the standard ones, in every tab. */
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, Permissions permissions, McpServers mcp) {
     Tools tools = Tools.standard(toolSettings);
-    return new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(), models.get(),
-        Toolset.of(tools.all()), settings, memory, permissions));
+    Toolset toolset = mcp.isEmpty() ? Toolset.of(tools.all()) : withMcp(tools.all(), mcp);
+    Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
+        models.get(), toolset, settings, memory, permissions));
+    workspace.mcp(mcp);
+    return workspace;
+  }
+
+  /**
+   * The standard tools, then the MCP servers' as they are now: a server that starts late, fails or
+   * is down after a crash changes what the next model request offers.
+   */
+  private static Toolset withMcp(List<Tool> standard, McpServers mcp) {
+    return new Toolset() {
+      private List<Tool> all() {
+        List<Tool> all = new ArrayList<>(standard);
+        for (Tool tool : mcp.tools()) {
+          if (all.stream().noneMatch(t -> t.name().equals(tool.name()))) {
+            all.add(tool);
+          }
+        }
+        return all;
+      }
+
+      @Override
+      public List<ToolSpec> specs() {
+        return all().stream().map(Tool::spec).toList();
+      }
+
+      @Override
+      public Optional<Tool> find(String name) {
+        return all().stream().filter(t -> t.name().equals(name)).findFirst();
+      }
+    };
   }
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings) {
     return of(store, provider, models, settings, ToolSettings.DEFAULTS);
+  }
+
+  /**
+   * Starts the configured MCP servers in the background (none configured: nothing of the MCP
+   * library is loaded); {@code environment} gives the variables their env and headers name.
+   */
+  static McpServers mcp(Settings settings, java.nio.file.Path project, java.util.Map<String, String> environment) {
+    return McpServers.start(settings.mcpConfigs(), new McpServers.Options(project, environment,
+        java.util.Set.copyOf(settings.allowedTools()), settings.toolSettings()));
   }
 
   /** For the headless commands, whose tabs never ask a model. */

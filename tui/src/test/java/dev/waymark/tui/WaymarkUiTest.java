@@ -89,11 +89,16 @@ class WaymarkUiTest {
     ui.drawNow();
   }
 
+  /** Tools offered besides the standard ones (an MCP server's, in the tests of those). */
+  private java.util.List<dev.waymark.core.tool.Tool> extraTools = java.util.List.of();
+
   private Workspace workspace(String script, ApprovalMode approval) {
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
+    java.util.List<dev.waymark.core.tool.Tool> tools = new java.util.ArrayList<>(Tools.standard().all());
+    tools.addAll(extraTools);
     return new Workspace(store, "scripted", (tree, memory) -> {
       TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
-          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory);
+          Toolset.of(tools), new SessionSettings("test-model", approval, true, null), memory);
       lastOpened = opened;
       return opened;
     });
@@ -422,6 +427,42 @@ class WaymarkUiTest {
     assertThat(expanded).contains("102", "[exit code 0]").doesNotContain("more (Ctrl+O");
     ctrl('o');
     waitFor(s -> !s.contains("created e.txt"), "folded again");
+  }
+
+  @Test
+  void anMcpToolAsksWithItsServerToolAndArgumentsAndListsTheFilesItsServerWrote() throws Exception {
+    dev.waymark.core.tool.McpTool.Server notes = new dev.waymark.core.tool.McpTool.Server() {
+      @Override
+      public String name() {
+        return "notes";
+      }
+
+      @Override
+      public dev.waymark.core.tool.ToolResult call(String tool, com.fasterxml.jackson.databind.JsonNode arguments,
+          dev.waymark.core.model.Cancellation cancellation) {
+        try {
+          Files.writeString(project.resolve(arguments.path("name").asText()), "a note\n");
+        } catch (java.io.IOException e) {
+          return dev.waymark.core.tool.ToolResult.error(e.toString());
+        }
+        return dev.waymark.core.tool.ToolResult.ok("noted");
+      }
+    };
+    extraTools = java.util.List.of(new dev.waymark.core.tool.McpTool(notes, "write_note", "Writes a note", null, false,
+        dev.waymark.core.tool.ToolSettings.DEFAULTS));
+    start(120, 30, ApprovalMode.AUTO_EDIT, "{'responses':["
+        + "{'toolCalls':[{'name':'notes__write_note','arguments':{'name':'n.txt'}}]},"
+        + "{'text':'Noted.'}]}");
+    send("note it");
+    String asking = readApproval("Allow notes__write_note");
+    assertThat(asking).contains("Allow notes__write_note: MCP server notes, tool write_note {\"name\":\"n.txt\"}",
+        "Allow mcp__notes__write_note from now on…");
+    key(KeyType.Enter);
+    String done = waitFor(s -> s.contains("Noted.") && s.contains("ready · #1"), "the turn");
+    assertThat(done).contains("⎿ noted", "1 file changed", "created n.txt");
+    assertThat(Files.readString(project.resolve("n.txt"))).isEqualTo("a note\n");
+    send("/mcp");
+    waitFor("No MCP servers are configured");
   }
 
   @Test

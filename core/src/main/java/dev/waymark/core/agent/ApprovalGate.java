@@ -91,7 +91,7 @@ final class ApprovalGate {
       return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
           + readingTools() + "). Make no changes now: finish investigating and answer with your plan."));
     }
-    Permissions.Verdict verdict = permissions.check(call.name(), shellCommand(call.name(), arguments));
+    Permissions.Verdict verdict = permissions.check(tool.ruleName(), shellCommand(call.name(), arguments));
     if (verdict.outcome() == Permissions.Outcome.DENY) {
       Permissions.Entry rule = verdict.because().orElseThrow();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
@@ -102,7 +102,7 @@ final class ApprovalGate {
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || mode.needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW);
+        || mode.needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW && !tool.preApproved());
     boolean ask = needsApproval && settings.get().interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");

@@ -62,12 +62,21 @@ public record PermissionRule(String tool, Optional<String> command, boolean pref
   }
 
   /**
+   * The name rules use for the tool the model calls {@code tool}: an MCP server's tool, offered to
+   * the model as {@code SERVER__tool}, is {@code mcp__SERVER__tool} in rules (as in Claude Code's
+   * settings); the built-in tools keep their names.
+   */
+  public static String ruleName(String tool) {
+    return tool.contains("__") && !tool.startsWith("mcp__") ? "mcp__" + tool : tool;
+  }
+
+  /**
    * The rule "allow for the session" offers for a call: for a shell command its prefix, else the
    * exact command (never a bare {@code rm} or {@code bash}); for any other tool, the tool.
    */
   public static PermissionRule suggest(String tool, Optional<String> command) {
     if (!tool.equals(SHELL) || command.isEmpty() || command.get().isBlank()) {
-      return tool(tool);
+      return tool(ruleName(tool));
     }
     return ShellCommand.prefix(command.get()).map(PermissionRule::shellPrefix)
         .orElseGet(() -> shellCommand(command.get()));

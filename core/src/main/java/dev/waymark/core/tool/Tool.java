@@ -60,4 +60,17 @@ public interface Tool {
   default String name() {
     return spec().name();
   }
+
+  /**
+   * The name allow and deny rules know the tool by: its own name, or {@code mcp__SERVER__TOOL}
+   * for a tool of an MCP server (so that {@code mcp__SERVER} can match a whole server).
+   */
+  default String ruleName() {
+    return name();
+  }
+
+  /** Set when the user's settings pre-allow this tool ({@code allowedTools}): it runs unasked like one allowed for the session. */
+  default boolean preApproved() {
+    return false;
+  }
 }

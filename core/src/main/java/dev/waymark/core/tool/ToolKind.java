@@ -4,5 +4,7 @@ package dev.waymark.core.tool;
 public enum ToolKind {
   READ,
   EDIT,
-  SHELL
+  SHELL,
+  /** A tool of an MCP server: asks like a shell command, since the server can do anything. */
+  MCP
 }

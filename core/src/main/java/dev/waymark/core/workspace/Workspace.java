@@ -100,6 +100,20 @@ public final class Workspace implements AutoCloseable {
     this.created = files.now();
   }
 
+  private volatile dev.waymark.core.mcp.McpServers mcp;
+
+  /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
+  public void mcp(dev.waymark.core.mcp.McpServers servers) {
+    this.mcp = servers;
+    servers.onProblem(note -> notices.accept(note)); // whoever listens to the notices then, not now
+  }
+
+  /** The MCP servers the tabs share; none when nobody set them. */
+  public dev.waymark.core.mcp.McpServers mcp() {
+    dev.waymark.core.mcp.McpServers servers = mcp;
+    return servers != null ? servers : dev.waymark.core.mcp.McpServers.none();
+  }
+
   /** Where what the user should know goes (a failed autosave, a session changed by another process); any thread. */
   public void onNotice(Consumer<String> notices) {
     this.notices = notices;

@@ -196,7 +196,7 @@ public final class Blocks {
       if (awaitingApproval) {
         rows.add(Line.of(Span.of("  waiting for your approval", Tone.WARNING)));
       }
-      if (result != null && name.equals("run_shell")) {
+      if (result != null && (name.equals("run_shell") || isMcpTool(name))) {
         shellResult(rows, width);
       } else if (result != null && expanded) {
         expandedLines(rows, width, result.strip().lines().toList(), failed ? Tone.ERROR : Tone.MUTED);
@@ -206,6 +206,11 @@ public final class Blocks {
             width, Line.plain("    ")));
       }
       return rows;
+    }
+
+    /** An MCP server's tool ({@code SERVER__tool}): its files are listed like a shell command's. */
+    private static boolean isMcpTool(String name) {
+      return name.contains("__");
     }
 
     /** The command's output (its first line, or all of it expanded), then the files it changed. */

@@ -18,7 +18,7 @@ public final class SlashCommand {
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
       "/output", "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model",
-      "/status", "/cost", "/permissions", "/permissions remove", "/help", "/quit");
+      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
@@ -44,6 +44,9 @@ public final class SlashCommand {
 
     /** Show or fold the reasoning of the tab's reasoning model. */
     record ToggleReasoning() implements Parsed {}
+
+    /** {@code /mcp}: the MCP servers with their state, tools and last error. */
+    record McpServers() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
 
@@ -86,6 +89,8 @@ public final class SlashCommand {
       case "/compact":
         return words.length == 1 ? new Parsed.ForTab(List.of(new Command.Compact()), false)
             : invalid("/compact takes no arguments.");
+      case "/mcp":
+        return words.length == 1 ? new Parsed.McpServers() : invalid("/mcp takes no arguments.");
       case "/reasoning":
         return words.length == 1 ? new Parsed.ToggleReasoning() : invalid("/reasoning takes no arguments.");
       case "/quit":

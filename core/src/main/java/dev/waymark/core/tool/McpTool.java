@@ -1,0 +1,190 @@
+package dev.waymark.core.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.CommandSlot;
+import dev.waymark.core.checkpoint.WorkTreeChanges;
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ToolSpec;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tool of an MCP server, offered to the model as {@code SERVER__tool}. The server is another
+ * program that may write files in the project, so a call is captured like an unsandboxed shell
+ * command: it takes the project's command slot, the work tree is scanned before and compared
+ * after, and what changed is recorded in the running checkpoint and listed in the result.
+ */
+public final class McpTool implements Tool {
+  private static final Logger LOG = LoggerFactory.getLogger(McpTool.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** OpenAI's and Anthropic's limit on a tool name. */
+  static final int MAX_NAME = 64;
+  private static final long SLOT_POLL_MILLIS = 200;
+  private static final int SUMMARY_ARGUMENTS = 200;
+
+  /** The server a tool belongs to, as a call sees it; answers every call, errors included, and never throws. */
+  public interface Server {
+    String name();
+
+    /** Calls {@code tool}; a failure of the server (timeout, crash, protocol error) comes back as an error result. */
+    ToolResult call(String tool, JsonNode arguments, Cancellation cancellation);
+  }
+
+  private final Server server;
+  private final String tool;
+  private final ToolSpec spec;
+  private final boolean preApproved;
+  private final ToolSettings settings;
+
+  public McpTool(Server server, String tool, String description, JsonNode inputSchema, boolean preApproved,
+      ToolSettings settings) {
+    this.server = server;
+    this.tool = tool;
+    this.preApproved = preApproved;
+    this.settings = settings;
+    this.spec = new ToolSpec(nameOf(server.name(), tool),
+        "[MCP server " + server.name() + "] " + (description == null || description.isBlank() ? tool : description),
+        schema(inputSchema));
+  }
+
+  /** {@code SERVER__tool}, in the characters model APIs accept, at most 64 of them. */
+  public static String nameOf(String server, String tool) {
+    String name = (server + "__" + tool).replaceAll("[^A-Za-z0-9_-]", "_");
+    return name.length() <= MAX_NAME ? name : name.substring(0, MAX_NAME);
+  }
+
+  /** A schema the model APIs take: an object schema, whatever the server sent. */
+  private static JsonNode schema(JsonNode given) {
+    if (given != null && given.isObject() && "object".equals(given.path("type").asText())) {
+      return given;
+    }
+    ObjectNode empty = JSON.createObjectNode();
+    empty.put("type", "object");
+    empty.putObject("properties");
+    return empty;
+  }
+
+  public String server() {
+    return server.name();
+  }
+
+  /** The tool's own name on its server. */
+  public String tool() {
+    return tool;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public ToolKind kind() {
+    return ToolKind.MCP;
+  }
+
+  @Override
+  public String ruleName() {
+    return "mcp__" + server.name() + "__" + tool;
+  }
+
+  @Override
+  public boolean preApproved() {
+    return preApproved;
+  }
+
+  @Override
+  public String describe(JsonNode arguments) {
+    String shown = arguments == null || arguments.isEmpty() ? "{}" : arguments.toString();
+    if (shown.length() > SUMMARY_ARGUMENTS) {
+      shown = shown.substring(0, SUMMARY_ARGUMENTS) + "…";
+    }
+    return "MCP server " + server.name() + ", tool " + tool + " " + shown;
+  }
+
+  @Override
+  public String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+    if (arguments == null || arguments.isEmpty()) {
+      return "";
+    }
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(arguments);
+    } catch (java.io.IOException e) {
+      return "";
+    }
+  }
+
+  @Override
+  public ToolResult run(JsonNode arguments, ToolContext context) {
+    if (arguments != null && !arguments.isObject()) {
+      return ToolResult.error("The arguments of " + name() + " must be a JSON object.");
+    }
+    if (context.cancellation().isCancelled()) {
+      return ToolResult.error("Cancelled before the call started.");
+    }
+    CommandSlot.Held slot = null;
+    if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
+      // the server's file changes are found by comparing the tree: no shell command may overlap
+      CommandSlot slots = context.turn().commandSlot();
+      try {
+        while (slot == null) {
+          if (context.cancellation().isCancelled()) {
+            return ToolResult.error("Cancelled while waiting for a shell command or MCP call on this project to finish.");
+          }
+          slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolResult.error("Cancelled while waiting for a shell command or MCP call on this project to finish.");
+      }
+    }
+    try (CommandSlot.Held held = slot) {
+      return captured(arguments, context);
+    }
+  }
+
+  private ToolResult captured(JsonNode arguments, ToolContext context) {
+    WorkTreeSnapshot snapshot = null;
+    if (context.turn() != null) {
+      try {
+        snapshot = context.turn().snapshotWorkTree(settings.maxFileSize());
+      } catch (CheckpointException e) {
+        return ToolResult.error("The MCP call was not made: its file changes could not be made undoable ("
+            + e.getMessage() + ").");
+      }
+    }
+    ToolResult reply;
+    try {
+      reply = server.call(tool, arguments == null ? JSON.createObjectNode() : arguments, context.cancellation());
+    } catch (RuntimeException e) {
+      LOG.warn("MCP call {} failed unexpectedly", name(), e);
+      reply = ToolResult.error(name() + " failed unexpectedly: " + e.getMessage());
+    }
+    CappedOutput capped = new CappedOutput(settings.shellMaxOutputBytes());
+    byte[] bytes = reply.content().getBytes(StandardCharsets.UTF_8);
+    capped.write(bytes, bytes.length);
+    StringBuilder out = new StringBuilder(capped.text());
+    if (out.length() == 0) {
+      out.append("(no content)");
+    }
+    if (out.charAt(out.length() - 1) != '\n') {
+      out.append('\n');
+    }
+    if (snapshot != null) {
+      try {
+        WorkTreeChanges changes = snapshot.recordChanges();
+        RunShellTool.describe(changes, out);
+      } catch (CheckpointException e) {
+        LOG.warn("could not record the changes of {}", name(), e);
+        out.append("[could not record the files this call changed: ").append(e.getMessage())
+            .append("; undo will not restore them]\n");
+      }
+    }
+    return reply.isError() ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+  }
+}

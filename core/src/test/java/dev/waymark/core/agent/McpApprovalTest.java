@@ -1,0 +1,84 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.McpTool;
+import dev.waymark.core.tool.ToolResult;
+import dev.waymark.core.tool.ToolSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** MCP tool calls through the approval gate: asked like shell commands unless the settings pre-allow them. */
+class McpApprovalTest {
+  @TempDir Path temp;
+  ShadowStore store;
+  TabSession session;
+  final List<String> calls = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void close() {
+    if (session != null) {
+      session.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private McpTool tool(String name, boolean preApproved) {
+    McpTool.Server server = new McpTool.Server() {
+      @Override
+      public String name() {
+        return "srv";
+      }
+
+      @Override
+      public ToolResult call(String tool, JsonNode arguments, Cancellation cancellation) {
+        calls.add(tool);
+        return ToolResult.ok("ran " + tool);
+      }
+    };
+    return new McpTool(server, name, null, null, preApproved, ToolSettings.DEFAULTS);
+  }
+
+  @Test
+  void withNobodyToAskAPreAllowedToolRunsAndAnotherIsDeniedNamingTheMode() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": ["
+        + "{\"toolCalls\": [{\"name\": \"srv__allowed\", \"arguments\": {}}, {\"name\": \"srv__other\", \"arguments\": {}}]},"
+        + "{\"text\": \"ok\"}]}", "test"));
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(List.of(tool("allowed", true), tool("other", false))),
+        new SessionSettings("m", ApprovalMode.AUTO_EDIT, false, null));
+    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    session.subscribe(events::add);
+    session.submit(new Command.SendPrompt("go"));
+    List<Event> seen = new java.util.ArrayList<>();
+    while (seen.stream().noneMatch(e -> e instanceof Event.TurnFinished)) {
+      Event e = events.poll(30, TimeUnit.SECONDS);
+      assertThat(e).as("events so far: %s", seen).isNotNull();
+      seen.add(e);
+    }
+    assertThat(calls).containsExactly("allowed");
+    assertThat(seen).filteredOn(e -> e instanceof Event.Warning).singleElement().asString()
+        .contains("Denied srv__other", "Use --approval yolo");
+  }
+}
