@@ -523,10 +523,18 @@ final class ShellChangeTracker implements AutoCloseable {
       });
     }
     paths.sort(null); // only what may have changed: a handful, not the project
+    MovedOutOfExclusion moved = new MovedOutOfExclusion(before.excluded(), excludedAfter, tree.directories());
     for (String path : paths) {
       Seen was = before.files().get(path);
       FileStat now = after.get(path);
       if (was != null && now != null && was.stat().equals(now) && !was.stat().racy(before.startMillis())) {
+        continue;
+      }
+      Optional<String> from = was == null && now != null ? moved.source(path, now) : Optional.empty();
+      if (from.isPresent()) {
+        // the user's own file under a new name: recorded as created, an undo would delete the only copy
+        skipped.add(new WorkTreeChanges.Skipped(path, "moved from " + from.get() + "; not recorded, and undo leaves it"));
+        cache.remove(path);
         continue;
       }
       if (was == null && !before.complete() && now.ctimeNanos() / 1_000_000 < before.startMillis() - 1_000) {
@@ -625,6 +633,63 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     latest = null;
     return new Recorded(found, () -> scanOf(tree, before, start));
+  }
+
+  /**
+   * Finds files that a command did not create but moved out of a left-out place ({@code mv data
+   * data-old} with {@code data/} ignored, {@code mv .env env.txt}): the entry, or a directory
+   * above it, has the inode of a left-out entry that is gone since. No checkpoint holds their
+   * content, so they must not be recorded as new files, which an undo would delete.
+   */
+  private static final class MovedOutOfExclusion {
+    private final PathTable<Excluded> before;
+    private final PathTable<Excluded> after;
+    private final PathTable<FileStat> directories;
+    private Map<Long, String> goneByInode;
+
+    MovedOutOfExclusion(PathTable<Excluded> before, PathTable<Excluded> after, PathTable<FileStat> directories) {
+      this.before = before;
+      this.after = after;
+      this.directories = directories;
+    }
+
+    /** Where {@code path} (new, with {@code stat}) came from, described for the user, if it was left out before. */
+    Optional<String> source(String path, FileStat stat) {
+      Map<Long, String> gone = gone();
+      if (gone.isEmpty()) {
+        return Optional.empty();
+      }
+      String from = gone.get(stat.inode());
+      if (from != null && !before.get(from).stat().directory()) {
+        return Optional.of(describe(from));
+      }
+      for (int slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+        FileStat dir = directories.get(path.substring(0, slash));
+        String was = dir == null ? null : gone.get(dir.inode());
+        if (was != null && before.get(was).stat().directory()) {
+          return Optional.of(describe(was) + "/");
+        }
+      }
+      return Optional.empty();
+    }
+
+    private String describe(String path) {
+      Excluded was = before.get(path);
+      return path + (was.stat().directory() ? "/" : "") + ", which was " + was.why().described();
+    }
+
+    private Map<Long, String> gone() {
+      if (goneByInode == null) {
+        goneByInode = new HashMap<>();
+        before.forEach((path, was) -> {
+          Excluded now = after.get(path);
+          if (was.stat().inode() != 0 && (now == null || now.stat().inode() != was.stat().inode())) {
+            goneByInode.put(was.stat().inode(), path);
+          }
+        });
+      }
+      return goneByInode;
+    }
   }
 
   /**
@@ -828,9 +893,9 @@ final class ShellChangeTracker implements AutoCloseable {
             + "restore; not recorded"));
         continue;
       }
-      String why = any.why() == ProjectWalker.Exclusion.BUILT_IN ? "excluded" : "ignored by .gitignore";
+      String why = any.why().described();
       skipped.add(new WorkTreeChanges.Skipped(dir ? path + "/" : path, dir
-          ? why + " directory; what changed inside it is not recorded"
+          ? why + "; what changed inside it is not recorded"
           : why + "; not recorded"));
     }
     return skipped;

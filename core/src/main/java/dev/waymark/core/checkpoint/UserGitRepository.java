@@ -120,16 +120,20 @@ final class UserGitRepository implements AutoCloseable {
 
   private List<ProjectWalker.IgnoreSource> outerIgnoreSources() {
     List<ProjectWalker.IgnoreSource> sources = new ArrayList<>();
-    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file))));
-    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude"))));
+    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file),
+        ProjectWalker.Exclusion.EXCLUDES_FILE)));
+    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude")),
+        ProjectWalker.Exclusion.GIT_INFO_EXCLUDE));
     if (!projectPrefix.isEmpty()) {
       String[] segments = projectPrefix.split("/");
       StringBuilder prefix = new StringBuilder();
-      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore"))));
+      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore")),
+          ProjectWalker.Exclusion.IGNORED));
       for (int i = 0; i < segments.length - 1; i++) {
         prefix.append(segments[i]).append('/');
         sources.add(new ProjectWalker.IgnoreSource(prefix.toString(),
-            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore"))));
+            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore")),
+            ProjectWalker.Exclusion.IGNORED));
       }
     }
     sources.removeIf(s -> s.node() == null);

@@ -108,6 +108,8 @@ class ShellCaptureProperties {
           Set<String> ignoredAtStart = ignored(before.get(".gitignore"));
           Turn turn = shell.begin();
           WorkTreeSnapshot snapshot = turn.snapshotWorkTree(1 << 20);
+          // a directory moved out of an ignored one holds the user's files, not new ones: never recorded as created
+          Set<String> movedFromIgnored = new TreeSet<>();
           for (Op op : command.ops()) {
             Path at = project.resolve(op.path());
             if (op.content() == null) {
@@ -118,6 +120,9 @@ class ShellCaptureProperties {
               Path to = project.resolve(op.content().substring(5));
               if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS) && !Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
                 Files.move(at, to);
+                if (ignoredAtStart.stream().anyMatch(p -> p.startsWith(op.path() + "/"))) {
+                  movedFromIgnored.add(op.content().substring(5) + "/");
+                }
               }
             } else if (op.content().equals("RMDIR")) {
               if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
@@ -143,7 +148,8 @@ class ShellCaptureProperties {
 
           Set<String> expected = new TreeSet<>();
           for (String path : UNIVERSE) {
-            if (!ignoredAtStart.contains(path) && !java.util.Objects.equals(before.get(path), after.get(path))) {
+            boolean moved = before.get(path) == null && movedFromIgnored.stream().anyMatch(path::startsWith);
+            if (!ignoredAtStart.contains(path) && !moved && !java.util.Objects.equals(before.get(path), after.get(path))) {
               expected.add(path);
             }
           }

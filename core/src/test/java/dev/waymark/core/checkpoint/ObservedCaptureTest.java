@@ -1,0 +1,122 @@
+package dev.waymark.core.checkpoint;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.waymark.core.WaymarkHome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the observed capture of a shell command must never lose or let through, as an adversary
+ * found it: an ignored directory renamed, tracked source under a directory named like build
+ * output, ignore rules the agent added, special files and mode bits. Each command runs after a
+ * first one, so that both the whole walk and the watch-driven scan are exercised.
+ */
+class ObservedCaptureTest {
+  private static final long MAX = 1 << 20;
+  @TempDir Path temp;
+  Path project;
+  ShadowStore store;
+  CheckpointTree tab;
+
+  @BeforeEach
+  void open() throws IOException {
+    assumeTrue(System.getProperty("os.name").startsWith("Linux"), "shell commands are Linux ones here");
+    project = Files.createDirectories(temp.resolve("project"));
+  }
+
+  @AfterEach
+  void close() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  private void openStore() {
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tab = store.openTab("t");
+  }
+
+  private void reopen() {
+    store.close();
+    openStore();
+  }
+
+  private void writeOld(String path, String content) throws IOException {
+    Path file = project.resolve(path);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content, UTF_8);
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(60)));
+  }
+
+  private String read(String path) throws IOException {
+    return Files.readString(project.resolve(path), UTF_8);
+  }
+
+  private static void sh(Path dir, String script) throws Exception {
+    Process p = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+  }
+
+  /** Runs {@code script} as one command of a turn; returns what it recorded and what it did not. */
+  private WorkTreeChanges command(String script) throws Exception {
+    Turn turn = tab.begin();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
+    sh(project, script);
+    WorkTreeChanges changes = snapshot.recordChanges();
+    turn.finish(CheckpointStatus.DONE);
+    return changes;
+  }
+
+  private static List<String> paths(WorkTreeChanges changes) {
+    return changes.recorded().stream().map(FileChange::path).sorted().toList();
+  }
+
+  private static List<String> skipped(WorkTreeChanges changes) {
+    return changes.skipped().stream().map(s -> s.path() + ": " + s.reason()).toList();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"data", "build"})
+  void renamingAnIgnoredDirectoryIsNotTakenForNewFilesThatUndoWouldDelete(String dir) throws Exception {
+    writeOld(".gitignore", "data/\n");
+    writeOld("a.txt", "a\n");
+    writeOld(dir + "/db.sqlite", "the user's database\n");
+    openStore();
+    command("echo warm > a.txt"); // the next command starts from the watch's scan
+
+    WorkTreeChanges renamed = command("mv " + dir + " " + dir + "-old");
+
+    assertThat(paths(renamed)).doesNotContain(dir + "-old/db.sqlite");
+    assertThat(skipped(renamed)).anySatisfy(s -> assertThat(s).startsWith(dir + "-old/").contains("moved from " + dir));
+    tab.undo();
+    assertThat(read(dir + "-old/db.sqlite")).as("undo never deletes what no checkpoint holds")
+        .isEqualTo("the user's database\n");
+  }
+
+  @Test
+  void renamingAnIgnoredFileIsNotTakenForANewFileEither() throws Exception {
+    writeOld(".gitignore", ".env\n");
+    writeOld(".env", "SECRET=1\n");
+    openStore();
+
+    WorkTreeChanges renamed = command("mv .env env.txt");
+
+    assertThat(paths(renamed)).isEmpty();
+    tab.undo();
+    assertThat(read("env.txt")).isEqualTo("SECRET=1\n");
+  }
+}
