@@ -330,10 +330,9 @@ public final class ProjectWalker {
     if (name.equals(".git")) {
       return Exclusion.BUILT_IN;
     }
-    if (isDir ? keeps.below(path) : keeps.file(path, stat)) {
-      return null;
-    }
-    return inherited != null ? inherited : rule(path, name, isDir, frames);
+    Exclusion why = inherited != null ? inherited : rule(path, name, isDir, frames);
+    // asked only of what a rule leaves out: most walks never need the index
+    return why == null || (isDir ? keeps.below(path) : keeps.file(path, stat)) ? null : why;
   }
 
   /** The rule that leaves {@code path} out, whatever is kept; null when none does. */

@@ -325,14 +325,20 @@ final class ShellChangeTracker implements AutoCloseable {
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
   private Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
+    // the stat cache is read beside a whole walk (unless already read)
+    var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
+        : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+    // a file the store knows unchanged stays walked, whatever ignore rule appeared since (the agent may write one)
+    walker.keep(kept((path, stat) -> {
+      StatCache.Entry entry = cacheLater.join().get(path);
+      return entry != null && entry.stat().equals(stat);
+    }));
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
     IndexLookup index = new IndexLookup();
     if (tree == null) {
       base = null;
-      // the stat cache and, unless the cache already agrees with it, the user's index are read beside the walk
-      var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
-          : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+      // unless the cache already agrees with it, the user's index is read beside the walk too
       var indexLater = cacheLater.thenAcceptAsync(c -> {
         if (!index.cacheAgrees(c) && index.stamp.kind() != FileKind.ABSENT) {
           LOG.debug("the stat cache was checked against {}, the user's index is now {}", c.indexStamp(), index.stamp);
@@ -500,6 +506,7 @@ final class ShellChangeTracker implements AutoCloseable {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
     ProjectWalker.IgnoreRules rules = before.rules().replaying();
+    walker.keep(kept((path, stat) -> before.files().containsKey(path))); // what the scan before walked, whatever it is now
     Tree tree = update(before.tree(), rules).orElseGet(() -> walk(rules));
     PathTable<FileStat> after = tree.files();
     PathTable<Excluded> excludedAfter = tree.excluded();
@@ -633,6 +640,31 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     latest = null;
     return new Recorded(found, () -> scanOf(tree, before, start));
+  }
+
+  /**
+   * What a walk keeps whatever the ignore rules say: what the user's git tracks (git never ignores
+   * a tracked file, so neither does Waymark, whatever its built-in list says), and the files
+   * {@code known} accepts. The index's paths are read only when a rule leaves something out.
+   */
+  private ProjectWalker.Kept kept(java.util.function.BiPredicate<String, FileStat> known) {
+    return new ProjectWalker.Kept() {
+      @Override
+      public boolean file(String path, FileStat stat) {
+        return tracked().contains(path) || known.test(path, stat);
+      }
+
+      @Override
+      public boolean below(String dir) {
+        String inside = dir + "/";
+        String next = tracked().ceiling(inside);
+        return next != null && next.startsWith(inside);
+      }
+
+      private java.util.NavigableSet<String> tracked() {
+        return userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet());
+      }
+    };
   }
 
   /**

@@ -274,6 +274,43 @@ final class UserGitRepository implements AutoCloseable {
     return index;
   }
 
+  /**
+   * Every path the index holds under the project (any stage, any flag), project-relative and
+   * sorted: what git tracks, which no ignore rule may hide. Read again only when the index file
+   * changed; empty without an index.
+   */
+  synchronized java.util.NavigableSet<String> trackedPaths() {
+    FileStat stamp;
+    try {
+      stamp = FileStat.read(gitDir.resolve("index"));
+    } catch (IOException e) {
+      stamp = FileStat.MISSING;
+    }
+    if (trackedPaths != null && trackedPathsStamp.equals(stamp)) {
+      return trackedPaths;
+    }
+    java.util.TreeSet<String> paths = new java.util.TreeSet<>();
+    if (stamp.kind() != FileKind.ABSENT) {
+      try {
+        DirCache cache = DirCache.read(gitDir.resolve("index").toFile(), FS.DETECTED);
+        for (int i = 0; i < cache.getEntryCount(); i++) {
+          String path = cache.getEntry(i).getPathString();
+          if (path.startsWith(projectPrefix)) {
+            paths.add(path.substring(projectPrefix.length()));
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.info("cannot read the git index of {}; ignore rules apply to tracked files too: {}", workTree, e.toString());
+      }
+    }
+    trackedPaths = java.util.Collections.unmodifiableNavigableSet(paths);
+    trackedPathsStamp = stamp;
+    return trackedPaths;
+  }
+
+  private java.util.NavigableSet<String> trackedPaths;
+  private FileStat trackedPathsStamp = FileStat.MISSING;
+
   private static FileKind kindOf(FileMode mode) {
     if (mode == FileMode.REGULAR_FILE) {
       return FileKind.REGULAR;

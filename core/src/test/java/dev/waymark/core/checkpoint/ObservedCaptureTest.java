@@ -44,9 +44,11 @@ class ObservedCaptureTest {
     }
   }
 
+  private int opened;
+
   private void openStore() {
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
-    tab = store.openTab("t");
+    tab = store.openTab("t" + (++opened));
   }
 
   private void reopen() {
@@ -118,5 +120,61 @@ class ObservedCaptureTest {
     assertThat(paths(renamed)).isEmpty();
     tab.undo();
     assertThat(read("env.txt")).isEqualTo("SECRET=1\n");
+  }
+
+  private void gitRepository() throws Exception {
+    GitCli.requireGit();
+    GitCli.ok(project, "init", "-q");
+  }
+
+  private void commitAll() throws Exception {
+    GitCli.ok(project, "add", "-A", "-f");
+    GitCli.ok(project, "-c", "user.name=u", "-c", "user.email=u@example.com", "commit", "-q", "-m", "start");
+  }
+
+  @Test
+  void sourceGitTracksIsRecordedUnderADirectoryNamedLikeBuildOutputOrIgnored() throws Exception {
+    gitRepository();
+    writeOld(".gitignore", "generated/\n");
+    writeOld("src/main/java/com/acme/build/Main.java", "class Main {}\n");
+    writeOld("dist/README", "tracked\n");
+    writeOld("src/generated/Keep.java", "class Keep {}\n");
+    commitAll();
+    openStore();
+    command("true");
+
+    WorkTreeChanges edited = command("sed -i s/Main/Edited/ src/main/java/com/acme/build/Main.java && echo more >> dist/README"
+        + " && echo x > src/generated/Keep.java && echo junk > dist/untracked.o && echo junk > src/generated/new.java");
+
+    assertThat(paths(edited)).containsExactly("dist/README", "src/generated/Keep.java",
+        "src/main/java/com/acme/build/Main.java");
+    assertThat(skipped(edited)).contains("dist/untracked.o: excluded by Waymark (build output, dependencies, caches); not recorded",
+        "src/generated/new.java: ignored by .gitignore; not recorded");
+    tab.undo();
+    assertThat(read("src/main/java/com/acme/build/Main.java")).isEqualTo("class Main {}\n");
+    assertThat(read("dist/README")).isEqualTo("tracked\n");
+    assertThat(read("src/generated/Keep.java")).isEqualTo("class Keep {}\n");
+    assertThat(read("dist/untracked.o")).as("what no rule lets in is left alone").isEqualTo("junk\n");
+  }
+
+  @Test
+  void aFileTheUserHadIsRecordedWhenDeletedWhateverIgnoreRuleTheAgentAddedSince() throws Exception {
+    gitRepository();
+    writeOld("notes.txt", "the user's notes\n");
+    openStore();
+    command("echo notes.txt >> .git/info/exclude"); // one turn hides the file
+
+    reopen(); // a later Waymark reads the new rule
+    WorkTreeChanges removed = command("rm notes.txt && echo x > other.txt && echo made > made.txt"
+        + " && echo made.txt >> .git/info/exclude");
+    assertThat(paths(removed)).contains("notes.txt");
+    tab.undo();
+    assertThat(read("notes.txt")).isEqualTo("the user's notes\n");
+
+    command("echo fresh.txt >> .git/info/exclude");
+    reopen();
+    WorkTreeChanges next = command("echo new > fresh.txt");
+    assertThat(skipped(next)).as("the message names the rule that applies")
+        .contains("fresh.txt: ignored by .git/info/exclude; not recorded");
   }
 }

@@ -100,12 +100,16 @@ class ShellCaptureProperties {
         CheckpointTree other = store.openTab("other");
         int otherWrites = 0;
         int userEdits = 0;
+        // files the store saw, unchanged since: kept, whatever ignore rule a later command wrote
+        Set<String> known = new TreeSet<>();
         for (Command command : commands) {
           if (command.userEditsBefore()) {
             write(project, "b.txt", "the user's edit " + (++userEdits) + "\n");
+            known.remove("b.txt");
           }
           Map<String, String> before = disk(project);
           Set<String> ignoredAtStart = ignored(before.get(".gitignore"));
+          ignoredAtStart.removeIf(path -> known.contains(path) && before.containsKey(path));
           Turn turn = shell.begin();
           WorkTreeSnapshot snapshot = turn.snapshotWorkTree(1 << 20);
           // a directory moved out of an ignored one holds the user's files, not new ones: never recorded as created
@@ -120,7 +124,7 @@ class ShellCaptureProperties {
               Path to = project.resolve(op.content().substring(5));
               if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS) && !Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
                 Files.move(at, to);
-                if (ignoredAtStart.stream().anyMatch(p -> p.startsWith(op.path() + "/"))) {
+                if (before.keySet().stream().anyMatch(p -> p.startsWith(op.path() + "/") && ignoredAtStart.contains(p))) {
                   movedFromIgnored.add(op.content().substring(5) + "/");
                 }
               }
@@ -142,6 +146,12 @@ class ShellCaptureProperties {
             otherTurn.finish(CheckpointStatus.DONE);
           }
           Map<String, String> after = disk(project);
+          known.clear();
+          for (String path : after.keySet()) {
+            if (!ignoredAtStart.contains(path) && movedFromIgnored.stream().noneMatch(path::startsWith)) {
+              known.add(path);
+            }
+          }
 
           List<String> recorded = snapshot.recordChanges().recorded().stream().map(FileChange::path).sorted().toList();
           turn.finish(CheckpointStatus.DONE);
