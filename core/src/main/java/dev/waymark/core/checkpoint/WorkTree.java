@@ -129,7 +129,7 @@ final class WorkTree {
     if (!attributes.isRegularFile()) {
       return new DiskFile(FileKind.ABSENT, true, null, 0, FileVersion.NO_MODE);
     }
-    int mode = FileModes.read(file);
+    int mode = FileModes.readWithSpecialBits(file);
     FileKind kind = mode == FileVersion.NO_MODE ? FileKind.REGULAR : FileModes.kindOf(mode);
     return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size(), mode);
   }

@@ -177,4 +177,32 @@ class ObservedCaptureTest {
     assertThat(skipped(next)).as("the message names the rule that applies")
         .contains("fresh.txt: ignored by .git/info/exclude; not recorded");
   }
+
+  private int mode(String path) throws IOException {
+    return (Integer) Files.getAttribute(project.resolve(path), "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & 07777;
+  }
+
+  @Test
+  void setuidSetgidAndStickyBitsAreRecordedAndUndone() throws Exception {
+    writeOld("tool.sh", "#!/bin/sh\n");
+    writeOld("keep.sh", "#!/bin/sh\n");
+    sh(project, "chmod 755 tool.sh && chmod 6755 keep.sh");
+    openStore();
+    command("true");
+
+    WorkTreeChanges raised = command("chmod 4755 tool.sh && chmod 755 keep.sh");
+
+    assertThat(paths(raised)).containsExactly("keep.sh", "tool.sh");
+    tab.undo();
+    assertThat(mode("tool.sh")).as("no longer setuid").isEqualTo(0755);
+    assertThat(mode("keep.sh")).as("setuid and setgid again").isEqualTo(06755);
+    tab.redo();
+    assertThat(mode("tool.sh")).isEqualTo(04755);
+    assertThat(mode("keep.sh")).isEqualTo(0755);
+
+    WorkTreeChanges sticky = command("chmod +t tool.sh");
+    assertThat(paths(sticky)).as(skipped(sticky).toString()).containsExactly("tool.sh");
+    tab.undo();
+    assertThat(mode("tool.sh")).isEqualTo(04755);
+  }
 }
