@@ -442,7 +442,12 @@ final class FileRestore {
     if (!then.equals(tree.stamp(step.path()))) {
       return true;
     }
-    return then.racy(checkedAt) && !tree.read(step.path(), store.repo()).matches(step.prior());
+    if (!then.racy(checkedAt)) {
+      return false;
+    }
+    WorkTree.DiskFile disk = tree.read(step.path(), store.repo());
+    // a FIFO, socket or device (blocked, not a directory) has no content that could change unseen: its stamp says all
+    return !disk.blocked() && !disk.matches(step.prior());
   }
 
   private void rollBack(List<Step> applied) {

@@ -205,4 +205,20 @@ class ObservedCaptureTest {
     tab.undo();
     assertThat(mode("tool.sh")).isEqualTo(04755);
   }
+
+  @Test
+  void aFifoMadeInPlaceOfAFileIsTheTurnsChangeAndUndoBringsTheFileBack() throws Exception {
+    writeOld("app.conf", "port = 80\n");
+    openStore();
+    command("true");
+
+    WorkTreeChanges replaced = command("rm app.conf && mkfifo app.conf");
+
+    assertThat(paths(replaced)).containsExactly("app.conf");
+    RestoreResult undone = tab.undo();
+    assertThat(undone.applied()).as(undone.toString()).isTrue();
+    assertThat(read("app.conf")).isEqualTo("port = 80\n");
+    assertThat(tab.redo().applied()).isTrue();
+    assertThat(project.resolve("app.conf")).doesNotExist();
+  }
 }
