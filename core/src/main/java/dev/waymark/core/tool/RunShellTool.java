@@ -74,22 +74,34 @@ final class RunShellTool extends AbstractTool {
     Path root = ProjectPaths.of(context.projectRoot()).root();
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
+    String waitedFor = "";
     if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
       CommandSlot slots = context.turn().commandSlot();
+      long deadline = waitedFrom + TimeUnit.MILLISECONDS.toNanos(timeoutMs); // the wait counts against the timeout
       try {
         while (slot == null) {
-          if (context.cancellation().isCancelled()) {
-            return ToolResult.error(CANCELLED_WAITING);
+          long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+          if (context.cancellation().isCancelled() || left <= 0) {
+            String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+            return ToolResult.error(context.cancellation().isCancelled()
+                ? "Cancelled while waiting for another shell command on this project" + holder + " to finish."
+                : "The command was not run: another shell command on this project" + holder + " held the project for "
+                    + "the whole timeout of " + timeoutMs + " ms. Commands do not overlap, so that each one's files are "
+                    + "its own.");
           }
-          slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
+          slot = slots.take(Math.min(SLOT_POLL_MILLIS, left)).orElse(null);
+          if (slot == null && waitedFor.isEmpty()) {
+            waitedFor = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ToolResult.error(CANCELLED_WAITING);
       }
     }
+    long waited = (System.nanoTime() - waitedFrom) / 1_000_000;
     try (CommandSlot.Held held = slot) {
-      return run(context, command, timeoutMs, capNote, root, (System.nanoTime() - waitedFrom) / 1_000_000);
+      return run(context, command, Math.max(1, timeoutMs - waited), capNote, root, waited, waitedFor);
     }
   }
 
@@ -100,8 +112,8 @@ final class RunShellTool extends AbstractTool {
   private static final long WAIT_WORTH_SAYING_MILLIS = 1_000;
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
-  private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis)
-      throws IOException {
+  private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
+      String waitedFor) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
     if (context.turn() != null) {
@@ -113,7 +125,8 @@ final class RunShellTool extends AbstractTool {
       }
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
-      notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project to finish: "
+      notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project" + waitedFor
+          + " to finish: "
           + "commands do not overlap, so each one's files are its own]\n" + notes;
     }
 
