@@ -1244,7 +1244,7 @@ final class ShellChangeTracker implements AutoCloseable {
         }
         ProjectWalker.Exclusion why = stat == FileStat.MISSING ? null : walker.exclusionOf(path, stat, rules);
         boolean sameDirectory = wasDirectory != null && why == null && stat.directory()
-            && wasDirectory.inode() == stat.inode();
+            && wasDirectory.inode() == stat.inode() && watch.watches(path);
         if (wasDirectory != null && !sameDirectory) {
           changed.addAll(files.removeBelow(path));
           excluded.removeBelow(path);

@@ -221,4 +221,25 @@ class ObservedCaptureTest {
     assertThat(tab.redo().applied()).isTrue();
     assertThat(project.resolve("app.conf")).doesNotExist();
   }
+
+  @Test
+  void aDirectoryMadeAgainWithTheSameInodeIsLookedIntoAndWatchedAgain() throws Exception {
+    writeOld("keep.txt", "k\n");
+    Files.createDirectories(project.resolve("out"));
+    openStore();
+    command("true");
+    Object inode = Files.getAttribute(project.resolve("out"), "unix:ino");
+
+    command("rm -rf out && mkdir out"); // ext4 gives the new directory the inode just freed
+    assumeTrue(inode.equals(Files.getAttribute(project.resolve("out"), "unix:ino")), "the file system reused the inode");
+    WorkTreeChanges made = command("echo new > out/b.txt");
+    WorkTreeChanges later = command("echo later > out/c.txt");
+
+    assertThat(paths(made)).containsExactly("out/b.txt");
+    assertThat(paths(later)).containsExactly("out/c.txt");
+    tab.undo();
+    tab.undo();
+    assertThat(project.resolve("out/b.txt")).doesNotExist();
+    assertThat(project.resolve("out/c.txt")).doesNotExist();
+  }
 }
