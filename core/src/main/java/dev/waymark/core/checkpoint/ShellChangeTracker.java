@@ -1207,6 +1207,7 @@ final class ShellChangeTracker implements AutoCloseable {
     PathTable.Editor<FileStat> directories = base.directories().edit();
     Set<String> changed = new HashSet<>();
     boolean ignoreFileTouched = false;
+    List<String> hardLinked = new ArrayList<>();
     List<String> paths = new ArrayList<>(touched.get());
     paths.sort(null); // a directory before what is below it
     try {
@@ -1271,6 +1272,27 @@ final class ShellChangeTracker implements AutoCloseable {
         } else if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
           files.put(path, stat);
           changed.add(path);
+          if (stat.kind() != FileKind.SYMLINK && linkCount(root.resolve(path)) > 1) {
+            hardLinked.add(path);
+          }
+        }
+      }
+      // a write through one name of a hard-linked file is reported for that name only: its other names changed too
+      if (!hardLinked.isEmpty()) {
+        Map<Long, List<String>> byInode = new HashMap<>();
+        base.files().forEach((p, s) -> byInode.computeIfAbsent(s.inode(), k -> new ArrayList<>()).add(p));
+        for (String path : hardLinked) {
+          for (String sibling : byInode.getOrDefault(files.get(path).inode(), List.of())) {
+            if (!changed.contains(sibling)) {
+              FileStat itsStat = FileStat.read(root.resolve(sibling));
+              if (itsStat.isFile()) {
+                files.put(sibling, itsStat);
+              } else {
+                files.remove(sibling);
+              }
+              changed.add(sibling);
+            }
+          }
         }
       }
     } catch (IOException e) {
@@ -1283,6 +1305,15 @@ final class ShellChangeTracker implements AutoCloseable {
     directoryModes.save();
     return Optional.of(new Tree(files.build(), excluded.build(), directories.build(), rules, OptionalLong.of(now.get()),
         changed, ignoreFileTouched));
+  }
+
+  /** How many names the file at {@code file} has (1 where that cannot be read). */
+  private static int linkCount(Path file) {
+    try {
+      return (Integer) java.nio.file.Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return 1;
+    }
   }
 
   /** Hands what a scan finds to these; directories are watched as it enters them. */

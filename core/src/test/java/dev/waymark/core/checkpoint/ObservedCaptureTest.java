@@ -242,4 +242,20 @@ class ObservedCaptureTest {
     assertThat(project.resolve("out/b.txt")).doesNotExist();
     assertThat(project.resolve("out/c.txt")).doesNotExist();
   }
+
+  @Test
+  void aWriteThroughAHardLinkIsRecordedForEveryNameOfTheFile() throws Exception {
+    writeOld("f.txt", "original\n");
+    writeOld("other.txt", "o\n");
+    sh(project, "ln f.txt g.txt");
+    openStore();
+    command("true");
+
+    WorkTreeChanges written = command("echo changed > g.txt");
+
+    assertThat(paths(written)).containsExactly("f.txt", "g.txt");
+    tab.undo();
+    assertThat(read("f.txt")).isEqualTo("original\n");
+    assertThat(read("g.txt")).isEqualTo("original\n");
+  }
 }
