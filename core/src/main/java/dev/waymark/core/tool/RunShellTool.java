@@ -220,16 +220,28 @@ final class RunShellTool extends AbstractTool {
   }
 
   /**
-   * Processes the command started that outlive it (jobs sent to the background, daemons): they
-   * carry the command's mark in their environment, which survives being re-parented. Where
-   * {@code /proc} is not readable, the command's remaining descendants.
+   * Processes the command started that outlive it (jobs sent to the background, daemons): those
+   * of the session it leads (started with {@code setsid}), which a job stays in whatever it does to
+   * its environment, and those that carry the command's mark in their environment (one that
+   * started a session of its own). Both survive being re-parented. Where {@code /proc} is not
+   * readable, the command's remaining descendants.
    */
   private static List<ProcessHandle> stillRunning(Run run) {
     if (!CommandMark.findable()) {
       return run.process.descendants().filter(ProcessHandle::isAlive).toList();
     }
-    return run.mark.processes().stream().filter(p -> p.pid() != run.process.pid()).toList();
+    java.util.Map<Long, ProcessHandle> found = new java.util.LinkedHashMap<>();
+    if (run.sessionLeader) {
+      CommandMark.inSession(run.process.pid()).forEach(p -> found.put(p.pid(), p));
+    }
+    run.mark.processes().forEach(p -> found.putIfAbsent(p.pid(), p));
+    found.remove(run.process.pid());
+    return List.copyOf(found.values());
   }
+
+  /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
+  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+      .filter(candidate -> Files.isExecutable(Path.of(candidate))).findFirst();
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
   static void killTree(Process process) {
@@ -259,17 +271,25 @@ final class RunShellTool extends AbstractTool {
     final CappedOutput output;
     final Thread reader;
     final CommandMark mark;
+    /** Whether the process leads a session of its own, whose id is its pid. */
+    final boolean sessionLeader;
 
-    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark) {
+    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark, boolean sessionLeader) {
       this.process = process;
       this.output = output;
       this.reader = reader;
       this.mark = mark;
+      this.sessionLeader = sessionLeader;
     }
 
     static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld,
         CommandMark mark) throws IOException {
-      ProcessBuilder builder = new ProcessBuilder(shell.get(0), shell.get(1), command)
+      // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the shell,
+      // as a child of this JVM leads no process group, so the shell's pid is the session's id)
+      List<String> argv = new java.util.ArrayList<>();
+      SETSID.ifPresent(argv::add);
+      argv.addAll(List.of(shell.get(0), shell.get(1), command));
+      ProcessBuilder builder = new ProcessBuilder(argv)
           .directory(root.toFile())
           .redirectErrorStream(true);
       File devNull = new File("/dev/null");
@@ -302,7 +322,7 @@ final class RunShellTool extends AbstractTool {
       }, "waymark-shell-output");
       reader.setDaemon(true);
       reader.start();
-      return new Run(process, output, reader, mark);
+      return new Run(process, output, reader, mark, SETSID.isPresent());
     }
 
     /** Waits for the rest of the output; false if something still holds the pipe open. */
