@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.RestorePlanner.Planned;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -143,6 +144,11 @@ final class FileRestore {
     // holds (the tab's own files: x/y going away so that the file x comes back).
     for (String path : blocked) {
       Planned planned = plan.get(path);
+      if (!planned.target().exists() && Files.isDirectory(tree.resolve(path), LinkOption.NOFOLLOW_LINKS)) {
+        // no file there, as the target wants: checkpoints record files, not directories, and this one holds files of
+        // someone's (the target's own, when a restore that made it was cut short before the tab noted where it stood)
+        continue;
+      }
       if (!planned.base().exists() && tree.emptiedBy(path, removed)) {
         steps.put(path, new Step(path, FileVersion.ABSENT, planned.target()));
         written.add(path);

@@ -258,4 +258,23 @@ class ObservedCaptureTest {
     assertThat(read("f.txt")).isEqualTo("original\n");
     assertThat(read("g.txt")).isEqualTo("original\n");
   }
+
+  @Test
+  void aRedoWhoseFilesWereAlreadyRestoredWhenWaymarkWasKilledGoesThroughEvenWhereAFileBecameADirectory()
+      throws Exception {
+    writeOld("ff", "a file\n");
+    openStore();
+    command("true");
+    command("rm ff && mkdir ff && echo x > ff/x");
+    assertThat(tab.undo().applied()).isTrue();
+    // the redo wrote every file, and Waymark was killed before it could note where the tab stood
+    sh(project, "rm ff && mkdir ff && echo x > ff/x");
+
+    RestoreResult redone = tab.redo();
+
+    assertThat(redone.applied()).as(redone.toString()).isTrue();
+    assertThat(read("ff/x")).isEqualTo("x\n");
+    assertThat(tab.undo().applied()).isTrue();
+    assertThat(read("ff")).isEqualTo("a file\n");
+  }
 }
