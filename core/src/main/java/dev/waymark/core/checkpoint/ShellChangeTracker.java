@@ -70,10 +70,16 @@ final class ShellChangeTracker implements AutoCloseable {
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
-    this.commandSlot = new CommandSlot(storeDir.resolve("shell.lock"));
+    this.nested = new NestedProjects(root, storeDir);
+    // what this Waymark writes is noted for those on enclosing and nested projects too: never their commands' work
+    String tabPrefix = ShadowStore.projectId(root) + "/";
+    this.writeLog.mirrorTo(() -> nested.related().stream()
+        .map(other -> new WriteLog.Mirror(new WriteLog(other.storeDir().resolve("writes.log")),
+            path -> other.pathFrom(root, path), tabPrefix))
+        .toList());
   }
 
-  private final CommandSlot commandSlot;
+  private final NestedProjects nested;
   /** What scans see of directories' modes, for a restore that makes one again. */
   private final DirectoryModes directoryModes;
 
@@ -83,12 +89,17 @@ final class ShellChangeTracker implements AutoCloseable {
    * it, and waiting for it would wait forever. A command on another project does not count.
    */
   boolean insideACommandHere() {
-    return CommandSlot.parentMark().map(journal::running).orElse(false);
+    // a command on an enclosing or nested project holds the same slot (see NestedProjects)
+    return CommandSlot.parentMark().map(mark -> journal.running(mark) || nested.related().stream()
+        .anyMatch(other -> new ShellJournal(other.storeDir().resolve("shell-journal")).running(mark))).orElse(false);
   }
 
-  /** The project's shell-command slot (see {@link CommandSlot}). */
+  /**
+   * The project's shell-command slot (see {@link CommandSlot}), shared with the Waymarks on
+   * projects that enclose this one or lie inside it: they see the same files.
+   */
   CommandSlot commandSlot() {
-    return commandSlot;
+    return new CommandSlot(nested.slotFile());
   }
 
   /**
@@ -101,7 +112,7 @@ final class ShellChangeTracker implements AutoCloseable {
       action.run(); // this Waymark runs inside another's command, whose slot is held for it
       return true;
     }
-    try (CommandSlot.Held free = commandSlot.take(0).orElse(null)) {
+    try (CommandSlot.Held free = commandSlot().take(0).orElse(null)) {
       if (free == null) {
         return false;
       }
