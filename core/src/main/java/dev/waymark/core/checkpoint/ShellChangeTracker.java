@@ -710,7 +710,7 @@ final class ShellChangeTracker implements AutoCloseable {
         FileStat dir = directories.get(path.substring(0, slash));
         String was = dir == null ? null : gone.get(dir.inode());
         if (was != null && before.get(was).stat().directory()) {
-          return Optional.of(describe(was) + "/");
+          return Optional.of(describe(was));
         }
       }
       return Optional.empty();
