@@ -93,8 +93,8 @@ public final class CommandSlot {
       if (thisProcess) {
         return "another tab of this Waymark";
       }
-      return "Waymark process " + pid + (stopped ? " (stopped, by Ctrl+Z or SIGSTOP: it holds the project's shell commands "
-          + "until it is resumed with 'fg' or 'kill -CONT " + pid + "', or ended)" : "");
+      return "Waymark process " + pid + (stopped ? ", stopped by Ctrl+Z or SIGSTOP, which holds the project's shell "
+          + "commands until it is resumed with 'fg' or 'kill -CONT " + pid + "', or ended" : "");
     }
   }
 
