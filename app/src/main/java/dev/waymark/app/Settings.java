@@ -176,9 +176,10 @@ record Settings(
   /**
    * The user's settings overridden by the project's. A project the user has not trusted (a
    * cloned repository, a file the agent wrote) may not raise the approval mode above the user's
-   * own, nor set a provider's {@code baseUrl}, {@code apiKeyEnv} or {@code apiKeyFile}: those
-   * would send a key to a server of its choosing. Such values are ignored, and the warning names
-   * them. Only the user's file can trust a project.
+   * own, nor define or choose a provider (a server of its choosing would get a key, a scripted
+   * model of its own would run commands), nor set {@code exclusions} (which could leave every
+   * change unrecorded). Such values are ignored, and the warning names them. Only the user's file
+   * can trust a project.
    */
   static Loaded resolve(Map<String, String> env, Path project) throws BadSettings {
     Settings user = read(userFile(env));
@@ -201,25 +202,17 @@ record Settings(
       ignored.add("approval \"" + approval + "\" (above your own \"" + (user.approval() == null ? "ask" : user.approval()) + "\")");
       approval = null;
     }
-    List<ProviderSetting> providers = new ArrayList<>();
-    for (ProviderSetting p : own.providers()) {
-      ProviderSetting mine = user.providers().stream().filter(u -> u.id().equals(p.id())).findFirst().orElse(null);
-      List<String> fields = new ArrayList<>();
-      if (p.baseUrl() != null) {
-        fields.add("baseUrl");
-      }
-      if (p.apiKeyEnv() != null) {
-        fields.add("apiKeyEnv");
-      }
-      if (p.apiKeyFile() != null) {
-        fields.add("apiKeyFile");
-      }
-      if (!fields.isEmpty()) {
-        ignored.add(String.join(", ", fields) + " of provider \"" + p.id() + "\"");
-      }
-      providers.add(new ProviderSetting(p.id(), p.type(), mine == null ? null : mine.baseUrl(),
-          mine == null ? null : mine.apiKeyEnv(), mine == null ? null : mine.apiKeyFile(), p.models(), p.script(),
-          p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
+    // A provider is a program to run or a server to send the conversation and a key to: a scripted "model" in the
+    // repository would run commands under the user's own approval mode. The project may not define one nor choose one.
+    if (!own.providers().isEmpty()) {
+      ignored.add("providers " + own.providers().stream().map(p -> "\"" + p.id() + "\"").toList());
+    }
+    if (own.provider() != null) {
+      ignored.add("provider \"" + own.provider() + "\"");
+    }
+    // what no shell command's change is recorded for is the user's call: "*" would turn off undo
+    if (!own.exclusions().isEmpty()) {
+      ignored.add("exclusions " + String.join(", ", own.exclusions().stream().map(e -> "\"" + e + "\"").toList()));
     }
     if (!own.mcpServers().isEmpty()) {
       // a cloned repository must not run programs, nor send requests with the user's tokens
@@ -228,8 +221,8 @@ record Settings(
     if (!own.allowedTools().isEmpty()) {
       ignored.add("allowedTools");
     }
-    Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
+    Settings allowed = new Settings(List.of(), null, own.model(), approval, own.keyBindings(), own.retention(),
+        List.of(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");

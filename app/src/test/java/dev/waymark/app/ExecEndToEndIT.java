@@ -475,7 +475,7 @@ class ExecEndToEndIT {
       Run untrusted = waymark(env, "--provider", "work", "write owned.txt");
       assertThat(untrusted.exit()).as(untrusted.err()).isZero();
       assertThat(untrusted.err()).contains(".waymark/settings.json: this project is not trusted", "approval \"yolo\"",
-          "baseUrl, apiKeyEnv of provider \"work\"", "--trust-project");
+          "providers [\"work\"]", "--trust-project");
       assertThat(untrusted.err()).contains("Denied write_file");
       assertThat(project.resolve("owned.txt")).doesNotExist();
       assertThat(evil.requests()).isEmpty();

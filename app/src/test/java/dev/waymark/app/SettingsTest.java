@@ -35,6 +35,10 @@ class SettingsTest {
     Files.writeString(file, json);
   }
 
+  private void trust() throws Exception {
+    Settings.trust(env, project);
+  }
+
   private void projectSettings(String json) throws Exception {
     Path file = Settings.projectFile(project);
     Files.createDirectories(file.getParent());
@@ -290,10 +294,46 @@ class SettingsTest {
     assertThat(local.baseUrl()).hasToString("http://localhost:11434/v1");
     assertThat(local.apiKey()).isEqualTo("sk-user");
     flags.provider = "thief";
-    assertThatThrownBy(() -> Providers.choose(flags, settings, env, cli)).hasMessageContaining("ANTHROPIC_API_KEY");
+    assertThatThrownBy(() -> Providers.choose(flags, settings, env, cli)).as("an untrusted project defines no provider")
+        .hasMessageContaining("Unknown provider \"thief\"");
     assertThat(loaded.warning()).get().asString()
-        .contains(Settings.projectFile(project).toString(), "not trusted", "approval \"yolo\"", "baseUrl", "apiKeyEnv",
-            "apiKeyFile", "--trust-project");
+        .contains(Settings.projectFile(project).toString(), "not trusted", "approval \"yolo\"", "providers", "provider",
+            "--trust-project");
+  }
+
+  @Test
+  void anUntrustedProjectCannotDefineOrChooseAProviderSoItsScriptNeverRuns() throws Exception {
+    Path script = project.resolve("evil-script.json");
+    Files.writeString(script, "[]");
+    user("{\"approval\": \"yolo\"}");
+    projectSettings("{\"provider\": \"pwn\", \"providers\": [{\"id\": \"pwn\", \"type\": \"scripted\", \"script\": \""
+        + script + "\"}]}");
+
+    Settings.Loaded loaded = Settings.resolve(env, project);
+    env.put("OPENAI_API_KEY", "sk-user");
+    Providers.Choice chosen = Providers.choose(new ModelOptions(), loaded.settings(), env, cli);
+
+    assertThat(chosen.baseUrl()).as("the user's own default, not the project's scripted model")
+        .hasToString(Providers.OPENAI_URL);
+    assertThat(loaded.settings().providers()).extracting(Settings.ProviderSetting::id).doesNotContain("pwn");
+    assertThat(loaded.warning()).get().asString().contains("not trusted", "providers", "provider \"pwn\"");
+
+    trust();
+    Settings.Loaded trusted = Settings.resolve(env, project);
+    assertThat(trusted.settings().provider()).as("once trusted, it may").isEqualTo("pwn");
+  }
+
+  @Test
+  void anUntrustedProjectCannotTurnOffUndoWithExclusions() throws Exception {
+    user("{\"exclusions\": [\"mine/\"]}");
+    projectSettings("{\"exclusions\": [\"*\"]}");
+
+    Settings.Loaded loaded = Settings.resolve(env, project);
+
+    assertThat(loaded.settings().exclusions()).containsExactly("mine/");
+    assertThat(loaded.warning()).get().asString().contains("not trusted", "exclusions \"*\"");
+    trust();
+    assertThat(Settings.resolve(env, project).settings().exclusions()).containsExactly("mine/", "*");
   }
 
   @Test

@@ -50,6 +50,34 @@ public record CommandMark(String value) {
   }
 
   /**
+   * The live processes of session {@code sid} (the field after the process group in
+   * {@code /proc/PID/stat}): a command started as a session's leader has that session's id as its
+   * pid, and every process it starts stays in it, whatever it does to its environment
+   * ({@code env -i}) and when re-parented. Only a process that starts a session of its own leaves it.
+   */
+  public static List<ProcessHandle> inSession(long sid) {
+    List<ProcessHandle> found = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      if (p.isAlive() && sessionOf(p.pid()) == sid) {
+        found.add(p);
+      }
+    });
+    return found;
+  }
+
+  /** The session of process {@code pid}, or -1 when it cannot be read. */
+  static long sessionOf(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.ISO_8859_1);
+      // "pid (comm) state ppid pgrp session ...": the command name may hold spaces and parentheses
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 5);
+      return Long.parseLong(fields[3]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
    * Kills every process that carries this mark and waits up to {@code waitMillis} for them to
    * end (see {@link #stop}). Returns how many there were.
    */

@@ -52,6 +52,7 @@ public final class CommandSlot {
           lock = null; // another store object of this process: wait as for another process
         }
         if (lock != null) {
+          noteHolder(channel);
           return Optional.of(new Held(channel, lock));
         }
         if (System.nanoTime() >= deadline) {
@@ -72,6 +73,63 @@ public final class CommandSlot {
     closeQuietly(channel);
     here.release();
     return Optional.empty();
+  }
+
+  /** Writes this process's id in the lock file, so that a command waiting for the slot can say whom it waits for. */
+  private static void noteHolder(FileChannel channel) {
+    try {
+      channel.truncate(0);
+      channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII)), 0);
+    } catch (IOException e) {
+      // only a waiting command's message is the poorer for it
+    }
+  }
+
+  /** The process that holds the slot, as a waiting command can name it. */
+  public record Holder(long pid, boolean thisProcess, boolean stopped) {
+    /** "Waymark process 1234 (stopped ...)", for a command's result. */
+    public String described() {
+      if (thisProcess) {
+        return "another tab of this Waymark";
+      }
+      return "Waymark process " + pid + (stopped ? ", stopped by Ctrl+Z or SIGSTOP, which holds the project's shell "
+          + "commands until it is resumed with 'fg' or 'kill -CONT " + pid + "', or ended" : "");
+    }
+  }
+
+  /**
+   * Who holds the slot now, as its holder noted in the lock file: empty when that cannot be told
+   * (no note, or the noted process is gone). A stopped process ({@code T} in {@code /proc/PID/stat})
+   * never gives it back by itself, so that is said.
+   */
+  public Optional<Holder> holder() {
+    long pid;
+    try {
+      pid = Long.parseLong(java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.US_ASCII).trim());
+    } catch (IOException | NumberFormatException e) {
+      return Optional.empty();
+    }
+    if (pid == ProcessHandle.current().pid()) {
+      return Optional.of(new Holder(pid, true, false));
+    }
+    if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+      return Optional.of(new Holder(pid, false, stopped(pid)));
+    }
+    return Optional.empty();
+  }
+
+  /** Whether process {@code pid} is stopped: the state after the command name in {@code /proc/PID/stat} is T or t. */
+  static boolean stopped(long pid) {
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
+          java.nio.charset.StandardCharsets.ISO_8859_1);
+      int end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
+      char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
+      return state == 'T' || state == 't';
+    } catch (IOException | RuntimeException e) {
+      return false; // no /proc: not said
+    }
   }
 
   private static void closeQuietly(FileChannel channel) {

@@ -12,8 +12,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Permission bits as Waymark records them: an int from {@code 0} to {@code 0777} (what git's
- * 100644/100755 cannot hold: 0600, 0700, 0640...), or {@link FileVersion#NO_MODE}.
+ * Permission bits as Waymark records them: an int from {@code 0} to {@code 07777} (what git's
+ * 100644/100755 cannot hold: 0600, 0700, 0640..., and the setuid, setgid and sticky bits), or
+ * {@link FileVersion#NO_MODE}.
  */
 public final class FileModes {
   private static final PosixFilePermission[] BITS = PosixFilePermission.values(); // OWNER_READ (0400) first
@@ -47,6 +48,23 @@ public final class FileModes {
       return of(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));
     } catch (UnsupportedOperationException notPosix) {
       return FileVersion.NO_MODE;
+    }
+  }
+
+  /**
+   * The bits of the file at {@code file} (not followed if a link) with its setuid, setgid and
+   * sticky bits, which {@link #read} leaves out: what a checkpoint records, so that a {@code chmod
+   * 4755} is undone like any other change. {@link FileVersion#NO_MODE} without POSIX modes.
+   */
+  public static int readWithSpecialBits(Path file) throws IOException {
+    int bits = read(file);
+    if (bits == FileVersion.NO_MODE) {
+      return bits;
+    }
+    try {
+      return (Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
+    } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+      return bits;
     }
   }
 
@@ -102,10 +120,22 @@ public final class FileModes {
     return FileChannel.open(file, options);
   }
 
-  /** Sets exactly {@code mode} (the umask may have taken bits off at creation); nothing where modes are unknown. */
+  /**
+   * Sets exactly {@code mode} (the umask may have taken bits off at creation), setuid, setgid and
+   * sticky bits included; nothing where modes are unknown.
+   */
   public static void set(Path file, int mode) throws IOException {
     if (mode == FileVersion.NO_MODE) {
       return;
+    }
+    if ((mode & 07000) != 0) {
+      try {
+        Files.setAttribute(file, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS); // a chmod: POSIX permissions cannot say these
+        return;
+      } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+        throw new IOException("cannot set the setuid, setgid or sticky bits of " + file + " (mode "
+            + octal(mode) + ") on this file system");
+      }
     }
     try {
       Files.setPosixFilePermissions(file, permissions(mode));
@@ -119,7 +149,7 @@ public final class FileModes {
     if (kind == FileKind.ABSENT || kind == FileKind.SYMLINK || mode < 0) {
       return FileVersion.NO_MODE;
     }
-    if (mode > 0777) {
+    if (mode > 07777) {
       throw new IllegalArgumentException("not permission bits: " + Integer.toOctalString(mode));
     }
     if ((kind == FileKind.EXECUTABLE) != ((mode & 0100) != 0)) {
@@ -144,7 +174,7 @@ public final class FileModes {
       return FileVersion.NO_MODE;
     }
     int mode = Integer.parseInt(octal, 8);
-    if (mode < 0 || mode > 0777) {
+    if (mode < 0 || mode > 07777) {
       throw new IllegalArgumentException("not permission bits: " + octal);
     }
     return mode;

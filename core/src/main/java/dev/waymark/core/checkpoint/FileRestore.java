@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.RestorePlanner.Planned;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -158,6 +159,11 @@ final class FileRestore {
     // holds (the tab's own files: x/y going away so that the file x comes back).
     for (String path : blocked) {
       Planned planned = plan.get(path);
+      if (!planned.target().exists() && Files.isDirectory(tree.resolve(path), LinkOption.NOFOLLOW_LINKS)) {
+        // no file there, as the target wants: checkpoints record files, not directories, and this one holds files of
+        // someone's (the target's own, when a restore that made it was cut short before the tab noted where it stood)
+        continue;
+      }
       if (!planned.base().exists() && tree.emptiedBy(path, removed)) {
         steps.put(path, new Step(path, FileVersion.ABSENT, planned.target()));
         written.add(path);
@@ -470,7 +476,12 @@ final class FileRestore {
     if (!then.equals(tree.stamp(step.path()))) {
       return true;
     }
-    return then.racy(checkedAt) && !tree.read(step.path(), store.repo()).matches(step.prior());
+    if (!then.racy(checkedAt)) {
+      return false;
+    }
+    WorkTree.DiskFile disk = tree.read(step.path(), store.repo());
+    // a FIFO, socket or device (blocked, not a directory) has no content that could change unseen: its stamp says all
+    return !disk.blocked() && !disk.matches(step.prior());
   }
 
   private void rollBack(List<Step> applied) {

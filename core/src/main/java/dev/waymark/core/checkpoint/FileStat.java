@@ -193,7 +193,7 @@ record FileStat(FileKind kind, boolean directory, long size, long mtimeNanos, lo
 
   /** The permission bits of a regular file, as {@link FileVersion#mode()}; none for a link or where modes are unknown. */
   int permissionBits() {
-    return UNIX && (kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE) ? mode & 0777 : FileVersion.NO_MODE;
+    return UNIX && (kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE) ? mode & 07777 : FileVersion.NO_MODE;
   }
 
   /**

@@ -85,7 +85,7 @@ public final class FileState {
       // Reading a FIFO would wait for a writer forever; a device may never end.
       throw new IOException(file + " is a FIFO, socket or device, not a regular file");
     }
-    int mode = FileModes.read(file);
+    int mode = FileModes.readWithSpecialBits(file);
     FileKind kind = mode == FileVersion.NO_MODE ? FileKind.REGULAR : FileModes.kindOf(mode);
     return new FileState(kind, Files.readAllBytes(file), mode);
   }

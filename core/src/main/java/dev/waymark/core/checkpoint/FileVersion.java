@@ -8,7 +8,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * repository, and the permission bits it had ({@code 0600}, {@code 0755}...) when they were
  * recorded. Two versions are equal exactly when their bytes, kind and mode are equal.
  *
- * @param mode the permission bits ({@code 0} to {@code 0777}), or {@link #NO_MODE} for a link, an
+ * @param mode the permission bits ({@code 0} to {@code 07777}, setuid, setgid and sticky included), or {@link #NO_MODE} for a link, an
  *     absent file, and a version recorded before modes were (it is then written as git's 100644
  *     or 100755 would be: the mode of the file it replaces, else {@code 0644} or {@code 0755})
  */

@@ -45,17 +45,59 @@ public final class ProjectWalker {
   public static final Set<String> EXCLUDED_DIRECTORIES = Set.of(".git", "node_modules", "target", "build", "dist",
       ".venv", "__pycache__", ".gradle", ".idea");
 
-  /** Why an entry was left out. */
+  /** Why an entry was left out: each names the rule, so that a message can say which one. */
   public enum Exclusion {
     /** One of {@link #EXCLUDED_DIRECTORIES}, or a {@code .git} file. */
-    BUILT_IN,
-    /** Matched by a {@code .gitignore} file or {@code .git/info/exclude}. */
-    IGNORED,
+    BUILT_IN("excluded by Waymark (build output, dependencies, caches)"),
+    /** Matched by a {@code .gitignore} file. */
+    IGNORED("ignored by .gitignore"),
+    /** Matched by the repository's {@code info/exclude}. */
+    GIT_INFO_EXCLUDE("ignored by .git/info/exclude"),
+    /** Matched by git's {@code core.excludesFile} (default {@code ~/.config/git/ignore}). */
+    EXCLUDES_FILE("ignored by git's core.excludesFile"),
+    /** Matched by the {@code exclusions} setting. */
+    SETTINGS("left out by the \"exclusions\" setting"),
     /**
      * A name that is not UTF-8: Java reads it with a stand-in character, and that name leads to no
      * file, so nothing can read, record or restore it.
      */
-    NOT_UTF8
+    NOT_UTF8("not UTF-8");
+
+    private final String described;
+
+    Exclusion(String described) {
+      this.described = described;
+    }
+
+    /** The rule, as a message to the user names it ("ignored by .gitignore"). */
+    public String described() {
+      return described;
+    }
+  }
+
+  /**
+   * Entries that are walked even where a rule would leave them out: what the user's git tracks
+   * (git itself never ignores a tracked file) and files the store already knows unchanged, so
+   * that an ignore rule written since (by the agent, say) cannot hide their deletion.
+   */
+  interface Kept {
+    Kept NONE = new Kept() {
+      @Override
+      public boolean file(String path, FileStat stat) {
+        return false;
+      }
+
+      @Override
+      public boolean below(String dir) {
+        return false;
+      }
+    };
+
+    /** Whether the file at {@code path}, as {@code stat}, is walked whatever the rules say. */
+    boolean file(String path, FileStat stat);
+
+    /** Whether the directory {@code dir} holds something walked whatever the rules say: then it is entered. */
+    boolean below(String dir);
   }
 
   /** Receives the walk's entries. */
@@ -76,6 +118,7 @@ public final class ProjectWalker {
   /** Where the project sits in the enclosing git work tree ("" at its root, or without one); ignore patterns are relative to that. */
   private final String prefix;
   private final List<Frame> outer;
+  private volatile Kept kept = Kept.NONE;
 
   public ProjectWalker(Path root) {
     this(root, List.of());
@@ -99,7 +142,7 @@ public final class ProjectWalker {
     this.prefix = context.projectPrefix();
     List<Frame> frames = new ArrayList<>();
     for (IgnoreSource source : context.sources()) {
-      frames.add(new Frame(source.prefix(), source.node()));
+      frames.add(new Frame(source.prefix(), source.node(), source.kind()));
     }
     this.outer = List.copyOf(frames);
   }
@@ -110,7 +153,12 @@ public final class ProjectWalker {
   }
 
   /** One ignore file's rules, for paths below {@code prefix} (relative to the work tree, ending with {@code /}). */
-  record IgnoreSource(String prefix, IgnoreNode node) {}
+  record IgnoreSource(String prefix, IgnoreNode node, Exclusion kind) {}
+
+  /** What {@link #scan} and {@link #exclusionOf} walk whatever the rules say (the plain {@link #walk} keeps nothing). */
+  void keep(Kept kept) {
+    this.kept = kept;
+  }
 
   /**
    * The {@code .gitignore} rules of each directory a walk entered, by project-relative directory
@@ -242,7 +290,7 @@ public final class ProjectWalker {
     List<Found> found;
     try {
       // one task per directory, on every core: the walk is a stat per file, as git's preload-index
-      found = WALKERS.invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor));
+      found = WALKERS.invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor, inheritedAt(dir, rules)));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -265,20 +313,37 @@ public final class ProjectWalker {
     int slash = path.lastIndexOf('/');
     String parent = slash < 0 ? "" : path.substring(0, slash);
     String name = path.substring(slash + 1);
+    Kept keeps = kept;
+    // a left-out directory above, entered for what it keeps, leaves out the rest of what is in it
+    Exclusion inherited = inheritedAt(parent, rules);
+    List<Frame> frames = framesIn(parent, rules);
+    return decide(path, name, stat, frames, inherited, keeps);
+  }
+
+  /**
+   * Why the entry {@code path} ({@code name}, as {@code stat}) is left out, under the ignore
+   * {@code frames} of its directory, inside a left-out directory entered for what it keeps
+   * ({@code inherited}, else null); null when it is walked.
+   */
+  private Exclusion decide(String path, String name, FileStat stat, List<Frame> frames, Exclusion inherited, Kept keeps) {
     boolean isDir = stat.directory();
+    if (name.equals(".git")) {
+      return Exclusion.BUILT_IN;
+    }
+    Exclusion why = inherited != null ? inherited : rule(path, name, isDir, frames);
+    // asked only of what a rule leaves out: most walks never need the index
+    return why == null || (isDir ? keeps.below(path) : keeps.file(path, stat)) ? null : why;
+  }
+
+  /** The rule that leaves {@code path} out, whatever is kept; null when none does. */
+  private Exclusion rule(String path, String name, boolean isDir, List<Frame> frames) {
     if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
       return Exclusion.BUILT_IN;
     }
-    List<Frame> frames = new ArrayList<>(framesAbove(parent, rules));
-    IgnoreNode node = ignoreOf(parent, parent.isEmpty() ? root : root.resolve(parent), rules);
-    if (node != null) {
-      frames.add(new Frame(prefix + (parent.isEmpty() ? "" : parent + "/"), node));
+    if (exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) {
+      return Exclusion.SETTINGS;
     }
-    if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
-        || ignored(frames, prefix + path, isDir)) {
-      return Exclusion.IGNORED;
-    }
-    return null;
+    return ignored(frames, prefix + path, isDir);
   }
 
   /** The ignore frames that apply inside {@code dir} from its ancestors (not from {@code dir} itself). */
@@ -293,7 +358,7 @@ public final class ProjectWalker {
       String at = ancestor.length() == 0 ? "" : ancestor.substring(0, ancestor.length() - 1);
       IgnoreNode node = ignoreOf(at, at.isEmpty() ? root : root.resolve(at), rules);
       if (node != null) {
-        frames.add(new Frame(prefix + ancestor, node));
+        frames.add(new Frame(prefix + ancestor, node, Exclusion.IGNORED));
       }
       ancestor.append(segments[i]).append('/');
     }
@@ -319,12 +384,15 @@ public final class ProjectWalker {
     private final List<Frame> frames;
     private final IgnoreRules rules;
     private final StatVisitor visitor;
+    /** The rule leaving out this directory (entered for what it keeps), else null. */
+    private final Exclusion inherited;
 
-    ScanTask(String dir, List<Frame> frames, IgnoreRules rules, StatVisitor visitor) {
+    ScanTask(String dir, List<Frame> frames, IgnoreRules rules, StatVisitor visitor, Exclusion inherited) {
       this.dir = dir;
       this.frames = frames;
       this.rules = rules;
       this.visitor = visitor;
+      this.inherited = inherited;
     }
 
     @Override
@@ -336,8 +404,9 @@ public final class ProjectWalker {
       IgnoreNode node = ignoreOf(dir, dirPath, rules);
       if (node != null) {
         here = new ArrayList<>(frames);
-        here.add(new Frame(prefix + dirPrefix, node));
+        here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
       }
+      Kept keeps = kept;
       List<Found> found = new ArrayList<>();
       List<ScanTask> subdirectories = new ArrayList<>();
       try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
@@ -349,17 +418,15 @@ public final class ProjectWalker {
             continue; // gone since the listing
           }
           boolean isDir = stat.directory();
-          if (unnameable(name, child, dirPath)) {
-            found.add(new Found(path, stat, Exclusion.NOT_UTF8));
-          } else if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
-            found.add(new Found(path, stat, Exclusion.BUILT_IN));
-          } else if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
-              || ignored(here, prefix + path, isDir)) {
-            found.add(new Found(path, stat, Exclusion.IGNORED));
+          Exclusion why = unnameable(name, child, dirPath) ? Exclusion.NOT_UTF8
+              : decide(path, name, stat, here, inherited, keeps);
+          if (why != null) {
+            found.add(new Found(path, stat, why));
           } else if (isDir) {
             found.add(new Found(path, stat, null));
             visitor.found(path);
-            ScanTask task = new ScanTask(path, here, rules, visitor);
+            Exclusion inside = inherited != null ? inherited : rule(path, name, true, here);
+            ScanTask task = new ScanTask(path, here, rules, visitor, inside);
             task.fork();
             subdirectories.add(task);
           } else {
@@ -409,7 +476,7 @@ public final class ProjectWalker {
     IgnoreNode node = ignoreOf(dir, dirPath, rules);
     if (node != null) {
       here = new ArrayList<>(frames);
-      here.add(new Frame(prefix + dirPrefix, node));
+      here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
     }
     TreeMap<String, Path> children = new TreeMap<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
@@ -436,13 +503,9 @@ public final class ProjectWalker {
         excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
         continue;
       }
-      if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
-        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.BUILT_IN);
-        continue;
-      }
-      if ((exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir)))
-          || ignored(here, prefix + path, isDir)) {
-        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.IGNORED);
+      Exclusion why = rule(path, name, isDir, here);
+      if (why != null) {
+        excludedEntries.excluded(path, child.getValue(), attributes, why);
         continue;
       }
       if (isDir) {
@@ -488,7 +551,8 @@ public final class ProjectWalker {
     return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
   }
 
-  private static boolean ignored(List<Frame> frames, String path, boolean isDir) {
+  /** The kind of ignore file whose rule decides {@code path}, when that rule ignores it; null otherwise. */
+  private static Exclusion ignored(List<Frame> frames, String path, boolean isDir) {
     for (int i = frames.size() - 1; i >= 0; i--) {
       Frame frame = frames.get(i);
       if (frame.node == null || !path.startsWith(frame.prefix)) {
@@ -496,10 +560,34 @@ public final class ProjectWalker {
       }
       Boolean verdict = frame.node.checkIgnored(path.substring(frame.prefix.length()), isDir);
       if (verdict != null) {
-        return verdict;
+        return verdict ? frame.kind : null;
       }
     }
-    return false;
+    return null;
+  }
+
+  /**
+   * The rule leaving out {@code dir} or a directory above it, which a scan entered only for what it
+   * keeps; null when none does. What else is in it stays left out by that rule.
+   */
+  private Exclusion inheritedAt(String dir, IgnoreRules rules) {
+    if (dir.isEmpty() || kept == Kept.NONE) {
+      return null;
+    }
+    int slash = dir.lastIndexOf('/');
+    String parent = slash < 0 ? "" : dir.substring(0, slash);
+    Exclusion above = inheritedAt(parent, rules);
+    return above != null ? above : rule(dir, dir.substring(slash + 1), true, framesIn(parent, rules));
+  }
+
+  /** The ignore frames that apply to the entries of {@code dir}: its ancestors' and its own. */
+  private List<Frame> framesIn(String dir, IgnoreRules rules) {
+    List<Frame> frames = new ArrayList<>(framesAbove(dir, rules));
+    IgnoreNode node = ignoreOf(dir, dir.isEmpty() ? root : root.resolve(dir), rules);
+    if (node != null) {
+      frames.add(new Frame(prefix + (dir.isEmpty() ? "" : dir + "/"), node, Exclusion.IGNORED));
+    }
+    return frames;
   }
 
   /** The rules of an ignore file; null when it does not exist, cannot be read, or has none. */
@@ -520,5 +608,5 @@ public final class ProjectWalker {
     }
   }
 
-  private record Frame(String prefix, IgnoreNode node) {}
+  private record Frame(String prefix, IgnoreNode node, Exclusion kind) {}
 }

@@ -70,10 +70,16 @@ final class ShellChangeTracker implements AutoCloseable {
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
-    this.commandSlot = new CommandSlot(storeDir.resolve("shell.lock"));
+    this.nested = new NestedProjects(root, storeDir);
+    // what this Waymark writes is noted for those on enclosing and nested projects too: never their commands' work
+    String tabPrefix = ShadowStore.projectId(root) + "/";
+    this.writeLog.mirrorTo(() -> nested.related().stream()
+        .map(other -> new WriteLog.Mirror(new WriteLog(other.storeDir().resolve("writes.log")),
+            path -> other.pathFrom(root, path), tabPrefix))
+        .toList());
   }
 
-  private final CommandSlot commandSlot;
+  private final NestedProjects nested;
   /** What scans see of directories' modes, for a restore that makes one again. */
   private final DirectoryModes directoryModes;
 
@@ -83,12 +89,17 @@ final class ShellChangeTracker implements AutoCloseable {
    * it, and waiting for it would wait forever. A command on another project does not count.
    */
   boolean insideACommandHere() {
-    return CommandSlot.parentMark().map(journal::running).orElse(false);
+    // a command on an enclosing or nested project holds the same slot (see NestedProjects)
+    return CommandSlot.parentMark().map(mark -> journal.running(mark) || nested.related().stream()
+        .anyMatch(other -> new ShellJournal(other.storeDir().resolve("shell-journal")).running(mark))).orElse(false);
   }
 
-  /** The project's shell-command slot (see {@link CommandSlot}). */
+  /**
+   * The project's shell-command slot (see {@link CommandSlot}), shared with the Waymarks on
+   * projects that enclose this one or lie inside it: they see the same files.
+   */
   CommandSlot commandSlot() {
-    return commandSlot;
+    return new CommandSlot(nested.slotFile());
   }
 
   /**
@@ -101,7 +112,7 @@ final class ShellChangeTracker implements AutoCloseable {
       action.run(); // this Waymark runs inside another's command, whose slot is held for it
       return true;
     }
-    try (CommandSlot.Held free = commandSlot.take(0).orElse(null)) {
+    try (CommandSlot.Held free = commandSlot().take(0).orElse(null)) {
       if (free == null) {
         return false;
       }
@@ -325,14 +336,20 @@ final class ShellChangeTracker implements AutoCloseable {
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
   private Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
+    // the stat cache is read beside a whole walk (unless already read)
+    var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
+        : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+    // a file the store knows unchanged stays walked, whatever ignore rule appeared since (the agent may write one)
+    walker.keep(kept((path, stat) -> {
+      StatCache.Entry entry = cacheLater.join().get(path);
+      return entry != null && entry.stat().equals(stat);
+    }));
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
     IndexLookup index = new IndexLookup();
     if (tree == null) {
       base = null;
-      // the stat cache and, unless the cache already agrees with it, the user's index are read beside the walk
-      var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
-          : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+      // unless the cache already agrees with it, the user's index is read beside the walk too
       var indexLater = cacheLater.thenAcceptAsync(c -> {
         if (!index.cacheAgrees(c) && index.stamp.kind() != FileKind.ABSENT) {
           LOG.debug("the stat cache was checked against {}, the user's index is now {}", c.indexStamp(), index.stamp);
@@ -500,6 +517,7 @@ final class ShellChangeTracker implements AutoCloseable {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
     ProjectWalker.IgnoreRules rules = before.rules().replaying();
+    walker.keep(kept((path, stat) -> before.files().containsKey(path))); // what the scan before walked, whatever it is now
     Tree tree = update(before.tree(), rules).orElseGet(() -> walk(rules));
     PathTable<FileStat> after = tree.files();
     PathTable<Excluded> excludedAfter = tree.excluded();
@@ -523,10 +541,18 @@ final class ShellChangeTracker implements AutoCloseable {
       });
     }
     paths.sort(null); // only what may have changed: a handful, not the project
+    MovedOutOfExclusion moved = new MovedOutOfExclusion(before.excluded(), excludedAfter, tree.directories());
     for (String path : paths) {
       Seen was = before.files().get(path);
       FileStat now = after.get(path);
       if (was != null && now != null && was.stat().equals(now) && !was.stat().racy(before.startMillis())) {
+        continue;
+      }
+      Optional<String> from = was == null && now != null ? moved.source(path, now) : Optional.empty();
+      if (from.isPresent()) {
+        // the user's own file under a new name: recorded as created, an undo would delete the only copy
+        skipped.add(new WorkTreeChanges.Skipped(path, "moved from " + from.get() + "; not recorded, and undo leaves it"));
+        cache.remove(path);
         continue;
       }
       if (was == null && !before.complete() && now.ctimeNanos() / 1_000_000 < before.startMillis() - 1_000) {
@@ -625,6 +651,88 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     latest = null;
     return new Recorded(found, () -> scanOf(tree, before, start));
+  }
+
+  /**
+   * What a walk keeps whatever the ignore rules say: what the user's git tracks (git never ignores
+   * a tracked file, so neither does Waymark, whatever its built-in list says), and the files
+   * {@code known} accepts. The index's paths are read only when a rule leaves something out.
+   */
+  private ProjectWalker.Kept kept(java.util.function.BiPredicate<String, FileStat> known) {
+    return new ProjectWalker.Kept() {
+      @Override
+      public boolean file(String path, FileStat stat) {
+        return tracked().contains(path) || known.test(path, stat);
+      }
+
+      @Override
+      public boolean below(String dir) {
+        String inside = dir + "/";
+        String next = tracked().ceiling(inside);
+        return next != null && next.startsWith(inside);
+      }
+
+      private java.util.NavigableSet<String> tracked() {
+        return userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet());
+      }
+    };
+  }
+
+  /**
+   * Finds files that a command did not create but moved out of a left-out place ({@code mv data
+   * data-old} with {@code data/} ignored, {@code mv .env env.txt}): the entry, or a directory
+   * above it, has the inode of a left-out entry that is gone since. No checkpoint holds their
+   * content, so they must not be recorded as new files, which an undo would delete.
+   */
+  private static final class MovedOutOfExclusion {
+    private final PathTable<Excluded> before;
+    private final PathTable<Excluded> after;
+    private final PathTable<FileStat> directories;
+    private Map<Long, String> goneByInode;
+
+    MovedOutOfExclusion(PathTable<Excluded> before, PathTable<Excluded> after, PathTable<FileStat> directories) {
+      this.before = before;
+      this.after = after;
+      this.directories = directories;
+    }
+
+    /** Where {@code path} (new, with {@code stat}) came from, described for the user, if it was left out before. */
+    Optional<String> source(String path, FileStat stat) {
+      Map<Long, String> gone = gone();
+      if (gone.isEmpty()) {
+        return Optional.empty();
+      }
+      String from = gone.get(stat.inode());
+      if (from != null && !before.get(from).stat().directory()) {
+        return Optional.of(describe(from));
+      }
+      for (int slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+        FileStat dir = directories.get(path.substring(0, slash));
+        String was = dir == null ? null : gone.get(dir.inode());
+        if (was != null && before.get(was).stat().directory()) {
+          return Optional.of(describe(was));
+        }
+      }
+      return Optional.empty();
+    }
+
+    private String describe(String path) {
+      Excluded was = before.get(path);
+      return path + (was.stat().directory() ? "/" : "") + ", which was " + was.why().described();
+    }
+
+    private Map<Long, String> gone() {
+      if (goneByInode == null) {
+        goneByInode = new HashMap<>();
+        before.forEach((path, was) -> {
+          Excluded now = after.get(path);
+          if (was.stat().inode() != 0 && (now == null || now.stat().inode() != was.stat().inode())) {
+            goneByInode.put(was.stat().inode(), path);
+          }
+        });
+      }
+      return goneByInode;
+    }
   }
 
   /**
@@ -828,9 +936,9 @@ final class ShellChangeTracker implements AutoCloseable {
             + "restore; not recorded"));
         continue;
       }
-      String why = any.why() == ProjectWalker.Exclusion.BUILT_IN ? "excluded" : "ignored by .gitignore";
+      String why = any.why().described();
       skipped.add(new WorkTreeChanges.Skipped(dir ? path + "/" : path, dir
-          ? why + " directory; what changed inside it is not recorded"
+          ? why + "; what changed inside it is not recorded"
           : why + "; not recorded"));
     }
     return skipped;
@@ -1110,6 +1218,7 @@ final class ShellChangeTracker implements AutoCloseable {
     PathTable.Editor<FileStat> directories = base.directories().edit();
     Set<String> changed = new HashSet<>();
     boolean ignoreFileTouched = false;
+    List<String> hardLinked = new ArrayList<>();
     List<String> paths = new ArrayList<>(touched.get());
     paths.sort(null); // a directory before what is below it
     try {
@@ -1147,7 +1256,7 @@ final class ShellChangeTracker implements AutoCloseable {
         }
         ProjectWalker.Exclusion why = stat == FileStat.MISSING ? null : walker.exclusionOf(path, stat, rules);
         boolean sameDirectory = wasDirectory != null && why == null && stat.directory()
-            && wasDirectory.inode() == stat.inode();
+            && wasDirectory.inode() == stat.inode() && watch.watches(path);
         if (wasDirectory != null && !sameDirectory) {
           changed.addAll(files.removeBelow(path));
           excluded.removeBelow(path);
@@ -1174,6 +1283,27 @@ final class ShellChangeTracker implements AutoCloseable {
         } else if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
           files.put(path, stat);
           changed.add(path);
+          if (stat.kind() != FileKind.SYMLINK && linkCount(root.resolve(path)) > 1) {
+            hardLinked.add(path);
+          }
+        }
+      }
+      // a write through one name of a hard-linked file is reported for that name only: its other names changed too
+      if (!hardLinked.isEmpty()) {
+        Map<Long, List<String>> byInode = new HashMap<>();
+        base.files().forEach((p, s) -> byInode.computeIfAbsent(s.inode(), k -> new ArrayList<>()).add(p));
+        for (String path : hardLinked) {
+          for (String sibling : byInode.getOrDefault(files.get(path).inode(), List.of())) {
+            if (!changed.contains(sibling)) {
+              FileStat itsStat = FileStat.read(root.resolve(sibling));
+              if (itsStat.isFile()) {
+                files.put(sibling, itsStat);
+              } else {
+                files.remove(sibling);
+              }
+              changed.add(sibling);
+            }
+          }
         }
       }
     } catch (IOException e) {
@@ -1186,6 +1316,15 @@ final class ShellChangeTracker implements AutoCloseable {
     directoryModes.save();
     return Optional.of(new Tree(files.build(), excluded.build(), directories.build(), rules, OptionalLong.of(now.get()),
         changed, ignoreFileTouched));
+  }
+
+  /** How many names the file at {@code file} has (1 where that cannot be read). */
+  private static int linkCount(Path file) {
+    try {
+      return (Integer) java.nio.file.Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return 1;
+    }
   }
 
   /** Hands what a scan finds to these; directories are watched as it enters them. */

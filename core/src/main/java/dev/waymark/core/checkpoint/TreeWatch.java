@@ -147,6 +147,15 @@ final class TreeWatch implements AutoCloseable {
   }
 
   /** Stops watching what was below {@code dir}, which is gone or no longer a directory of the project. */
+  /**
+   * Whether the directory at {@code dir} is watched now. A directory deleted and made again under
+   * the same name may get the same inode (ext4 reuses it at once), but its watch went with the
+   * old one: only this tells the two apart.
+   */
+  synchronized boolean watches(String dir) {
+    return directories.containsValue(dir);
+  }
+
   synchronized void forget(String dir) {
     String below = dir + "/";
     for (Iterator<Map.Entry<WatchKey, String>> it = directories.entrySet().iterator(); it.hasNext(); ) {

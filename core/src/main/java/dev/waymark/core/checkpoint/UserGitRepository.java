@@ -120,16 +120,20 @@ final class UserGitRepository implements AutoCloseable {
 
   private List<ProjectWalker.IgnoreSource> outerIgnoreSources() {
     List<ProjectWalker.IgnoreSource> sources = new ArrayList<>();
-    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file))));
-    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude"))));
+    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file),
+        ProjectWalker.Exclusion.EXCLUDES_FILE)));
+    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude")),
+        ProjectWalker.Exclusion.GIT_INFO_EXCLUDE));
     if (!projectPrefix.isEmpty()) {
       String[] segments = projectPrefix.split("/");
       StringBuilder prefix = new StringBuilder();
-      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore"))));
+      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore")),
+          ProjectWalker.Exclusion.IGNORED));
       for (int i = 0; i < segments.length - 1; i++) {
         prefix.append(segments[i]).append('/');
         sources.add(new ProjectWalker.IgnoreSource(prefix.toString(),
-            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore"))));
+            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore")),
+            ProjectWalker.Exclusion.IGNORED));
       }
     }
     sources.removeIf(s -> s.node() == null);
@@ -269,6 +273,43 @@ final class UserGitRepository implements AutoCloseable {
     index = new Index(stamp, java.util.Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
     return index;
   }
+
+  /**
+   * Every path the index holds under the project (any stage, any flag), project-relative and
+   * sorted: what git tracks, which no ignore rule may hide. Read again only when the index file
+   * changed; empty without an index.
+   */
+  synchronized java.util.NavigableSet<String> trackedPaths() {
+    FileStat stamp;
+    try {
+      stamp = FileStat.read(gitDir.resolve("index"));
+    } catch (IOException e) {
+      stamp = FileStat.MISSING;
+    }
+    if (trackedPaths != null && trackedPathsStamp.equals(stamp)) {
+      return trackedPaths;
+    }
+    java.util.TreeSet<String> paths = new java.util.TreeSet<>();
+    if (stamp.kind() != FileKind.ABSENT) {
+      try {
+        DirCache cache = DirCache.read(gitDir.resolve("index").toFile(), FS.DETECTED);
+        for (int i = 0; i < cache.getEntryCount(); i++) {
+          String path = cache.getEntry(i).getPathString();
+          if (path.startsWith(projectPrefix)) {
+            paths.add(path.substring(projectPrefix.length()));
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.info("cannot read the git index of {}; ignore rules apply to tracked files too: {}", workTree, e.toString());
+      }
+    }
+    trackedPaths = java.util.Collections.unmodifiableNavigableSet(paths);
+    trackedPathsStamp = stamp;
+    return trackedPaths;
+  }
+
+  private java.util.NavigableSet<String> trackedPaths;
+  private FileStat trackedPathsStamp = FileStat.MISSING;
 
   private static FileKind kindOf(FileMode mode) {
     if (mode == FileMode.REGULAR_FILE) {

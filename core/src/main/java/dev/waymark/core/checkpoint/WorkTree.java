@@ -129,7 +129,7 @@ final class WorkTree {
     if (!attributes.isRegularFile()) {
       return new DiskFile(FileKind.ABSENT, true, null, 0, FileVersion.NO_MODE);
     }
-    int mode = FileModes.read(file);
+    int mode = FileModes.readWithSpecialBits(file);
     FileKind kind = mode == FileVersion.NO_MODE ? FileKind.REGULAR : FileModes.kindOf(mode);
     return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size(), mode);
   }
@@ -210,7 +210,16 @@ final class WorkTree {
    */
   boolean emptiedBy(String path, Set<String> removed) throws IOException {
     Path dir = resolve(path);
-    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException gone) {
+      return false;
+    }
+    if (attributes.isOther()) {
+      return true; // a FIFO, socket or device holds no content to lose (rm f; mkfifo f, undone)
+    }
+    if (!attributes.isDirectory()) {
       return false;
     }
     try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {

@@ -50,6 +50,18 @@ final class WriteLog {
 
   private final Path file;
   private final long limitBytes;
+  /**
+   * Other logs that get each write too, with the path as they name it (null: not theirs) and the
+   * tab as {@code tabPrefix + tab}: those of nested or enclosing projects.
+   */
+  private java.util.function.Supplier<List<Mirror>> mirrors = List::of;
+
+  /** A log that gets this one's writes, with their paths as {@code path} names them (null: left out). */
+  record Mirror(WriteLog log, java.util.function.UnaryOperator<String> path, String tabPrefix) {}
+
+  void mirrorTo(java.util.function.Supplier<List<Mirror>> mirrors) {
+    this.mirrors = mirrors;
+  }
   private Runnable beforeCompactionReplaces = () -> {};
 
   WriteLog(Path file) {
@@ -66,6 +78,22 @@ final class WriteLog {
     if (changes.isEmpty()) {
       return;
     }
+    appendHere(tab, changes, millis);
+    for (Mirror mirror : mirrors.get()) {
+      List<FileChange> theirs = new ArrayList<>();
+      for (FileChange change : changes) {
+        String path = mirror.path().apply(change.path());
+        if (path != null) {
+          theirs.add(new FileChange(path, change.before(), change.after()));
+        }
+      }
+      if (!theirs.isEmpty()) {
+        mirror.log().appendHere(mirror.tabPrefix() + tab, theirs, millis);
+      }
+    }
+  }
+
+  private void appendHere(String tab, List<FileChange> changes, long millis) {
     StringBuilder lines = new StringBuilder(changes.size() * 136);
     for (FileChange change : changes) {
       ObjectId blob = change.after().exists() ? change.after().blob() : null;

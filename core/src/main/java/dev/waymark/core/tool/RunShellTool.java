@@ -74,22 +74,34 @@ final class RunShellTool extends AbstractTool {
     Path root = ProjectPaths.of(context.projectRoot()).root();
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
+    String waitedFor = "";
     if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
       CommandSlot slots = context.turn().commandSlot();
+      long deadline = waitedFrom + TimeUnit.MILLISECONDS.toNanos(timeoutMs); // the wait counts against the timeout
       try {
         while (slot == null) {
-          if (context.cancellation().isCancelled()) {
-            return ToolResult.error(CANCELLED_WAITING);
+          long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+          if (context.cancellation().isCancelled() || left <= 0) {
+            String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+            return ToolResult.error(context.cancellation().isCancelled()
+                ? "Cancelled while waiting for another shell command on this project" + holder + " to finish."
+                : "The command was not run: another shell command on this project" + holder + " held the project for "
+                    + "the whole timeout of " + timeoutMs + " ms. Commands do not overlap, so that each one's files are "
+                    + "its own.");
           }
-          slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
+          slot = slots.take(Math.min(SLOT_POLL_MILLIS, left)).orElse(null);
+          if (slot == null && waitedFor.isEmpty()) {
+            waitedFor = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ToolResult.error(CANCELLED_WAITING);
       }
     }
+    long waited = (System.nanoTime() - waitedFrom) / 1_000_000;
     try (CommandSlot.Held held = slot) {
-      return run(context, command, timeoutMs, capNote, root, (System.nanoTime() - waitedFrom) / 1_000_000);
+      return run(context, command, Math.max(1, timeoutMs - waited), capNote, root, waited, waitedFor);
     }
   }
 
@@ -100,8 +112,8 @@ final class RunShellTool extends AbstractTool {
   private static final long WAIT_WORTH_SAYING_MILLIS = 1_000;
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
-  private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis)
-      throws IOException {
+  private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
+      String waitedFor) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
     if (context.turn() != null) {
@@ -113,7 +125,8 @@ final class RunShellTool extends AbstractTool {
       }
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
-      notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project to finish: "
+      notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project" + waitedFor
+          + " to finish: "
           + "commands do not overlap, so each one's files are its own]\n" + notes;
     }
 
@@ -236,16 +249,28 @@ final class RunShellTool extends AbstractTool {
   }
 
   /**
-   * Processes the command started that outlive it (jobs sent to the background, daemons): they
-   * carry the command's mark in their environment, which survives being re-parented. Where
-   * {@code /proc} is not readable, the command's remaining descendants.
+   * Processes the command started that outlive it (jobs sent to the background, daemons): those
+   * of the session it leads (started with {@code setsid}), which a job stays in whatever it does to
+   * its environment, and those that carry the command's mark in their environment (one that
+   * started a session of its own). Both survive being re-parented. Where {@code /proc} is not
+   * readable, the command's remaining descendants.
    */
   private static List<ProcessHandle> stillRunning(Run run) {
     if (!CommandMark.findable()) {
       return run.process.descendants().filter(ProcessHandle::isAlive).toList();
     }
-    return run.mark.processes().stream().filter(p -> p.pid() != run.process.pid()).toList();
+    java.util.Map<Long, ProcessHandle> found = new java.util.LinkedHashMap<>();
+    if (run.sessionLeader) {
+      CommandMark.inSession(run.process.pid()).forEach(p -> found.put(p.pid(), p));
+    }
+    run.mark.processes().forEach(p -> found.putIfAbsent(p.pid(), p));
+    found.remove(run.process.pid());
+    return List.copyOf(found.values());
   }
+
+  /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
+  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+      .filter(candidate -> Files.isExecutable(Path.of(candidate))).findFirst();
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
   static void killTree(Process process) {
@@ -275,17 +300,25 @@ final class RunShellTool extends AbstractTool {
     final CappedOutput output;
     final Thread reader;
     final CommandMark mark;
+    /** Whether the process leads a session of its own, whose id is its pid. */
+    final boolean sessionLeader;
 
-    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark) {
+    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark, boolean sessionLeader) {
       this.process = process;
       this.output = output;
       this.reader = reader;
       this.mark = mark;
+      this.sessionLeader = sessionLeader;
     }
 
     static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld,
         CommandMark mark) throws IOException {
-      ProcessBuilder builder = new ProcessBuilder(shell.get(0), shell.get(1), command)
+      // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the shell,
+      // as a child of this JVM leads no process group, so the shell's pid is the session's id)
+      List<String> argv = new java.util.ArrayList<>();
+      SETSID.ifPresent(argv::add);
+      argv.addAll(List.of(shell.get(0), shell.get(1), command));
+      ProcessBuilder builder = new ProcessBuilder(argv)
           .directory(root.toFile())
           .redirectErrorStream(true);
       File devNull = new File("/dev/null");
@@ -318,7 +351,7 @@ final class RunShellTool extends AbstractTool {
       }, "waymark-shell-output");
       reader.setDaemon(true);
       reader.start();
-      return new Run(process, output, reader, mark);
+      return new Run(process, output, reader, mark, SETSID.isPresent());
     }
 
     /** Waits for the rest of the output; false if something still holds the pipe open. */

@@ -100,14 +100,20 @@ class ShellCaptureProperties {
         CheckpointTree other = store.openTab("other");
         int otherWrites = 0;
         int userEdits = 0;
+        // files the store saw, unchanged since: kept, whatever ignore rule a later command wrote
+        Set<String> known = new TreeSet<>();
         for (Command command : commands) {
           if (command.userEditsBefore()) {
             write(project, "b.txt", "the user's edit " + (++userEdits) + "\n");
+            known.remove("b.txt");
           }
           Map<String, String> before = disk(project);
           Set<String> ignoredAtStart = ignored(before.get(".gitignore"));
+          ignoredAtStart.removeIf(path -> known.contains(path) && before.containsKey(path));
           Turn turn = shell.begin();
           WorkTreeSnapshot snapshot = turn.snapshotWorkTree(1 << 20);
+          // a directory moved out of an ignored one holds the user's files, not new ones: never recorded as created
+          Set<String> movedFromIgnored = new TreeSet<>();
           for (Op op : command.ops()) {
             Path at = project.resolve(op.path());
             if (op.content() == null) {
@@ -118,6 +124,9 @@ class ShellCaptureProperties {
               Path to = project.resolve(op.content().substring(5));
               if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS) && !Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
                 Files.move(at, to);
+                if (before.keySet().stream().anyMatch(p -> p.startsWith(op.path() + "/") && ignoredAtStart.contains(p))) {
+                  movedFromIgnored.add(op.content().substring(5) + "/");
+                }
               }
             } else if (op.content().equals("RMDIR")) {
               if (Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
@@ -137,13 +146,20 @@ class ShellCaptureProperties {
             otherTurn.finish(CheckpointStatus.DONE);
           }
           Map<String, String> after = disk(project);
+          known.clear();
+          for (String path : after.keySet()) {
+            if (!ignoredAtStart.contains(path) && movedFromIgnored.stream().noneMatch(path::startsWith)) {
+              known.add(path);
+            }
+          }
 
           List<String> recorded = snapshot.recordChanges().recorded().stream().map(FileChange::path).sorted().toList();
           turn.finish(CheckpointStatus.DONE);
 
           Set<String> expected = new TreeSet<>();
           for (String path : UNIVERSE) {
-            if (!ignoredAtStart.contains(path) && !java.util.Objects.equals(before.get(path), after.get(path))) {
+            boolean moved = before.get(path) == null && movedFromIgnored.stream().anyMatch(path::startsWith);
+            if (!ignoredAtStart.contains(path) && !moved && !java.util.Objects.equals(before.get(path), after.get(path))) {
               expected.add(path);
             }
           }

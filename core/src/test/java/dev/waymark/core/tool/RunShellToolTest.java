@@ -107,8 +107,8 @@ class RunShellToolTest {
     assertThat(r.content()).contains("  created kept.txt\n")
         .contains("Changed but not recorded (undo will not restore them):\n")
         .contains("  app.log: ignored by .gitignore; not recorded\n")
-        .contains("  node_modules/: excluded directory; what changed inside it is not recorded\n")
-        .contains("  sub/gen/: ignored by .gitignore directory; what changed inside it is not recorded\n")
+        .contains("  node_modules/: excluded by Waymark (build output, dependencies, caches); what changed inside it is not recorded\n")
+        .contains("  sub/gen/: ignored by .gitignore; what changed inside it is not recorded\n")
         .doesNotContain(".git/");
   }
 

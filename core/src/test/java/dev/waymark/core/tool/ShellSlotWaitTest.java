@@ -1,0 +1,79 @@
+package dev.waymark.core.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.waymark.core.checkpoint.SlotHolder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A command waiting for the project's shell slot while another Waymark holds it, stopped by
+ * Ctrl+Z or SIGSTOP: the wait counts against the command's timeout, names the process it waits
+ * for and says it is stopped, and can be cancelled.
+ */
+class ShellSlotWaitTest {
+  @TempDir Path temp;
+  ToolFixture f;
+  Process holder;
+
+  @BeforeEach
+  void open() throws Exception {
+    assumeTrue(Files.isDirectory(Path.of("/proc/self")), "process states are read from /proc");
+    f = new ToolFixture(temp);
+    holder = SlotHolder.start(f.store.shadowDirectory().getParent().resolve("shell.lock"));
+    SlotHolder.signal(holder, "STOP");
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (holder != null) {
+      SlotHolder.signal(holder, "CONT");
+      holder.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    }
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  @Test
+  void theWaitForAStoppedWaymarkEndsAtTheCommandsTimeoutAndNamesIt() {
+    long start = System.nanoTime();
+    ToolResult r = f.call("run_shell", "command", "echo never > n.txt", "timeout_ms", 2000);
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).contains("not run", "Waymark process " + holder.pid(), "stopped", "kill -CONT " + holder.pid(),
+        "2000 ms");
+    assertThat(tookMillis).as("the wait is the command's timeout, not forever").isLessThan(10_000);
+    assertThat(f.exists("n.txt")).isFalse();
+  }
+
+  @Test
+  void theWaitCanBeCancelledAndSaysWhomItWaitedFor() throws Exception {
+    CompletableFuture<ToolResult> waiting = CompletableFuture.supplyAsync(() -> f.shell("echo never > n.txt"));
+    Thread.sleep(500);
+    f.cancellation.cancel();
+    ToolResult r = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(r.content()).contains("Cancelled while waiting", "Waymark process " + holder.pid(), "stopped");
+  }
+
+  @Test
+  void onceResumedAndEndedTheCommandRunsWithWhatIsLeftOfItsTimeout() throws Exception {
+    CompletableFuture<ToolResult> waiting = CompletableFuture.supplyAsync(
+        () -> f.call("run_shell", "command", "echo ran > r.txt", "timeout_ms", 20_000));
+    Thread.sleep(1_500);
+    SlotHolder.signal(holder, "CONT");
+    holder.destroy();
+    ToolResult r = waiting.get(20, TimeUnit.SECONDS);
+    assertThat(r.isError()).as(r.content()).isFalse();
+    assertThat(r.content()).contains("waited", "Waymark process " + holder.pid());
+    assertThat(f.read("r.txt")).isEqualTo("ran\n");
+  }
+}
