@@ -20,8 +20,20 @@ public sealed interface Event {
   record ToolCallProposed(int checkpoint, ToolCallView call, String summary, String preview, boolean needsApproval)
       implements Event {}
 
-  /** A tool call ended (ran, failed, or was denied). */
-  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) implements Event {}
+  /**
+   * A tool call ended (ran, failed, or was denied); {@code changedPaths} are the project files it
+   * changed and recorded in the checkpoint, sorted (empty when unknown, e.g. in a restored chat).
+   */
+  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, java.util.List<String> changedPaths)
+      implements Event {
+    public ToolCallFinished {
+      changedPaths = java.util.List.copyOf(changedPaths);
+    }
+
+    public ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) {
+      this(checkpoint, call, result, isError, java.util.List.of());
+    }
+  }
 
   /** A steering message waits for the next model call. */
   record SteeringQueued(int checkpoint, String text) implements Event {}
