@@ -4,6 +4,7 @@ import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
@@ -18,8 +19,9 @@ final class Workspaces {
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings) {
     Tools tools = Tools.standard(toolSettings);
+    // the system prompt tells the model what fences its commands: the sandbox, once it runs them, says so here
     return new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(), models.get(),
-        Toolset.of(tools.all()), settings, memory));
+        Toolset.of(tools.all()), settings, memory, Sandboxing.NONE));
   }
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings) {

@@ -18,13 +18,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * guarded by itself.
  */
 final class Conversation {
-  private final String systemPrompt;
+  private final java.util.function.Supplier<String> systemPromptSource;
+  private volatile String systemPrompt; // made on first use: it reads the user's git status, off the opening thread
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
   private final Map<Integer, String> drafts = new ConcurrentHashMap<>();
 
   Conversation(String systemPrompt, TabSession.Memory memory) {
-    this.systemPrompt = systemPrompt;
+    this(() -> systemPrompt, memory);
+  }
+
+  Conversation(java.util.function.Supplier<String> systemPrompt, TabSession.Memory memory) {
+    this.systemPromptSource = systemPrompt;
     memory.messages().forEach((n, list) -> messages.put(n, new ArrayList<>(list)));
     drafts.putAll(memory.drafts());
     pendingWhenLeft.putAll(memory.pending());
@@ -65,9 +70,24 @@ final class Conversation {
     }
     List<ChatMessage> all = new ArrayList<>();
     // the summary joins the system prompt: some chat templates refuse a system message further down
-    all.add(new ChatMessage.System(summary == null ? systemPrompt : systemPrompt + "\n\n" + summary));
+    String system = systemPrompt();
+    all.add(new ChatMessage.System(summary == null ? system : system + "\n\n" + summary));
     all.addAll(turns);
     return all;
+  }
+
+  private String systemPrompt() {
+    String made = systemPrompt;
+    if (made == null) {
+      synchronized (this) {
+        made = systemPrompt;
+        if (made == null) {
+          made = systemPromptSource.get();
+          systemPrompt = made;
+        }
+      }
+    }
+    return made;
   }
 
   /** The prompt that opened checkpoint {@code n}: its first user message. */

@@ -3,6 +3,8 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.context.Sandboxing;
+import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
@@ -10,6 +12,7 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -84,12 +87,19 @@ public final class TabSession implements AutoCloseable {
   /** A tab brought back with what it remembered (a loaded session). */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory) {
+    this(tree, projectRoot, model, tools, settings, memory, Sandboxing.NONE);
+  }
+
+  /** {@code sandboxing}: what fences the tab's shell commands, as its system prompt tells the model. */
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Memory memory, Sandboxing sandboxing) {
     this.tree = tree;
     this.settings = settings;
-    this.conversation = new Conversation(SystemPrompt.forProject(projectRoot, settings.basePrompt()), memory);
+    this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
+        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing)), memory);
     this.steering = new SteeringQueue(this::emit);
     this.gate = new ApprovalGate(tools, settings, projectRoot, this::emit);
-    this.runner = new TurnRunner(tree, model, tools, settings, conversation, steering, gate, this::emit);
+    this.runner = new TurnRunner(tree, projectRoot, model, tools, settings, conversation, steering, gate, this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
   }

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
@@ -32,6 +33,7 @@ final class TurnRunner {
   private static final int COMPACT_RESULT_CHARS = 2000;
 
   private final CheckpointTree tree;
+  private final java.nio.file.Path projectRoot;
   private final ChatModel model;
   private final Toolset tools;
   private final SessionSettings settings;
@@ -40,9 +42,10 @@ final class TurnRunner {
   private final ApprovalGate gate;
   private final Consumer<Event> emit;
 
-  TurnRunner(CheckpointTree tree, ChatModel model, Toolset tools, SessionSettings settings, Conversation conversation,
-      SteeringQueue steering, ApprovalGate gate, Consumer<Event> emit) {
+  TurnRunner(CheckpointTree tree, java.nio.file.Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Conversation conversation, SteeringQueue steering, ApprovalGate gate, Consumer<Event> emit) {
     this.tree = tree;
+    this.projectRoot = projectRoot;
     this.model = model;
     this.tools = tools;
     this.settings = settings;
@@ -144,7 +147,7 @@ final class TurnRunner {
             : limitReached
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "
                 + settings.maxStepsPerTurn() + " tool calls.", true)
-            : gate.run(call, turn, state, false);
+            : withNestedInstructions(call, gate.run(call, turn, state, false));
         if (!limitReached) {
           state.steps++;
         }
@@ -156,6 +159,39 @@ final class TurnRunner {
         return CheckpointStatus.FAILED;
       }
     }
+  }
+
+  /**
+   * A file read below a directory with its own {@code AGENTS.md} or {@code CLAUDE.md}: those not
+   * yet in the conversation go to the model with the file, so they apply from then on (an undo
+   * that takes the read back takes them back too, and the next read brings them again).
+   */
+  private ChatMessage.ToolResult withNestedInstructions(ToolCall call, ChatMessage.ToolResult result) {
+    if (!call.name().equals("read_file") || result.isError()) {
+      return result;
+    }
+    String path;
+    try {
+      com.fasterxml.jackson.databind.JsonNode arguments = dev.waymark.core.model.ToolArguments.parse(call.argumentsJson());
+      path = arguments.path("path").asText("");
+    } catch (java.io.IOException e) {
+      return result;
+    }
+    List<InstructionFiles.Instructions> found = InstructionFiles.along(projectRoot, path);
+    if (found.isEmpty()) {
+      return result;
+    }
+    List<String> sent = conversation.sent(tree.livePath()).stream()
+        .map(m -> m instanceof ChatMessage.ToolResult r ? r.content() : m instanceof ChatMessage.System s ? s.text() : "")
+        .toList();
+    StringBuilder content = new StringBuilder(result.content());
+    for (InstructionFiles.Instructions file : found) {
+      if (sent.stream().noneMatch(text -> text.contains(file.header())) && content.indexOf(file.header()) < 0) {
+        content.append("\n\n").append(file.block());
+      }
+    }
+    return content.length() == result.content().length() ? result
+        : new ChatMessage.ToolResult(result.toolCallId(), result.toolName(), content.toString(), false);
   }
 
   private StreamListener listener(int n) {

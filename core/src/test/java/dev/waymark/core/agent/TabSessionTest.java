@@ -811,6 +811,52 @@ class TabSessionTest {
   }
 
   @Test
+  void theSystemPromptSaysWhereTheAgentWorksAndCarriesTheRootsClaudeMdToo() throws Exception {
+    Files.writeString(project.resolve("CLAUDE.md"), "Claude rules.\n");
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("hi"));
+    await(Event.TurnFinished.class, e -> true);
+    String system = ((ChatMessage.System) model.requests.get(0).messages().get(0)).text();
+    assertThat(system).contains("# Where you work", "Working directory", project.toAbsolutePath().normalize().toString(),
+        "Today's date: " + java.time.LocalDate.now(), "Git: not a git repository", "Sandbox: none",
+        "# Project instructions (CLAUDE.md)", "Claude rules.");
+  }
+
+  @Test
+  void aNestedAgentsMdGoesToTheModelWithTheFirstFileReadBelowItAndAgainOnlyAfterAnUndo() throws Exception {
+    Files.createDirectories(project.resolve("web/ui"));
+    Files.writeString(project.resolve("web/AGENTS.md"), "Use pnpm in web.\n");
+    Files.writeString(project.resolve("web/ui/a.ts"), "a\n");
+    Files.writeString(project.resolve("web/ui/b.ts"), "b\n");
+    Files.writeString(project.resolve("top.txt"), "t\n");
+    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    model.respond(r -> call("read_file", "{\"path\":\"top.txt\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/a.ts\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("look"));
+    await(Event.TurnFinished.class, e -> true);
+
+    List<String> results = model.requests.get(3).messages().stream().filter(m -> m instanceof ChatMessage.ToolResult)
+        .map(m -> ((ChatMessage.ToolResult) m).content()).toList();
+    assertThat(results).hasSize(3);
+    assertThat(results.get(0)).doesNotContain("Use pnpm");
+    assertThat(results.get(1)).contains("a", "# Instructions in web/AGENTS.md (for files under web/", "Use pnpm in web.");
+    assertThat(results.get(2)).doesNotContain("Use pnpm");
+
+    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    await(Event.CheckpointRestored.class, e -> true);
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("again"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    ChatMessage.ToolResult again = (ChatMessage.ToolResult) model.requests.get(5).messages().stream()
+        .filter(m -> m instanceof ChatMessage.ToolResult).reduce((a, b) -> b).orElseThrow();
+    assertThat(again.content()).as("the undone read took its instructions with it").contains("Use pnpm in web.");
+  }
+
+  @Test
   void anUnknownToolOrBadArgumentsAreToldToTheModelAndTheTurnGoesOn() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> new ChatResponse(new ChatMessage.Assistant("", List.of(
