@@ -60,7 +60,8 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()));
+                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone(),
+                CommandFiles.of(System.getenv(), project)));
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {

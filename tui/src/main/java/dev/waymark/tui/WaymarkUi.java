@@ -2,6 +2,7 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
+import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
@@ -47,8 +48,15 @@ public final class WaymarkUi implements Host {
   public static final int MIN_COLUMNS = FrameLayout.MIN_COLUMNS;
   public static final int MIN_ROWS = FrameLayout.MIN_ROWS;
 
-  /** What the footer names, the key bindings, and the clock. */
-  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {}
+  /**
+   * What the footer names, the key bindings, the clock, and the prompts kept as files that run as
+   * {@code /name} ({@link CustomCommands#list()} gives the command menu their names and descriptions).
+   */
+  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, CustomCommands customCommands) {
+    public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {
+      this(modelLabel, approvalLabel, keys, clock, CustomCommands.NONE);
+    }
+  }
 
   private record TabEvent(TabController tab, Event event) {}
 
@@ -86,7 +94,7 @@ public final class WaymarkUi implements Host {
     this.options = options;
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
-    this.commands = new CommandRunner(tabs, workspace, options.clock(), this);
+    this.commands = new CommandRunner(tabs, workspace, options.clock(), this, options.customCommands());
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */

@@ -37,6 +37,7 @@ class WaymarkUiTest {
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
+  dev.waymark.core.context.CustomCommands customCommands = dev.waymark.core.context.CustomCommands.NONE;
 
   /** The session of the tab opened last. */
   private volatile TabSession lastOpened;
@@ -60,7 +61,8 @@ class WaymarkUiTest {
     workspace = workspace(script, approval);
     workspace.onSaved(saves::add);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone()));
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone(),
+            customCommands));
     if (session == null) {
       ui.openTab();
     } else {
@@ -212,6 +214,36 @@ class WaymarkUiTest {
   private void send(String text) {
     type(text);
     key(KeyType.Enter);
+  }
+
+  @Test
+  void aCustomCommandSendsItsFilesTextWithTheArgumentsAndAnUnknownOneSaysSo() throws Exception {
+    Path commands = Files.createDirectories(temp.resolve("config/waymark/commands"));
+    Files.writeString(commands.resolve("review.md"), "# Review a file\nReview $ARGUMENTS for bugs; say which lines.\n");
+    customCommands = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), commands.getParent());
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'Review src/a.txt for bugs; say which lines.',"
+        + "'text':'Reviewed it.'}]}");
+
+    send("/review src/a.txt");
+    waitFor(s -> s.contains("Reviewed it.") && s.contains("ready · #1"), "the custom command's turn");
+
+    send("/nosuch thing");
+    waitFor("Unknown command /nosuch");
+  }
+
+  @Test
+  void initAsksTheAgentToWriteAgentsMdInATurnThatUndoTakesBack() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'expectLastUser':'write a starting AGENTS.md','toolCalls':[{'name':'write_file','arguments':"
+        + "{'path':'AGENTS.md','content':'# Agents\\nRun mvn test.\\n'}}]},"
+        + "{'text':'Wrote AGENTS.md.'}]}");
+
+    send("/init");
+    waitFor(s -> s.contains("Wrote AGENTS.md.") && s.contains("ready · #1"), "the /init turn");
+    assertThat(Files.readString(project.resolve("AGENTS.md"))).isEqualTo("# Agents\nRun mvn test.\n");
+
+    send("/undo");
+    waitFor(s -> !Files.exists(project.resolve("AGENTS.md")), "the undo");
   }
 
   @Test

@@ -23,6 +23,15 @@ public final class InstructionFiles {
 
   private InstructionFiles() {}
 
+  /** What {@code /init} asks of the agent: a starting AGENTS.md, written in a turn the user can undo. */
+  public static final String INIT_PROMPT = String.join("\n",
+      "/init: write a starting AGENTS.md for this project: instructions for coding agents working in it.",
+      "First look at the project (its layout, build files, README, tests, CI configuration) with your tools.",
+      "Then write AGENTS.md at the project root, short and specific to this project: what it is, how it is laid out,",
+      "the commands to build, test and lint it, the code style and conventions it follows, and anything a newcomer",
+      "would get wrong. If AGENTS.md (or CLAUDE.md) exists already, improve it instead of starting over, and keep",
+      "what it says that is still true. Do not change any other file.");
+
   /** One instruction file: its project-relative path and its text, cut at {@link #MAX_CHARS} with a note. */
   public record Instructions(String path, String text) {
     /** The directory it governs, project-relative, {@code ""} for the root. */

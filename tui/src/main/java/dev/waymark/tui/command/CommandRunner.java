@@ -1,5 +1,6 @@
 package dev.waymark.tui.command;
 
+import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.workspace.Workspace;
@@ -23,18 +24,24 @@ public final class CommandRunner {
   private final Workspace workspace;
   private final Clock clock;
   private final Host host;
+  private final CustomCommands custom;
 
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host) {
+    this(tabs, workspace, clock, host, CustomCommands.NONE);
+  }
+
+  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CustomCommands custom) {
     this.tabs = tabs;
     this.workspace = workspace;
     this.clock = clock;
     this.host = host;
+    this.custom = custom;
   }
 
   public void run(TabController tab, String text) {
     TabState state = tab.state();
     String saveName = "cp" + state.live() + "-" + LocalDateTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(SAVE_NAME);
-    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName);
+    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName, custom);
     if (parsed instanceof SlashCommand.Parsed.Invalid invalid) {
       state.notice(Tone.ERROR, "✗ " + invalid.message());
     } else if (parsed instanceof SlashCommand.Parsed.Help) {
@@ -47,6 +54,13 @@ public final class CommandRunner {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
+    } else if (parsed instanceof SlashCommand.Parsed.Prompt prompt) {
+      if (state.running()) {
+        tab.steer(prompt.text()); // as a typed message would: it goes into the running turn
+      } else {
+        tab.send(prompt.text());
+      }
+      tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {

@@ -1,5 +1,7 @@
 package dev.waymark.tui.command;
 
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.RestoreScope;
 import java.util.ArrayList;
@@ -14,12 +16,12 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint N", "/checkpoint live", "/checkpoint undo [N] [--force]", "/checkpoint redo [--force]",
       "/checkpoint save [name]", "/checkpoint goto N|NAME [--force]", "/checkpoint diff [N]",
       "/checkpoint restore N [files|conversation|both] [--force]", "/session save [name]", "/session load ID|NAME",
-      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/reasoning", "/help", "/quit");
+      "/session list", "/session delete ID", "/tab", "/tab reopen [N]", "/undo [N]", "/redo", "/rewind", "/diff [N]", "/compact", "/init", "/reasoning", "/help", "/quit");
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/reasoning", "/help", "/quit");
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff", "/compact", "/init", "/reasoning", "/help", "/quit");
 
   private SlashCommand() {}
 
@@ -43,6 +45,9 @@ public final class SlashCommand {
 
     record Invalid(String message) implements Parsed {}
 
+    /** A prompt a command stands for ({@code /init}, a custom command): sent as if typed. */
+    record Prompt(String text) implements Parsed {}
+
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
   }
@@ -58,6 +63,11 @@ public final class SlashCommand {
    * @param defaultSaveName the name a bare {@code save} uses
    */
   public static Parsed parse(String text, int current, String defaultSaveName) {
+    return parse(text, current, defaultSaveName, CustomCommands.NONE);
+  }
+
+  /** {@link #parse(String, int, String)}, where a name no built-in command has may be one of {@code custom}. */
+  public static Parsed parse(String text, int current, String defaultSaveName, CustomCommands custom) {
     String[] words = text.strip().split("\\s+");
     String head = words[0].toLowerCase(Locale.ROOT);
     switch (head) {
@@ -84,8 +94,15 @@ public final class SlashCommand {
         return tab(words);
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
+      case "/init":
+        return words.length == 1 ? new Parsed.Prompt(InstructionFiles.INIT_PROMPT)
+            : invalid("/init takes no arguments: it asks the agent to write AGENTS.md.");
       default:
-        return invalid("Unknown command " + words[0] + ". Type /help for the list.");
+        String stripped = text.strip();
+        String name = words[0].substring(1);
+        String arguments = stripped.length() > words[0].length() ? stripped.substring(words[0].length()) : "";
+        return custom.find(name).<Parsed>map(entry -> new Parsed.Prompt(entry.prompt(arguments)))
+            .orElseGet(() -> invalid("Unknown command " + words[0] + ". Type /help for the list."));
     }
   }
 

@@ -101,6 +101,7 @@ public final class HelpText {
       case "/redo" -> "short for /checkpoint redo";
       case "/rewind" -> "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)";
       case "/diff [N]" -> "short for /checkpoint diff [N]";
+      case "/init" -> "ask the agent to write a starting AGENTS.md for the project (a turn you can undo)";
       case "/help" -> "this help";
       case "/quit" -> "leave Waymark";
       default -> "";
