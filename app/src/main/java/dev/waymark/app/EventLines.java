@@ -98,6 +98,16 @@ final class EventLines {
       node.put("message", e.message());
     } else if (event instanceof Event.Error e) {
       node.put("message", e.message());
+    } else if (event instanceof Event.ContextUsed e) {
+      node.put("checkpoint", e.checkpoint()).put("tokens", e.tokens());
+      if (e.window() > 0) {
+        node.put("window", e.window()).put("percent", e.percent().getAsInt());
+      } else {
+        node.putNull("window").putNull("percent");
+      }
+      node.put("estimated", e.estimated());
+    } else if (event instanceof Event.Compacting e) {
+      node.put("checkpoint", e.checkpoint()).put("reason", e.reason());
     } else if (event instanceof Event.TurnFinished e) {
       node.put("checkpoint", e.checkpoint()).put("status", e.status().name().toLowerCase(Locale.ROOT));
       e.usage().ifPresentOrElse(u -> node.putObject("usage").put("input_tokens", u.inputTokens())

@@ -117,7 +117,7 @@ final class ExecCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings());
+          settings.session(choice.model(), mode, interactive), settings.toolSettings());
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;
@@ -204,6 +204,7 @@ final class ExecCommand implements Callable<Integer> {
     String failure = null;
     CheckpointView unchanged = null;
     boolean started = false;
+    int compacting = -1; // a checkpoint compacting by itself: the prompt's own turn follows it
     // with --json, stdout gets every event and stderr only what ends the run: its failure or interruption
     PrintWriter activity = json ? new PrintWriter(java.io.Writer.nullWriter()) : err;
     while (true) {
@@ -216,8 +217,8 @@ final class ExecCommand implements Callable<Integer> {
       if (event instanceof Event.TurnStarted) {
         started = true; // the workspace saves again, with the prompt in the conversation
       }
-      if (json && event instanceof Event.AssistantDelta) {
-        continue;
+      if (event instanceof Event.AssistantDelta delta && (json || delta.checkpoint() == compacting)) {
+        continue; // a compaction's summary is no answer: it is in the session, and the JSON has it
       }
       if (event instanceof Event.AssistantDelta delta) {
         out.print(delta.text());
@@ -237,6 +238,9 @@ final class ExecCommand implements Callable<Integer> {
       } else if (event instanceof Event.ToolCallFinished finished) {
         activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
         notRecorded(finished.result()).forEach(activity::println);
+      } else if (event instanceof Event.Compacting compaction) {
+        compacting = compaction.checkpoint();
+        activity.println("waymark: " + compaction.reason());
       } else if (event instanceof Event.Waiting waiting) {
         activity.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
@@ -253,6 +257,11 @@ final class ExecCommand implements Callable<Integer> {
         } else {
           unchanged = created.checkpoint(); // a failed turn's only line is its reason
         }
+      } else if (event instanceof Event.TurnFinished finished && finished.checkpoint() == compacting
+          && finished.status() != TurnStatus.CANCELLED) {
+        compacting = -1;
+        unchanged = null;
+        failure = null; // the prompt goes on in the next turn, which says how it ends
       } else if (event instanceof Event.TurnFinished finished) {
         out.flush();
         if (finished.status() == TurnStatus.DONE) {
@@ -314,7 +323,10 @@ final class ExecCommand implements Callable<Integer> {
     private boolean toolsSince;
 
     void see(Event event) {
-      if (event instanceof Event.ToolCallProposed) {
+      if (event instanceof Event.TurnStarted) {
+        text.setLength(0);
+        toolsSince = false;
+      } else if (event instanceof Event.ToolCallProposed) {
         toolsSince = true;
       } else if (event instanceof Event.AssistantDelta delta) {
         if (toolsSince) {

@@ -31,9 +31,19 @@ record Settings(
     List<String> exclusions,
     List<String> trustedProjects,
     Integer maxStepsPerTurn,
-    Integer maxAnswerMiB) {
+    Integer maxAnswerMiB,
+    Map<String, Integer> contextWindows,
+    Integer autoCompactPercent) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
+
+  /** Settings from before context windows were settable. */
+  Settings(List<ProviderSetting> providers, String provider, String model, String approval,
+      Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
+      Integer maxStepsPerTurn, Integer maxAnswerMiB) {
+    this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
+        maxAnswerMiB, null, null);
+  }
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -43,6 +53,7 @@ record Settings(
     keyBindings = keyBindings == null ? Map.of() : Map.copyOf(keyBindings);
     exclusions = exclusions == null ? List.of() : List.copyOf(exclusions);
     trustedProjects = trustedProjects == null ? List.of() : List.copyOf(trustedProjects);
+    contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
   }
 
   /** A model provider: {@code type} openai (any compatible server), anthropic or scripted. */
@@ -133,7 +144,8 @@ record Settings(
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB());
+        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), own.contextWindows(),
+        own.autoCompactPercent());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning);
@@ -257,6 +269,16 @@ record Settings(
     if (maxAnswerMiB != null && (maxAnswerMiB < 1 || maxAnswerMiB > 4096)) {
       throw bad(file, text, "/maxAnswerMiB", "maxAnswerMiB must be from 1 to 4096 (default 32).");
     }
+    if (autoCompactPercent != null && (autoCompactPercent < 0 || autoCompactPercent > 100)) {
+      throw bad(file, text, "/autoCompactPercent", "autoCompactPercent must be from 0 (never) to 100 (default "
+          + dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT + ").");
+    }
+    for (var window : contextWindows.entrySet()) {
+      if (window.getValue() == null || window.getValue() < 1024) {
+        throw bad(file, text, "/contextWindows/" + window.getKey().replace("~", "~0").replace("/", "~1"),
+            "contextWindows: the window of \"" + window.getKey() + "\" must be a number of tokens, at least 1024.");
+      }
+    }
     for (var binding : keyBindings.entrySet()) {
       try {
         dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(Map.of(binding.getKey(), binding.getValue()));
@@ -323,7 +345,31 @@ record Settings(
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
-        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB);
+        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, windows(later),
+        later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent);
+  }
+
+  private Map<String, Integer> windows(Settings later) {
+    Map<String, Integer> merged = new LinkedHashMap<>(contextWindows);
+    merged.putAll(later.contextWindows());
+    return merged;
+  }
+
+  /** The window of {@code model} in tokens (settings first, then the known models), 0 when unknown. */
+  long contextWindow(String model) {
+    return dev.waymark.core.model.ContextWindows.of(model, contextWindows).orElse(0);
+  }
+
+  /** How full the window may get before a prompt compacts the conversation first, in percent (0: never). */
+  int compactPercent() {
+    return autoCompactPercent != null ? autoCompactPercent : dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT;
+  }
+
+  /** How a tab of this run works: the model, approvals, limits and its context window. */
+  dev.waymark.core.agent.SessionSettings session(String model, dev.waymark.core.tool.ApprovalMode approval,
+      boolean interactive) {
+    return new dev.waymark.core.agent.SessionSettings(model, approval, interactive, null, stepsPerTurn(),
+        contextWindow(model), compactPercent());
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -44,7 +44,7 @@ final class UiLauncher {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
-          new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
+          settings.session(choice.model(), approval, true),
           settings.toolSettings());
       Optional<SessionFile> chosen;
       try {

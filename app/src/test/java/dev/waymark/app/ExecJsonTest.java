@@ -193,6 +193,7 @@ class ExecJsonTest {
             0, 0, 0, true, Optional.empty(), Set.of())), 0),
         new Event.DiffReady(new DiffView(1, List.of(new DiffView.FileDiff("a.txt", "@@", 1, 0, false)))),
         new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error("e", OptionalLong.empty()),
+        new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),
         new Event.TabRestored("t", List.of(), 0, List.of(0), Optional.empty()));
     Set<Class<?>> sampled = new LinkedHashSet<>();

@@ -37,6 +37,7 @@ class WaymarkUiTest {
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
+  long contextWindow;
   dev.waymark.core.context.CustomCommands customCommands = dev.waymark.core.context.CustomCommands.NONE;
 
   /** The session of the tab opened last. */
@@ -75,7 +76,8 @@ class WaymarkUiTest {
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
     return new Workspace(store, "scripted", (tree, memory) -> {
       TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
-          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory);
+          Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null, 50, contextWindow, 85),
+          memory);
       lastOpened = opened;
       return opened;
     });
@@ -229,6 +231,29 @@ class WaymarkUiTest {
 
     send("/nosuch thing");
     waitFor("Unknown command /nosuch");
+  }
+
+  @Test
+  void theFooterShowsHowFullTheWindowIsAndAPromptPastTheThresholdCompactsFirstInACheckpointOfItsOwn() throws Exception {
+    contextWindow = 10_000;
+    start(120, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'first','text':'First answer.','usage':{'inputTokens':8800,'outputTokens':300}},"
+        + "{'whenLastUser':'Summarise our conversation','text':'Summary: we said hello.','usage':{'inputTokens':9100,'outputTokens':800}},"
+        + "{'whenLastUser':'second','text':'Second answer.','usage':{'inputTokens':1500,'outputTokens':100}}]}");
+
+    send("first");
+    String full = waitFor(s -> s.contains("First answer.") && s.contains("ready · #1"), "the first turn");
+    assertThat(full).contains("ctx 9.1k (91%)");
+
+    send("second");
+    String after = waitFor(s -> s.contains("Second answer.") && s.contains("ready · #3"), "the compaction and the prompt");
+    assertThat(after).contains("of the model's 10k-token window", "Summary: we said hello.", "ctx 1.6k (16%)");
+
+    send("/undo");
+    waitFor(s -> s.contains("ready · #2"), "undoing the prompt");
+    send("/undo");
+    String undone = waitFor(s -> s.contains("ready · #1") && s.contains("ctx ~"), "undoing the compaction");
+    assertThat(undone).containsPattern("ctx ~\\d");
   }
 
   @Test

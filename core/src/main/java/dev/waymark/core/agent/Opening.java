@@ -11,8 +11,21 @@ import java.util.OptionalInt;
  * @param branchFrom the checkpoint the prompt was sent from, when not on live
  * @param resumes the checkpoint an approved call continues
  */
-record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact) {
-  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true);
+record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact,
+    Optional<Then> then) {
+  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, Optional.empty());
+
+  /** An automatic /compact: why it runs, and the prompt it goes before. */
+  record Then(String reason, String prompt) {}
+
+  Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact) {
+    this(prompt, branchFrom, approvedCall, resumes, compact, Optional.empty());
+  }
+
+  /** A /compact that runs by itself before {@code prompt}, which the next turn then sends. */
+  static Opening compactBefore(String prompt, String reason) {
+    return new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, Optional.of(new Then(reason, prompt)));
+  }
 
   static Opening prompt(String text) {
     return new Opening(text, OptionalInt.empty(), Optional.empty(), -1, false);

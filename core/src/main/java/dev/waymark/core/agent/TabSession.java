@@ -63,6 +63,10 @@ public final class TabSession implements AutoCloseable {
   private final Command.Handler dispatch = new Dispatch();
   private volatile boolean closing;
   private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
+  /** The tokens the live conversation takes, as last counted; -1 before any count. */
+  private volatile long contextTokens = -1;
+  /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
+  private volatile boolean lastTurnCompacted;
 
   /**
    * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
@@ -275,6 +279,13 @@ public final class TabSession implements AutoCloseable {
       LOG.info("not starting a turn: the tab is closing");
       return;
     }
+    if (opening.sendsPrompt() && (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live())
+        && tooFull()) {
+      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + contextTokens * 100 / settings.contextWindow()
+          + "% of the model's " + settings.contextWindow() / 1000 + "k-token window (compacting from "
+          + settings.compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
+          + "then your prompt is sent.");
+    }
     Turn turn = openTurn(opening);
     if (turn == null) {
       return;
@@ -282,11 +293,27 @@ public final class TabSession implements AutoCloseable {
     int n = turn.number();
     List<ChatMessage> mine = conversation.open(n, opening.sendsPrompt() ? Optional.of(opening.prompt()) : Optional.empty());
     RunningTurn state = new RunningTurn(n);
+    state.mayCompactWhenTooLong = !lastTurnCompacted;
     steering.started(state);
     emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
     viewToLive = true;
     // from here the turn's thread holds the tree
-    queue.lendTree(() -> runner.run(turn, state, opening, mine, this::publish), text -> startTurn(Opening.prompt(text)));
+    Opening begun = opening;
+    queue.lendTree(() -> {
+      Optional<String> next = runner.run(turn, state, begun, mine, this::publish);
+      lastTurnCompacted = state.compacted;
+      if (state.contextTokens >= 0) {
+        contextTokens = state.contextTokens;
+      }
+      return next;
+    }, text -> startTurn(Opening.prompt(text)));
+  }
+
+  /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
+  private boolean tooFull() {
+    long window = settings.contextWindow();
+    return !lastTurnCompacted && settings.compactPercent() > 0 && window > 0 && contextTokens >= 0
+        && contextTokens * 100 >= window * settings.compactPercent();
   }
 
   /** Opens the turn's checkpoint: under live, or as a branch from an earlier one; null when it cannot start. */
@@ -352,6 +379,26 @@ public final class TabSession implements AutoCloseable {
     String draft = result.applied() ? conversation.draft(result.target()) : "";
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
+    if (result.applied()) {
+      // the provider counts nothing until the next call: about four characters a token until then
+      long characters = conversation.sent(tree.livePath()).stream().mapToLong(TabSession::length).sum();
+      contextTokens = characters / 4;
+      lastTurnCompacted = false;
+      emit(new Event.ContextUsed(tree.live(), contextTokens, settings.contextWindow(), true));
+    }
+  }
+
+  private static long length(ChatMessage m) {
+    if (m instanceof ChatMessage.System s) {
+      return s.text().length();
+    } else if (m instanceof ChatMessage.User u) {
+      return u.text().length();
+    } else if (m instanceof ChatMessage.Assistant a) {
+      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
+    } else if (m instanceof ChatMessage.ToolResult r) {
+      return r.content().length();
+    }
+    return 0;
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */

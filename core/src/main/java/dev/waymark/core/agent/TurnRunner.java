@@ -64,25 +64,53 @@ final class TurnRunner {
     int n = turn.number();
     CheckpointStatus status = CheckpointStatus.DONE;
     Optional<ChatResponse.Usage> usage = Optional.empty();
+    Optional<String> follow = Optional.empty(); // the prompt a compaction of its own goes before
+    boolean sendFollowAfterFailure = false;
     try {
       if (opening.compact()) {
+        if (opening.then().isPresent()) {
+          emit.accept(new Event.Compacting(n, opening.then().get().reason()));
+          follow = Optional.of(opening.then().get().prompt());
+          sendFollowAfterFailure = true; // the prompt may fit all the same: the server says if not
+        }
+        state.compacted = true;
         usage = compact(n, mine, state);
       } else {
-        status = loop(turn, state, opening, mine);
-        usage = state.usage;
+        try {
+          status = loop(turn, state, opening, mine);
+          usage = state.usage;
+        } catch (ModelException e) {
+          if (!tooLongAtTheStart(e, state, opening, mine)) {
+            throw e;
+          }
+          // nothing ran yet: this checkpoint becomes a /compact, and the prompt goes again after it
+          String prompt;
+          synchronized (mine) {
+            prompt = String.join("\n\n", mine.stream().map(m -> ((ChatMessage.User) m).text()).toList());
+            mine.clear();
+          }
+          emit.accept(new Event.Compacting(n, "The server said the conversation is too long for the model: #" + n
+              + " compacts it, as /compact does (undo takes it back), and your prompt is sent again after it."));
+          follow = Optional.of(prompt);
+          state.compacted = true;
+          usage = compact(n, mine, state);
+        }
       }
     } catch (ModelException e) {
-      usage = state.usage;
+      usage = state.compacted ? Optional.empty() : state.usage;
       if (e.kind() == ModelException.Kind.CANCELLED || state.cancellation.isCancelled()) {
         status = CheckpointStatus.CANCELLED;
+        follow = Optional.empty();
       } else {
         status = CheckpointStatus.FAILED;
         emit.accept(new Event.Error(e.getMessage() + wayOut(e)));
+        follow = sendFollowAfterFailure ? follow : Optional.empty();
       }
     } catch (RuntimeException e) {
       LOG.error("turn #{} failed", n, e);
       status = CheckpointStatus.FAILED;
       emit.accept(new Event.Error("The turn failed: " + e.getMessage()));
+      follow = sendFollowAfterFailure ? follow : Optional.empty();
     }
 
     List<String> leftover = steering.end();
@@ -100,10 +128,15 @@ final class TurnRunner {
     } catch (RuntimeException e) {
       LOG.error("the tab's snapshot could not be taken after turn #{}", n, e); // its events still go out
     }
+    usage.ifPresent(u -> {
+      // after a compaction the summary is what the conversation takes; after a turn, what the last call read and wrote
+      state.contextTokens = state.compacted ? u.outputTokens() : u.inputTokens() + u.outputTokens();
+      emit.accept(new Event.ContextUsed(n, state.contextTokens, settings.contextWindow(), false));
+    });
     finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint))));
     emit.accept(new Event.TurnFinished(n, ProtocolViews.status(status), usage.map(ProtocolViews::usage)));
     if (leftover.isEmpty()) {
-      return Optional.empty();
+      return follow;
     }
     String text = String.join("\n\n", leftover);
     if (status == CheckpointStatus.CANCELLED) {
@@ -111,7 +144,24 @@ final class TurnRunner {
       return Optional.empty();
     }
     emit.accept(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
-    return Optional.of(text);
+    return Optional.of(follow.map(prompt -> prompt + "\n\n" + text).orElse(text));
+  }
+
+  /** Whether the first model call of a prompt's turn found the conversation too long, with nothing run yet. */
+  private boolean tooLongAtTheStart(ModelException e, RunningTurn state, Opening opening, List<ChatMessage> mine) {
+    if (e.kind() != ModelException.Kind.CONTEXT_TOO_LONG || !state.mayCompactWhenTooLong || !opening.sendsPrompt()
+        || state.steps > 0 || state.cancellation.isCancelled()) {
+      return false;
+    }
+    int own;
+    synchronized (mine) {
+      if (mine.isEmpty() || !mine.stream().allMatch(m -> m instanceof ChatMessage.User)) {
+        return false;
+      }
+      own = mine.size();
+    }
+    // the system prompt and this prompt alone: there is nothing earlier to compact, the prompt itself is too long
+    return conversation.sent(tree.livePath()).size() - own > 1;
   }
 
   private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {

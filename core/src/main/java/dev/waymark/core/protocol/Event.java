@@ -78,6 +78,24 @@ public sealed interface Event {
     }
   }
 
+  /**
+   * How much of the model's context window the conversation takes after checkpoint {@code checkpoint}:
+   * from the provider's token counts, or {@code estimated} from its length (after a restore).
+   * {@code window} is 0 when the model's window is unknown.
+   */
+  record ContextUsed(int checkpoint, long tokens, long window, boolean estimated) implements Event {
+    /** The share of the window used, in percent; empty when the window is unknown. */
+    public java.util.OptionalInt percent() {
+      return window <= 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of((int) Math.min(999, tokens * 100 / window));
+    }
+  }
+
+  /**
+   * Checkpoint {@code checkpoint} compacts the conversation by itself, as /compact does ({@code reason}
+   * says why, for the user); the prompt it came before is sent in the next turn.
+   */
+  record Compacting(int checkpoint, String reason) implements Event {}
+
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
   record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}
 
