@@ -311,4 +311,21 @@ class ExecJsonTest {
     assertThat(SessionsCommand.age(java.time.Duration.ofHours(30))).isEqualTo("1 day ago");
     assertThat(SessionsCommand.age(java.time.Duration.ofDays(12))).isEqualTo("12 days ago");
   }
+
+  @Test
+  void aConversationTooLongIsCompactedAndThePromptAnsweredWithTheSummaryKeptOffStdout() throws Exception {
+    Run first = exec("", true, "--script", script("{\"responses\": [{\"text\": \"one\"}]}"), "first");
+    String script = script("""
+        {"responses": [
+          {"error": {"kind": "CONTEXT_TOO_LONG", "message": "maximum context length is 8192 tokens"}},
+          {"expectLastUser": "Summarise our conversation", "text": "SUMMARY", "usage": {"inputTokens": 8000, "outputTokens": 30}},
+          {"expectLastUser": "second", "text": "the answer"}
+        ]}""");
+
+    Run second = exec("", true, "--session", sessionOf(first), "--script", script, "second");
+
+    assertThat(second.exit()).as(second.err()).isZero();
+    assertThat(second.out()).isEqualTo("the answer\n");
+    assertThat(second.err()).contains("too long for the model", "compacts it");
+  }
 }
