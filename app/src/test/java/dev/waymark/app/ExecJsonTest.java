@@ -328,4 +328,19 @@ class ExecJsonTest {
     assertThat(second.out()).isEqualTo("the answer\n");
     assertThat(second.err()).contains("too long for the model", "compacts it");
   }
+
+  @Test
+  void anExecPromptsMentionsGoToTheModelWithItButTheSessionListsThePromptAsTyped() throws Exception {
+    String script = script("{\"responses\": [{\"expectLastUser\": \"--- @a.txt ---\\nA\\n--- end of @a.txt ---\", "
+        + "\"text\": \"It holds A.\"}]}");
+
+    Run run = exec("", true, "--script", script, "what is in @a.txt?");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEqualTo("It holds A.\n");
+    StringWriter out = new StringWriter();
+    Main.run(new String[] {"sessions", "list", "-C", project.toString()}, new WaymarkHome(temp.resolve("home")),
+        new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), env);
+    assertThat(out.toString()).contains("what is in @a.txt?  (1 tab").doesNotContain("Attached");
+  }
 }

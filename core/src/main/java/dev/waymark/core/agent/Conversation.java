@@ -99,7 +99,7 @@ final class Conversation {
     synchronized (turn) {
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return user.text();
+          return dev.waymark.core.context.Mentions.typed(user.text());
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";

@@ -3,6 +3,7 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.context.Mentions;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
@@ -65,6 +66,7 @@ public final class TabSession implements AutoCloseable {
   private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
   /** The tokens the live conversation takes, as last counted; -1 before any count. */
   private volatile long contextTokens = -1;
+  private final Path projectRoot;
   /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
   private volatile boolean lastTurnCompacted;
 
@@ -98,6 +100,7 @@ public final class TabSession implements AutoCloseable {
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory, Sandboxing sandboxing) {
     this.tree = tree;
+    this.projectRoot = projectRoot;
     this.settings = settings;
     this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
         WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing)), memory);
@@ -291,7 +294,9 @@ public final class TabSession implements AutoCloseable {
       return;
     }
     int n = turn.number();
-    List<ChatMessage> mine = conversation.open(n, opening.sendsPrompt() ? Optional.of(opening.prompt()) : Optional.empty());
+    // the files the prompt @-mentions go with it, as they are now: the session keeps what the model saw
+    List<ChatMessage> mine = conversation.open(n, opening.sendsPrompt()
+        ? Optional.of(Mentions.expand(projectRoot, opening.prompt())) : Optional.empty());
     RunningTurn state = new RunningTurn(n);
     state.mayCompactWhenTooLong = !lastTurnCompacted;
     steering.started(state);

@@ -202,7 +202,7 @@ public final class SessionStore {
         .filter(c -> c.number() > 0 && c.created() != null)
         .sorted(Comparator.comparing(SessionFile.Checkpoint::created))
         .flatMap(c -> c.messages().stream().filter(m -> "user".equals(m.role()) && m.text() != null).limit(1))
-        .map(SessionFile.Message::text).filter(text -> !text.isBlank()).findFirst();
+        .map(m -> dev.waymark.core.context.Mentions.typed(m.text())).filter(text -> !text.isBlank()).findFirst();
     if (prompt.isEmpty()) {
       prompt = s.tabs().stream().map(SessionFile.Tab::input).filter(text -> text != null && !text.isBlank()).findFirst();
     }
