@@ -61,7 +61,7 @@ final class UiLauncher {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
                 approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone(),
-                CommandFiles.of(System.getenv(), project)));
+                CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {

@@ -3,6 +3,7 @@ package dev.waymark.tui;
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
 import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
@@ -12,6 +13,7 @@ import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.screen.HelpText;
@@ -49,12 +51,18 @@ public final class WaymarkUi implements Host {
   public static final int MIN_ROWS = FrameLayout.MIN_ROWS;
 
   /**
-   * What the footer names, the key bindings, the clock, and the prompts kept as files that run as
-   * {@code /name} ({@link CustomCommands#list()} gives the command menu their names and descriptions).
+   * What the footer names, the key bindings, the clock, the prompts kept as files that run as
+   * {@code /name} ({@link CustomCommands#list()} gives the command menu their names and descriptions),
+   * and the project's files for the {@code @} finder (null: no finder).
    */
-  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, CustomCommands customCommands) {
+  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, CustomCommands customCommands,
+      FileIndex files) {
     public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {
-      this(modelLabel, approvalLabel, keys, clock, CustomCommands.NONE);
+      this(modelLabel, approvalLabel, keys, clock, CustomCommands.NONE, null);
+    }
+
+    public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, CustomCommands customCommands) {
+      this(modelLabel, approvalLabel, keys, clock, customCommands, null);
     }
   }
 
@@ -95,6 +103,10 @@ public final class WaymarkUi implements Host {
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this, options.customCommands());
+    if (options.files() != null) {
+      layers.mentions(new MentionFinder(options.files()));
+      options.files().refresh(); // in the background: the finder is ready by the time @ is typed, usually
+    }
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */

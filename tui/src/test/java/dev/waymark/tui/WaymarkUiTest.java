@@ -38,6 +38,7 @@ class WaymarkUiTest {
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
   long contextWindow;
+  dev.waymark.core.context.FileIndex files;
   dev.waymark.core.context.CustomCommands customCommands = dev.waymark.core.context.CustomCommands.NONE;
 
   /** The session of the tab opened last. */
@@ -63,7 +64,7 @@ class WaymarkUiTest {
     workspace.onSaved(saves::add);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, Clock.systemDefaultZone(),
-            customCommands));
+            customCommands, files));
     if (session == null) {
       ui.openTab();
     } else {
@@ -254,6 +255,41 @@ class WaymarkUiTest {
     send("/undo");
     String undone = waitFor(s -> s.contains("ready · #1") && s.contains("ctx ~"), "undoing the compaction");
     assertThat(undone).containsPattern("ctx ~\\d");
+  }
+
+  @Test
+  void typingAtOpensTheFileFinderAndTheChosenFileGoesToTheModelWithThePrompt() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    Files.createDirectories(project.resolve("src/app"));
+    Files.writeString(project.resolve("src/app/TabSession.java"), "class TabSession {}\n");
+    Files.writeString(project.resolve("src/app/Tabs.java"), "class Tabs {}\n");
+    Files.writeString(project.resolve("notes.md"), "notes\n");
+    files = new dev.waymark.core.context.FileIndex(project);
+    files.refreshNow();
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'--- @src/app/Tabs.java ---\\nclass Tabs {}',"
+        + "'text':'Tabs is empty.'}]}");
+
+    type("explain @tabs");
+    String finder = waitFor(s -> s.contains("@ files") && s.contains("src/app/Tabs.java"), "the finder");
+    assertThat(finder).contains("▸ src/app/Tabs.java", "src/app/TabSession.java").doesNotContain("notes.md");
+    key(KeyType.ArrowDown);
+    key(KeyType.ArrowUp);
+    key(KeyType.Enter); // inserts the path, does not send
+    String inserted = waitFor(s -> s.contains("explain @src/app/Tabs.java"), "the inserted path");
+    assertThat(inserted).doesNotContain("@ files");
+
+    type("please");
+    key(KeyType.Enter);
+    waitFor(s -> s.contains("Tabs is empty.") && s.contains("ready · #1"), "the answer");
+
+    type("and @zz");
+    ui.drawNow();
+    assertThat(screen()).doesNotContain("@ files");
+    key(KeyType.Backspace);
+    key(KeyType.Backspace);
+    waitFor(s -> s.contains("@ files") && s.contains("notes.md"), "every top entry for a bare @");
+    key(KeyType.Escape);
+    waitFor(s -> !s.contains("@ files"), "Esc closing the finder");
   }
 
   @Test

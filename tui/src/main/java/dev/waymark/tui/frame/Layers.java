@@ -15,6 +15,16 @@ public final class Layers {
   private Overlay overlay;
   private Picker picker;
   private String hint = "";
+  private dev.waymark.tui.input.MentionFinder mentions;
+
+  /** The {@code @} finder, when the project's files can be searched; null otherwise. */
+  public dev.waymark.tui.input.MentionFinder mentions() {
+    return mentions;
+  }
+
+  public void mentions(dev.waymark.tui.input.MentionFinder finder) {
+    mentions = finder;
+  }
 
   public Confirm confirm() {
     return confirm;

@@ -7,6 +7,7 @@ import dev.waymark.tui.command.SlashCommand;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
@@ -93,6 +94,9 @@ public final class KeyRouter {
       return;
     }
     tab.editor().insert(text);
+    if (text.equals("@") && layers.mentions() != null) {
+      layers.mentions().refresh(); // files made since the last walk are found by the time a few letters are typed
+    }
   }
 
   private void onKey(KeyStroke stroke, Optional<Action> action) {
@@ -105,6 +109,8 @@ public final class KeyRouter {
       onOverlay(layers.overlay(), action.get());
     } else if (layers.picker() != null) {
       onPicker(layers.picker(), action.get());
+    } else if (finderOpen() && onFinder(layers.mentions(), action.get())) {
+      return;
     } else if (!perform(action.get())) {
       edit(tabs.current().editor(), action.get());
     }
@@ -139,6 +145,25 @@ public final class KeyRouter {
       }
       default -> { }
     }
+  }
+
+  private boolean finderOpen() {
+    return layers.mentions() != null && layers.mentions().open(tabs.current().editor());
+  }
+
+  /** The finder's keys while it shows; false for a key it leaves to the input. */
+  private boolean onFinder(MentionFinder finder, Action action) {
+    InputEditor editor = tabs.current().editor();
+    switch (action) {
+      case HISTORY_PREVIOUS -> finder.move(-1);
+      case HISTORY_NEXT -> finder.move(1);
+      case COMPLETE, SUBMIT -> finder.accept(editor);
+      case INTERRUPT -> finder.dismiss(editor);
+      default -> {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Does a bound action on the tab; false when it is the input's to do. */
