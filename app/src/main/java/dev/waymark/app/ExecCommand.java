@@ -258,7 +258,7 @@ final class ExecCommand implements Callable<Integer> {
           unchanged = created.checkpoint(); // a failed turn's only line is its reason
         }
       } else if (event instanceof Event.TurnFinished finished && finished.checkpoint() == compacting
-          && finished.status() != TurnStatus.CANCELLED) {
+          && finished.status() == TurnStatus.DONE) {
         compacting = -1;
         unchanged = null;
         failure = null; // the prompt goes on in the next turn, which says how it ends

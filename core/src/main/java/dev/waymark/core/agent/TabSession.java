@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.context.Mentions;
+import dev.waymark.core.context.PromptImages;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
@@ -14,6 +15,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -294,13 +296,18 @@ public final class TabSession implements AutoCloseable {
       return;
     }
     int n = turn.number();
-    // the files the prompt @-mentions go with it, as they are now: the session keeps what the model saw
-    List<ChatMessage> mine = conversation.open(n, opening.sendsPrompt()
-        ? Optional.of(Mentions.expand(projectRoot, opening.prompt())) : Optional.empty());
+    List<ChatMessage> mine = conversation.open(n, Optional.empty());
+    List<String> leftOut = new ArrayList<>();
+    if (opening.sendsPrompt()) {
+      Conversation.append(mine, userMessage(opening.prompt(), leftOut));
+    }
     RunningTurn state = new RunningTurn(n);
     state.mayCompactWhenTooLong = !lastTurnCompacted;
     steering.started(state);
     emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
+    if (!leftOut.isEmpty()) {
+      emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
+    }
     viewToLive = true;
     // from here the turn's thread holds the tree
     Opening begun = opening;
@@ -312,6 +319,26 @@ public final class TabSession implements AutoCloseable {
       }
       return next;
     }, text -> startTurn(Opening.prompt(text)));
+  }
+
+  /**
+   * The prompt as the model gets it: the files it @-mentions after it, as they are now, and the
+   * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
+   */
+  private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
+    String text = Mentions.expand(projectRoot, prompt);
+    PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
+    leftOut.addAll(found.leftOut());
+    List<ChatMessage.Image> images = found.images();
+    if (!images.isEmpty() && !PromptImages.accepted(settings.model())) {
+      leftOut.add(String.join(", ", images.stream().map(ChatMessage.Image::name).toList()) + ": " + settings.model()
+          + " does not accept images (choose a model that does, e.g. with --model)");
+      images = List.of();
+    }
+    if (!leftOut.isEmpty()) {
+      text += "\n\n[Not sent with this prompt: " + String.join("; ", leftOut) + "]";
+    }
+    return new ChatMessage.User(text, images);
   }
 
   /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */

@@ -65,13 +65,11 @@ final class TurnRunner {
     CheckpointStatus status = CheckpointStatus.DONE;
     Optional<ChatResponse.Usage> usage = Optional.empty();
     Optional<String> follow = Optional.empty(); // the prompt a compaction of its own goes before
-    boolean sendFollowAfterFailure = false;
     try {
       if (opening.compact()) {
         if (opening.then().isPresent()) {
           emit.accept(new Event.Compacting(n, opening.then().get().reason()));
           follow = Optional.of(opening.then().get().prompt());
-          sendFollowAfterFailure = true; // the prompt may fit all the same: the server says if not
         }
         state.compacted = true;
         usage = compact(n, mine, state);
@@ -104,13 +102,15 @@ final class TurnRunner {
       } else {
         status = CheckpointStatus.FAILED;
         emit.accept(new Event.Error(e.getMessage() + wayOut(e)));
-        follow = sendFollowAfterFailure ? follow : Optional.empty();
+        notSent(follow);
+        follow = Optional.empty();
       }
     } catch (RuntimeException e) {
       LOG.error("turn #{} failed", n, e);
       status = CheckpointStatus.FAILED;
       emit.accept(new Event.Error("The turn failed: " + e.getMessage()));
-      follow = sendFollowAfterFailure ? follow : Optional.empty();
+      notSent(follow);
+      follow = Optional.empty();
     }
 
     List<String> leftover = steering.end();
@@ -145,6 +145,11 @@ final class TurnRunner {
     }
     emit.accept(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
     return Optional.of(follow.map(prompt -> prompt + "\n\n" + text).orElse(text));
+  }
+
+  /** A compaction of its own failed: the prompt it went before is not sent, and the user gets its text back. */
+  private void notSent(Optional<String> prompt) {
+    prompt.ifPresent(text -> emit.accept(new Event.Warning("The compaction failed, so your prompt was not sent: " + text)));
   }
 
   /** Whether the first model call of a prompt's turn found the conversation too long, with nothing run yet. */

@@ -107,7 +107,7 @@ public final class Mentions {
     try {
       long size = Files.size(at);
       if (ImageFiles.mediaType(path).isPresent()) {
-        return "--- @" + path + ": an image (" + size + " bytes), sent with the prompt as an image ---";
+        return "--- @" + path + ": an image (" + size + " bytes) ---";
       }
       byte[] bytes;
       try (InputStream in = Files.newInputStream(at, LinkOption.NOFOLLOW_LINKS)) {
