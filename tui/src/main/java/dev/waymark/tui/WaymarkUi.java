@@ -365,7 +365,8 @@ public final class WaymarkUi implements Host {
 
   @Override
   public void showHelp() {
-    layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), width)));
+    List<CustomCommands.Entry> custom = options.customCommands().list();
+    layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), custom, width)));
   }
 
   /** The /rewind list: the live path's prompts, newest first; Enter goes back to before the chosen one. */

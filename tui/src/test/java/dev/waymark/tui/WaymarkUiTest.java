@@ -232,6 +232,13 @@ class WaymarkUiTest {
 
     send("/nosuch thing");
     waitFor("Unknown command /nosuch");
+    send("/help");
+    waitFor(s -> s.contains("Esc/q close"), "the help");
+    for (int i = 0; i < 60 && !screen().contains("/review [arguments]"); i++) {
+      key(KeyType.PageDown);
+      ui.step(10);
+    }
+    assertThat(screen()).contains("/review [arguments]  Review a file");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.waymark.tui.screen;
 
+import dev.waymark.core.context.CustomCommands;
 import dev.waymark.tui.command.SlashCommand;
 import dev.waymark.tui.terminal.Action;
 import dev.waymark.tui.terminal.KeyChord;
@@ -45,7 +46,20 @@ public final class HelpText {
 
   /** The help for the keys as bound in {@code bindings}: keys, commands, then the input's editing keys. */
   public static List<Line> render(KeyMap bindings, int width) {
+    return render(bindings, List.of(), width);
+  }
+
+  /** {@link #render(KeyMap, int)}, with the user's own commands after the built-in ones. */
+  public static List<Line> render(KeyMap bindings, List<CustomCommands.Entry> custom, int width) {
     List<Line> rows = render(keys(bindings, false), width);
+    if (!custom.isEmpty()) {
+      rows.add(Line.EMPTY);
+      rows.add(Line.of("Your commands", Style.of(Tone.HEADING).bolded()));
+      for (CustomCommands.Entry entry : custom) {
+        rows.addAll(Wrap.wrap(Line.of(Span.of("  /" + entry.name() + " [arguments]", Tone.ACCENT),
+            Span.of("  " + entry.description(), Tone.MUTED)), width, Line.plain("    ")));
+      }
+    }
     rows.add(Line.EMPTY);
     rows.add(Line.of("Editing the input", Style.of(Tone.HEADING).bolded()));
     keyRows(keys(bindings, true), width, rows);
