@@ -82,6 +82,14 @@ final class ExecCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (lastMessageFile != null) {
+      // checked before the turn runs: a model paid for and an answer lost for a typo in a path would be worse
+      Path folder = lastMessageFile.toAbsolutePath().getParent();
+      if (folder == null || !java.nio.file.Files.isDirectory(folder) || java.nio.file.Files.isDirectory(lastMessageFile)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--output-last-message " + lastMessageFile + ": "
+            + (java.nio.file.Files.isDirectory(lastMessageFile) ? "that is a directory" : "its directory does not exist") + ".");
+      }
+    }
     String text;
     try {
       text = promptText(prompt, main.stdin());

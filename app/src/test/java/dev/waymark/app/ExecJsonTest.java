@@ -270,8 +270,16 @@ class ExecJsonTest {
 
     Run run = exec("", true, "--script", script, "--output-last-message", temp.resolve("no/such/dir/a.md").toString(), "hello");
 
-    assertThat(run.exit()).isEqualTo(1);
-    assertThat(run.err()).contains("could not write the last message to");
+    assertThat(run.exit()).as("refused before the turn runs").isEqualTo(2);
+    assertThat(run.err()).contains("--output-last-message", "its directory does not exist");
+    assertThat(Files.exists(temp.resolve("home/projects"))).as("no session was made").isFalse();
+
+    Files.createDirectories(temp.resolve("ro"));
+    Path readOnly = temp.resolve("ro/a.md");
+    Files.createDirectories(readOnly); // a directory where the file should go
+    Run directory = exec("", true, "--script", script, "--output-last-message", readOnly.toString(), "hello");
+    assertThat(directory.exit()).isEqualTo(2);
+    assertThat(directory.err()).contains("that is a directory");
   }
 
   @Test
