@@ -110,28 +110,39 @@ public final class FileIndex {
   public List<String> search(String query, int limit) {
     Snapshot s = snapshot;
     String q = query.toLowerCase(Locale.ROOT);
-    List<Scored> found = new ArrayList<>();
-    for (int i = 0; i < s.paths().length; i++) {
-      String path = s.lower()[i];
-      if (q.isEmpty()) {
+    if (q.isEmpty()) {
+      List<String> top = new ArrayList<>();
+      for (int i = 0; i < s.paths().length && top.size() < limit; i++) {
+        String path = s.paths()[i];
         int slash = path.indexOf('/');
         if (slash < 0 || slash == path.length() - 1) {
-          found.add(new Scored(s.paths()[i], 0));
+          top.add(path); // in name order, as walked
         }
+      }
+      return top;
+    }
+    // the best `limit` kept in a heap whose root is the worst of them: no sort of every match
+    Comparator<Scored> better = Comparator.comparingInt(Scored::score).thenComparing(x -> -x.path().length())
+        .thenComparing(Scored::path, Comparator.reverseOrder());
+    java.util.PriorityQueue<Scored> best = new java.util.PriorityQueue<>(limit + 1, better);
+    for (int i = 0; i < s.paths().length; i++) {
+      int score = score(s.lower()[i], q);
+      if (score == Integer.MIN_VALUE) {
         continue;
       }
-      int score = score(path, q);
-      if (score > Integer.MIN_VALUE) {
-        found.add(new Scored(s.paths()[i], score));
+      if (best.size() < limit) {
+        best.add(new Scored(s.paths()[i], score));
+      } else if (score >= best.peek().score()) {
+        Scored candidate = new Scored(s.paths()[i], score);
+        if (better.compare(candidate, best.peek()) > 0) {
+          best.poll();
+          best.add(candidate);
+        }
       }
     }
-    if (q.isEmpty()) {
-      return found.stream().limit(limit).map(Scored::path).toList(); // in name order, as walked
-    }
-    return found.stream()
-        .sorted(Comparator.comparingInt(Scored::score).reversed().thenComparingInt(x -> x.path().length())
-            .thenComparing(Scored::path))
-        .limit(limit).map(Scored::path).toList();
+    List<Scored> sorted = new ArrayList<>(best);
+    sorted.sort(better.reversed());
+    return sorted.stream().map(Scored::path).toList();
   }
 
   private record Scored(String path, int score) {}
