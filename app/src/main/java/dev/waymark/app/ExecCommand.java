@@ -67,13 +67,39 @@ final class ExecCommand implements Callable<Integer> {
       + "anyway (what they held is kept under a rescued tag).")
   boolean force;
 
-  @Parameters(arity = "1..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces.")
-  List<String> prompt;
+  @Option(names = "--json", description = "Write every event of the turn to stdout as one JSON object per line "
+      + "(schema in the README, version field \"v\") instead of the answer as text.")
+  boolean json;
+
+  @Option(names = "--output-last-message", paramLabel = "FILE",
+      description = "Also write the model's final answer (its last message's text) to FILE.")
+  Path lastMessageFile;
+
+  @Parameters(arity = "0..*", paramLabel = "PROMPT", description = "What to ask; several words are joined with spaces. "
+      + "`-`, or none with standard input not a terminal, reads the prompt from standard input.")
+  List<String> prompt = List.of();
+
+  /** The most a prompt read from standard input may be: a script piping a whole log in by mistake is told so. */
+  static final int MAX_STDIN_PROMPT = 1024 * 1024;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (lastMessageFile != null) {
+      // checked before the turn runs: a model paid for and an answer lost for a typo in a path would be worse
+      Path folder = lastMessageFile.toAbsolutePath().getParent();
+      if (folder == null || !java.nio.file.Files.isDirectory(folder) || java.nio.file.Files.isDirectory(lastMessageFile)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--output-last-message " + lastMessageFile + ": "
+            + (java.nio.file.Files.isDirectory(lastMessageFile) ? "that is a directory" : "its directory does not exist") + ".");
+      }
+    }
+    String text;
+    try {
+      text = promptText(prompt, main.stdin());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     java.util.Map<String, String> env = main.env();
     if (force && from == null) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--force goes with --from: it overwrites what clashes "
@@ -110,8 +136,7 @@ final class ExecCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          new SessionSettings(choice.model(), mode, interactive, null, settings.stepsPerTurn()), settings.toolSettings(),
-          permissions, mcp);
+          settings.session(choice.model(), mode, interactive), settings.toolSettings(), permissions, mcp);
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;
@@ -147,7 +172,6 @@ final class ExecCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
-          String text = String.join(" ", prompt);
           // the workspace saves the session before the turn, with the prompt as the tab's input: the
           // turn writes ahead to the store from its first tool call, so a process killed at any
           // moment leaves a session that names the tab (its tags come back) and keeps the prompt
@@ -159,14 +183,26 @@ final class ExecCommand implements Callable<Integer> {
             return e == null || !failure.startsWith(e.getMessage()) ? failure
                 : e.getMessage() + tooLongAdvice(workspace.id(), workspace.tabs().size() > 1 ? chosen.tabId() : null);
           };
-          int status = report(session, events, out, err, console, advice);
+          LastMessage last = new LastMessage();
+          int status = report(session, events, out, err, console, advice, last);
           session.idle().get(10, TimeUnit.SECONDS);
           String told = workspace.save(null);
           if (!told.startsWith("Saved session")) {
             err.println("waymark: " + told);
           }
+          if (json) {
+            out.println(EventLines.session(workspace.id(), chosen.tabId()));
+          }
           if (status != 1) { // a failure is one line saying why; the session is saved all the same
             err.println("waymark: session " + workspace.label() + ", tab " + chosen.tabId());
+          }
+          if (lastMessageFile != null && status == 0) {
+            try {
+              writeLastMessage(lastMessageFile, last.text());
+            } catch (java.io.IOException e) {
+              err.println("waymark: could not write the last message to " + lastMessageFile + ": " + e.getMessage());
+              return 1;
+            }
           }
           return status;
         } finally {
@@ -186,15 +222,26 @@ final class ExecCommand implements Callable<Integer> {
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
   private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
-      java.util.function.UnaryOperator<String> advice) throws InterruptedException {
+      java.util.function.UnaryOperator<String> advice, LastMessage last) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     CheckpointView unchanged = null;
     boolean started = false;
+    int compacting = -1; // a checkpoint compacting by itself: the prompt's own turn follows it
+    // with --json, stdout gets every event and stderr only what ends the run: its failure or interruption
+    PrintWriter activity = json ? new PrintWriter(java.io.Writer.nullWriter()) : err;
     while (true) {
       Event event = events.take();
+      last.see(event);
+      if (json) {
+        out.println(EventLines.line(event));
+        out.flush();
+      }
       if (event instanceof Event.TurnStarted) {
         started = true; // the workspace saves again, with the prompt in the conversation
+      }
+      if (event instanceof Event.AssistantDelta delta && (json || delta.checkpoint() == compacting)) {
+        continue; // a compaction's summary is no answer: it is in the session, and the JSON has it
       }
       if (event instanceof Event.AssistantDelta delta) {
         out.print(delta.text());
@@ -202,24 +249,27 @@ final class ExecCommand implements Callable<Integer> {
         midLine = !delta.text().endsWith("\n");
         continue;
       }
-      if (midLine) {
+      if (midLine && !json) {
         out.println();
         midLine = false;
       }
       if (event instanceof Event.ToolCallProposed proposed) {
-        err.println("> " + proposed.call().name() + " " + proposed.summary());
+        activity.println("> " + proposed.call().name() + " " + proposed.summary());
         if (proposed.needsApproval() && console != null) {
           session.submit(ask(console, proposed));
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
-        err.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
-        notRecorded(finished.result()).forEach(err::println);
+        activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
+        notRecorded(finished.result()).forEach(activity::println);
+      } else if (event instanceof Event.Compacting compaction) {
+        compacting = compaction.checkpoint();
+        activity.println("waymark: " + compaction.reason());
       } else if (event instanceof Event.Waiting waiting) {
-        err.println("waymark: " + waiting.message());
+        activity.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
-        err.println("waymark: " + warning.message());
+        activity.println("waymark: " + warning.message());
       } else if (event instanceof Event.BranchRefused refused) {
-        err.println("waymark: " + refused.message());
+        activity.println("waymark: " + refused.message());
         return 1;
       } else if (event instanceof Event.Error error) {
         failure = advice.apply(error.message());
@@ -229,15 +279,20 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.CheckpointCreated created) {
         if (created.checkpoint().changedFiles()) {
-          err.println(describe(created.checkpoint()));
+          activity.println(describe(created.checkpoint()));
         } else {
           unchanged = created.checkpoint(); // a failed turn's only line is its reason
         }
+      } else if (event instanceof Event.TurnFinished finished && finished.checkpoint() == compacting
+          && finished.status() == TurnStatus.DONE) {
+        compacting = -1;
+        unchanged = null;
+        failure = null; // the prompt goes on in the next turn, which says how it ends
       } else if (event instanceof Event.TurnFinished finished) {
         out.flush();
         if (finished.status() == TurnStatus.DONE) {
           if (unchanged != null) {
-            err.println(describe(unchanged));
+            activity.println(describe(unchanged));
           }
           err.flush();
           return 0;
@@ -252,6 +307,64 @@ final class ExecCommand implements Callable<Integer> {
         return 1;
       }
       err.flush();
+    }
+  }
+
+  /** The prompt from the arguments, or from standard input for {@code -} or none when it is not a terminal. */
+  static String promptText(List<String> words, Main.Stdin stdin) throws java.io.IOException {
+    boolean fromStdin = words.equals(List.of("-"));
+    if (words.isEmpty()) {
+      if (stdin.terminal()) {
+        throw new IllegalArgumentException("No prompt: give it as arguments, or pipe it in (`-` reads standard input).");
+      }
+      fromStdin = true;
+    }
+    if (!fromStdin) {
+      return String.join(" ", words);
+    }
+    byte[] bytes = stdin.stream().readNBytes(MAX_STDIN_PROMPT + 1);
+    if (bytes.length > MAX_STDIN_PROMPT) {
+      throw new IllegalArgumentException("The prompt on standard input is over " + MAX_STDIN_PROMPT / 1024
+          + " KiB; put the material in a file in the project and ask about it instead.");
+    }
+    String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException("The prompt on standard input is empty.");
+    }
+    return text;
+  }
+
+  /** Writes the final answer next to {@code file} first and moves it over, so a reader never sees half of it. */
+  static void writeLastMessage(Path file, String text) throws java.io.IOException {
+    Path absolute = file.toAbsolutePath();
+    Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".waymark-tmp");
+    java.nio.file.Files.writeString(temp, text.endsWith("\n") || text.isEmpty() ? text : text + "\n");
+    java.nio.file.Files.move(temp, absolute, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The text of the model's last answer in the turn: what streamed after its last tool call. */
+  static final class LastMessage {
+    private final StringBuilder text = new StringBuilder();
+    private boolean toolsSince;
+
+    void see(Event event) {
+      if (event instanceof Event.TurnStarted) {
+        text.setLength(0);
+        toolsSince = false;
+      } else if (event instanceof Event.ToolCallProposed) {
+        toolsSince = true;
+      } else if (event instanceof Event.AssistantDelta delta) {
+        if (toolsSince) {
+          text.setLength(0);
+          toolsSince = false;
+        }
+        text.append(delta.text());
+      }
+    }
+
+    String text() {
+      return text.toString().strip();
     }
   }
 

@@ -49,14 +49,41 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
   private final WaymarkHome home;
   private final java.util.Map<String, String> env;
+  private final Stdin stdin;
+
+  /** Standard input, and whether it is a terminal (then {@code exec} never waits on it for a prompt). */
+  record Stdin(InputStream stream, boolean terminal) {
+    static Stdin ofProcess() {
+      return new Stdin(System.in, isTerminal());
+    }
+
+    /** Whether file descriptor 0 is a terminal: Java 17's {@code System.console()} also needs stdout to be one. */
+    private static boolean isTerminal() {
+      try {
+        String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/0")).toString();
+        return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+      } catch (IOException | UnsupportedOperationException | SecurityException e) {
+        return System.console() != null; // no /proc (macOS): the best Java 17 can tell
+      }
+    }
+  }
 
   Main(WaymarkHome home) {
     this(home, System.getenv());
   }
 
   Main(WaymarkHome home, java.util.Map<String, String> env) {
+    this(home, env, Stdin.ofProcess());
+  }
+
+  Main(WaymarkHome home, java.util.Map<String, String> env, Stdin stdin) {
     this.home = home;
     this.env = env;
+    this.stdin = stdin;
+  }
+
+  Stdin stdin() {
+    return stdin;
   }
 
   /** The environment settings and keys are read from (the process's; tests pass their own). */
@@ -81,7 +108,12 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   }
 
   static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
-    CommandLine cli = new CommandLine(new Main(home, env));
+    return run(args, home, out, err, env, Stdin.ofProcess());
+  }
+
+  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, java.util.Map<String, String> env,
+      Stdin stdin) {
+    CommandLine cli = new CommandLine(new Main(home, env, stdin));
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -56,13 +56,17 @@ final class SessionsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "`sessions list` takes no id.");
           }
           List<SessionStore.Listing> all = files.list();
+          java.time.Instant now = java.time.Instant.now();
           if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (SessionStore.Listing l : all) {
               Map<String, Object> row = new LinkedHashMap<>();
               row.put("id", l.id());
               row.put("name", l.name());
+              row.put("title", l.title());
               row.put("updated", l.updated());
+              row.put("age_seconds", l.updated() == null ? null
+                  : Math.max(0, java.time.Duration.between(l.updated(), now).getSeconds()));
               row.put("tabs", l.tabs());
               row.put("checkpoints", l.checkpoints());
               row.put("problem", l.problem().orElse(null));
@@ -72,7 +76,7 @@ final class SessionsCommand implements Callable<Integer> {
           } else if (all.isEmpty()) {
             out.println("No saved sessions for " + store.projectDirectory() + ".");
           } else {
-            all.forEach(l -> out.println(Workspace.describe(l, "").strip()));
+            all.forEach(l -> out.println(line(l, now)));
           }
           return 0;
         }
@@ -95,5 +99,31 @@ final class SessionsCommand implements Callable<Integer> {
       err.println("waymark: " + e.getMessage());
       return 1;
     }
+  }
+
+  /** A session as a user picks it out: id, age, title, then its size. */
+  static String line(SessionStore.Listing l, java.time.Instant now) {
+    String age = l.updated() == null ? "?" : age(java.time.Duration.between(l.updated(), now));
+    if (l.problem().isPresent()) {
+      return l.id() + "  " + age + "  cannot be loaded: " + l.problem().get();
+    }
+    return l.id() + "  " + age + "  " + (l.title().isEmpty() ? "(no prompt yet)" : l.title()) + "  (" + l.tabs()
+        + (l.tabs() == 1 ? " tab, " : " tabs, ") + l.checkpoints() + (l.checkpoints() == 1 ? " checkpoint)" : " checkpoints)");
+  }
+
+  /** How long ago, in the largest unit that is at least one. */
+  static String age(java.time.Duration since) {
+    long seconds = Math.max(0, since.getSeconds());
+    if (seconds < 60) {
+      return "just now";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + " min ago";
+    }
+    if (seconds < 86_400) {
+      return seconds / 3600 + " h ago";
+    }
+    long days = seconds / 86_400;
+    return days + (days == 1 ? " day ago" : " days ago");
   }
 }

@@ -39,10 +39,11 @@ record Settings(
     Boolean bell,
     Map<String, Price> prices,
     Map<String, McpServerSetting> mcpServers,
-    List<String> allowedTools) {
+    List<String> allowedTools,
+    Map<String, Integer> contextWindows,
+    Integer autoCompactPercent) {
 
-  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
-      List.of(), List.of(), null, Map.of(), Map.of(), List.of());
+  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -57,14 +58,15 @@ record Settings(
     prices = prices == null ? Map.of() : Map.copyOf(prices);
     mcpServers = mcpServers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
+    contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
   }
 
-  /** The settings before allow and deny rules, the bell setting and prices existed. */
+  /** The settings before allow and deny rules, the bell setting, prices, MCP servers and context windows existed. */
   Settings(List<ProviderSetting> providers, String provider, String model, String approval,
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of());
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -223,7 +225,7 @@ record Settings(
     }
     Settings allowed = new Settings(List.of(), null, own.model(), approval, own.keyBindings(), own.retention(),
         List.of(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
-        own.prices(), Map.of(), List.of());
+        own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -369,6 +371,16 @@ record Settings(
       throw bad(file, text, "/maxAnswerMiB", "maxAnswerMiB must be from 1 to 4096 (default 32).");
     }
     checkMcpServers(file, text);
+    if (autoCompactPercent != null && (autoCompactPercent < 0 || autoCompactPercent > 100)) {
+      throw bad(file, text, "/autoCompactPercent", "autoCompactPercent must be from 0 (never) to 100 (default "
+          + dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT + ").");
+    }
+    for (var window : contextWindows.entrySet()) {
+      if (window.getValue() == null || window.getValue() < 1024) {
+        throw bad(file, text, "/contextWindows/" + window.getKey().replace("~", "~0").replace("/", "~1"),
+            "contextWindows: the window of \"" + window.getKey() + "\" must be a number of tokens, at least 1024.");
+      }
+    }
     for (var binding : keyBindings.entrySet()) {
       try {
         dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(Map.of(binding.getKey(), binding.getValue()));
@@ -480,7 +492,8 @@ record Settings(
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
         later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
-        union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed);
+        union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed,
+        windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent);
   }
 
   private static List<String> union(List<String> first, List<String> later) {
@@ -498,6 +511,29 @@ record Settings(
     Map<String, Price> merged = new LinkedHashMap<>(prices);
     merged.putAll(later.prices());
     return merged;
+  }
+
+  private Map<String, Integer> windows(Settings later) {
+    Map<String, Integer> merged = new LinkedHashMap<>(contextWindows);
+    merged.putAll(later.contextWindows());
+    return merged;
+  }
+
+  /** The window of {@code model} in tokens (settings first, then the known models), 0 when unknown. */
+  long contextWindow(String model) {
+    return dev.waymark.core.model.ContextWindows.of(model, contextWindows).orElse(0);
+  }
+
+  /** How full the window may get before a prompt compacts the conversation first, in percent (0: never). */
+  int compactPercent() {
+    return autoCompactPercent != null ? autoCompactPercent : dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT;
+  }
+
+  /** How a tab of this run works: the model, approvals, limits and its context window. */
+  dev.waymark.core.agent.SessionSettings session(String model, dev.waymark.core.tool.ApprovalMode approval,
+      boolean interactive) {
+    return new dev.waymark.core.agent.SessionSettings(model, approval, interactive, null, stepsPerTurn(),
+        contextWindow(model), compactPercent());
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -53,7 +53,7 @@ final class UiLauncher {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
-          new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
+          settings.session(choice.model(), approval, true),
           settings.toolSettings(), permissions, mcp);
       Optional<SessionFile> chosen;
       try {
@@ -69,7 +69,8 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.label(), keys, Clock.systemDefaultZone(), runInfo(settings, choice)));
+                approval.label(), keys, Clock.systemDefaultZone(), runInfo(settings, choice),
+                CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);

@@ -4,6 +4,7 @@ import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.tool.ApprovalMode;
@@ -44,7 +45,7 @@ final class Workspaces {
     Tools tools = Tools.standard(toolSettings);
     Toolset toolset = mcp.isEmpty() ? Toolset.of(tools.all()) : withMcp(tools.all(), mcp);
     Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
-        models.get(), toolset, settings, memory, permissions));
+        models.get(), toolset, settings, memory, permissions, Sandboxing.NONE));
     workspace.mcp(mcp);
     return workspace;
   }

@@ -81,7 +81,8 @@ class ExecProviderTest {
 
   @Test
   void aConversationTooLongForTheModelIsAnsweredWithWhatExecCanDo() {
-    server.enqueue(FakeModelServer.openAiText("Hi."), Reply.status(400, CONTEXT_TOO_LONG));
+    // too long, and too long again when the conversation is sent to be compacted
+    server.enqueue(FakeModelServer.openAiText("Hi."), Reply.status(400, CONTEXT_TOO_LONG), Reply.status(400, CONTEXT_TOO_LONG));
     Run first = exec("hello");
     assertThat(first.exit()).as(first.err()).isZero();
     Matcher session = Pattern.compile("session (\\S+), tab").matcher(first.err());
@@ -90,8 +91,10 @@ class ExecProviderTest {
     Run run = exec("--session", session.group(1), "more");
 
     assertThat(run.exit()).as(run.err()).isEqualTo(1);
-    assertThat(run.err().lines().toList()).as(run.err()).hasSize(1);
-    assertThat(run.err())
+    assertThat(run.err().lines().toList()).as(run.err()).hasSize(3);
+    assertThat(run.err().lines().toList().get(0)).contains("too long for the model", "compacts it");
+    assertThat(run.err().lines().toList().get(1)).isEqualTo("waymark: The compaction failed, so your prompt was not sent: more");
+    assertThat(run.err().lines().toList().get(2))
         .startsWith("waymark: ")
         .contains("too long", "maximum context length is 128000 tokens")
         .contains("waymark exec --session " + session.group(1) + " --from N")
@@ -164,5 +167,47 @@ class ExecProviderTest {
     assertThat(run.err()).contains("404 page not found", "OPENAI_BASE_URL", server.url("/v1").toString())
         .doesNotContainPattern("\\w\\.\\w+Exception");
     assertThat(run.out()).isEmpty();
+  }
+
+  /** The smallest PNG: one transparent pixel. */
+  private static final byte[] PNG = java.util.Base64.getDecoder().decode(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=");
+
+  @Test
+  void anImageNamedInThePromptIsSentAsAContentPartAndKeptInTheSession() throws Exception {
+    Files.write(project.resolve("shot.png"), PNG);
+    Path outside = Files.createDirectories(temp.resolve("Desktop dir"));
+    Files.write(outside.resolve("drop.png"), PNG);
+    server.enqueue(FakeModelServer.openAiText("Two pixels."));
+
+    Run run = exec("--model", "gpt-4o", "compare @shot.png with '" + outside.resolve("drop.png") + "'");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode content = server.lastRequest().json().at("/messages/1/content");
+    assertThat(content.get(0).get("text").asText()).startsWith("compare @shot.png with").contains("--- @shot.png: an image");
+    String url = "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(PNG);
+    assertThat(content.get(1).at("/image_url/url").asText()).isEqualTo(url);
+    assertThat(content.get(2).at("/image_url/url").asText()).isEqualTo(url);
+    try (var sessions = Files.walk(temp.resolve("home"))) {
+      Path session = sessions.filter(p -> p.getParent().getFileName().toString().equals("sessions")
+          && p.toString().endsWith(".json")).findFirst().orElseThrow();
+      assertThat(Files.readString(session)).contains("\"mediaType\" : \"image/png\"", "\"name\" : \"drop.png\"");
+    }
+  }
+
+  @Test
+  void aModelThatTakesNoImagesGetsThePromptWithoutThemAndTheUserIsToldWhy() throws Exception {
+    Files.write(project.resolve("shot.png"), PNG);
+    Files.writeString(project.resolve("fake.png"), "not an image");
+    server.enqueue(FakeModelServer.openAiText("ok"));
+
+    Run run = exec("--model", "deepseek-chat", "look at @shot.png and @fake.png");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode content = server.lastRequest().json().at("/messages/1/content");
+    assertThat(content.isTextual()).as("no image part").isTrue();
+    assertThat(content.asText()).contains("[Not sent with this prompt: fake.png is not a PNG, JPEG, GIF or WebP image; "
+        + "shot.png: deepseek-chat does not accept images");
+    assertThat(run.err()).contains("Not sent with the prompt:", "deepseek-chat does not accept images");
   }
 }

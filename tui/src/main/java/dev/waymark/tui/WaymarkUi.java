@@ -2,17 +2,21 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandCatalog;
+import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.tui.command.CommandRunner;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.screen.HelpText;
@@ -51,11 +55,22 @@ public final class WaymarkUi implements Host {
 
   /**
    * What the footer names at the start (each tab then shows its own model and mode), the key
-   * bindings, the clock, and what /status, /model and Shift+Tab know of the run.
+   * bindings, the clock, what /status, /model and Shift+Tab know of the run, the prompts kept as
+   * files that run as {@code /name} ({@link CustomCommands#list()} gives the command menu their
+   * names and descriptions), and the project's files for the {@code @} finder (null: no finder).
    */
-  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, RunInfo run) {
+  public record Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, RunInfo run,
+      CustomCommands customCommands, FileIndex files) {
     public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock) {
-      this(modelLabel, approvalLabel, keys, clock, RunInfo.of(modelLabel));
+      this(modelLabel, approvalLabel, keys, clock, RunInfo.of(modelLabel), CustomCommands.NONE, null);
+    }
+
+    public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, RunInfo run) {
+      this(modelLabel, approvalLabel, keys, clock, run, CustomCommands.NONE, null);
+    }
+
+    public Options(String modelLabel, String approvalLabel, KeyMap keys, Clock clock, CustomCommands customCommands) {
+      this(modelLabel, approvalLabel, keys, clock, RunInfo.of(modelLabel), customCommands, null);
     }
   }
 
@@ -97,7 +112,14 @@ public final class WaymarkUi implements Host {
     this.options = options;
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
-    this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog);
+    this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog, options.customCommands());
+    // the user's own commands are in the / menu and the help beside the built-in ones
+    options.customCommands().list().forEach(c -> catalog.add(new CommandEntry("/" + c.name() + " [arguments]",
+        c.description())));
+    if (options.files() != null) {
+      layers.mentions(new MentionFinder(options.files()));
+      options.files().refresh(); // in the background: the finder is ready by the time @ is typed, usually
+    }
   }
 
   /** The commands of the menu and the help: other features add theirs here. */

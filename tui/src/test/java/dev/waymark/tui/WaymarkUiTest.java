@@ -38,6 +38,9 @@ class WaymarkUiTest {
   DefaultVirtualTerminal terminal;
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
+  long contextWindow;
+  dev.waymark.core.context.FileIndex files;
+  dev.waymark.core.context.CustomCommands customCommands = dev.waymark.core.context.CustomCommands.NONE;
 
   /** The interface's clock: the system's, moved forward by {@link #later}. */
   private final Clock clock = new Clock() {
@@ -80,7 +83,8 @@ class WaymarkUiTest {
     workspace = workspace(script, approval);
     workspace.onSaved(saves::add);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, clock));
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, clock,
+            dev.waymark.tui.command.RunInfo.of("scripted · test-model"), customCommands, files));
     if (session == null) {
       ui.openTab();
     } else {
@@ -98,7 +102,8 @@ class WaymarkUiTest {
     tools.addAll(extraTools);
     return new Workspace(store, "scripted", (tree, memory) -> {
       TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
-          Toolset.of(tools), new SessionSettings("test-model", approval, true, null), memory);
+          Toolset.of(tools), new SessionSettings("test-model", approval, true, null, 50, contextWindow, 85),
+          memory);
       lastOpened = opened;
       return opened;
     });
@@ -244,6 +249,101 @@ class WaymarkUiTest {
   private void send(String text) {
     type(text);
     key(KeyType.Enter);
+  }
+
+  @Test
+  void aCustomCommandSendsItsFilesTextWithTheArgumentsAndAnUnknownOneSaysSo() throws Exception {
+    Path commands = Files.createDirectories(temp.resolve("config/waymark/commands"));
+    Files.writeString(commands.resolve("review.md"), "# Review a file\nReview $ARGUMENTS for bugs; say which lines.\n");
+    customCommands = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), commands.getParent());
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'Review src/a.txt for bugs; say which lines.',"
+        + "'text':'Reviewed it.'}]}");
+
+    send("/review src/a.txt");
+    waitFor(s -> s.contains("Reviewed it.") && s.contains("ready · #1"), "the custom command's turn");
+
+    send("/nosuch thing");
+    waitFor("Unknown command /nosuch");
+    send("/help");
+    waitFor(s -> s.contains("Esc/q close"), "the help");
+    for (int i = 0; i < 60 && !screen().contains("/review [arguments]"); i++) {
+      key(KeyType.PageDown);
+      ui.step(10);
+    }
+    assertThat(screen()).contains("/review [arguments]  Review a file");
+  }
+
+  @Test
+  void theFooterShowsHowFullTheWindowIsAndAPromptPastTheThresholdCompactsFirstInACheckpointOfItsOwn() throws Exception {
+    contextWindow = 10_000;
+    start(120, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'first','text':'First answer.','usage':{'inputTokens':8800,'outputTokens':300}},"
+        + "{'whenLastUser':'Summarise our conversation','text':'Summary: we said hello.','usage':{'inputTokens':9100,'outputTokens':800}},"
+        + "{'whenLastUser':'second','text':'Second answer.','usage':{'inputTokens':1500,'outputTokens':100}}]}");
+
+    send("first");
+    String full = waitFor(s -> s.contains("First answer.") && s.contains("ready · #1"), "the first turn");
+    assertThat(full).contains("ctx 9.1k (91%)");
+
+    send("second");
+    String after = waitFor(s -> s.contains("Second answer.") && s.contains("ready · #3"), "the compaction and the prompt");
+    assertThat(after).contains("of the model's 10k-token window", "Summary: we said hello.", "ctx 1.6k (16%)");
+
+    send("/undo");
+    waitFor(s -> s.contains("ready · #2"), "undoing the prompt");
+    send("/undo");
+    String undone = waitFor(s -> s.contains("ready · #1") && s.contains("ctx ~"), "undoing the compaction");
+    assertThat(undone).containsPattern("ctx ~\\d");
+  }
+
+  @Test
+  void typingAtOpensTheFileFinderAndTheChosenFileGoesToTheModelWithThePrompt() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    Files.createDirectories(project.resolve("src/app"));
+    Files.writeString(project.resolve("src/app/TabSession.java"), "class TabSession {}\n");
+    Files.writeString(project.resolve("src/app/Tabs.java"), "class Tabs {}\n");
+    Files.writeString(project.resolve("notes.md"), "notes\n");
+    files = new dev.waymark.core.context.FileIndex(project);
+    files.refreshNow();
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'--- @src/app/Tabs.java ---\\nclass Tabs {}',"
+        + "'text':'Tabs is empty.'}]}");
+
+    type("explain @tabs");
+    String finder = waitFor(s -> s.contains("@ files") && s.contains("src/app/Tabs.java"), "the finder");
+    assertThat(finder).contains("▸ src/app/Tabs.java", "src/app/TabSession.java").doesNotContain("notes.md");
+    key(KeyType.ArrowDown);
+    key(KeyType.ArrowUp);
+    key(KeyType.Enter); // inserts the path, does not send
+    String inserted = waitFor(s -> s.contains("explain @src/app/Tabs.java"), "the inserted path");
+    assertThat(inserted).doesNotContain("@ files");
+
+    type("please");
+    key(KeyType.Enter);
+    waitFor(s -> s.contains("Tabs is empty.") && s.contains("ready · #1"), "the answer");
+
+    type("and @zz");
+    ui.drawNow();
+    assertThat(screen()).doesNotContain("@ files");
+    key(KeyType.Backspace);
+    key(KeyType.Backspace);
+    waitFor(s -> s.contains("@ files") && s.contains("notes.md"), "every top entry for a bare @");
+    key(KeyType.Escape);
+    waitFor(s -> !s.contains("@ files"), "Esc closing the finder");
+  }
+
+  @Test
+  void initAsksTheAgentToWriteAgentsMdInATurnThatUndoTakesBack() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'expectLastUser':'write a starting AGENTS.md','toolCalls':[{'name':'write_file','arguments':"
+        + "{'path':'AGENTS.md','content':'# Agents\\nRun mvn test.\\n'}}]},"
+        + "{'text':'Wrote AGENTS.md.'}]}");
+
+    send("/init");
+    waitFor(s -> s.contains("Wrote AGENTS.md.") && s.contains("ready · #1"), "the /init turn");
+    assertThat(Files.readString(project.resolve("AGENTS.md"))).isEqualTo("# Agents\nRun mvn test.\n");
+
+    send("/undo");
+    waitFor(s -> !Files.exists(project.resolve("AGENTS.md")), "the undo");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;
@@ -14,6 +15,9 @@ import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolResult;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -128,13 +132,23 @@ final class ApprovalGate {
       }
     }
     ToolResult result;
+    Map<String, FileChange> before = changesByPath(turn);
     try {
       result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation));
     } catch (RuntimeException e) {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
-    return finish(state, call, result);
+    Map<String, FileChange> after = changesByPath(turn);
+    List<String> changed = after.keySet().stream()
+        .filter(path -> !java.util.Objects.equals(before.get(path), after.get(path))).sorted().toList();
+    return finish(state, call, result, changed);
+  }
+
+  private static Map<String, FileChange> changesByPath(Turn turn) {
+    Map<String, FileChange> byPath = new HashMap<>();
+    turn.changes().forEach(change -> byPath.put(change.path(), change));
+    return byPath;
   }
 
   private String readingTools() {
@@ -143,8 +157,12 @@ final class ApprovalGate {
   }
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {
+    return finish(state, call, result, List.of());
+  }
+
+  private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result, List<String> changedPaths) {
     emit.accept(new Event.ToolCallFinished(state.checkpoint, ProtocolViews.toolCall(call), result.content(),
-        result.isError()));
+        result.isError(), changedPaths));
     return new ChatMessage.ToolResult(call.id(), call.name(), result.content(), result.isError());
   }
 }

@@ -21,13 +21,18 @@ final class Conversation {
   /** Opens the message of a checkpoint a restore or revert made: {@code [waymark: LABEL]}, then what the model is told. */
   static final String LABEL = "[waymark: ";
 
-  private final String systemPrompt;
+  private final java.util.function.Supplier<String> systemPromptSource;
+  private volatile String systemPrompt; // made on first use: it reads the user's git status, off the opening thread
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
   private final Map<Integer, String> drafts = new ConcurrentHashMap<>();
 
   Conversation(String systemPrompt, TabSession.Memory memory) {
-    this.systemPrompt = systemPrompt;
+    this(() -> systemPrompt, memory);
+  }
+
+  Conversation(java.util.function.Supplier<String> systemPrompt, TabSession.Memory memory) {
+    this.systemPromptSource = systemPrompt;
     memory.messages().forEach((n, list) -> messages.put(n, new ArrayList<>(list)));
     drafts.putAll(memory.drafts());
     pendingWhenLeft.putAll(memory.pending());
@@ -49,7 +54,7 @@ final class Conversation {
    */
   void openAsConversationOf(int n, List<Integer> path, String note) {
     List<ChatMessage> all = sent(path);
-    String summary = ((ChatMessage.System) all.get(0)).text().substring(systemPrompt.length()).strip();
+    String summary = ((ChatMessage.System) all.get(0)).text().substring(systemPrompt().length()).strip();
     List<ChatMessage> mine = new ArrayList<>();
     mine.add(new ChatMessage.System(summary));
     mine.addAll(all.subList(1, all.size()));
@@ -86,7 +91,8 @@ final class Conversation {
     }
     List<ChatMessage> all = new ArrayList<>();
     // the summary joins the system prompt: some chat templates refuse a system message further down
-    all.add(new ChatMessage.System(summary == null || summary.isEmpty() ? systemPrompt : systemPrompt + "\n\n" + summary));
+    String system = systemPrompt();
+    all.add(new ChatMessage.System(summary == null || summary.isEmpty() ? system : system + "\n\n" + summary));
     all.addAll(turns);
     return all;
   }
@@ -100,6 +106,20 @@ final class Conversation {
       }
     }
     return false;
+  }
+
+  private String systemPrompt() {
+    String made = systemPrompt;
+    if (made == null) {
+      synchronized (this) {
+        made = systemPrompt;
+        if (made == null) {
+          made = systemPromptSource.get();
+          systemPrompt = made;
+        }
+      }
+    }
+    return made;
   }
 
   /** The prompt that opened checkpoint {@code n}: its first user message, or what an approval after a restore ran. */
@@ -116,7 +136,7 @@ final class Conversation {
       }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return user.text();
+          return dev.waymark.core.context.Mentions.typed(user.text());
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";

@@ -13,8 +13,27 @@ import java.util.OptionalInt;
  * @param force a branch overwrites later edits that clash with where it branches from
  */
 record Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact,
-    boolean force) {
-  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, false);
+    boolean force, Optional<Then> then) {
+  static final Opening COMPACT = new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, false,
+      Optional.empty());
+
+  /** An automatic /compact: why it runs, and the prompt it goes before. */
+  record Then(String reason, String prompt) {}
+
+  Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact) {
+    this(prompt, branchFrom, approvedCall, resumes, compact, false, Optional.empty());
+  }
+
+  Opening(String prompt, OptionalInt branchFrom, Optional<ToolCall> approvedCall, int resumes, boolean compact,
+      boolean force) {
+    this(prompt, branchFrom, approvedCall, resumes, compact, force, Optional.empty());
+  }
+
+  /** A /compact that runs by itself before {@code prompt}, which the next turn then sends. */
+  static Opening compactBefore(String prompt, String reason) {
+    return new Opening("/compact", OptionalInt.empty(), Optional.empty(), -1, true, false,
+        Optional.of(new Then(reason, prompt)));
+  }
 
   static Opening prompt(String text) {
     return new Opening(text, OptionalInt.empty(), Optional.empty(), -1, false, false);

@@ -15,6 +15,12 @@ final class RunningTurn {
   int steps; // tool calls run in this turn; only the turn's thread touches it
   java.util.Optional<dev.waymark.core.model.ChatResponse.Usage> usage = java.util.Optional.empty(); // the last call's; turn thread only
   volatile ToolCall pendingApproval;
+  /** Whether this turn made a compaction (a /compact, or one of its own); the next turn may not make one by itself. */
+  volatile boolean compacted;
+  /** The tokens the conversation takes after the turn, as the provider counted them; -1 when it sent no counts. */
+  volatile long contextTokens = -1;
+  /** Whether the turn may turn into a compaction when the server says the conversation is too long. */
+  boolean mayCompactWhenTooLong;
   private CompletableFuture<Decision> decision; // guarded by this
 
   RunningTurn(int checkpoint) {

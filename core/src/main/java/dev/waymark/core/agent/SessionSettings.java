@@ -13,10 +13,14 @@ import java.util.Objects;
  * @param basePrompt the system prompt before the project's {@code AGENTS.md} is added
  * @param maxStepsPerTurn tool calls one turn may run before it is ended, so that a model that
  *     never stops calling tools cannot run (and spend) without end
+ * @param contextWindow the model's context window in tokens, {@code 0} when unknown
+ * @param compactPercent how full the window may get (in percent) before a prompt is preceded by
+ *     an automatic /compact; {@code 0} never compacts by itself
  */
 public record SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt,
-    int maxStepsPerTurn) {
+    int maxStepsPerTurn, long contextWindow, int compactPercent) {
   public static final int DEFAULT_MAX_STEPS_PER_TURN = 200;
+  public static final int DEFAULT_COMPACT_PERCENT = 85;
 
   public static final String DEFAULT_PROMPT = String.join("\n",
       "You are Waymark, a coding agent working in the user's project directory through tools.",
@@ -42,16 +46,27 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
     if (maxStepsPerTurn < 1) {
       throw new IllegalArgumentException("maxStepsPerTurn must be at least 1");
     }
+    if (contextWindow < 0 || compactPercent < 0 || compactPercent > 100) {
+      throw new IllegalArgumentException("contextWindow must be positive and compactPercent from 0 to 100");
+    }
   }
 
-  /** These settings with another model: {@code /model}. */
+  public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt, int maxStepsPerTurn) {
+    this(model, approval, interactive, basePrompt, maxStepsPerTurn, 0, DEFAULT_COMPACT_PERCENT);
+  }
+
+  /**
+   * These settings with another model: {@code /model}. Its window is the known one for its name
+   * (a window set in settings for the new name is not read here; an unknown name keeps no window).
+   */
   public SessionSettings withModel(String newModel) {
-    return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn);
+    long window = dev.waymark.core.model.ContextWindows.of(newModel, java.util.Map.of()).orElse(0);
+    return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn, window, compactPercent);
   }
 
   /** These settings with another approval mode: Shift+Tab, {@code /mode}. */
   public SessionSettings withApproval(ApprovalMode mode) {
-    return new SessionSettings(model, mode, interactive, basePrompt, maxStepsPerTurn);
+    return new SessionSettings(model, mode, interactive, basePrompt, maxStepsPerTurn, contextWindow, compactPercent);
   }
 
   public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {

@@ -1,30 +1,21 @@
 package dev.waymark.core.agent;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import dev.waymark.core.context.InstructionFiles;
+import dev.waymark.core.context.WorkingEnvironment;
 import java.nio.file.Path;
 
-/** The system prompt of a tab: the base prompt, then the project's {@code AGENTS.md} if there is one. */
+/**
+ * The system prompt of a tab: the base prompt, where the agent works (directory, OS, date, shell,
+ * git, sandbox), then the instruction files at the project's root ({@code AGENTS.md}, {@code CLAUDE.md}).
+ */
 final class SystemPrompt {
-  static final int MAX_INSTRUCTIONS = 64 * 1024;
-
   private SystemPrompt() {}
 
-  static String forProject(Path projectRoot, String basePrompt) {
-    Path agents = projectRoot.resolve("AGENTS.md");
-    if (!Files.isRegularFile(agents, LinkOption.NOFOLLOW_LINKS)) {
-      return basePrompt;
+  static String forProject(Path projectRoot, String basePrompt, WorkingEnvironment environment) {
+    StringBuilder prompt = new StringBuilder(basePrompt).append("\n\n").append(environment.describe().strip());
+    for (InstructionFiles.Instructions file : InstructionFiles.atRoot(projectRoot)) {
+      prompt.append("\n\n").append(file.block());
     }
-    try {
-      String text = Files.readString(agents, StandardCharsets.UTF_8);
-      if (text.length() > MAX_INSTRUCTIONS) {
-        text = text.substring(0, MAX_INSTRUCTIONS) + "\n[AGENTS.md cut at " + MAX_INSTRUCTIONS + " characters]";
-      }
-      return basePrompt + "\n\n# Project instructions (AGENTS.md)\n\n" + text.strip();
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return basePrompt;
-    }
+    return prompt.toString();
   }
 }

@@ -3,6 +3,10 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.context.Mentions;
+import dev.waymark.core.context.PromptImages;
+import dev.waymark.core.context.Sandboxing;
+import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
@@ -12,6 +16,8 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +69,11 @@ public final class TabSession implements AutoCloseable {
   private final Command.Handler dispatch = new Dispatch();
   private volatile boolean closing;
   private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
+  /** The tokens the live conversation takes, as last counted; -1 before any count. */
+  private volatile long contextTokens = -1;
+  private final Path projectRoot;
+  /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
+  private volatile boolean lastTurnCompacted;
 
   /**
    * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
@@ -87,19 +98,34 @@ public final class TabSession implements AutoCloseable {
   /** A tab brought back with what it remembered (a loaded session). */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory) {
-    this(tree, projectRoot, model, tools, settings, memory, Permissions.none());
+    this(tree, projectRoot, model, tools, settings, memory, Permissions.none(), Sandboxing.NONE);
   }
 
   /** A tab whose calls are judged by {@code permissions}, the allow and deny rules it shares with the workspace's other tabs. */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory, Permissions permissions) {
+    this(tree, projectRoot, model, tools, settings, memory, permissions, Sandboxing.NONE);
+  }
+
+  /** {@code sandboxing}: what fences the tab's shell commands, as its system prompt tells the model. */
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Memory memory, Sandboxing sandboxing) {
+    this(tree, projectRoot, model, tools, settings, memory, Permissions.none(), sandboxing);
+  }
+
+  /** A tab judged by {@code permissions} whose shell commands {@code sandboxing} fences. */
+  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
+      Memory memory, Permissions permissions, Sandboxing sandboxing) {
     this.tree = tree;
+    this.projectRoot = projectRoot;
     this.permissions = permissions;
     this.settings = new AtomicReference<>(settings);
-    this.conversation = new Conversation(SystemPrompt.forProject(projectRoot, settings.basePrompt()), memory);
+    this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
+        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing)), memory);
     this.steering = new SteeringQueue(this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
-    this.runner = new TurnRunner(tree, model, tools, this.settings::get, conversation, steering, gate, this::emit);
+    this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
+        this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
   }
@@ -364,18 +390,68 @@ public final class TabSession implements AutoCloseable {
       LOG.info("not starting a turn: the tab is closing");
       return;
     }
+    if (opening.sendsPrompt() && (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live())
+        && tooFull()) {
+      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + contextTokens * 100 / settings.get().contextWindow()
+          + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
+          + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
+          + "then your prompt is sent.");
+    }
     Turn turn = openTurn(opening);
     if (turn == null) {
       return;
     }
     int n = turn.number();
-    List<ChatMessage> mine = conversation.open(n, opening.sendsPrompt() ? Optional.of(opening.prompt()) : Optional.empty());
+    List<ChatMessage> mine = conversation.open(n, Optional.empty());
+    List<String> leftOut = new ArrayList<>();
+    if (opening.sendsPrompt()) {
+      Conversation.append(mine, userMessage(opening.prompt(), leftOut));
+    }
     RunningTurn state = new RunningTurn(n);
+    state.mayCompactWhenTooLong = !lastTurnCompacted;
     steering.started(state);
     emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
+    if (!leftOut.isEmpty()) {
+      emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
+    }
     viewToLive = true;
     // from here the turn's thread holds the tree
-    queue.lendTree(() -> runner.run(turn, state, opening, mine, this::publish), text -> startTurn(Opening.prompt(text)));
+    Opening begun = opening;
+    queue.lendTree(() -> {
+      Optional<String> next = runner.run(turn, state, begun, mine, this::publish);
+      lastTurnCompacted = state.compacted;
+      if (state.contextTokens >= 0) {
+        contextTokens = state.contextTokens;
+      }
+      return next;
+    }, text -> startTurn(Opening.prompt(text)));
+  }
+
+  /**
+   * The prompt as the model gets it: the files it @-mentions after it, as they are now, and the
+   * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
+   */
+  private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
+    String text = Mentions.expand(projectRoot, prompt);
+    PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
+    leftOut.addAll(found.leftOut());
+    List<ChatMessage.Image> images = found.images();
+    if (!images.isEmpty() && !PromptImages.accepted(settings.get().model())) {
+      leftOut.add(String.join(", ", images.stream().map(ChatMessage.Image::name).toList()) + ": " + settings.get().model()
+          + " does not accept images (choose a model that does, e.g. with --model)");
+      images = List.of();
+    }
+    if (!leftOut.isEmpty()) {
+      text += "\n\n[Not sent with this prompt: " + String.join("; ", leftOut) + "]";
+    }
+    return new ChatMessage.User(text, images);
+  }
+
+  /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
+  private boolean tooFull() {
+    long window = settings.get().contextWindow();
+    return !lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && contextTokens >= 0
+        && contextTokens * 100 >= window * settings.get().compactPercent();
   }
 
   /** Opens the turn's checkpoint: under live, or as a branch from an earlier one; null when it cannot start. */
@@ -469,6 +545,26 @@ public final class TabSession implements AutoCloseable {
     String draft = result.applied() ? draftOnReturn(result) : "";
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
+    if (result.applied()) {
+      // the provider counts nothing until the next call: about four characters a token until then
+      long characters = conversation.sent(tree.livePath()).stream().mapToLong(TabSession::length).sum();
+      contextTokens = characters / 4;
+      lastTurnCompacted = false;
+      emit(new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true));
+    }
+  }
+
+  private static long length(ChatMessage m) {
+    if (m instanceof ChatMessage.System s) {
+      return s.text().length();
+    } else if (m instanceof ChatMessage.User u) {
+      return u.text().length();
+    } else if (m instanceof ChatMessage.Assistant a) {
+      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
+    } else if (m instanceof ChatMessage.ToolResult r) {
+      return r.content().length();
+    }
+    return 0;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
@@ -33,6 +34,7 @@ final class TurnRunner {
   private static final int COMPACT_RESULT_CHARS = 2000;
 
   private final CheckpointTree tree;
+  private final java.nio.file.Path projectRoot;
   private final ChatModel model;
   private final Toolset tools;
   private final java.util.function.Supplier<SessionSettings> settings;
@@ -41,9 +43,11 @@ final class TurnRunner {
   private final ApprovalGate gate;
   private final Consumer<Event> emit;
 
-  TurnRunner(CheckpointTree tree, ChatModel model, Toolset tools, java.util.function.Supplier<SessionSettings> settings, Conversation conversation,
-      SteeringQueue steering, ApprovalGate gate, Consumer<Event> emit) {
+  TurnRunner(CheckpointTree tree, java.nio.file.Path projectRoot, ChatModel model, Toolset tools,
+      java.util.function.Supplier<SessionSettings> settings, Conversation conversation, SteeringQueue steering,
+      ApprovalGate gate, Consumer<Event> emit) {
     this.tree = tree;
+    this.projectRoot = projectRoot;
     this.model = model;
     this.tools = tools;
     this.settings = settings;
@@ -62,25 +66,53 @@ final class TurnRunner {
     int n = turn.number();
     CheckpointStatus status = CheckpointStatus.DONE;
     Optional<ChatResponse.Usage> usage = Optional.empty();
+    Optional<String> follow = Optional.empty(); // the prompt a compaction of its own goes before
     try {
       if (opening.compact()) {
+        if (opening.then().isPresent()) {
+          emit.accept(new Event.Compacting(n, opening.then().get().reason()));
+          follow = Optional.of(opening.then().get().prompt());
+        }
+        state.compacted = true;
         usage = compact(n, mine, state);
       } else {
-        status = loop(turn, state, opening, mine);
-        usage = state.usage;
+        try {
+          status = loop(turn, state, opening, mine);
+          usage = state.usage;
+        } catch (ModelException e) {
+          if (!tooLongAtTheStart(e, state, opening, mine)) {
+            throw e;
+          }
+          // nothing ran yet: this checkpoint becomes a /compact, and the prompt goes again after it
+          String prompt;
+          synchronized (mine) {
+            prompt = String.join("\n\n", mine.stream().map(m -> ((ChatMessage.User) m).text()).toList());
+            mine.clear();
+          }
+          emit.accept(new Event.Compacting(n, "The server said the conversation is too long for the model: #" + n
+              + " compacts it, as /compact does (undo takes it back), and your prompt is sent again after it."));
+          follow = Optional.of(prompt);
+          state.compacted = true;
+          usage = compact(n, mine, state);
+        }
       }
     } catch (ModelException e) {
-      usage = state.usage;
+      usage = state.compacted ? Optional.empty() : state.usage;
       if (e.kind() == ModelException.Kind.CANCELLED || state.cancellation.isCancelled()) {
         status = CheckpointStatus.CANCELLED;
+        follow = Optional.empty();
       } else {
         status = CheckpointStatus.FAILED;
         emit.accept(new Event.Error(e.getMessage() + wayOut(e)));
+        notSent(follow);
+        follow = Optional.empty();
       }
     } catch (RuntimeException e) {
       LOG.error("turn #{} failed", n, e);
       status = CheckpointStatus.FAILED;
       emit.accept(new Event.Error("The turn failed: " + e.getMessage()));
+      notSent(follow);
+      follow = Optional.empty();
     }
 
     List<String> leftover = steering.end();
@@ -98,10 +130,15 @@ final class TurnRunner {
     } catch (RuntimeException e) {
       LOG.error("the tab's snapshot could not be taken after turn #{}", n, e); // its events still go out
     }
+    usage.ifPresent(u -> {
+      // after a compaction the summary is what the conversation takes; after a turn, what the last call read and wrote
+      state.contextTokens = state.compacted ? u.outputTokens() : u.inputTokens() + u.outputTokens();
+      emit.accept(new Event.ContextUsed(n, state.contextTokens, settings.get().contextWindow(), false));
+    });
     finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint))));
     emit.accept(new Event.TurnFinished(n, ProtocolViews.status(status), usage.map(ProtocolViews::usage)));
     if (leftover.isEmpty()) {
-      return Optional.empty();
+      return follow;
     }
     String text = String.join("\n\n", leftover);
     if (status == CheckpointStatus.CANCELLED) {
@@ -109,7 +146,29 @@ final class TurnRunner {
       return Optional.empty();
     }
     emit.accept(new Event.Warning("Your message came after the turn's last model call; it is sent as the next prompt."));
-    return Optional.of(text);
+    return Optional.of(follow.map(prompt -> prompt + "\n\n" + text).orElse(text));
+  }
+
+  /** A compaction of its own failed: the prompt it went before is not sent, and the user gets its text back. */
+  private void notSent(Optional<String> prompt) {
+    prompt.ifPresent(text -> emit.accept(new Event.Warning("The compaction failed, so your prompt was not sent: " + text)));
+  }
+
+  /** Whether the first model call of a prompt's turn found the conversation too long, with nothing run yet. */
+  private boolean tooLongAtTheStart(ModelException e, RunningTurn state, Opening opening, List<ChatMessage> mine) {
+    if (e.kind() != ModelException.Kind.CONTEXT_TOO_LONG || !state.mayCompactWhenTooLong || !opening.sendsPrompt()
+        || state.steps > 0 || state.cancellation.isCancelled()) {
+      return false;
+    }
+    int own;
+    synchronized (mine) {
+      if (mine.isEmpty() || !mine.stream().allMatch(m -> m instanceof ChatMessage.User)) {
+        return false;
+      }
+      own = mine.size();
+    }
+    // the system prompt and this prompt alone: there is nothing earlier to compact, the prompt itself is too long
+    return conversation.sent(tree.livePath()).size() - own > 1;
   }
 
   private CheckpointStatus loop(Turn turn, RunningTurn state, Opening opening, List<ChatMessage> mine) {
@@ -150,7 +209,7 @@ final class TurnRunner {
             : limitReached
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "
                 + settings.get().maxStepsPerTurn() + " tool calls.", true)
-            : gate.run(call, turn, state, false);
+            : withNestedInstructions(call, gate.run(call, turn, state, false));
         if (!limitReached) {
           state.steps++;
         }
@@ -177,6 +236,39 @@ final class TurnRunner {
 
   private void reportUsage(int n, String modelName, Optional<ChatResponse.Usage> usage) {
     usage.ifPresent(u -> emit.accept(new Event.UsageReported(n, modelName, ProtocolViews.usage(u))));
+  }
+
+  /**
+   * A file read below a directory with its own {@code AGENTS.md} or {@code CLAUDE.md}: those not
+   * yet in the conversation go to the model with the file, so they apply from then on (an undo
+   * that takes the read back takes them back too, and the next read brings them again).
+   */
+  private ChatMessage.ToolResult withNestedInstructions(ToolCall call, ChatMessage.ToolResult result) {
+    if (!call.name().equals("read_file") || result.isError()) {
+      return result;
+    }
+    String path;
+    try {
+      com.fasterxml.jackson.databind.JsonNode arguments = dev.waymark.core.model.ToolArguments.parse(call.argumentsJson());
+      path = arguments.path("path").asText("");
+    } catch (java.io.IOException e) {
+      return result;
+    }
+    List<InstructionFiles.Instructions> found = InstructionFiles.along(projectRoot, path);
+    if (found.isEmpty()) {
+      return result;
+    }
+    List<String> sent = conversation.sent(tree.livePath()).stream()
+        .map(m -> m instanceof ChatMessage.ToolResult r ? r.content() : m instanceof ChatMessage.System s ? s.text() : "")
+        .toList();
+    StringBuilder content = new StringBuilder(result.content());
+    for (InstructionFiles.Instructions file : found) {
+      if (sent.stream().noneMatch(text -> text.contains(file.header())) && content.indexOf(file.header()) < 0) {
+        content.append("\n\n").append(file.block());
+      }
+    }
+    return content.length() == result.content().length() ? result
+        : new ChatMessage.ToolResult(result.toolCallId(), result.toolName(), content.toString(), false);
   }
 
   private StreamListener listener(int n) {

@@ -243,7 +243,12 @@ public final class AnthropicChatModel implements ChatModel {
       if (m instanceof ChatMessage.System s) {
         system.add(s.text());
       } else if (m instanceof ChatMessage.User u) {
-        contentOf(messages, "user").addObject().put("type", "text").put("text", u.text());
+        ArrayNode content = contentOf(messages, "user");
+        for (ChatMessage.Image image : u.images()) { // images first: Anthropic's advice for the best answers
+          content.addObject().put("type", "image").putObject("source").put("type", "base64")
+              .put("media_type", image.mediaType()).put("data", image.base64());
+        }
+        content.addObject().put("type", "text").put("text", u.text());
       } else if (m instanceof ChatMessage.Assistant a) {
         if (a.text().isEmpty() && a.toolCalls().isEmpty()) {
           continue; // the API rejects empty content; the turns around it merge instead

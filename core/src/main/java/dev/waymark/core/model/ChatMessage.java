@@ -14,10 +14,23 @@ public sealed interface ChatMessage
     }
   }
 
-  /** What the user typed (a prompt, or a steering message folded into a running turn). */
-  record User(String text) implements ChatMessage {
+  /** What the user typed (a prompt, or a steering message folded into a running turn), and the images it sends. */
+  record User(String text, List<Image> images) implements ChatMessage {
     public User {
       Objects.requireNonNull(text);
+      images = images == null ? List.of() : List.copyOf(images);
+    }
+
+    public User(String text) {
+      this(text, List.of());
+    }
+  }
+
+  /** An image sent with a prompt: its media type ({@code image/png}…), its bytes in base64, and the file it came from. */
+  record Image(String mediaType, String base64, String name) {
+    public Image {
+      Objects.requireNonNull(mediaType);
+      Objects.requireNonNull(base64);
     }
   }
 

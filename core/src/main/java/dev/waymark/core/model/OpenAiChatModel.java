@@ -235,6 +235,14 @@ public final class OpenAiChatModel implements ChatModel {
     ObjectNode node = NODES.objectNode();
     if (m instanceof ChatMessage.System s) {
       node.put("role", "system").put("content", s.text());
+    } else if (m instanceof ChatMessage.User u && !u.images().isEmpty()) {
+      // content parts, as OpenAI's vision models and the compatible servers take them
+      ArrayNode parts = node.put("role", "user").putArray("content");
+      parts.addObject().put("type", "text").put("text", u.text());
+      for (ChatMessage.Image image : u.images()) {
+        parts.addObject().put("type", "image_url").putObject("image_url")
+            .put("url", "data:" + image.mediaType() + ";base64," + image.base64());
+      }
     } else if (m instanceof ChatMessage.User u) {
       node.put("role", "user").put("content", u.text());
     } else if (m instanceof ChatMessage.Assistant a) {

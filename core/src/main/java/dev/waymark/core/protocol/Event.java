@@ -20,8 +20,20 @@ public sealed interface Event {
   record ToolCallProposed(int checkpoint, ToolCallView call, String summary, String preview, boolean needsApproval)
       implements Event {}
 
-  /** A tool call ended (ran, failed, or was denied). */
-  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) implements Event {}
+  /**
+   * A tool call ended (ran, failed, or was denied); {@code changedPaths} are the project files it
+   * changed and recorded in the checkpoint, sorted (empty when unknown, e.g. in a restored chat).
+   */
+  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, java.util.List<String> changedPaths)
+      implements Event {
+    public ToolCallFinished {
+      changedPaths = java.util.List.copyOf(changedPaths);
+    }
+
+    public ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) {
+      this(checkpoint, call, result, isError, java.util.List.of());
+    }
+  }
 
   /** A steering message waits for the next model call. */
   record SteeringQueued(int checkpoint, String text) implements Event {}
@@ -90,6 +102,23 @@ public sealed interface Event {
 
   /** The tokens one model call of checkpoint {@code checkpoint}'s turn used, with the model that used them. */
   record UsageReported(int checkpoint, String model, TokenUsage usage) implements Event {}
+  /**
+   * How much of the model's context window the conversation takes after checkpoint {@code checkpoint}:
+   * from the provider's token counts, or {@code estimated} from its length (after a restore).
+   * {@code window} is 0 when the model's window is unknown.
+   */
+  record ContextUsed(int checkpoint, long tokens, long window, boolean estimated) implements Event {
+    /** The share of the window used, in percent; empty when the window is unknown. */
+    public java.util.OptionalInt percent() {
+      return window <= 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of((int) Math.min(999, tokens * 100 / window));
+    }
+  }
+
+  /**
+   * Checkpoint {@code checkpoint} compacts the conversation by itself, as /compact does ({@code reason}
+   * says why, for the user); the prompt it came before is sent in the next turn.
+   */
+  record Compacting(int checkpoint, String reason) implements Event {}
 
   /** A turn ended; {@code usage} is the last model call's, when the provider sent it. */
   record TurnFinished(int checkpoint, TurnStatus status, Optional<TokenUsage> usage) implements Event {}

@@ -174,7 +174,8 @@ public final class SessionCodec {
 
   private static SessionFile.Message message(ChatMessage m) {
     if (m instanceof ChatMessage.User u) {
-      return new SessionFile.Message("user", u.text(), null, null, null, null);
+      return new SessionFile.Message("user", u.text(), null, null, null, null, null, u.images().isEmpty() ? null
+          : u.images().stream().map(i -> new SessionFile.ImageRecord(i.mediaType(), i.base64(), i.name())).toList());
     }
     if (m instanceof ChatMessage.Assistant a) {
       List<SessionFile.ToolCallRecord> calls = a.toolCalls().isEmpty() ? null
@@ -193,7 +194,9 @@ public final class SessionCodec {
   private static ChatMessage message(SessionFile.Message m) {
     String text = m.text() == null ? "" : m.text();
     return switch (m.role() == null ? "" : m.role()) {
-      case "user" -> new ChatMessage.User(text);
+      case "user" -> new ChatMessage.User(text, m.images() == null ? List.of() : m.images().stream()
+          .map(i -> new ChatMessage.Image(required(i.mediaType(), "an image's mediaType"), required(i.data(), "an image's data"),
+              i.name())).toList());
       case "assistant" -> new ChatMessage.Assistant(text,
           m.toolCalls() == null ? List.of() : m.toolCalls().stream().map(SessionCodec::call).toList(),
           m.reasoning() == null ? List.of() : m.reasoning().stream()
@@ -298,6 +301,13 @@ public final class SessionCodec {
       }
     }
     return events;
+  }
+
+  private static String required(String value, String what) {
+    if (value == null) {
+      throw new SessionException(what + " is missing");
+    }
+    return value;
   }
 
   private static SessionFile.ToolCallRecord required(SessionFile.ToolCallRecord call, SessionFile.Checkpoint cp) {

@@ -135,12 +135,21 @@ public record SessionFile(
   /** A message: role user, assistant or tool. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
-      Boolean isError, List<ReasoningRecord> reasoning) {
+      Boolean isError, List<ReasoningRecord> reasoning, List<ImageRecord> images) {
     public Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
         Boolean isError) {
-      this(role, text, toolCalls, toolCallId, toolName, isError, null);
+      this(role, text, toolCalls, toolCallId, toolName, isError, null, null);
+    }
+
+    public Message(String role, String text, List<ToolCallRecord> toolCalls, String toolCallId, String toolName,
+        Boolean isError, List<ReasoningRecord> reasoning) {
+      this(role, text, toolCalls, toolCallId, toolName, isError, reasoning, null);
     }
   }
+
+  /** An image a user message sent: its media type, its bytes in base64, and the file it came from. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ImageRecord(String mediaType, String data, String name) {}
 
   /** An assistant's reasoning: text, and for Anthropic thinking its signature or redacted data. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -186,9 +186,41 @@ public final class SessionStore {
     return Optional.of(read(newest.file()));
   }
 
-  /** One line of a session list; {@code problem} says why a file cannot be loaded. */
+  /**
+   * One line of a session list; {@code problem} says why a file cannot be loaded. {@code title}
+   * is what a user recognises it by: its name, else its first prompt (one line, cut), else empty.
+   */
   public record Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
-      Optional<String> problem) {}
+      Optional<String> problem, String title) {
+    public Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
+        Optional<String> problem) {
+      this(id, name, updated, tabs, checkpoints, file, problem, name == null ? "" : name);
+    }
+  }
+
+  /** How long a title may be in a list: a prompt can be a page long. */
+  static final int TITLE_CHARS = 60;
+
+  /** The session's name, else the first prompt sent in it (in any tab), else the first one typed and not yet sent. */
+  static String title(SessionFile s) {
+    if (s.name() != null && !s.name().isBlank()) {
+      return s.name();
+    }
+    Optional<String> prompt = s.tabs().stream().flatMap(t -> t.checkpoints().stream())
+        .filter(c -> c.number() > 0 && c.created() != null)
+        .sorted(Comparator.comparing(SessionFile.Checkpoint::created))
+        .flatMap(c -> c.messages().stream().filter(m -> "user".equals(m.role()) && m.text() != null).limit(1))
+        .map(m -> dev.waymark.core.context.Mentions.typed(m.text())).filter(text -> !text.isBlank()).findFirst();
+    if (prompt.isEmpty()) {
+      prompt = s.tabs().stream().map(SessionFile.Tab::input).filter(text -> text != null && !text.isBlank()).findFirst();
+    }
+    return prompt.map(SessionStore::oneLine).orElse("");
+  }
+
+  private static String oneLine(String text) {
+    String line = text.strip().replaceAll("\\s+", " ");
+    return line.length() <= TITLE_CHARS ? line : line.substring(0, TITLE_CHARS - 1) + "…";
+  }
 
   /** Every session, newest first; unreadable files are listed with their problem. */
   public List<Listing> list() {
@@ -203,7 +235,7 @@ public final class SessionStore {
         try {
           SessionFile s = read(file);
           int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
-          all.add(new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty()));
+          all.add(new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty(), title(s)));
         } catch (SessionException e) {
           Instant modified;
           try {

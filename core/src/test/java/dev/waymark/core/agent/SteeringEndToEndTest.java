@@ -107,7 +107,8 @@ class SteeringEndToEndTest {
     assertThat(requests).hasSize(2);
     JsonNode messages = requests.get(1).json().get("messages");
     assertThat(messages).hasSize(5);
-    assertThat(messages.get(0).toString()).isEqualTo("{\"role\":\"system\",\"content\":\"base prompt\"}");
+    assertThat(messages.get(0).get("role").asText()).isEqualTo("system");
+    assertThat(messages.get(0).get("content").asText()).startsWith("base prompt\n\n# Where you work");
     assertThat(messages.get(1).toString()).isEqualTo("{\"role\":\"user\",\"content\":\"make a file\"}");
     assertThat(messages.get(2).toString()).isEqualTo(
         "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\","

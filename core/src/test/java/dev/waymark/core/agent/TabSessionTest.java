@@ -967,6 +967,139 @@ class TabSessionTest {
   }
 
   @Test
+  void theSystemPromptSaysWhereTheAgentWorksAndCarriesTheRootsClaudeMdToo() throws Exception {
+    Files.writeString(project.resolve("CLAUDE.md"), "Claude rules.\n");
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("hi"));
+    await(Event.TurnFinished.class, e -> true);
+    String system = ((ChatMessage.System) model.requests.get(0).messages().get(0)).text();
+    assertThat(system).contains("# Where you work", "Working directory", project.toAbsolutePath().normalize().toString(),
+        "Today's date: " + java.time.LocalDate.now(), "Git: not a git repository", "Sandbox: none",
+        "# Project instructions (CLAUDE.md)", "Claude rules.");
+  }
+
+  @Test
+  void aNestedAgentsMdGoesToTheModelWithTheFirstFileReadBelowItAndAgainOnlyAfterAnUndo() throws Exception {
+    Files.createDirectories(project.resolve("web/ui"));
+    Files.writeString(project.resolve("web/AGENTS.md"), "Use pnpm in web.\n");
+    Files.writeString(project.resolve("web/ui/a.ts"), "a\n");
+    Files.writeString(project.resolve("web/ui/b.ts"), "b\n");
+    Files.writeString(project.resolve("top.txt"), "t\n");
+    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    model.respond(r -> call("read_file", "{\"path\":\"top.txt\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/a.ts\"}"));
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("look"));
+    await(Event.TurnFinished.class, e -> true);
+
+    List<String> results = model.requests.get(3).messages().stream().filter(m -> m instanceof ChatMessage.ToolResult)
+        .map(m -> ((ChatMessage.ToolResult) m).content()).toList();
+    assertThat(results).hasSize(3);
+    assertThat(results.get(0)).doesNotContain("Use pnpm");
+    assertThat(results.get(1)).contains("a", "# Instructions in web/AGENTS.md (for files under web/", "Use pnpm in web.");
+    assertThat(results.get(2)).doesNotContain("Use pnpm");
+
+    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    await(Event.CheckpointRestored.class, e -> true);
+    model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("again"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    ChatMessage.ToolResult again = (ChatMessage.ToolResult) model.requests.get(5).messages().stream()
+        .filter(m -> m instanceof ChatMessage.ToolResult).reduce((a, b) -> b).orElseThrow();
+    assertThat(again.content()).as("the undone read took its instructions with it").contains("Use pnpm in web.");
+  }
+
+  private void startWithWindow(long window, int percent) {
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
+        new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt", 50, window, percent));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+  }
+
+  private static ChatResponse text(String text, long in, long out) {
+    return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(in, out)), "stop");
+  }
+
+  @Test
+  void pastTheThresholdAPromptIsPrecededByACompactionOfItsOwnThatUndoTakesBack() throws Exception {
+    startWithWindow(1000, 85);
+    model.respond(r -> text("first answer", 840, 9)); // 849 tokens: under 85%
+    session.submit(new Command.SendPrompt("one"));
+    Event.ContextUsed used = await(Event.ContextUsed.class, e -> e.checkpoint() == 1);
+    assertThat(used.tokens()).isEqualTo(849);
+    assertThat(used.percent()).hasValue(84);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    model.respond(r -> text("second answer", 900, 20)); // 920: over
+    session.submit(new Command.SendPrompt("two"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
+    model.respond(r -> text("THE SUMMARY", 950, 40));
+    model.respond(r -> text("third answer", 120, 5));
+    session.submit(new Command.SendPrompt("three"));
+
+    Event.Compacting compacting = await(Event.Compacting.class, e -> true);
+    assertThat(compacting.checkpoint()).isEqualTo(3);
+    assertThat(compacting.reason()).contains("92% of the model's 1k-token window", "undo takes it back");
+    assertThat(await(Event.ContextUsed.class, e -> e.checkpoint() == 3).tokens()).as("the summary's size").isEqualTo(40);
+    Event.TurnFinished third = await(Event.TurnFinished.class, e -> e.checkpoint() == 4);
+    assertThat(third.status()).isEqualTo(TurnStatus.DONE);
+    assertThat(userTexts(model.requests.get(2))).last().asString().contains("Summarise our conversation");
+    ChatRequest after = model.requests.get(3);
+    assertThat(((ChatMessage.System) after.messages().get(0)).text()).contains("THE SUMMARY");
+    assertThat(userTexts(after)).containsExactly("three");
+
+    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    await(Event.CheckpointRestored.class, e -> e.result().target() == 2);
+    assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("one", "two");
+    Event.ContextUsed estimate = await(Event.ContextUsed.class, e -> e.estimated() && e.checkpoint() == 2);
+    assertThat(estimate.tokens()).isPositive();
+  }
+
+  @Test
+  void whenTheServerSaysTooLongTheTurnCompactsAndSendsThePromptAgainOnceOnly() throws Exception {
+    startWithWindow(0, 85);
+    model.respond(r -> text("first answer", 10, 2));
+    session.submit(new Command.SendPrompt("one"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+    ModelException tooLong = new ModelException(ModelException.Kind.CONTEXT_TOO_LONG, "maximum context length exceeded");
+    model.respond(r -> {
+      throw tooLong;
+    });
+    model.respond(r -> text("SUMMARY OF ONE", 10, 4));
+    model.respond(r -> text("answer to two", 10, 2));
+    session.submit(new Command.SendPrompt("two"));
+
+    Event.Compacting compacting = await(Event.Compacting.class, e -> true);
+    assertThat(compacting.checkpoint()).isEqualTo(2);
+    assertThat(compacting.reason()).contains("too long", "sent again");
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 2).status()).isEqualTo(TurnStatus.DONE);
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 3).status()).isEqualTo(TurnStatus.DONE);
+    assertThat(userTexts(model.requests.get(2))).as("the summary request leaves the prompt out").containsExactly("one",
+        TabSession.COMPACT_REQUEST);
+    assertThat(userTexts(model.requests.get(3))).containsExactly("two");
+    assertThat(events).noneMatch(e -> e instanceof Event.Error);
+
+    // the prompt sent again after a compaction is too long all the same: an error, not another compaction
+    model.respond(r -> {
+      throw tooLong;
+    });
+    model.respond(r -> text("SUMMARY AGAIN", 10, 4));
+    model.respond(r -> {
+      throw tooLong;
+    });
+    session.submit(new Command.SendPrompt("a prompt far too long"));
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 4).status()).isEqualTo(TurnStatus.DONE);
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 5).status()).isEqualTo(TurnStatus.FAILED);
+    assertThat(find(Event.Error.class).message()).contains("maximum context length", "/compact");
+    assertThat(model.script).isEmpty();
+    assertThat(model.requests).hasSize(7);
+  }
+
+  @Test
   void anUnknownToolOrBadArgumentsAreToldToTheModelAndTheTurnGoesOn() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> new ChatResponse(new ChatMessage.Assistant("", List.of(

@@ -439,4 +439,17 @@ class AnthropicChatModelTest {
     assertThat(server.requests().get(0).json().has("thinking")).isFalse();
     assertThat(server.requests().get(1).json().has("thinking")).isTrue();
   }
+
+  @Test
+  void aPromptsImagesGoAsImageBlocksBeforeItsText() throws Exception {
+    server.enqueue(anthropicText("a cat"));
+    ChatMessage.Image jpeg = new ChatMessage.Image("image/jpeg", "/9j/4AA=", "cat.jpg");
+
+    model().stream(new ChatRequest(null, List.of(new ChatMessage.User("what is this?", List.of(jpeg))), List.of()),
+        listener, new Cancellation());
+
+    JsonNode content = server.lastRequest().json().get("messages").get(0).get("content");
+    assertThat(content.toString()).isEqualTo("[{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":"
+        + "\"image/jpeg\",\"data\":\"/9j/4AA=\"}},{\"type\":\"text\",\"text\":\"what is this?\"}]");
+  }
 }

@@ -511,4 +511,16 @@ class OpenAiChatModelTest {
     assertThat(messages.get(1).get("reasoning_content").asText()).isEqualTo("The user wants a.txt.");
     assertThat(messages.get(3).has("reasoning_content")).isFalse();
   }
+
+  @Test
+  void aPromptsImagesGoAsContentPartsWithTheirText() throws Exception {
+    server.enqueue(openAiText("a cat"));
+    ChatMessage.Image png = new ChatMessage.Image("image/png", "iVBORw0KGgo=", "cat.png");
+
+    ask(model("sk-test"), new ChatRequest(null, List.of(new ChatMessage.User("what is this?", List.of(png))), List.of()));
+
+    JsonNode content = server.lastRequest().json().get("messages").get(0).get("content");
+    assertThat(content).isEqualTo(json("[{'type':'text','text':'what is this?'},"
+        + "{'type':'image_url','image_url':{'url':'data:image/png;base64,iVBORw0KGgo='}}]"));
+  }
 }

@@ -38,6 +38,7 @@ public final class TabState {
   private PendingApproval pending;
   private Instant pendingSince = Instant.EPOCH; // when the call waiting was shown
   private Optional<TokenUsage> usage = Optional.empty();
+  private Optional<Event.ContextUsed> contextUsed = Optional.empty();
   private Blocks.Reasoning thought; // the reasoning streaming now, until the answer or a tool call
   private boolean reasoningShown;
   private String waiting; // a retry the model client is waiting for; null when none
@@ -110,6 +111,11 @@ public final class TabState {
 
   public Optional<TokenUsage> lastUsage() {
     return usage;
+  }
+
+  /** How much of the model's window the conversation takes, as the tab last said. */
+  public Optional<Event.ContextUsed> contextUsed() {
+    return contextUsed;
   }
 
   public long outputTokens() {
@@ -403,6 +409,11 @@ public final class TabState {
       add(new Blocks.Notice(-1, Tone.NORMAL, listing(listed)));
     } else if (event instanceof Event.ViewMoved moved) {
       viewed = moved.live() ? -1 : moved.checkpoint();
+    } else if (event instanceof Event.ContextUsed used) {
+      contextUsed = Optional.of(used);
+    } else if (event instanceof Event.Compacting compacting) {
+      answer = null;
+      add(new Blocks.Notice(compacting.checkpoint(), Tone.WARNING, "! " + compacting.reason()));
     } else if (event instanceof Event.Warning warning) {
       add(new Blocks.Notice(-1, Tone.WARNING, "! " + warning.message()));
     } else if (event instanceof Event.BranchRefused refused) {

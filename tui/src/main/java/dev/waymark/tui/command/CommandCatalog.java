@@ -46,6 +46,7 @@ public final class CommandCatalog {
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
       entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
       entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
+      entry("/init", "ask the agent to write a starting AGENTS.md for this project (a normal turn)"),
       entry("/compact", "summarise the conversation into one message, a checkpoint of its own"),
       entry("/reasoning", "show or fold a reasoning model's thinking"),
       entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),

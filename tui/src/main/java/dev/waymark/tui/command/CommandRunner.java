@@ -1,6 +1,7 @@
 package dev.waymark.tui.command;
 
 import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.workspace.Workspace;
@@ -29,24 +30,36 @@ public final class CommandRunner {
   private final Clock clock;
   private final Host host;
   private final CommandCatalog catalog;
+  private final CustomCommands custom;
 
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host) {
-    this(tabs, workspace, clock, host, new CommandCatalog());
+    this(tabs, workspace, clock, host, new CommandCatalog(), CustomCommands.NONE);
   }
 
   /** {@code catalog}: the commands a mistyped one is compared with. */
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog) {
+    this(tabs, workspace, clock, host, catalog, CustomCommands.NONE);
+  }
+
+  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CustomCommands custom) {
+    this(tabs, workspace, clock, host, new CommandCatalog(), custom);
+  }
+
+  /** {@code custom}: the user's own commands, run by name as prompts. */
+  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog,
+      CustomCommands custom) {
     this.tabs = tabs;
     this.workspace = workspace;
     this.clock = clock;
     this.host = host;
     this.catalog = catalog;
+    this.custom = custom;
   }
 
   public void run(TabController tab, String text) {
     TabState state = tab.state();
     String saveName = "cp" + state.live() + "-" + LocalDateTime.ofInstant(clock.instant(), ZoneId.systemDefault()).format(SAVE_NAME);
-    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName, catalog);
+    SlashCommand.Parsed parsed = SlashCommand.parse(text, state.viewed().orElse(state.live()), saveName, catalog, custom);
     if (parsed instanceof SlashCommand.Parsed.Invalid invalid) {
       state.notice(Tone.ERROR, "✗ " + invalid.message());
     } else if (parsed instanceof SlashCommand.Parsed.Help) {
@@ -72,6 +85,13 @@ public final class CommandRunner {
       model(tab, model.name());
     } else if (parsed instanceof SlashCommand.Parsed.Status) {
       state.notice(Tone.NORMAL, StatusReport.render(host.runInfo(), tab, tabs.number(tab), all()));
+    } else if (parsed instanceof SlashCommand.Parsed.Prompt prompt) {
+      if (state.running()) {
+        tab.steer(prompt.text()); // as a typed message would: it goes into the running turn
+      } else {
+        tab.send(prompt.text());
+      }
+      tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {

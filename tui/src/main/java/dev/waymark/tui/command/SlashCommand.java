@@ -1,5 +1,7 @@
 package dev.waymark.tui.command;
 
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.tool.ApprovalMode;
@@ -17,7 +19,7 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/rewind", "/diff",
-      "/output", "/compact", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model",
+      "/output", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
@@ -61,6 +63,9 @@ public final class SlashCommand {
     /** {@code /status}: provider, model, server, mode, sandbox, tokens and cost. */
     record Status() implements Parsed {}
 
+    /** A prompt a command stands for ({@code /init}, a custom command): sent as if typed. */
+    record Prompt(String text) implements Parsed {}
+
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
   }
@@ -76,11 +81,25 @@ public final class SlashCommand {
    * @param defaultSaveName the name a bare {@code save} uses
    */
   public static Parsed parse(String text, int current, String defaultSaveName) {
-    return parse(text, current, defaultSaveName, BUILT_IN);
+    return parse(text, current, defaultSaveName, BUILT_IN, CustomCommands.NONE);
   }
 
   /** Parses one command line; a mistyped command is answered with the nearest one in {@code catalog}. */
   public static Parsed parse(String text, int current, String defaultSaveName, CommandCatalog catalog) {
+    return parse(text, current, defaultSaveName, catalog, CustomCommands.NONE);
+  }
+
+  /** {@link #parse(String, int, String)}, where a name no built-in command has may be one of {@code custom}. */
+  public static Parsed parse(String text, int current, String defaultSaveName, CustomCommands custom) {
+    return parse(text, current, defaultSaveName, BUILT_IN, custom);
+  }
+
+  /**
+   * Parses one command line; a name no built-in command has may be one of {@code custom}, and a
+   * mistyped command is answered with the nearest one in {@code catalog}.
+   */
+  public static Parsed parse(String text, int current, String defaultSaveName, CommandCatalog catalog,
+      CustomCommands custom) {
     String[] words = text.strip().split("\\s+");
     String head = words[0].toLowerCase(Locale.ROOT);
     switch (head) {
@@ -136,9 +155,16 @@ public final class SlashCommand {
       case "/status":
       case "/cost":
         return words.length == 1 ? new Parsed.Status() : invalid(head + " takes no arguments.");
+      case "/init":
+        return words.length == 1 ? new Parsed.Prompt(InstructionFiles.INIT_PROMPT)
+            : invalid("/init takes no arguments: it asks the agent to write AGENTS.md.");
       default:
-        return invalid("Unknown command " + words[0] + "." + catalog.nearest(head).map(n -> " Did you mean " + n + "?")
-            .orElse("") + " Type / for the list, /help for everything.");
+        String stripped = text.strip();
+        String name = words[0].substring(1);
+        String arguments = stripped.length() > words[0].length() ? stripped.substring(words[0].length()) : "";
+        return custom.find(name).<Parsed>map(entry -> new Parsed.Prompt(entry.prompt(arguments)))
+            .orElseGet(() -> invalid("Unknown command " + words[0] + "." + catalog.nearest(head)
+                .map(n -> " Did you mean " + n + "?").orElse("") + " Type / for the list, /help for everything."));
     }
   }
 

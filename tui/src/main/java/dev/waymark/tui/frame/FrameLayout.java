@@ -9,6 +9,7 @@ import dev.waymark.tui.chat.TabState;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.input.InputLayout;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.screen.Footer;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
@@ -138,6 +139,11 @@ public final class FrameLayout {
     for (int r = 0; r < steering.size(); r++) {
       put(0, above + r, steering.get(r), width);
     }
+    List<Line> finder = finderRows(layers, tab, width, above - 3);
+    above -= finder.size();
+    for (int r = 0; r < finder.size(); r++) {
+      put(0, above + r, finder.get(r), width);
+    }
     if (!layers.hint().isEmpty() && above - 1 > 1) {
       above -= 1;
       put(0, above, Wrap.truncate(Line.of(Span.of(layers.hint(), Tone.WARNING)), width), width);
@@ -243,6 +249,26 @@ public final class FrameLayout {
       boolean on = inputEmpty && i == state.planChoice();
       lines.add(Wrap.truncate(Line.of(new Span(on ? " ▸ " : "   ", Style.of(Tone.ACCENT)),
           new Span(answers.get(i), on ? Style.PLAIN.reversed() : Style.PLAIN)), width));
+    }
+    return lines;
+  }
+
+  /** The {@code @} finder's matches, above the input, the selected one marked. */
+  private static List<Line> finderRows(Layers layers, TabController tab, int width, int maxRows) {
+    MentionFinder finder = layers.mentions();
+    List<Line> lines = new ArrayList<>();
+    if (finder == null || layers.modal() || maxRows < 2 || !finder.open(tab.editor())) {
+      return lines;
+    }
+    List<String> matches = finder.shown(tab.editor());
+    int rows = Math.min(Math.min(MentionFinder.SHOWN, maxRows - 1), matches.size());
+    int top = Math.max(0, Math.min(finder.selected() - rows + 1, matches.size() - rows));
+    lines.add(Wrap.truncate(Line.of(Span.of(" @ files" + (finder.indexing() ? " (indexing…)" : ""), Tone.ACCENT),
+        Span.of("  ↑↓ choose · Tab/Enter insert · Esc close", Tone.MUTED)), width));
+    for (int i = top; i < top + rows; i++) {
+      boolean on = i == finder.selected();
+      lines.add(Wrap.truncate(Line.of(new Span(on ? " ▸ " : "   ", Style.of(Tone.ACCENT)),
+          new Span(matches.get(i), on ? Style.PLAIN.reversed() : Style.PLAIN)), width));
     }
     return lines;
   }

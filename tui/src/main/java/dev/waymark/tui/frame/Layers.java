@@ -33,6 +33,17 @@ public final class Layers {
     return menu;
   }
 
+  private dev.waymark.tui.input.MentionFinder mentions;
+
+  /** The {@code @} finder, when the project's files can be searched; null otherwise. */
+  public dev.waymark.tui.input.MentionFinder mentions() {
+    return mentions;
+  }
+
+  public void mentions(dev.waymark.tui.input.MentionFinder finder) {
+    mentions = finder;
+  }
+
   public Confirm confirm() {
     return confirm;
   }

@@ -52,6 +52,13 @@ public final class InputEditor {
     return true;
   }
 
+  /** Replaces the text from {@code start} to {@code end} with {@code with}, the caret after it. */
+  public void replace(int start, int end, String with) {
+    selected = false;
+    text.replace(start, end, with);
+    caret = start + with.length();
+  }
+
   public void clear() {
     setText("");
   }

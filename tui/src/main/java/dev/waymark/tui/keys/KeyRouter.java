@@ -12,6 +12,7 @@ import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
@@ -94,7 +95,7 @@ public final class KeyRouter {
   }
 
   /** Text for the tab: the reason of a denial being written, else the input (a message instead of an answer). */
-  private static void type(TabController tab, String text) {
+  private void type(TabController tab, String text) {
     Optional<ApprovalPrompt> prompt = tab.approvalPrompt();
     if (prompt.isPresent() && prompt.get().step() == ApprovalPrompt.Step.REASON) {
       prompt.get().reason().insert(text.replace('\n', ' '));
@@ -102,6 +103,9 @@ public final class KeyRouter {
     }
     prompt.ifPresent(ApprovalPrompt::reset); // once the input is cleared, the prompt starts from its first step
     tab.editor().insert(text);
+    if (text.equals("@") && layers.mentions() != null) {
+      layers.mentions().refresh(); // files made since the last walk are found by the time a few letters are typed
+    }
   }
 
   /** The keys of an approval that has the focus; false for a key it leaves to the tab (switching tabs, help, scrolling). */
@@ -173,6 +177,8 @@ public final class KeyRouter {
       onOverlay(layers.overlay(), action.get());
     } else if (layers.picker() != null) {
       onPicker(layers.picker(), action.get());
+    } else if (finderOpen() && onFinder(layers.mentions(), action.get())) {
+      return;
     } else if (onMenu(tabs.current(), action.get()) || onPlanQuestion(tabs.current(), action.get())) {
       return;
     } else if (!answerApproval(tabs.current(), action.get()) && !perform(action.get())) {
@@ -234,6 +240,25 @@ public final class KeyRouter {
         }
       }
       case INTERRUPT -> menu.dismiss(text);
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean finderOpen() {
+    return layers.mentions() != null && layers.mentions().open(tabs.current().editor());
+  }
+
+  /** The finder's keys while it shows; false for a key it leaves to the input. */
+  private boolean onFinder(MentionFinder finder, Action action) {
+    InputEditor editor = tabs.current().editor();
+    switch (action) {
+      case HISTORY_PREVIOUS -> finder.move(-1);
+      case HISTORY_NEXT -> finder.move(1);
+      case COMPLETE, SUBMIT -> finder.accept(editor);
+      case INTERRUPT -> finder.dismiss(editor);
       default -> {
         return false;
       }

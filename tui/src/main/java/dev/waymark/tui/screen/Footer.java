@@ -50,8 +50,17 @@ public final class Footer {
     // the modes that change what runs unasked stand out: plan refuses edits, yolo asks nothing
     spans.add(approval.equals("plan") ? new Span(approval, Style.of(Tone.ACCENT).bolded())
         : approval.equals("yolo") ? new Span(approval, Style.of(Tone.WARNING).bolded()) : Span.of(approval, Tone.MUTED));
-    tab.lastUsage().ifPresent(u -> spans.add(Span.of(" · ctx " + tokens(u.inputTokens()) + " · out "
-        + tokens(tab.outputTokens()), Tone.MUTED)));
+    if (tab.contextUsed().isPresent()) {
+      var used = tab.contextUsed().get();
+      String share = used.percent().isPresent() ? " (" + used.percent().getAsInt() + "%)" : "";
+      int percent = used.percent().orElse(0);
+      spans.add(Span.of(" · ctx " + (used.estimated() ? "~" : "") + tokens(used.tokens()) + share, percent >= 80
+          ? Tone.WARNING : Tone.MUTED));
+      spans.add(Span.of(" · out " + tokens(tab.outputTokens()), Tone.MUTED));
+    } else {
+      tab.lastUsage().ifPresent(u -> spans.add(Span.of(" · ctx " + tokens(u.inputTokens()) + " · out "
+          + tokens(tab.outputTokens()), Tone.MUTED)));
+    }
     spans.add(Span.of(" · F1 help", Tone.MUTED));
     return Wrap.truncate(new Line(spans), width);
   }

@@ -186,4 +186,20 @@ class SlashCommandTest {
     }
     assertThat(SlashCommand.complete("/perm")).isEqualTo("/permissions ");
   }
+
+  @Test
+  void aCustomCommandBecomesItsPromptButNeverShadowsABuiltInOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+      throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createDirectories(temp.resolve("commands"));
+    java.nio.file.Files.writeString(dir.resolve("undo.md"), "never run\n");
+    java.nio.file.Files.writeString(dir.resolve("fix.md"), "Fix $ARGUMENTS.\n");
+    var custom = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), temp);
+
+    assertThat(SlashCommand.parse("/fix the  build\nplease", 0, "x", custom))
+        .isEqualTo(new SlashCommand.Parsed.Prompt("Fix the  build\nplease."));
+    assertThat(SlashCommand.parse("/undo", 0, "x", custom)).isInstanceOf(SlashCommand.Parsed.ForTab.class);
+    assertThat(SlashCommand.parse("/init", 0, "x", custom)).isEqualTo(
+        new SlashCommand.Parsed.Prompt(dev.waymark.core.context.InstructionFiles.INIT_PROMPT));
+    assertThat(SlashCommand.parse("/fix", 0, "x")).isInstanceOf(SlashCommand.Parsed.Invalid.class);
+  }
 }

@@ -1,0 +1,210 @@
+package dev.waymark.app;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.protocol.CheckpointSummary;
+import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.ToolCallView;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The protocol's events as {@code exec --json} writes them: one JSON object per event, with the
+ * format's version and the event's type first. A field is renamed or removed only with a new
+ * {@link #VERSION}; new fields and new types may appear within one version, so readers skip what
+ * they do not know. The README's "exec --json" table documents every type; a test holds them equal.
+ */
+final class EventLines {
+  /** The format's version, in every line as {@code "v"}. */
+  static final int VERSION = 1;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private EventLines() {}
+
+  /** One line (no newline) for {@code event}. */
+  static String line(Event event) {
+    return write(toJson(event));
+  }
+
+  /** The line that ends an exec run: which session and tab hold the turn, for {@code --session} and {@code --tab}. */
+  static String session(String session, String tab) {
+    ObjectNode node = head("session");
+    node.put("session", session);
+    node.put("tab", tab);
+    return write(node);
+  }
+
+  /** The type name of each event class, as the lines carry it: {@code TurnStarted} is {@code turn_started}. */
+  static String type(Class<?> eventClass) {
+    String name = eventClass.getSimpleName();
+    if (name.equals("AssistantDelta")) {
+      return "text_delta"; // what scripts look for; "assistant" says nothing more
+    }
+    return name.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+  }
+
+  static ObjectNode toJson(Event event) {
+    ObjectNode node = head(type(event.getClass()));
+    if (event instanceof Event.TurnStarted e) {
+      node.put("checkpoint", e.checkpoint()).put("parent", e.parent()).put("prompt", e.prompt());
+    } else if (event instanceof Event.ReasoningDelta e) {
+      node.put("checkpoint", e.checkpoint()).put("text", e.text());
+    } else if (event instanceof Event.AssistantDelta e) {
+      node.put("checkpoint", e.checkpoint()).put("text", e.text());
+    } else if (event instanceof Event.ToolCallProposed e) {
+      node.put("checkpoint", e.checkpoint());
+      call(node, e.call());
+      node.put("summary", e.summary()).put("preview", e.preview()).put("needs_approval", e.needsApproval());
+    } else if (event instanceof Event.ToolCallFinished e) {
+      node.put("checkpoint", e.checkpoint());
+      call(node, e.call());
+      node.put("result", e.result()).put("is_error", e.isError());
+      strings(node.putArray("files"), e.changedPaths());
+    } else if (event instanceof Event.SteeringQueued e) {
+      node.put("checkpoint", e.checkpoint()).put("text", e.text());
+    } else if (event instanceof Event.SteeringFolded e) {
+      node.put("checkpoint", e.checkpoint()).put("text", e.text());
+    } else if (event instanceof Event.CheckpointCreated e) {
+      checkpoint(node, e.checkpoint());
+    } else if (event instanceof Event.CheckpointRestored e) {
+      restore(node, e.result());
+      e.pendingToolCall().ifPresentOrElse(c -> call(node.putObject("pending_call"), c), () -> node.putNull("pending_call"));
+      node.put("draft", e.draft());
+    } else if (event instanceof Event.ViewMoved e) {
+      node.put("checkpoint", e.checkpoint()).put("live", e.live());
+    } else if (event instanceof Event.BranchRefused e) {
+      node.put("from", e.from()).put("prompt", e.prompt());
+      strings(node.putArray("conflicts"), e.result().conflicts());
+      node.put("summary", e.result().summary());
+    } else if (event instanceof Event.CheckpointSaved e) {
+      checkpoint(node, e.checkpoint());
+      node.put("name", e.name()).put("ref", e.ref());
+      optional(node, "moved_from", e.movedFrom());
+    } else if (event instanceof Event.SaveDeleted e) {
+      node.put("checkpoint", e.checkpoint()).put("name", e.name()).put("ref", e.ref());
+    } else if (event instanceof Event.SettingsChanged e) {
+      node.put("model", e.model()).put("mode", e.mode());
+    } else if (event instanceof Event.UsageReported e) {
+      node.put("checkpoint", e.checkpoint()).put("model", e.model());
+      node.putObject("usage").put("input_tokens", e.usage().inputTokens()).put("output_tokens", e.usage().outputTokens());
+    } else if (event instanceof Event.CheckpointsListed e) {
+      node.put("live", e.live());
+      ArrayNode rows = node.putArray("checkpoints");
+      e.checkpoints().forEach(summary -> summary(rows.addObject(), summary));
+    } else if (event instanceof Event.DiffReady e) {
+      node.put("checkpoint", e.diff().checkpoint());
+      ArrayNode files = node.putArray("files");
+      e.diff().files().forEach(f -> files.addObject().put("path", f.path()).put("added", f.added())
+          .put("removed", f.removed()).put("binary", f.binary()).put("unified", f.unified()));
+    } else if (event instanceof Event.Waiting e) {
+      node.put("checkpoint", e.checkpoint()).put("message", e.message());
+    } else if (event instanceof Event.Warning e) {
+      node.put("message", e.message());
+    } else if (event instanceof Event.Error e) {
+      node.put("message", e.message());
+    } else if (event instanceof Event.ContextUsed e) {
+      node.put("checkpoint", e.checkpoint()).put("tokens", e.tokens());
+      if (e.window() > 0) {
+        node.put("window", e.window()).put("percent", e.percent().getAsInt());
+      } else {
+        node.putNull("window").putNull("percent");
+      }
+      node.put("estimated", e.estimated());
+    } else if (event instanceof Event.Compacting e) {
+      node.put("checkpoint", e.checkpoint()).put("reason", e.reason());
+    } else if (event instanceof Event.TurnFinished e) {
+      node.put("checkpoint", e.checkpoint()).put("status", e.status().name().toLowerCase(Locale.ROOT));
+      e.usage().ifPresentOrElse(u -> node.putObject("usage").put("input_tokens", u.inputTokens())
+          .put("output_tokens", u.outputTokens()), () -> node.putNull("usage"));
+    } else if (event instanceof Event.TabRestored e) {
+      // the chat of a resumed tab is already in its session file; scripts need where it stands
+      node.put("tab", e.tabId()).put("live", e.live());
+      ArrayNode path = node.putArray("live_path");
+      e.livePath().forEach(path::add);
+      node.put("checkpoints", e.checkpoints().size());
+    }
+    return node;
+  }
+
+  private static ObjectNode head(String type) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("v", VERSION);
+    node.put("type", type);
+    return node;
+  }
+
+  private static void call(ObjectNode node, ToolCallView call) {
+    node.put("id", call.id()).put("name", call.name());
+    node.set("arguments", arguments(call.argumentsJson()));
+  }
+
+  /** The call's arguments as JSON when they are, else as the text the model sent. */
+  private static JsonNode arguments(String json) {
+    try {
+      JsonNode parsed = JSON.readTree(json);
+      return parsed == null ? JSON.getNodeFactory().textNode(json) : parsed;
+    } catch (JsonProcessingException e) {
+      return JSON.getNodeFactory().textNode(json);
+    }
+  }
+
+  private static void checkpoint(ObjectNode node, CheckpointView view) {
+    node.put("checkpoint", view.number());
+    optional(node, "parent", view.parent());
+    node.put("status", view.status().name().toLowerCase(Locale.ROOT));
+    node.put("created", view.created().toString());
+    strings(node.putArray("files"), view.changedPaths());
+    optional(node, "commit", view.commit());
+    optional(node, "tag", view.tag());
+    strings(node.putArray("saved_names"), view.savedNames().stream().sorted().toList());
+  }
+
+  private static void summary(ObjectNode node, CheckpointSummary s) {
+    node.put("checkpoint", s.number());
+    optional(node, "parent", s.parent());
+    node.put("status", s.status().name().toLowerCase(Locale.ROOT)).put("created", s.created().toString())
+        .put("prompt", s.prompt()).put("files_changed", s.filesChanged()).put("added", s.added())
+        .put("removed", s.removed()).put("on_live_path", s.onLivePath());
+    optional(node, "tag", s.tag());
+    strings(node.putArray("saved_names"), s.savedNames().stream().sorted().toList());
+  }
+
+  private static void restore(ObjectNode node, RestoreOutcome r) {
+    node.put("applied", r.applied()).put("from", r.from()).put("target", r.target());
+    strings(node.putArray("written"), r.written());
+    strings(node.putArray("merged"), r.merged());
+    strings(node.putArray("conflicts"), r.conflicts());
+    optional(node, "rescue_tag", r.rescueTag());
+    ArrayNode path = node.putArray("live_path");
+    r.livePath().forEach(path::add);
+    node.put("summary", r.summary());
+  }
+
+  private static void strings(ArrayNode array, Collection<String> values) {
+    values.forEach(array::add);
+  }
+
+  private static void optional(ObjectNode node, String field, Optional<String> value) {
+    value.ifPresentOrElse(v -> node.put(field, v), () -> node.putNull(field));
+  }
+
+  private static void optional(ObjectNode node, String field, OptionalInt value) {
+    value.ifPresentOrElse(v -> node.put(field, v), () -> node.putNull(field));
+  }
+
+  private static String write(ObjectNode node) {
+    try {
+      return JSON.writeValueAsString(node); // compact: JSON escapes every newline, so one object is one line
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an event could not be written as JSON", e);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.waymark.tui.input;
+
+import dev.waymark.core.context.FileIndex;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code @} finder: while the word at the caret starts with {@code @}, the project's files that
+ * match what follows it, best first, to pick with ↑ ↓ and put in with Tab or Enter. It opens by
+ * itself as {@code @} is typed and closes with Esc (until the word changes) or a space.
+ */
+public final class MentionFinder {
+  /** How many matches are shown at once. */
+  public static final int SHOWN = 8;
+
+  /** The {@code @word} the caret is in: where it starts, and what follows the {@code @}. */
+  public record Token(int start, String query) {}
+
+  private final FileIndex index;
+  private String lastQuery;
+  private List<String> lastMatches = List.of();
+  private int selected;
+  private Token dismissed;
+
+  public MentionFinder(FileIndex index) {
+    this.index = index;
+  }
+
+  /** The {@code @word} that ends at the caret, if the caret is in one. */
+  public static Optional<Token> token(String text, int caret) {
+    int start = caret;
+    while (start > 0 && !Character.isWhitespace(text.charAt(start - 1))) {
+      start--;
+    }
+    if (start >= text.length() || text.charAt(start) != '@' || start == caret) {
+      return Optional.empty();
+    }
+    return Optional.of(new Token(start, text.substring(start + 1, caret)));
+  }
+
+  /** Whether the finder shows now for {@code editor}: an {@code @word} at the caret, not dismissed, with matches. */
+  public boolean open(InputEditor editor) {
+    Optional<Token> token = token(editor.text(), editor.caret());
+    return token.isPresent() && !token.get().equals(dismissed) && !matches(token.get().query()).isEmpty();
+  }
+
+  /** Whether the project's files are still being indexed (the finder then says so). */
+  public boolean indexing() {
+    return !index.ready();
+  }
+
+  /** The matches for {@code query}, remembered until it changes: a frame redrawn costs no search. */
+  public List<String> matches(String query) {
+    if (!query.equals(lastQuery)) {
+      lastQuery = query;
+      lastMatches = index.search(query, 50);
+      selected = 0;
+    }
+    return lastMatches;
+  }
+
+  /** The matches shown for {@code editor}, and which is selected. */
+  public List<String> shown(InputEditor editor) {
+    return token(editor.text(), editor.caret()).map(t -> matches(t.query())).orElse(List.of());
+  }
+
+  public int selected() {
+    return selected;
+  }
+
+  public void move(int delta) {
+    selected = Math.max(0, Math.min(lastMatches.size() - 1, selected + delta));
+  }
+
+  /** Puts the selected path in place of the {@code @word}; a file is followed by a space, a directory is not. */
+  public void accept(InputEditor editor) {
+    Optional<Token> token = token(editor.text(), editor.caret());
+    if (token.isEmpty() || lastMatches.isEmpty()) {
+      return;
+    }
+    String path = lastMatches.get(Math.min(selected, lastMatches.size() - 1));
+    editor.replace(token.get().start(), editor.caret(), "@" + path + (path.endsWith("/") ? "" : " "));
+  }
+
+  /** Closes the finder until the {@code @word} changes. */
+  public void dismiss(InputEditor editor) {
+    dismissed = token(editor.text(), editor.caret()).orElse(null);
+  }
+
+  /** Starts indexing again in the background, so files made since are found. */
+  public void refresh() {
+    index.refresh();
+  }
+}
