@@ -62,7 +62,7 @@ final class ApprovalGate {
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || settings.approval().needsApproval(tool.kind()) && !allowedForSession.contains(tool.name()));
+        || settings.approval().needsApproval(tool.kind(arguments)) && !allowedForSession.contains(tool.name()));
     boolean ask = needsApproval && settings.interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
@@ -72,7 +72,7 @@ final class ApprovalGate {
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
             .orElse("it needs approval and there is nobody to ask. Use --approval "
-                + (ApprovalMode.AUTO_EDIT.needsApproval(tool.kind()) ? "yolo" : "auto-edit or yolo") + " to allow it.")));
+                + advice(tool.kind(arguments)) + " to allow it.")));
         return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
@@ -95,6 +95,12 @@ final class ApprovalGate {
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
     return finish(state, call, result);
+  }
+
+  /** The approval modes that would let a call of {@code kind} run unasked. */
+  private static String advice(dev.waymark.core.tool.ToolKind kind) {
+    return !ApprovalMode.AUTO_EDIT.needsApproval(kind) ? "auto-edit or yolo"
+        : !ApprovalMode.AUTO.needsApproval(kind) ? "auto or yolo" : "yolo";
   }
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {

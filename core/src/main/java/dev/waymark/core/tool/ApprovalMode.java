@@ -6,6 +6,8 @@ public enum ApprovalMode {
   ASK,
   /** Edits run; shell commands wait. */
   AUTO_EDIT,
+  /** Edits and sandboxed shell commands run; a command outside the sandbox waits. */
+  AUTO,
   /** Everything runs. */
   YOLO;
 
@@ -15,12 +17,14 @@ public enum ApprovalMode {
         return false;
       case EDIT:
         return this == ASK;
+      case SANDBOXED_SHELL:
+        return this != AUTO && this != YOLO;
       default:
         return this != YOLO;
     }
   }
 
-  /** Parses {@code ask}, {@code auto-edit} or {@code yolo}. */
+  /** Parses {@code ask}, {@code auto-edit}, {@code auto} or {@code yolo}. */
   public static ApprovalMode parse(String text) {
     switch (text.toLowerCase(java.util.Locale.ROOT)) {
       case "ask":
@@ -28,10 +32,12 @@ public enum ApprovalMode {
       case "auto-edit":
       case "auto_edit":
         return AUTO_EDIT;
+      case "auto":
+        return AUTO;
       case "yolo":
         return YOLO;
       default:
-        throw new IllegalArgumentException("Unknown approval mode \"" + text + "\": use ask, auto-edit or yolo");
+        throw new IllegalArgumentException("Unknown approval mode \"" + text + "\": use ask, auto-edit, auto or yolo");
     }
   }
 }

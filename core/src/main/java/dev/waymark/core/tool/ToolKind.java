@@ -4,5 +4,8 @@ package dev.waymark.core.tool;
 public enum ToolKind {
   READ,
   EDIT,
-  SHELL
+  /** A shell command that runs outside any sandbox, with the user's rights. */
+  SHELL,
+  /** A shell command confined to the sandbox (see {@code dev.waymark.core.sandbox}). */
+  SANDBOXED_SHELL
 }
