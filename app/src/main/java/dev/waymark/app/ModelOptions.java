@@ -30,7 +30,9 @@ final class ModelOptions {
   Path script;
 
   @Option(names = "--approval", paramLabel = "MODE",
-      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), yolo (everything runs). "
+      description = "ask (edits and shell commands need approval), auto-edit (edits run, shell asks), auto (edits and "
+          + "sandboxed shell commands run; a command outside the sandbox asks), yolo (everything runs; leaving the "
+          + "sandbox still asks). "
           + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")
   String approval;
 

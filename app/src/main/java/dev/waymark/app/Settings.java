@@ -31,9 +31,11 @@ record Settings(
     List<String> exclusions,
     List<String> trustedProjects,
     Integer maxStepsPerTurn,
-    Integer maxAnswerMiB) {
+    Integer maxAnswerMiB,
+    SandboxSetting sandbox) {
 
-  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
+  static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null,
+      null);
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -57,6 +59,28 @@ record Settings(
     Integer maxTokensFor(String model) {
       Integer own = model == null ? null : maxTokensByModel.get(model);
       return own != null ? own : maxTokens;
+    }
+  }
+
+  /**
+   * Where shell commands run: {@code mode} auto (the sandbox where it can start), required (refuse
+   * commands without it) or off; {@code writable} directories besides the project and /tmp
+   * (absolute, or from {@code ~/}); {@code network}; {@code gitWritable} opens the project's .git.
+   */
+  record SandboxSetting(String mode, List<String> writable, Boolean network, Boolean gitWritable) {
+    SandboxSetting {
+      writable = writable == null ? List.of() : List.copyOf(writable);
+    }
+
+    /** These values with every one {@code later} sets taking its place; writable directories add up. */
+    SandboxSetting overriddenBy(SandboxSetting later) {
+      if (later == null) {
+        return this;
+      }
+      List<String> dirs = new ArrayList<>(writable);
+      later.writable().stream().filter(d -> !dirs.contains(d)).forEach(dirs::add);
+      return new SandboxSetting(or(later.mode(), mode), dirs, later.network() != null ? later.network() : network,
+          later.gitWritable() != null ? later.gitWritable() : gitWritable);
     }
   }
 
@@ -132,11 +156,39 @@ record Settings(
           mine == null ? null : mine.apiKeyEnv(), mine == null ? null : mine.apiKeyFile(), p.models(), p.script(),
           p.maxTokens(), p.maxTokensByModel(), p.thinkingBudget()));
     }
+    SandboxSetting sandbox = own.sandbox() == null ? null : tightenedOnly(own.sandbox(), ignored);
     Settings allowed = new Settings(providers, own.provider(), own.model(), approval, own.keyBindings(), own.retention(),
-        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB());
+        own.exclusions(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), sandbox);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning);
+  }
+
+  /**
+   * What an untrusted project's sandbox setting may keep: anything that confines commands more
+   * (mode required, network or .git closed). Turning the sandbox off, opening the network or .git,
+   * or another writable directory would let a cloned repository's commands reach outside it.
+   */
+  private static SandboxSetting tightenedOnly(SandboxSetting own, List<String> ignored) {
+    String mode = own.mode();
+    if (mode != null && !"required".equalsIgnoreCase(mode)) {
+      ignored.add("sandbox.mode \"" + mode + "\"");
+      mode = null;
+    }
+    if (!own.writable().isEmpty()) {
+      ignored.add("sandbox.writable");
+    }
+    Boolean network = own.network();
+    if (Boolean.TRUE.equals(network)) {
+      ignored.add("sandbox.network");
+      network = null;
+    }
+    Boolean git = own.gitWritable();
+    if (Boolean.TRUE.equals(git)) {
+      ignored.add("sandbox.gitWritable");
+      git = null;
+    }
+    return new SandboxSetting(mode, List.of(), network, git);
   }
 
   /** Records {@code project} (its real path) as trusted in the user's settings file, keeping everything else in it. */
@@ -215,7 +267,7 @@ record Settings(
       try {
         dev.waymark.core.tool.ApprovalMode.parse(approval);
       } catch (IllegalArgumentException e) {
-        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use ask, auto-edit or yolo.");
+        throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use ask, auto-edit, auto or yolo.");
       }
     }
     for (int i = 0; i < providers.size(); i++) {
@@ -248,6 +300,22 @@ record Settings(
       }
       if (retention.maxAgeDays() != null && retention.maxAgeDays() < 1) {
         throw bad(file, text, "/retention/maxAgeDays", "retention.maxAgeDays must be at least 1.");
+      }
+    }
+    if (sandbox != null) {
+      if (sandbox.mode() != null) {
+        try {
+          dev.waymark.core.sandbox.SandboxMode.parse(sandbox.mode());
+        } catch (IllegalArgumentException e) {
+          throw bad(file, text, "/sandbox/mode", e.getMessage());
+        }
+      }
+      for (int i = 0; i < sandbox.writable().size(); i++) {
+        String dir = sandbox.writable().get(i);
+        if (dir == null || !(dir.startsWith("/") || dir.startsWith("~/") || dir.equals("~"))) {
+          throw bad(file, text, "/sandbox/writable/" + i, "sandbox.writable: \"" + dir + "\" is not a directory path: "
+              + "give it from / or from ~/ (e.g. \"~/.m2\").");
+        }
       }
     }
     if (maxStepsPerTurn != null && maxStepsPerTurn < 1) {
@@ -323,7 +391,28 @@ record Settings(
     return new Settings(new ArrayList<>(byId.values()), or(later.provider(), provider), or(later.model(), model),
         or(later.approval(), approval), keys, r, excluded, trustedProjects,
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
-        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB);
+        later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB,
+        sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()));
+  }
+
+  /**
+   * The sandbox shell commands should run in: Waymark's data directory hidden, its config
+   * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
+   */
+  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
+    Path userHome = Path.of(System.getProperty("user.home"));
+    List<Path> hidden = new ArrayList<>(List.of(home.root()));
+    providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull)
+        .forEach(f -> hidden.add(expand(f, userHome)));
+    SandboxSetting s = sandbox == null ? new SandboxSetting(null, List.of(), null, null) : sandbox;
+    return new dev.waymark.core.sandbox.SandboxPolicy(
+        s.mode() == null ? dev.waymark.core.sandbox.SandboxMode.AUTO : dev.waymark.core.sandbox.SandboxMode.parse(s.mode()),
+        s.writable().stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(s.network()),
+        Boolean.TRUE.equals(s.gitWritable()), hidden, List.of(userFile(env).getParent()));
+  }
+
+  private static Path expand(String path, Path userHome) {
+    return path.equals("~") ? userHome : path.startsWith("~/") ? userHome.resolve(path.substring(2)) : Path.of(path);
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -39,13 +39,14 @@ final class UiLauncher {
 
   /** Runs the interface; returns the exit status. */
   static int run(Path project, WaymarkHome home, Settings settings, Providers.Choice choice, ApprovalMode approval,
-      KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err) throws Exception {
+      KeyMap keys, Opening opening, List<String> welcome, List<String> warnings, PrintWriter err,
+      dev.waymark.core.sandbox.ShellSandbox sandbox) throws Exception {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           new dev.waymark.core.agent.SessionSettings(choice.model(), approval, true, null, settings.stepsPerTurn()),
-          settings.toolSettings());
+          settings.toolSettings().withSandbox(sandbox));
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);
@@ -60,7 +61,7 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.name().toLowerCase(Locale.ROOT).replace('_', '-'), keys, Clock.systemDefaultZone()));
+                approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone()));
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {
@@ -70,6 +71,7 @@ final class UiLauncher {
         }
         ui.startupNotices(store.recovered());
         ui.startupNotices(warnings);
+        sandbox.notice().ifPresent(notice -> ui.startupNotices(List.of(notice)));
         if (!welcome.isEmpty()) {
           ui.startupNotices(List.of(String.join("\n", welcome)), false);
         }
@@ -81,6 +83,12 @@ final class UiLauncher {
       LOG.info("the interface closed normally");
       return 0;
     }
+  }
+
+  /** The footer's approval mode; {@code auto} without a sandbox says that commands are asked about. */
+  static String approvalLabel(ApprovalMode approval, dev.waymark.core.sandbox.ShellSandbox sandbox) {
+    String label = approval.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    return approval == ApprovalMode.AUTO && !sandbox.confines() ? label + " (no sandbox)" : label;
   }
 
   private static Optional<SessionFile> choose(SessionStore files, Opening opening, PrintWriter err) {

@@ -367,7 +367,7 @@ class SettingsTest {
         new java.io.PrintWriter(err), env);
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: " + config.resolve("waymark/settings.json") + ":2:15: ")
-        .contains("ask, auto-edit or yolo").doesNotContain("Usage").hasLineCount(1);
+        .contains("ask, auto-edit, auto or yolo").doesNotContain("Usage").hasLineCount(1);
   }
 
   @Test

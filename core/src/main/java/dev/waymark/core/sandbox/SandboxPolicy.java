@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param writable directories a command may write (caches such as {@code ~/.m2}); missing ones are left out
  * @param network whether a command may use the network (off: not even servers on localhost)
  * @param gitWritable whether a command may write the project's {@code .git} (commit, checkout)
- * @param hidden directories a command must neither see nor change: Waymark's data directory
+ * @param hidden directories and files a command must neither see nor change: Waymark's data directory, key files
  * @param readOnly directories a command may read but never change, even inside a writable one: Waymark's config
  */
 public record SandboxPolicy(SandboxMode mode, List<Path> writable, boolean network, boolean gitWritable,

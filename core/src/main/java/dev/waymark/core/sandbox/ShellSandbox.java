@@ -105,10 +105,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
     List<Path> hidden = new ArrayList<>();
-    for (Path dir : policy.hidden()) {
-      real(dir).filter(r -> !r.equals(project)).ifPresent(r -> {
-        add(args, "--tmpfs", r);
-        hidden.add(r);
+    for (Path path : policy.hidden()) {
+      real(path).filter(r -> !r.equals(project)).ifPresent(r -> {
+        if (Files.isDirectory(r)) {
+          add(args, "--tmpfs", r);
+          hidden.add(r);
+        } else {
+          add(args, "--ro-bind", "/dev/null", r); // a key file: empty inside
+        }
       });
     }
     add(args, "--bind", project, project);
