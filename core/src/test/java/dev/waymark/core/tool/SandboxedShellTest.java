@@ -97,6 +97,15 @@ class SandboxedShellTest {
   }
 
   @Test
+  void aKeyFileReadsAsEmpty() throws IOException {
+    Path key = Files.writeString(outside.resolve("work.key"), "sk-secret\n");
+    f = fixture(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data, key), List.of(config)));
+    ToolResult r = f.shell("cat " + key + "; echo x > " + key);
+    assertThat(r.content()).doesNotContain("sk-secret").contains("Read-only file system");
+    assertThat(key).hasContent("sk-secret");
+  }
+
+  @Test
   void theProjectIsWritableAndRecordedAndUsrIsReadable() throws IOException {
     ToolResult r = f.shell("echo made > made.txt; mkdir -p src && echo b > src/b.txt; ls /usr/bin | grep -c . > /dev/null"
         + " && head -c 0 /etc/os-release && echo read-ok; echo t > /tmp/t && cat /tmp/t");
