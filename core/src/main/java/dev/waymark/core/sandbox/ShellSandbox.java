@@ -101,6 +101,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     List<String> args = new ArrayList<>(List.of(bwrap.get().toString(),
         "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"));
+    boolean offline = !network && !policy.network();
+    // A read-only file system still lets a command connect to the sockets on it (a Docker or
+    // systemd --user socket runs anything outside): without the network, none of /run is kept;
+    // with it, the users' own runtime directories are hidden still.
+    Path run = Path.of(offline ? "/run" : "/run/user");
+    if (Files.isDirectory(run)) {
+      add(args, "--tmpfs", run);
+    }
     for (Path dir : policy.writable()) {
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
@@ -111,7 +119,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
           add(args, "--tmpfs", r);
           hidden.add(r);
         } else {
-          add(args, "--ro-bind", "/dev/null", r); // a key file: empty inside
+          add(args, "--ro-bind", "/dev/null", r); // a key file: a device on a nodev mount, which opens for nobody
         }
       });
     }
@@ -145,7 +153,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     for (Path dir : hidden) {
       add(args, "--remount-ro", dir);
     }
-    if (!network && !policy.network()) {
+    if (offline) {
       args.add("--unshare-net");
     }
     args.addAll(List.of("--unshare-pid", "--new-session", "--chdir", project.toString(), "--"));

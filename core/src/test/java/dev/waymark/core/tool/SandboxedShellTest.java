@@ -97,11 +97,12 @@ class SandboxedShellTest {
   }
 
   @Test
-  void aKeyFileReadsAsEmpty() throws IOException {
+  void aKeyFileCannotBeReadOrWritten() throws IOException {
     Path key = Files.writeString(outside.resolve("work.key"), "sk-secret\n");
     f = fixture(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data, key), List.of(config)));
     ToolResult r = f.shell("cat " + key + "; echo x > " + key);
-    assertThat(r.content()).doesNotContain("sk-secret").contains("Read-only file system");
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).doesNotContain("sk-secret");
     assertThat(key).hasContent("sk-secret");
   }
 
@@ -201,6 +202,21 @@ class SandboxedShellTest {
       ToolResult on = f.shell(connect);
       assertThat(on.content()).as(on.content()).contains("connected\n").doesNotContain("the sandbox refused");
       assertThat(accepted.get(5, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  void aSocketOnTheReadOnlyFileSystemCannotBeReachedWithoutTheNetwork() throws Exception {
+    Path socketPath = Path.of("/run", "waymark-sandbox-test-" + UUID.randomUUID() + ".sock");
+    try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      server.bind(java.net.UnixDomainSocketAddress.of(socketPath));
+      ToolResult r = f.shell("python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"" + socketPath
+          + "\"); print(\"CONNECTED\")'");
+      assertThat(r.content()).doesNotContain("CONNECTED");
+      f = fixture(policy(List.of(), true, false));
+      assertThat(f.shell("ls /run/user 2>&1 | wc -l").content()).startsWith("0\n"); // with the network: the users' sockets hidden
+    } finally {
+      Files.deleteIfExists(socketPath);
     }
   }
 
