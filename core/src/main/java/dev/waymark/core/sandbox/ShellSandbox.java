@@ -156,7 +156,8 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     if (offline) {
       args.add("--unshare-net");
     }
-    args.addAll(List.of("--unshare-pid", "--new-session", "--chdir", project.toString(), "--"));
+    // as root, bwrap would leave the command every capability, and umount would undo the sandbox
+    args.addAll(List.of("--unshare-pid", "--new-session", "--cap-drop", "ALL", "--chdir", project.toString(), "--"));
     args.addAll(argv);
     return new Wrapped(List.copyOf(args), List.copyOf(placeholders));
   }
@@ -229,7 +230,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
   private static String tryOnce(Path bwrap) {
     try {
       Process p = new ProcessBuilder(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-          "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid", "--new-session", "--", "/bin/sh", "-c", ":")
+          "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":")
           .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
       byte[] out = p.getInputStream().readNBytes(4096);
       if (!p.waitFor(10, TimeUnit.SECONDS)) {

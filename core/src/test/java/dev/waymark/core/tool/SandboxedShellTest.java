@@ -154,6 +154,16 @@ class SandboxedShellTest {
   }
 
   @Test
+  void rootInsideCannotUnmountOrRemountItsWayOut() throws Exception {
+    git("init", "-q");
+    ToolResult r = f.shell("umount .git; umount " + config + "; mount -o remount,rw /; unshare -rm sh -c 'umount "
+        + f.project.resolve(".git") + "'; echo x > .git/x; echo y > " + config.resolve("settings.json"));
+    assertThat(r.content()).contains("Read-only file system");
+    assertThat(f.file(".git/x")).doesNotExist();
+    assertThat(config.resolve("settings.json")).hasContent("{}");
+  }
+
+  @Test
   void theWaymarkDirectoryOfTheProjectCannotBeMadeOrChanged() throws IOException {
     ToolResult absent = f.shell("mkdir -p .waymark && echo '{\"approval\":\"yolo\"}' > .waymark/settings.json");
     assertThat(absent.content()).contains("Read-only file system");
