@@ -246,6 +246,20 @@ class SandboxedShellTest {
   }
 
   @Test
+  void exitStopsEveryProcessInTheSandboxThoseThatDroppedTheMarkIncluded() throws Exception {
+    ToolResult r = f.shell("(sleep 2; echo late > late.txt) > /dev/null 2>&1 & "
+        + "setsid env -i /bin/sh -c 'sleep 2; echo x > escaped.txt' > /dev/null 2>&1 &");
+    assertThat(r.content()).contains("background process(es) still running");
+    Path project = f.project;
+    f.close(); // what Waymark does as it exits
+    Thread.sleep(3_000);
+    assertThat(project.resolve("late.txt")).doesNotExist();
+    assertThat(project.resolve("escaped.txt")).doesNotExist();
+    f = null;
+    f = fixture(policy(List.of(), false, false));
+  }
+
+  @Test
   void aCommandWithNoJobsLeftReportsNone() {
     assertThat(f.shell("echo hi").content()).isEqualTo("hi\n[exit code 0]\n");
   }
