@@ -8,7 +8,8 @@ import java.util.Optional;
  * be told in one line that the refusal was the sandbox's, not the program's fault, and what to do.
  */
 public final class SandboxRefusals {
-  private static final List<String> WRITE = List.of("Read-only file system", "EROFS");
+  private static final List<String> WRITE = List.of("Read-only file system", "EROFS",
+      "Device or resource busy"); // removing or renaming one of the sandbox's mount points
   private static final List<String> NETWORK = List.of("Network is unreachable", "ENETUNREACH", "Connection refused",
       "ECONNREFUSED", "Could not resolve host", "Temporary failure in name resolution", "Name or service not known",
       "EAI_AGAIN", "getaddrinfo", "UnknownHostException", "No address associated with hostname");
