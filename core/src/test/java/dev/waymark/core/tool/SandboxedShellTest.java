@@ -154,6 +154,19 @@ class SandboxedShellTest {
   }
 
   @Test
+  void theGitDirectoryAGitdirFileNamesIsReadOnlyEvenInsideAWritableDirectory() throws IOException {
+    Path real = Files.createDirectories(outside.resolve("worktrees-git")); // under the writable `outside`
+    Files.writeString(real.resolve("HEAD"), "ref: refs/heads/main\n");
+    Files.writeString(f.file(".git"), "gitdir: " + real + "\n");
+    ToolResult r = f.shell("echo x > " + real.resolve("HEAD") + "; echo gitdir: /tmp/elsewhere > .git; echo y > "
+        + outside.resolve("cache/ok"));
+    assertThat(r.content()).contains("Read-only file system");
+    assertThat(real.resolve("HEAD")).hasContent("ref: refs/heads/main");
+    assertThat(f.file(".git")).hasContent("gitdir: " + real);
+    assertThat(outside.resolve("cache/ok")).hasContent("y"); // the rest of the writable directory is writable
+  }
+
+  @Test
   void rootInsideCannotUnmountOrRemountItsWayOut() throws Exception {
     git("init", "-q");
     ToolResult r = f.shell("umount .git; umount " + config + "; mount -o remount,rw /; unshare -rm sh -c 'umount "
