@@ -117,6 +117,9 @@ final class ExecCommand implements Callable<Integer> {
       return 2;
     }
     ApprovalMode mode = options.approvalMode(settings, env, spec.commandLine());
+    dev.waymark.core.sandbox.ShellSandbox sandbox = dev.waymark.core.sandbox.ShellSandbox.detect(
+        settings.sandboxPolicy(main.home(), env), env.getOrDefault("PATH", System.getenv("PATH")));
+    sandbox.notice().ifPresent(notice -> err.println("waymark: " + notice));
     Providers.Choice choice = options.choose(settings, env, spec.commandLine());
     Console console = System.console();
     boolean interactive = console != null && mode != ApprovalMode.YOLO;
@@ -136,7 +139,8 @@ final class ExecCommand implements Callable<Integer> {
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          settings.session(choice.model(), mode, interactive), settings.toolSettings(), permissions, mcp);
+          settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
+          mcp, Workspaces.sandboxing(sandbox));
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;

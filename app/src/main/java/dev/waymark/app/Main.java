@@ -207,6 +207,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       return 2;
     }
     dev.waymark.core.tool.ApprovalMode approval = options.approvalMode(settings, env, cli);
+    dev.waymark.core.sandbox.ShellSandbox sandbox = dev.waymark.core.sandbox.ShellSandbox.detect(
+        settings.sandboxPolicy(home, env), env.getOrDefault("PATH", System.getenv("PATH")));
     if (System.console() == null) {
       cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
       return 2;
@@ -231,7 +233,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       }
       int status = UiLauncher.run(project, home, settings, dev.waymark.core.permission.Permissions.none(), choice, approval, keys,
           new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue"), welcome,
-          List.of(), cli.getErr());
+          List.of(), cli.getErr(), sandbox);
       cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
       return status;
     } else if (Providers.nothingConfigured(options, settings, env)) {
@@ -241,7 +243,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
-    return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings, cli.getErr());
+    return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings,
+        cli.getErr(), sandbox);
   }
 
   /** The one-time question, on the terminal before the interface opens: trust this project's settings? */

@@ -31,7 +31,8 @@ final class ModelOptions {
 
   @Option(names = "--approval", paramLabel = "MODE",
       description = "plan (only reading tools run; the model answers with a plan), ask (edits and shell commands need "
-          + "approval), auto-edit (edits run, shell asks), yolo (everything runs). "
+          + "approval), auto-edit (edits run, shell asks), auto (edits and sandboxed shell commands run; a command "
+          + "outside the sandbox asks), yolo (everything runs; leaving the sandbox still asks). "
           + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")
   String approval;
 

@@ -41,7 +41,8 @@ record Settings(
     Map<String, McpServerSetting> mcpServers,
     List<String> allowedTools,
     Map<String, Integer> contextWindows,
-    Integer autoCompactPercent) {
+    Integer autoCompactPercent,
+    SandboxSetting sandbox) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -66,7 +67,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -116,6 +117,28 @@ record Settings(
     Integer maxTokensFor(String model) {
       Integer own = model == null ? null : maxTokensByModel.get(model);
       return own != null ? own : maxTokens;
+    }
+  }
+
+  /**
+   * Where shell commands run: {@code mode} auto (the sandbox where it can start), required (refuse
+   * commands without it) or off; {@code writable} directories besides the project and /tmp
+   * (absolute, or from {@code ~/}); {@code network}; {@code gitWritable} opens the project's .git.
+   */
+  record SandboxSetting(String mode, List<String> writable, Boolean network, Boolean gitWritable) {
+    SandboxSetting {
+      writable = writable == null ? List.of() : List.copyOf(writable);
+    }
+
+    /** These values with every one {@code later} sets taking its place; writable directories add up. */
+    SandboxSetting overriddenBy(SandboxSetting later) {
+      if (later == null) {
+        return this;
+      }
+      List<String> dirs = new ArrayList<>(writable);
+      later.writable().stream().filter(d -> !dirs.contains(d)).forEach(dirs::add);
+      return new SandboxSetting(or(later.mode(), mode), dirs, later.network() != null ? later.network() : network,
+          later.gitWritable() != null ? later.gitWritable() : gitWritable);
     }
   }
 
@@ -223,12 +246,41 @@ record Settings(
     if (!own.allowedTools().isEmpty()) {
       ignored.add("allowedTools");
     }
+    SandboxSetting sandbox = own.sandbox() == null ? null : tightenedOnly(own.sandbox(), ignored);
     Settings allowed = new Settings(List.of(), null, own.model(), approval, own.keyBindings(), own.retention(),
         List.of(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
-        own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent());
+        own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
+        sandbox);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
+  }
+
+  /**
+   * What an untrusted project's sandbox setting may keep: anything that confines commands more
+   * (mode required, network or .git closed). Turning the sandbox off, opening the network or .git,
+   * or another writable directory would let a cloned repository's commands reach outside it.
+   */
+  private static SandboxSetting tightenedOnly(SandboxSetting own, List<String> ignored) {
+    String mode = own.mode();
+    if (mode != null && !"required".equalsIgnoreCase(mode)) {
+      ignored.add("sandbox.mode \"" + mode + "\"");
+      mode = null;
+    }
+    if (!own.writable().isEmpty()) {
+      ignored.add("sandbox.writable");
+    }
+    Boolean network = own.network();
+    if (Boolean.TRUE.equals(network)) {
+      ignored.add("sandbox.network");
+      network = null;
+    }
+    Boolean git = own.gitWritable();
+    if (Boolean.TRUE.equals(git)) {
+      ignored.add("sandbox.gitWritable");
+      git = null;
+    }
+    return new SandboxSetting(mode, List.of(), network, git);
   }
 
   /** Records {@code project} (its real path) as trusted in the user's settings file, keeping everything else in it. */
@@ -363,6 +415,22 @@ record Settings(
         }
       }
     }
+    if (sandbox != null) {
+      if (sandbox.mode() != null) {
+        try {
+          dev.waymark.core.sandbox.SandboxMode.parse(sandbox.mode());
+        } catch (IllegalArgumentException e) {
+          throw bad(file, text, "/sandbox/mode", e.getMessage());
+        }
+      }
+      for (int i = 0; i < sandbox.writable().size(); i++) {
+        String dir = sandbox.writable().get(i);
+        if (dir == null || !(dir.startsWith("/") || dir.startsWith("~/") || dir.equals("~"))) {
+          throw bad(file, text, "/sandbox/writable/" + i, "sandbox.writable: \"" + dir + "\" is not a directory path: "
+              + "give it from / or from ~/ (e.g. \"~/.m2\").");
+        }
+      }
+    }
     if (maxStepsPerTurn != null && maxStepsPerTurn < 1) {
       throw bad(file, text, "/maxStepsPerTurn", "maxStepsPerTurn must be at least 1 (default "
           + dev.waymark.core.agent.SessionSettings.DEFAULT_MAX_STEPS_PER_TURN + ").");
@@ -493,7 +561,8 @@ record Settings(
         later.maxStepsPerTurn() != null ? later.maxStepsPerTurn() : maxStepsPerTurn,
         later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
         union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed,
-        windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent);
+        windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
+        sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()));
   }
 
   private static List<String> union(List<String> first, List<String> later) {
@@ -534,6 +603,26 @@ record Settings(
       boolean interactive) {
     return new dev.waymark.core.agent.SessionSettings(model, approval, interactive, null, stepsPerTurn(),
         contextWindow(model), compactPercent());
+  }
+
+  /**
+   * The sandbox shell commands should run in: Waymark's data directory hidden, its config
+   * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
+   */
+  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
+    Path userHome = Path.of(System.getProperty("user.home"));
+    List<Path> hidden = new ArrayList<>(List.of(home.root()));
+    providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull)
+        .forEach(f -> hidden.add(expand(f, userHome)));
+    SandboxSetting s = sandbox == null ? new SandboxSetting(null, List.of(), null, null) : sandbox;
+    return new dev.waymark.core.sandbox.SandboxPolicy(
+        s.mode() == null ? dev.waymark.core.sandbox.SandboxMode.AUTO : dev.waymark.core.sandbox.SandboxMode.parse(s.mode()),
+        s.writable().stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(s.network()),
+        Boolean.TRUE.equals(s.gitWritable()), hidden, List.of(userFile(env).getParent()));
+  }
+
+  private static Path expand(String path, Path userHome) {
+    return path.equals("~") ? userHome : path.startsWith("~/") ? userHome.resolve(path.substring(2)) : Path.of(path);
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -6,6 +6,7 @@ import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.command.RunInfo;
@@ -42,7 +43,7 @@ final class UiLauncher {
   /** Runs the interface; returns the exit status. */
   static int run(Path project, WaymarkHome home, Settings settings, dev.waymark.core.permission.Permissions permissions,
       Providers.Choice choice, ApprovalMode approval, KeyMap keys, Opening opening, List<String> welcome,
-      List<String> warnings, PrintWriter err) throws Exception {
+      List<String> warnings, PrintWriter err, dev.waymark.core.sandbox.ShellSandbox sandbox) throws Exception {
     if ((opening.continueLast() || opening.resume().isPresent()) && !ShadowStore.exists(project, home)) {
       // refused before the store is opened, which would make one for a project that never had a session
       err.println("waymark: " + NOTHING_TO_CONTINUE);
@@ -54,7 +55,7 @@ final class UiLauncher {
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
-          settings.toolSettings(), permissions, mcp);
+          settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox));
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);
@@ -69,7 +70,7 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approval.label(), keys, Clock.systemDefaultZone(), runInfo(settings, choice),
+                approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox),
                 CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
         terminal.onResize(ui::wake);
@@ -81,6 +82,7 @@ final class UiLauncher {
         }
         ui.startupNotices(store.recovered());
         ui.startupNotices(warnings);
+        sandbox.notice().ifPresent(notice -> ui.startupNotices(List.of(notice)));
         if (!welcome.isEmpty()) {
           ui.startupNotices(List.of(String.join("\n", welcome)), false);
         }
@@ -95,13 +97,17 @@ final class UiLauncher {
   }
 
   /** What /status, /model and Shift+Tab know of this run. */
-  static RunInfo runInfo(Settings settings, Providers.Choice choice) {
+  static RunInfo runInfo(Settings settings, Providers.Choice choice, dev.waymark.core.sandbox.ShellSandbox sandbox) {
     List<String> models = settings.providers().stream().filter(p -> p.id().equalsIgnoreCase(choice.provider()))
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
-    // No sandbox yet: commands run as the user, their changes captured by comparing the tree before and after.
-    return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models, false,
-        "none: shell commands run without a sandbox (what they change in the project is still captured)",
-        settings.priceTable());
+    return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models,
+        sandbox.confines(), sandbox.describe(), settings.priceTable());
+  }
+
+  /** The footer's approval mode; {@code auto} without a sandbox says that commands are asked about. */
+  static String approvalLabel(ApprovalMode approval, dev.waymark.core.sandbox.ShellSandbox sandbox) {
+    String label = approval.label();
+    return approval == ApprovalMode.AUTO && !sandbox.confines() ? label + " (no sandbox)" : label;
   }
 
   private static Optional<SessionFile> choose(SessionStore files, Opening opening, PrintWriter err) {

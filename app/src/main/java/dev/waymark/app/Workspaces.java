@@ -39,13 +39,26 @@ final class Workspaces {
     return of(store, provider, models, settings, toolSettings, Permissions.none(), mcp);
   }
 
-  /** With the tools of {@code mcp}'s servers besides the standard ones, in every tab. */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp) {
+    return of(store, provider, models, settings, toolSettings, permissions, mcp, Sandboxing.NONE);
+  }
+
+  /** What the model is told of the sandbox {@code sandbox}. */
+  static Sandboxing sandboxing(dev.waymark.core.sandbox.ShellSandbox sandbox) {
+    return new Sandboxing(sandbox.describe(), sandbox.describeNetwork());
+  }
+
+  /**
+   * With the tools of {@code mcp}'s servers besides the standard ones, in every tab, whose system
+   * prompt says what {@code sandboxing} fences.
+   */
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing) {
     Tools tools = Tools.standard(toolSettings);
     Toolset toolset = mcp.isEmpty() ? Toolset.of(tools.all()) : withMcp(tools.all(), mcp);
     Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
-        models.get(), toolset, settings, memory, permissions, Sandboxing.NONE));
+        models.get(), toolset, settings, memory, permissions, sandboxing));
     workspace.mcp(mcp);
     return workspace;
   }

@@ -114,6 +114,9 @@ class HeadlessCommandsIT {
   @Test
   void aWaymarkKilledWhileItsShellCommandRunsRecordsTheCommandsChangesAtTheNextStart() throws Exception {
     Files.writeString(project.resolve("a.txt"), "mine\n");
+    // in the sandbox a command cannot see, let alone kill, the Waymark that runs it: this one runs outside
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), "{\"sandbox\": {\"mode\": \"off\"}}");
     Path killer = temp.resolve("killer.json");
     // the command changes files, then kills the Waymark that runs it (its parent), before it can record
     Files.writeString(killer, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"

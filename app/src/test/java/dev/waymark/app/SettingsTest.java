@@ -409,18 +409,20 @@ class SettingsTest {
         new java.io.PrintWriter(err), env);
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: " + config.resolve("waymark/settings.json") + ":2:15: ")
-        .contains("ask, auto-edit or yolo").doesNotContain("Usage").hasLineCount(1);
+        .contains("ask, auto-edit, auto or yolo").doesNotContain("Usage").hasLineCount(1);
   }
 
   @Test
   void statusKnowsTheProvidersModelsItsServerAndThePriceTableWithNoPricesByDefault() throws Exception {
     env.put("OPENAI_API_KEY", "k");
-    assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions())).prices()).isEmpty();
+    assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
+        dev.waymark.core.sandbox.ShellSandbox.OFF).prices()).isEmpty();
     user("{\"provider\": \"local\", \"providers\": [{\"id\": \"local\", \"type\": \"openai\", "
         + "\"baseUrl\": \"http://127.0.0.1:11434/v1\", \"models\": [\"qwen\", \"llama\"]}],"
         + " \"prices\": {\"qwen\": {\"input\": 0.5, \"output\": 1.5}}}");
     projectSettings("{\"prices\": {\"llama\": {\"input\": 0, \"output\": 0}}}");
-    dev.waymark.tui.command.RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()));
+    dev.waymark.tui.command.RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
+        dev.waymark.core.sandbox.ShellSandbox.OFF);
     assertThat(run.provider()).isEqualTo("local");
     assertThat(run.baseUrl()).isEqualTo("http://127.0.0.1:11434/v1");
     assertThat(run.models()).containsExactly("qwen", "llama");

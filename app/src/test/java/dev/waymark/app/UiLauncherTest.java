@@ -26,7 +26,8 @@ class UiLauncherTest {
       StringWriter err = new StringWriter();
       int status = UiLauncher.run(project, home, Settings.NONE, dev.waymark.core.permission.Permissions.none(),
           Providers.unconfigured(), ApprovalMode.ASK,
-          KeyMap.defaults(), opening, List.of(), List.of(), new PrintWriter(err, true));
+          KeyMap.defaults(), opening, List.of(), List.of(), new PrintWriter(err, true),
+          dev.waymark.core.sandbox.ShellSandbox.OFF);
 
       assertThat(status).isEqualTo(1);
       assertThat(err.toString()).isEqualTo("waymark: This project has no saved session to continue; `waymark` starts a new one."

@@ -89,7 +89,7 @@ final class ApprovalGate {
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
     ApprovalMode mode = settings.get().approval(); // read per call: Shift+Tab during a turn applies to its next call
-    if (!mode.allows(tool.kind())) {
+    if (!mode.allows(tool.kind(arguments))) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments),
           "", false));
       return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
@@ -106,7 +106,8 @@ final class ApprovalGate {
     }
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent()
-        || mode.needsApproval(tool.kind()) && verdict.outcome() != Permissions.Outcome.ALLOW && !tool.preApproved());
+        || mode.needsApproval(tool.kind(arguments)) && verdict.outcome() != Permissions.Outcome.ALLOW
+        && !tool.preApproved());
     boolean ask = needsApproval && settings.get().interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
@@ -116,7 +117,7 @@ final class ApprovalGate {
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
             .orElse("it needs approval and there is nobody to ask. Use --approval "
-                + (ApprovalMode.AUTO_EDIT.needsApproval(tool.kind()) ? "yolo" : "auto-edit or yolo") + " to allow it.")));
+                + advice(tool.kind(arguments)) + " to allow it.")));
         return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
@@ -154,6 +155,12 @@ final class ApprovalGate {
   private String readingTools() {
     return String.join(", ", tools.specs().stream().map(s -> s.name())
         .filter(name -> tools.find(name).map(t -> t.kind() == dev.waymark.core.tool.ToolKind.READ).orElse(false)).toList());
+  }
+
+  /** The approval modes that would let a call of {@code kind} run unasked. */
+  private static String advice(dev.waymark.core.tool.ToolKind kind) {
+    return !ApprovalMode.AUTO_EDIT.needsApproval(kind) ? "auto-edit or yolo"
+        : !ApprovalMode.AUTO.needsApproval(kind) ? "auto or yolo" : "yolo";
   }
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result) {

@@ -12,6 +12,8 @@ public enum ApprovalMode {
   ASK,
   /** Edits run; shell commands wait. */
   AUTO_EDIT,
+  /** Edits and sandboxed shell commands run; a command outside the sandbox waits. */
+  AUTO,
   /** Everything runs. */
   YOLO;
 
@@ -26,6 +28,8 @@ public enum ApprovalMode {
         return false;
       case EDIT:
         return this == ASK || this == PLAN;
+      case SANDBOXED_SHELL:
+        return this != AUTO && this != YOLO;
       default:
         return this != YOLO;
     }
@@ -44,7 +48,7 @@ public enum ApprovalMode {
   public static List<ApprovalMode> cycle(boolean sandboxed) {
     List<ApprovalMode> modes = new ArrayList<>();
     for (ApprovalMode mode : values()) {
-      if (mode != YOLO && (sandboxed || mode.needsApproval(ToolKind.SHELL))) {
+      if (mode != YOLO && (sandboxed || mode.needsApproval(ToolKind.SANDBOXED_SHELL))) {
         modes.add(mode);
       }
     }

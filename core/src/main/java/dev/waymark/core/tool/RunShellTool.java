@@ -7,6 +7,8 @@ import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
 import dev.waymark.core.checkpoint.WorkTreeChanges;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.sandbox.SandboxRefusals;
+import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,12 +45,48 @@ final class RunShellTool extends AbstractTool {
         "Run a shell command (bash -c) in the project root, with stdin closed. Returns the exit code and the "
             + "combined stdout and stderr (long output keeps its start and end). Files the command creates, "
             + "changes or deletes are recorded so the user can undo them. Default timeout "
-            + settings.shellTimeout().toMillis() + " ms. Do not start interactive programs or servers that never exit.",
+            + settings.shellTimeout().toMillis() + " ms. Do not start interactive programs or servers that never exit."
+            + sandboxNote(settings),
         new Args.Schema()
             .string("command", "The command line to run", true)
             .integer("timeout_ms", "Timeout in milliseconds (default " + settings.shellTimeout().toMillis()
-                + ", at most " + settings.shellMaxTimeout().toMillis() + ")", false),
+                + ", at most " + settings.shellMaxTimeout().toMillis() + ")", false)
+            .bool("sandbox", "false runs the command outside the sandbox, with the user's rights and the network; "
+                + "the user is asked every time. Use it only when the sandbox refused something the command needs", false),
         ToolKind.SHELL, settings);
+  }
+
+  /** {@link ToolKind#SANDBOXED_SHELL} when the command will run in the sandbox, which the approval mode {@code auto} lets run. */
+  @Override
+  public ToolKind kind(com.fasterxml.jackson.databind.JsonNode arguments) {
+    try {
+      return settings.sandbox().confines() && !outside(Args.of(arguments)) ? ToolKind.SANDBOXED_SHELL : ToolKind.SHELL;
+    } catch (ToolError | RuntimeException e) {
+      return ToolKind.SHELL;
+    }
+  }
+
+  @Override
+  java.util.Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
+    return outside(args) ? java.util.Optional.of(Sensitive.OUTSIDE_SANDBOX) : java.util.Optional.empty();
+  }
+
+  /** Whether the call asks to run outside the sandbox. */
+  private static boolean outside(Args args) throws ToolError {
+    return !args.optionalBoolean("sandbox").orElse(true);
+  }
+
+  /** The sandbox's words in the tool's description, so the model knows what will be refused and how to ask. */
+  private static String sandboxNote(ToolSettings settings) {
+    if (!settings.sandbox().confines()) {
+      return "";
+    }
+    return " Commands run in a sandbox: they can write only the project, /tmp and "
+        + (settings.sandbox().policy().writable().isEmpty() ? "no other directory"
+            : String.join(", ", settings.sandbox().policy().writable().stream().map(Path::toString).toList()))
+        + "; the project's .git and .waymark are read-only"
+        + (settings.sandbox().policy().gitWritable() ? " (.git writable)" : "")
+        + (settings.sandbox().policy().network() ? "." : "; there is no network, localhost included.");
   }
 
   @Override
@@ -71,6 +109,13 @@ final class RunShellTool extends AbstractTool {
     if (context.cancellation().isCancelled()) {
       return ToolResult.error("Cancelled before the command started.");
     }
+    boolean outside = outside(args);
+    if (!outside && settings.sandbox().refuses()) {
+      return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
+          + "cannot start here: " + settings.sandbox().unavailable() + ". Tell the user; they may allow this one command "
+          + "outside the sandbox if you call run_shell again with \"sandbox\": false.");
+    }
+    boolean confined = !outside && settings.sandbox().confines();
     Path root = ProjectPaths.of(context.projectRoot()).root();
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
@@ -101,7 +146,7 @@ final class RunShellTool extends AbstractTool {
     }
     long waited = (System.nanoTime() - waitedFrom) / 1_000_000;
     try (CommandSlot.Held held = slot) {
-      return run(context, command, Math.max(1, timeoutMs - waited), capNote, root, waited, waitedFor);
+      return run(context, command, Math.max(1, timeoutMs - waited), capNote, root, waited, waitedFor, confined);
     }
   }
 
@@ -113,7 +158,7 @@ final class RunShellTool extends AbstractTool {
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
   private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
-      String waitedFor) throws IOException {
+      String waitedFor, boolean confined) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
     if (context.turn() != null) {
@@ -130,7 +175,10 @@ final class RunShellTool extends AbstractTool {
           + "commands do not overlap, so each one's files are its own]\n" + notes;
     }
 
-    Run run = Run.start(SHELL, command, root, settings.shellMaxOutputBytes(), settings.withheldVariables(), mark);
+    List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
+    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
+    Run run = Run.start(wrapped != null ? wrapped.argv() : argv, root, settings.shellMaxOutputBytes(),
+        settings.withheldVariables(), mark, wrapped != null);
     AtomicBoolean cancelled = new AtomicBoolean();
     context.cancellation().onCancel(() -> {
       if (run.process.isAlive()) {
@@ -158,6 +206,9 @@ final class RunShellTool extends AbstractTool {
     if (!drained) {
       out.append("[a background process still holds the output open; later output is not shown]\n");
     }
+    if (wrapped != null) {
+      SandboxRefusals.explain(output, !settings.sandbox().policy().network()).ifPresent(line -> out.append(line).append('\n'));
+    }
     boolean failed;
     if (cancelled.get()) {
       out.append("[cancelled: the command and its child processes were killed]\n");
@@ -170,14 +221,16 @@ final class RunShellTool extends AbstractTool {
       out.append("[exit code ").append(exit).append("]\n");
       failed = exit != 0;
     }
+    List<ProcessHandle> left = null;
     if (snapshot != null) {
       try {
         WorkTreeChanges changes = snapshot.recordChanges(); // kept under the tag now, not only when the turn ends
         describe(changes, out);
-        List<ProcessHandle> left = stillRunning(run);
+        left = stillRunning(run);
         if (!left.isEmpty()) {
           snapshot.leftRunning(left);
-          out.append("[").append(left.size()).append(" background process(es) still running; the files they change "
+          out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
+              .append(" background process(es) still running; the files they change "
               + "are recorded at the next command or when the turn ends]\n");
         }
       } catch (CheckpointException e) {
@@ -185,6 +238,9 @@ final class RunShellTool extends AbstractTool {
         out.append("[could not record the files this command changed: ").append(e.getMessage())
             .append("; undo will not restore them]\n");
       }
+    }
+    if (wrapped != null && (left != null ? left : stillRunning(run)).isEmpty()) {
+      wrapped.removePlaceholders(); // a sandbox with jobs left still holds them; an empty one is harmless
     }
     return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
   }
@@ -265,7 +321,15 @@ final class RunShellTool extends AbstractTool {
     }
     run.mark.processes().forEach(p -> found.putIfAbsent(p.pid(), p));
     found.remove(run.process.pid());
-    return List.copyOf(found.values());
+    List<ProcessHandle> left = List.copyOf(found.values());
+    // A sandbox's init stays while its jobs run, and is stopped with them (which stops every process
+    // in it); alone, it is ending by itself.
+    return left.stream().allMatch(RunShellTool::sandboxInit) ? List.of() : left;
+  }
+
+  /** Whether {@code process} is a sandbox's first process ({@code bwrap}, which waits for the rest). */
+  private static boolean sandboxInit(ProcessHandle process) {
+    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(false);
   }
 
   /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
@@ -300,24 +364,48 @@ final class RunShellTool extends AbstractTool {
     final CappedOutput output;
     final Thread reader;
     final CommandMark mark;
+    final boolean sandboxed;
     /** Whether the process leads a session of its own, whose id is its pid. */
     final boolean sessionLeader;
+    /** Whether the reader waits in a read, and how many reads it has made: no read in a while means nothing is left. */
+    private volatile boolean inRead;
+    private volatile long reads;
 
-    private Run(Process process, CappedOutput output, Thread reader, CommandMark mark, boolean sessionLeader) {
+    private Run(Process process, CappedOutput output, CommandMark mark, boolean sandboxed, boolean sessionLeader) {
       this.process = process;
       this.output = output;
-      this.reader = reader;
       this.mark = mark;
+      this.sandboxed = sandboxed;
       this.sessionLeader = sessionLeader;
+      this.reader = new Thread(this::read, "waymark-shell-output");
+      reader.setDaemon(true);
     }
 
-    static Run start(List<String> shell, String command, Path root, int maxBytes, java.util.Set<String> withheld,
-        CommandMark mark) throws IOException {
-      // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the shell,
-      // as a child of this JVM leads no process group, so the shell's pid is the session's id)
+    private void read() {
+      byte[] buffer = new byte[8192];
+      try (InputStream in = process.getInputStream()) {
+        for (;;) {
+          inRead = true;
+          int n = in.read(buffer);
+          inRead = false;
+          reads++;
+          if (n < 0) {
+            break;
+          }
+          output.write(buffer, n);
+        }
+      } catch (IOException e) {
+        LOG.debug("output of a shell command ended: {}", e.toString());
+      }
+    }
+
+    static Run start(List<String> command, Path root, int maxBytes, java.util.Set<String> withheld,
+        CommandMark mark, boolean sandboxed) throws IOException {
+      // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the
+      // command, as a child of this JVM leads no process group, so the command's pid is the session's id)
       List<String> argv = new java.util.ArrayList<>();
       SETSID.ifPresent(argv::add);
-      argv.addAll(List.of(shell.get(0), shell.get(1), command));
+      argv.addAll(command);
       ProcessBuilder builder = new ProcessBuilder(argv)
           .directory(root.toFile())
           .redirectErrorStream(true);
@@ -338,30 +426,71 @@ final class RunShellTool extends AbstractTool {
       if (!devNull.exists()) {
         process.getOutputStream().close();
       }
-      CappedOutput output = new CappedOutput(maxBytes);
-      Thread reader = new Thread(() -> {
-        byte[] buffer = new byte[8192];
-        try (InputStream in = process.getInputStream()) {
-          for (int n; (n = in.read(buffer)) >= 0; ) {
-            output.write(buffer, n);
-          }
-        } catch (IOException e) {
-          LOG.debug("output of a shell command ended: {}", e.toString());
-        }
-      }, "waymark-shell-output");
-      reader.setDaemon(true);
-      reader.start();
-      return new Run(process, output, reader, mark, SETSID.isPresent());
+      Run run = new Run(process, new CappedOutput(maxBytes), mark, sandboxed, SETSID.isPresent());
+      run.reader.start();
+      return run;
     }
 
-    /** Waits for the rest of the output; false if something still holds the pipe open. */
+    /**
+     * Waits for the rest of the output; false if something still holds the pipe open. A sandbox's
+     * first process holds it as long as the sandbox lives: once the command has ended, everything
+     * written is read and no other process of the sandbox holds it, the output is whole.
+     */
     boolean drain(long millis) {
+      long deadline = System.nanoTime() + Duration.ofMillis(millis).toNanos();
       try {
-        reader.join(Duration.ofMillis(millis).toMillis());
+        while (reader.isAlive() && System.nanoTime() < deadline) {
+          long before = reads;
+          reader.join(QUIET_MILLIS);
+          if (sandboxed && reader.isAlive() && !process.isAlive() && inRead && reads == before
+              && onlyTheSandboxHoldsTheOutput()) {
+            return true;
+          }
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
       return !reader.isAlive();
     }
+
+    /** Whether no process of the command but the sandbox's init holds the write end of the output pipe. */
+    private boolean onlyTheSandboxHoldsTheOutput() {
+      List<ProcessHandle> marked = mark.processes();
+      String pipe = null;
+      for (ProcessHandle p : marked) {
+        if (sandboxInit(p)) {
+          try {
+            pipe = Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).toString();
+          } catch (IOException | UnsupportedOperationException e) {
+            return false;
+          }
+        }
+      }
+      if (pipe == null) {
+        return false; // the init is gone, and the pipe with it: the reader ends by itself
+      }
+      for (ProcessHandle p : marked) {
+        if (sandboxInit(p)) {
+          continue;
+        }
+        try (var fds = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
+          for (Path fd : (Iterable<Path>) fds::iterator) {
+            try {
+              if (Files.readSymbolicLink(fd).toString().equals(pipe)) {
+                return false;
+              }
+            } catch (IOException closedMeanwhile) {
+              // gone
+            }
+          }
+        } catch (IOException | SecurityException unreadable) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
+
+  /** How long the output must stay quiet before the sandbox's pipe holders are looked at. */
+  private static final long QUIET_MILLIS = 50;
 }

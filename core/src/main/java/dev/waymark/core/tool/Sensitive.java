@@ -10,7 +10,10 @@ public enum Sensitive {
       "a secrets file goes to the model only with the user's approval, in every mode, and nobody can give it here."),
   /** The call would change Waymark's own files ({@code .waymark/}), which decide what the next run may do. */
   WAYMARK_FILES("Waymark's own settings (.waymark/): they decide what the next run may do",
-      "Waymark's own settings (.waymark/) change only with the user's approval, in every mode, and nobody can give it here.");
+      "Waymark's own settings (.waymark/) change only with the user's approval, in every mode, and nobody can give it here."),
+  /** A shell command asked to run outside the sandbox, with the user's rights and the network. */
+  OUTSIDE_SANDBOX("outside the sandbox: it can change any file you can and use the network",
+      "a command runs outside the sandbox only with the user's approval, in every mode, and nobody can give it here.");
 
   private final String summary;
   private final String denial;

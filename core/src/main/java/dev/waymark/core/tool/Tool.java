@@ -12,6 +12,14 @@ public interface Tool {
 
   ToolKind kind();
 
+  /**
+   * What this call does, which decides whether it needs approval: {@link #kind()}, unless the call's
+   * arguments change it (a shell command asking to leave the sandbox).
+   */
+  default ToolKind kind(JsonNode arguments) {
+    return kind();
+  }
+
   /** A short human summary of a call, e.g. the path or the command, for approval prompts and logs. */
   String describe(JsonNode arguments);
 

@@ -4,7 +4,10 @@ package dev.waymark.core.tool;
 public enum ToolKind {
   READ,
   EDIT,
+  /** A shell command that runs outside any sandbox, with the user's rights. */
   SHELL,
+  /** A shell command confined to the sandbox (see {@code dev.waymark.core.sandbox}). */
+  SANDBOXED_SHELL,
   /** A tool of an MCP server: asks like a shell command, since the server can do anything. */
   MCP
 }

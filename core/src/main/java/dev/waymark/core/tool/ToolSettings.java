@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param shellMaxOutputBytes bytes of a command's output kept: the first and last halves
  * @param withheldVariables environment variables {@code run_shell}'s commands do not get: the
  *     provider keys, so that {@code env} in a command cannot copy one into the conversation
+ * @param sandbox where {@code run_shell}'s commands run: {@link dev.waymark.core.sandbox.ShellSandbox#OFF}
+ *     here, the app's settings choose it
  */
 public record ToolSettings(
     int readMaxLines,
@@ -27,16 +29,18 @@ public record ToolSettings(
     Duration shellTimeout,
     Duration shellMaxTimeout,
     int shellMaxOutputBytes,
-    java.util.Set<String> withheldVariables) {
+    java.util.Set<String> withheldVariables,
+    dev.waymark.core.sandbox.ShellSandbox sandbox) {
 
   /** The key variables Waymark itself reads. */
   public static final java.util.Set<String> PROVIDER_KEYS = java.util.Set.of("OPENAI_API_KEY", "ANTHROPIC_API_KEY");
 
   public static final ToolSettings DEFAULTS = new ToolSettings(2_000, 60_000, 1_000, 200, 10L << 20,
-      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000, PROVIDER_KEYS);
+      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000, PROVIDER_KEYS, dev.waymark.core.sandbox.ShellSandbox.OFF);
 
   public ToolSettings {
     withheldVariables = java.util.Set.copyOf(withheldVariables);
+    Objects.requireNonNull(sandbox);
     Objects.requireNonNull(shellTimeout);
     Objects.requireNonNull(shellMaxTimeout);
     if (readMaxLines < 1 || readMaxChars < 1 || listMaxFiles < 1 || grepMaxMatches < 1 || maxFileSize < 0
@@ -48,27 +52,27 @@ public record ToolSettings(
 
   public ToolSettings withMaxFileSize(long bytes) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, bytes, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables, sandbox);
   }
 
   public ToolSettings withShellMaxOutputBytes(int bytes) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, bytes, withheldVariables);
+        shellMaxTimeout, bytes, withheldVariables, sandbox);
   }
 
   public ToolSettings withListMaxFiles(int files) {
     return new ToolSettings(readMaxLines, readMaxChars, files, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables, sandbox);
   }
 
   public ToolSettings withGrepMaxMatches(int matches) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, matches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables, sandbox);
   }
 
   public ToolSettings withReadLimits(int maxLines, int maxChars) {
     return new ToolSettings(maxLines, maxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes, withheldVariables);
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables, sandbox);
   }
 
   /** These limits, with {@code names} withheld from shell commands besides the provider keys. */
@@ -76,6 +80,12 @@ public record ToolSettings(
     java.util.Set<String> all = new java.util.HashSet<>(withheldVariables);
     all.addAll(names);
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
-        shellMaxTimeout, shellMaxOutputBytes, all);
+        shellMaxTimeout, shellMaxOutputBytes, all, sandbox);
+  }
+
+  /** These limits, with shell commands run in {@code shellSandbox}. */
+  public ToolSettings withSandbox(dev.waymark.core.sandbox.ShellSandbox shellSandbox) {
+    return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
+        shellMaxTimeout, shellMaxOutputBytes, withheldVariables, shellSandbox);
   }
 }

@@ -799,6 +799,37 @@ class ShellCaptureTest {
     }
   }
 
+  /** The same in the sandbox: stopping it at the next start stops even a job that dropped the mark and left the session. */
+  @Test
+  void aSandboxedCommandStillRunningAfterItsWaymarkWasKilledIsStoppedWholeAtTheNextStart() throws Exception {
+    CommandMark mark = CommandMark.random();
+    CheckpointTree.Snapshot saved = aCommandStartsInTab1(mark);
+    var sandbox = dev.waymark.core.sandbox.Bwrap.required(new dev.waymark.core.sandbox.SandboxPolicy(
+        dev.waymark.core.sandbox.SandboxMode.AUTO, List.of(), false, false, List.of(f.home), List.of()));
+    ProcessBuilder command = new ProcessBuilder(sandbox.wrap(List.of("sh", "-c", "echo during > a.txt; "
+        + "setsid env -i /bin/sh -c 'sleep 3; echo x > escaped.txt' > /dev/null 2>&1 & sleep 3; echo late > late.txt"),
+        f.project.toRealPath(), false).argv()).directory(f.project.toFile());
+    command.environment().put(CommandMark.VARIABLE, mark.value());
+    Process running = command.start();
+    for (int i = 0; i < 200 && !f.read("a.txt").equals("during\n"); i++) {
+      Thread.sleep(20);
+    }
+    f.store.close(); // its Waymark is killed here, and the sandbox goes on
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
+      assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      Thread.sleep(3_500);
+      assertThat(f.exists("late.txt")).isFalse();
+      assertThat(f.exists("escaped.txt")).as("a job without the mark went with its sandbox").isFalse();
+    } finally {
+      running.destroyForcibly();
+    }
+  }
+
   @Test
   void aJournalIsRecoveredByTheTabsNextHolderEvenWhileItsWritersPidStillShows() throws Exception {
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());

@@ -23,7 +23,7 @@ class ToolsTest {
       "edit_file", List.of("path", "old_string", "new_string", "replace_all"),
       "list_files", List.of("path", "pattern"),
       "grep", List.of("pattern", "path", "glob"),
-      "run_shell", List.of("command", "timeout_ms"));
+      "run_shell", List.of("command", "timeout_ms", "sandbox"));
 
   static final Map<String, List<String>> REQUIRED = Map.of(
       "read_file", List.of("path"),

@@ -42,7 +42,7 @@ public final class CommandCatalog {
       entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
       entry("/diff [N]", "short for /checkpoint diff [N]"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
-      entry("/mode [plan|ask|auto-edit|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit)"),
+      entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
       entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
       entry("/cost", "the same as /status: tokens and cost of this tab and the session"),

@@ -1,0 +1,161 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolKind;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Which shell commands the approval modes let run unasked, with and without a sandbox. */
+class SandboxApprovalTest {
+  @TempDir Path temp;
+  Path project;
+  ShadowStore store;
+  TabSessionTest.ScriptModel model;
+  TabSession session;
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void open() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    model = new TabSessionTest.ScriptModel();
+  }
+
+  @AfterEach
+  void close() {
+    if (session != null) {
+      session.close();
+    }
+    store.close();
+  }
+
+  private SandboxPolicy policy() {
+    return SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"));
+  }
+
+  private void start(ApprovalMode mode, boolean interactive, ShellSandbox sandbox) {
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(Tools.standard(ToolSettings.DEFAULTS.withSandbox(sandbox)).all()),
+        new SessionSettings("test-model", mode, interactive, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+  }
+
+  @Test
+  void theModesOrderAndAutoLetsOnlySandboxedCommandsRun() {
+    assertThat(ApprovalMode.parse("auto")).isEqualTo(ApprovalMode.AUTO);
+    assertThat(ApprovalMode.AUTO.compareTo(ApprovalMode.AUTO_EDIT)).isPositive();
+    assertThat(ApprovalMode.AUTO.compareTo(ApprovalMode.YOLO)).isNegative();
+    assertThat(ApprovalMode.AUTO.needsApproval(ToolKind.EDIT)).isFalse();
+    assertThat(ApprovalMode.AUTO.needsApproval(ToolKind.SANDBOXED_SHELL)).isFalse();
+    assertThat(ApprovalMode.AUTO.needsApproval(ToolKind.SHELL)).isTrue();
+    assertThat(ApprovalMode.AUTO_EDIT.needsApproval(ToolKind.SANDBOXED_SHELL)).isTrue();
+    assertThat(ApprovalMode.ASK.needsApproval(ToolKind.SANDBOXED_SHELL)).isTrue();
+  }
+
+  @Test
+  void inAutoASandboxedCommandRunsUnasked() throws Exception {
+    start(ApprovalMode.AUTO, true, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"echo made > made.txt\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("make it"));
+    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class);
+    assertThat(proposed.needsApproval()).isFalse();
+    await(Event.TurnFinished.class);
+    assertThat(project.resolve("made.txt")).hasContent("made");
+  }
+
+  @Test
+  void inAutoWithoutASandboxCommandsAreAskedAboutAsInAutoEdit() throws Exception {
+    ShellSandbox none = ShellSandbox.detect(policy(), "/nonexistent-bin");
+    start(ApprovalMode.AUTO, false, none);
+    model.respond(r -> call("{\"command\":\"echo made > made.txt\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("make it"));
+    assertThat(await(Event.ToolCallProposed.class).needsApproval()).isTrue();
+    await(Event.TurnFinished.class);
+    assertThat(project.resolve("made.txt")).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ApprovalMode.class)
+  void aCommandOutsideTheSandboxIsAskedAboutInEveryModeYoloIncluded(ApprovalMode mode) throws Exception {
+    start(mode, true, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
+    model.respond(r -> call("{\"command\":\"echo again > again.txt\",\"sandbox\":false}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("leave it"));
+    Event.ToolCallProposed first = await(Event.ToolCallProposed.class);
+    assertThat(first.needsApproval()).isTrue();
+    assertThat(first.summary()).contains("echo out > out.txt").contains("outside the sandbox");
+    session.submit(new Command.Approve(first.call().id(), true)); // "for the session" does not cover the next
+    Event.ToolCallProposed second = await(Event.ToolCallProposed.class);
+    assertThat(second.needsApproval()).isTrue();
+    session.submit(new Command.Deny(second.call().id(), ""));
+    await(Event.TurnFinished.class);
+    assertThat(project.resolve("out.txt")).hasContent("out");
+    assertThat(project.resolve("again.txt")).doesNotExist();
+  }
+
+  @Test
+  void withNobodyToAskACommandOutsideTheSandboxIsDeniedEvenInYolo() throws Exception {
+    start(ApprovalMode.YOLO, false, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("leave it"));
+    await(Event.TurnFinished.class);
+    assertThat(events.stream().filter(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message()))
+        .anySatisfy(m -> assertThat(m).contains("outside the sandbox only with the user's approval"));
+    assertThat(project.resolve("out.txt")).doesNotExist();
+  }
+
+  private <T extends Event> T await(Class<T> type) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (type.isInstance(e)) {
+        return type.cast(e);
+      }
+    }
+    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
+  }
+
+  private static ChatResponse text(String text) {
+    return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(10, 2)), "stop");
+  }
+
+  private static int calls;
+
+  private static ChatResponse call(String arguments) {
+    return new ChatResponse(new ChatMessage.Assistant("", List.of(new ToolCall("sb" + (++calls), "run_shell", arguments))),
+        Optional.empty(), "tool_calls");
+  }
+}

@@ -1,0 +1,87 @@
+package dev.waymark.core.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sandbox's boundaries for a user without privileges, where bwrap needs user namespaces. CI
+ * runs as root, so there the sandboxed command is started as {@code nobody} (uid 65534) through
+ * {@code setpriv}; every place it is refused is one that {@code nobody} could write without it.
+ */
+class SandboxAsAnotherUserTest {
+  static final int NOBODY = 65534;
+  Path base;
+
+  @BeforeEach
+  void open() throws IOException {
+    base = Files.createDirectories(Path.of("/var/tmp", "waymark-sandbox-user-" + UUID.randomUUID()));
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    try (var walk = Files.walk(base)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  @Test
+  void anUnprivilegedUsersCommandKeepsToTheProjectAndHasNoNetwork() throws Exception {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path project = Files.createDirectories(base.resolve("project"));
+    Files.createDirectories(project.resolve(".git"));
+    Path outside = Files.createDirectories(base.resolve("outside"));
+    Path data = Files.createDirectories(base.resolve("data"));
+    Files.writeString(data.resolve("session.json"), "{}\n");
+    if (root) {
+      for (Path p : List.of(base, project, project.resolve(".git"), outside, data, data.resolve("session.json"))) {
+        Files.setAttribute(p, "unix:uid", NOBODY);
+        Files.setAttribute(p, "unix:gid", NOBODY);
+      }
+    }
+    ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+        List.of()));
+    try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+      String script = String.join("\n",
+          "id -u",
+          "echo p > p.txt && echo PROJECT-WRITTEN",
+          "echo x > " + outside.resolve("x") + " || echo OUTSIDE-REFUSED",
+          "echo x > .git/x || echo GIT-REFUSED",
+          "echo DATA-ENTRIES $(ls -A " + data + " | wc -l)",
+          "echo x > " + data.resolve("new") + " || echo DATA-REFUSED",
+          "rm -rf " + data + " || echo DATA-KEPT",
+          "(exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + ") 2>/dev/null && echo CONNECTED || echo NO-NETWORK");
+      List<String> argv = new ArrayList<>();
+      if (root) {
+        argv.addAll(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
+      }
+      argv.addAll(sandbox.wrap(List.of("/bin/bash", "-c", script), project.toRealPath(), false).argv());
+      Process p = new ProcessBuilder(argv).directory(project.toFile()).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+      if (root) {
+        assertThat(out).as(out).startsWith(NOBODY + "\n");
+      }
+      assertThat(out).as(out).contains("PROJECT-WRITTEN", "OUTSIDE-REFUSED", "GIT-REFUSED", "DATA-ENTRIES 0",
+          "DATA-REFUSED", "DATA-KEPT", "NO-NETWORK").doesNotContain("CONNECTED\n");
+      assertThat(project.resolve("p.txt")).hasContent("p");
+      assertThat(outside.resolve("x")).doesNotExist();
+      assertThat(project.resolve(".git/x")).doesNotExist();
+      assertThat(data.resolve("session.json")).exists();
+      assertThat(data.resolve("new")).doesNotExist();
+    }
+  }
+}
