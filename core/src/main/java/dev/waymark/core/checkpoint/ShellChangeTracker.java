@@ -343,7 +343,7 @@ final class ShellChangeTracker implements AutoCloseable {
     walker.keep(kept((path, stat) -> {
       StatCache.Entry entry = cacheLater.join().get(path);
       return entry != null && entry.stat().equals(stat);
-    }));
+    }, sortedOnce(() -> cacheLater.join().entries().keySet())));
     Tree tree = base == null ? null
         : update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
     IndexLookup index = new IndexLookup();
@@ -517,7 +517,8 @@ final class ShellChangeTracker implements AutoCloseable {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
     ProjectWalker.IgnoreRules rules = before.rules().replaying();
-    walker.keep(kept((path, stat) -> before.files().containsKey(path))); // what the scan before walked, whatever it is now
+    // what the scan before walked, whatever it is now
+    walker.keep(kept((path, stat) -> before.files().containsKey(path), sortedOnce(() -> before.files().keySet())));
     Tree tree = update(before.tree(), rules).orElseGet(() -> walk(rules));
     PathTable<FileStat> after = tree.files();
     PathTable<Excluded> excludedAfter = tree.excluded();
@@ -658,7 +659,8 @@ final class ShellChangeTracker implements AutoCloseable {
    * a tracked file, so neither does Waymark, whatever its built-in list says), and the files
    * {@code known} accepts. The index's paths are read only when a rule leaves something out.
    */
-  private ProjectWalker.Kept kept(java.util.function.BiPredicate<String, FileStat> known) {
+  private ProjectWalker.Kept kept(java.util.function.BiPredicate<String, FileStat> known,
+      java.util.function.Supplier<java.util.NavigableSet<String>> knownPaths) {
     return new ProjectWalker.Kept() {
       @Override
       public boolean file(String path, FileStat stat) {
@@ -668,13 +670,32 @@ final class ShellChangeTracker implements AutoCloseable {
       @Override
       public boolean below(String dir) {
         String inside = dir + "/";
-        String next = tracked().ceiling(inside);
+        return holdsBelow(tracked(), inside) || holdsBelow(knownPaths.get(), inside);
+      }
+
+      private boolean holdsBelow(java.util.NavigableSet<String> paths, String inside) {
+        String next = paths.ceiling(inside);
         return next != null && next.startsWith(inside);
       }
 
       private java.util.NavigableSet<String> tracked() {
         return userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet());
       }
+    };
+  }
+
+  /** {@code paths}, sorted the first time they are asked for (only a walk that meets a left-out directory asks). */
+  private static java.util.function.Supplier<java.util.NavigableSet<String>> sortedOnce(
+      java.util.function.Supplier<java.util.Collection<String>> paths) {
+    java.util.concurrent.atomic.AtomicReference<java.util.NavigableSet<String>> sorted =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    return () -> {
+      java.util.NavigableSet<String> have = sorted.get();
+      if (have == null) {
+        have = new java.util.TreeSet<>(paths.get());
+        sorted.compareAndSet(null, have);
+      }
+      return sorted.get();
     };
   }
 
