@@ -174,6 +174,7 @@ class ShellCaptureProperties {
             }
             assertThat(shell.redo().applied()).isTrue();
             assertThat(disk(project)).as("after redo of %s", command).isEqualTo(after);
+            known.removeAll(expected); // rewritten by the redo: the store wrote them, its stat cache did not see them
           }
         }
       }
