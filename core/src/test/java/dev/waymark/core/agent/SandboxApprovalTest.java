@@ -106,7 +106,7 @@ class SandboxApprovalTest {
   }
 
   @ParameterizedTest
-  @EnumSource(ApprovalMode.class)
+  @EnumSource(value = ApprovalMode.class, names = "PLAN", mode = EnumSource.Mode.EXCLUDE) // plan runs no command at all
   void aCommandOutsideTheSandboxIsAskedAboutInEveryModeYoloIncluded(ApprovalMode mode) throws Exception {
     start(mode, true, Bwrap.required(policy()));
     model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
@@ -123,6 +123,20 @@ class SandboxApprovalTest {
     await(Event.TurnFinished.class);
     assertThat(project.resolve("out.txt")).hasContent("out");
     assertThat(project.resolve("again.txt")).doesNotExist();
+  }
+
+  @Test
+  void planModeRunsNoCommandInsideOrOutsideTheSandbox() throws Exception {
+    start(ApprovalMode.PLAN, true, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
+    model.respond(r -> call("{\"command\":\"echo in > in.txt\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("leave it"));
+    await(Event.TurnFinished.class);
+    assertThat(events.stream().filter(Event.ToolCallProposed.class::isInstance)
+        .map(e -> ((Event.ToolCallProposed) e).needsApproval())).containsOnly(false);
+    assertThat(project.resolve("out.txt")).doesNotExist();
+    assertThat(project.resolve("in.txt")).doesNotExist();
   }
 
   @Test
