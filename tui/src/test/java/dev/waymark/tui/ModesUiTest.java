@@ -105,7 +105,7 @@ class ModesUiTest {
     ui.post(new UiInput.Key(new KeyStroke('t', true, false))); // Ctrl+T: a new tab keeps the mode of the run
     waitFor(s -> footer(s).contains("· ask"), "the new tab in ask");
     send("/mode sudo");
-    waitFor("Unknown approval mode \"sudo\": use plan, ask, auto-edit or yolo");
+    waitFor("Unknown approval mode \"sudo\": use plan, ask, auto-edit, auto or yolo");
     send("/mode");
     waitFor("Shift+Tab cycles plan → ask → auto-edit");
   }
@@ -175,7 +175,7 @@ class ModesUiTest {
     assertThat(menu).contains("/checkpoint", "the checkpoints as a tree", "▸", "commands");
     type("mo");
     String filtered = waitFor(s -> s.contains("/model [NAME]") && !s.contains("/help "), "filtered");
-    assertThat(filtered).contains("/mode [plan|ask|auto-edit|yolo]");
+    assertThat(filtered).contains("/mode [plan|ask|auto-edit|auto|yolo]");
     key(KeyType.ArrowDown);
     key(KeyType.Tab);
     waitFor(s -> input(s).equals("› /model"), "completed to /model");

@@ -62,7 +62,7 @@ public enum ApprovalMode {
     return modes.get(at < 0 ? 0 : (at + 1) % modes.size());
   }
 
-  /** Every mode's label, for messages: "plan, ask, auto-edit or yolo". */
+  /** Every mode's label, for messages: "plan, ask, auto-edit, auto or yolo". */
   public static String labels() {
     List<String> names = new ArrayList<>();
     for (ApprovalMode mode : values()) {

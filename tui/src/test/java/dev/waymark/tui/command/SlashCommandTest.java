@@ -116,9 +116,9 @@ class SlashCommandTest {
     assertThat(parse("/mode PLAN")).isEqualTo(new Parsed.Mode("plan"));
     assertThat(parse("/mode auto_edit")).isEqualTo(new Parsed.Mode("auto-edit"));
     assertThat(parse("/mode sudo")).isInstanceOfSatisfying(Parsed.Invalid.class,
-        i -> assertThat(i.message()).contains("sudo", "plan, ask, auto-edit or yolo"));
+        i -> assertThat(i.message()).contains("sudo", "plan, ask, auto-edit, auto or yolo"));
     assertThat(parse("/mode ask now")).isInstanceOfSatisfying(Parsed.Invalid.class,
-        i -> assertThat(i.message()).contains("Usage: /mode [plan|ask|auto-edit|yolo]"));
+        i -> assertThat(i.message()).contains("Usage: /mode [plan|ask|auto-edit|auto|yolo]"));
     assertThat(parse("/model")).isEqualTo(new Parsed.Model(null));
     assertThat(parse("/model gpt-4.1")).isEqualTo(new Parsed.Model("gpt-4.1"));
     assertThat(parse("/model a b")).isInstanceOf(Parsed.Invalid.class);
