@@ -164,7 +164,7 @@ class ModesUiTest {
     String s = waitFor("Status of tab 1");
     assertThat(s).contains("scripted · http://127.0.0.1:9/v1", "model     test-model", "ask: edits and shell",
         "none: shell commands run unsandboxed", "1,000 tokens in, 10 out · $1020.0000",
-        "context   1,000 tokens sent in the tab's last model call");
+        "context   1,010 tokens (the model's window is unknown");
   }
 
   @Test

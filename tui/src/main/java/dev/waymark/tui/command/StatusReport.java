@@ -20,8 +20,15 @@ public final class StatusReport {
     lines.add(row("model", tab.model()));
     lines.add(row("mode", ModeText.describe(tab.mode())));
     lines.add(row("sandbox", run.sandbox().isEmpty() ? "unknown" : run.sandbox()));
-    tab.state().lastUsage().ifPresent(u -> lines.add(row("context", count(u.inputTokens())
-        + " tokens sent in the tab's last model call")));
+    if (tab.state().contextUsed().isPresent()) {
+      var used = tab.state().contextUsed().get();
+      lines.add(row("context", (used.estimated() ? "about " : "") + count(used.tokens()) + " tokens"
+          + (used.percent().isPresent() ? ", " + used.percent().getAsInt() + "% of the model's " + count(used.window())
+              + "-token window" : " (the model's window is unknown: see contextWindows in settings)")));
+    } else {
+      tab.state().lastUsage().ifPresent(u -> lines.add(row("context", count(u.inputTokens())
+          + " tokens sent in the tab's last model call")));
+    }
     Map<String, TokenUsage> mine = tab.state().tokensByModel();
     Map<String, TokenUsage> session = new LinkedHashMap<>();
     for (TabController t : every) {
