@@ -619,7 +619,9 @@ class TuiEndToEndIT {
         + "{'whenLastUser':'Carry out','text':'Done.'}]}");
     tmux.keys("BTab"); // Shift+Tab as the terminal sends it: ask → auto-edit
     tmux.waitFor("scripted · auto-edit");
-    tmux.keys("BTab"); // → plan
+    tmux.keys("BTab"); // → auto where the sandbox runs (CI has bwrap), then → plan
+    tmux.waitFor("scripted · auto ");
+    tmux.keys("BTab");
     tmux.waitFor("scripted · plan");
     send("plan the change");
     tmux.waitFor("Run this plan\\?");

@@ -14,6 +14,7 @@ public final class ModeText {
       case PLAN -> "plan: only reading tools run; the model answers with a plan, then you are asked whether to run it";
       case ASK -> "ask: edits and shell commands wait for your approval";
       case AUTO_EDIT -> "auto-edit: edits run, shell commands wait for your approval";
+      case AUTO -> "auto: edits and shell commands in the sandbox run; a command outside it waits for your approval";
       case YOLO -> "yolo: every tool call runs without asking";
       default -> mode.label();
     };
