@@ -25,23 +25,7 @@ final class Workspaces {
 
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings) {
-    return of(store, provider, models, settings, toolSettings, Permissions.none(), McpServers.none());
-  }
-
-  /** A workspace whose tabs share {@code permissions}: the rules from settings, and those allowed during the session. */
-  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
-      ToolSettings toolSettings, Permissions permissions) {
-    return of(store, provider, models, settings, toolSettings, permissions, McpServers.none());
-  }
-
-  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
-      ToolSettings toolSettings, McpServers mcp) {
-    return of(store, provider, models, settings, toolSettings, Permissions.none(), mcp);
-  }
-
-  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
-      ToolSettings toolSettings, Permissions permissions, McpServers mcp) {
-    return of(store, provider, models, settings, toolSettings, permissions, mcp, Sandboxing.NONE);
+    return of(store, provider, models, settings, toolSettings, Permissions.none(), McpServers.none(), Sandboxing.NONE);
   }
 
   /** What the model is told of the sandbox {@code sandbox}. */

@@ -32,20 +32,7 @@ public final class CommandRunner {
   private final CommandCatalog catalog;
   private final CustomCommands custom;
 
-  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host) {
-    this(tabs, workspace, clock, host, new CommandCatalog(), CustomCommands.NONE);
-  }
-
-  /** {@code catalog}: the commands a mistyped one is compared with. */
-  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog) {
-    this(tabs, workspace, clock, host, catalog, CustomCommands.NONE);
-  }
-
-  public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CustomCommands custom) {
-    this(tabs, workspace, clock, host, new CommandCatalog(), custom);
-  }
-
-  /** {@code custom}: the user's own commands, run by name as prompts. */
+  /** {@code catalog}: the commands a mistyped one is compared with; {@code custom}: the user's own, run as prompts. */
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog,
       CustomCommands custom) {
     this.tabs = tabs;

@@ -84,11 +84,6 @@ public final class SlashCommand {
     return parse(text, current, defaultSaveName, BUILT_IN, CustomCommands.NONE);
   }
 
-  /** Parses one command line; a mistyped command is answered with the nearest one in {@code catalog}. */
-  public static Parsed parse(String text, int current, String defaultSaveName, CommandCatalog catalog) {
-    return parse(text, current, defaultSaveName, catalog, CustomCommands.NONE);
-  }
-
   /** {@link #parse(String, int, String)}, where a name no built-in command has may be one of {@code custom}. */
   public static Parsed parse(String text, int current, String defaultSaveName, CustomCommands custom) {
     return parse(text, current, defaultSaveName, BUILT_IN, custom);
