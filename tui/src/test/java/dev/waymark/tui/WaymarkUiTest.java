@@ -266,9 +266,11 @@ class WaymarkUiTest {
     waitFor("Unknown command /nosuch");
     send("/help");
     waitFor(s -> s.contains("Esc/q close"), "the help");
-    for (int i = 0; i < 60 && !screen().contains("/review [arguments]"); i++) {
+    // one page at a time, each drawn before the next: frames are throttled, so a page not waited for is never seen
+    for (int i = 0; i < 60 && !screen().contains("/review [arguments]") && !screen().contains("Esc or q closes this."); i++) {
+      String before = screen();
       key(KeyType.PageDown);
-      ui.step(10);
+      waitFor(s -> !s.equals(before), "the next page of the help");
     }
     assertThat(screen()).contains("/review [arguments]  Review a file");
   }
