@@ -10,15 +10,49 @@ import java.util.UUID;
 
 /**
  * A shell command's mark: a value in its environment that every process it starts inherits,
- * and keeps when its parent dies and it is re-parented. It finds what a command left running,
- * even after the Waymark that ran it was killed.
+ * and keeps when its parent dies and it is re-parented; and, once the command runs, the session it
+ * leads ({@code session} 0 when it leads none), which its processes stay in even when they clear
+ * their environment ({@code env -i}). It finds what a command left running, even after the Waymark
+ * that ran it was killed: the store keeps it as {@link #encoded}.
  */
-public record CommandMark(String value) {
+public record CommandMark(String value, long session, long sessionStartMillis) {
   /** The environment variable that holds the mark. */
   public static final String VARIABLE = "WAYMARK_COMMAND";
 
+  private static final java.util.regex.Pattern ENCODED =
+      java.util.regex.Pattern.compile("([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:@(\\d{1,19}):(\\d{1,19}))?");
+
+  /** A mark with no session yet. */
+  public CommandMark(String value) {
+    this(value, 0, 0);
+  }
+
   public static CommandMark random() {
     return new CommandMark(UUID.randomUUID().toString());
+  }
+
+  /** This mark, with the session its command leads: {@code leader} was started as that session's leader. */
+  public CommandMark leading(ProcessHandle leader) {
+    return new CommandMark(value, leader.pid(), leader.info().startInstant().map(i -> i.toEpochMilli()).orElse(0L));
+  }
+
+  /** The mark as the store keeps it: the value, then the session and when its leader started, if known. */
+  public String encoded() {
+    return session <= 0 ? value : value + "@" + session + ":" + sessionStartMillis;
+  }
+
+  /** The mark {@link #encoded} wrote; empty for any other text (only what {@link #random} makes is a mark). */
+  public static java.util.Optional<CommandMark> parse(String encoded) {
+    var m = ENCODED.matcher(encoded.strip());
+    if (!m.matches()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(m.group(2) == null ? new CommandMark(m.group(1))
+          : new CommandMark(m.group(1), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))));
+    } catch (NumberFormatException tooLarge) {
+      return java.util.Optional.of(new CommandMark(m.group(1)));
+    }
   }
 
   /** Whether processes can be found by their mark here: {@code /proc} shows their environment. */
@@ -26,8 +60,39 @@ public record CommandMark(String value) {
     return Files.isDirectory(Path.of("/proc"));
   }
 
-  /** The live processes that carry this mark (other users' processes cannot be read, and are not). */
+  /**
+   * The live processes of the command: those that carry this mark (other users' processes cannot
+   * be read, and are not), and those still in the session it led.
+   */
   public List<ProcessHandle> processes() {
+    List<ProcessHandle> found = marked();
+    for (ProcessHandle p : inOwnSession()) {
+      if (found.stream().noneMatch(f -> f.pid() == p.pid())) {
+        found.add(p);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The live processes of the session this command led. A session's id is its leader's pid, which
+   * the system gives again once that process is gone: a live process of that pid that started at
+   * another time means the session now is someone else's, and none is taken.
+   */
+  private List<ProcessHandle> inOwnSession() {
+    if (session <= 1) {
+      return List.of();
+    }
+    boolean reused = ProcessHandle.of(session)
+        .flatMap(p -> p.info().startInstant())
+        .map(i -> sessionStartMillis > 0 && Math.abs(i.toEpochMilli() - sessionStartMillis) > 2_000)
+        .orElse(false);
+    // never the session Waymark itself runs in (a terminal's, whose shell and editor are the user's)
+    return reused || session == sessionOf(ProcessHandle.current().pid()) ? List.of() : inSession(session);
+  }
+
+  /** The live processes whose environment carries this mark. */
+  private List<ProcessHandle> marked() {
     String wanted = VARIABLE + "=" + value;
     Path proc = Path.of("/proc");
     List<ProcessHandle> found = new ArrayList<>();

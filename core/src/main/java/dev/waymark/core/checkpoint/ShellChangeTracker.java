@@ -975,7 +975,7 @@ final class ShellChangeTracker implements AutoCloseable {
     java.util.LinkedHashSet<ProcessHandle> all = new java.util.LinkedHashSet<>(processes);
     Set<String> marks = new java.util.TreeSet<>();
     if (!processes.isEmpty()) {
-      marks.add(mark.value());
+      marks.add(mark.encoded());
     }
     if (earlier != null) {
       earlier.processes().stream().filter(ProcessHandle::isAlive).forEach(all::add);
@@ -1085,7 +1085,7 @@ final class ShellChangeTracker implements AutoCloseable {
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();
       // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
-      if (!entry.mark().isEmpty() && CommandMark.findable() && new CommandMark(entry.mark()).stopAll(3_000) > 0) {
+      if (CommandMark.findable() && entry.commandMark().map(m -> m.stopAll(3_000)).orElse(0) > 0) {
         report.add("the shell command of checkpoint #" + entry.checkpoint()
             + " was still running after Waymark stopped; it was stopped, and what it changed is recorded below");
       }
@@ -1145,7 +1145,7 @@ final class ShellChangeTracker implements AutoCloseable {
     }
     int stopped = 0;
     for (String mark : marks) {
-      stopped += new CommandMark(mark).stopAll(3_000);
+      stopped += CommandMark.parse(mark).map(m -> m.stopAll(3_000)).orElse(0);
     }
     return stopped == 0 ? Optional.empty() : Optional.of(stopped + " process(es) that shell commands of this tab left "
         + "running were still running after Waymark stopped; they were stopped. What they changed since is on disk, "

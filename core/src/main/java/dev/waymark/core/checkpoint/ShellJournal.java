@@ -33,10 +33,16 @@ final class ShellJournal {
    * One running command: its tab and checkpoint, the process that ran it, when it started, the
    * {@code .gitignore} files as they were then (directory → text), so that the changes are judged
    * by the rules of the command's start, and the command's {@link CommandMark} ("" in a journal
-   * written before marks were kept).
+   * written before marks were kept; its session once the command started).
    */
   record Entry(String tab, int checkpoint, long pid, long pidStartMillis, long startMillis, long cacheGeneration,
-      long maxFileSize, Map<String, String> ignoreFiles, String mark) {
+      long maxFileSize, Map<String, String> ignoreFiles, String mark, long session, long sessionStartMillis) {
+    /** The command's mark with its session, if the journal names one. */
+    java.util.Optional<CommandMark> commandMark() {
+      return mark.isEmpty() ? java.util.Optional.empty() : CommandMark.parse(mark)
+          .map(m -> new CommandMark(m.value(), session, sessionStartMillis));
+    }
+
     boolean ownerAlive() {
       return ProcessHandle.of(pid)
           .filter(p -> p.info().startInstant().map(i -> Math.abs(i.toEpochMilli() - pidStartMillis) < 2_000).orElse(true))
@@ -66,6 +72,21 @@ final class ShellJournal {
     return file;
   }
 
+  /**
+   * Adds to the journal {@code file} the session the command leads, now that it started: a job of
+   * it that clears its environment is found by it after a kill.
+   */
+  static void started(Path file, CommandMark mark) {
+    try {
+      ObjectNode node = (ObjectNode) JSON.readTree(Files.readAllBytes(file));
+      node.put("session", mark.session()).put("sessionStart", mark.sessionStartMillis());
+      WaymarkHome.replacePrivate(file, JSON.writeValueAsBytes(node));
+    } catch (IOException | ClassCastException e) {
+      LOG.warn("could not note the session of the shell command of {}; a kill would leave its jobs that clear their "
+          + "environment running", file, e);
+    }
+  }
+
   Path directory() {
     return dir;
   }
@@ -92,7 +113,7 @@ final class ShellJournal {
     Path file = jobsFile(tab);
     try {
       Set<String> marks = new java.util.TreeSet<>(Files.readAllLines(file, StandardCharsets.UTF_8));
-      marks.removeIf(mark -> !MARK.matcher(mark).matches()); // only what CommandMark.random makes
+      marks.removeIf(mark -> CommandMark.parse(mark).isEmpty()); // only what CommandMark.encoded makes
       Files.deleteIfExists(file);
       return marks;
     } catch (java.nio.file.NoSuchFileException none) {
@@ -102,8 +123,6 @@ final class ShellJournal {
       return Set.of();
     }
   }
-
-  private static final java.util.regex.Pattern MARK = java.util.regex.Pattern.compile("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}");
 
   private Path jobsFile(String tab) {
     return dir.resolve(tab + ".jobs");
@@ -192,7 +211,7 @@ final class ShellJournal {
       n.path("ignoreFiles").fields().forEachRemaining(f -> ignores.put(f.getKey(), f.getValue().asText()));
       return Optional.of(new Entry(n.path("tab").asText(), n.path("checkpoint").asInt(), n.path("pid").asLong(),
           n.path("pidStart").asLong(), n.path("start").asLong(), n.path("cacheGeneration").asLong(), n.path("maxFileSize").asLong(10L << 20), ignores,
-          n.path("mark").asText("")));
+          n.path("mark").asText(""), n.path("session").asLong(0), n.path("sessionStart").asLong(0)));
     } catch (IOException | RuntimeException e) {
       LOG.warn("ignoring a damaged shell journal {}: {}", file, e.toString());
       return Optional.empty();

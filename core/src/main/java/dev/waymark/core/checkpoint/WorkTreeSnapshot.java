@@ -45,7 +45,7 @@ public final class WorkTreeSnapshot {
   private final int stored;
   private final boolean readUsersIndex;
   private final Path journal;
-  private final CommandMark mark;
+  private CommandMark mark;
   private java.util.function.Supplier<ShellChangeTracker.Scan> after;
 
   WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int examined, int stored,
@@ -81,6 +81,20 @@ public final class WorkTreeSnapshot {
   /** Whether taking it read the user's git index (not needed while the index is as the stat cache last saw it). */
   public boolean readUsersIndex() {
     return readUsersIndex;
+  }
+
+  /**
+   * Notes that the command started, leading a session of its own ({@link CommandMark#leading}): its
+   * jobs are found by that session too, in this process and, after a kill, in the next.
+   */
+  public void commandStarted(CommandMark leading) {
+    if (!leading.value().equals(mark.value())) {
+      throw new IllegalArgumentException("not the mark of this snapshot's command");
+    }
+    mark = leading;
+    if (journal != null) {
+      ShellJournal.started(journal, leading);
+    }
   }
 
   /** Compares the project with the snapshot, records every change in the turn and keeps it under the tag. */

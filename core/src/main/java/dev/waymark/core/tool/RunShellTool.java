@@ -181,6 +181,9 @@ final class RunShellTool extends AbstractTool {
     ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
     Run run = Run.start(wrapped != null ? wrapped.argv() : argv, root, settings.shellMaxOutputBytes(),
         settings.withheldVariables(), mark, wrapped != null);
+    if (snapshot != null && run.sessionLeader) {
+      snapshot.commandStarted(mark.leading(run.process.toHandle()));
+    }
     AtomicBoolean cancelled = new AtomicBoolean();
     context.cancellation().onCancel(() -> {
       if (run.process.isAlive()) {

@@ -38,4 +38,25 @@ class CommandMarkTest {
     assertThat(journal.takeJobs("t1")).containsExactly(mark);
     assertThat(journal.takeJobs("t1")).isEmpty();
   }
+
+  @Test
+  void aSessionFindsTheProcessesThatDroppedTheMarkButNeverWaymarksOwnSessionOrOneWhosePidWasGivenAgain()
+      throws Exception {
+    assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    Process leader = new ProcessBuilder("setsid", "env", "-i", "sleep", "29.32").start();
+    try {
+      CommandMark mark = CommandMark.random().leading(leader.toHandle());
+      assertThat(CommandMark.parse(mark.encoded())).contains(mark);
+      assertThat(mark.processes()).extracting(ProcessHandle::pid).containsExactly(leader.pid());
+
+      long ownSession = CommandMark.sessionOf(ProcessHandle.current().pid());
+      assertThat(new CommandMark(mark.value(), ownSession, 0).processes()).as("the user's terminal session").isEmpty();
+      assertThat(new CommandMark(mark.value(), leader.pid(), mark.sessionStartMillis() - 60_000).processes())
+          .as("the pid names another process now").isEmpty();
+      assertThat(CommandMark.parse(mark.value() + "@x:1")).isEmpty();
+      assertThat(CommandMark.parse(mark.value())).contains(new CommandMark(mark.value()));
+    } finally {
+      leader.destroyForcibly();
+    }
+  }
 }

@@ -766,6 +766,41 @@ class ShellCaptureTest {
     }
   }
 
+  @Test
+  void aJobThatClearedItsEnvironmentIsStoppedAfterItsWaymarkWasKilledMidCommandByTheSessionItsCommandLed()
+      throws Exception {
+    assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    CommandMark mark = CommandMark.random();
+    writeOld("a.txt", "before\n");
+    f = new StoreFixture(temp);
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX, mark);
+    // the command leads a session of its own; its job drops the mark (env -i) and would write late
+    Process running = new ProcessBuilder("setsid", "env", "-i", "/bin/sh", "-c", "echo during > a.txt; sleep 3; echo late > late.txt")
+        .directory(f.project.toFile()).start();
+    snapshot.commandStarted(mark.leading(running.toHandle()));
+    for (int i = 0; i < 100 && !f.read("a.txt").equals("during\n"); i++) {
+      Thread.sleep(20);
+    }
+    // its Waymark is killed here, and the command goes on
+    f.store.close();
+    orphanEveryJournal();
+
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
+      assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
+      assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
+      Thread.sleep(3_500);
+      assertThat(f.exists("late.txt")).as("nothing it would have done later happens unrecorded").isFalse();
+    } finally {
+      running.destroyForcibly();
+    }
+  }
+
   /** Another Waymark on the project, whose command writes enough files for its stat cache to be rewritten whole. */
   @Test
   void aCommandStillRunningAfterItsWaymarkWasKilledIsStoppedAndWhatItChangedIsRecovered() throws Exception {

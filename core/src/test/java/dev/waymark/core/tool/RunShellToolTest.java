@@ -418,6 +418,37 @@ class RunShellToolTest {
   }
 
   @Test
+  void aJobThatClearedItsEnvironmentAndOutlivedAKilledWaymarkIsStoppedByTheSessionItsCommandLed() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    f.shell("(env -i /bin/sh -c 'sleep 29.67') > /dev/null 2>&1 &");
+    f.finish();
+    ProcessHandle job = ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.67")).findFirst().orElseThrow();
+    CheckpointTree.Snapshot saved = f.tab.snapshot();
+    Path jobs;
+    try (var files = Files.walk(temp.resolve("home"))) {
+      jobs = files.filter(p -> p.getFileName().toString().equals("tab1.jobs")).findFirst().orElseThrow();
+    }
+    CommandMark kept = CommandMark.parse(Files.readString(jobs)).orElseThrow();
+    assertThat(kept.session()).as("the session the command led is kept with its mark").isPositive();
+    assertThat(kept.processes()).as("the job is found by it, without the variable").contains(job);
+    f.store.close();
+    assertThat(job.isAlive()).isFalse();
+
+    // a killed Waymark stops nothing: a job of a session the command led goes on, without the mark
+    Process survivor = new ProcessBuilder("setsid", "env", "-i", "sleep", "29.68").start();
+    Files.writeString(jobs, new CommandMark(kept.value()).leading(survivor.toHandle()).encoded() + "\n");
+    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
+      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+
+      assertThat(survivor.waitFor(5, TimeUnit.SECONDS)).as("the job was stopped").isTrue();
+      assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running after Waymark stopped"));
+    } finally {
+      survivor.destroyForcibly();
+    }
+  }
+
+  @Test
   void aJobLeftRunningWhenWaymarkIsKilledIsStoppedWhenItsTabIsOpenedAgain() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
     f.shell("echo started > started.txt; (sleep 29.63; echo never > never.txt) > /dev/null 2>&1 &");
@@ -435,7 +466,7 @@ class RunShellToolTest {
     // a killed Waymark stops nothing: its job goes on, and the note of its mark stays
     Files.writeString(jobs, marks);
     ProcessBuilder survivor = new ProcessBuilder("sleep", "29.64");
-    survivor.environment().put(CommandMark.VARIABLE, marks.strip());
+    survivor.environment().put(CommandMark.VARIABLE, CommandMark.parse(marks).orElseThrow().value());
     Process job = survivor.start();
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
