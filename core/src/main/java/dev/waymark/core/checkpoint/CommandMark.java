@@ -77,15 +77,17 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
   /**
    * The live processes of the session this command led. A session's id is its leader's pid, which
    * the system gives again once that process is gone: a live process of that pid that started at
-   * another time means the session now is someone else's, and none is taken.
+   * another time (or at all, when the leader had ended before its start was read) means the session
+   * now is someone else's, and none is taken.
    */
   private List<ProcessHandle> inOwnSession() {
     if (session <= 1) {
       return List.of();
     }
+    // no start time: the leader had ended before it could be read, so a live process of that pid is another
     boolean reused = ProcessHandle.of(session)
-        .flatMap(p -> p.info().startInstant())
-        .map(i -> sessionStartMillis > 0 && Math.abs(i.toEpochMilli() - sessionStartMillis) > 2_000)
+        .map(p -> sessionStartMillis <= 0 || p.info().startInstant()
+            .map(i -> Math.abs(i.toEpochMilli() - sessionStartMillis) > 2_000).orElse(true))
         .orElse(false);
     // never the session Waymark itself runs in (a terminal's, whose shell and editor are the user's)
     return reused || session == sessionOf(ProcessHandle.current().pid()) ? List.of() : inSession(session);

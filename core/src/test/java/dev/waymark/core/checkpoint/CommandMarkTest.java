@@ -53,6 +53,8 @@ class CommandMarkTest {
       assertThat(new CommandMark(mark.value(), ownSession, 0).processes()).as("the user's terminal session").isEmpty();
       assertThat(new CommandMark(mark.value(), leader.pid(), mark.sessionStartMillis() - 60_000).processes())
           .as("the pid names another process now").isEmpty();
+      assertThat(new CommandMark(mark.value(), leader.pid(), 0).processes())
+          .as("the leader had ended before its start was read: a live one of its pid is another").isEmpty();
       assertThat(CommandMark.parse(mark.value() + "@x:1")).isEmpty();
       assertThat(CommandMark.parse(mark.value())).contains(new CommandMark(mark.value()));
     } finally {
