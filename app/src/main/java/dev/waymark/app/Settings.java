@@ -203,7 +203,8 @@ record Settings(
    * cloned repository, a file the agent wrote) may not raise the approval mode above the user's
    * own, nor define or choose a provider (a server of its choosing would get a key, a scripted
    * model of its own would run commands), nor set {@code exclusions} (which could leave every
-   * change unrecorded). Such values are ignored, and the warning names them. Only the user's file
+   * change unrecorded), nor keep fewer checkpoints or keep them less long, nor bind keys, nor raise
+   * the limits of a turn or an answer. Such values are ignored, and the warning names them. Only the user's file
    * can trust a project.
    */
   static Loaded resolve(Map<String, String> env, Path project) throws BadSettings {
@@ -247,13 +248,47 @@ record Settings(
       ignored.add("allowedTools");
     }
     SandboxSetting sandbox = own.sandbox() == null ? null : tightenedOnly(own.sandbox(), ignored);
-    Settings allowed = new Settings(List.of(), null, own.model(), approval, own.keyBindings(), own.retention(),
-        List.of(), List.of(), own.maxStepsPerTurn(), own.maxAnswerMiB(), List.of(), own.deny(), own.bell(),
+    // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
+    if (!own.keyBindings().isEmpty()) {
+      ignored.add("keyBindings");
+    }
+    Retention retention = own.retention() == null ? null : keptAtLeastAsLong(own.retention(), user.retentionPolicy(), ignored);
+    Integer steps = own.maxStepsPerTurn();
+    if (steps != null && steps > user.stepsPerTurn()) {
+      ignored.add("maxStepsPerTurn " + steps + " (above your " + user.stepsPerTurn() + ")");
+      steps = null;
+    }
+    Integer answerMiB = own.maxAnswerMiB();
+    if (answerMiB != null && ((long) answerMiB << 20) > user.answerBytes()) {
+      ignored.add("maxAnswerMiB " + answerMiB + " (above your " + (user.answerBytes() >> 20) + ")");
+      answerMiB = null;
+    }
+    Settings allowed = new Settings(List.of(), null, own.model(), approval, Map.of(), retention,
+        List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
         sandbox);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
+  }
+
+  /**
+   * What an untrusted project's retention may keep: checkpoints kept as many and as long as the
+   * user's settings keep them, or more; fewer would take undo away.
+   */
+  private static Retention keptAtLeastAsLong(Retention own, dev.waymark.core.checkpoint.RetentionPolicy users,
+      List<String> ignored) {
+    Integer keep = own.keepPerTab();
+    if (keep != null && keep < users.keepPerTab()) {
+      ignored.add("retention keepPerTab " + keep + " (below your " + users.keepPerTab() + ")");
+      keep = null;
+    }
+    Integer days = own.maxAgeDays();
+    if (days != null && java.time.Duration.ofDays(days).compareTo(users.maxAge()) < 0) {
+      ignored.add("retention maxAgeDays " + days + " (below your " + users.maxAge().toDays() + ")");
+      days = null;
+    }
+    return keep == null && days == null ? null : new Retention(keep, days);
   }
 
   /**

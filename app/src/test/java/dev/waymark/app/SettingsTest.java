@@ -337,6 +337,31 @@ class SettingsTest {
   }
 
   @Test
+  void anUntrustedProjectCannotShortenHowLongCheckpointsAreKeptRebindKeysOrRaiseTheLimits() throws Exception {
+    user("{\"retention\": {\"keepPerTab\": 200, \"maxAgeDays\": 60}, \"keyBindings\": {\"new-tab\": [\"ctrl+n\"]},"
+        + " \"maxStepsPerTurn\": 40}");
+    projectSettings("{\"retention\": {\"keepPerTab\": 1, \"maxAgeDays\": 90}, \"keyBindings\": {\"interrupt\": [\"f12\"]},"
+        + " \"maxStepsPerTurn\": 100000, \"maxAnswerMiB\": 4096}");
+
+    Settings.Loaded loaded = Settings.resolve(env, project);
+
+    assertThat(loaded.settings().retentionPolicy().keepPerTab()).as("fewer checkpoints: undo lost").isEqualTo(200);
+    assertThat(loaded.settings().retentionPolicy().maxAge()).as("kept longer: harmless").isEqualTo(Duration.ofDays(90));
+    assertThat(loaded.settings().keyBindings()).containsOnlyKeys("new-tab");
+    assertThat(loaded.settings().stepsPerTurn()).isEqualTo(40);
+    assertThat(loaded.settings().answerBytes()).isEqualTo(dev.waymark.core.model.HttpOptions.defaults().maxAnswerBytes());
+    assertThat(loaded.warning()).get().asString()
+        .contains("not trusted", "retention keepPerTab 1", "keyBindings", "maxStepsPerTurn 100000", "maxAnswerMiB 4096");
+
+    projectSettings("{\"retention\": {\"keepPerTab\": 500}, \"maxStepsPerTurn\": 10, \"maxAnswerMiB\": 1}");
+    Settings.Loaded tighter = Settings.resolve(env, project);
+    assertThat(tighter.settings().retentionPolicy().keepPerTab()).isEqualTo(500);
+    assertThat(tighter.settings().stepsPerTurn()).isEqualTo(10);
+    assertThat(tighter.settings().answerBytes()).isEqualTo(1L << 20);
+    assertThat(tighter.warning()).isEmpty();
+  }
+
+  @Test
   void anUntrustedProjectMayLowerTheApprovalAndNeedsNoWarningForHarmlessSettings() throws Exception {
     user("{\"approval\": \"yolo\"}");
     projectSettings("{\"approval\": \"ask\", \"model\": \"small\"}");
