@@ -438,10 +438,11 @@ public final class TabState {
     runningSince = restoringAt != null ? restoringAt : clock.instant();
     answer = null;
     thought = null;
+    String typed = dev.waymark.core.context.Mentions.typed(started.prompt()); // an MCP resource's text is sent, not shown
     if (title.isEmpty()) {
-      title = started.prompt().strip().lines().findFirst().orElse("");
+      title = typed.strip().lines().findFirst().orElse("");
     }
-    add(new Blocks.Prompt(n, started.prompt(), runningSince));
+    add(new Blocks.Prompt(n, typed, runningSince));
   }
 
   private void turnFinished(Event.TurnFinished finished, boolean active) {
