@@ -383,7 +383,7 @@ public final class TabState {
     } else if (event instanceof Event.SteeringFolded folded) {
       steeringQueue.remove(folded.text());
       answer = null;
-      add(new Blocks.Steering(folded.checkpoint(), folded.text()));
+      add(new Blocks.Steering(folded.checkpoint(), dev.waymark.core.context.Mentions.typed(folded.text())));
     } else if (event instanceof Event.CheckpointCreated created) {
       int n = created.checkpoint().number();
       ensureMark(n, created.checkpoint().parent().orElse(-1));
