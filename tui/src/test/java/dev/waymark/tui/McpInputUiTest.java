@@ -84,7 +84,7 @@ class McpInputUiTest {
       servers.awaitStatus();
       ui.type("compare @notes");
       String finder = ui.waitFor(s -> s.contains("t:test://notes/a.txt"), "the resource in the @ finder");
-      assertThat(finder).contains("notes.md");
+      assertThat(finder).contains("notes.md", "@ files and MCP resources");
       ui.key(KeyType.ArrowDown);
       ui.key(KeyType.Enter);
       ui.waitFor(s -> ui.input().equals("› compare @t:test://notes/a.txt"), "the resource put in");

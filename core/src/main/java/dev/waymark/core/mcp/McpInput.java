@@ -258,9 +258,9 @@ public final class McpInput {
 
   private String hint(String server) {
     List<String> listed = servers.resources().stream().filter(r -> r.server().equals(server)).map(r -> "@" + r.mention())
-        .limit(5).toList();
+        .limit(3).toList();
     return listed.isEmpty() ? "" : " (it lists " + String.join(", ", listed)
-        + (servers.resources().stream().filter(r -> r.server().equals(server)).count() > 5 ? ", …" : "") + ")";
+        + (servers.resources().stream().filter(r -> r.server().equals(server)).count() > 3 ? ", …" : "") + ")";
   }
 
   /** One part of a resource as the model reads it: cut past the file limit, a blob named and left out. */

@@ -54,6 +54,11 @@ public final class MentionFinder {
     return token.isPresent() && !token.get().equals(dismissed) && !matches(token.get().query()).isEmpty();
   }
 
+  /** Whether an MCP server lists resources the finder offers too. */
+  public boolean offersResources() {
+    return !resources.get().isEmpty();
+  }
+
   /** Whether the project's files are still being indexed (the finder then says so). */
   public boolean indexing() {
     return !index.ready();
