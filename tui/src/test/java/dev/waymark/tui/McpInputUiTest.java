@@ -36,6 +36,10 @@ class McpInputUiTest {
   }
 
   private VirtualUi start(String script) throws Exception {
+    return start(script, dev.waymark.core.context.CustomCommands.NONE);
+  }
+
+  private VirtualUi start(String script, dev.waymark.core.context.CustomCommands custom) throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Files.writeString(project.resolve("notes.md"), "my own notes\n");
     List<String> command = TestMcpServerCommand.command("normal");
@@ -44,7 +48,7 @@ class McpInputUiTest {
         new McpServers.Options(project, Map.of(), Set.of(), ToolSettings.DEFAULTS));
     FileIndex files = new FileIndex(project);
     files.refreshNow();
-    return new VirtualUi(temp, 110, 30, ApprovalMode.YOLO, script, servers, files);
+    return new VirtualUi(temp, 110, 30, ApprovalMode.YOLO, script, servers, files, custom);
   }
 
   @Test
@@ -112,6 +116,18 @@ class McpInputUiTest {
               new ToolContext(ui.project, null, new dev.waymark.core.model.Cancellation()));
       ui.type("/t:fr");
       assertThat(ui.waitFor("/t:fresh")).contains("added while running (MCP server t)");
+    }
+  }
+
+  @Test
+  void aCustomCommandWhosePromptNamesAResourceAttachesIt() throws Exception {
+    Path commands = Files.createDirectories(temp.resolve("config/commands"));
+    Files.writeString(commands.resolve("summarise.md"), "Summarise @t:test://notes/a.txt for $ARGUMENTS.\n");
+    try (VirtualUi ui = start("{'responses':[{'expectLastUser':'--- @t:test://notes/a.txt ---\\nthe notes of a',"
+        + "'text':'Summarised.'}]}", dev.waymark.core.context.CustomCommands.in(List.of(commands)))) {
+      ui.send("/summarise the team");
+      String done = ui.waitFor(s -> s.contains("Summarised.") && s.contains("ready · #1"), "the custom command's turn");
+      assertThat(done).contains("Attached @t:test://notes/a.txt", "Summarise @t:test://notes/a.txt for the team.");
     }
   }
 }

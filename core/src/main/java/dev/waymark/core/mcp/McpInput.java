@@ -48,7 +48,13 @@ public final class McpInput {
 
   /** Whether {@code text} runs a configured server's prompt or mentions one of its resources (no server is asked). */
   public boolean concerns(String text) {
-    return promptCommand(text).isPresent() || !mentions(text).isEmpty();
+    return promptCommand(text).isPresent() || !command(text) && !mentions(text).isEmpty();
+  }
+
+  /** A line for the interface's own commands: a resource it names is for the command (a custom one sends it on). */
+  private static boolean command(String text) {
+    String stripped = text.strip();
+    return stripped.startsWith("/") && !stripped.startsWith("//");
   }
 
   /**
@@ -60,7 +66,7 @@ public final class McpInput {
     if (command.isPresent()) {
       return prompt(command.get());
     }
-    List<Mention> mentions = mentions(text);
+    List<Mention> mentions = command(text) ? List.of() : mentions(text);
     return mentions.isEmpty() ? new Expansion.Unchanged() : attach(text, mentions);
   }
 
@@ -102,7 +108,13 @@ public final class McpInput {
       // a prompt may hold an example exchange: said as such, since it all goes as the user's turn
       parts.add(onlyUser ? message.text() : "[" + message.role() + "]\n" + message.text());
     }
-    return new Expansion.Ready(String.join("\n\n", parts), List.of());
+    String text = String.join("\n\n", parts);
+    if (text.length() > Mentions.MAX_TOTAL_CHARS) { // a server's prompt is no way round the limit a mention has
+      return new Expansion.Ready(text.substring(0, Mentions.MAX_TOTAL_CHARS) + "\n[cut: the prompt's messages are "
+          + text.length() + " characters; only the first " + Mentions.MAX_TOTAL_CHARS + " are sent]",
+          List.of("MCP server " + server + "'s prompt " + name + " was cut to " + Mentions.MAX_TOTAL_CHARS + " characters"));
+    }
+    return new Expansion.Ready(text, List.of());
   }
 
   private Optional<McpPrompt> find(String server, String name) {

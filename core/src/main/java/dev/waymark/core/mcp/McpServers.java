@@ -42,7 +42,8 @@ public final class McpServers implements AutoCloseable {
   public enum State { STARTING, READY, FAILED, STOPPED }
 
   /** One server as {@code /mcp} and {@code waymark mcp list} show it. */
-  public record Status(String name, String where, State state, List<String> tools, Optional<String> lastError) {}
+  public record Status(String name, String where, State state, List<String> tools, List<String> prompts, int resources,
+      Optional<String> lastError) {}
 
   /**
    * @param environment the variables {@code ${NAME}} in env and headers may name
@@ -229,6 +230,12 @@ public final class McpServers implements AutoCloseable {
         lines.add("  tools (" + server.tools().size() + "): " + String.join(", ", server.tools()));
       } else if (server.state() == State.READY) {
         lines.add("  no tools");
+      }
+      if (!server.prompts().isEmpty()) {
+        lines.add("  prompts (" + server.prompts().size() + "): " + String.join(", ", server.prompts()));
+      }
+      if (server.resources() > 0) {
+        lines.add("  resources: " + server.resources() + " (attach one with @" + server.name() + ":URI; @ lists them)");
       }
       server.lastError().ifPresent(error -> lines.add("  last error: " + error));
     }
@@ -454,7 +461,9 @@ public final class McpServers implements AutoCloseable {
 
     synchronized Status status() {
       List<String> names = tools.stream().map(t -> ((McpTool) t).tool()).toList();
-      return new Status(config.name(), config.where(), state, names, Optional.ofNullable(lastError));
+      List<String> prompts = connection == null ? List.of() : connection.prompts().stream().map(McpPrompt::command).toList();
+      int resources = connection == null ? 0 : connection.resources().size();
+      return new Status(config.name(), config.where(), state, names, prompts, resources, Optional.ofNullable(lastError));
     }
 
     @Override

@@ -42,7 +42,8 @@ class McpInputTest {
 
     @Override
     public List<McpPrompt> prompts() {
-      return List.of(GREET, PLAIN, new McpPrompt("docs", "dialogue", "", List.of()), new McpPrompt("docs", "fails", "", List.of()));
+      return List.of(GREET, PLAIN, new McpPrompt("docs", "dialogue", "", List.of()), new McpPrompt("docs", "fails", "", List.of()),
+          new McpPrompt("docs", "huge", "", List.of()));
     }
 
     @Override
@@ -57,6 +58,7 @@ class McpInputTest {
         case "greet" -> List.of(new PromptMessage("user", "greet " + new java.util.TreeMap<>(arguments)));
         case "plain" -> List.of(new PromptMessage("user", "plain prompt"));
         case "dialogue" -> List.of(new PromptMessage("user", "2+2?"), new PromptMessage("assistant", "4"));
+        case "huge" -> List.of(new PromptMessage("user", "z".repeat(Mentions.MAX_TOTAL_CHARS + 5)));
         default -> throw new McpFailure("the server answered with an error: it broke (JSON-RPC error -32603)");
       };
     }
@@ -143,7 +145,7 @@ class McpInputTest {
     assertThat(ready(input.expand("/docs:dialogue")).text()).isEqualTo("[user]\n2+2?\n\n[assistant]\n4");
     assertThat(refused(input.expand("/docs:greet"))).startsWith("/docs:greet needs name");
     assertThat(refused(input.expand("/docs:nope"))).isEqualTo("MCP server docs has no prompt nope; its prompts: "
-        + "/docs:greet, /docs:plain, /docs:dialogue, /docs:fails.");
+        + "/docs:greet, /docs:plain, /docs:dialogue, /docs:fails, /docs:huge.");
     assertThat(refused(input.expand("/docs:fails"))).isEqualTo("MCP server docs, prompt fails: the server answered with "
         + "an error: it broke (JSON-RPC error -32603). Nothing was sent.");
   }
@@ -198,5 +200,17 @@ class McpInputTest {
         + "docs is not running: MCP server docs did not start: its command \"unused\" is not on the PATH. Nothing was sent.");
     assertThat(refused(dead.expand("/docs:greet Ada"))).isEqualTo("MCP server docs is not running: MCP server docs did not "
         + "start: its command \"unused\" is not on the PATH. Nothing was sent (/mcp shows the servers).");
+  }
+
+  @Test
+  void aHugePromptIsCutWithANoteAndACommandLineLeavesItsResourcesToTheCommand() throws Exception {
+    McpInput input = input();
+    McpInput.Expansion.Ready huge = ready(input.expand("/docs:huge"));
+    assertThat(huge.text()).hasSize(Mentions.MAX_TOTAL_CHARS + ("\n[cut: the prompt's messages are "
+        + (Mentions.MAX_TOTAL_CHARS + 5) + " characters; only the first " + Mentions.MAX_TOTAL_CHARS + " are sent]").length());
+    assertThat(huge.notes()).containsExactly("MCP server docs's prompt huge was cut to " + Mentions.MAX_TOTAL_CHARS + " characters");
+    // a custom command's own line: its prompt, once made, is what attaches the resource
+    assertThat(input.concerns("/review @docs:docs://a.md")).isFalse();
+    assertThat(input.expand("/review @docs:docs://a.md")).isInstanceOf(McpInput.Expansion.Unchanged.class);
   }
 }

@@ -268,6 +268,8 @@ class McpServersTest {
         .hasMessageContaining("there is no MCP server nope (configured: t)");
     assertThat(servers.prompt("t", "greet", Map.of("name", "Bo"))).extracting(McpConnection.PromptMessage::text)
         .containsExactly("Say hello to Bo."); // the server is still fine after its errors
+    assertThat(McpServers.describe(servers.status())).contains("  resources: 4 (attach one with @t:URI; @ lists them)")
+        .anySatisfy(line -> assertThat(line).startsWith("  prompts (3): ").contains("/t:greet", "/t:dialogue", "/t:broken"));
   }
 
   @Test
