@@ -51,7 +51,7 @@ public final class CommandCatalog {
       entry("/reasoning", "show or fold a reasoning model's thinking"),
       entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),
       entry("/permissions remove N", "take rule N out (and out of the settings file it came from)"),
-      entry("/mcp", "the MCP servers: state, tools and last error"),
+      entry("/mcp", "the MCP servers: state, tools, prompts, resources and last error"),
       entry("/help", "keys and commands"),
       entry("/quit", "leave Waymark"));
 
