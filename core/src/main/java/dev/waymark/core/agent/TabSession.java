@@ -466,7 +466,7 @@ public final class TabSession implements AutoCloseable {
     if (opening.compact()) {
       return tree.begin(); // a summary of the live conversation continues it, wherever the view stands
     }
-    conversation.keepDraft(tree.live(), Mentions.typed(opening.prompt())); // an attached MCP resource is fetched again when sent again
+    conversation.keepDraft(tree.live(), opening.prompt());
     if (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live()) {
       return tree.begin();
     }
@@ -479,7 +479,7 @@ public final class TabSession implements AutoCloseable {
     }
     emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
-    conversation.keepDraft(from, Mentions.typed(opening.prompt()));
+    conversation.keepDraft(from, opening.prompt());
     return branch.turn().get();
   }
 
