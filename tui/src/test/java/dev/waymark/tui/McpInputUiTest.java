@@ -96,7 +96,7 @@ class McpInputUiTest {
       ui.key(KeyType.Enter);
       String done = ui.waitFor(s -> s.contains("Both read.") && s.contains("ready · #1"), "the turn");
       assertThat(done).contains("Attached @t:test://notes/a.txt (15 characters)",
-          "compare @t:test://notes/a.txt with @notes.md").doesNotContain("the notes of a");
+          "compare @t:test://notes/a.txt with @notes.md").doesNotContain("the notes of a", "[Attached by", "end of @t:");
 
       ui.send("and @t:test://gone.txt now");
       String refused = ui.waitFor("could not be attached");
@@ -128,6 +128,19 @@ class McpInputUiTest {
       ui.send("/summarise the team");
       String done = ui.waitFor(s -> s.contains("Summarised.") && s.contains("ready · #1"), "the custom command's turn");
       assertThat(done).contains("Attached @t:test://notes/a.txt", "Summarise @t:test://notes/a.txt for the team.");
+    }
+  }
+
+  @Test
+  void aResourceAttachedToAMessageThatSteersARunningTurnIsSentButNotShown() throws Exception {
+    try (VirtualUi ui = start("{'responses':[{'delayMs':1500,'toolCalls':[{'name':'list_files','arguments':{}}]},"
+        + "{'expectLastUser':'--- @t:test://notes/a.txt ---\\nthe notes of a','text':'Steered.'}]}")) {
+      servers.awaitStatus();
+      ui.send("start");
+      ui.waitFor(s -> s.contains("#1"), "the turn running");
+      ui.send("also @t:test://notes/a.txt "); // the space closes the @ finder
+      String done = ui.waitFor(s -> s.contains("Steered.") && s.contains("ready · #1"), "the steered turn");
+      assertThat(done).contains("also @t:test://notes/a.txt", "· steering").doesNotContain("[Attached by", "end of @t:");
     }
   }
 }
