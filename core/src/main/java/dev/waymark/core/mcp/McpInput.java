@@ -80,7 +80,7 @@ public final class McpInput {
     String name = command.group(2);
     Optional<McpPrompt> found = find(server, name);
     if (found.isEmpty()) {
-      servers.awaitStatus(); // a server still starting has listed nothing yet
+      servers.awaitStart(server); // a server still starting has listed nothing yet
       found = find(server, name);
     }
     if (found.isEmpty()) {

@@ -242,6 +242,14 @@ public final class McpServers implements AutoCloseable {
     return lines;
   }
 
+  /** Waits until {@code name} has left its first start (at most its start timeout); nothing for a name not configured. */
+  public void awaitStart(String name) {
+    Server server = servers.get(name);
+    if (server != null) {
+      server.awaitTools();
+    }
+  }
+
   /** Waits until no server is starting any more (for {@code waymark mcp list}). */
   public List<Status> awaitStatus() {
     servers.values().forEach(Server::awaitTools);

@@ -213,4 +213,30 @@ class McpInputTest {
     assertThat(input.concerns("/review @docs:docs://a.md")).isFalse();
     assertThat(input.expand("/review @docs:docs://a.md")).isInstanceOf(McpInput.Expansion.Unchanged.class);
   }
+
+  @Test
+  void anUnknownPromptIsAnsweredWithoutWaitingForAnotherServerStillStarting() throws Exception {
+    java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    servers = McpServers.start(List.of(McpServerConfig.stdio("docs", "unused", List.of()),
+        McpServerConfig.stdio("slow", "unused", List.of()).withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30))),
+        new McpServers.Options(project, Map.of(), Set.of(), ToolSettings.DEFAULTS), (config, environment, mark) -> {
+          if (config.name().equals("slow")) {
+            try {
+              released.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            throw new McpFailure("released");
+          }
+          return new Memory();
+        });
+    try {
+      servers.awaitStarted("docs", Duration.ofSeconds(5));
+      long started = System.nanoTime();
+      assertThat(refused(new McpInput(servers).expand("/docs:nope"))).startsWith("MCP server docs has no prompt nope");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    } finally {
+      released.countDown();
+    }
+  }
 }
