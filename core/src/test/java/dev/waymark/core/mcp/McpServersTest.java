@@ -209,6 +209,10 @@ class McpServersTest {
           McpServerConfig.http("web", http.url(), Map.of("Authorization", "Bearer ${TEST_TOKEN}")));
       assertThat(servers.tools()).extracting(Tool::name).containsExactly("web__echo");
       assertThat(call("web__echo", "text", "over http")).isEqualTo(ToolResult.ok("http echo: over http\n"));
+      McpInput input = new McpInput(servers);
+      assertThat(input.expand("/web:ask topic=boats")).isEqualTo(new McpInput.Expansion.Ready("Tell me about boats", List.of()));
+      assertThat(((McpInput.Expansion.Ready) input.expand("see @web:http-test://readme")).text())
+          .endsWith("--- @web:http-test://readme ---\nread over http\n--- end of @web:http-test://readme ---");
       assertThat(http.authorizations).isNotEmpty().allMatch("Bearer s3cret"::equals);
       http.garbage = true;
       ToolResult bad = call("web__echo", "text", "x");
