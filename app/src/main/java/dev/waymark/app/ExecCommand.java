@@ -134,6 +134,19 @@ final class ExecCommand implements Callable<Integer> {
         err.println("waymark: " + note);
       }
       store.prepareShellCapture(settings.toolSettings().maxFileSize());
+      // as in the interface: /SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches a resource; a failure sends nothing
+      dev.waymark.core.mcp.McpInput mcpInput = new dev.waymark.core.mcp.McpInput(mcp);
+      if (!mcp.isEmpty() && mcpInput.concerns(text)) {
+        dev.waymark.core.mcp.McpInput.Expansion expansion = mcpInput.expand(text);
+        if (expansion instanceof dev.waymark.core.mcp.McpInput.Expansion.Refused refused) {
+          err.println("waymark: " + refused.message());
+          return 1;
+        }
+        if (expansion instanceof dev.waymark.core.mcp.McpInput.Expansion.Ready ready) {
+          ready.notes().forEach(note -> err.println("waymark: " + note));
+          text = ready.text();
+        }
+      }
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
       // the interface's advice for a conversation too long names /compact; exec words its own
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();

@@ -9,7 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code waymark mcp list}: starts the configured MCP servers, shows each one's state, tools and last error, and stops them. */
+/** {@code waymark mcp list}: starts the configured MCP servers, shows each one's state, tools, prompts, resources and last error, and stops them. */
 @Command(
     name = "mcp",
     mixinStandardHelpOptions = true,
@@ -26,7 +26,7 @@ final class McpCommand implements Callable<Integer> {
   }
 
   @Command(name = "list", mixinStandardHelpOptions = true,
-      description = {"Start each configured MCP server, list its state, tools and last error, then stop it. "
+      description = {"Start each configured MCP server, list its state, tools, prompts, resources and last error, then stop it. "
           + "Exits with 1 when a server did not start."})
   static final class ListServers implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

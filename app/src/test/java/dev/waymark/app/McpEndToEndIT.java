@@ -169,4 +169,46 @@ class McpEndToEndIT {
     assertThat(undo.exit()).as(undo.err()).isZero();
     assertThat(target).doesNotExist();
   }
+
+  private Path expecting(String lastUser) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    root.putArray("responses").addObject().put("expectLastUser", lastUser).put("text", "Done.");
+    Path file = temp.resolve("expecting.json");
+    Files.writeString(file, JSON.writeValueAsString(root));
+    return file;
+  }
+
+  @Test
+  void execRunsTheNpmEverythingServersPromptAndAttachesItsResourcesAndSendsNothingWhenAnArgumentIsMissing() throws Exception {
+    ObjectNode servers = JSON.createObjectNode();
+    stdio(servers, "everything", List.of(npmServer("mcp-server-everything").toAbsolutePath().toString(), "stdio"));
+    settings(servers);
+
+    Run prompt = waymark("exec", "--provider", "scripted", "--script", expecting("What's weather in Paris, Texas?").toString(),
+        "/everything:args-prompt Paris state=Texas");
+    assertThat(prompt.exit()).as(prompt.err()).isZero();
+    assertThat(prompt.out()).contains("Done.");
+
+    String doc = "@everything:demo://resource/static/document/architecture.md";
+    String blob = "@everything:demo://resource/dynamic/blob/1";
+    Run attached = waymark("exec", "--provider", "scripted", "--script",
+        expecting("\n--- " + blob + ": binary content (").toString(), "summarise " + doc + " and " + blob + ".");
+    assertThat(attached.exit()).as(attached.err()).isZero();
+    assertThat(attached.err()).contains("waymark: Attached " + doc + " (", "waymark: Attached " + blob
+        + " (binary: named, not attached)");
+    StringBuilder sessions = new StringBuilder();
+    try (var files = Files.walk(home)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".json") && f.getParent().endsWith("sessions")).toList()) {
+        sessions.append(Files.readString(file));
+      }
+    }
+    assertThat(sessions).contains("--- " + doc + " ---\\n# Everything Server"); // what the model got, kept in the session
+
+    Run missing = waymark("exec", "--provider", "scripted", "--script", expecting("never sent").toString(),
+        "/everything:args-prompt");
+    assertThat(missing.exit()).isEqualTo(1);
+    assertThat(missing.err()).contains("waymark: /everything:args-prompt needs city (Name of the city). Usage: "
+        + "/everything:args-prompt <city> [state]");
+    assertThat(missing.out()).doesNotContain("Done.");
+  }
 }

@@ -4,6 +4,9 @@ import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
 import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.context.FileIndex;
+import dev.waymark.core.mcp.McpInput;
+import dev.waymark.core.mcp.McpPrompt;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
@@ -32,7 +35,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +85,14 @@ public final class WaymarkUi implements Host {
 
   private record Notice(String text, Tone tone) {}
 
+  /** An MCP server's prompts or resources may have changed. */
+  private record McpListsChanged() {}
+
+  /** What the MCP servers made of a message given to them, back on the interface's thread. */
+  private record McpExpanded(TabController tab, String typed, McpInput.Expansion expansion) {}
+
+  private static final String ASKING_MCP = "Asking the MCP server…";
+
   private final Screen screen;
   private final Consumer<Runnable> frameWrapper;
   private final Workspace workspace;
@@ -91,6 +104,10 @@ public final class WaymarkUi implements Host {
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
   private final CommandRunner commands;
+  /** Null when no MCP server is configured. */
+  private final McpInput mcpInput;
+  /** Where messages wait for the MCP servers, off the interface's thread; made at the first such message. */
+  private java.util.concurrent.ExecutorService mcpAsker;
   private boolean quit;
   /** Whether the loop drew a frame yet: until it has, a frame waiting to be drawn does not wait for input. */
   private boolean framed;
@@ -116,8 +133,16 @@ public final class WaymarkUi implements Host {
     // the user's own commands are in the / menu and the help beside the built-in ones
     options.customCommands().list().forEach(c -> catalog.add(new CommandEntry("/" + c.name() + " [arguments]",
         c.description())));
+    McpServers mcp = workspace.mcp();
+    mcpInput = mcp.isEmpty() ? null : new McpInput(mcp);
+    if (mcpInput != null) {
+      // the servers start in the background: their prompts join the menu as each is ready, and when one says they changed
+      mcp.onListsChanged(() -> inbox.add(new McpListsChanged()));
+      mcpListsChanged();
+    }
     if (options.files() != null) {
-      layers.mentions(new MentionFinder(options.files()));
+      layers.mentions(new MentionFinder(options.files(),
+          () -> mcp.resources().stream().map(dev.waymark.core.mcp.McpResource::mention).toList()));
       options.files().refresh(); // in the background: the finder is ready by the time @ is typed, usually
     }
   }
@@ -284,7 +309,84 @@ public final class WaymarkUi implements Host {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
       tabs.current().state().notice(notice.tone(), notice.text());
+    } else if (item instanceof McpListsChanged) {
+      mcpListsChanged();
+    } else if (item instanceof McpExpanded expanded) {
+      mcpExpanded(expanded);
     }
+  }
+
+  /** Each MCP server's prompts as {@code /SERVER:PROMPT} in the menu and the help, in place of those it had. */
+  private void mcpListsChanged() {
+    McpServers mcp = workspace.mcp();
+    Map<String, List<CommandEntry>> byServer = new LinkedHashMap<>();
+    mcp.status().forEach(server -> byServer.put(server.name(), new ArrayList<>()));
+    for (McpPrompt prompt : mcp.prompts()) {
+      String said = prompt.description().strip().lines().findFirst().orElse("");
+      byServer.computeIfAbsent(prompt.server(), s -> new ArrayList<>()).add(new CommandEntry(prompt.usage(),
+          said.isEmpty() ? "a prompt of MCP server " + prompt.server() : said + " (MCP server " + prompt.server() + ")"));
+    }
+    byServer.forEach((server, entries) -> catalog.replace("mcp:" + server, entries));
+  }
+
+  @Override
+  public boolean sendThroughMcp(TabController tab, String text) {
+    if (mcpInput == null || !mcpInput.concerns(text)) {
+      return false;
+    }
+    layers.hint(ASKING_MCP);
+    if (mcpAsker == null) {
+      mcpAsker = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "waymark-mcp-input");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    mcpAsker.submit(() -> {
+      McpInput.Expansion expansion;
+      try {
+        expansion = mcpInput.expand(text);
+      } catch (RuntimeException e) {
+        LOG.warn("an MCP prompt or resource could not be got", e);
+        expansion = new McpInput.Expansion.Refused("The MCP server could not be asked: " + e + ". Nothing was sent.");
+      }
+      inbox.add(new McpExpanded(tab, text, expansion));
+    });
+    return true;
+  }
+
+  /** Sends what the servers made of a message, or says why not and gives the message back to the input. */
+  private void mcpExpanded(McpExpanded expanded) {
+    TabController tab = expanded.tab();
+    if (layers.hint().equals(ASKING_MCP)) {
+      layers.hint("");
+    }
+    if (!tabs.isOpen(tab)) {
+      return; // closed meanwhile: the message is in the input's history
+    }
+    if (expanded.expansion() instanceof McpInput.Expansion.Refused refused) {
+      boolean back = tab.editor().isEmpty();
+      if (back) {
+        tab.editor().setText(expanded.typed());
+      }
+      tab.state().notice(Tone.ERROR, "✗ " + refused.message() + (back ? " The message is back in the input."
+          : " ↑ brings the message back."));
+      return;
+    }
+    String text = expanded.typed();
+    if (expanded.expansion() instanceof McpInput.Expansion.Ready ready) {
+      ready.notes().forEach(note -> tab.state().notice(Tone.MUTED, note));
+      text = ready.text();
+    } else if (dev.waymark.tui.command.SlashCommand.isCommand(text)) {
+      commands.run(tab, text.strip()); // the server it named is gone from the settings' list meanwhile: as typed
+      return;
+    }
+    if (tab.state().running()) {
+      tab.steer(text);
+    } else {
+      tab.send(text);
+    }
+    tab.scroll().follow();
   }
 
   private void onEvent(TabController tab, Event event) {
@@ -314,6 +416,9 @@ public final class WaymarkUi implements Host {
 
   @Override
   public void runCommand(TabController tab, String line) {
+    if (sendThroughMcp(tab, line)) {
+      return; // an MCP server's prompt, chosen in the menu
+    }
     commands.run(tab, line);
   }
 

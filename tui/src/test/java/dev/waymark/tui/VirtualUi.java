@@ -34,6 +34,19 @@ final class VirtualUi implements AutoCloseable {
   final WaymarkUi ui;
 
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script) throws Exception {
+    this(temp, columns, rows, approval, script, null, null);
+  }
+
+  /** With the MCP servers {@code mcp} (null: none) and the {@code @} finder over {@code files} (null: none). */
+  VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
+      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, dev.waymark.core.context.CustomCommands.NONE);
+  }
+
+  /** With custom commands too. */
+  VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
+      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
+      dev.waymark.core.context.CustomCommands custom) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
@@ -42,8 +55,12 @@ final class VirtualUi implements AutoCloseable {
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
     workspace = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project, new ScriptedChatModel(parsed),
         Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory));
+    if (mcp != null) {
+      workspace.mcp(mcp);
+    }
     ui = new WaymarkUi(screen, Runnable::run, workspace,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone()));
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone(),
+            dev.waymark.tui.command.RunInfo.of("scripted · test-model"), custom, files));
     ui.openTab();
     ui.drawNow();
   }

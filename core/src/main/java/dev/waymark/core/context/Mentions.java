@@ -56,11 +56,12 @@ public final class Mentions {
 
   /** {@code prompt} with what its mentions name attached after {@link #ATTACHED}; the prompt itself when none does. */
   public static String expand(Path root, String prompt) {
-    List<String> paths = paths(root, prompt);
+    // only what was typed names files: what is attached already (an MCP resource) is not searched
+    List<String> paths = paths(root, typed(prompt));
     if (paths.isEmpty()) {
       return prompt;
     }
-    StringBuilder text = new StringBuilder(prompt).append(ATTACHED);
+    StringBuilder text = new StringBuilder(prompt).append(prompt.contains(ATTACHED) ? "" : ATTACHED);
     for (String path : paths) {
       if (text.length() > prompt.length() + MAX_TOTAL_CHARS) {
         text.append("\n\n[@").append(path).append(" not attached: the mentions' total limit of ").append(MAX_TOTAL_CHARS)

@@ -15,6 +15,27 @@ interface McpConnection extends AutoCloseable {
 
   List<ToolInfo> tools();
 
+  /** A message of a prompt, in words: its role ({@code user} or {@code assistant}) and its text. */
+  record PromptMessage(String role, String text) {}
+
+  /** One part of a resource: its text, or for a blob ({@code text} null) its type and size only. */
+  record ResourceContent(String uri, String mimeType, String text, long blobBytes) {}
+
+  /** The server's prompts as last listed (at the start, and again when it says they changed). */
+  List<McpPrompt> prompts();
+
+  /** The server's resources as last listed. */
+  List<McpResource> resources();
+
+  /** Gets prompt {@code name} filled with {@code arguments}, blocking at most the call timeout. */
+  List<PromptMessage> prompt(String name, Map<String, String> arguments) throws McpFailure;
+
+  /** Reads resource {@code uri}, blocking at most the call timeout. */
+  List<ResourceContent> read(String uri) throws McpFailure;
+
+  /** Called (on the SDK's thread) when the server says its prompts or resources changed, after they are listed again. */
+  void onListsChanged(Runnable listener);
+
   /** Calls {@code tool}, blocking at most the call timeout; the server's own errors ({@code isError}) come back as an error result. */
   ToolResult call(String tool, JsonNode arguments) throws McpFailure;
 

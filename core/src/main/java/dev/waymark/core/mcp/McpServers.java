@@ -42,7 +42,8 @@ public final class McpServers implements AutoCloseable {
   public enum State { STARTING, READY, FAILED, STOPPED }
 
   /** One server as {@code /mcp} and {@code waymark mcp list} show it. */
-  public record Status(String name, String where, State state, List<String> tools, Optional<String> lastError) {}
+  public record Status(String name, String where, State state, List<String> tools, List<String> prompts, int resources,
+      Optional<String> lastError) {}
 
   /**
    * @param environment the variables {@code ${NAME}} in env and headers may name
@@ -60,6 +61,7 @@ public final class McpServers implements AutoCloseable {
   /** What went wrong so far, for a listener that comes late (the interface is made after the servers start). */
   private final List<String> problems = new ArrayList<>();
   private java.util.function.Consumer<String> problemListener;
+  private volatile Runnable listsListener = () -> {};
   private final ExecutorService calls;
   private final Thread shutdownHook;
 
@@ -148,6 +150,66 @@ public final class McpServers implements AutoCloseable {
     return tools;
   }
 
+  /** The prompts of the servers that are ready now, without waiting: {@code /SERVER:NAME} commands. */
+  public List<McpPrompt> prompts() {
+    List<McpPrompt> prompts = new ArrayList<>();
+    servers.values().forEach(server -> prompts.addAll(server.prompts()));
+    return prompts;
+  }
+
+  /** The resources of the servers that are ready now, without waiting: what {@code @SERVER:URI} attaches. */
+  public List<McpResource> resources() {
+    List<McpResource> resources = new ArrayList<>();
+    servers.values().forEach(server -> resources.addAll(server.resources()));
+    return resources;
+  }
+
+  /** Whether a server of this name is configured (whatever its state). */
+  public boolean has(String server) {
+    return servers.containsKey(server);
+  }
+
+  /**
+   * Called, on whichever thread saw it, when {@link #prompts()} or {@link #resources()} may have
+   * changed: a server became ready or went down, or said its lists changed.
+   */
+  public void onListsChanged(Runnable listener) {
+    listsListener = listener;
+  }
+
+  /**
+   * The messages of {@code server}'s prompt {@code name} filled with {@code arguments}; waits for a
+   * server still starting, and at most the call timeout for the answer.
+   *
+   * @throws McpFailure with a message that names the server and says what went wrong
+   */
+  List<McpConnection.PromptMessage> prompt(String server, String name, Map<String, String> arguments)
+      throws McpFailure {
+    return server(server).ask("prompt " + name, connection -> connection.prompt(name, arguments));
+  }
+
+  /** The contents of {@code server}'s resource {@code uri}; waits as {@link #prompt} does. */
+  List<McpConnection.ResourceContent> read(String server, String uri) throws McpFailure {
+    return server(server).ask("resource " + uri, connection -> connection.read(uri));
+  }
+
+  private Server server(String name) throws McpFailure {
+    Server server = servers.get(name);
+    if (server == null) {
+      throw new McpFailure("there is no MCP server " + name + (servers.isEmpty() ? " (none is configured)"
+          : " (configured: " + String.join(", ", servers.keySet()) + ")"));
+    }
+    return server;
+  }
+
+  private void listsChanged() {
+    try {
+      listsListener.run();
+    } catch (RuntimeException e) {
+      LOG.warn("a listener of MCP prompts and resources failed", e);
+    }
+  }
+
   /** Each server's state now, without waiting. */
   public List<Status> status() {
     return servers.values().stream().map(Server::status).toList();
@@ -169,9 +231,23 @@ public final class McpServers implements AutoCloseable {
       } else if (server.state() == State.READY) {
         lines.add("  no tools");
       }
+      if (!server.prompts().isEmpty()) {
+        lines.add("  prompts (" + server.prompts().size() + "): " + String.join(", ", server.prompts()));
+      }
+      if (server.resources() > 0) {
+        lines.add("  resources: " + server.resources() + " (attach one with @" + server.name() + ":URI; @ lists them)");
+      }
       server.lastError().ifPresent(error -> lines.add("  last error: " + error));
     }
     return lines;
+  }
+
+  /** Waits until {@code name} has left its first start (at most its start timeout); nothing for a name not configured. */
+  public void awaitStart(String name) {
+    Server server = servers.get(name);
+    if (server != null) {
+      server.awaitTools();
+    }
   }
 
   /** Waits until no server is starting any more (for {@code waymark mcp list}). */
@@ -271,8 +347,11 @@ public final class McpServers implements AutoCloseable {
         tools = List.copyOf(offered);
         state = State.READY;
       }
-      LOG.info("MCP server {} started with {} tools", config.name(), offered.size());
+      LOG.info("MCP server {} started with {} tools, {} prompts and {} resources", config.name(), offered.size(),
+          started.prompts().size(), started.resources().size());
       started.exited().thenRun(() -> crashed(started));
+      started.onListsChanged(McpServers.this::listsChanged);
+      listsChanged();
     }
 
     private boolean allowed(String tool) {
@@ -292,6 +371,7 @@ public final class McpServers implements AutoCloseable {
         tools = List.of();
       }
       problem(message);
+      listsChanged();
     }
 
     /** The process of {@code which} ended on its own: counted, and started again at the next call if it was the first time. */
@@ -311,6 +391,7 @@ public final class McpServers implements AutoCloseable {
       }
       LOG.warn(lastError);
       problem(lastError);
+      listsChanged();
       which.close(); // whatever it left running
     }
 
@@ -327,9 +408,70 @@ public final class McpServers implements AutoCloseable {
       }
     }
 
+    synchronized List<McpPrompt> prompts() {
+      return connection == null ? List.of() : connection.prompts();
+    }
+
+    synchronized List<McpResource> resources() {
+      return connection == null ? List.of() : connection.resources();
+    }
+
+    /**
+     * Asks the server something besides a tool call (a prompt, a resource): waits for its first
+     * start, starts it again after a crash as a call does, and gives up past the call timeout.
+     */
+    <T> T ask(String what, Request<T> request) throws McpFailure {
+      awaitTools();
+      McpConnection live;
+      synchronized (restarting) { // as for a call: two tabs asking at once start it once
+        boolean needed;
+        synchronized (this) {
+          if (state == State.STOPPED) {
+            throw new McpFailure("MCP server " + config.name() + " was stopped");
+          }
+          needed = connection == null && state == State.STARTING && crashes > 0;
+        }
+        if (needed) {
+          connect(); // the restart after a crash
+        }
+        synchronized (this) {
+          live = connection;
+          if (live == null) {
+            throw new McpFailure("MCP server " + config.name() + " is not running"
+                + (lastError == null ? " (it is still starting)" : ": " + lastError));
+          }
+        }
+      }
+      McpConnection used = live;
+      Future<T> answer = calls.submit(() -> request.ask(used));
+      try {
+        return answer.get(config.callTimeout().toMillis() + CALL_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        answer.cancel(true);
+        throw new McpFailure("MCP server " + config.name() + " did not answer within " + config.callTimeout().toSeconds()
+            + " s (" + what + ")");
+      } catch (ExecutionException e) {
+        if (used.exited().isDone()) {
+          throw new McpFailure("MCP server " + config.name() + " stopped before it answered (" + what + ")");
+        }
+        Throwable cause = e.getCause();
+        String message = cause instanceof McpFailure ? cause.getMessage() : String.valueOf(cause);
+        synchronized (this) {
+          lastError = "MCP server " + config.name() + ", " + what + ": " + message;
+        }
+        throw new McpFailure("MCP server " + config.name() + ", " + what + ": " + message);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        answer.cancel(true);
+        throw new McpFailure("the request to MCP server " + config.name() + " was abandoned");
+      }
+    }
+
     synchronized Status status() {
       List<String> names = tools.stream().map(t -> ((McpTool) t).tool()).toList();
-      return new Status(config.name(), config.where(), state, names, Optional.ofNullable(lastError));
+      List<String> prompts = connection == null ? List.of() : connection.prompts().stream().map(McpPrompt::command).toList();
+      int resources = connection == null ? 0 : connection.resources().size();
+      return new Status(config.name(), config.where(), state, names, prompts, resources, Optional.ofNullable(lastError));
     }
 
     @Override
@@ -436,6 +578,12 @@ public final class McpServers implements AutoCloseable {
         half.stopAll(STOP_WAIT_MILLIS); // a server still starting, which nobody else would stop
       }
     }
+  }
+
+  /** One request to a live connection. */
+  @FunctionalInterface
+  private interface Request<T> {
+    T ask(McpConnection connection) throws McpFailure;
   }
 
   /** For tests: waits until {@code name} has left its first start. */

@@ -50,14 +50,55 @@ final class SdkConnection implements McpConnection {
   private final CommandMark mark;
   private final CompletableFuture<?> exited;
   private final List<ToolInfo> tools;
+  private final Listed listed;
 
   private SdkConnection(McpServerConfig config, McpSyncClient client, CommandMark mark, CompletableFuture<?> exited,
-      List<ToolInfo> tools) {
+      List<ToolInfo> tools, Listed listed) {
     this.config = config;
     this.client = client;
     this.mark = mark;
     this.exited = exited;
     this.tools = List.copyOf(tools);
+    this.listed = listed;
+  }
+
+  /**
+   * The server's prompts and resources as last listed: made before the client, since the SDK
+   * hands the lists it fetches again on a list_changed to consumers given when it is built.
+   */
+  private static final class Listed {
+    private final String server;
+    private volatile List<McpPrompt> prompts = List.of();
+    private volatile List<McpResource> resources = List.of();
+    private volatile Runnable listener = () -> {};
+
+    Listed(String server) {
+      this.server = server;
+    }
+
+    void prompts(List<McpSchema.Prompt> fresh) {
+      prompts = fresh.stream().map(p -> prompt(server, p)).toList();
+      listener.run();
+    }
+
+    void resources(List<McpSchema.Resource> fresh) {
+      resources = fresh.stream().map(r -> resource(server, r)).toList();
+      listener.run();
+    }
+  }
+
+  private static McpPrompt prompt(String server, McpSchema.Prompt prompt) {
+    List<McpPrompt.Argument> arguments = new ArrayList<>();
+    for (McpSchema.PromptArgument argument : prompt.arguments() == null ? List.<McpSchema.PromptArgument>of() : prompt.arguments()) {
+      arguments.add(new McpPrompt.Argument(argument.name(), argument.description(), Boolean.TRUE.equals(argument.required())));
+    }
+    String description = prompt.description() != null ? prompt.description() : prompt.title();
+    return new McpPrompt(server, prompt.name(), description, arguments);
+  }
+
+  private static McpResource resource(String server, McpSchema.Resource resource) {
+    return new McpResource(server, resource.uri(), resource.name(), resource.mimeType(),
+        resource.size() == null ? -1 : resource.size());
   }
 
   /** Made by name from {@link McpServers}, so that the SDK loads only when a server is configured. */
@@ -74,8 +115,11 @@ final class SdkConnection implements McpConnection {
     Deque<String> stderr = new ArrayDeque<>();
     McpClientTransport transport = config.stdio() ? stdio(config, environment, mapper, mark, stderr)
         : http(config, environment, mapper);
+    Listed listed = new Listed(config.name());
     McpSyncClient client = McpClient.sync(transport)
         .clientInfo(new McpSchema.Implementation("waymark", "1"))
+        .promptsChangeConsumer(listed::prompts)
+        .resourcesChangeConsumer(listed::resources)
         // a call's own timeout is kept by McpServers; this one only bounds what no call waits for
         .requestTimeout(config.callTimeout().compareTo(config.startTimeout()) > 0 ? config.callTimeout() : config.startTimeout())
         .initializationTimeout(config.startTimeout())
@@ -88,7 +132,9 @@ final class SdkConnection implements McpConnection {
     try {
       Future<List<ToolInfo>> started = starter.submit(() -> {
         client.initialize();
-        return listTools(client);
+        List<ToolInfo> tools = listTools(client);
+        listPromptsAndResources(client, config, listed);
+        return tools;
       });
       long deadline = System.nanoTime() + config.startTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
       Optional<ProcessHandle> process = Optional.empty();
@@ -99,7 +145,7 @@ final class SdkConnection implements McpConnection {
           CompletableFuture<?> exited = config.stdio()
               ? process.or(() -> findProcess(mark)).map(p -> (CompletableFuture<?>) p.onExit()).orElseGet(CompletableFuture::new)
               : new CompletableFuture<>();
-          return new SdkConnection(config, client, mark, exited, tools);
+          return new SdkConnection(config, client, mark, exited, tools, listed);
         } catch (TimeoutException stillStarting) {
           if (config.stdio()) {
             if (process.isEmpty()) {
@@ -229,6 +275,42 @@ final class SdkConnection implements McpConnection {
     return tools;
   }
 
+  /**
+   * Lists what the server says it has (a server without prompts or resources is not asked). A list
+   * that fails is logged and left empty: the server's tools still work.
+   */
+  private static void listPromptsAndResources(McpSyncClient client, McpServerConfig config, Listed listed) {
+    McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+    if (capabilities != null && capabilities.prompts() != null) {
+      try {
+        List<McpSchema.Prompt> prompts = new ArrayList<>();
+        String cursor = null;
+        do {
+          McpSchema.ListPromptsResult page = cursor == null ? client.listPrompts() : client.listPrompts(cursor);
+          prompts.addAll(page.prompts() == null ? List.of() : page.prompts());
+          cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty() && prompts.size() < 10_000);
+        listed.prompts(prompts);
+      } catch (RuntimeException e) {
+        LOG.warn("MCP server {} did not list its prompts: {}", config.name(), describe(e));
+      }
+    }
+    if (capabilities != null && capabilities.resources() != null) {
+      try {
+        List<McpSchema.Resource> resources = new ArrayList<>();
+        String cursor = null;
+        do {
+          McpSchema.ListResourcesResult page = cursor == null ? client.listResources() : client.listResources(cursor);
+          resources.addAll(page.resources() == null ? List.of() : page.resources());
+          cursor = page.nextCursor();
+        } while (cursor != null && !cursor.isEmpty() && resources.size() < 10_000);
+        listed.resources(resources);
+      } catch (RuntimeException e) {
+        LOG.warn("MCP server {} did not list its resources: {}", config.name(), describe(e));
+      }
+    }
+  }
+
   /** The server's own process: the one with the mark whose parent is this JVM. */
   private static Optional<ProcessHandle> findProcess(CommandMark mark) {
     if (mark == null || !CommandMark.findable()) {
@@ -273,6 +355,87 @@ final class SdkConnection implements McpConnection {
   @Override
   public List<ToolInfo> tools() {
     return tools;
+  }
+
+  @Override
+  public List<McpPrompt> prompts() {
+    return listed.prompts;
+  }
+
+  @Override
+  public List<McpResource> resources() {
+    return listed.resources;
+  }
+
+  @Override
+  public void onListsChanged(Runnable listener) {
+    listed.listener = listener;
+  }
+
+  @Override
+  public List<PromptMessage> prompt(String name, Map<String, String> arguments) throws McpFailure {
+    McpSchema.GetPromptResult result;
+    try {
+      result = client.getPrompt(new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments)));
+    } catch (McpError e) {
+      throw new McpFailure(e.getJsonRpcError() != null ? "the server answered with an error: " + describe(e) : failure(e));
+    } catch (RuntimeException e) {
+      throw new McpFailure(failure(e));
+    }
+    List<PromptMessage> messages = new ArrayList<>();
+    for (McpSchema.PromptMessage message : result.messages() == null ? List.<McpSchema.PromptMessage>of() : result.messages()) {
+      String role = message.role() == McpSchema.Role.ASSISTANT ? "assistant" : "user";
+      messages.add(new PromptMessage(role, part(message.content())));
+    }
+    return messages;
+  }
+
+  @Override
+  public List<ResourceContent> read(String uri) throws McpFailure {
+    McpSchema.ReadResourceResult result;
+    try {
+      result = client.readResource(new McpSchema.ReadResourceRequest(uri));
+    } catch (McpError e) {
+      throw new McpFailure(e.getJsonRpcError() != null ? "the server answered with an error: " + describe(e) : failure(e));
+    } catch (RuntimeException e) {
+      throw new McpFailure(failure(e));
+    }
+    List<ResourceContent> contents = new ArrayList<>();
+    for (McpSchema.ResourceContents part : result.contents() == null ? List.<McpSchema.ResourceContents>of() : result.contents()) {
+      if (part instanceof McpSchema.TextResourceContents text) {
+        contents.add(new ResourceContent(text.uri(), text.mimeType(), text.text() == null ? "" : text.text(), 0));
+      } else if (part instanceof McpSchema.BlobResourceContents blob) {
+        contents.add(new ResourceContent(blob.uri(), blob.mimeType(), null, decodedSize(blob.blob())));
+      }
+    }
+    return contents;
+  }
+
+  /** One part of a prompt's message in words: text as it is, anything else named. */
+  private static String part(McpSchema.Content content) {
+    if (content instanceof McpSchema.TextContent t) {
+      return t.text() == null ? "" : t.text();
+    }
+    if (content instanceof McpSchema.EmbeddedResource embedded) {
+      McpSchema.ResourceContents contents = embedded.resource();
+      if (contents instanceof McpSchema.TextResourceContents t) {
+        return "--- resource " + t.uri() + " ---\n" + t.text() + (t.text().endsWith("\n") ? "" : "\n") + "--- end of resource "
+            + t.uri() + " ---";
+      }
+      if (contents instanceof McpSchema.BlobResourceContents b) {
+        return "[resource " + b.uri() + ": " + b.mimeType() + ", " + decodedSize(b.blob()) + " bytes, not attached]";
+      }
+    }
+    if (content instanceof McpSchema.ImageContent image) {
+      return "[image: " + image.mimeType() + ", " + decodedSize(image.data()) + " bytes, not attached]";
+    }
+    if (content instanceof McpSchema.AudioContent audio) {
+      return "[audio: " + audio.mimeType() + ", " + decodedSize(audio.data()) + " bytes, not attached]";
+    }
+    if (content instanceof McpSchema.ResourceLink link) {
+      return "[resource link: " + link.uri() + "]";
+    }
+    return content == null ? "" : "[" + content.type() + " content]";
   }
 
   @Override

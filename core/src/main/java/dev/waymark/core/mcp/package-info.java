@@ -1,12 +1,14 @@
 /**
  * Model Context Protocol servers: their configuration, their lifecycle in one process (started in
  * the background, shared by the tabs, restarted once after a crash, stopped on exit) and their tools
- * as {@link dev.waymark.core.tool.McpTool}s.
+ * as {@link dev.waymark.core.tool.McpTool}s; their prompts and resources, and {@code McpInput}, which
+ * turns a typed {@code /SERVER:PROMPT} or {@code @SERVER:URI} into the message sent.
  *
  * <p>Only {@code SdkConnection} uses the official MCP Java SDK (and through it Reactor); everything
  * else talks to a server through the small {@code McpConnection} seam, and the SDK class is loaded
  * by name when the first server starts, so a run with no server configured never loads the SDK.
- * May use {@code core.tool}, {@code core.model} (cancellation) and {@code core.checkpoint}
- * (process marks); never prints: a server's stderr goes to the log.
+ * May use {@code core.tool}, {@code core.model} (cancellation), {@code core.checkpoint}
+ * (process marks) and {@code core.context} (the limits and heading of what a mention attaches);
+ * never prints: a server's stderr goes to the log.
  */
 package dev.waymark.core.mcp;

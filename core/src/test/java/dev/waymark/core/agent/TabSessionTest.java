@@ -545,6 +545,19 @@ class TabSessionTest {
   }
 
   @Test
+  void undoingAPromptThatCameWithAnMcpResourceBringsBackWhatWasTypedNotTheResource() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> text("a"));
+    String typed = "explain @docs:docs://a.md";
+    session.submit(new Command.SendPrompt(typed + dev.waymark.core.context.Mentions.ATTACHED
+        + "\n\n--- @docs:docs://a.md ---\nthe resource\n--- end of @docs:docs://a.md ---"));
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class, e -> e.result().target() == 0);
+    assertThat(undone.draft()).isEqualTo(typed); // sent again, it reads the resource again
+  }
+
+  @Test
   void aRestoreBringsBackTheDraftThatWasInTheInputBoxWhenItsCheckpointWasLeft() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> text("a"));

@@ -1,6 +1,7 @@
 package dev.waymark.core.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -208,6 +209,10 @@ class McpServersTest {
           McpServerConfig.http("web", http.url(), Map.of("Authorization", "Bearer ${TEST_TOKEN}")));
       assertThat(servers.tools()).extracting(Tool::name).containsExactly("web__echo");
       assertThat(call("web__echo", "text", "over http")).isEqualTo(ToolResult.ok("http echo: over http\n"));
+      McpInput input = new McpInput(servers);
+      assertThat(input.expand("/web:ask topic=boats")).isEqualTo(new McpInput.Expansion.Ready("Tell me about boats", List.of()));
+      assertThat(((McpInput.Expansion.Ready) input.expand("see @web:http-test://readme")).text())
+          .endsWith("--- @web:http-test://readme ---\nread over http\n--- end of @web:http-test://readme ---");
       assertThat(http.authorizations).isNotEmpty().allMatch("Bearer s3cret"::equals);
       http.garbage = true;
       ToolResult bad = call("web__echo", "text", "x");
@@ -242,5 +247,59 @@ class McpServersTest {
     assertThat(none.status()).isEmpty();
     none.close();
     assertThat(McpTool.nameOf("a", "b")).isEqualTo("a__b");
+  }
+
+  @Test
+  void aServersPromptsAreGotWithTheirArgumentsAndItsResourcesRead() throws Exception {
+    start(Map.of(), Set.of(), stdio("t", "normal"));
+    servers.awaitStatus();
+    assertThat(servers.prompts()).extracting(McpPrompt::usage)
+        .containsExactlyInAnyOrder("/t:greet <name> [style]", "/t:dialogue", "/t:broken");
+    assertThat(servers.resources()).extracting(McpResource::mention)
+        .contains("t:test://notes/a.txt", "t:test://big.txt", "t:test://logo.png");
+
+    assertThat(servers.prompt("t", "greet", Map.of("name", "Ada", "style", "warm")))
+        .containsExactly(new McpConnection.PromptMessage("user", "Say hello to Ada in a warm way."));
+    assertThat(servers.read("t", "test://notes/a.txt"))
+        .containsExactly(new McpConnection.ResourceContent("test://notes/a.txt", "text/plain", "the notes of a\n", 0));
+    assertThat(servers.read("t", "test://logo.png"))
+        .containsExactly(new McpConnection.ResourceContent("test://logo.png", "image/png", null, 300));
+    assertThatThrownBy(() -> servers.prompt("t", "broken", Map.of())).isInstanceOf(McpFailure.class)
+        .hasMessageContaining("MCP server t, prompt broken").hasMessageContaining("the prompt is broken");
+    assertThatThrownBy(() -> servers.read("t", "test://nothing-here")).isInstanceOf(McpFailure.class)
+        .hasMessageContaining("MCP server t, resource test://nothing-here");
+    assertThatThrownBy(() -> servers.prompt("nope", "greet", Map.of())).isInstanceOf(McpFailure.class)
+        .hasMessageContaining("there is no MCP server nope (configured: t)");
+    assertThat(servers.prompt("t", "greet", Map.of("name", "Bo"))).extracting(McpConnection.PromptMessage::text)
+        .containsExactly("Say hello to Bo."); // the server is still fine after its errors
+    assertThat(McpServers.describe(servers.status())).contains("  resources: 4 (attach one with @t:URI; @ lists them)")
+        .anySatisfy(line -> assertThat(line).startsWith("  prompts (3): ").contains("/t:greet", "/t:dialogue", "/t:broken"));
+  }
+
+  @Test
+  void theListsAreFetchedAgainWhenTheServerSaysTheyChanged() throws Exception {
+    start(Map.of(), Set.of(), stdio("t", "normal"));
+    servers.awaitStatus();
+    java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(2);
+    servers.onListsChanged(changed::countDown);
+    assertThat(call("t__add_prompt_and_resource", "text", "fresh").content()).contains("added fresh");
+    assertThat(changed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while ((servers.prompts().stream().noneMatch(p -> p.name().equals("fresh"))
+        || servers.resources().stream().noneMatch(r -> r.uri().equals("test://fresh.txt"))) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(servers.prompts()).extracting(McpPrompt::name).contains("fresh", "greet");
+    assertThat(servers.resources()).extracting(McpResource::uri).contains("test://fresh.txt");
+  }
+
+  @Test
+  void aDeadServerHasNoPromptsOrResourcesAndSaysSoWhenAsked() throws Exception {
+    start(Map.of(), Set.of(), McpServerConfig.stdio("gone", "no-such-command-waymark", List.of()));
+    servers.awaitStatus();
+    assertThat(servers.prompts()).isEmpty();
+    assertThat(servers.resources()).isEmpty();
+    assertThatThrownBy(() -> servers.read("gone", "test://x")).isInstanceOf(McpFailure.class)
+        .hasMessageContaining("MCP server gone is not running").hasMessageContaining("not on the PATH");
   }
 }

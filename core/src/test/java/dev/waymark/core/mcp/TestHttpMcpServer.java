@@ -15,7 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A minimal streamable-HTTP MCP server on 127.0.0.1, on the JDK's own HTTP server (the SDK's HTTP
  * server transport needs a servlet container): JSON-RPC over POST, each answer as one JSON body.
- * It has one tool, {@code echo}, and remembers the Authorization headers it was sent.
+ * It has one tool, {@code echo}, one prompt, {@code ask}, one resource, {@code http-test://readme}, and
+ * remembers the Authorization headers it was sent.
  */
 final class TestHttpMcpServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -54,7 +55,10 @@ final class TestHttpMcpServer implements AutoCloseable {
       switch (request.path("method").asText()) {
         case "initialize" -> {
           result.put("protocolVersion", request.path("params").path("protocolVersion").asText("2025-06-18"));
-          result.putObject("capabilities").putObject("tools");
+          ObjectNode capabilities = result.putObject("capabilities");
+          capabilities.putObject("tools");
+          capabilities.putObject("prompts");
+          capabilities.putObject("resources");
           result.putObject("serverInfo").put("name", "waymark-http-test").put("version", "1");
         }
         case "tools/list" -> {
@@ -63,6 +67,14 @@ final class TestHttpMcpServer implements AutoCloseable {
         }
         case "tools/call" -> result.putArray("content").addObject().put("type", "text")
             .put("text", "http echo: " + request.path("params").path("arguments").path("text").asText());
+        case "prompts/list" -> result.putArray("prompts").addObject().put("name", "ask").put("description", "asks about a topic")
+            .putArray("arguments").addObject().put("name", "topic").put("required", true);
+        case "prompts/get" -> result.putArray("messages").addObject().put("role", "user").putObject("content")
+            .put("type", "text").put("text", "Tell me about " + request.path("params").path("arguments").path("topic").asText());
+        case "resources/list" -> result.putArray("resources").addObject().put("uri", "http-test://readme").put("name", "readme")
+            .put("mimeType", "text/plain");
+        case "resources/read" -> result.putArray("contents").addObject().put("uri", request.path("params").path("uri").asText())
+            .put("mimeType", "text/plain").put("text", "read over http");
         default -> {
           answer.remove("result");
           answer.putObject("error").put("code", -32601).put("message", "unknown method");

@@ -51,11 +51,65 @@ public final class TestMcpServer {
     StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper);
     McpSyncServer server = McpServer.sync(transport)
         .serverInfo("waymark-test", "1")
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).prompts(true).resources(false, true).build())
         .tools(tools(mapper))
+        .prompts(prompts())
+        .resources(resources())
         .build();
+    SERVER[0] = server;
     Thread.currentThread().join(); // the transport's threads serve until stdin closes
     server.close();
+  }
+
+  /** The server itself, for the tool that changes its prompts and resources (and says so). */
+  private static final McpSyncServer[] SERVER = new McpSyncServer[1];
+
+  /** The size of the text of {@code test://big.txt}: past the limit of what a mention attaches. */
+  static final int BIG = 150_000;
+
+  private static McpServerFeatures.SyncPromptSpecification prompt(String name, String description,
+      List<McpSchema.PromptArgument> arguments,
+      java.util.function.Function<Map<String, Object>, List<McpSchema.PromptMessage>> messages) {
+    return new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt(name, description, arguments),
+        (exchange, request) -> new McpSchema.GetPromptResult(description, messages.apply(request.arguments() == null
+            ? Map.of() : request.arguments())));
+  }
+
+  private static McpSchema.PromptMessage user(String text) {
+    return new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent(text));
+  }
+
+  private static List<McpServerFeatures.SyncPromptSpecification> prompts() {
+    List<McpServerFeatures.SyncPromptSpecification> prompts = new ArrayList<>();
+    prompts.add(prompt("greet", "Greets someone", List.of(new McpSchema.PromptArgument("name", "who is greeted", true),
+        new McpSchema.PromptArgument("style", "how", false)), args -> List.of(user("Say hello to " + args.get("name")
+            + (args.get("style") == null ? "" : " in a " + args.get("style") + " way") + "."))));
+    prompts.add(prompt("dialogue", "An example exchange", List.of(), args -> List.of(user("What is 2+2?"),
+        new McpSchema.PromptMessage(McpSchema.Role.ASSISTANT, new McpSchema.TextContent("4")), user("And 3+3?"))));
+    prompts.add(prompt("broken", "Always fails", List.of(), args -> {
+      throw McpError.builder(-32603).message("the prompt is broken").build();
+    }));
+    return prompts;
+  }
+
+  private static McpServerFeatures.SyncResourceSpecification resource(String uri, String mimeType,
+      java.util.function.Supplier<McpSchema.ResourceContents> contents) {
+    return new McpServerFeatures.SyncResourceSpecification(McpSchema.Resource.builder(uri, uri.substring(uri.lastIndexOf('/') + 1))
+        .mimeType(mimeType).build(), (exchange, request) -> new McpSchema.ReadResourceResult(List.of(contents.get())));
+  }
+
+  private static List<McpServerFeatures.SyncResourceSpecification> resources() {
+    List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>();
+    resources.add(resource("test://notes/a.txt", "text/plain",
+        () -> new McpSchema.TextResourceContents("test://notes/a.txt", "text/plain", "the notes of a\n")));
+    resources.add(resource("test://big.txt", "text/plain",
+        () -> new McpSchema.TextResourceContents("test://big.txt", "text/plain", "x".repeat(BIG))));
+    resources.add(resource("test://logo.png", "image/png", () -> new McpSchema.BlobResourceContents("test://logo.png",
+        "image/png", java.util.Base64.getEncoder().encodeToString(new byte[300]))));
+    resources.add(resource("test://gone.txt", "text/plain", () -> {
+      throw McpError.builder(-32002).message("gone.txt is gone").build();
+    }));
+    return resources;
   }
 
   private static McpSchema.Tool tool(JacksonMcpJsonMapper mapper, String name, String schema) {
@@ -122,6 +176,15 @@ public final class TestMcpServer {
                 .size(42L).description("the docs").build())
             .structuredContent(Map.of("answer", 42))
             .build()));
+    tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "add_prompt_and_resource", TEXT), (exchange, request) -> {
+      String name = String.valueOf(request.arguments().get("text"));
+      SERVER[0].addPrompt(prompt(name, "added while running", List.of(), args -> List.of(user("the " + name + " prompt"))));
+      SERVER[0].addResource(resource("test://" + name + ".txt", "text/plain",
+          () -> new McpSchema.TextResourceContents("test://" + name + ".txt", "text/plain", "added " + name)));
+      SERVER[0].notifyPromptsListChanged();
+      SERVER[0].notifyResourcesListChanged();
+      return McpSchema.CallToolResult.builder().addTextContent("added " + name).build();
+    }));
     tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "said_twice", TEXT), (exchange, request) ->
         McpSchema.CallToolResult.builder().addTextContent("Wrote 3 lines").structuredContent(Map.of("content", "Wrote 3 lines"))
             .build()));

@@ -383,7 +383,7 @@ public final class TabState {
     } else if (event instanceof Event.SteeringFolded folded) {
       steeringQueue.remove(folded.text());
       answer = null;
-      add(new Blocks.Steering(folded.checkpoint(), folded.text()));
+      add(new Blocks.Steering(folded.checkpoint(), dev.waymark.core.context.Mentions.typed(folded.text())));
     } else if (event instanceof Event.CheckpointCreated created) {
       int n = created.checkpoint().number();
       ensureMark(n, created.checkpoint().parent().orElse(-1));
@@ -438,10 +438,11 @@ public final class TabState {
     runningSince = restoringAt != null ? restoringAt : clock.instant();
     answer = null;
     thought = null;
+    String typed = dev.waymark.core.context.Mentions.typed(started.prompt()); // an MCP resource's text is sent, not shown
     if (title.isEmpty()) {
-      title = started.prompt().strip().lines().findFirst().orElse("");
+      title = typed.strip().lines().findFirst().orElse("");
     }
-    add(new Blocks.Prompt(n, started.prompt(), runningSince));
+    add(new Blocks.Prompt(n, typed, runningSince));
   }
 
   private void turnFinished(Event.TurnFinished finished, boolean active) {

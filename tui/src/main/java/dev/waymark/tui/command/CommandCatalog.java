@@ -51,11 +51,13 @@ public final class CommandCatalog {
       entry("/reasoning", "show or fold a reasoning model's thinking"),
       entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),
       entry("/permissions remove N", "take rule N out (and out of the settings file it came from)"),
-      entry("/mcp", "the MCP servers: state, tools and last error"),
+      entry("/mcp", "the MCP servers: state, tools, prompts, resources and last error"),
       entry("/help", "keys and commands"),
       entry("/quit", "leave Waymark"));
 
   private final List<CommandEntry> entries = new CopyOnWriteArrayList<>(BUILT_IN);
+  /** Commands a source replaces whole when its list changes (an MCP server's prompts), by source. */
+  private final java.util.Map<String, List<CommandEntry>> replaceable = new java.util.concurrent.ConcurrentSkipListMap<>();
 
   private static CommandEntry entry(String usage, String description) {
     return new CommandEntry(usage, description);
@@ -68,8 +70,24 @@ public final class CommandCatalog {
     }
   }
 
+  /**
+   * Sets the commands {@code source} offers, in place of those it offered before: for lists that
+   * change while the interface runs (an MCP server's prompts). One whose usage is listed already is left out.
+   */
+  public void replace(String source, List<CommandEntry> offered) {
+    List<CommandEntry> kept = offered.stream()
+        .filter(e -> entries.stream().noneMatch(known -> known.usage().equals(e.usage()))).toList();
+    if (kept.isEmpty()) {
+      replaceable.remove(source);
+    } else {
+      replaceable.put(source, kept);
+    }
+  }
+
   public List<CommandEntry> entries() {
-    return List.copyOf(entries);
+    List<CommandEntry> all = new ArrayList<>(entries);
+    replaceable.values().forEach(all::addAll);
+    return List.copyOf(all);
   }
 
   /**
@@ -79,6 +97,7 @@ public final class CommandCatalog {
    */
   public List<CommandEntry> matching(String typed) {
     String wanted = typed.strip().toLowerCase(Locale.ROOT);
+    List<CommandEntry> entries = entries();
     List<CommandEntry> found = new ArrayList<>();
     for (CommandEntry e : entries) {
       if (e.usage().toLowerCase(Locale.ROOT).startsWith(wanted)) {
@@ -108,7 +127,7 @@ public final class CommandCatalog {
   /** The command nearest to a mistyped {@code word} ({@code /mdoe}), if one is near enough to be meant. */
   public Optional<String> nearest(String word) {
     String typed = word.toLowerCase(Locale.ROOT);
-    return entries.stream().map(e -> e.command().split(" ")[0]).distinct()
+    return entries().stream().map(e -> e.command().split(" ")[0]).distinct()
         .map(name -> new Candidate(name, distance(typed, name)))
         .filter(c -> c.distance() <= Math.max(1, c.command().length() / 3))
         .min(Comparator.comparingInt(Candidate::distance))

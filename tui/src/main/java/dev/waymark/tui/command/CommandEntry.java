@@ -18,13 +18,16 @@ public record CommandEntry(String usage, String description) {
   }
 
   /**
-   * What is typed to run it, without its arguments: the words before the first one in brackets, in
-   * capitals or with a {@code |} ({@code /checkpoint undo}, {@code /mode}).
+   * What is typed to run it, without its arguments: the first word, and those after it before the
+   * first one in brackets, in capitals or with a {@code |} ({@code /checkpoint undo}, {@code /mode},
+   * {@code /GitHub:review <pr>}).
    */
   public String command() {
     StringBuilder typed = new StringBuilder();
     for (String word : usage.split(" ")) {
-      if (word.startsWith("[") || word.startsWith("-") || word.contains("|") || !word.equals(word.toLowerCase(Locale.ROOT))) {
+      boolean argument = word.startsWith("[") || word.startsWith("<") || word.startsWith("-") || word.contains("|")
+          || !word.equals(word.toLowerCase(Locale.ROOT));
+      if (argument && typed.length() > 0) {
         break;
       }
       typed.append(typed.length() == 0 ? "" : " ").append(word);

@@ -73,6 +73,9 @@ public final class CommandRunner {
     } else if (parsed instanceof SlashCommand.Parsed.Status) {
       state.notice(Tone.NORMAL, StatusReport.render(host.runInfo(), tab, tabs.number(tab), all()));
     } else if (parsed instanceof SlashCommand.Parsed.Prompt prompt) {
+      if (host.sendThroughMcp(tab, prompt.text())) {
+        return; // a custom command whose prompt attaches an MCP server's resource
+      }
       if (state.running()) {
         tab.steer(prompt.text()); // as a typed message would: it goes into the running turn
       } else {

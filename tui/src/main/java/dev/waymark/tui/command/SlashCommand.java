@@ -47,7 +47,7 @@ public final class SlashCommand {
     /** Show or fold the reasoning of the tab's reasoning model. */
     record ToggleReasoning() implements Parsed {}
 
-    /** {@code /mcp}: the MCP servers with their state, tools and last error. */
+    /** {@code /mcp}: the MCP servers with their state, tools, prompts, resources and last error. */
     record McpServers() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}

@@ -263,7 +263,7 @@ public final class FrameLayout {
     List<String> matches = finder.shown(tab.editor());
     int rows = Math.min(Math.min(MentionFinder.SHOWN, maxRows - 1), matches.size());
     int top = Math.max(0, Math.min(finder.selected() - rows + 1, matches.size() - rows));
-    lines.add(Wrap.truncate(Line.of(Span.of(" @ files" + (finder.indexing() ? " (indexing…)" : ""), Tone.ACCENT),
+    lines.add(Wrap.truncate(Line.of(Span.of(" @ files" + (finder.offersResources() ? " and MCP resources" : "") + (finder.indexing() ? " (indexing…)" : ""), Tone.ACCENT),
         Span.of("  ↑↓ choose · Tab/Enter insert · Esc close", Tone.MUTED)), width));
     for (int i = top; i < top + rows; i++) {
       boolean on = i == finder.selected();

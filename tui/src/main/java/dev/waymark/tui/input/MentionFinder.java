@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * The {@code @} finder: while the word at the caret starts with {@code @}, the project's files that
- * match what follows it, best first, to pick with ↑ ↓ and put in with Tab or Enter. It opens by
- * itself as {@code @} is typed and closes with Esc (until the word changes) or a space.
+ * match what follows it, best first, and the MCP servers' resources ({@code SERVER:URI}) that contain
+ * it, to pick with ↑ ↓ and put in with Tab or Enter. It opens by itself as {@code @} is typed and
+ * closes with Esc (until the word changes) or a space.
  */
 public final class MentionFinder {
   /** How many matches are shown at once. */
@@ -16,14 +17,23 @@ public final class MentionFinder {
   /** The {@code @word} the caret is in: where it starts, and what follows the {@code @}. */
   public record Token(int start, String query) {}
 
+  private static final int MOST = 50;
+
   private final FileIndex index;
+  private final java.util.function.Supplier<List<String>> resources;
   private String lastQuery;
   private List<String> lastMatches = List.of();
   private int selected;
   private Token dismissed;
 
   public MentionFinder(FileIndex index) {
+    this(index, List::of);
+  }
+
+  /** {@code resources}: the MCP servers' resources as {@code SERVER:URI}, as they are listed now. */
+  public MentionFinder(FileIndex index, java.util.function.Supplier<List<String>> resources) {
     this.index = index;
+    this.resources = resources;
   }
 
   /** The {@code @word} that ends at the caret, if the caret is in one. */
@@ -44,6 +54,11 @@ public final class MentionFinder {
     return token.isPresent() && !token.get().equals(dismissed) && !matches(token.get().query()).isEmpty();
   }
 
+  /** Whether an MCP server lists resources the finder offers too. */
+  public boolean offersResources() {
+    return !resources.get().isEmpty();
+  }
+
   /** Whether the project's files are still being indexed (the finder then says so). */
   public boolean indexing() {
     return !index.ready();
@@ -53,10 +68,23 @@ public final class MentionFinder {
   public List<String> matches(String query) {
     if (!query.equals(lastQuery)) {
       lastQuery = query;
-      lastMatches = index.search(query, 50);
+      lastMatches = search(query);
       selected = 0;
     }
     return lastMatches;
+  }
+
+  /** Files and resources: a query with a {@code :} is most likely a resource's, so those come first then. */
+  private List<String> search(String query) {
+    String wanted = query.toLowerCase(java.util.Locale.ROOT);
+    List<String> found = resources.get().stream().filter(r -> r.toLowerCase(java.util.Locale.ROOT).contains(wanted))
+        .limit(MOST).toList();
+    if (found.isEmpty()) {
+      return index.search(query, MOST);
+    }
+    List<String> all = new java.util.ArrayList<>(query.contains(":") ? List.of() : index.search(query, MOST - found.size()));
+    all.addAll(found); // after the files, but never crowded out by them
+    return List.copyOf(all);
   }
 
   /** The matches shown for {@code editor}, and which is selected. */

@@ -38,6 +38,13 @@ public interface Host {
   /** Runs a line starting with {@code /}. */
   void runCommand(TabController tab, String line);
 
+  /**
+   * Takes a message that runs an MCP server's prompt ({@code /SERVER:PROMPT}) or attaches one of its
+   * resources ({@code @SERVER:URI}): it is sent once the servers answered, or given back to the input
+   * with the reason. False when the message uses no MCP server.
+   */
+  boolean sendThroughMcp(TabController tab, String text);
+
   /** The chat's width and height in the last frame, for scrolling by a page. */
   int chatWidth();
 

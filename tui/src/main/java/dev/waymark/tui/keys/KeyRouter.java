@@ -431,6 +431,10 @@ public final class KeyRouter {
     }
     history.add(text);
     tab.editor().clear();
+    if (host.sendThroughMcp(tab, text)) {
+      tab.scroll().follow();
+      return;
+    }
     if (SlashCommand.isCommand(text)) {
       tab.scroll().follow(); // what the command says comes at the end of the chat: show it even when scrolled up
       host.runCommand(tab, text.strip());

@@ -46,4 +46,29 @@ class CommandCatalogTest {
     catalog.add(new CommandEntry("/review", "again"));
     assertThat(catalog.matching("/rev")).extracting(CommandEntry::description).containsExactly("review the changes");
   }
+
+  @Test
+  void aSourcesCommandsAreReplacedWholeWhenItsListChanges() {
+    catalog.replace("mcp:gh", java.util.List.of(new CommandEntry("/gh:review <pr> [focus]", "review a PR"),
+        new CommandEntry("/gh:triage", "")));
+    assertThat(catalog.matching("/gh:")).extracting(CommandEntry::usage).containsExactly("/gh:review <pr> [focus]", "/gh:triage");
+    catalog.replace("mcp:gh", java.util.List.of(new CommandEntry("/gh:triage", "now described")));
+    assertThat(catalog.matching("/gh:")).extracting(CommandEntry::description).containsExactly("now described");
+    assertThat(catalog.nearest("/gh:triag")).hasValue("/gh:triage");
+    catalog.replace("mcp:gh", java.util.List.of());
+    assertThat(catalog.matching("/gh:")).isEmpty();
+    catalog.replace("mcp:x", java.util.List.of(new CommandEntry("/help", "not twice")));
+    assertThat(catalog.entries()).hasSameSizeAs(CommandCatalog.BUILT_IN);
+  }
+
+  @Test
+  void aServersPromptIsTypedByItsFirstWordWhateverItsCaseAndItsAngledArgumentIsNeeded() {
+    CommandEntry review = new CommandEntry("/GitHub:Review <pr> [focus]", "");
+    assertThat(review.command()).isEqualTo("/GitHub:Review");
+    assertThat(review.needsArguments()).isTrue();
+    CommandEntry optional = new CommandEntry("/gh:summary [since]", "");
+    assertThat(optional.command()).isEqualTo("/gh:summary");
+    assertThat(optional.needsArguments()).isFalse();
+    assertThat(optional.takesArguments()).isTrue();
+  }
 }
