@@ -1,0 +1,242 @@
+package dev.waymark.core.layer;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Applies a layer's changes to its project. Deletions first (deepest first), then directories
+ * (parents first), then files and links, each moved from the upper directory by a rename where the
+ * two share a file system, else copied beside its target and renamed over it: a reader of the
+ * project sees a file whole, old or new. Modes and link targets are kept.
+ *
+ * <p>A path someone else changed while the command ran ({@link Layer#changedSince}) is never simply
+ * overwritten: if the command's version is the same, nothing is done; if both are text and the
+ * version the command started from is known, the two changes are merged three-way; otherwise the
+ * project's file is kept and the path is a {@link Clash}, whose command version stays in the
+ * upper directory for the caller to keep (until it deletes the layer).
+ *
+ * <p>Every change is handed to the {@link Recorder} before the project is touched, so that a kill
+ * at any moment loses nothing; applying the same layer again after a kill applies what is left.
+ */
+public final class LayerApply {
+  private static final String TEMP_SUFFIX = ".waymark-layer.tmp";
+
+  private LayerApply() {}
+
+  /** Told of each change just before it is made. */
+  public interface Recorder {
+    /**
+     * {@code path} in the project ({@code current}, as it is now) is about to become {@code after}
+     * (a file or link to move there; null for a deletion). Throwing stops the apply with nothing
+     * more changed.
+     */
+    void beforeChange(String path, Path current, Path after) throws IOException;
+  }
+
+  /** The version of a path the command started from, when someone changed it meanwhile. */
+  public interface Bases {
+    Bases UNKNOWN = path -> Optional.empty();
+
+    /** Its bytes, or empty when not known (the change then clashes unless both sides agree). */
+    Optional<byte[]> base(String path);
+  }
+
+  /** A three-way text merge: {@code base → theirs} brought into {@code ours}; empty on a conflict or binary side. */
+  public interface Merge {
+    Optional<byte[]> merge(byte[] base, byte[] ours, byte[] theirs);
+  }
+
+  /** A change left out: the project's version kept, the command's in {@code commandVersion} (null: it deleted the path). */
+  public record Clash(String path, Path commandVersion, String reason) {}
+
+  /** What an apply did: the paths changed, the paths merged (a subset), and the clashes. */
+  public record Result(List<String> applied, List<String> merged, List<Clash> clashes) {
+    public Result {
+      applied = List.copyOf(applied);
+      merged = List.copyOf(merged);
+      clashes = List.copyOf(clashes);
+    }
+  }
+
+  /** Applies {@code changes} (read from {@code layer}'s upper directory) to its project. */
+  public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder)
+      throws IOException {
+    Path project = layer.project();
+    List<String> applied = new ArrayList<>();
+    List<String> merged = new ArrayList<>();
+    List<Clash> clashes = new ArrayList<>();
+    List<LayerChange> deletions = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
+        .sorted(Comparator.comparing(LayerChange::path, LayerApply::deepestFirst)).toList();
+    for (LayerChange change : deletions) {
+      Path target = project.resolve(change.path());
+      BasicFileAttributes now = attributesOrNull(target);
+      if (now == null) {
+        continue;
+      }
+      if (now.isDirectory()) {
+        try {
+          Files.delete(target); // its entries went first; one someone added meanwhile keeps it
+        } catch (DirectoryNotEmptyException keptForItsEntries) {
+          continue;
+        } catch (NoSuchFileException gone) {
+          continue;
+        }
+        applied.add(change.path() + "/");
+        continue;
+      }
+      if (layer.changedSince(target)) {
+        clashes.add(new Clash(change.path(), null, "changed in the project while the command ran, which deleted it"));
+        continue;
+      }
+      recorder.beforeChange(change.path(), target, null);
+      Files.deleteIfExists(target);
+      applied.add(change.path());
+    }
+    for (LayerChange change : changes) {
+      if (change.kind() != LayerChange.Kind.DIRECTORY) {
+        continue;
+      }
+      Path target = project.resolve(change.path());
+      BasicFileAttributes now = attributesOrNull(target);
+      if (now != null && !now.isDirectory()) {
+        clashes.add(new Clash(change.path() + "/", null, "a file was made there while the command ran"));
+        continue;
+      }
+      if (now == null) {
+        Files.createDirectories(target);
+      }
+      if (change.mode() >= 0) {
+        Files.setAttribute(target, "unix:mode", change.mode());
+      }
+    }
+    for (LayerChange change : changes) {
+      if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
+        continue;
+      }
+      Path target = project.resolve(change.path());
+      Path after = change.source();
+      if (!Files.exists(after, LinkOption.NOFOLLOW_LINKS)) {
+        continue; // moved already, by an apply a kill interrupted
+      }
+      BasicFileAttributes now = attributesOrNull(target);
+      boolean parentMissing = !Files.isDirectory(target.getParent(), LinkOption.NOFOLLOW_LINKS);
+      if (parentMissing || (now != null && now.isDirectory())) {
+        clashes.add(new Clash(change.path(), after, parentMissing ? "its directory was removed or replaced while the "
+            + "command ran" : "a directory was made there while the command ran"));
+        continue;
+      }
+      if (now != null && layer.changedSince(target)) {
+        if (sameVersion(target, after)) {
+          Files.delete(after); // the project already holds what the command made
+          continue;
+        }
+        Optional<Path> mergedFile = merged(layer, change, target, bases, merge);
+        if (mergedFile.isEmpty()) {
+          clashes.add(new Clash(change.path(), after, "changed in the project while the command ran, and the two "
+              + "changes could not be merged"));
+          continue;
+        }
+        after = mergedFile.get();
+        merged.add(change.path());
+      }
+      recorder.beforeChange(change.path(), target, after);
+      moveInto(after, target);
+      if (after != change.source()) {
+        Files.deleteIfExists(change.source());
+      }
+      applied.add(change.path());
+    }
+    return new Result(applied, merged, clashes);
+  }
+
+  /** {@code a} before {@code b} when {@code a} lies below {@code b}; otherwise in reverse order. */
+  private static int deepestFirst(String a, String b) {
+    return b.compareTo(a);
+  }
+
+  /** The three-way merge of the command's change into the project's file, written beside the layer's; empty on a clash. */
+  private static Optional<Path> merged(Layer layer, LayerChange change, Path target, Bases bases, Merge merge)
+      throws IOException {
+    if (change.kind() != LayerChange.Kind.FILE || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    Optional<byte[]> base = bases.base(change.path());
+    if (base.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<byte[]> result = merge.merge(base.get(), Files.readAllBytes(target), Files.readAllBytes(change.source()));
+    if (result.isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = layer.directory().resolve("merged-" + UUID.randomUUID());
+    Files.write(file, result.get());
+    Files.setAttribute(file, "unix:mode", change.mode());
+    return Optional.of(file);
+  }
+
+  /** Whether two paths hold the same kind, bytes (or link target) and mode. */
+  static boolean sameVersion(Path a, Path b) throws IOException {
+    BasicFileAttributes x = Files.readAttributes(a, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    BasicFileAttributes y = Files.readAttributes(b, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (x.isSymbolicLink() || y.isSymbolicLink()) {
+      return x.isSymbolicLink() && y.isSymbolicLink() && Files.readSymbolicLink(a).equals(Files.readSymbolicLink(b));
+    }
+    return x.isRegularFile() && y.isRegularFile() && x.size() == y.size()
+        && UpperReader.mode(a) == UpperReader.mode(b)
+        && Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(b));
+  }
+
+  /**
+   * Puts {@code source} at {@code target} whole: a rename where they share a file system, else a
+   * copy beside the target (mode and link kept) renamed over it.
+   */
+  static void moveInto(Path source, Path target) throws IOException {
+    try {
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+      return;
+    } catch (AtomicMoveNotSupportedException otherFileSystem) {
+      // copied below
+    } catch (IOException e) {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw e;
+      }
+      if (!String.valueOf(e.getMessage()).contains("cross-device")) {
+        throw e;
+      }
+    }
+    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+    try {
+      Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+    Files.delete(source);
+  }
+
+  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException missing) {
+      return null;
+    } catch (java.nio.file.FileSystemException notADirectory) {
+      if (notADirectory.getReason() != null && notADirectory.getReason().contains("Not a directory")) {
+        return null;
+      }
+      throw notADirectory;
+    }
+  }
+}
