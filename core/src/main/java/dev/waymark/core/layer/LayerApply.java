@@ -36,14 +36,20 @@ public final class LayerApply {
 
   private LayerApply() {}
 
-  /** Told of each change just before it is made. */
+  /** Runs after each change is made to the project (a test stops an apply there, as a kill would). */
+  static volatile Runnable afterStep = () -> {};
+
+  /** Told of every file change before any is made (so one commit can hold them all), then that they are about to be. */
   public interface Recorder {
     /**
      * {@code path} in the project ({@code current}, as it is now) is about to become {@code after}
      * (a file or link to move there; null for a deletion). Throwing stops the apply with nothing
-     * more changed.
+     * changed.
      */
     void beforeChange(String path, Path current, Path after) throws IOException;
+
+    /** Every change was told: keep them (a kill from here on loses nothing). Throwing stops the apply with nothing changed. */
+    default void allTold() throws IOException {}
   }
 
   /** The version of a path the command started from, when someone changed it meanwhile. */
@@ -71,57 +77,46 @@ public final class LayerApply {
     }
   }
 
+  /** One thing to do to the project, decided before anything is done. */
+  private record Step(String path, Path target, Path after, boolean deleteDirectory) {}
+
   /** Applies {@code changes} (read from {@code layer}'s upper directory) to its project. */
   public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder)
       throws IOException {
     Path project = layer.project();
-    List<String> applied = new ArrayList<>();
     List<String> merged = new ArrayList<>();
     List<Clash> clashes = new ArrayList<>();
-    List<LayerChange> deletions = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
+    List<Step> deletions = new ArrayList<>();
+    List<LayerChange> sorted = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
         .sorted(Comparator.comparing(LayerChange::path, LayerApply::deepestFirst)).toList();
-    for (LayerChange change : deletions) {
+    for (LayerChange change : sorted) {
       Path target = project.resolve(change.path());
       BasicFileAttributes now = attributesOrNull(target);
       if (now == null) {
         continue;
       }
       if (now.isDirectory()) {
-        try {
-          Files.delete(target); // its entries went first; one someone added meanwhile keeps it
-        } catch (DirectoryNotEmptyException keptForItsEntries) {
-          continue;
-        } catch (NoSuchFileException gone) {
-          continue;
-        }
-        applied.add(change.path() + "/");
-        continue;
-      }
-      if (layer.changedSince(target)) {
+        deletions.add(new Step(change.path(), target, null, true)); // its entries go first; one added meanwhile keeps it
+      } else if (layer.changedSince(target)) {
         clashes.add(new Clash(change.path(), null, "changed in the project while the command ran, which deleted it"));
-        continue;
+      } else {
+        deletions.add(new Step(change.path(), target, null, false));
       }
-      recorder.beforeChange(change.path(), target, null);
-      Files.deleteIfExists(target);
-      applied.add(change.path());
     }
+    List<LayerChange> directories = new ArrayList<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.DIRECTORY) {
         continue;
       }
-      Path target = project.resolve(change.path());
-      BasicFileAttributes now = attributesOrNull(target);
-      if (now != null && !now.isDirectory()) {
+      BasicFileAttributes now = attributesOrNull(project.resolve(change.path()));
+      boolean deletedFirst = deletions.stream().anyMatch(d -> d.path().equals(change.path()));
+      if (now != null && !now.isDirectory() && !deletedFirst) {
         clashes.add(new Clash(change.path() + "/", null, "a file was made there while the command ran"));
-        continue;
-      }
-      if (now == null) {
-        Files.createDirectories(target);
-      }
-      if (change.mode() >= 0) {
-        Files.setAttribute(target, "unix:mode", change.mode());
+      } else {
+        directories.add(change);
       }
     }
+    List<Step> files = new ArrayList<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
         continue;
@@ -132,13 +127,12 @@ public final class LayerApply {
         continue; // moved already, by an apply a kill interrupted
       }
       BasicFileAttributes now = attributesOrNull(target);
-      boolean parentMissing = !Files.isDirectory(target.getParent(), LinkOption.NOFOLLOW_LINKS);
-      if (parentMissing || (now != null && now.isDirectory())) {
-        clashes.add(new Clash(change.path(), after, parentMissing ? "its directory was removed or replaced while the "
-            + "command ran" : "a directory was made there while the command ran"));
+      boolean deletedFirst = deletions.stream().anyMatch(d -> d.path().equals(change.path()));
+      if (now != null && now.isDirectory() && !deletedFirst) {
+        clashes.add(new Clash(change.path(), after, "a directory was made there while the command ran"));
         continue;
       }
-      if (now != null && layer.changedSince(target)) {
+      if (now != null && !now.isDirectory() && layer.changedSince(target)) {
         if (sameVersion(target, after)) {
           Files.delete(after); // the project already holds what the command made
           continue;
@@ -152,12 +146,62 @@ public final class LayerApply {
         after = mergedFile.get();
         merged.add(change.path());
       }
-      recorder.beforeChange(change.path(), target, after);
-      moveInto(after, target);
-      if (after != change.source()) {
-        Files.deleteIfExists(change.source());
+      files.add(new Step(change.path(), target, after, false));
+    }
+    for (Step step : deletions) {
+      if (!step.deleteDirectory()) {
+        recorder.beforeChange(step.path(), step.target(), null);
       }
-      applied.add(change.path());
+    }
+    for (Step step : files) {
+      recorder.beforeChange(step.path(), step.target(), step.after());
+    }
+    recorder.allTold();
+
+    List<String> applied = new ArrayList<>();
+    for (Step step : deletions) {
+      try {
+        Files.deleteIfExists(step.target());
+        applied.add(step.deleteDirectory() ? step.path() + "/" : step.path());
+        afterStep.run();
+      } catch (DirectoryNotEmptyException keptForWhatWasAddedMeanwhile) {
+        // its other entries were clashes, or made meanwhile: it stays for them
+      }
+    }
+    for (LayerChange change : directories) {
+      Path target = project.resolve(change.path());
+      if (!Files.isDirectory(target.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+        clashes.add(new Clash(change.path() + "/", null, "its directory was removed or replaced while the command ran"));
+        continue;
+      }
+      if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        try {
+          Files.createDirectory(target);
+        } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
+          clashes.add(new Clash(change.path() + "/", null, "a file was made there while the command ran"));
+          continue;
+        }
+      }
+      if (change.mode() >= 0) {
+        Files.setAttribute(target, "unix:mode", change.mode());
+      }
+    }
+    for (Step step : files) {
+      if (!Files.isDirectory(step.target().getParent(), LinkOption.NOFOLLOW_LINKS)) {
+        clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
+        continue;
+      }
+      if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
+        clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
+        continue;
+      }
+      moveInto(step.after(), step.target());
+      Path source = layer.upper().resolve(step.path());
+      if (!step.after().equals(source)) {
+        Files.deleteIfExists(source); // merged: the command's own version is applied within the merge
+      }
+      applied.add(step.path());
+      afterStep.run();
     }
     return new Result(applied, merged, clashes);
   }

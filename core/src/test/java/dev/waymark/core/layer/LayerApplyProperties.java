@@ -37,7 +37,7 @@ class LayerApplyProperties {
         Arbitraries.just("[ -d s ] && mv s s2 || true"),
         Arbitraries.just("rm -f a && ln -s b a"),
         Arbitraries.just("rm -rf s/t && echo file > s/t || true"));
-    return op.list().ofMinSize(1).ofMaxSize(4);
+    return op.map(o -> "{ " + o + "; } 2>/dev/null || true").list().ofMinSize(1).ofMaxSize(4);
   }
 
   @Provide

@@ -117,12 +117,19 @@ class LayerApplyTest {
     Layers.runPlain(reference, script);
     Layer layer = layers.run(project, script);
     int[] made = {0};
-    assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
-        TextMerge::merge, (path, current, after) -> {
-          if (++made[0] == 4) {
-            throw new IOException("killed");
-          }
-        })).hasMessage("killed");
+    List<String> recordedFirst = new ArrayList<>();
+    LayerApply.afterStep = () -> {
+      if (++made[0] == 4) {
+        throw new IllegalStateException("killed");
+      }
+    };
+    try {
+      assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+          TextMerge::merge, (path, current, after) -> recordedFirst.add(path))).hasMessage("killed");
+    } finally {
+      LayerApply.afterStep = () -> {};
+    }
+    assertThat(recordedFirst).as("every change is told before the first is made").hasSize(8);
     assertThat(Layers.tree(project)).isNotEqualTo(Layers.tree(reference));
     // the next start: the layer is still on disk with its journal, and what it still holds is applied
     Layer again = Layer.read(layer.directory());
@@ -130,7 +137,7 @@ class LayerApplyTest {
     LayerApply.apply(again, Layers.read(again).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
         (path, current, after) -> recorded.add(path));
     assertThat(Layers.tree(project)).isEqualTo(Layers.tree(reference));
-    assertThat(recorded).doesNotContain("b.txt").contains("two"); // the first three were made and recorded before
+    assertThat(recorded).doesNotContain("d/keep.txt").contains("b.txt", "two"); // the first ones made are not made again
     again.delete();
   }
 
