@@ -1080,7 +1080,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * with the stat cache as saved before the command, under the ignore rules of its start.
    */
   synchronized List<String> recover(CheckpointTree tree) {
-    List<String> report = new ArrayList<>();
+    List<String> report = new ArrayList<>(LayerCapture.recover(tree)); // commands run in layers: see LayerCapture
     stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();

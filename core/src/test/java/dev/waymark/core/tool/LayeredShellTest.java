@@ -1,0 +1,138 @@
+package dev.waymark.core.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sandboxed {@code run_shell} in a copy-on-write layer: what the command changed is exactly what it
+ * wrote, so nobody else's write during it is taken for its own, and tabs' commands run at once.
+ */
+class LayeredShellTest {
+  @TempDir Path temp;
+  ToolFixture f;
+
+  @BeforeEach
+  void open() throws IOException {
+    f = new ToolFixture(temp, ToolSettings.DEFAULTS.withSandbox(
+        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
+  }
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  @Test
+  void anEditorSaveDuringTheCommandIsNotUndoneWithIt() throws Exception {
+    f.write("notes.txt", "before\n");
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo passed > test.log"));
+    Thread.sleep(400);
+    f.write("notes.txt", "saved by the user during the command\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("created test.log").doesNotContain("notes.txt");
+    assertThat(f.recorded()).containsExactly("test.log");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("test.log")).isFalse();
+    assertThat(f.read("notes.txt")).isEqualTo("saved by the user during the command\n");
+  }
+
+  @Test
+  void anotherTabsWriteDuringTheCommandStaysThatTabs() throws Exception {
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo mine > mine.txt"));
+    Thread.sleep(400);
+    ToolResult wrote = f.tools.find("write_file").orElseThrow().run(ToolFixture.args("path", "other.txt", "content",
+        "written by the other tab\n"), new ToolContext(f.project, otherTurn, new Cancellation()));
+    assertThat(wrote.isError()).isFalse();
+    command.get();
+    assertThat(f.recorded()).containsExactly("mine.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("other.txt")).isEqualTo("written by the other tab\n");
+    assertThat(f.exists("mine.txt")).isFalse();
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void twoTabsCommandsRunAtOnceEachWithItsOwnFile() throws Exception {
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    f.shell("true"); // the layer probe, once per process, out of the timing
+    long start = System.nanoTime();
+    var first = CompletableFuture.supplyAsync(() -> f.shell("sleep 2; touch a"));
+    var second = CompletableFuture.supplyAsync(() -> f.tools.find("run_shell").orElseThrow().run(
+        ToolFixture.args("command", "sleep 2; touch b"), new ToolContext(f.project, otherTurn, new Cancellation())));
+    first.get();
+    second.get();
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(millis).as("two 2-second commands overlap").isLessThan(3_500);
+    assertThat(f.recorded()).containsExactly("a");
+    assertThat(otherTurn.changes()).extracting(c -> c.path()).containsExactly("b");
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void deleteRenameLinkAndChmodAreRecordedAndUndone() throws Exception {
+    f.write("gone/x.txt", "x\n");
+    f.write("old/y.txt", "y\n");
+    f.write("old/sub/z.txt", "z\n");
+    f.write("file.txt", "file\n");
+    f.write("run.sh", "echo hi\n");
+    f.nextTurn();
+    Map<String, String> before = f.tree();
+    ToolResult result = f.shell("rm -rf gone && mv old new && rm file.txt && ln -s run.sh file.txt && chmod +x run.sh");
+    assertThat(result.isError()).as(result.content()).isFalse();
+    assertThat(f.recorded()).containsExactly("file.txt", "gone/x.txt", "new/sub/z.txt", "new/y.txt", "old/sub/z.txt",
+        "old/y.txt", "run.sh");
+    assertThat(Files.isSymbolicLink(f.file("file.txt"))).isTrue();
+    assertThat(Files.isExecutable(f.file("run.sh"))).isTrue();
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.tree()).isEqualTo(before);
+  }
+
+  @Test
+  void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
+    f.write("a.txt", "start\n");
+    f.nextTurn();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("echo command > a.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("a.txt", "the user's\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/");
+    assertThat(f.read("a.txt")).isEqualTo("the user's\n");
+    assertThat(f.recorded()).isEmpty();
+  }
+
+  @Test
+  void aCommandStoppedByEscAppliesWhatItDidSoFar() throws Exception {
+    var command = CompletableFuture.supplyAsync(() -> f.shell("echo early > early.txt; sleep 30; echo late > late.txt"));
+    Thread.sleep(1_000);
+    f.cancellation.cancel();
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("cancelled");
+    assertThat(f.read("early.txt")).isEqualTo("early\n");
+    assertThat(f.exists("late.txt")).isFalse();
+    assertThat(f.recorded()).containsExactly("early.txt");
+    assertThat(List.of(Files.list(f.store.shadowDirectory().resolveSibling("layers")).toArray()))
+        .as("the layer is gone once applied").allMatch(p -> p.toString().endsWith("apply.lock"));
+  }
+}
