@@ -76,8 +76,12 @@ public final class LayerCapture {
   /** Layers, or why there are none. */
   public record Capability(Optional<LayerCapture> capture, String unavailable) {}
 
-  /** A new layer for a command carrying {@code mark}, journalled as the running checkpoint's. */
+  /**
+   * A new layer for a command carrying {@code mark}, journalled as the running checkpoint's; what
+   * the tab's earlier commands' background processes changed since is applied and recorded first.
+   */
   public Running begin(CommandMark mark) throws IOException {
+    settle(turn);
     return new Running(journal.begin(turn.tree().projectRoot(), owner(turn.tabId(), turn.number()), mark.value()));
   }
 
@@ -104,10 +108,120 @@ public final class LayerCapture {
      * {@code rescued} tag, and removes the layer. {@code mountPoints}: the empty directories the
      * sandbox made to mount over.
      */
-    public Outcome finish(List<Path> mountPoints, long maxFileSize) {
+    public Outcome finish(List<Path> mountPoints, long maxFileSize, List<ProcessHandle> stillRunning) {
       Set<String> points = Set.copyOf(mountPoints.stream().map(p -> layer.project().relativize(p).toString()).toList());
-      return applyAndRecord(turn, layer, points, maxFileSize);
+      if (stillRunning.isEmpty()) {
+        return applyAndRecord(turn, layer, points, maxFileSize, new LayerApply.SoFar(), false);
+      }
+      // background jobs still write in the layer: what it holds now is applied by copy, the rest later
+      LayerApply.SoFar soFar = new LayerApply.SoFar();
+      Outcome outcome = applyAndRecord(turn, layer, points, maxFileSize, soFar, true);
+      Layer restarted;
+      try {
+        restarted = layer.restarted();
+      } catch (IOException e) {
+        throw new CheckpointException("Could not keep the layer of a command's background processes: " + e.getMessage(), e);
+      }
+      OPEN.computeIfAbsent(layersRoot(turn.tree().store()), r -> new ConcurrentHashMap<>())
+          .computeIfAbsent(turn.tabId(), t -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(new Open(turn.tree(), restarted, points, maxFileSize, List.copyOf(stillRunning), soFar));
+      return outcome;
     }
+  }
+
+  /** A layer whose command left processes writing in it, and what was applied of it so far. */
+  private record Open(CheckpointTree tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
+      LayerApply.SoFar soFar) {
+    boolean ended() {
+      return processes.stream().filter(ProcessHandle::isAlive).allMatch(LayerCapture::sandboxInit)
+          && new CommandMark(layer.mark()).processes().stream().allMatch(LayerCapture::sandboxInit);
+    }
+  }
+
+  /** By project (its layers' directory) and tab, the layers background processes still write in. */
+  private static final Map<Path, Map<String, List<Open>>> OPEN = new ConcurrentHashMap<>();
+
+  /** Whether {@code process} is a sandbox's first process, which only waits for the others to end. */
+  private static boolean sandboxInit(ProcessHandle process) {
+    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(true);
+  }
+
+  /**
+   * Applies and records in {@code turn} what the tab's commands' background processes changed in
+   * their layers since the last time (at the tab's next command and as its turn ends); a layer
+   * whose processes have all ended is applied a last time and removed.
+   */
+  static WorkTreeChanges settle(Turn turn) {
+    List<Open> open = OPEN.getOrDefault(layersRoot(turn.tree().store()), Map.of()).get(turn.tabId());
+    List<FileChange> recorded = new ArrayList<>();
+    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
+    if (open == null) {
+      return new WorkTreeChanges(recorded, skipped);
+    }
+    for (Open layer : List.copyOf(open)) {
+      boolean ended = layer.ended();
+      Outcome outcome = applyAndRecord(turn, layer.layer(), layer.mountPoints(), layer.maxFileSize(), layer.soFar(), !ended);
+      recorded.addAll(outcome.changes().recorded());
+      skipped.addAll(outcome.changes().skipped());
+      open.remove(layer);
+      if (!ended) {
+        try {
+          open.add(new Open(layer.tree(), layer.layer().restarted(), layer.mountPoints(), layer.maxFileSize(), layer.processes(),
+              layer.soFar()));
+        } catch (IOException e) {
+          LOG.warn("could not keep following {}", layer.layer(), e);
+        }
+      }
+    }
+    return new WorkTreeChanges(recorded, skipped);
+  }
+
+  /** {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree}), when there is one. */
+  static void settleAt(CheckpointTree tree) {
+    List<Open> open = OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).get(tree.tabId());
+    if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
+      return;
+    }
+    tree.amend(tree.filesAt(), LayerCapture::settle);
+  }
+
+  /**
+   * Stops the background processes of {@code tree}'s commands' layers (its tab or Waymark is
+   * closing), then applies and records what they changed: nothing they do can happen later.
+   */
+  static void stopBackground(CheckpointTree tree) {
+    List<Open> open = OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).get(tree.tabId());
+    if (open == null || open.isEmpty()) {
+      return;
+    }
+    for (Open layer : open) {
+      CommandMark.stop(layer.processes(), 2_000);
+      new CommandMark(layer.layer().mark()).stopAll(2_000);
+    }
+    try {
+      settleAt(tree);
+    } finally {
+      OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).remove(tree.tabId());
+    }
+  }
+
+  /** {@link #stopBackground} for every tab of the project whose layers live in {@code layersRoot} (Waymark is closing). */
+  static void stopAll(Path layersRoot) {
+    for (List<Open> open : List.copyOf(OPEN.getOrDefault(layersRoot, Map.of()).values())) {
+      if (!open.isEmpty()) {
+        try {
+          stopBackground(open.get(0).tree());
+        } catch (RuntimeException e) {
+          LOG.warn("could not stop or record the background processes of tab {}", open.get(0).tree().tabId(), e);
+        }
+      }
+    }
+  }
+
+  /** How many processes the commands' layers of this project's tabs still have running (what quitting would stop). */
+  static int runningInBackground(Path layersRoot) {
+    return (int) OPEN.getOrDefault(layersRoot, Map.of()).values().stream().flatMap(List::stream)
+        .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
   }
 
   /** What applying a layer did: the changes recorded (and skipped), what was not applied and where it is kept. */
@@ -117,7 +231,8 @@ public final class LayerCapture {
     }
   }
 
-  private static Outcome applyAndRecord(Turn turn, Layer layer, Set<String> mountPoints, long maxFileSize) {
+  private static Outcome applyAndRecord(Turn turn, Layer layer, Set<String> mountPoints, long maxFileSize,
+      LayerApply.SoFar soFar, boolean keepUpper) {
     ShadowStore store = turn.tree().store();
     try (CommandSlot.Held applying = new CommandSlot(layersRoot(store).resolve("apply.lock")).take(Long.MAX_VALUE)
         .orElseThrow()) {
@@ -147,7 +262,7 @@ public final class LayerCapture {
             public void allTold() {
               turn.persist(); // every change under the checkpoint's tag before the first is made
             }
-          });
+          }, soFar, keepUpper);
       List<FileChange> changes = new ArrayList<>();
       for (FileChange change : turn.changes()) {
         if (recorded.containsKey(change.path())) {
@@ -163,7 +278,9 @@ public final class LayerCapture {
           notApplied.add(clash.path() + ": " + clash.reason());
         }
       }
-      layer.delete();
+      if (!keepUpper) {
+        layer.delete();
+      }
       return new Outcome(new WorkTreeChanges(changes, skipped), notApplied, tag);
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not apply {}", layer, e);
@@ -236,14 +353,14 @@ public final class LayerCapture {
         if (tree.has(checkpoint)) {
           Outcome[] done = {null};
           tree.amend(checkpoint, turn -> {
-            done[0] = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE);
+            done[0] = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
             return done[0].changes();
           });
           outcome = done[0];
           where = "checkpoint #" + checkpoint;
         } else {
           Turn turn = tree.begin();
-          outcome = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE);
+          outcome = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
           turn.finish(CheckpointStatus.CANCELLED);
           where = "new checkpoint #" + turn.number();
         }

@@ -78,6 +78,18 @@ public final class Layer {
     return process.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
   }
 
+  /**
+   * The same layer started again now: after an apply while processes still write in it, what the
+   * apply made in the project is not taken for someone else's change by the next one.
+   */
+  public Layer restarted() throws IOException {
+    Path journal = dir.resolve(JOURNAL);
+    Path temp = dir.resolve(JOURNAL + ".tmp");
+    Files.copy(journal, temp, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(temp, journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    return read(dir);
+  }
+
   /** Whether the process that made this layer still runs (and so may still run its command or apply it). */
   public boolean ownerAlive() {
     return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)

@@ -78,11 +78,36 @@ public final class LayerApply {
   }
 
   /** One thing to do to the project, decided before anything is done. */
-  private record Step(String path, Path target, Path after, boolean deleteDirectory) {}
+  private record Step(String path, Path target, Path after, boolean deleteDirectory, String stamp) {}
 
-  /** Applies {@code changes} (read from {@code layer}'s upper directory) to its project. */
+  /**
+   * What earlier applies of a layer that processes still write in made, so that the next one makes
+   * only what changed since: by path, the upper entry as it was applied (or clashed).
+   */
+  public static final class SoFar {
+    private final java.util.Map<String, String> stamps = new java.util.concurrent.ConcurrentHashMap<>();
+
+    boolean unchanged(String path, String stamp) {
+      return stamp.equals(stamps.get(path));
+    }
+
+    void done(String path, String stamp) {
+      stamps.put(path, stamp);
+    }
+  }
+
+  /** Applies {@code changes} (read from {@code layer}'s upper directory) to its project, moving them out of it. */
   public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder)
       throws IOException {
+    return apply(layer, changes, bases, merge, recorder, new SoFar(), false);
+  }
+
+  /**
+   * Applies what changed in {@code layer} since {@code soFar}; with {@code keepUpper}, by copying,
+   * leaving the upper directory as it is: processes still write in it, through its mount.
+   */
+  public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder,
+      SoFar soFar, boolean keepUpper) throws IOException {
     Path project = layer.project();
     List<String> merged = new ArrayList<>();
     List<Clash> clashes = new ArrayList<>();
@@ -92,15 +117,16 @@ public final class LayerApply {
     for (LayerChange change : sorted) {
       Path target = project.resolve(change.path());
       BasicFileAttributes now = attributesOrNull(target);
-      if (now == null) {
+      if (now == null || soFar.unchanged(change.path(), "deleted")) {
         continue;
       }
       if (now.isDirectory()) {
-        deletions.add(new Step(change.path(), target, null, true)); // its entries go first; one added meanwhile keeps it
+        deletions.add(new Step(change.path(), target, null, true, "deleted")); // its entries first; one added meanwhile keeps it
       } else if (layer.changedSince(target)) {
         clashes.add(new Clash(change.path(), null, "changed in the project while the command ran, which deleted it"));
+        soFar.done(change.path(), "deleted");
       } else {
-        deletions.add(new Step(change.path(), target, null, false));
+        deletions.add(new Step(change.path(), target, null, false, "deleted"));
       }
     }
     List<LayerChange> directories = new ArrayList<>();
@@ -126,27 +152,36 @@ public final class LayerApply {
       if (!Files.exists(after, LinkOption.NOFOLLOW_LINKS)) {
         continue; // moved already, by an apply a kill interrupted
       }
+      String stamp = stamp(after);
+      if (soFar.unchanged(change.path(), stamp)) {
+        continue;
+      }
       BasicFileAttributes now = attributesOrNull(target);
       boolean deletedFirst = deletions.stream().anyMatch(d -> d.path().equals(change.path()));
       if (now != null && now.isDirectory() && !deletedFirst) {
         clashes.add(new Clash(change.path(), after, "a directory was made there while the command ran"));
+        soFar.done(change.path(), stamp);
         continue;
       }
       if (now != null && !now.isDirectory() && layer.changedSince(target)) {
         if (sameVersion(target, after)) {
-          Files.delete(after); // the project already holds what the command made
+          if (!keepUpper) {
+            Files.delete(after); // the project already holds what the command made
+          }
+          soFar.done(change.path(), stamp);
           continue;
         }
         Optional<Path> mergedFile = merged(layer, change, target, bases, merge);
         if (mergedFile.isEmpty()) {
           clashes.add(new Clash(change.path(), after, "changed in the project while the command ran, and the two "
               + "changes could not be merged"));
+          soFar.done(change.path(), stamp);
           continue;
         }
         after = mergedFile.get();
         merged.add(change.path());
       }
-      files.add(new Step(change.path(), target, after, false));
+      files.add(new Step(change.path(), target, after, false, stamp));
     }
     for (Step step : deletions) {
       if (!step.deleteDirectory()) {
@@ -162,6 +197,7 @@ public final class LayerApply {
     for (Step step : deletions) {
       try {
         Files.deleteIfExists(step.target());
+        soFar.done(step.path(), step.stamp());
         applied.add(step.deleteDirectory() ? step.path() + "/" : step.path());
         afterStep.run();
       } catch (DirectoryNotEmptyException keptForWhatWasAddedMeanwhile) {
@@ -195,11 +231,17 @@ public final class LayerApply {
         clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
         continue;
       }
-      moveInto(step.after(), step.target());
       Path source = layer.upper().resolve(step.path());
-      if (!step.after().equals(source)) {
-        Files.deleteIfExists(source); // merged: the command's own version is applied within the merge
+      boolean mergedFile = !step.after().equals(source);
+      if (keepUpper && !mergedFile) {
+        copyInto(step.after(), step.target());
+      } else {
+        moveInto(step.after(), step.target());
       }
+      if (mergedFile && !keepUpper) {
+        Files.deleteIfExists(source); // the command's own version is applied within the merge
+      }
+      soFar.done(step.path(), step.stamp());
       applied.add(step.path());
       afterStep.run();
     }
@@ -243,6 +285,23 @@ public final class LayerApply {
         && Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(b));
   }
 
+  /** What an upper entry is now: a later write through the mount changes it. */
+  private static String stamp(Path upperEntry) throws IOException {
+    var attributes = Files.readAttributes(upperEntry, "unix:ctime,size,mode,ino", LinkOption.NOFOLLOW_LINKS);
+    return attributes.get("ctime") + ":" + attributes.get("size") + ":" + attributes.get("mode") + ":" + attributes.get("ino");
+  }
+
+  /** Puts a copy of {@code source} at {@code target} whole (mode and link kept), leaving the source. */
+  static void copyInto(Path source, Path target) throws IOException {
+    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+    try {
+      Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
   /**
    * Puts {@code source} at {@code target} whole: a rename where they share a file system, else a
    * copy beside the target (mode and link kept) renamed over it.
@@ -261,13 +320,7 @@ public final class LayerApply {
         throw e;
       }
     }
-    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
-    try {
-      Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    copyInto(source, target);
     Files.delete(source);
   }
 

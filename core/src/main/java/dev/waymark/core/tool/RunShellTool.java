@@ -250,20 +250,18 @@ final class RunShellTool extends AbstractTool {
     List<ProcessHandle> left = null;
     if (layer != null) {
       left = stillRunning(run);
-      if (!left.isEmpty()) {
-        // a layer is applied once nothing writes in it any more
-        CommandMark.stop(left, 3_000);
-        out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count()).append(" background process(es) "
-            + "were stopped: a sandboxed command's jobs do not outlive it; run a server with \"sandbox\": false]\n");
-        left = List.of();
-      }
       try {
-        LayerCapture.Outcome outcome = layer.finish(wrapped.placeholders(), settings.maxFileSize());
+        LayerCapture.Outcome outcome = layer.finish(wrapped.placeholders(), settings.maxFileSize(), left);
         describe(outcome.changes(), out);
         if (!outcome.notApplied().isEmpty()) {
           out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
               + "kept; the command's version is under the tag ").append(outcome.rescueTag().orElse("")).append("):\n");
           outcome.notApplied().forEach(line -> out.append("  ").append(line).append('\n'));
+        }
+        if (!left.isEmpty()) {
+          out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
+              .append(" background process(es) still running in the command's layer; the files they change are "
+              + "applied and recorded at the next command or when the turn ends]\n");
         }
       } catch (CheckpointException e) {
         LOG.warn("could not apply the changes of {}", command, e);

@@ -135,4 +135,46 @@ class LayeredShellTest {
     assertThat(List.of(Files.list(f.store.shadowDirectory().resolveSibling("layers")).toArray()))
         .as("the layer is gone once applied").allMatch(p -> p.toString().endsWith("apply.lock"));
   }
+
+  @Test
+  void aBackgroundJobsWritesAreAppliedAndRecordedAtTheNextCommand() throws Exception {
+    ToolResult started = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    assertThat(started.content()).contains("background process(es) still running in the command's layer");
+    Thread.sleep(1_600);
+    assertThat(f.exists("late.txt")).as("still in the layer").isFalse();
+    ToolResult next = f.shell("cat late.txt");
+    assertThat(next.content()).startsWith("late\n");
+    assertThat(f.recorded()).containsExactly("late.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("late.txt")).isFalse();
+  }
+
+  @Test
+  void aBackgroundJobStillRunningAsTheTurnEndsHasItsWritesSoFarRecordedAndTheRestLater() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 1.5; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(300);
+    f.nextTurn(); // the job is still running: what it wrote so far is applied into #1
+    assertThat(f.read("one.txt")).isEqualTo("1\n");
+    assertThat(f.exists("two.txt")).isFalse();
+    Thread.sleep(1_800);
+    f.finish(); // it has ended: the rest is applied into #2, and the layer is gone
+    assertThat(f.read("two.txt")).isEqualTo("2\n");
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt");
+    assertThat(f.tab.checkpoints().get(2).changes()).extracting(c -> c.path()).containsExactly("two.txt");
+    assertThat(List.of(Files.list(f.store.shadowDirectory().resolveSibling("layers")).toArray()))
+        .allMatch(p -> p.toString().endsWith("apply.lock"));
+  }
+
+  @Test
+  void closingStopsTheJobsAndRecordsWhatTheyDid() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 30; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(300);
+    f.finish(); // the turn ends with the job running: what it wrote so far is in #1
+    f.close();
+    assertThat(f.read("one.txt")).isEqualTo("1\n");
+    assertThat(f.exists("two.txt")).isFalse();
+    f = new ToolFixture(temp.resolve("again"), ToolSettings.DEFAULTS.withSandbox(
+        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
+  }
 }
