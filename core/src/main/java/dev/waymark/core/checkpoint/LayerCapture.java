@@ -242,10 +242,16 @@ public final class LayerCapture {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
       Map<String, FileChange> recorded = new LinkedHashMap<>();
+      ProjectWalker.IgnoreRules rules = rulesAtTurnStart(turn);
       LayerApply.Result result = LayerApply.apply(layer, read.changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
           new LayerApply.Recorder() {
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
+              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules);
+              if (why != null) {
+                skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
+                return;
+              }
               long size = Math.max(sizeOf(current), after == null ? 0 : sizeOf(after));
               if (size > maxFileSize) {
                 skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + maxFileSize
@@ -291,6 +297,39 @@ public final class LayerCapture {
       throw new CheckpointException("Interrupted before the command's changes were applied; they are kept in "
           + layer.directory() + " and applied when Waymark next opens this tab", e);
     }
+  }
+
+  /**
+   * The ignore rules a command's changes are recorded under: the project's (the command's own
+   * {@code .gitignore} edits are still in its layer), except that a {@code .gitignore} this turn
+   * changed before the command counts as it was when the turn started: what the agent ignored
+   * along the way cannot hide what its commands then change.
+   */
+  private static ProjectWalker.IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
+    ProjectWalker.IgnoreRules rules = ProjectWalker.IgnoreRules.recording();
+    for (FileChange change : turn.changes()) {
+      String path = change.path();
+      if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
+        String dir = path.equals(".gitignore") ? "" : path.substring(0, path.length() - "/.gitignore".length());
+        rules = rules.with(dir, change.before().exists() ? turn.tree().store().repo().read(change.before().blob()) : null);
+      }
+    }
+    return rules;
+  }
+
+  /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
+  private static ProjectWalker.Exclusion exclusion(ShadowStore store, Layer layer, String path, Path entry,
+      ProjectWalker.IgnoreRules rules) throws IOException {
+    for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      String dir = path.substring(0, slash);
+      Path onDisk = layer.project().resolve(dir);
+      FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));
+      ProjectWalker.Exclusion why = store.changeTracker().exclusionOf(dir, stat, rules);
+      if (why != null) {
+        return why;
+      }
+    }
+    return store.changeTracker().exclusionOf(path, FileStat.read(entry), rules);
   }
 
   private static long sizeOf(Path file) throws IOException {

@@ -219,6 +219,11 @@ final class ShellChangeTracker implements AutoCloseable {
     return journal.directory().resolveSibling("layers");
   }
 
+  /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
+  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+    return walker.exclusionOf(path, stat, rules); // commands run in layers: see LayerCapture
+  }
+
   WriteLog writeLog() {
     return writeLog;
   }

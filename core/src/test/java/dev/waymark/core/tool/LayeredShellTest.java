@@ -177,4 +177,28 @@ class LayeredShellTest {
     f = new ToolFixture(temp.resolve("again"), ToolSettings.DEFAULTS.withSandbox(
         Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
   }
+
+  @Test
+  void ignoredPathsAreAppliedButNotRecorded() throws Exception {
+    f.write(".gitignore", "*.log\n");
+    f.nextTurn();
+    ToolResult result = f.shell("mkdir -p node_modules/m && echo js > node_modules/m/i.js; echo log > run.log; echo src > a.txt");
+    assertThat(f.read("node_modules/m/i.js")).isEqualTo("js\n");
+    assertThat(f.read("run.log")).isEqualTo("log\n");
+    assertThat(f.recorded()).containsExactly("a.txt");
+    assertThat(result.content()).contains("Changed but not recorded").contains("run.log: ignored by .gitignore");
+  }
+
+  @Test
+  void aGitignoreTheAgentWroteEarlierInTheTurnDoesNotHideADeletion() throws Exception {
+    f.write("keep.txt", "precious\n");
+    f.nextTurn();
+    ToolResult wrote = f.call("write_file", "path", ".gitignore", "content", "keep.txt\n");
+    assertThat(wrote.isError()).isFalse();
+    f.shell("rm keep.txt");
+    assertThat(f.recorded()).containsExactly(".gitignore", "keep.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("keep.txt")).isEqualTo("precious\n");
+  }
 }
