@@ -243,7 +243,7 @@ public final class LayerCapture {
       }
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       ProjectWalker.IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(store, layer), TextMerge::merge,
           new LayerApply.Recorder() {
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
@@ -315,6 +315,29 @@ public final class LayerCapture {
       }
     }
     return rules;
+  }
+
+  /**
+   * The version the command started from of a path a Waymark tool (of any tab or process) wrote
+   * while it ran: what the first such write replaced, as the {@link WriteLog} says. An editor's
+   * write leaves no such trace: then there is no base, and a change of both sides clashes.
+   */
+  private static LayerApply.Bases basesFromWriteLog(ShadowStore store, Layer layer) {
+    long since = layer.started().toMillis() - 1;
+    List<WriteLog.Write> writes = store.changeTracker().writeLog().since(since);
+    return path -> {
+      for (WriteLog.Write write : writes) {
+        if (write.path().equals(path) && write.prior() != null) {
+          String prior = write.priorBlob();
+          try {
+            return Optional.of(prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior)));
+          } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+          }
+        }
+      }
+      return Optional.empty();
+    };
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */

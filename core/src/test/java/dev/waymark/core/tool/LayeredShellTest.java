@@ -201,4 +201,24 @@ class LayeredShellTest {
     assertThat(f.tab.undo().applied()).isTrue();
     assertThat(f.read("keep.txt")).isEqualTo("precious\n");
   }
+
+  @Test
+  void anotherTabsEditOfTheSameFileDuringTheCommandIsMergedWithIt() throws Exception {
+    f.write("list.txt", "one\ntwo\nthree\nfour\nfive\n");
+    f.nextTurn();
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i s/five/FIVE/ list.txt; sleep 1"));
+    Thread.sleep(500);
+    ToolResult edited = f.tools.find("edit_file").orElseThrow().run(ToolFixture.args("path", "list.txt", "old_string",
+        "one", "new_string", "ONE"), new ToolContext(f.project, otherTurn, new Cancellation()));
+    assertThat(edited.isError()).as(edited.content()).isFalse();
+    ToolResult result = command.get();
+    assertThat(result.content()).doesNotContain("Not applied");
+    assertThat(f.read("list.txt")).isEqualTo("ONE\ntwo\nthree\nfour\nFIVE\n");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("list.txt")).as("undoing the command keeps the other tab's edit").isEqualTo("ONE\ntwo\nthree\nfour\nfive\n");
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
 }
