@@ -285,7 +285,11 @@ public final class LayerCapture {
         }
       }
       if (!keepUpper) {
-        layer.delete();
+        try {
+          layer.delete();
+        } catch (IOException e) {
+          LOG.warn("{} was applied but could not be removed", layer, e); // without its journal, it is never applied again
+        }
       }
       return new Outcome(new WorkTreeChanges(changes, skipped), notApplied, tag);
     } catch (IOException | RuntimeException e) {

@@ -10,7 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.util.Comparator;
 import java.util.Objects;
 import java.util.stream.Stream;
 
@@ -142,27 +141,30 @@ public final class Layer {
   }
 
   /**
-   * Removes the layer and its journal: once applied, or once what is left in it was applied. The
-   * journal goes last, so a kill in between leaves a layer that applies as empty.
+   * Removes the layer: once applied, or once what is left in it was applied. The journal goes
+   * first: a layer without one is only leftovers, which {@link LayerJournal} removes.
    */
   public void delete() throws IOException {
-    Path journal = dir.resolve(JOURNAL);
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
-        if (path.equals(journal) || path.equals(dir)) {
-          continue;
+    Files.deleteIfExists(dir.resolve(JOURNAL));
+    deleteTree(dir);
+  }
+
+  /**
+   * Deletes {@code path} and everything below it. Overlayfs leaves {@code work/work} with no
+   * permissions (owned by the caller, but unreadable to a user without privileges): a directory is
+   * made the owner's to list and empty before it is listed.
+   */
+  static void deleteTree(Path path) throws IOException {
+    if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+      // chmod by name: one with no link followed opens the directory first, which its mode refuses
+      Files.setAttribute(path, "unix:mode", 0700);
+      try (Stream<Path> entries = Files.list(path)) {
+        for (Path entry : entries.toList()) {
+          deleteTree(entry);
         }
-        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-          path.toFile().setWritable(true, true); // overlayfs leaves work/work with no permissions
-          path.toFile().setExecutable(true, true);
-        }
-        Files.deleteIfExists(path);
       }
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
     }
-    Files.deleteIfExists(journal);
-    Files.deleteIfExists(dir);
+    Files.deleteIfExists(path);
   }
 
   @Override

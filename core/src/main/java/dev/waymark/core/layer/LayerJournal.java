@@ -62,12 +62,8 @@ public final class LayerJournal {
   }
 
   private static void deleteQuietly(Path dir) {
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path path : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        path.toFile().setWritable(true, true);
-        path.toFile().setExecutable(true, true);
-        Files.deleteIfExists(path);
-      }
+    try {
+      Layer.deleteTree(dir);
     } catch (IOException | RuntimeException e) {
       LOG.debug("could not remove {}", dir, e);
     }

@@ -3,7 +3,6 @@ package dev.waymark.core.layer;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,7 +138,8 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
 
   private static long callerId(String which) {
     try {
-      return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:" + which, LinkOption.NOFOLLOW_LINKS)).longValue();
+      // /proc/self is a link (owned by root): its target, /proc/PID, is owned by this process's ids
+      return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:" + which)).longValue();
     } catch (IOException | RuntimeException e) {
       return 0;
     }
@@ -155,12 +155,8 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
   }
 
   private static void deleteQuietly(Path dir) {
-    try (var all = Files.walk(dir)) {
-      for (Path path : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        path.toFile().setWritable(true, true);
-        path.toFile().setExecutable(true, true);
-        Files.deleteIfExists(path);
-      }
+    try {
+      Layer.deleteTree(dir);
     } catch (IOException | RuntimeException e) {
       // a probe's leftovers are harmless
     }
