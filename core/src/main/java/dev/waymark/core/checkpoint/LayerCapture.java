@@ -245,6 +245,11 @@ public final class LayerCapture {
       ProjectWalker.IgnoreRules rules = rulesAtTurnStart(turn);
       LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(store, layer), TextMerge::merge,
           new LayerApply.Recorder() {
+            /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
+            private final List<String> paths = new ArrayList<>();
+            private final List<FileState> states = new ArrayList<>();
+            private long bytes;
+
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
               ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules);
@@ -258,14 +263,37 @@ public final class LayerCapture {
                     + "-byte limit: applied, not recorded, and undo leaves it"));
                 return;
               }
-              FileState before = FileState.read(current);
-              FileState now = after == null ? FileState.absent() : FileState.read(after);
-              turn.record(path, before, now);
-              recorded.put(path, null);
+              paths.add(path);
+              states.add(FileState.read(current));
+              states.add(after == null ? FileState.absent() : FileState.read(after));
+              bytes += 2 * size;
+              if (bytes > BATCH_BYTES) {
+                store();
+              }
+            }
+
+            private void store() {
+              List<byte[]> contents = new ArrayList<>();
+              for (FileState state : states) {
+                if (state.exists()) {
+                  contents.add(state.contentUnsafe());
+                }
+              }
+              java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids = store.repo().insertBlobs(contents).iterator();
+              List<FileChange> batch = new ArrayList<>();
+              for (int i = 0; i < paths.size(); i++) {
+                batch.add(new FileChange(paths.get(i), version(states.get(2 * i), ids), version(states.get(2 * i + 1), ids)));
+              }
+              turn.recordStoredChanges(batch).forEach((path, why) -> skipped.add(new WorkTreeChanges.Skipped(path, why)));
+              batch.forEach(change -> recorded.put(change.path(), change));
+              paths.clear();
+              states.clear();
+              bytes = 0;
             }
 
             @Override
             public void allTold() {
+              store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
             }
           }, soFar, keepUpper);
@@ -357,6 +385,13 @@ public final class LayerCapture {
       }
     }
     return store.changeTracker().exclusionOf(path, FileStat.read(entry), rules);
+  }
+
+  /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */
+  private static final long BATCH_BYTES = 64L << 20;
+
+  private static FileVersion version(FileState state, java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids) {
+    return state.exists() ? new FileVersion(state.kind(), ids.next(), state.mode()) : FileVersion.ABSENT;
   }
 
   private static long sizeOf(Path file) throws IOException {

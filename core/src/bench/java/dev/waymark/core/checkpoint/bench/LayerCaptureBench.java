@@ -112,10 +112,15 @@ public final class LayerCaptureBench {
       long t = System.nanoTime();
       if (how.equals("layer")) {
         LayerCapture capture = LayerCapture.of(turn, sandbox).capture().orElseThrow();
+        long probed = System.nanoTime();
         LayerCapture.Running layer = capture.begin(CommandMark.random());
         ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", command), project.toRealPath(), false);
+        long begun = System.nanoTime();
         run(layer.enter(wrapped), project);
+        long ran = System.nanoTime();
         WorkTreeChanges changes = layer.finish(wrapped.placeholders(), 10L << 20, List.of()).changes();
+        System.err.printf(Locale.ROOT, "PHASES probe %.1f begin %.1f run %.1f finish %.1f%n", (probed - t) / 1e6,
+            (begun - probed) / 1e6, (ran - begun) / 1e6, (System.nanoTime() - ran) / 1e6);
         if (changes.recorded().size() != 1) {
           throw new IllegalStateException("expected one change, got " + changes);
         }
@@ -147,6 +152,9 @@ public final class LayerCaptureBench {
       throw new IllegalStateException("child failed: " + output);
     }
     for (String line : output.split("\n")) {
+      if (line.startsWith("PHASES ")) {
+        System.out.println(line);
+      }
       if (line.startsWith("RESULT ")) {
         return Double.parseDouble(line.substring(7).trim());
       }
