@@ -66,7 +66,7 @@ public final class LayerCapture {
     }
     Path root = layersRoot(turn.tree().store());
     LayerSupport support = PROBED.computeIfAbsent(root,
-        r -> LayerSupport.detect(r, sandbox.bwrap().orElseThrow(), System.getenv("PATH")));
+        r -> LayerSupport.detectOnce(r, sandbox.bwrap().orElseThrow(), System.getenv("PATH")));
     if (!support.available()) {
       return new Capability(Optional.empty(), support.unavailable());
     }
@@ -87,6 +87,16 @@ public final class LayerCapture {
 
   private static String owner(String tab, int checkpoint) {
     return tab + "#" + checkpoint;
+  }
+
+  /**
+   * Called when a command ended as one whose layer could not be mounted (it did not run): layers
+   * are tried again from scratch by the next process, and not used by this one.
+   */
+  public void notMounted() {
+    Path root = layersRoot(turn.tree().store());
+    LayerSupport.forget(root);
+    PROBED.put(root, new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted"));
   }
 
   /** A command's layer, from before it starts until it is applied. */

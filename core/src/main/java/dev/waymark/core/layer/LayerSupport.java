@@ -88,6 +88,54 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
     }
   }
 
+  /** Where a successful probe is noted, with what it depends on, so that later processes need not probe again. */
+  static final String PROBED = "overlay-works";
+
+  /**
+   * {@link #detect}, unless an earlier process found layers work here with the same programs,
+   * kernel and user (noted in {@code layersRoot}): a fresh process then starts its first command
+   * without a probe. {@link #forget} drops the note when a layer could not be mounted after all.
+   */
+  public static LayerSupport detectOnce(Path layersRoot, Path bwrap, String pathVariable) {
+    Optional<Path> unshare = find("unshare", pathVariable);
+    Optional<Path> mount = find("mount", pathVariable);
+    String key = String.join("\n", System.getProperty("os.version", ""), bwrap.toString(),
+        unshare.map(Path::toString).orElse(""), mount.map(Path::toString).orElse(""), Long.toString(callerId("uid")));
+    Path note = layersRoot.resolve(PROBED);
+    try {
+      if (unshare.isPresent() && mount.isPresent() && Files.readString(note).equals(key)) {
+        return new LayerSupport(unshare, mount, "");
+      }
+    } catch (IOException noNote) {
+      // probed below
+    }
+    LayerSupport found = detect(layersRoot, bwrap, pathVariable);
+    if (found.available()) {
+      try {
+        Path temp = Files.createTempFile(layersRoot, PROBED, ".tmp");
+        Files.writeString(temp, key);
+        Files.move(temp, note, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        // the next process probes again
+      }
+    }
+    return found;
+  }
+
+  /** Drops the note of {@link #detectOnce}: the next process probes again. */
+  public static void forget(Path layersRoot) {
+    try {
+      Files.deleteIfExists(layersRoot.resolve(PROBED));
+    } catch (IOException e) {
+      // probed again only if it is gone
+    }
+  }
+
+  /** Whether {@code output} is that of a command whose layer could not be mounted (it did not run). */
+  public static boolean notMounted(int exitCode, String output) {
+    return exitCode == NOT_MOUNTED && output.contains(NOT_MOUNTED_MESSAGE);
+  }
+
   private static LayerSupport none(String why) {
     return new LayerSupport(Optional.empty(), Optional.empty(), why);
   }

@@ -248,6 +248,12 @@ final class RunShellTool extends AbstractTool {
       failed = exit != 0;
     }
     List<ProcessHandle> left = null;
+    if (layer != null && !timedOut && !cancelled.get()
+        && dev.waymark.core.layer.LayerSupport.notMounted(run.process.exitValue(), output)) {
+      layers.notMounted();
+      out.append("[the command did not run: its copy-on-write layer could not be mounted; run it again, and it runs "
+          + "with its changes found by comparing the files before and after]\n");
+    }
     if (layer != null) {
       left = stillRunning(run);
       try {

@@ -33,9 +33,13 @@ import java.util.stream.Stream;
  */
 public final class LayerCaptureBench {
   private static final int FRESH_PROCESSES = 5;
+  private static final int LATER_COMMANDS = 5;
   private static final String ONE_FILE = "echo edited >> %s";
   private static final String MANY_FILES = "mkdir -p $(seq -f 'gen/d%%g' 0 99) && awk 'BEGIN { for (i = 0; i < %d; i++) "
       + "{ f = \"gen/d\" int(i / 200) \"/f\" i \".txt\"; print \"generated \" i > f; close(f) } }'";
+
+  /** The median capture cost of later commands in each fresh process (see {@link #oneCommand}). */
+  private static final List<Double> LATER = new ArrayList<>();
 
   private LayerCaptureBench() {}
 
@@ -54,8 +58,8 @@ public final class LayerCaptureBench {
       }
     }
     Files.createDirectories(out);
-    StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s%n",
-        "files", "tree", "git status", "sandboxed", "in a layer", "capture", "ratio"));
+    StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s %12s %8s%n",
+        "files", "tree", "git status", "sandboxed", "in a layer", "capture", "ratio", "later", "ratio"));
     for (int size : sizes) {
       Path root = Files.createTempDirectory("waymark-layerbench-");
       try {
@@ -77,8 +81,11 @@ public final class LayerCaptureBench {
             layered.add(child(tree, home, changed, "layer"));
           }
           double capture = median(layered) - median(bare);
-          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx%n", size,
-              tree.getFileName(), gitStatus, median(bare), median(layered), capture, capture / gitStatus));
+          double later = median(LATER);
+          LATER.clear();
+          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx %10.1fms %7.2fx%n",
+              size, tree.getFileName(), gitStatus, median(bare), median(layered), capture, capture / gitStatus, later,
+              later / gitStatus));
           System.out.print(table);
         }
       } finally {
@@ -128,6 +135,21 @@ public final class LayerCaptureBench {
         run(sandbox.wrap(List.of("/bin/sh", "-c", command), project.toRealPath(), false).argv(), project);
       }
       double millis = (System.nanoTime() - t) / 1e6;
+      if (how.equals("layer")) {
+        // the same command again in this process: what a layer costs once the JVM has run the path
+        List<Double> later = new ArrayList<>();
+        for (int i = 0; i < LATER_COMMANDS; i++) {
+          long l = System.nanoTime();
+          LayerCapture.Running layer = LayerCapture.of(turn, sandbox).capture().orElseThrow().begin(CommandMark.random());
+          ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", command), project.toRealPath(), false);
+          long begun = System.nanoTime();
+          run(layer.enter(wrapped), project);
+          long ran = System.nanoTime();
+          layer.finish(wrapped.placeholders(), 10L << 20, List.of());
+          later.add((begun - l + System.nanoTime() - ran) / 1e6);
+        }
+        System.out.printf(Locale.ROOT, "LATER %.1f%n", median(later));
+      }
       turn.finish(CheckpointStatus.DONE);
       return millis;
     }
@@ -154,6 +176,9 @@ public final class LayerCaptureBench {
     for (String line : output.split("\n")) {
       if (line.startsWith("PHASES ")) {
         System.out.println(line);
+      }
+      if (line.startsWith("LATER ")) {
+        LATER.add(Double.parseDouble(line.substring(6).trim()));
       }
       if (line.startsWith("RESULT ")) {
         return Double.parseDouble(line.substring(7).trim());
