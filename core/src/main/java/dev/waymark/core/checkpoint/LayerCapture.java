@@ -257,12 +257,15 @@ public final class LayerCapture {
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
+            /** Why each directory above a change is left out (absent: it is not), decided once. */
+            private final Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
             private final List<FileState> states = new ArrayList<>();
             private long bytes;
 
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
-              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules);
+              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules,
+                  directories);
               if (why != null) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
@@ -274,7 +277,7 @@ public final class LayerCapture {
                 return;
               }
               paths.add(path);
-              states.add(FileState.read(current));
+              states.add(current == null ? FileState.absent() : FileState.read(current));
               states.add(after == null ? FileState.absent() : FileState.read(after));
               bytes += 2 * size;
               if (bytes > BATCH_BYTES) {
@@ -384,14 +387,18 @@ public final class LayerCapture {
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
   private static ProjectWalker.Exclusion exclusion(ShadowStore store, Layer layer, String path, Path entry,
-      ProjectWalker.IgnoreRules rules) throws IOException {
+      ProjectWalker.IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
-      Path onDisk = layer.project().resolve(dir);
-      FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));
-      ProjectWalker.Exclusion why = store.changeTracker().exclusionOf(dir, stat, rules);
-      if (why != null) {
-        return why;
+      Optional<ProjectWalker.Exclusion> known = directories.get(dir);
+      if (known == null) {
+        Path onDisk = layer.project().resolve(dir);
+        FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));
+        known = Optional.ofNullable(store.changeTracker().exclusionOf(dir, stat, rules));
+        directories.put(dir, known);
+      }
+      if (known.isPresent()) {
+        return known.get();
       }
     }
     return store.changeTracker().exclusionOf(path, FileStat.read(entry), rules);
@@ -405,7 +412,7 @@ public final class LayerCapture {
   }
 
   private static long sizeOf(Path file) throws IOException {
-    return Files.isSymbolicLink(file) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? 0 : Files.size(file);
+    return file == null ? 0 : Files.isSymbolicLink(file) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? 0 : Files.size(file);
   }
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */

@@ -42,9 +42,9 @@ public final class LayerApply {
   /** Told of every file change before any is made (so one commit can hold them all), then that they are about to be. */
   public interface Recorder {
     /**
-     * {@code path} in the project ({@code current}, as it is now) is about to become {@code after}
-     * (a file or link to move there; null for a deletion). Throwing stops the apply with nothing
-     * changed.
+     * {@code path} in the project ({@code current}, as it is now; null when there is nothing there)
+     * is about to become {@code after} (a file or link to move there; null for a deletion).
+     * Throwing stops the apply with nothing changed.
      */
     void beforeChange(String path, Path current, Path after) throws IOException;
 
@@ -92,7 +92,13 @@ public final class LayerApply {
     }
 
     void done(String path, String stamp) {
-      stamps.put(path, stamp);
+      if (!stamp.isEmpty()) {
+        stamps.put(path, stamp);
+      }
+    }
+
+    boolean isEmpty() {
+      return stamps.isEmpty();
     }
   }
 
@@ -143,21 +149,26 @@ public final class LayerApply {
       }
     }
     List<Step> files = new ArrayList<>();
+    java.util.Set<String> deleted = new java.util.HashSet<>();
+    deletions.forEach(d -> deleted.add(d.path()));
+    Listings upperNow = new Listings();
+    Listings projectNow = new Listings();
+    boolean stamped = keepUpper || !soFar.isEmpty(); // only a layer applied more than once needs to know what changed
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
         continue;
       }
       Path target = project.resolve(change.path());
       Path after = change.source();
-      if (!Files.exists(after, LinkOption.NOFOLLOW_LINKS)) {
+      if (!upperNow.holds(after)) {
         continue; // moved already, by an apply a kill interrupted
       }
-      String stamp = stamp(after);
-      if (soFar.unchanged(change.path(), stamp)) {
+      String stamp = stamped ? stamp(after) : "";
+      if (stamped && soFar.unchanged(change.path(), stamp)) {
         continue;
       }
-      BasicFileAttributes now = attributesOrNull(target);
-      boolean deletedFirst = deletions.stream().anyMatch(d -> d.path().equals(change.path()));
+      BasicFileAttributes now = projectNow.holds(target) ? attributesOrNull(target) : null;
+      boolean deletedFirst = deleted.contains(change.path());
       if (now != null && now.isDirectory() && !deletedFirst) {
         clashes.add(new Clash(change.path(), after, "a directory was made there while the command ran"));
         soFar.done(change.path(), stamp);
@@ -181,7 +192,7 @@ public final class LayerApply {
         after = mergedFile.get();
         merged.add(change.path());
       }
-      files.add(new Step(change.path(), target, after, false, stamp));
+      files.add(new Step(change.path(), now == null ? null : target, after, false, stamp));
     }
     for (Step step : deletions) {
       if (!step.deleteDirectory()) {
@@ -190,6 +201,12 @@ public final class LayerApply {
     }
     for (Step step : files) {
       recorder.beforeChange(step.path(), step.target(), step.after());
+    }
+    List<Step> absentBefore = files;
+    files = new ArrayList<>();
+    for (Step step : absentBefore) {
+      files.add(step.target() != null ? step : new Step(step.path(), project.resolve(step.path()), step.after(),
+          false, step.stamp()));
     }
     recorder.allTold();
 
@@ -283,6 +300,32 @@ public final class LayerApply {
     return x.isRegularFile() && y.isRegularFile() && x.size() == y.size()
         && UpperReader.mode(a) == UpperReader.mode(b)
         && Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(b));
+  }
+
+  /**
+   * The names in each directory, listed once: whether a path exists is then known without a stat
+   * that fails (an exception each) for each of thousands of new files.
+   */
+  private static final class Listings {
+    private final java.util.Map<Path, java.util.Set<String>> byDirectory = new java.util.HashMap<>();
+
+    boolean holds(Path path) throws IOException {
+      java.util.Set<String> names = byDirectory.get(path.getParent());
+      if (names == null) {
+        names = new java.util.HashSet<>();
+        if (Files.isDirectory(path.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+          try (var entries = Files.list(path.getParent())) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+              names.add(entry.getFileName().toString());
+            }
+          } catch (NoSuchFileException gone) {
+            // empty
+          }
+        }
+        byDirectory.put(path.getParent(), names);
+      }
+      return names.contains(path.getFileName().toString());
+    }
   }
 
   /** What an upper entry is now: a later write through the mount changes it. */

@@ -49,12 +49,15 @@ public final class UpperReader {
   private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
       List<LayerChange> changes, List<String> unsupported) throws IOException {
     Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
+    // what the lower holds here, listed once: a new directory's thousands of files need no stat below
+    Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
+        ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
     for (String name : names(upperDir)) {
       String path = dir.isEmpty() ? name : dir + "/" + name;
       Path up = upperDir.resolve(name);
       Path low = lower.resolve(path);
       BasicFileAttributes attributes = Files.readAttributes(up, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      BasicFileAttributes below = attributesOrNull(low);
+      BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
       if (whiteout(up, attributes)) {
         if (below != null) {
           deleteAll(lower, path, below, changes);

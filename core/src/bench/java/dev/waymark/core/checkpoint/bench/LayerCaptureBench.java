@@ -52,7 +52,8 @@ public final class LayerCaptureBench {
     Path out = Path.of("target/bench");
     for (String arg : args) {
       if (arg.startsWith("--sizes=")) {
-        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).map(Integer::parseInt).toList();
+        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).filter(v -> !v.isEmpty())
+            .map(Integer::parseInt).toList(); // empty: only the 20,000 files
       } else if (arg.startsWith("--out=")) {
         out = Path.of(arg.substring(6));
       }
