@@ -308,6 +308,9 @@ public final class LayerCapture {
             public void allTold() {
               store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
+              // noted before they are made: a command captured by comparison meanwhile does not take them for its own
+              store.changeTracker().writeLog().append(turn.tabId(), List.copyOf(recorded.values()),
+                  System.currentTimeMillis());
             }
           }, soFar, keepUpper);
       List<FileChange> changes = new ArrayList<>();
@@ -316,7 +319,6 @@ public final class LayerCapture {
           changes.add(change);
         }
       }
-      store.changeTracker().writeLog().append(turn.tabId(), changes, System.currentTimeMillis());
       List<String> notApplied = new ArrayList<>();
       Optional<String> tag = Optional.empty();
       if (!result.clashes().isEmpty()) {
