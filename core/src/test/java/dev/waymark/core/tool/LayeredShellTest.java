@@ -225,4 +225,17 @@ class LayeredShellTest {
     assertThat(f.read("list.txt")).as("undoing the command keeps the other tab's edit").isEqualTo("ONE\ntwo\nthree\nfour\nfive\n");
     otherTurn.finish(CheckpointStatus.DONE);
   }
+
+  @Test
+  void anUndoFirstRecordsWhatTheJobsWroteSoItUndoesThemToo() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 0.5; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(200);
+    f.finish(); // #1 holds one.txt; the job goes on
+    Thread.sleep(1_000); // two.txt is in the layer, not yet in the project
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("one.txt")).isFalse();
+    assertThat(f.exists("two.txt")).as("recorded in #1 before the undo, so undone with it").isFalse();
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt", "two.txt");
+    assertThat(layersLeft()).isEmpty();
+  }
 }
