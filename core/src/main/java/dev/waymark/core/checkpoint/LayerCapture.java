@@ -244,8 +244,7 @@ public final class LayerCapture {
   private static Outcome applyAndRecord(Turn turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper) {
     ShadowStore store = turn.tree().store();
-    try (CommandSlot.Held applying = new CommandSlot(layersRoot(store).resolve("apply.lock")).take(Long.MAX_VALUE)
-        .orElseThrow()) {
+    try (CommandSlot.Held applying = applySlot(store)) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
       for (String path : read.unsupported()) {
@@ -412,6 +411,19 @@ public final class LayerCapture {
   private static FileVersion version(FileState state, java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids) {
     return state.exists() ? new FileVersion(state.kind(), ids.next(), state.mode()) : FileVersion.ABSENT;
   }
+
+  /** The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long as that takes). */
+  private static CommandSlot.Held applySlot(ShadowStore store) throws InterruptedException {
+    CommandSlot slot = new CommandSlot(layersRoot(store).resolve("apply.lock"));
+    for (;;) {
+      Optional<CommandSlot.Held> held = slot.take(APPLY_POLL_MILLIS);
+      if (held.isPresent()) {
+        return held.get();
+      }
+    }
+  }
+
+  private static final long APPLY_POLL_MILLIS = 1_000;
 
   private static long sizeOf(Path file) throws IOException {
     return file == null ? 0 : Files.isSymbolicLink(file) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? 0 : Files.size(file);

@@ -238,4 +238,21 @@ class LayeredShellTest {
     assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt", "two.txt");
     assertThat(layersLeft()).isEmpty();
   }
+
+  @Test
+  void anApplyWaitsForAnotherProcesssApplyToEnd() throws Exception {
+    f.shell("true"); // the layers' directory exists
+    Path lock = f.store.shadowDirectory().resolveSibling("layers").resolve("apply.lock");
+    try (var channel = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      var held = channel.lock(); // as another Waymark applying its layer holds it
+      var command = CompletableFuture.supplyAsync(() -> f.shell("echo x > waited.txt"));
+      Thread.sleep(1_500);
+      assertThat(command).as("waiting for the other apply").isNotDone();
+      held.release();
+      ToolResult result = command.get();
+      assertThat(result.content()).as(result.content()).contains("created waited.txt");
+    }
+    assertThat(f.read("waited.txt")).isEqualTo("x\n");
+  }
 }
