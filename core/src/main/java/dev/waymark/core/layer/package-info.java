@@ -9,6 +9,6 @@
  * kill at any moment is finished at the next start ({@link Layer}, {@link LayerJournal}).
  *
  * <p>It knows nothing of tabs, sessions or checkpoints: callers record what it hands them. May use
- * the JDK and SLF4J only: no Lanterna, no JGit, nothing printed.
+ * the JDK, Jackson (a layer's journal) and SLF4J only: no Lanterna, no JGit, nothing printed.
  */
 package dev.waymark.core.layer;
