@@ -161,6 +161,9 @@ class HeadlessCommandsIT {
 
   @Test
   void shellCommandsOfTwoWaymarksOnOneProjectDoNotOverlapSoEachCheckpointHoldsOnlyItsOwnFiles() throws Exception {
+    // commands captured by comparison take turns; sandboxed ones run at once, each in its own layer (LayeredShellTest)
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), "{\"sandbox\": {\"mode\": \"off\"}}");
     Path slow = temp.resolve("slow.json");
     Files.writeString(slow, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
         + "'for i in $(seq 1 16); do echo a$i > a$i.txt; sleep 0.25; done'}}]},{'text':'done'}]}").replace('\'', '"'));

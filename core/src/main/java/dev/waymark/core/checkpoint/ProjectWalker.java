@@ -204,6 +204,13 @@ public final class ProjectWalker {
       return new IgnoreRules(new ConcurrentHashMap<>(byDirectory), false, true, true);
     }
 
+    /** These rules, with {@code dir}'s {@code .gitignore} read as {@code text} rather than from disk (null: none). */
+    IgnoreRules with(String dir, byte[] text) {
+      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>(byDirectory);
+      map.put(dir, text == null ? Optional.empty() : Optional.ofNullable(Parsed.of(dir, text)));
+      return new IgnoreRules(map, false, true, true);
+    }
+
     /** Rules from {@link #texts()} kept elsewhere: only the directories named there have any. */
     static IgnoreRules fixed(Map<String, String> texts) {
       Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>();

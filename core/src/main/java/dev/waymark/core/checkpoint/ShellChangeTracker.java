@@ -204,13 +204,24 @@ final class ShellChangeTracker implements AutoCloseable {
   /** How many processes that commands left running still run, with what they started since (what quitting would stop). */
   int runningInBackground() {
     Set<Long> running = new HashSet<>();
+    int inLayers = LayerCapture.runningInBackground(layersRoot()); // commands run in layers: see LayerCapture
     for (ProcessHandle process : followed) {
       if (process.isAlive()) {
         running.add(process.pid());
         process.descendants().forEach(child -> running.add(child.pid()));
       }
     }
-    return running.size();
+    return running.size() + inLayers;
+  }
+
+  /** Where the commands' layers of this project live (see {@link LayerCapture}). */
+  private Path layersRoot() {
+    return journal.directory().resolveSibling("layers");
+  }
+
+  /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
+  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+    return walker.exclusionOf(path, stat, rules); // commands run in layers: see LayerCapture
   }
 
   WriteLog writeLog() {
@@ -1016,6 +1027,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * the processes still running, for {@link #watchBackgroundFromHere}.
    */
   synchronized StillRunning recordBackgroundSoFar(CheckpointTree tree) {
+    LayerCapture.settleAt(tree); // commands run in layers: see LayerCapture
     Background left = background.remove(tree.tabId());
     if (left == null) {
       return StillRunning.NONE;
@@ -1044,6 +1056,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * can happen outside a checkpoint.
    */
   synchronized void stopBackground(CheckpointTree tree) {
+    LayerCapture.stopBackground(tree); // commands run in layers: see LayerCapture
     Background left = background.get(tree.tabId());
     if (left == null || left.tree() != tree) {
       return;
@@ -1080,7 +1093,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * with the stat cache as saved before the command, under the ignore rules of its start.
    */
   synchronized List<String> recover(CheckpointTree tree) {
-    List<String> report = new ArrayList<>();
+    List<String> report = new ArrayList<>(LayerCapture.recover(tree)); // commands run in layers: see LayerCapture
     stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();
@@ -1399,6 +1412,7 @@ final class ShellChangeTracker implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    LayerCapture.stopAll(layersRoot()); // commands run in layers: see LayerCapture
     for (Background left : List.copyOf(background.values())) {
       try {
         stopBackground(left.tree());

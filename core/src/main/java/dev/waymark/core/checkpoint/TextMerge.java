@@ -13,14 +13,14 @@ import org.eclipse.jgit.merge.MergeChunk;
 import org.eclipse.jgit.merge.MergeResult;
 
 /** Line-based three-way merge of text files, byte exact (line endings and a missing final newline kept). */
-final class TextMerge {
+public final class TextMerge {
   private TextMerge() {}
 
   /**
    * Merges the change {@code base → theirs} into {@code ours}. Empty when the two sides touch the
    * same lines, or when any side is binary.
    */
-  static Optional<byte[]> merge(byte[] base, byte[] ours, byte[] theirs) {
+  public static Optional<byte[]> merge(byte[] base, byte[] ours, byte[] theirs) {
     if (RawText.isBinary(base) || RawText.isBinary(ours) || RawText.isBinary(theirs)) {
       return Optional.empty();
     }

@@ -145,6 +145,7 @@ public final class Turn {
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
     try {
+      LayerCapture.settle(this); // what sandboxed commands' background processes changed in their layers
       tree.store().changeTracker().settleBackgroundUnlessACommandRuns(this);
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.CommandMark;
 import dev.waymark.core.checkpoint.CommandSlot;
 import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.LayerCapture;
 import dev.waymark.core.checkpoint.WorkTreeChanges;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.sandbox.SandboxRefusals;
@@ -117,6 +118,18 @@ final class RunShellTool extends AbstractTool {
     }
     boolean confined = !outside && settings.sandbox().confines();
     Path root = ProjectPaths.of(context.projectRoot()).root();
+    // --- capture by construction: a sandboxed command runs in a layer of its own, and takes no turn
+    if (confined && context.turn() != null) {
+      LayerCapture.Capability layers = LayerCapture.of(context.turn(), settings.sandbox());
+      if (layers.capture().isPresent()) {
+        return run(context, command, timeoutMs, capNote, root, 0, "", true, layers.capture().get());
+      }
+      if (SAID_NO_LAYERS.compareAndSet(false, true)) {
+        capNote += "[no copy-on-write layer for sandboxed commands here (" + layers.unavailable() + "): commands take "
+            + "turns on this project, and their changes are found by comparing the files before and after]\n";
+      }
+    }
+    // --- capture by observation
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
     String waitedFor = "";
@@ -148,9 +161,12 @@ final class RunShellTool extends AbstractTool {
     try (CommandSlot.Held held = slot) {
       // a wait worth saying counts against the timeout; a shorter one (taking the slot) does not change the figure said
       long left = waited < WAIT_WORTH_SAYING_MILLIS ? timeoutMs : Math.max(1, timeoutMs - waited);
-      return run(context, command, left, capNote, root, waited, waitedFor, confined);
+      return run(context, command, left, capNote, root, waited, waitedFor, confined, null);
     }
   }
+
+  /** Whether this process said once that sandboxed commands cannot have layers here. */
+  private static final AtomicBoolean SAID_NO_LAYERS = new AtomicBoolean();
 
   private static final String CANCELLED_WAITING = "Cancelled while waiting for another shell command on this project to finish.";
   /** Waits are checked for cancellation this often. */
@@ -160,10 +176,18 @@ final class RunShellTool extends AbstractTool {
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
   private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
-      String waitedFor, boolean confined) throws IOException {
+      String waitedFor, boolean confined, LayerCapture layers) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
-    if (context.turn() != null) {
+    LayerCapture.Running layer = null;
+    if (layers != null) {
+      try {
+        layer = layers.begin(mark);
+      } catch (IOException e) {
+        return ToolResult.error("The command was not run: its copy-on-write layer could not be made (" + e.getMessage()
+            + ").");
+      }
+    } else if (context.turn() != null) {
       try {
         snapshot = context.turn().snapshotWorkTree(settings.maxFileSize(), mark);
       } catch (CheckpointException e) {
@@ -179,7 +203,7 @@ final class RunShellTool extends AbstractTool {
 
     List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
     ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
-    Run run = Run.start(wrapped != null ? wrapped.argv() : argv, root, settings.shellMaxOutputBytes(),
+    Run run = Run.start(layer != null ? layer.enter(wrapped) : wrapped != null ? wrapped.argv() : argv, root, settings.shellMaxOutputBytes(),
         settings.withheldVariables(), mark, wrapped != null);
     if (snapshot != null && run.sessionLeader) {
       snapshot.commandStarted(mark.leading(run.process.toHandle()));
@@ -227,6 +251,32 @@ final class RunShellTool extends AbstractTool {
       failed = exit != 0;
     }
     List<ProcessHandle> left = null;
+    if (layer != null && !timedOut && !cancelled.get()
+        && dev.waymark.core.layer.LayerSupport.notMounted(run.process.exitValue(), output)) {
+      layers.notMounted();
+      out.append("[the command did not run: its copy-on-write layer could not be mounted; run it again, and it runs "
+          + "with its changes found by comparing the files before and after]\n");
+    }
+    if (layer != null) {
+      left = stillRunning(run);
+      try {
+        LayerCapture.Outcome outcome = layer.finish(wrapped.placeholders(), settings.maxFileSize(), left);
+        describe(outcome.changes(), out);
+        if (!outcome.notApplied().isEmpty()) {
+          out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
+              + "kept; the command's version is under the tag ").append(outcome.rescueTag().orElse("")).append("):\n");
+          outcome.notApplied().forEach(line -> out.append("  ").append(line).append('\n'));
+        }
+        if (!left.isEmpty()) {
+          out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
+              .append(" background process(es) still running in the command's layer; the files they change are "
+              + "applied and recorded at the next command or when the turn ends]\n");
+        }
+      } catch (CheckpointException e) {
+        LOG.warn("could not apply the changes of {}", command, e);
+        out.append("[").append(e.getMessage()).append("]\n");
+      }
+    }
     if (snapshot != null) {
       try {
         WorkTreeChanges changes = snapshot.recordChanges(); // kept under the tag now, not only when the turn ends

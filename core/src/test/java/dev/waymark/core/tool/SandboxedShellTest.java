@@ -248,13 +248,10 @@ class SandboxedShellTest {
     ToolResult r = f.shell("(sleep 1; echo late > late.txt; echo x > " + outside.resolve("cache/late") + "; echo y > "
         + data.resolve("late") + ") > /dev/null 2>&1 &");
     assertThat(r.content()).contains("[2 background process(es) still running"); // the subshell and its sleep, not the sandbox
-    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(200);
-    assertThat(f.exists("late.txt")).isTrue();
+    Thread.sleep(1_800); // the job has written (in the command's layer: applied when the turn ends)
     assertThat(Files.exists(data.resolve("late"))).isFalse(); // the job ran in the command's sandbox
     f.finish();
+    assertThat(f.exists("late.txt")).isTrue();
     assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("late.txt");
   }
 

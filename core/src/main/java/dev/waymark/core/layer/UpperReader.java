@@ -1,0 +1,161 @@
+package dev.waymark.core.layer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Reads an overlay's upper directory into the changes it makes to its lower one (the project).
+ *
+ * <p>What overlayfs leaves there, mounted with {@code userxattr} as {@link LayerSupport} does: a
+ * new or modified file or link as itself (copied up whole, its mode included); a deleted path as a
+ * whiteout, a character device {@code 0:0}; a directory the command removed and made again (or
+ * whose entries it deleted with {@code rm -rf} before refilling it) as an opaque directory, marked
+ * by the {@code user.overlay.opaque} attribute {@code y}: what the lower holds below it and it
+ * does not is deleted. A renamed directory is a copy and a whiteout ({@code rename} of a lower
+ * directory fails with {@code EXDEV} without {@code redirect_dir}, and {@code mv} copies).
+ *
+ * <p>Reads only the upper directory, and the lower only below whiteouts and opaque directories:
+ * the cost grows with what the command changed, not with the project.
+ */
+public final class UpperReader {
+  private static final String OPAQUE = "overlay.opaque";
+
+  private UpperReader() {}
+
+  /**
+   * The changes {@code upper} makes to {@code lower}, parents before what is below them. An empty
+   * directory at one of {@code mountPoints} (made by the sandbox to mount over) is not a change.
+   */
+  public static LayerChanges read(Path upper, Path lower, Set<String> mountPoints) throws IOException {
+    List<LayerChange> changes = new ArrayList<>();
+    List<String> unsupported = new ArrayList<>();
+    readDirectory(upper, lower, "", false, mountPoints, changes, unsupported);
+    return new LayerChanges(changes, unsupported);
+  }
+
+  /** {@code lowerHidden}: an opaque directory above hides the lower's entries here, so each one the upper lacks is deleted. */
+  private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
+      List<LayerChange> changes, List<String> unsupported) throws IOException {
+    Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
+    // what the lower holds here, listed once: a new directory's thousands of files need no stat below
+    Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
+        ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
+    for (String name : names(upperDir)) {
+      String path = dir.isEmpty() ? name : dir + "/" + name;
+      Path up = upperDir.resolve(name);
+      Path low = lower.resolve(path);
+      BasicFileAttributes attributes = Files.readAttributes(up, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
+      if (whiteout(up, attributes)) {
+        if (below != null) {
+          deleteAll(lower, path, below, changes);
+        }
+      } else if (attributes.isDirectory()) {
+        if (mountPoints.contains(path) && below == null && names(up).isEmpty()) {
+          continue;
+        }
+        int mode = mode(up);
+        boolean belowIsDirectory = below != null && below.isDirectory();
+        if (below != null && !belowIsDirectory) {
+          changes.add(LayerChange.deleted(path)); // a file or link replaced by a directory
+        }
+        if (!belowIsDirectory || mode != mode(low)) {
+          changes.add(new LayerChange(path, LayerChange.Kind.DIRECTORY, up, mode));
+        }
+        boolean hides = lowerHidden || opaque(up);
+        if (belowIsDirectory && hides) {
+          Set<String> kept = new TreeSet<>(names(up));
+          for (String lowerName : names(low)) {
+            if (!kept.contains(lowerName)) {
+              String gone = path + "/" + lowerName;
+              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), changes);
+            }
+          }
+        }
+        readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported);
+      } else if (attributes.isSymbolicLink() || attributes.isRegularFile()) {
+        if (below != null && below.isDirectory()) {
+          deleteAll(lower, path, below, changes); // a directory replaced by a file or link
+        }
+        changes.add(attributes.isSymbolicLink() ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
+            : new LayerChange(path, LayerChange.Kind.FILE, up, mode(up)));
+      } else {
+        unsupported.add(path);
+      }
+    }
+  }
+
+  /** Deletions of {@code path} in the lower and of everything below it, deepest first. */
+  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, List<LayerChange> changes)
+      throws IOException {
+    if (attributes != null && attributes.isDirectory()) {
+      for (String name : names(lower.resolve(path))) {
+        String child = path + "/" + name;
+        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes);
+      }
+    }
+    if (attributes != null) {
+      changes.add(LayerChange.deleted(path));
+    }
+  }
+
+  private static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (NoSuchFileException gone) {
+      return List.of();
+    }
+  }
+
+  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException missing) {
+      return null;
+    } catch (java.nio.file.FileSystemException notADirectory) {
+      if (notADirectory.getReason() != null && notADirectory.getReason().contains("Not a directory")) {
+        return null; // below a file the command replaced by a directory
+      }
+      throw notADirectory;
+    }
+  }
+
+  /** Whether {@code path} is a whiteout: a character device with device number 0. */
+  static boolean whiteout(Path path, BasicFileAttributes attributes) throws IOException {
+    if (!attributes.isOther()) {
+      return false;
+    }
+    int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+    long rdev = (Long) Files.getAttribute(path, "unix:rdev", LinkOption.NOFOLLOW_LINKS);
+    return (mode & 0170000) == 0020000 && rdev == 0;
+  }
+
+  /** Whether directory {@code dir} is opaque: it hides what the lower holds at its path. */
+  static boolean opaque(Path dir) throws IOException {
+    UserDefinedFileAttributeView view = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class,
+        LinkOption.NOFOLLOW_LINKS);
+    if (view == null || !view.list().contains(OPAQUE)) {
+      return false;
+    }
+    ByteBuffer value = ByteBuffer.allocate(view.size(OPAQUE));
+    view.read(OPAQUE, value);
+    value.flip();
+    return StandardCharsets.US_ASCII.decode(value).toString().equals("y");
+  }
+
+  static int mode(Path path) throws IOException {
+    return (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.waymark.core.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A Waymark killed while a sandboxed command runs in its layer: the next one applies and records the layer, and says so. */
+class LayerRecoveryTest {
+  @TempDir Path temp;
+
+  @Test
+  void aLayerLeftByAKilledWaymarkIsAppliedAndRecordedWhenTheTabIsOpenedAgain() throws Exception {
+    StoreFixture f = new StoreFixture(temp);
+    Files.writeString(f.file("a.txt"), "before\n");
+    ShellSandbox sandbox = Bwrap.required(SandboxPolicy.protecting(f.home, temp.resolve("config")));
+    CheckpointTree tab = f.store.openTab("tab1");
+    Turn turn = tab.begin();
+    CheckpointTree.Snapshot saved = tab.snapshot();
+    LayerCapture.Capability layers = LayerCapture.of(turn, sandbox);
+    assertThat(layers.capture()).as(layers.unavailable()).isPresent();
+    CommandMark mark = CommandMark.random();
+    LayerCapture.Running layer = layers.capture().get().begin(mark);
+    ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c",
+        "echo during > a.txt; echo new > new.txt; sleep 30; echo late > late.txt"), f.project.toRealPath(), false);
+    ProcessBuilder builder = new ProcessBuilder(layer.enter(wrapped)).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put(CommandMark.VARIABLE, mark.value());
+    Process running = builder.start();
+    try {
+      Path layersRoot = f.store.shadowDirectory().resolveSibling("layers");
+      for (int i = 0; i < 100 && !written(layersRoot); i++) {
+        Thread.sleep(20);
+      }
+      assertThat(f.exists("new.txt")).as("the project does not change while the command runs").isFalse();
+      // Waymark is killed here: its layer stays, with a journal naming a process that is gone
+      f.store.close();
+      try (Stream<Path> journals = Files.walk(layersRoot)) {
+        for (Path journal : journals.filter(p -> p.getFileName().toString().equals("layer.json")).toList()) {
+          Files.writeString(journal, Files.readString(journal).replaceAll("\"pid\":\\d+", "\"pid\":999999999"));
+        }
+      }
+
+      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+        ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+        assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
+        assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("interrupted")
+            .contains("checkpoint #1"));
+        assertThat(f.read("a.txt")).isEqualTo("during\n");
+        assertThat(f.read("new.txt")).isEqualTo("new\n");
+        assertThat(f.exists("late.txt")).isFalse();
+        CheckpointTree back = restored.tree();
+        assertThat(back.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt", "new.txt");
+        assertThat(back.undo().applied()).isTrue();
+        assertThat(f.read("a.txt")).isEqualTo("before\n");
+        assertThat(f.exists("new.txt")).isFalse();
+        try (Stream<Path> left = Files.list(layersRoot)) {
+          assertThat(left.filter(p -> p.getFileName().toString().startsWith("layer-"))).as("the layer is gone").isEmpty();
+        }
+      }
+    } finally {
+      running.destroyForcibly();
+    }
+  }
+
+  private static boolean written(Path layersRoot) throws java.io.IOException {
+    try (Stream<Path> all = Files.walk(layersRoot)) {
+      return all.anyMatch(p -> p.getFileName().toString().equals("new.txt"));
+    }
+  }
+}

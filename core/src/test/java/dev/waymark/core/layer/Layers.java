@@ -1,0 +1,112 @@
+package dev.waymark.core.layer;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Runs commands in layers for the tests: the sandbox and layers this machine has (skipped without, failed in CI). */
+final class Layers {
+  private final ShellSandbox sandbox;
+  private final LayerSupport support;
+  final LayerJournal journal;
+
+  Layers(Path layersRoot) {
+    sandbox = Bwrap.required(SandboxPolicy.protecting(layersRoot.resolveSibling("data"), layersRoot.resolveSibling("config")));
+    support = LayerSupport.detect(layersRoot, sandbox.bwrap().orElseThrow(), System.getenv("PATH"));
+    if (!support.available()) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail("no layers here: " + support.unavailable());
+      }
+      assumeTrue(false, "no layers here: " + support.unavailable());
+    }
+    journal = new LayerJournal(layersRoot);
+  }
+
+  LayerSupport support() {
+    return support;
+  }
+
+  /** Runs {@code script} in a new layer of {@code project}; fails the test unless it exits 0. */
+  Layer run(Path project, String script) throws IOException, InterruptedException {
+    Layer layer = journal.begin(project.toRealPath(), "test", "mark");
+    runIn(layer, script);
+    return layer;
+  }
+
+  void runIn(Layer layer, String script) throws IOException, InterruptedException {
+    ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", script), layer.project(), false);
+    Process process = new ProcessBuilder(support.enter(layer, wrapped.argv())).redirectErrorStream(true)
+        .redirectInput(new java.io.File("/dev/null")).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    wrapped.placeholders().forEach(p -> MOUNT_POINTS.add(layer.project().relativize(p).toString()));
+    if (!process.waitFor(20, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new AssertionError("the command failed in its layer: " + output);
+    }
+  }
+
+  /** Runs {@code script} directly in {@code project} (the reference of what the layer must reproduce). */
+  static void runPlain(Path project, String script) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder("/bin/sh", "-c", script).directory(project.toFile()).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (process.waitFor() != 0) {
+      throw new AssertionError("the command failed: " + output);
+    }
+  }
+
+  /** Every path below {@code root} with what it is: "dir 755", "file 644 content", "link target". */
+  static Map<String, String> tree(Path root) throws IOException {
+    Map<String, String> tree = new TreeMap<>();
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path path : all.filter(p -> !p.equals(root)).toList()) {
+        String rel = root.relativize(path).toString();
+        int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
+        if (Files.isSymbolicLink(path)) {
+          tree.put(rel, "link " + Files.readSymbolicLink(path));
+        } else if (Files.isDirectory(path)) {
+          tree.put(rel, "dir " + Integer.toOctalString(mode));
+        } else {
+          tree.put(rel, "file " + Integer.toOctalString(mode) + " " + Files.readString(path));
+        }
+      }
+    }
+    return tree;
+  }
+
+  /** Copies a tree of files, directories and links with their modes. */
+  static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> all = Files.walk(from)) {
+      for (Path path : all.toList()) {
+        Path target = to.resolve(from.relativize(path).toString());
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+          Files.createDirectories(target);
+          Files.setAttribute(target, "unix:mode", Files.getAttribute(path, "unix:mode"));
+        } else {
+          Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+  }
+
+  static final LayerApply.Recorder NO_RECORD = (path, current, after) -> {};
+
+  /** The empty directories the sandbox mounts over (the project's missing .waymark): never a command's change. */
+  static final Set<String> MOUNT_POINTS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static LayerChanges read(Layer layer) throws IOException {
+    return UpperReader.read(layer.upper(), layer.project(), MOUNT_POINTS);
+  }
+}

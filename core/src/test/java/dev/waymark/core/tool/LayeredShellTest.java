@@ -1,0 +1,257 @@
+package dev.waymark.core.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sandboxed {@code run_shell} in a copy-on-write layer: what the command changed is exactly what it
+ * wrote, so nobody else's write during it is taken for its own, and tabs' commands run at once.
+ */
+class LayeredShellTest {
+  @TempDir Path temp;
+  ToolFixture f;
+
+  @BeforeEach
+  void open() throws IOException {
+    f = new ToolFixture(temp, ToolSettings.DEFAULTS.withSandbox(
+        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
+  }
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  private List<Path> layersLeft() throws IOException {
+    try (var entries = Files.list(f.store.shadowDirectory().resolveSibling("layers"))) {
+      return entries.filter(p -> p.getFileName().toString().startsWith("layer-")).toList();
+    }
+  }
+
+  @Test
+  void anEditorSaveDuringTheCommandIsNotUndoneWithIt() throws Exception {
+    f.write("notes.txt", "before\n");
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo passed > test.log"));
+    Thread.sleep(400);
+    f.write("notes.txt", "saved by the user during the command\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("created test.log").doesNotContain("notes.txt");
+    assertThat(f.recorded()).containsExactly("test.log");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("test.log")).isFalse();
+    assertThat(f.read("notes.txt")).isEqualTo("saved by the user during the command\n");
+  }
+
+  @Test
+  void anotherTabsWriteDuringTheCommandStaysThatTabs() throws Exception {
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo mine > mine.txt"));
+    Thread.sleep(400);
+    ToolResult wrote = f.tools.find("write_file").orElseThrow().run(ToolFixture.args("path", "other.txt", "content",
+        "written by the other tab\n"), new ToolContext(f.project, otherTurn, new Cancellation()));
+    assertThat(wrote.isError()).isFalse();
+    command.get();
+    assertThat(f.recorded()).containsExactly("mine.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("other.txt")).isEqualTo("written by the other tab\n");
+    assertThat(f.exists("mine.txt")).isFalse();
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void twoTabsCommandsRunAtOnceEachWithItsOwnFile() throws Exception {
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    var first = CompletableFuture.supplyAsync(() -> f.shell("sleep 5; touch a"));
+    Thread.sleep(500);
+    ToolResult second = f.tools.find("run_shell").orElseThrow().run(ToolFixture.args("command", "touch b"),
+        new ToolContext(f.project, otherTurn, new Cancellation()));
+    // no timing: had the second waited for the first, the first would be done by now
+    assertThat(first).as("the second tab's command ran while the first's still did").isNotDone();
+    assertThat(second.content()).contains("created b").doesNotContain("waited");
+    first.get();
+    assertThat(f.recorded()).containsExactly("a");
+    assertThat(otherTurn.changes()).extracting(c -> c.path()).containsExactly("b");
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void deleteRenameLinkAndChmodAreRecordedAndUndone() throws Exception {
+    f.write("gone/x.txt", "x\n");
+    f.write("old/y.txt", "y\n");
+    f.write("old/sub/z.txt", "z\n");
+    f.write("file.txt", "file\n");
+    f.write("run.sh", "echo hi\n");
+    f.nextTurn();
+    Map<String, String> before = f.tree();
+    ToolResult result = f.shell("rm -rf gone && mv old new && rm file.txt && ln -s run.sh file.txt && chmod +x run.sh");
+    assertThat(result.isError()).as(result.content()).isFalse();
+    assertThat(f.recorded()).containsExactly("file.txt", "gone/x.txt", "new/sub/z.txt", "new/y.txt", "old/sub/z.txt",
+        "old/y.txt", "run.sh");
+    assertThat(Files.isSymbolicLink(f.file("file.txt"))).isTrue();
+    assertThat(Files.isExecutable(f.file("run.sh"))).isTrue();
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.tree()).isEqualTo(before);
+  }
+
+  @Test
+  void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
+    f.write("a.txt", "start\n");
+    f.nextTurn();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("echo command > a.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("a.txt", "the user's\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/");
+    assertThat(f.read("a.txt")).isEqualTo("the user's\n");
+    assertThat(f.recorded()).isEmpty();
+  }
+
+  @Test
+  void aCommandStoppedByEscAppliesWhatItDidSoFar() throws Exception {
+    var command = CompletableFuture.supplyAsync(() -> f.shell("echo early > early.txt; sleep 30; echo late > late.txt"));
+    Thread.sleep(1_000);
+    f.cancellation.cancel();
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("cancelled");
+    assertThat(f.read("early.txt")).isEqualTo("early\n");
+    assertThat(f.exists("late.txt")).isFalse();
+    assertThat(f.recorded()).containsExactly("early.txt");
+    assertThat(layersLeft()).as("the layer is gone once applied").isEmpty();
+  }
+
+  @Test
+  void aBackgroundJobsWritesAreAppliedAndRecordedAtTheNextCommand() throws Exception {
+    ToolResult started = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    assertThat(started.content()).contains("background process(es) still running in the command's layer");
+    Thread.sleep(1_600);
+    assertThat(f.exists("late.txt")).as("still in the layer").isFalse();
+    ToolResult next = f.shell("cat late.txt");
+    assertThat(next.content()).startsWith("late\n");
+    assertThat(f.recorded()).containsExactly("late.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("late.txt")).isFalse();
+  }
+
+  @Test
+  void aBackgroundJobStillRunningAsTheTurnEndsHasItsWritesSoFarRecordedAndTheRestLater() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 1.5; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(300);
+    f.nextTurn(); // the job is still running: what it wrote so far is applied into #1
+    assertThat(f.read("one.txt")).isEqualTo("1\n");
+    assertThat(f.exists("two.txt")).isFalse();
+    Thread.sleep(1_800);
+    f.finish(); // it has ended: the rest is applied into #2, and the layer is gone
+    assertThat(f.read("two.txt")).isEqualTo("2\n");
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt");
+    assertThat(f.tab.checkpoints().get(2).changes()).extracting(c -> c.path()).containsExactly("two.txt");
+    assertThat(layersLeft()).isEmpty();
+  }
+
+  @Test
+  void closingStopsTheJobsAndRecordsWhatTheyDid() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 30; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(300);
+    f.finish(); // the turn ends with the job running: what it wrote so far is in #1
+    f.close();
+    assertThat(f.read("one.txt")).isEqualTo("1\n");
+    assertThat(f.exists("two.txt")).isFalse();
+    f = new ToolFixture(temp.resolve("again"), ToolSettings.DEFAULTS.withSandbox(
+        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
+  }
+
+  @Test
+  void ignoredPathsAreAppliedButNotRecorded() throws Exception {
+    f.write(".gitignore", "*.log\n");
+    f.nextTurn();
+    ToolResult result = f.shell("mkdir -p node_modules/m && echo js > node_modules/m/i.js; echo log > run.log; echo src > a.txt");
+    assertThat(f.read("node_modules/m/i.js")).isEqualTo("js\n");
+    assertThat(f.read("run.log")).isEqualTo("log\n");
+    assertThat(f.recorded()).containsExactly("a.txt");
+    assertThat(result.content()).contains("Changed but not recorded").contains("run.log: ignored by .gitignore");
+  }
+
+  @Test
+  void aGitignoreTheAgentWroteEarlierInTheTurnDoesNotHideADeletion() throws Exception {
+    f.write("keep.txt", "precious\n");
+    f.nextTurn();
+    ToolResult wrote = f.call("write_file", "path", ".gitignore", "content", "keep.txt\n");
+    assertThat(wrote.isError()).isFalse();
+    f.shell("rm keep.txt");
+    assertThat(f.recorded()).containsExactly(".gitignore", "keep.txt");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("keep.txt")).isEqualTo("precious\n");
+  }
+
+  @Test
+  void anotherTabsEditOfTheSameFileDuringTheCommandIsMergedWithIt() throws Exception {
+    f.write("list.txt", "one\ntwo\nthree\nfour\nfive\n");
+    f.nextTurn();
+    CheckpointTree other = f.store.openTab("tab2");
+    Turn otherTurn = other.begin();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i s/five/FIVE/ list.txt; sleep 1"));
+    Thread.sleep(500);
+    ToolResult edited = f.tools.find("edit_file").orElseThrow().run(ToolFixture.args("path", "list.txt", "old_string",
+        "one", "new_string", "ONE"), new ToolContext(f.project, otherTurn, new Cancellation()));
+    assertThat(edited.isError()).as(edited.content()).isFalse();
+    ToolResult result = command.get();
+    assertThat(result.content()).doesNotContain("Not applied");
+    assertThat(f.read("list.txt")).isEqualTo("ONE\ntwo\nthree\nfour\nFIVE\n");
+    f.finish();
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.read("list.txt")).as("undoing the command keeps the other tab's edit").isEqualTo("ONE\ntwo\nthree\nfour\nfive\n");
+    otherTurn.finish(CheckpointStatus.DONE);
+  }
+
+  @Test
+  void anUndoFirstRecordsWhatTheJobsWroteSoItUndoesThemToo() throws Exception {
+    f.shell("(echo 1 > one.txt; sleep 0.5; echo 2 > two.txt) > /dev/null 2>&1 &");
+    Thread.sleep(200);
+    f.finish(); // #1 holds one.txt; the job goes on
+    Thread.sleep(1_000); // two.txt is in the layer, not yet in the project
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(f.exists("one.txt")).isFalse();
+    assertThat(f.exists("two.txt")).as("recorded in #1 before the undo, so undone with it").isFalse();
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt", "two.txt");
+    assertThat(layersLeft()).isEmpty();
+  }
+
+  @Test
+  void anApplyWaitsForAnotherProcesssApplyToEnd() throws Exception {
+    f.shell("true"); // the layers' directory exists
+    Path lock = f.store.shadowDirectory().resolveSibling("layers").resolve("apply.lock");
+    try (var channel = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      var held = channel.lock(); // as another Waymark applying its layer holds it
+      var command = CompletableFuture.supplyAsync(() -> f.shell("echo x > waited.txt"));
+      Thread.sleep(1_500);
+      assertThat(command).as("waiting for the other apply").isNotDone();
+      held.release();
+      ToolResult result = command.get();
+      assertThat(result.content()).as(result.content()).contains("created waited.txt");
+    }
+    assertThat(f.read("waited.txt")).isEqualTo("x\n");
+  }
+}
