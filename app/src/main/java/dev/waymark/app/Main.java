@@ -1,7 +1,7 @@
 package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.waymark.core.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;

@@ -4,7 +4,7 @@ import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointDiff;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.RestoreMode;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.model.ChatResponse;

@@ -1,5 +1,11 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

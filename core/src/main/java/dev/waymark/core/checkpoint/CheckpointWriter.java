@@ -1,5 +1,9 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,5 +1,14 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.TextMerge;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;

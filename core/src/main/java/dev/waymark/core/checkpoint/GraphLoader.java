@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,14 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.restore.SetAside;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.ProjectLock;
+import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

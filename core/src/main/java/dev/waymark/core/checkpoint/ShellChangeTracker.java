@@ -1,5 +1,25 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileStat;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.UserGitRepository;
+import dev.waymark.core.checkpoint.project.UserObjectLinks;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.ShellJournal;
+import dev.waymark.core.checkpoint.shell.StatCache;
+import dev.waymark.core.checkpoint.shell.TreeWatch;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.checkpoint.shell.WriteLog;
+import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -1301,7 +1321,7 @@ final class ShellChangeTracker implements AutoCloseable {
               changed.add(p);
             }, excluded::put, directories::put));
           }
-        } else if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
+        } else if (stat.isFile() && !path.endsWith(TempNames.RESTORE_SUFFIX)) {
           files.put(path, stat);
           changed.add(path);
           if (stat.kind() != FileKind.SYMLINK && linkCount(root.resolve(path)) > 1) {
@@ -1356,7 +1376,7 @@ final class ShellChangeTracker implements AutoCloseable {
     return new ProjectWalker.StatVisitor() {
       @Override
       public void entry(String path, FileStat stat) {
-        if (stat.isFile() && !path.endsWith(WorkTree.TEMP_SUFFIX)) {
+        if (stat.isFile() && !path.endsWith(TempNames.RESTORE_SUFFIX)) {
           files.accept(path, stat);
         }
       }

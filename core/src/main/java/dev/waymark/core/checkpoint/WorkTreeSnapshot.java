@@ -1,5 +1,8 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.ShellJournal;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import java.nio.file.Path;

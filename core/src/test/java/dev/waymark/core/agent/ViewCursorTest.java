@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;

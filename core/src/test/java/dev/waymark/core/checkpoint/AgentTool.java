@@ -1,5 +1,8 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileState;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;

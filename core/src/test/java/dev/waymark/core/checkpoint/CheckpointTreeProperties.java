@@ -1,5 +1,10 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.TextMerge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

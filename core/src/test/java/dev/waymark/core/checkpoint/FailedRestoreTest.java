@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,5 +1,8 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileState;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.waymark.core.WaymarkHome;

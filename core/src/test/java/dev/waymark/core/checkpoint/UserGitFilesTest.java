@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.project.UserGitRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

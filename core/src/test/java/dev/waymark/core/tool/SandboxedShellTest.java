@@ -6,7 +6,7 @@ import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
-import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -20,6 +20,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.Action;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
+import dev.waymark.tui.text.Plurals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -420,7 +421,7 @@ public final class KeyRouter {
       lastCtrlC = clock.instant();
       int running = host.backgroundProcesses();
       layers.hint(running == 0 ? "Press Ctrl+C again to exit."
-          : "Press Ctrl+C again to exit and stop " + dev.waymark.tui.WaymarkUi.backgroundProcesses(running) + ".");
+          : "Press Ctrl+C again to exit and stop " + Plurals.backgroundProcesses(running) + ".");
     }
   }
 

@@ -6,7 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
-import dev.waymark.core.checkpoint.WorkTreeChanges;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import dev.waymark.core.checkpoint.BenchAccess;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.FileState;
+import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
