@@ -1,5 +1,7 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.TabRecords;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
@@ -117,7 +119,7 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
-      store.changeTracker().stopBackground(this); // what its commands left running stops with it
+      store.changeTracker().stopBackground(history); // what its commands left running stops with it
       store.releaseTab(tabId);
     }
     released = true;
@@ -216,6 +218,41 @@ public final class CheckpointTree {
   ShadowStore store() {
     return store;
   }
+
+  /** This tab as shell capture sees it: one instance per tree. */
+  TabHistory history() {
+    return history;
+  }
+
+  private final TabHistory history = new TabHistory() {
+    @Override
+    public String tabId() {
+      return CheckpointTree.this.tabId();
+    }
+
+    @Override
+    public int filesAt() {
+      return CheckpointTree.this.filesAt();
+    }
+
+    @Override
+    public boolean has(int number) {
+      return CheckpointTree.this.has(number);
+    }
+
+    @Override
+    public <T> T amend(int number, Function<TabRecords, T> work) {
+      return CheckpointTree.this.amend(number, work::apply);
+    }
+
+    @Override
+    public <T> T inNewCancelled(Function<TabRecords, T> work) {
+      Turn turn = begin();
+      T result = work.apply(turn);
+      turn.finish(CheckpointStatus.CANCELLED);
+      return result;
+    }
+  };
 
   FileState readProjectFile(String path) throws IOException {
     store.workTree().refuseLinkedParent(path);
@@ -410,11 +447,11 @@ public final class CheckpointTree {
       boolean force) {
     int from = live();
     FileRestore.Outcome outcome;
-    var running = store.changeTracker().recordBackgroundSoFar(this);
+    var running = store.changeTracker().recordBackgroundSoFar(history);
     try {
       outcome = new FileRestore(store, tabId, plan, subject, force).run(from);
     } finally {
-      store.changeTracker().watchBackgroundFromHere(this, running);
+      store.changeTracker().watchBackgroundFromHere(history, running);
     }
     if (!outcome.applied()) {
       return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
@@ -451,11 +488,11 @@ public final class CheckpointTree {
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      var running = store.changeTracker().recordBackgroundSoFar(this);
+      var running = store.changeTracker().recordBackgroundSoFar(history);
       try {
         outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
       } finally {
-        store.changeTracker().watchBackgroundFromHere(this, running);
+        store.changeTracker().watchBackgroundFromHere(history, running);
       }
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),

@@ -1,11 +1,13 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
@@ -169,21 +171,9 @@ public final class ShadowStore implements AutoCloseable {
     return project;
   }
 
-  /** A readable, stable directory name for a canonical project path. */
+  /** A readable, stable directory name for a canonical project path (see {@link ProjectId}). */
   static String projectId(Path canonicalProject) {
-    String name = canonicalProject.getFileName() == null ? "root" : canonicalProject.getFileName().toString();
-    String safe = name.replaceAll("[^A-Za-z0-9._-]", "_");
-    if (safe.length() > 40) {
-      safe = safe.substring(0, 40);
-    }
-    String hash;
-    try {
-      hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-          .digest(canonicalProject.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-    return safe + "-" + hash.substring(0, 16);
+    return ProjectId.of(canonicalProject);
   }
 
   public Path projectDirectory() {
@@ -259,7 +249,7 @@ public final class ShadowStore implements AutoCloseable {
       throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
     }
     CheckpointTree tree = new CheckpointTree(this, tabId, GraphLoader.rebuild(stored, saves, clock.instant()), false);
-    for (String note : changeTracker.recover(tree)) {
+    for (String note : changeTracker.recover(tree.history())) {
       LOG.warn("tab {}: {}", tabId, note);
     }
     return tree;
@@ -395,7 +385,7 @@ public final class ShadowStore implements AutoCloseable {
     List<String> shellRecovered = List.of();
     if (claim) {
       removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now
-      shellRecovered = changeTracker.recover(tree); // likewise: it records into the tab's checkpoints
+      shellRecovered = changeTracker.recover(tree.history()); // likewise: it records into the tab's checkpoints
     }
     return new RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
   }

@@ -32,6 +32,8 @@ class CheckpointPackagesTest {
       ENGINE + ".shell.CommandSlot", // run_shell and MCP calls take turns per project
       ENGINE + ".shell.CommandMark", // the mark a command's processes carry, to find them again
       ENGINE + ".shell.WorkTreeChanges", // what a command changed, as the tools report it
+      ENGINE + ".shell.CommandCapture", // another way to find a command's changes implements the seam
+      ENGINE + ".shell.TabRecords", // ... and records them through the checkpoint it is given
       ENGINE + ".project.ProjectWalker"); // list_files, grep and @-mentions walk the project as capture does
 
   private static final PackageGraph CORE = PackageGraph.ofSources(Path.of("src/main/java"));
@@ -70,6 +72,14 @@ class CheckpointPackagesTest {
         .filter(use -> !OPEN_INSIDES.contains(use.to() + "." + use.type()))
         .toList();
     assertThat(reaching).isEmpty();
+  }
+
+  @Test
+  void belowTheFacadeNothingNamesATurnATreeOrTheStore() {
+    List<String> facade = List.of("Turn", "CheckpointTree", "ShadowStore", "CheckpointGraph", "WorkTreeSnapshot");
+    assertThat(CORE.uses().stream()
+        .filter(use -> MAY_USE.containsKey(use.from()) && use.to().equals(ENGINE) && facade.contains(use.type()))
+        .toList()).isEmpty();
   }
 
   @Test

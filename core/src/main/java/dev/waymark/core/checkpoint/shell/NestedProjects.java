@@ -1,5 +1,6 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.checkpoint.store.ProjectId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -63,7 +64,7 @@ final class NestedProjects {
   Path slotFile() {
     Path outermost = ownStore;
     for (Path dir = project.getParent(); dir != null; dir = dir.getParent()) {
-      Path store = projectsDir.resolve(ShadowStore.projectId(dir));
+      Path store = projectsDir.resolve(ProjectId.of(dir));
       if (holds(store, dir)) {
         outermost = store;
       }

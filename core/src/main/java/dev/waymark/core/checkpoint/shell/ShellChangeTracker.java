@@ -1,4 +1,4 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
@@ -11,14 +11,8 @@ import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.project.UserObjectLinks;
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.shell.CommandSlot;
-import dev.waymark.core.checkpoint.shell.ShellJournal;
-import dev.waymark.core.checkpoint.shell.StatCache;
-import dev.waymark.core.checkpoint.shell.TreeWatch;
-import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
-import dev.waymark.core.checkpoint.shell.WriteLog;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -36,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds what a shell command changed in the project, at a cost that grows with what changed, not
- * with the project: see {@link WorkTreeSnapshot} for the rules.
+ * with the project: see {@code WorkTreeSnapshot} (the facade's handle on one command) for the rules.
  *
  * <p>One per {@link ShadowStore}, shared by its tabs. Its {@link StatCache} is kept in the store
  * between processes. Content is stored only when needed: a file the user's git index vouches for
@@ -44,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * from the user's objects only if the command changed it. Other files are read once, stored
  * packed, and not read again while their stat is unchanged.
  */
-final class ShellChangeTracker implements AutoCloseable {
+public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShellChangeTracker.class);
   /** Bytes read before a batch of blobs is written: bounds the memory of a first scan. */
   private static final long BATCH_BYTES = 64L << 20;
@@ -77,7 +71,7 @@ final class ShellChangeTracker implements AutoCloseable {
   private int watchesStopped;
   private static final int MAX_WATCH_RESTARTS = 3;
 
-  ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
+  public ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
       DirectoryModes directoryModes) {
     this.root = root;
     this.directoryModes = directoryModes;
@@ -92,7 +86,7 @@ final class ShellChangeTracker implements AutoCloseable {
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
     this.nested = new NestedProjects(root, storeDir);
     // what this Waymark writes is noted for those on enclosing and nested projects too: never their commands' work
-    String tabPrefix = ShadowStore.projectId(root) + "/";
+    String tabPrefix = ProjectId.of(root) + "/";
     this.writeLog.mirrorTo(() -> nested.related().stream()
         .map(other -> new WriteLog.Mirror(new WriteLog(other.storeDir().resolve("writes.log")),
             path -> other.pathFrom(root, path), tabPrefix))
@@ -108,7 +102,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * (its journal here names the mark this process inherited): that command holds the slot for
    * it, and waiting for it would wait forever. A command on another project does not count.
    */
-  boolean insideACommandHere() {
+  public boolean insideACommandHere() {
     // a command on an enclosing or nested project holds the same slot (see NestedProjects)
     return CommandSlot.parentMark().map(mark -> journal.running(mark) || nested.related().stream()
         .anyMatch(other -> new ShellJournal(other.storeDir().resolve("shell-journal")).running(mark))).orElse(false);
@@ -118,7 +112,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * The project's shell-command slot (see {@link CommandSlot}), shared with the Waymarks on
    * projects that enclose this one or lie inside it: they see the same files.
    */
-  CommandSlot commandSlot() {
+  public CommandSlot commandSlot() {
     return new CommandSlot(nested.slotFile());
   }
 
@@ -173,7 +167,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * big, unreadable): a file missing from it counts as created only if its change time is after
    * the start. {@code unsettled} names the files whose content it does not know.
    */
-  record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tree tree, boolean complete,
+  public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tree tree, boolean complete,
       Set<String> unsettled) {
     PathTable<Excluded> excluded() {
       return tree.excluded();
@@ -188,7 +182,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * Processes a tab's commands left running, the marks of those commands, and the tree as the
    * tab last recorded it.
    */
-  private record Background(CheckpointTree tree, Scan after, List<ProcessHandle> processes, Set<String> marks) {
+  private record Background(TabHistory tree, Scan after, List<ProcessHandle> processes, Set<String> marks) {
     Background following(Scan scan, List<ProcessHandle> alive) {
       return new Background(tree, scan, alive, marks);
     }
@@ -222,7 +216,7 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** How many processes that commands left running still run, with what they started since (what quitting would stop). */
-  int runningInBackground() {
+  public int runningInBackground() {
     Set<Long> running = new HashSet<>();
     for (ProcessHandle process : followed) {
       if (process.isAlive()) {
@@ -233,11 +227,11 @@ final class ShellChangeTracker implements AutoCloseable {
     return running.size();
   }
 
-  WriteLog writeLog() {
+  public WriteLog writeLog() {
     return writeLog;
   }
 
-  Path journalDirectory() {
+  public Path journalDirectory() {
     return journal.directory();
   }
 
@@ -245,7 +239,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * Stats the tree and makes sure the content of every file is known (cached, vouched for by the
    * user's index, or read and stored now); saves the cache and notes the command in the journal.
    */
-  synchronized WorkTreeSnapshot snapshot(Turn turn, long maxFileSize, CommandMark mark) {
+  synchronized Started snapshot(TabRecords turn, long maxFileSize, CommandMark mark) {
     settleBackground(turn);
     long start = System.currentTimeMillis();
     Path[] journalFile = {null};
@@ -264,8 +258,8 @@ final class ShellChangeTracker implements AutoCloseable {
     });
     // the objects the index vouched for, kept as the command starts (it may delete them)
     objectLinks.ifPresent(links -> links.renew(!journal.anyBut(journalFile[0])));
-    return new WorkTreeSnapshot(this, turn, scanned.scan(), scanned.examined(), scanned.read(),
-        scanned.readUsersIndex(), journalFile[0], mark);
+    return new Started(scanned.scan(), scanned.examined(), scanned.read(), scanned.readUsersIndex(), journalFile[0],
+        mark);
   }
 
   /**
@@ -273,7 +267,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * the whole walk, and reading what neither the cache nor the user's index knows, are done before
    * the model asks for a command, and file notifications keep the scan up to date until then.
    */
-  synchronized void prepare(long maxFileSize) {
+  public synchronized void prepare(long maxFileSize) {
     if (journal.anyOrphans() || closing) {
       return; // a killed command is recovered against the cache as it left it: its tab's first command scans
     }
@@ -295,12 +289,12 @@ final class ShellChangeTracker implements AutoCloseable {
   /** Runs between the cache's save before a command and the writing of its journal (a test acts there). */
   private volatile Runnable beforeJournal = () -> {};
 
-  void beforeJournal(Runnable hook) {
+  public void beforeJournal(Runnable hook) {
     beforeJournal = hook;
   }
 
   /** Stops a scan ahead where it is, so that closing the store does not wait for it (what it found is dropped). */
-  void stopScanAhead() {
+  public void stopScanAhead() {
     closing = true;
   }
 
@@ -318,6 +312,43 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   private record Scanned(Scan scan, int examined, int read, boolean readUsersIndex) {}
+
+  /**
+   * A command's start, as {@link #snapshot} left it: the scan its changes are compared with, what
+   * taking it cost, and the journal that lets a crash during the command lose nothing.
+   */
+  public record Started(Scan before, int examined, int stored, boolean readUsersIndex, Path journal, CommandMark mark)
+      implements CommandCapture.Before {
+    @Override
+    public int fileCount() {
+      return before.files().size();
+    }
+  }
+
+  @Override
+  public Before before(TabRecords checkpoint, long maxFileSize, CommandMark mark) {
+    return snapshot(checkpoint, maxFileSize, mark);
+  }
+
+  /** Records the changes, keeps them under the checkpoint's tag, then drops the journal that would have recovered them. */
+  @Override
+  public After after(TabRecords checkpoint, Before before) {
+    Started started = (Started) before;
+    Recorded found = recordChanges(checkpoint, started.before());
+    if (!found.changes().recorded().isEmpty()) {
+      checkpoint.persist();
+    }
+    if (started.journal() != null) {
+      ShellJournal.remove(started.journal());
+    }
+    return new Finished(found.changes(), found.after(), started.mark());
+  }
+
+  @Override
+  public void leftRunning(TabRecords checkpoint, After after, List<ProcessHandle> processes) {
+    Finished finished = (Finished) after;
+    leftRunning(checkpoint, finished.scan().get(), processes, finished.mark());
+  }
 
   /**
    * The user's index for one scan: read at most once, and only when a file needs it. While the
@@ -529,11 +560,15 @@ final class ShellChangeTracker implements AutoCloseable {
   /** What {@link #recordChanges} found: the changes, and the tree as it left it (built only when asked for). */
   record Recorded(WorkTreeChanges changes, java.util.function.Supplier<Scan> after) {}
 
+  /** A command's changes as {@link #after} recorded them, with what its processes left running start from. */
+  private record Finished(WorkTreeChanges changes, java.util.function.Supplier<Scan> scan, CommandMark mark)
+      implements CommandCapture.After {}
+
   /**
    * Stats the tree again under the rules of {@code before} and records in {@code turn} each file
    * that differs from it, except what other tabs wrote meanwhile (the {@link WriteLog}).
    */
-  synchronized Recorded recordChanges(Turn turn, Scan before) {
+  synchronized Recorded recordChanges(TabRecords turn, Scan before) {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
     ProjectWalker.IgnoreRules rules = before.rules().replaying();
@@ -989,7 +1024,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * Notes that a command of {@code turn}'s tab left processes running: what they change later is
    * recorded at the tab's next scan (its next command, or the end of its turn).
    */
-  synchronized void leftRunning(Turn turn, Scan after, List<ProcessHandle> processes, CommandMark mark) {
+  synchronized void leftRunning(TabRecords turn, Scan after, List<ProcessHandle> processes, CommandMark mark) {
     // what earlier commands left and still runs is followed on, with this command's
     Background earlier = background.get(turn.tabId());
     java.util.LinkedHashSet<ProcessHandle> all = new java.util.LinkedHashSet<>(processes);
@@ -1002,7 +1037,7 @@ final class ShellChangeTracker implements AutoCloseable {
       marks.addAll(earlier.marks());
     }
     if (!all.isEmpty()) {
-      follow(turn.tabId(), new Background(turn.tree(), after, List.copyOf(all), Set.copyOf(marks)));
+      follow(turn.tabId(), new Background(turn.history(), after, List.copyOf(all), Set.copyOf(marks)));
     }
   }
 
@@ -1010,12 +1045,12 @@ final class ShellChangeTracker implements AutoCloseable {
    * {@link #settleBackground} as a turn ends, unless a shell command runs on the project: then the
    * jobs stay followed and the tab's next scan records what they changed.
    */
-  void settleBackgroundUnlessACommandRuns(Turn turn) {
+  public void settleBackgroundUnlessACommandRuns(TabRecords turn) {
     unlessACommandRuns(() -> settleBackground(turn));
   }
 
   /** Records in {@code turn} what the tab's background processes changed since its last scan. */
-  synchronized WorkTreeChanges settleBackground(Turn turn) {
+  synchronized WorkTreeChanges settleBackground(TabRecords turn) {
     Background left = background.remove(turn.tabId());
     if (left == null) {
       return new WorkTreeChanges(List.of(), List.of());
@@ -1035,7 +1070,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * own writes are never taken for theirs and undoing that checkpoint undoes them too. Returns
    * the processes still running, for {@link #watchBackgroundFromHere}.
    */
-  synchronized StillRunning recordBackgroundSoFar(CheckpointTree tree) {
+  public synchronized StillRunning recordBackgroundSoFar(TabHistory tree) {
     Background left = background.remove(tree.tabId());
     if (left == null) {
       return StillRunning.NONE;
@@ -1063,7 +1098,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * then records what they changed as {@link #recordBackgroundSoFar} does: nothing they would do later
    * can happen outside a checkpoint.
    */
-  synchronized void stopBackground(CheckpointTree tree) {
+  public synchronized void stopBackground(TabHistory tree) {
     Background left = background.get(tree.tabId());
     if (left == null || left.tree() != tree) {
       return;
@@ -1084,7 +1119,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * running are watched again from the restored files, so their later changes are recorded at
    * the tab's next scan, and the restore's writes are not.
    */
-  synchronized void watchBackgroundFromHere(CheckpointTree tree, StillRunning running) {
+  public synchronized void watchBackgroundFromHere(TabHistory tree, StillRunning running) {
     List<ProcessHandle> alive = running.processes().stream().filter(ProcessHandle::isAlive).toList();
     if (running == StillRunning.NONE) {
       return;
@@ -1099,7 +1134,7 @@ final class ShellChangeTracker implements AutoCloseable {
    * so that process no longer runs a command in it, even if its id still shows), the project is compared
    * with the stat cache as saved before the command, under the ignore rules of its start.
    */
-  synchronized List<String> recover(CheckpointTree tree) {
+  public synchronized List<String> recover(TabHistory tree) {
     List<String> report = new ArrayList<>();
     stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
@@ -1131,10 +1166,12 @@ final class ShellChangeTracker implements AutoCloseable {
           where = "checkpoint #" + entry.checkpoint();
         } else {
           // stopped before the checkpoint was saved anywhere: a checkpoint of their own keeps them undoable
-          Turn turn = tree.begin();
-          changes = recordChanges(turn, before).changes();
-          turn.finish(CheckpointStatus.CANCELLED);
-          where = "new checkpoint #" + turn.number();
+          int[] number = {0};
+          changes = tree.inNewCancelled(turn -> {
+            number[0] = turn.number();
+            return recordChanges(turn, before).changes();
+          });
+          where = "new checkpoint #" + number[0];
         }
         if (!changes.recorded().isEmpty()) {
           report.add(where + " now holds " + changes.recorded().size()
@@ -1173,7 +1210,7 @@ final class ShellChangeTracker implements AutoCloseable {
   }
 
   /** Drops the cache: the next snapshot reads every file again. */
-  synchronized void forget() {
+  public synchronized void forget() {
     latest = null;
     cache().clear();
     cache.save(journal::generationsInUse);
@@ -1186,7 +1223,7 @@ final class ShellChangeTracker implements AutoCloseable {
     }
   }
 
-  synchronized int cachedCount() {
+  public synchronized int cachedCount() {
     return cache().size();
   }
 
