@@ -1,5 +1,8 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.restore.RestoreParts;
+import dev.waymark.core.checkpoint.restore.Planned;
+import dev.waymark.core.checkpoint.restore.FileRestore;
 import dev.waymark.core.checkpoint.shell.TabHistory;
 import dev.waymark.core.checkpoint.shell.TabRecords;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
@@ -219,6 +222,13 @@ public final class CheckpointTree {
     return store;
   }
 
+  /** What a restore of this tab's files works with; built per restore, since a test may swap the store's hook. */
+  private RestoreParts restoreParts() {
+    return new RestoreParts(tabId, store.repo(), store.workTree(), store.lock(), store.journalFile(), writer::rescue,
+        wrote -> store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
+        store::beforeRestoreWrite);
+  }
+
   /** This tab as shell capture sees it: one instance per tree. */
   TabHistory history() {
     return history;
@@ -337,7 +347,7 @@ public final class CheckpointTree {
       throw new CheckpointException("The files already are as #" + target.number + " holds them; nothing to restore.");
     }
     graph.refuseLost(graph.files(), target);
-    Map<String, RestorePlanner.Planned> plan = RestorePlanner.plan(graph.files(), target);
+    Map<String, Planned> plan = RestorePlanner.plan(graph.files(), target);
     return asCheckpoint(graph.live(), plan, target, "Restored the files of #" + target.number, force);
   }
 
@@ -381,7 +391,7 @@ public final class CheckpointTree {
           + "checkpoint builds on can be reverted.");
     }
     graph.refuseLost(to, from.parent);
-    Map<String, RestorePlanner.Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
+    Map<String, Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
     String range = first == last ? "#" + first : "#" + first + "..#" + last;
     if (!paths.isEmpty()) {
       for (String path : paths) {
@@ -411,13 +421,13 @@ public final class CheckpointTree {
     Node target = graph.node(number);
     Map<String, FileVersion> wanted = graph.versionsAt(target, null);
     Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
-    Map<String, RestorePlanner.Planned> plan = new TreeMap<>();
+    Map<String, Planned> plan = new TreeMap<>();
     for (String path : paths) {
       if (!wanted.containsKey(path)) {
         throw new CheckpointException("No checkpoint of this tab changed " + path + ", so #" + number
             + " holds no version of it; nothing was restored.");
       }
-      plan.put(path, new RestorePlanner.Planned(now.get(path), wanted.get(path)));
+      plan.put(path, new Planned(now.get(path), wanted.get(path)));
     }
     graph.refuseLost(graph.files(), target);
     return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
@@ -443,13 +453,13 @@ public final class CheckpointTree {
   }
 
   /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */
-  private RestoreResult asCheckpoint(Node parent, Map<String, RestorePlanner.Planned> plan, Node subject, String action,
+  private RestoreResult asCheckpoint(Node parent, Map<String, Planned> plan, Node subject, String action,
       boolean force) {
     int from = live();
     FileRestore.Outcome outcome;
     var running = store.changeTracker().recordBackgroundSoFar(history);
     try {
-      outcome = new FileRestore(store, tabId, plan, subject, force).run(from);
+      outcome = new FileRestore(restoreParts(), plan, subject.number, force).run(from);
     } finally {
       store.changeTracker().watchBackgroundFromHere(history, running);
     }
@@ -490,7 +500,7 @@ public final class CheckpointTree {
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
       var running = store.changeTracker().recordBackgroundSoFar(history);
       try {
-        outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
+        outcome = new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from);
       } finally {
         store.changeTracker().watchBackgroundFromHere(history, running);
       }

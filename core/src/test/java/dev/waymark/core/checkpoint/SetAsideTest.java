@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.restore.FileRestore;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.lib.FileState;

@@ -1,18 +1,12 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.checkpoint.restore;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.restore.TextMerge;
-import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.checkpoint.CheckpointGraph.Node;
-import dev.waymark.core.checkpoint.RestorePlanner.Planned;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -36,21 +30,20 @@ import org.slf4j.LoggerFactory;
  * Moves the project's files from one checkpoint of a tab to another, path by path: plan, check
  * every path against the disk, then (unless something clashes) journal and write.
  */
-final class FileRestore {
+public final class FileRestore {
   private static final Logger LOG = LoggerFactory.getLogger(FileRestore.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What a restore did; {@code changes} is every write it made, what it replaced and what it wrote. */
-  record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
+  public record Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts,
       Optional<String> rescueTag, List<FileChange> changes) {
-    static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty(), List.of());
+    public static final Outcome NOTHING = new Outcome(true, List.of(), List.of(), List.of(), Optional.empty(), List.of());
 
     Outcome(boolean applied, List<String> written, List<String> merged, List<String> conflicts, Optional<String> rescueTag) {
       this(applied, written, merged, conflicts, rescueTag, List.of());
     }
 
     /** Those of {@code written} the restore removed, since the target has no such file. */
-    List<String> deleted() {
+    public List<String> deleted() {
       return changes.stream().filter(c -> !c.after().exists() && written.contains(c.path())).map(FileChange::path).toList();
     }
   }
@@ -58,42 +51,38 @@ final class FileRestore {
   /** One write the restore will make, with what it replaces. */
   private record Step(String path, FileVersion prior, FileVersion next) {}
 
-  private final ShadowStore store;
+  private final RestoreParts parts;
   private final String tabId;
   private final Map<String, Planned> plan;
   /** The checkpoint named in messages and the journal: the restore's target, or the one a revert takes back. */
-  private final Node to;
+  private final int to;
   private final boolean force;
   /** The directories on the way to the restore's paths that are links, as it began. */
   private Set<String> linked = Set.of();
 
-  FileRestore(ShadowStore store, String tabId, Node from, Node to, boolean force) {
-    this(store, tabId, RestorePlanner.plan(from, to), to, force);
-  }
-
-  /** A restore of only {@code plan}'s paths (a revert, or single files); {@code subject} names it in messages. */
-  FileRestore(ShadowStore store, String tabId, Map<String, Planned> plan, Node subject, boolean force) {
-    this.store = store;
-    this.tabId = tabId;
+  /** A restore of {@code plan}'s paths for the tab {@code parts} serves; checkpoint {@code subject} names it in messages. */
+  public FileRestore(RestoreParts parts, Map<String, Planned> plan, int subject, boolean force) {
+    this.parts = parts;
+    this.tabId = parts.tabId();
     this.plan = plan;
     this.to = subject;
     this.force = force;
   }
 
-  Outcome run(int liveNumber) {
+  public Outcome run(int liveNumber) {
     if (plan.isEmpty()) {
       return Outcome.NOTHING;
     }
-    return store.lock().run(() -> execute(plan, liveNumber));
+    return parts.lock().run(() -> execute(plan, liveNumber));
   }
 
   private Outcome execute(Map<String, Planned> plan, int liveNumber) throws IOException {
-    ShadowRepository repo = store.repo();
-    WorkTree tree = store.workTree();
+    ShadowRepository repo = parts.repo();
+    WorkTree tree = parts.workTree();
     for (var entry : plan.entrySet()) {
       FileVersion target = entry.getValue().target();
       if (target.exists() && !repo.has(target.blob())) {
-        throw new CheckpointException("Cannot restore #" + to.number + ": the stored content of " + entry.getKey()
+        throw new CheckpointException("Cannot restore #" + to + ": the stored content of " + entry.getKey()
             + " is gone from the shadow repository (pruned by retention, or the repository was damaged).");
       }
     }
@@ -119,7 +108,7 @@ final class FileRestore {
       Looked look = looked.containsKey(path) ? looked.get(path) : look(path);
       checked.put(path, look.stamp());
       WorkTree.DiskFile disk = look.disk();
-      RestorePlanner.Decision decision = RestorePlanner.decide(entry.getValue(), disk);
+      RestoreDecision decision = RestoreDecision.decide(entry.getValue(), disk);
       switch (decision.action()) {
         case KEEP -> { }
         case WRITE -> {
@@ -128,7 +117,7 @@ final class FileRestore {
         }
         case BLOCKED -> blocked.add(path); // decided below, once the removals are known
         case MERGE, CONFLICT -> {
-          FileState ours = decision.action() == RestorePlanner.Action.MERGE ? tree.readState(path) : null;
+          FileState ours = decision.action() == RestoreDecision.Action.MERGE ? tree.readState(path) : null;
           Optional<FileState> mergedState = ours == null ? Optional.empty() : merge(ours, base, target);
           if (mergedState.isPresent()) {
             toStore.add(ours);
@@ -204,13 +193,13 @@ final class FileRestore {
       }
     }
     if (!unforceable.isEmpty()) {
-      throw new CheckpointException("Cannot restore #" + to.number + ", even by force: " + String.join("; ", unforceable) + ".");
+      throw new CheckpointException("Cannot restore #" + to + ", even by force: " + String.join("; ", unforceable) + ".");
     }
 
     Optional<String> rescueTag = Optional.empty();
     if (!conflicts.isEmpty()) {
       Map<String, FileVersion> rescued = rescue(conflicts.keySet(), conflictDisk);
-      rescueTag = Optional.of(writeRescueCommit(rescued, liveNumber));
+      rescueTag = Optional.of(parts.rescue().commit(rescued, liveNumber, to));
       for (var entry : rescued.entrySet()) {
         steps.put(entry.getKey(), new Step(entry.getKey(), entry.getValue(), plan.get(entry.getKey()).target()));
       }
@@ -238,8 +227,8 @@ final class FileRestore {
       // or be where the project's own directory moved); the link itself is the obstacle, or this restore removes it
       return new Looked(WorkTree.Stamp.ABSENT, WorkTree.DiskFile.ABSENT);
     }
-    WorkTree.Stamp stamp = store.workTree().stamp(path);
-    return new Looked(stamp, store.workTree().read(path, store.repo()));
+    WorkTree.Stamp stamp = parts.workTree().stamp(path);
+    return new Looked(stamp, parts.workTree().read(path, parts.repo()));
   }
 
   private Map<String, Looked> lookAll(Set<String> paths) throws IOException {
@@ -259,7 +248,7 @@ final class FileRestore {
   }
 
   private Optional<FileState> merge(FileState ours, FileVersion base, FileVersion target) throws IOException {
-    ShadowRepository repo = store.repo();
+    ShadowRepository repo = parts.repo();
     if (repo.size(base.blob()) > ShadowRepository.MERGEABLE_LIMIT || repo.size(target.blob()) > ShadowRepository.MERGEABLE_LIMIT) {
       return Optional.empty();
     }
@@ -280,47 +269,13 @@ final class FileRestore {
       if (file.kind() == FileKind.ABSENT) {
         rescued.put(path, FileVersion.ABSENT);
       } else if (file.kind() == FileKind.SYMLINK) {
-        rescued.put(path, store.repo().insert(List.of(store.workTree().readState(path))).get(0));
+        rescued.put(path, parts.repo().insert(List.of(parts.workTree().readState(path))).get(0));
       } else {
-        rescued.put(path, new FileVersion(file.kind(), store.repo().insertFile(store.workTree().resolve(path), file.size()),
+        rescued.put(path, new FileVersion(file.kind(), parts.repo().insertFile(parts.workTree().resolve(path), file.size()),
             file.mode()));
       }
     }
     return rescued;
-  }
-
-  private String writeRescueCommit(Map<String, FileVersion> rescued, int liveNumber) {
-    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
-    ObjectNode manifest = JSON.createObjectNode();
-    manifest.put("format", 1);
-    manifest.put("tab", tabId);
-    manifest.put("rescuedAt", liveNumber);
-    manifest.put("restoring", to.number);
-    var files = manifest.putArray("files");
-    for (var entry : rescued.entrySet()) {
-      files.add(entry.getKey());
-      if (entry.getValue().exists()) {
-        entries.add(new ShadowRepository.TreeEntry("disk/" + entry.getKey(), entry.getValue()));
-      }
-    }
-    var now = store.clock().instant();
-    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(liveNumber, now);
-    String tag = base;
-    for (int i = 1; store.repo().resolve(tag) != null; i++) {
-      tag = base + "-" + i;
-    }
-    store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
-        "waymark " + tabId + ": files overwritten by a forced restore of #" + to.number + "\n", now, tag);
-    return tag;
-  }
-
-  /**
-   * A rescued tag's name: the checkpoint that was live and when, readable and valid in a ref
-   * ({@code 4-2026-11-26T19.02.11Z}).
-   */
-  static String rescueName(int liveNumber, java.time.Instant at) {
-    return liveNumber + "-" + java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH.mm.ss'Z'")
-        .withZone(java.time.ZoneOffset.UTC).format(at);
   }
 
   /**
@@ -338,12 +293,12 @@ final class FileRestore {
       entries.add(RestoreJournal.Entry.of(step.path(), step.prior(), step.next()));
     }
     try {
-      RestoreJournal.write(store.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to.number, entries));
+      RestoreJournal.write(parts.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to, entries));
     } catch (IOException e) {
-      throw new CheckpointException("Cannot restore #" + to.number + ": the restore journal could not be written in "
-          + store.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
+      throw new CheckpointException("Cannot restore #" + to + ": the restore journal could not be written in "
+          + parts.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
     }
-    long generation = store.workTree().beginWrites();
+    long generation = parts.workTree().beginWrites();
     int firstWrite = 0;
     while (firstWrite < steps.size() && !steps.get(firstWrite).next().exists()) {
       firstWrite++;
@@ -399,18 +354,18 @@ final class FileRestore {
         applied.add(current);
       }
       rollBack(applied);
-      Files.deleteIfExists(store.journalFile());
-      throw new CheckpointException("Restore of #" + to.number + " failed at " + failedAt + ": "
+      Files.deleteIfExists(parts.journalFile());
+      throw new CheckpointException("Restore of #" + to + " failed at " + failedAt + ": "
           + (current == null ? String.valueOf(e.getMessage()) : why(e, current.path()))
           + "; every file was put back as it was.", e);
     }
-    Files.deleteIfExists(store.journalFile());
-    store.workTree().writesDone(generation);
+    Files.deleteIfExists(parts.journalFile());
+    parts.workTree().writesDone(generation);
     List<FileChange> wrote = new ArrayList<>(steps.size());
     for (Step step : steps) {
       wrote.add(new FileChange(step.path(), step.prior(), step.next()));
     }
-    store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis());
+    parts.written().accept(wrote);
     return Optional.empty();
   }
 
@@ -450,30 +405,30 @@ final class FileRestore {
   }
 
   /** At least this many files to write: they are written in parallel. */
-  static final int PARALLEL_WRITES = 256;
+  public static final int PARALLEL_WRITES = 256;
 
   /** Writes or deletes one path; false, with nothing done, when it changed since it was checked. */
   private boolean applyOne(Step step, Map<String, WorkTree.Stamp> checked, long checkedAt) throws IOException {
-    store.beforeRestoreWrite(step.path());
+    parts.beforeWrite().accept(step.path());
     if (changedSinceChecked(step, checked.get(step.path()), checkedAt)) {
       return false;
     }
     if (step.next().exists()) {
-      if (step.prior().exists() && !store.workTree().keepReplaced(step.path(), step.prior(), checked.get(step.path()),
-          checkedAt, store.repo())) {
+      if (step.prior().exists() && !parts.workTree().keepReplaced(step.path(), step.prior(), checked.get(step.path()),
+          checkedAt, parts.repo())) {
         return false;
       }
-      store.workTree().write(step.path(), step.next(), store.repo());
+      parts.workTree().write(step.path(), step.next(), parts.repo());
       return true;
     }
-    return store.workTree().remove(step.path(), step.prior(), checked.get(step.path()), checkedAt, store.repo());
+    return parts.workTree().remove(step.path(), step.prior(), checked.get(step.path()), checkedAt, parts.repo());
   }
 
   /** A file changed under the restore: what it wrote is put back, and the file is named. */
   private Optional<String> stopped(List<Step> applied, Step changed) throws IOException {
     rollBack(applied);
-    Files.deleteIfExists(store.journalFile());
-    LOG.warn("restore of #{} stopped: {} changed on disk while it ran", to.number, changed.path());
+    Files.deleteIfExists(parts.journalFile());
+    LOG.warn("restore of #{} stopped: {} changed on disk while it ran", to, changed.path());
     return Optional.of(changed.path());
   }
 
@@ -481,24 +436,24 @@ final class FileRestore {
     if (then == null || then.directory()) {
       return false; // a directory's stamp changes as this restore empties it; only an empty one is replaced
     }
-    WorkTree tree = store.workTree();
+    WorkTree tree = parts.workTree();
     if (!then.equals(tree.stamp(step.path()))) {
       return true;
     }
     if (!then.racy(checkedAt)) {
       return false;
     }
-    WorkTree.DiskFile disk = tree.read(step.path(), store.repo());
+    WorkTree.DiskFile disk = tree.read(step.path(), parts.repo());
     // a FIFO, socket or device (blocked, not a directory) has no content that could change unseen: its stamp says all
     return !disk.blocked() && !disk.matches(step.prior());
   }
 
   private void rollBack(List<Step> applied) {
-    WorkTree tree = store.workTree();
+    WorkTree tree = parts.workTree();
     for (int i = applied.size() - 1; i >= 0; i--) {
       Step step = applied.get(i);
       try {
-        tree.putBack(step.path(), step.prior(), step.next(), store.repo());
+        tree.putBack(step.path(), step.prior(), step.next(), parts.repo());
       } catch (IOException | RuntimeException e) {
         LOG.error("could not put back {} while rolling back a failed restore", step.path(), e);
       }
