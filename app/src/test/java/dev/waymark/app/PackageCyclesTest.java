@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.testing.PackageGraph;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -18,8 +19,9 @@ class PackageCyclesTest {
   private static final Set<String> KNOWN_TUI_RING = Set.of("dev.waymark.tui.command", "dev.waymark.tui.frame",
       "dev.waymark.tui.keys", "dev.waymark.tui.screen");
 
-  private static final PackageGraph ALL = PackageGraph.ofSources(Path.of("../core/src/main/java"),
-      Path.of("../tui/src/main/java"), Path.of("src/main/java"));
+  private static final List<Path> ROOTS = List.of(Path.of("../core/src/main/java"), Path.of("../tui/src/main/java"),
+      Path.of("src/main/java"));
+  private static final PackageGraph ALL = PackageGraph.ofSources(ROOTS.toArray(Path[]::new));
 
   @Test
   void noRingBesidesTheKnownOneAndThatOneDoesNotGrow() {
@@ -32,6 +34,15 @@ class PackageCyclesTest {
     assertThat(ALL.uses().stream()
         .filter(use -> use.from().startsWith("dev.waymark.tui.") && use.to().equals("dev.waymark.tui"))
         .toList()).isEmpty();
+  }
+
+  @Test
+  void everyPackageSaysWhatItIsForAndWhatItMayUse() {
+    List<String> silent = ALL.packages().stream()
+        .filter(pkg -> ROOTS.stream().noneMatch(root -> Files.isRegularFile(
+            root.resolve(pkg.replace('.', '/')).resolve("package-info.java"))))
+        .toList();
+    assertThat(silent).as("packages without a package-info.java").isEmpty();
   }
 
   @Test
