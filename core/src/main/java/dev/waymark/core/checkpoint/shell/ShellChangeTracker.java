@@ -51,6 +51,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   private final Optional<UserObjectLinks> objectLinks;
   private final Path cacheFile;
   private final WriteLog writeLog;
+  private final OtherWriters otherWriters;
   private final ShellJournal journal;
   private final Map<String, Background> background = new HashMap<>();
   private final Path cookies;
@@ -81,6 +82,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
         userGit.map(UserGitRepository::ignoreContext).orElse(ProjectWalker.IgnoreContext.NONE));
     this.cacheFile = storeDir.resolve("stat-cache.bin");
     this.writeLog = new WriteLog(storeDir.resolve("writes.log"));
+    this.otherWriters = new OtherWriters(writeLog, repo);
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
@@ -643,50 +645,50 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
       }
       pending.add(new Pending(path, was, now, state, current));
     }
-    pending = withoutOthersWrites(turn.tabId(), pending, before.startMillis(), start);
+    pending = otherWriters.withoutOthersWrites(turn.tabId(), pending, before.startMillis(), start, cache);
 
     List<FileChange> changes = new ArrayList<>();
     List<Pending> kept = new ArrayList<>();
     List<byte[]> toStore = new ArrayList<>();
     for (Pending p : pending) {
-      FileVersion prior = p.was == null ? FileVersion.ABSENT : p.was.version();
-      if (p.was != null && p.was.source() == StatCache.Source.USER_GIT) {
-        Optional<byte[]> bytes = fromUsersObjects(p.path, prior.blob(), p.was.stat().size());
+      FileVersion prior = p.was() == null ? FileVersion.ABSENT : p.was().version();
+      if (p.was() != null && p.was().source() == StatCache.Source.USER_GIT) {
+        Optional<byte[]> bytes = fromUsersObjects(p.path(), prior.blob(), p.was().stat().size());
         if (bytes.isEmpty()) {
-          boolean normalised = userGit.map(g -> g.normalisesLineEndings(p.path)).orElse(false);
-          skipped.add(new WorkTreeChanges.Skipped(p.path, normalised
+          boolean normalised = userGit.map(g -> g.normalisesLineEndings(p.path())).orElse(false);
+          skipped.add(new WorkTreeChanges.Skipped(p.path(), normalised
               ? "git keeps it with LF line endings, and its mixed endings cannot be rebuilt from that; undo cannot bring "
                   + "it back"
               : "its earlier content is not in your git repository's objects as the index said; undo cannot bring it "
                   + "back"));
-          cache.remove(p.path);
+          cache.remove(p.path());
           continue;
         }
         toStore.add(bytes.get());
         prior = new FileVersion(prior.kind(), repo.hash(FileState.of(prior.kind(), bytes.get())), prior.mode());
       }
-      if (p.state.exists()) {
-        toStore.add(p.state.contentUnsafe());
+      if (p.state().exists()) {
+        toStore.add(p.state().contentUnsafe());
       }
       kept.add(p);
-      changes.add(new FileChange(p.path, prior, p.current));
+      changes.add(new FileChange(p.path(), prior, p.current()));
     }
     repo.insertBlobs(toStore);
     Map<String, String> refused = turn.recordStoredChanges(changes);
     List<FileChange> recorded = new ArrayList<>();
     for (int i = 0; i < kept.size(); i++) {
       Pending p = kept.get(i);
-      String why = refused.get(p.path);
+      String why = refused.get(p.path());
       if (why != null) {
-        skipped.add(new WorkTreeChanges.Skipped(p.path, "not recorded: " + why));
-        cache.remove(p.path);
+        skipped.add(new WorkTreeChanges.Skipped(p.path(), "not recorded: " + why));
+        cache.remove(p.path());
         continue;
       }
       recorded.add(changes.get(i));
-      if (p.now == null) {
-        cache.remove(p.path);
+      if (p.now() == null) {
+        cache.remove(p.path());
       } else {
-        cache.put(p.path, new StatCache.Entry(p.now, p.disk, StatCache.Source.SHADOW, start));
+        cache.put(p.path(), new StatCache.Entry(p.now(), p.disk(), StatCache.Source.SHADOW, start));
       }
     }
     // noted as of now: the command may have written at any moment since its start, which a command of another tab
@@ -812,23 +814,6 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   }
 
   /**
-   * How long before its file is written a tool's write may be noted ({@link TurnRecorder#recordAhead}
-   * notes it, then writes): such a note from just before a command began may be of a write the
-   * command's scan did not see. A note older than that is of a write the scan saw.
-   */
-  static final long NOTED_AHEAD_MILLIS = 250;
-
-  /**
-   * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what
-   * the path holds now ({@code current} unless another tab wrote over the command's version since).
-   */
-  private record Pending(String path, Seen was, FileStat now, FileState state, FileVersion current, FileVersion disk) {
-    Pending(String path, Seen was, FileStat now, FileState state, FileVersion current) {
-      this(path, was, now, state, current, current);
-    }
-  }
-
-  /**
    * The bytes the file at {@code path} held when the user's index vouched for it with
    * {@code blob}: the blob, or, where git turns CRLF into LF as it stores a file (a text attribute,
    * core.autocrlf), the blob with each LF a CRLF again when that gives exactly the file's size
@@ -839,119 +824,6 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     java.util.function.BooleanSupplier normalised = () -> userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
     return userGit.flatMap(g -> g.readBlob(blob, size, normalised))
         .or(() -> objectLinks.flatMap(links -> links.readBlob(blob, size, normalised)));
-  }
-
-  /**
-   * Leaves out what another tab (of this process or another) wrote at that path while the command
-   * ran: it is that tab's change, recorded in its own checkpoint. The file's new stat becomes the
-   * baseline, so it is not taken for this tab's later either. Where another tab wrote first and the
-   * command changed what it wrote, the command's change starts from that tab's version; where
-   * another tab wrote over the command's version, the change ends at the command's version (an undo
-   * then finds the other tab's write and does not clobber it).
-   */
-  private List<Pending> withoutOthersWrites(String tab, List<Pending> pending, long sinceMillis, long now) {
-    if (pending.isEmpty()) {
-      return pending;
-    }
-    Map<String, List<WriteLog.Write>> byPath = new HashMap<>();
-    // noted since the command began, less the moment a write is noted ahead of being made: an older one was in its scan
-    for (WriteLog.Write w : writeLog.since(sinceMillis - NOTED_AHEAD_MILLIS)) {
-      if (!w.tab().equals(tab)) {
-        byPath.computeIfAbsent(w.path(), k -> new ArrayList<>()).add(w);
-      }
-    }
-    if (byPath.isEmpty()) {
-      return pending;
-    }
-    List<Pending> mine = new ArrayList<>();
-    for (Pending p : pending) {
-      List<WriteLog.Write> writes = byPath.getOrDefault(p.path, List.of());
-      Pending share = writes.isEmpty() ? p : commandsShare(p, writes, sinceMillis);
-      if (share == null) {
-        LOG.debug("{} was written by tab {} while a command ran; not taken for the command's", p.path,
-            writes.get(writes.size() - 1).tab());
-        if (p.now == null) {
-          cache.remove(p.path);
-        } else if (p.current.exists() && repo.has(p.current.blob())) {
-          cache.put(p.path, new StatCache.Entry(p.now, p.current, StatCache.Source.SHADOW, now));
-        } else {
-          cache.remove(p.path);
-        }
-        continue;
-      }
-      mine.add(share);
-    }
-    return mine;
-  }
-
-  /**
-   * What of {@code p} is the command's, given other tabs' {@code writes} at its path (oldest first):
-   * null when their writes lead from what the command's scan saw to what is there now. Else, of
-   * their writes noted after the command began ({@code sinceMillis}), the first ones that each
-   * replaced what the one before wrote, starting from what the scan saw, were made before the
-   * command changed the file: its change starts from what they wrote. The first write after those
-   * replaced what the command had written by then: its change ends there, so that an undo finds
-   * the other tab's write and stops, instead of clobbering it (what the command wrote after it
-   * stays on disk, and a forced undo keeps it under a rescued tag). Only between versions of a
-   * plain file, never a link's.
-   */
-  private Pending commandsShare(Pending p, List<WriteLog.Write> writes, long sinceMillis) {
-    FileVersion was = p.was == null ? FileVersion.ABSENT : p.was.version();
-    // going back from what is there now through what they wrote: reaching what the scan saw makes it all theirs
-    FileVersion back = p.current;
-    for (int i = writes.size() - 1; i >= 0 && writes.get(i).wrote(back); i--) {
-      WriteLog.Write w = writes.get(i);
-      if (w.replaced(was)) {
-        return null;
-      }
-      if (w.prior() == null) {
-        break;
-      }
-      back = versionOf(w.priorBlob(), p.current);
-    }
-    FileVersion start = was;
-    FileVersion end = p.current;
-    boolean startMoved = false;
-    boolean endMoved = false;
-    for (WriteLog.Write w : writes) {
-      if (w.millis() < sinceMillis || w.prior() == null) {
-        continue;
-      }
-      if (w.replaced(start) && !w.wrote(start)) {
-        start = versionOf(w.blob(), was);
-        startMoved = true;
-      } else {
-        end = versionOf(w.priorBlob(), p.current);
-        endMoved = true;
-        break;
-      }
-    }
-    if (!endMoved && !startMoved) {
-      return p;
-    }
-    if (start.exists() == end.exists() && (!start.exists() || start.blob().equals(end.blob()))) {
-      return null; // their writes account for all of it
-    }
-    if (!plainFile(was) || !plainFile(p.current) || startMoved && start.exists() && !repo.has(start.blob())
-        || endMoved && end.exists() && !repo.has(end.blob())) {
-      return p; // what another tab wrote is not known well enough: the whole change is the command's, as seen
-    }
-    Seen from = !startMoved ? p.was
-        : new Seen(p.was == null ? FileStat.MISSING : p.was.stat(), start, StatCache.Source.SHADOW, null);
-    return new Pending(p.path, from, p.now, p.state, end, p.current);
-  }
-
-  private static boolean plainFile(FileVersion version) {
-    return !version.exists() || version.kind() == FileKind.REGULAR || version.kind() == FileKind.EXECUTABLE;
-  }
-
-  /** The version of {@code blob} (null: none) as a file of the kind {@code like} has, keeping the mode it finds. */
-  private static FileVersion versionOf(String blob, FileVersion like) {
-    if (blob == null) {
-      return FileVersion.ABSENT;
-    }
-    FileKind kind = like.exists() ? like.kind() : FileKind.REGULAR;
-    return new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(blob), FileVersion.NO_MODE);
   }
 
   /** The tree as the cache now knows it, for changes made after this by processes left running. */
