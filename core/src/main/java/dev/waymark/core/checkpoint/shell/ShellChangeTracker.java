@@ -13,6 +13,7 @@ import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.project.UserObjectLinks;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.ProjectId;
+import dev.waymark.core.checkpoint.shell.BackgroundJobs.Background;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   private final WriteLog writeLog;
   private final OtherWriters otherWriters;
   private final ShellJournal journal;
-  private final Map<String, Background> background = new HashMap<>();
+  private final BackgroundJobs background;
   private final Path cookies;
   private StatCache cache;
   /** File notifications, when the platform has them: null until the first whole walk starts them. */
@@ -84,6 +85,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     this.writeLog = new WriteLog(storeDir.resolve("writes.log"));
     this.otherWriters = new OtherWriters(writeLog, repo);
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
+    this.background = new BackgroundJobs(journal);
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
     this.nested = new NestedProjects(root, storeDir);
@@ -180,53 +182,9 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     }
   }
 
-  /**
-   * Processes a tab's commands left running, the marks of those commands, and the tree as the
-   * tab last recorded it.
-   */
-  private record Background(TabHistory tree, Scan after, List<ProcessHandle> processes, Set<String> marks) {
-    Background following(Scan scan, List<ProcessHandle> alive) {
-      return new Background(tree, scan, alive, marks);
-    }
-  }
-
-  /** Keeps {@code left} as the tab's background, and its marks in the store while any of its processes may run. */
-  private void follow(String tab, Background left) {
-    if (left == null || left.processes().isEmpty()) {
-      background.remove(tab);
-      if (keptMarks.remove(tab) != null) {
-        journal.clearJobs(tab);
-      }
-    } else {
-      background.put(tab, left);
-      if (!left.marks().equals(keptMarks.get(tab))) { // not rewritten at every scan while a job runs
-        journal.writeJobs(tab, left.marks());
-        keptMarks.put(tab, left.marks());
-      }
-    }
-    followedNow();
-  }
-
-  /** The marks each tab's jobs file holds. */
-  private final Map<String, Set<String>> keptMarks = new HashMap<>();
-
-  /** Every tab's followed processes, readable without waiting for a scan to end. */
-  private volatile List<ProcessHandle> followed = List.of();
-
-  private void followedNow() {
-    followed = background.values().stream().flatMap(b -> b.processes().stream()).toList();
-  }
-
   /** How many processes that commands left running still run, with what they started since (what quitting would stop). */
   public int runningInBackground() {
-    Set<Long> running = new HashSet<>();
-    for (ProcessHandle process : followed) {
-      if (process.isAlive()) {
-        running.add(process.pid());
-        process.descendants().forEach(child -> running.add(child.pid()));
-      }
-    }
-    return running.size();
+    return background.running();
   }
 
   public WriteLog writeLog() {
@@ -909,7 +867,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
       marks.addAll(earlier.marks());
     }
     if (!all.isEmpty()) {
-      follow(turn.tabId(), new Background(turn.history(), after, List.copyOf(all), Set.copyOf(marks)));
+      background.follow(turn.tabId(), new Background(turn.history(), after, List.copyOf(all), Set.copyOf(marks)));
     }
   }
 
@@ -932,7 +890,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
       turn.persist();
     }
     List<ProcessHandle> alive = left.processes().stream().filter(ProcessHandle::isAlive).toList();
-    follow(turn.tabId(), left.following(found.after().get(), alive));
+    background.follow(turn.tabId(), left.following(found.after().get(), alive));
     return found.changes();
   }
 
@@ -947,7 +905,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     if (left == null) {
       return StillRunning.NONE;
     }
-    followedNow();
+    background.followedNow();
     int at = tree.filesAt();
     if (at > 0) {
       try {
@@ -977,8 +935,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     }
     CommandMark.stop(left.processes(), 2_000);
     recordBackgroundSoFar(tree);
-    keptMarks.remove(tree.tabId());
-    journal.clearJobs(tree.tabId());
+    background.forgetMarks(tree.tabId());
   }
 
   /** Background processes of a tab that a restore found running, and the file size limit of their command. */
@@ -996,7 +953,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     if (running == StillRunning.NONE) {
       return;
     }
-    follow(tree.tabId(), alive.isEmpty() ? null
+    background.follow(tree.tabId(), alive.isEmpty() ? null
         : new Background(tree, scan(running.maxFileSize(), System.currentTimeMillis(), null).scan(), alive, running.marks()));
   }
 
@@ -1008,7 +965,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
    */
   public synchronized List<String> recover(TabHistory tree) {
     List<String> report = new ArrayList<>();
-    stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
+    background.stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
     for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
       ShellJournal.Entry entry = orphan.getValue();
       // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
@@ -1059,27 +1016,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     return report;
   }
 
-  /**
-   * Stops what the tab's commands left running in a Waymark that stopped without stopping them
-   * (killed): their marks were kept in the store while they could run. What they changed after
-   * that Waymark stopped is on disk and in no checkpoint, like an edit made between two runs.
-   */
-  private Optional<String> stopJobsLeftBehind(String tab) {
-    if (background.containsKey(tab)) {
-      return Optional.empty(); // this process follows them
-    }
-    Set<String> marks = journal.takeJobs(tab);
-    if (marks.isEmpty() || !CommandMark.findable()) {
-      return Optional.empty();
-    }
-    int stopped = 0;
-    for (String mark : marks) {
-      stopped += new CommandMark(mark).stopAll(3_000);
-    }
-    return stopped == 0 ? Optional.empty() : Optional.of(stopped + " process(es) that shell commands of this tab left "
-        + "running were still running after Waymark stopped; they were stopped. What they changed since is on disk, "
-        + "in no checkpoint");
-  }
+
 
   /** Drops the cache: the next snapshot reads every file again. */
   public synchronized void forget() {
@@ -1328,7 +1265,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
 
   @Override
   public synchronized void close() {
-    for (Background left : List.copyOf(background.values())) {
+    for (Background left : background.all()) {
       try {
         stopBackground(left.tree());
       } catch (RuntimeException e) {
