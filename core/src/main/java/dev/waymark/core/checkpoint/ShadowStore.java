@@ -3,13 +3,13 @@ package dev.waymark.core.checkpoint;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ProjectLock;
-import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
@@ -85,7 +85,7 @@ public final class ShadowStore implements AutoCloseable {
     this.retention = retention;
     this.clock = clock;
     this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
-    this.recovered = lock.run(this::recoverInterruptedRestore);
+    this.recovered = lock.run(() -> RestoreRecovery.rollBack(journalFile(), workTree, repo, clock));
   }
 
   private static SetAside openSetAside(Path storeDir) {
@@ -583,65 +583,6 @@ public final class ShadowStore implements AutoCloseable {
   /** For tests: how long the store must be idle before it packs. */
   void maintenanceQuietPeriod(java.time.Duration quiet) {
     this.quietPeriod = quiet;
-  }
-
-  /** Rolls back what a journal left behind. Runs under the project lock. */
-  private List<String> recoverInterruptedRestore() throws IOException {
-    Optional<RestoreJournal.Content> journal;
-    try {
-      journal = RestoreJournal.read(journalFile());
-    } catch (IOException | RuntimeException damaged) {
-      // Written atomically, so only a damaged disk or a hand edit gets here: the store must still open.
-      Path kept = journalFile().resolveSibling("restore-journal.damaged-" + clock.millis() + ".json");
-      Files.move(journalFile(), kept);
-      String summary = "The restore journal was damaged (" + damaged.getMessage().lines().findFirst().orElse("")
-          + "), so an interrupted restore could not be rolled back; it is kept as " + kept
-          + " and names each file with its content before and after (blobs in the shadow repository).";
-      LOG.warn(summary);
-      return List.of(summary);
-    }
-    if (journal.isEmpty()) {
-      return List.of();
-    }
-    List<String> report = new ArrayList<>();
-    RestoreJournal.Content content = journal.get();
-    // In the opposite order of FileRestore.apply(), as its rollBack does: a file written where a
-    // removed directory was must go before that directory's files can come back.
-    List<RestoreJournal.Entry> entries = new ArrayList<>(content.entries());
-    java.util.Collections.reverse(entries);
-    boolean complete = true;
-    for (RestoreJournal.Entry entry : entries) {
-      String path = entry.path();
-      try {
-        WorkTree.checkPath(path);
-        switch (workTree.putBack(path, entry.prior(), entry.next(), repo)) {
-          case PUT_BACK:
-            report.add("put back " + path);
-            break;
-          case CHANGED_SINCE:
-            report.add("left " + path + " as it is (changed since the interrupted restore)");
-            break;
-          default:
-            break;
-        }
-      } catch (IOException | RuntimeException e) {
-        // The store must still open: say what could not be put back and keep the journal.
-        complete = false;
-        report.add("could not put back " + path + " (" + e.getMessage() + "); its earlier content is blob "
-            + (entry.priorBlob() == null ? "(none: it did not exist)" : entry.priorBlob()) + " in the shadow repository");
-      }
-    }
-    if (complete) {
-      Files.deleteIfExists(journalFile());
-    } else {
-      Path kept = journalFile().resolveSibling("restore-journal.unrecovered-" + clock.millis() + ".json");
-      Files.move(journalFile(), kept);
-      report.add("the journal is kept as " + kept);
-    }
-    String summary = "An interrupted restore of tab " + content.tab() + " (#" + content.from() + " to #"
-        + content.target() + ") was rolled back: " + (report.isEmpty() ? "no file had been written yet" : String.join("; ", report));
-    LOG.warn(summary);
-    return List.of(summary);
   }
 
   @Override
