@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import dev.waymark.core.checkpoint.restore.RestoreParts;
 import dev.waymark.core.checkpoint.restore.Planned;
 import dev.waymark.core.checkpoint.restore.FileRestore;
@@ -514,7 +515,7 @@ public final class CheckpointTree {
       graph.liveMovedTo(target);
     }
     if (from != live() || fromFiles != filesAt()) {
-      store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
+      store.recordMove(tabId, new TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
         outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());

@@ -1,5 +1,7 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.store.TabMoves;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.TempNames;
@@ -73,11 +75,13 @@ public final class ShadowStore implements AutoCloseable {
   private volatile long lastWriteNanos = System.nanoTime();
   private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
   private final ShellChangeTracker changeTracker;
+  private final TabMoves tabMoves;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
       List<String> exclusions) {
     this.project = project;
     this.storeDir = storeDir;
+    this.tabMoves = new TabMoves(storeDir.resolve("tabs"));
     this.repo = repo;
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
     this.workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
@@ -662,38 +666,13 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  /**
-   * Where a tab's last restore took it: live and files before and after, and redo (next first).
-   * Kept in {@code tabs/<tab>.moved} so that a process killed after a restore but before its
-   * session was saved does not leave the tab believing the files are where they were.
-   */
-  public record TabPosition(int fromLive, int fromFiles, int live, int files, List<Integer> redo) {
-    public TabPosition {
-      redo = List.copyOf(redo);
-    }
-  }
-
+  /** Keeps where the restore of {@code tabId} left it (see {@link TabMoves}). */
   void recordMove(String tabId, TabPosition position) {
-    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
-    Path temp = file.resolveSibling("." + file.getFileName() + ".tmp");
-    try {
-      WaymarkHome.createPrivateDirectories(file.getParent());
-      Files.write(temp, JSON.writeValueAsBytes(position));
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      // The files moved; only a kill before the next session save would now leave the tab behind.
-      LOG.warn("could not record where the restore of tab {} left it", tabId, e);
-    }
+    tabMoves.record(tabId, position);
   }
 
   Optional<TabPosition> lastMove(String tabId) {
-    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
-    try {
-      return Files.isRegularFile(file) ? Optional.of(JSON.readValue(file.toFile(), TabPosition.class)) : Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("could not read {}; the tab is brought back as its session says", file, e);
-      return Optional.empty();
-    }
+    return tabMoves.last(tabId);
   }
 
   /**
