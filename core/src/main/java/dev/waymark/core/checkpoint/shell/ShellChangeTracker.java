@@ -55,6 +55,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   private final OtherWriters otherWriters;
   private final ShellJournal journal;
   private final BackgroundJobs background;
+  private final ShellRecovery recovery;
   private final Path cookies;
   private StatCache cache;
   /** File notifications, when the platform has them: null until the first whole walk starts them. */
@@ -86,6 +87,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     this.otherWriters = new OtherWriters(writeLog, repo);
     this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
     this.background = new BackgroundJobs(journal);
+    this.recovery = new ShellRecovery(journal, cacheFile, background);
     this.cookies = storeDir.resolve("watch-cookies");
     this.objectLinks = userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects")));
     this.nested = new NestedProjects(root, storeDir);
@@ -964,57 +966,9 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
    * with the stat cache as saved before the command, under the ignore rules of its start.
    */
   public synchronized List<String> recover(TabHistory tree) {
-    List<String> report = new ArrayList<>();
-    background.stopJobsLeftBehind(tree.tabId()).ifPresent(report::add);
-    for (var orphan : journal.leftInTab(tree.tabId())) { // called by the tab's holder only
-      ShellJournal.Entry entry = orphan.getValue();
-      // the command may outlive the Waymark that ran it: stopped first, so that what it changes is all recorded now
-      if (!entry.mark().isEmpty() && CommandMark.findable() && new CommandMark(entry.mark()).stopAll(3_000) > 0) {
-        report.add("the shell command of checkpoint #" + entry.checkpoint()
-            + " was still running after Waymark stopped; it was stopped, and what it changed is recorded below");
-      }
-      try {
-        StatCache cache = cache();
-        Optional<StatCache> baseline = cache.generation() == entry.cacheGeneration() ? Optional.of(cache)
-            : StatCache.loadAt(cacheFile, entry.cacheGeneration()); // another process saved the cache since
-        if (baseline.isEmpty()) {
-          // the baseline was lost: comparing with another could take every file for new
-          report.add("the changes of a shell command of checkpoint #" + entry.checkpoint()
-              + " could not be recovered: the project's stat cache changed since it started");
-          ShellJournal.remove(orphan.getKey());
-          continue;
-        }
-        Map<String, Seen> files = new HashMap<>();
-        baseline.get().entries().forEach((path, e) -> files.put(path, new Seen(e.stat(), e.version(), e.source(), null)));
-        Scan before = new Scan(entry.startMillis(), entry.maxFileSize(), PathTable.of(files),
-            Tree.unwalked(ProjectWalker.IgnoreRules.fixed(entry.ignoreFiles())), false, Set.of());
-        String where;
-        WorkTreeChanges changes;
-        if (tree.has(entry.checkpoint())) {
-          changes = tree.amend(entry.checkpoint(), turn -> recordChanges(turn, before).changes());
-          where = "checkpoint #" + entry.checkpoint();
-        } else {
-          // stopped before the checkpoint was saved anywhere: a checkpoint of their own keeps them undoable
-          int[] number = {0};
-          changes = tree.inNewCancelled(turn -> {
-            number[0] = turn.number();
-            return recordChanges(turn, before).changes();
-          });
-          where = "new checkpoint #" + number[0];
-        }
-        if (!changes.recorded().isEmpty()) {
-          report.add(where + " now holds " + changes.recorded().size()
-              + " file change(s) of a shell command that was running when Waymark stopped; they can be undone");
-        }
-        ShellJournal.remove(orphan.getKey());
-      } catch (RuntimeException e) {
-        LOG.warn("could not recover the changes of a shell command from {}", orphan.getKey(), e);
-        report.add("the changes of a shell command of checkpoint #" + entry.checkpoint()
-            + " could not be recovered: " + e.getMessage());
-      }
-    }
-    return report;
+    return recovery.recover(tree, this::cache, (turn, before) -> recordChanges(turn, before).changes());
   }
+
 
 
 
