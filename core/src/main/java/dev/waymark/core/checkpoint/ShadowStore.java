@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.Ref;
@@ -54,7 +54,6 @@ public final class ShadowStore implements AutoCloseable {
   /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
   public static final String WRITE_TEMP_SUFFIX = ".waymark-write.tmp";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
-  private static final int MAINTAIN_EVERY = 64;
 
   private final Path project;
   private final Path storeDir;
@@ -64,16 +63,7 @@ public final class ShadowStore implements AutoCloseable {
   private final RetentionPolicy retention;
   private final Clock clock;
   private final List<String> recovered;
-  private final AtomicInteger checkpointsSinceMaintenance = new AtomicInteger();
-  private final java.util.concurrent.atomic.AtomicBoolean maintenanceScheduled = new java.util.concurrent.atomic.AtomicBoolean();
-  private final java.util.concurrent.ScheduledExecutorService maintenanceTimer =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "waymark-maintenance-timer");
-        t.setDaemon(true);
-        return t;
-      });
-  private volatile long lastWriteNanos = System.nanoTime();
-  private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
+  private final Maintenance maintenance;
   private final ShellChangeTracker changeTracker;
   private final TabMoves tabMoves;
 
@@ -82,6 +72,7 @@ public final class ShadowStore implements AutoCloseable {
     this.project = project;
     this.storeDir = storeDir;
     this.tabMoves = new TabMoves(storeDir.resolve("tabs"));
+    this.maintenance = new Maintenance(repo);
     this.repo = repo;
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
     this.workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
@@ -550,48 +541,19 @@ public final class ShadowStore implements AutoCloseable {
     return storeDir.resolve("restore-journal.json");
   }
 
-  /**
-   * Called after each checkpoint commit. Every {@value #MAINTAIN_EVERY} checkpoints, refs and
-   * objects are packed, but only once no checkpoint has been written for a quiet period: packing
-   * runs on the writer thread, and would otherwise hold up the turns of a busy tab.
-   */
+  /** Called after each checkpoint commit (see {@link Maintenance#checkpointWritten}). */
   void checkpointWritten() {
-    lastWriteNanos = System.nanoTime();
-    if (checkpointsSinceMaintenance.incrementAndGet() >= MAINTAIN_EVERY && !maintenanceScheduled.getAndSet(true)) {
-      scheduleMaintenance();
-    }
-  }
-
-  private void scheduleMaintenance() {
-    try {
-      maintenanceTimer.schedule(() -> {
-        if (System.nanoTime() - lastWriteNanos < quietPeriod.toNanos()) {
-          scheduleMaintenance();
-          return;
-        }
-        checkpointsSinceMaintenance.set(0);
-        maintenanceScheduled.set(false);
-        repo.writeLater("maintenance", () -> {
-          try {
-            repo.maintain();
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
-      }, quietPeriod.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException closed) {
-      // the store is closing; the next session packs
-    }
+    maintenance.checkpointWritten();
   }
 
   /** For tests: how long the store must be idle before it packs. */
   void maintenanceQuietPeriod(java.time.Duration quiet) {
-    this.quietPeriod = quiet;
+    maintenance.quietPeriod(quiet);
   }
 
   @Override
   public void close() {
-    maintenanceTimer.shutdownNow();
+    maintenance.close();
     changeTracker.stopScanAhead();
     changeTracker.close();
     workTree.close();
