@@ -58,6 +58,11 @@ public final class Turn implements TabRecords {
     return tree.tabId();
   }
 
+  @Override
+  public List<FileVersion> store(List<FileState> contents) {
+    return tree.store().repo().insert(contents);
+  }
+
   /** Records changes whose versions are all stored; returns, by path, why one was refused. */
   @Override
   public java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {

@@ -1,6 +1,8 @@
 package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +15,13 @@ public interface TabRecords {
 
   /** The checkpoint's number. */
   int number();
+
+  /**
+   * Stores {@code contents} in the project's shadow repository and returns their versions, in
+   * order: how a {@link CommandCapture} that did not read them through the store keeps what a
+   * command wrote, and what the paths held before, so that the changes it records name them.
+   */
+  List<FileVersion> store(List<FileState> contents);
 
   /**
    * Records changes whose versions (before and after) are all in the shadow repository already;
