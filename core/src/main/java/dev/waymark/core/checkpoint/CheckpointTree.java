@@ -1,16 +1,16 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
-import dev.waymark.core.checkpoint.restore.RestoreParts;
-import dev.waymark.core.checkpoint.restore.Planned;
-import dev.waymark.core.checkpoint.restore.FileRestore;
-import dev.waymark.core.checkpoint.shell.TabHistory;
-import dev.waymark.core.checkpoint.shell.TabRecords;
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.restore.FileRestore;
+import dev.waymark.core.checkpoint.restore.Planned;
+import dev.waymark.core.checkpoint.restore.RestoreParts;
+import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.TabRecords;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

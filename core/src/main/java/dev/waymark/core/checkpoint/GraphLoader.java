@@ -1,8 +1,8 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
-import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

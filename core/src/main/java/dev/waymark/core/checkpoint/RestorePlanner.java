@@ -1,9 +1,9 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.Planned;
-import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,20 +1,20 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.store.TabMoves;
-import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
-import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
+import dev.waymark.core.checkpoint.store.TabMoves;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,16 +1,16 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.shell.CommandCapture;
-import dev.waymark.core.checkpoint.shell.TabHistory;
-import dev.waymark.core.checkpoint.shell.TabRecords;
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
-import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.TabRecords;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

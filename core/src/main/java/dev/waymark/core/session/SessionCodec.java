@@ -1,6 +1,5 @@
 package dev.waymark.core.session;
 
-import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
@@ -12,6 +11,7 @@ import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Event;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
-import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;

@@ -1,16 +1,16 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.lib.FileKind;
-import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.restore.WorkTree;
-import dev.waymark.core.checkpoint.store.ShadowRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.Planned;
 import dev.waymark.core.checkpoint.restore.RestoreDecision.Action;
 import dev.waymark.core.checkpoint.restore.RestoreDecision;
-import dev.waymark.core.checkpoint.restore.Planned;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,10 +1,5 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.lib.FileChange;
-import dev.waymark.core.checkpoint.lib.FileState;
-import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.restore.TextMerge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +8,11 @@ import dev.waymark.core.checkpoint.ReferenceModel.Content;
 import dev.waymark.core.checkpoint.ReferenceModel.Kind;
 import dev.waymark.core.checkpoint.ReferenceModel.Outcome;
 import dev.waymark.core.checkpoint.ReferenceModel.Refused;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.TextMerge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;

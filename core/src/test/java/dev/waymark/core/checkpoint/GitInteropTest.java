@@ -1,13 +1,13 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.lib.FileChange;
-import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.restore.WorkTree;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.WorkTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,8 +1,8 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.project.UserGitRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.project.UserGitRepository;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

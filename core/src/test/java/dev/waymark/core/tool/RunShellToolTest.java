@@ -1,14 +1,13 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.lib.FileChange;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,18 +1,18 @@
 package dev.waymark.tui.keys;
 
 import com.googlecode.lanterna.input.KeyStroke;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
-import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.command.SlashCommand;
-import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.input.MentionFinder;
+import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;

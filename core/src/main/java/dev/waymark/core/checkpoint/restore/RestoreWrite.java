@@ -2,19 +2,19 @@ package dev.waymark.core.checkpoint.restore;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.restore.FileRestore.Step;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.waymark.core.checkpoint.restore.FileRestore.Step;
 
 /**
  * The write half of a restore: journal every step, write them (removals first, in parallel when

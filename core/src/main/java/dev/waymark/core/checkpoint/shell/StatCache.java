@@ -1,10 +1,10 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.ExclusiveFile;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.WaymarkHome;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,10 +1,10 @@
 package dev.waymark.core.checkpoint.shell;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.ExclusiveFile;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

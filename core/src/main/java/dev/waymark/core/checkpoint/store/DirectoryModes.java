@@ -1,11 +1,11 @@
 package dev.waymark.core.checkpoint.store;
 
-import dev.waymark.core.checkpoint.lib.FileModes;
-import dev.waymark.core.checkpoint.lib.FileStat;
-import dev.waymark.core.checkpoint.lib.FileVersion;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileStat;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

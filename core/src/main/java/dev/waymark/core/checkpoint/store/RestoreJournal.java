@@ -1,9 +1,9 @@
 package dev.waymark.core.checkpoint.store;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;

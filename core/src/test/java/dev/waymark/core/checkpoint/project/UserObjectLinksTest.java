@@ -1,9 +1,9 @@
 package dev.waymark.core.checkpoint.project;
 
-import dev.waymark.core.checkpoint.GitCli;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.GitCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,10 +1,10 @@
 package dev.waymark.core.checkpoint.shell;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
