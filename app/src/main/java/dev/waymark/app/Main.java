@@ -1,14 +1,14 @@
 package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code waymark} command. */
 @Command(

@@ -13,6 +13,7 @@ import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.terminal.KeyMap;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,7 @@ public class FrameBench {
 
   private Path dir;
   private ShadowStore store;
+  private Workspace workspace;
   private WaymarkUi ui;
   private int running;
   private int frames;
@@ -67,10 +69,10 @@ public class FrameBench {
     store = ShadowStore.open(project, new WaymarkHome(dir.resolve("home")), RetentionPolicy.DEFAULT);
     TerminalScreen screen = new TerminalScreen(new DefaultVirtualTerminal(new TerminalSize(160, 48)));
     screen.startScreen();
-    WaymarkUi.TabOpener opener = () -> new TabSession(store.newTab(), project,
+    workspace = new Workspace(store, "bench", (tree, memory) -> new TabSession(tree, project,
         new ScriptedChatModel(new ScriptedChatModel.Script(List.of())), Toolset.of(List.of()),
-        new SessionSettings("bench", ApprovalMode.YOLO, true, null));
-    ui = new WaymarkUi(screen, Runnable::run, opener,
+        new SessionSettings("bench", ApprovalMode.YOLO, true, null), memory));
+    ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("bench · model", "yolo", KeyMap.defaults(), Clock.systemDefaultZone()));
     ui.openTab();
     for (int n = 1; n <= messages / 2; n++) {
@@ -110,6 +112,7 @@ public class FrameBench {
 
   @TearDown(Level.Trial)
   public void close() throws Exception {
+    workspace.close();
     store.close();
     try (var files = Files.walk(dir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -30,6 +30,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import dev.waymark.tui.text.DiffLines;
+import dev.waymark.tui.text.Plurals;
 import dev.waymark.tui.text.Tone;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -442,11 +443,6 @@ public final class WaymarkUi implements Host {
     return workspace.backgroundProcesses();
   }
 
-  /** "1 background process", "2 background processes". */
-  public static String backgroundProcesses(int count) {
-    return count + (count == 1 ? " background process" : " background processes");
-  }
-
   @Override
   public int chatWidth() {
     return chatWidth;
@@ -482,7 +478,7 @@ public final class WaymarkUi implements Host {
     }
     int running = backgroundProcesses();
     if (running > 0) {
-      layers.ask(new Layers.Confirm(backgroundProcesses(running) + " that a shell command started "
+      layers.ask(new Layers.Confirm(Plurals.backgroundProcesses(running) + " that a shell command started "
           + (running == 1 ? "is" : "are") + " still running. Quitting stops "
           + (running == 1 ? "it" : "them") + ", and what " + (running == 1 ? "it" : "they")
           + " changed is recorded. Quit anyway? [y/N]", this::quit));

@@ -2,6 +2,10 @@ package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.bench.ProjectGenerator;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.waymark.core.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.waymark.core.checkpoint.FileChange;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;

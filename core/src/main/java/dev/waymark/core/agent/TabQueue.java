@@ -1,6 +1,6 @@
 package dev.waymark.core.agent;
 
-import dev.waymark.core.checkpoint.CheckpointException;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Event;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -322,7 +322,7 @@ public final class TabSession implements AutoCloseable {
         java.util.OptionalInt before = java.util.OptionalInt.empty();
         try {
           before = java.util.OptionalInt.of(tree.saved(c.name()));
-        } catch (dev.waymark.core.checkpoint.CheckpointException none) {
+        } catch (dev.waymark.core.checkpoint.lib.CheckpointException none) {
           // a new name
         }
         var saved = tree.save(c.name(), c.force());

@@ -1,10 +1,10 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;

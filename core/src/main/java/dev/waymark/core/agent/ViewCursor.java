@@ -1,8 +1,8 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Command.View;
 
 /**

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileChange;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,8 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,6 +1,16 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.FileRestore;
+import dev.waymark.core.checkpoint.restore.Planned;
+import dev.waymark.core.checkpoint.restore.RestoreParts;
+import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.TabRecords;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -113,7 +123,8 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
-      store.changeTracker().stopBackground(this); // what its commands left running stops with it
+      LayerCapture.stopBackground(this); // what its commands left running stops with it
+      store.changeTracker().stopBackground(history);
       store.releaseTab(tabId);
     }
     released = true;
@@ -213,6 +224,48 @@ public final class CheckpointTree {
     return store;
   }
 
+  /** What a restore of this tab's files works with; built per restore, since a test may swap the store's hook. */
+  private RestoreParts restoreParts() {
+    return new RestoreParts(tabId, store.repo(), store.workTree(), store.lock(), store.journalFile(), writer::rescue,
+        wrote -> store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
+        store::beforeRestoreWrite);
+  }
+
+  /** This tab as shell capture sees it: one instance per tree. */
+  TabHistory history() {
+    return history;
+  }
+
+  private final TabHistory history = new TabHistory() {
+    @Override
+    public String tabId() {
+      return CheckpointTree.this.tabId();
+    }
+
+    @Override
+    public int filesAt() {
+      return CheckpointTree.this.filesAt();
+    }
+
+    @Override
+    public boolean has(int number) {
+      return CheckpointTree.this.has(number);
+    }
+
+    @Override
+    public <T> T amend(int number, Function<TabRecords, T> work) {
+      return CheckpointTree.this.amend(number, work::apply);
+    }
+
+    @Override
+    public <T> T inNewCancelled(Function<TabRecords, T> work) {
+      Turn turn = begin();
+      T result = work.apply(turn);
+      turn.finish(CheckpointStatus.CANCELLED);
+      return result;
+    }
+  };
+
   FileState readProjectFile(String path) throws IOException {
     store.workTree().refuseLinkedParent(path);
     return store.workTree().readState(path);
@@ -296,7 +349,7 @@ public final class CheckpointTree {
       throw new CheckpointException("The files already are as #" + target.number + " holds them; nothing to restore.");
     }
     graph.refuseLost(graph.files(), target);
-    Map<String, RestorePlanner.Planned> plan = RestorePlanner.plan(graph.files(), target);
+    Map<String, Planned> plan = RestorePlanner.plan(graph.files(), target);
     return asCheckpoint(graph.live(), plan, target, "Restored the files of #" + target.number, force);
   }
 
@@ -340,7 +393,7 @@ public final class CheckpointTree {
           + "checkpoint builds on can be reverted.");
     }
     graph.refuseLost(to, from.parent);
-    Map<String, RestorePlanner.Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
+    Map<String, Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
     String range = first == last ? "#" + first : "#" + first + "..#" + last;
     if (!paths.isEmpty()) {
       for (String path : paths) {
@@ -370,13 +423,13 @@ public final class CheckpointTree {
     Node target = graph.node(number);
     Map<String, FileVersion> wanted = graph.versionsAt(target, null);
     Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
-    Map<String, RestorePlanner.Planned> plan = new TreeMap<>();
+    Map<String, Planned> plan = new TreeMap<>();
     for (String path : paths) {
       if (!wanted.containsKey(path)) {
         throw new CheckpointException("No checkpoint of this tab changed " + path + ", so #" + number
             + " holds no version of it; nothing was restored.");
       }
-      plan.put(path, new RestorePlanner.Planned(now.get(path), wanted.get(path)));
+      plan.put(path, new Planned(now.get(path), wanted.get(path)));
     }
     graph.refuseLost(graph.files(), target);
     return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
@@ -402,15 +455,16 @@ public final class CheckpointTree {
   }
 
   /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */
-  private RestoreResult asCheckpoint(Node parent, Map<String, RestorePlanner.Planned> plan, Node subject, String action,
+  private RestoreResult asCheckpoint(Node parent, Map<String, Planned> plan, Node subject, String action,
       boolean force) {
     int from = live();
     FileRestore.Outcome outcome;
-    var running = store.changeTracker().recordBackgroundSoFar(this);
+    LayerCapture.settleAt(this);
+    var running = store.changeTracker().recordBackgroundSoFar(history);
     try {
-      outcome = new FileRestore(store, tabId, plan, subject, force).run(from);
+      outcome = new FileRestore(restoreParts(), plan, subject.number, force).run(from);
     } finally {
-      store.changeTracker().watchBackgroundFromHere(this, running);
+      store.changeTracker().watchBackgroundFromHere(history, running);
     }
     if (!outcome.applied()) {
       return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
@@ -447,11 +501,12 @@ public final class CheckpointTree {
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      var running = store.changeTracker().recordBackgroundSoFar(this);
+      LayerCapture.settleAt(this);
+      var running = store.changeTracker().recordBackgroundSoFar(history);
       try {
-        outcome = new FileRestore(store, tabId, graph.files(), target, force).run(from);
+        outcome = new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from);
       } finally {
-        store.changeTracker().watchBackgroundFromHere(this, running);
+        store.changeTracker().watchBackgroundFromHere(history, running);
       }
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
@@ -463,7 +518,7 @@ public final class CheckpointTree {
       graph.liveMovedTo(target);
     }
     if (from != live() || fromFiles != filesAt()) {
-      store.recordMove(tabId, new ShadowStore.TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
+      store.recordMove(tabId, new TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
         outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());

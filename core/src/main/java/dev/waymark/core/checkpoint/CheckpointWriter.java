@@ -1,6 +1,12 @@
 package dev.waymark.core.checkpoint;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +22,8 @@ import org.eclipse.jgit.lib.ObjectId;
  * holds no lock meanwhile (the tree is confined to its tab's thread).
  */
 final class CheckpointWriter {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final ShadowStore store;
   private final String tabId;
 
@@ -120,5 +128,43 @@ final class CheckpointWriter {
       }
     }
     return List.of();
+  }
+
+  /**
+   * Commits what a forced restore of {@code #restoring} is about to overwrite (path → the version on
+   * disk, blobs stored) under a new {@code rescued/<live>-<time>} tag; returns the tag.
+   */
+  String rescue(Map<String, FileVersion> rescued, int liveNumber, int restoring) {
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    ObjectNode manifest = JSON.createObjectNode();
+    manifest.put("format", 1);
+    manifest.put("tab", tabId);
+    manifest.put("rescuedAt", liveNumber);
+    manifest.put("restoring", restoring);
+    var files = manifest.putArray("files");
+    for (var entry : rescued.entrySet()) {
+      files.add(entry.getKey());
+      if (entry.getValue().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("disk/" + entry.getKey(), entry.getValue()));
+      }
+    }
+    var now = store.clock().instant();
+    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(liveNumber, now);
+    String tag = base;
+    for (int i = 1; store.repo().resolve(tag) != null; i++) {
+      tag = base + "-" + i;
+    }
+    store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
+        "waymark " + tabId + ": files overwritten by a forced restore of #" + restoring + "\n", now, tag);
+    return tag;
+  }
+
+  /**
+   * A rescued tag's name: the checkpoint that was live and when, readable and valid in a ref
+   * ({@code 4-2026-11-26T19.02.11Z}).
+   */
+  static String rescueName(int liveNumber, java.time.Instant at) {
+    return liveNumber + "-" + java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH.mm.ss'Z'")
+        .withZone(java.time.ZoneOffset.UTC).format(at);
   }
 }

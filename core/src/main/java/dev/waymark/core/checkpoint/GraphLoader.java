@@ -1,6 +1,8 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +75,7 @@ final class GraphLoader {
    * does not know, or knew only as running.
    */
   static Loaded restore(CheckpointTree.Snapshot snapshot, Set<Integer> lost, List<StoredCheckpoint> newer,
-      Optional<ShadowStore.TabPosition> lastMove, Instant now) {
+      Optional<TabPosition> lastMove, Instant now) {
     CheckpointGraph graph = new CheckpointGraph(now);
     for (Checkpoint cp : snapshot.checkpoints()) {
       Node parent = cp.number() > 0 && graph.exists(cp.parent()) ? graph.node(cp.parent()) : null;
@@ -96,7 +98,7 @@ final class GraphLoader {
     List<Integer> redo = snapshot.redo();
     boolean reconciled = false;
     if (lastMove.isPresent()) {
-      ShadowStore.TabPosition moved = lastMove.get();
+      TabPosition moved = lastMove.get();
       if (moved.fromLive() == snapshot.live() && moved.fromFiles() == snapshot.filesAt()
           && graph.exists(moved.live()) && graph.exists(moved.files())) {
         live = graph.node(moved.live());

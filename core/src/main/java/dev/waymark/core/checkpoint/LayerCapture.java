@@ -2,6 +2,18 @@ package dev.waymark.core.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileStat;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.checkpoint.restore.TextMerge;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.checkpoint.shell.WriteLog;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerChanges;

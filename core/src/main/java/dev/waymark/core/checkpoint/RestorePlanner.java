@@ -1,6 +1,9 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.Planned;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -10,37 +13,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * What moving a tab's files from one checkpoint to another must do, decided without touching
- * anything: which paths change ({@link #plan}), and for each, given what is on disk now, whether
- * to keep it, write the target, carry a later edit by someone else over by a merge, or stop on a
- * clash ({@link #decide}). {@link FileRestore} reads the disk, asks, and writes.
+ * Which paths moving a tab's files from one checkpoint to another changes, and from what to what,
+ * decided on the graph alone; what to do about each given the disk is {@link RestoreDecision}'s.
  */
 final class RestorePlanner {
   private RestorePlanner() {}
-
-  /** For one path: the version the tab expects on disk now, and the version the target wants. */
-  record Planned(FileVersion base, FileVersion target) {}
-
-  /** What to do about one path. */
-  enum Action {
-    /** The disk holds the target already. */
-    KEEP,
-    /** The disk holds the tab's own version: write {@link Decision#next()}. */
-    WRITE,
-    /** Someone else changed the text since: a three-way merge may carry that change over. */
-    MERGE,
-    /** Someone else changed it in a way no merge can carry (binary, link, deleted or created on one side). */
-    CONFLICT,
-    /** A directory or special file stands where the path is: it depends on what else the restore removes. */
-    BLOCKED
-  }
-
-  /** The action, and for {@link Action#WRITE} the version to write. */
-  record Decision(Action action, FileVersion next) {
-    static Decision of(Action action) {
-      return new Decision(action, null);
-    }
-  }
 
   /**
    * The paths that differ between two checkpoints of one graph. With L their lowest common
@@ -95,43 +72,5 @@ final class RestorePlanner {
       }
     }
     return plan;
-  }
-
-  /**
-   * What to do about one planned path given what is on disk: the target there already, keep it;
-   * the tab's own version (maybe with a mode someone changed since, which stays when the kind
-   * does), write the target; text changed by someone else on all three sides, merge; a directory
-   * or special file, blocked; anything else is a clash.
-   */
-  static Decision decide(Planned planned, WorkTree.DiskFile disk) {
-    FileVersion base = planned.base();
-    FileVersion target = planned.target();
-    if (disk.matches(target)) {
-      return Decision.of(Action.KEEP);
-    }
-    if (disk.sameContent(base)) {
-      FileVersion next = keepChangedMode(base, disk, target);
-      return disk.matches(next) ? Decision.of(Action.KEEP) : new Decision(Action.WRITE, next);
-    }
-    if (disk.blocked()) {
-      return Decision.of(Action.BLOCKED);
-    }
-    return Decision.of(mergeable(base, disk, target) ? Action.MERGE : Action.CONFLICT);
-  }
-
-  /** {@code target}, with the mode found on disk when it differs from the tab's and the kind stays. */
-  static FileVersion keepChangedMode(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
-    boolean changed = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
-    return changed && target.exists() && target.kind() == base.kind()
-        ? new FileVersion(target.kind(), target.blob(), disk.mode()) : target;
-  }
-
-  private static boolean mergeable(FileVersion base, WorkTree.DiskFile disk, FileVersion target) {
-    return isText(base.kind()) && isText(disk.kind()) && isText(target.kind())
-        && disk.size() <= ShadowRepository.MERGEABLE_LIMIT;
-  }
-
-  static boolean isText(FileKind kind) {
-    return kind == FileKind.REGULAR || kind == FileKind.EXECUTABLE;
   }
 }

@@ -1,6 +1,20 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.restore.RestoreRecovery;
+import dev.waymark.core.checkpoint.restore.SetAside;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
+import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.Maintenance;
+import dev.waymark.core.checkpoint.store.ProjectId;
+import dev.waymark.core.checkpoint.store.ProjectLock;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
+import dev.waymark.core.checkpoint.store.TabMoves;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.Ref;
@@ -41,7 +54,6 @@ public final class ShadowStore implements AutoCloseable {
   /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
   public static final String WRITE_TEMP_SUFFIX = ".waymark-write.tmp";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
-  private static final int MAINTAIN_EVERY = 64;
 
   private final Path project;
   private final Path storeDir;
@@ -51,22 +63,16 @@ public final class ShadowStore implements AutoCloseable {
   private final RetentionPolicy retention;
   private final Clock clock;
   private final List<String> recovered;
-  private final AtomicInteger checkpointsSinceMaintenance = new AtomicInteger();
-  private final java.util.concurrent.atomic.AtomicBoolean maintenanceScheduled = new java.util.concurrent.atomic.AtomicBoolean();
-  private final java.util.concurrent.ScheduledExecutorService maintenanceTimer =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "waymark-maintenance-timer");
-        t.setDaemon(true);
-        return t;
-      });
-  private volatile long lastWriteNanos = System.nanoTime();
-  private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
+  private final Maintenance maintenance;
   private final ShellChangeTracker changeTracker;
+  private final TabMoves tabMoves;
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
       List<String> exclusions) {
     this.project = project;
     this.storeDir = storeDir;
+    this.tabMoves = new TabMoves(storeDir.resolve("tabs"));
+    this.maintenance = new Maintenance(repo);
     this.repo = repo;
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
     this.workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
@@ -74,7 +80,7 @@ public final class ShadowStore implements AutoCloseable {
     this.retention = retention;
     this.clock = clock;
     this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
-    this.recovered = lock.run(this::recoverInterruptedRestore);
+    this.recovered = lock.run(() -> RestoreRecovery.rollBack(journalFile(), workTree, repo, clock));
   }
 
   private static SetAside openSetAside(Path storeDir) {
@@ -88,7 +94,8 @@ public final class ShadowStore implements AutoCloseable {
 
   /** How many processes that shell commands left running in this store's tabs still run: closing it stops them. */
   public int backgroundProcesses() {
-    return changeTracker.runningInBackground();
+    // commands run in layers (LayerCapture) and those the tracker follows
+    return changeTracker.runningInBackground() + LayerCapture.runningInBackground(LayerCapture.layersRoot(this));
   }
 
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
@@ -160,21 +167,9 @@ public final class ShadowStore implements AutoCloseable {
     return project;
   }
 
-  /** A readable, stable directory name for a canonical project path. */
+  /** A readable, stable directory name for a canonical project path (see {@link ProjectId}). */
   static String projectId(Path canonicalProject) {
-    String name = canonicalProject.getFileName() == null ? "root" : canonicalProject.getFileName().toString();
-    String safe = name.replaceAll("[^A-Za-z0-9._-]", "_");
-    if (safe.length() > 40) {
-      safe = safe.substring(0, 40);
-    }
-    String hash;
-    try {
-      hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-          .digest(canonicalProject.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-    return safe + "-" + hash.substring(0, 16);
+    return ProjectId.of(canonicalProject);
   }
 
   public Path projectDirectory() {
@@ -250,7 +245,9 @@ public final class ShadowStore implements AutoCloseable {
       throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
     }
     CheckpointTree tree = new CheckpointTree(this, tabId, GraphLoader.rebuild(stored, saves, clock.instant()), false);
-    for (String note : changeTracker.recover(tree)) {
+    List<String> notes = new java.util.ArrayList<>(LayerCapture.recover(tree));
+    notes.addAll(changeTracker.recover(tree.history()));
+    for (String note : notes) {
       LOG.warn("tab {}: {}", tabId, note);
     }
     return tree;
@@ -386,7 +383,10 @@ public final class ShadowStore implements AutoCloseable {
     List<String> shellRecovered = List.of();
     if (claim) {
       removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now
-      shellRecovered = changeTracker.recover(tree); // likewise: it records into the tab's checkpoints
+      // likewise: they record into the tab's checkpoints; a layer left by a killed Waymark first
+      List<String> notes = new java.util.ArrayList<>(LayerCapture.recover(tree));
+      notes.addAll(changeTracker.recover(tree.history()));
+      shellRecovered = List.copyOf(notes);
     }
     return new RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
   }
@@ -547,108 +547,21 @@ public final class ShadowStore implements AutoCloseable {
     return storeDir.resolve("restore-journal.json");
   }
 
-  /**
-   * Called after each checkpoint commit. Every {@value #MAINTAIN_EVERY} checkpoints, refs and
-   * objects are packed, but only once no checkpoint has been written for a quiet period: packing
-   * runs on the writer thread, and would otherwise hold up the turns of a busy tab.
-   */
+  /** Called after each checkpoint commit (see {@link Maintenance#checkpointWritten}). */
   void checkpointWritten() {
-    lastWriteNanos = System.nanoTime();
-    if (checkpointsSinceMaintenance.incrementAndGet() >= MAINTAIN_EVERY && !maintenanceScheduled.getAndSet(true)) {
-      scheduleMaintenance();
-    }
-  }
-
-  private void scheduleMaintenance() {
-    try {
-      maintenanceTimer.schedule(() -> {
-        if (System.nanoTime() - lastWriteNanos < quietPeriod.toNanos()) {
-          scheduleMaintenance();
-          return;
-        }
-        checkpointsSinceMaintenance.set(0);
-        maintenanceScheduled.set(false);
-        repo.writeLater("maintenance", () -> {
-          try {
-            repo.maintain();
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
-      }, quietPeriod.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException closed) {
-      // the store is closing; the next session packs
-    }
+    maintenance.checkpointWritten();
   }
 
   /** For tests: how long the store must be idle before it packs. */
   void maintenanceQuietPeriod(java.time.Duration quiet) {
-    this.quietPeriod = quiet;
-  }
-
-  /** Rolls back what a journal left behind. Runs under the project lock. */
-  private List<String> recoverInterruptedRestore() throws IOException {
-    Optional<RestoreJournal.Content> journal;
-    try {
-      journal = RestoreJournal.read(journalFile());
-    } catch (IOException | RuntimeException damaged) {
-      // Written atomically, so only a damaged disk or a hand edit gets here: the store must still open.
-      Path kept = journalFile().resolveSibling("restore-journal.damaged-" + clock.millis() + ".json");
-      Files.move(journalFile(), kept);
-      String summary = "The restore journal was damaged (" + damaged.getMessage().lines().findFirst().orElse("")
-          + "), so an interrupted restore could not be rolled back; it is kept as " + kept
-          + " and names each file with its content before and after (blobs in the shadow repository).";
-      LOG.warn(summary);
-      return List.of(summary);
-    }
-    if (journal.isEmpty()) {
-      return List.of();
-    }
-    List<String> report = new ArrayList<>();
-    RestoreJournal.Content content = journal.get();
-    // In the opposite order of FileRestore.apply(), as its rollBack does: a file written where a
-    // removed directory was must go before that directory's files can come back.
-    List<RestoreJournal.Entry> entries = new ArrayList<>(content.entries());
-    java.util.Collections.reverse(entries);
-    boolean complete = true;
-    for (RestoreJournal.Entry entry : entries) {
-      String path = entry.path();
-      try {
-        WorkTree.checkPath(path);
-        switch (workTree.putBack(path, entry.prior(), entry.next(), repo)) {
-          case PUT_BACK:
-            report.add("put back " + path);
-            break;
-          case CHANGED_SINCE:
-            report.add("left " + path + " as it is (changed since the interrupted restore)");
-            break;
-          default:
-            break;
-        }
-      } catch (IOException | RuntimeException e) {
-        // The store must still open: say what could not be put back and keep the journal.
-        complete = false;
-        report.add("could not put back " + path + " (" + e.getMessage() + "); its earlier content is blob "
-            + (entry.priorBlob() == null ? "(none: it did not exist)" : entry.priorBlob()) + " in the shadow repository");
-      }
-    }
-    if (complete) {
-      Files.deleteIfExists(journalFile());
-    } else {
-      Path kept = journalFile().resolveSibling("restore-journal.unrecovered-" + clock.millis() + ".json");
-      Files.move(journalFile(), kept);
-      report.add("the journal is kept as " + kept);
-    }
-    String summary = "An interrupted restore of tab " + content.tab() + " (#" + content.from() + " to #"
-        + content.target() + ") was rolled back: " + (report.isEmpty() ? "no file had been written yet" : String.join("; ", report));
-    LOG.warn(summary);
-    return List.of(summary);
+    maintenance.quietPeriod(quiet);
   }
 
   @Override
   public void close() {
-    maintenanceTimer.shutdownNow();
+    maintenance.close();
     changeTracker.stopScanAhead();
+    LayerCapture.stopAll(LayerCapture.layersRoot(this));
     changeTracker.close();
     workTree.close();
     synchronized (tabLocks) {
@@ -722,38 +635,13 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  /**
-   * Where a tab's last restore took it: live and files before and after, and redo (next first).
-   * Kept in {@code tabs/<tab>.moved} so that a process killed after a restore but before its
-   * session was saved does not leave the tab believing the files are where they were.
-   */
-  public record TabPosition(int fromLive, int fromFiles, int live, int files, List<Integer> redo) {
-    public TabPosition {
-      redo = List.copyOf(redo);
-    }
-  }
-
+  /** Keeps where the restore of {@code tabId} left it (see {@link TabMoves}). */
   void recordMove(String tabId, TabPosition position) {
-    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
-    Path temp = file.resolveSibling("." + file.getFileName() + ".tmp");
-    try {
-      WaymarkHome.createPrivateDirectories(file.getParent());
-      Files.write(temp, JSON.writeValueAsBytes(position));
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      // The files moved; only a kill before the next session save would now leave the tab behind.
-      LOG.warn("could not record where the restore of tab {} left it", tabId, e);
-    }
+    tabMoves.record(tabId, position);
   }
 
   Optional<TabPosition> lastMove(String tabId) {
-    Path file = storeDir.resolve("tabs").resolve(tabId + ".moved");
-    try {
-      return Files.isRegularFile(file) ? Optional.of(JSON.readValue(file.toFile(), TabPosition.class)) : Optional.empty();
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("could not read {}; the tab is brought back as its session says", file, e);
-      return Optional.empty();
-    }
+    return tabMoves.last(tabId);
   }
 
   /**

@@ -1,6 +1,16 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.TabRecords;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +28,7 @@ import java.util.Optional;
  *
  * <p>Used on the thread that holds its tree (the turn thread while the turn runs).
  */
-public final class Turn {
+public final class Turn implements TabRecords {
   private final CheckpointTree tree;
   final Node node;
 
@@ -27,22 +37,35 @@ public final class Turn {
     return tree;
   }
 
+  @Override
+  public TabHistory history() {
+    return tree.history();
+  }
+
   Turn(CheckpointTree tree, Node node) {
     this.tree = tree;
     this.node = node;
   }
 
+  @Override
   public int number() {
     return node.number;
   }
 
   /** The tab this turn belongs to. */
+  @Override
   public String tabId() {
     return tree.tabId();
   }
 
+  @Override
+  public List<FileVersion> store(List<FileState> contents) {
+    return tree.store().repo().insert(contents);
+  }
+
   /** Records changes whose versions are all stored; returns, by path, why one was refused. */
-  java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {
+  @Override
+  public java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {
     return tree.recorder().recordStored(node, changes);
   }
 
@@ -80,7 +103,15 @@ public final class Turn {
    * before it records the command's changes, so nothing it does afterwards goes unrecorded.
    */
   public WorkTreeSnapshot snapshotWorkTree(long maxFileSize, CommandMark mark) {
-    return tree.store().changeTracker().snapshot(this, maxFileSize, mark);
+    return snapshotWorkTree(tree.store().changeTracker(), maxFileSize, mark);
+  }
+
+  /**
+   * {@link #snapshotWorkTree(long, CommandMark)} with another way of finding the command's changes
+   * than comparing the project before and after it (see {@link CommandCapture}).
+   */
+  public WorkTreeSnapshot snapshotWorkTree(CommandCapture capture, long maxFileSize, CommandMark mark) {
+    return new WorkTreeSnapshot(capture, this, capture.before(this, maxFileSize, mark));
   }
 
   /**
@@ -134,6 +165,7 @@ public final class Turn {
    * Keeps what this turn has recorded so far under its checkpoint's tag, so that a crash before
    * {@link #finish} loses none of it. A tool records a change, persists, and only then makes it.
    */
+  @Override
   public void persist() {
     tree.recorder().persist(node);
   }

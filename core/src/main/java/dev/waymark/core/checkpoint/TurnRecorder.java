@@ -1,6 +1,11 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.WorkTree;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;

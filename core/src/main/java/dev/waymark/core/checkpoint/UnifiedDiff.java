@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.FileKind;
 import java.nio.charset.StandardCharsets;
 
 /** Unified diffs in the same form as checkpoint diffs, for previews of changes not yet made. */

@@ -1,6 +1,8 @@
 package dev.waymark.core.checkpoint;
 
-import java.nio.file.Path;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.util.List;
 
 /**
@@ -38,31 +40,20 @@ import java.util.List;
  * its own stat changed; what changed inside it is not known).
  */
 public final class WorkTreeSnapshot {
-  private final ShellChangeTracker tracker;
+  private final CommandCapture capture;
   private final Turn turn;
-  private final ShellChangeTracker.Scan before;
-  private final int examined;
-  private final int stored;
-  private final boolean readUsersIndex;
-  private final Path journal;
-  private CommandMark mark;
-  private java.util.function.Supplier<ShellChangeTracker.Scan> after;
+  private CommandCapture.Before before;
+  private CommandCapture.After after;
 
-  WorkTreeSnapshot(ShellChangeTracker tracker, Turn turn, ShellChangeTracker.Scan before, int examined, int stored,
-      boolean readUsersIndex, Path journal, CommandMark mark) {
-    this.tracker = tracker;
-    this.mark = mark;
+  WorkTreeSnapshot(CommandCapture capture, Turn turn, CommandCapture.Before before) {
+    this.capture = capture;
     this.turn = turn;
     this.before = before;
-    this.examined = examined;
-    this.stored = stored;
-    this.readUsersIndex = readUsersIndex;
-    this.journal = journal;
   }
 
   /** How many files the snapshot covers. */
   public int fileCount() {
-    return before.files().size();
+    return before.fileCount();
   }
 
   /**
@@ -70,17 +61,17 @@ public final class WorkTreeSnapshot {
    * those touched since the scan it started from.
    */
   public int examinedCount() {
-    return examined;
+    return before.examined();
   }
 
   /** How many files taking it had to read: those neither the cache nor the user's index knew. */
   public int storedCount() {
-    return stored;
+    return before.stored();
   }
 
   /** Whether taking it read the user's git index (not needed while the index is as the stat cache last saw it). */
   public boolean readUsersIndex() {
-    return readUsersIndex;
+    return before.readUsersIndex();
   }
 
   /**
@@ -88,26 +79,13 @@ public final class WorkTreeSnapshot {
    * jobs are found by that session too, in this process and, after a kill, in the next.
    */
   public void commandStarted(CommandMark leading) {
-    if (!leading.value().equals(mark.value())) {
-      throw new IllegalArgumentException("not the mark of this snapshot's command");
-    }
-    mark = leading;
-    if (journal != null) {
-      ShellJournal.started(journal, leading);
-    }
+    before = capture.started(before, leading);
   }
 
   /** Compares the project with the snapshot, records every change in the turn and keeps it under the tag. */
   public WorkTreeChanges recordChanges() {
-    ShellChangeTracker.Recorded found = tracker.recordChanges(turn, before);
-    after = found.after();
-    if (!found.changes().recorded().isEmpty()) {
-      turn.persist();
-    }
-    if (journal != null) {
-      ShellJournal.remove(journal);
-    }
-    return found.changes();
+    after = capture.after(turn, before);
+    return after.changes();
   }
 
   /**
@@ -116,7 +94,7 @@ public final class WorkTreeSnapshot {
    */
   public void leftRunning(List<ProcessHandle> processes) {
     if (after != null) {
-      tracker.leftRunning(turn, after.get(), processes, mark);
+      capture.leftRunning(turn, after, processes);
     }
   }
 }

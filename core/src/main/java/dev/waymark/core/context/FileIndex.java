@@ -1,6 +1,6 @@
 package dev.waymark.core.context;
 
-import dev.waymark.core.checkpoint.ProjectWalker;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;

@@ -1,6 +1,6 @@
 package dev.waymark.core.context;
 
-import dev.waymark.core.checkpoint.ProjectWalker;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;

@@ -51,7 +51,7 @@ interface McpConnection extends AutoCloseable {
    * stdio server's processes carry {@code mark}, so that they can be stopped even while it starts.
    */
   interface Factory {
-    McpConnection connect(McpServerConfig config, Environment environment, dev.waymark.core.checkpoint.CommandMark mark)
+    McpConnection connect(McpServerConfig config, Environment environment, dev.waymark.core.checkpoint.shell.CommandMark mark)
         throws McpFailure;
   }
 

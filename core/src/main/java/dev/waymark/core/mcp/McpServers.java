@@ -285,7 +285,7 @@ public final class McpServers implements AutoCloseable {
     private final Object restarting = new Object();
     private McpConnection connection;
     /** The mark of the processes of a start under way, so that stopping Waymark stops them too. */
-    private dev.waymark.core.checkpoint.CommandMark starting;
+    private dev.waymark.core.checkpoint.shell.CommandMark starting;
     private State state = State.STARTING;
     private List<Tool> tools = List.of();
     private String lastError;
@@ -313,7 +313,7 @@ public final class McpServers implements AutoCloseable {
 
     /** Connects (the first time, or again after a crash); the state says how it went. */
     private void connect() {
-      dev.waymark.core.checkpoint.CommandMark mark = dev.waymark.core.checkpoint.CommandMark.random();
+      dev.waymark.core.checkpoint.shell.CommandMark mark = dev.waymark.core.checkpoint.shell.CommandMark.random();
       synchronized (this) {
         if (state == State.STOPPED) {
           return;
@@ -563,7 +563,7 @@ public final class McpServers implements AutoCloseable {
 
     void stop() {
       McpConnection open;
-      dev.waymark.core.checkpoint.CommandMark half;
+      dev.waymark.core.checkpoint.shell.CommandMark half;
       synchronized (this) {
         open = connection;
         half = starting;
@@ -574,7 +574,7 @@ public final class McpServers implements AutoCloseable {
       if (open != null) {
         open.close();
       }
-      if (half != null && config.stdio() && dev.waymark.core.checkpoint.CommandMark.findable()) {
+      if (half != null && config.stdio() && dev.waymark.core.checkpoint.shell.CommandMark.findable()) {
         half.stopAll(STOP_WAIT_MILLIS); // a server still starting, which nobody else would stop
       }
     }

@@ -2,7 +2,7 @@ package dev.waymark.core.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.checkpoint.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.tool.ToolResult;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;

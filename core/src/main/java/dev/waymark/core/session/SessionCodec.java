@@ -1,17 +1,17 @@
 package dev.waymark.core.session;
 
-import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.FileChange;
-import dev.waymark.core.checkpoint.FileKind;
-import dev.waymark.core.checkpoint.FileModes;
-import dev.waymark.core.checkpoint.FileVersion;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Event;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -274,7 +274,7 @@ public final class SessionStore {
     }
     try {
       store.deleteTabs(only);
-    } catch (dev.waymark.core.checkpoint.CheckpointException inUse) {
+    } catch (dev.waymark.core.checkpoint.lib.CheckpointException inUse) {
       throw new SessionException("Session " + session.id() + " was not deleted: " + inUse.getMessage()
           + " Nothing was deleted.", inUse);
     }

@@ -1,13 +1,13 @@
 package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.waymark.core.checkpoint.CheckpointException;
-import dev.waymark.core.checkpoint.FileChange;
-import dev.waymark.core.checkpoint.FileKind;
-import dev.waymark.core.checkpoint.FileModes;
-import dev.waymark.core.checkpoint.FileState;
-import dev.waymark.core.checkpoint.FileVersion;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.model.ToolSpec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.FileModes;
-import dev.waymark.core.checkpoint.FileVersion;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,7 +35,7 @@ final class AtomicWrite {
       Files.write(target, content); // through the link, as an editor would; the link itself stays
       return;
     }
-    Path temp = dev.waymark.core.checkpoint.TempNames.beside(target, TEMP_SUFFIX);
+    Path temp = dev.waymark.core.checkpoint.lib.TempNames.beside(target, TEMP_SUFFIX);
     Files.deleteIfExists(temp);
     int finalMode = mode != FileVersion.NO_MODE ? mode
         : Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) ? FileModes.read(target) : FileModes.newFileMode();

@@ -1,6 +1,6 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.ProjectWalker;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,13 +1,13 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.CheckpointException;
-import dev.waymark.core.checkpoint.CommandMark;
-import dev.waymark.core.checkpoint.CommandSlot;
-import dev.waymark.core.checkpoint.FileChange;
-import dev.waymark.core.checkpoint.FileKind;
 import dev.waymark.core.checkpoint.LayerCapture;
-import dev.waymark.core.checkpoint.WorkTreeChanges;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;

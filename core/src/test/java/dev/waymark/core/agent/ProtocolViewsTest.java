@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.FileChange;
-import dev.waymark.core.checkpoint.FileKind;
-import dev.waymark.core.checkpoint.FileVersion;
 import dev.waymark.core.checkpoint.RestoreMode;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.protocol.TurnStatus;

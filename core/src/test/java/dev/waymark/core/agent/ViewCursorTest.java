@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointException;
 import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Command;
 import java.time.Instant;
 import java.util.ArrayList;

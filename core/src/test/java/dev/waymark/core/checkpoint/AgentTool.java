@@ -2,6 +2,9 @@ package dev.waymark.core.checkpoint;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

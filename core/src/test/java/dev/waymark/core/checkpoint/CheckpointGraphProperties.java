@@ -3,9 +3,14 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
-import dev.waymark.core.checkpoint.RestorePlanner.Action;
-import dev.waymark.core.checkpoint.RestorePlanner.Decision;
-import dev.waymark.core.checkpoint.RestorePlanner.Planned;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.Planned;
+import dev.waymark.core.checkpoint.restore.RestoreDecision.Action;
+import dev.waymark.core.checkpoint.restore.RestoreDecision;
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -210,25 +215,25 @@ class CheckpointGraphProperties {
      * base), write the target, with the disk's bits when someone changed them and the kind stays;
      * text everywhere within the size limit, merge; anything else, a clash.
      */
-    static Decision decision(Planned planned, WorkTree.DiskFile disk) {
+    static RestoreDecision decision(Planned planned, WorkTree.DiskFile disk) {
       FileVersion base = planned.base();
       FileVersion target = planned.target();
       if (disk.blocked()) {
-        return new Decision(Action.BLOCKED, null);
+        return new RestoreDecision(Action.BLOCKED, null);
       }
       if (holds(disk, target)) {
-        return new Decision(Action.KEEP, null);
+        return new RestoreDecision(Action.KEEP, null);
       }
       boolean ownContent = disk.kind() == base.kind() && java.util.Objects.equals(disk.id(), base.blob());
       if (ownContent) {
         boolean bitsChanged = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
         FileVersion write = bitsChanged && target.kind() == base.kind() && target.exists()
             ? new FileVersion(target.kind(), target.blob(), disk.mode()) : target;
-        return holds(disk, write) ? new Decision(Action.KEEP, null) : new Decision(Action.WRITE, write);
+        return holds(disk, write) ? new RestoreDecision(Action.KEEP, null) : new RestoreDecision(Action.WRITE, write);
       }
       Set<FileKind> text = Set.of(FileKind.REGULAR, FileKind.EXECUTABLE);
       boolean allText = text.contains(base.kind()) && text.contains(disk.kind()) && text.contains(target.kind());
-      return new Decision(allText && disk.size() <= ShadowRepository.MERGEABLE_LIMIT ? Action.MERGE : Action.CONFLICT, null);
+      return new RestoreDecision(allText && disk.size() <= ShadowRepository.MERGEABLE_LIMIT ? Action.MERGE : Action.CONFLICT, null);
     }
 
     private static boolean holds(WorkTree.DiskFile disk, FileVersion v) {
@@ -329,7 +334,7 @@ class CheckpointGraphProperties {
         assertThat(plan).as("the plan from #%d to #%d", spec.files, to).isEqualTo(spec.planned(spec.files, to));
         for (var entry : plan.entrySet()) {
           WorkTree.DiskFile disk = disk(entry.getValue());
-          Decision decision = RestorePlanner.decide(entry.getValue(), disk);
+          RestoreDecision decision = RestoreDecision.decide(entry.getValue(), disk);
           assertThat(decision).as("%s with %s on disk", entry, disk).isEqualTo(Spec.decision(entry.getValue(), disk));
           seen.add(decision.action().name());
           applied &= decision.action() != Action.CONFLICT && decision.action() != Action.BLOCKED || pick(2) == 0;

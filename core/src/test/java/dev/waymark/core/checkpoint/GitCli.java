@@ -19,17 +19,17 @@ import java.util.concurrent.TimeUnit;
  * and the user's git configuration ({@code GIT_CONFIG_NOSYSTEM}, {@code GIT_CONFIG_GLOBAL=/dev/null})
  * and from any {@code GIT_*} variable the test run inherited.
  */
-final class GitCli {
+public final class GitCli {
   private GitCli() {}
 
   /** What one run printed and how it ended. */
-  record Result(List<String> command, int exit, byte[] out, String err) {
-    String text() {
+  public record Result(List<String> command, int exit, byte[] out, String err) {
+    public String text() {
       return new String(out, UTF_8);
     }
 
     /** The output split on NUL, for {@code -z} formats; the trailing empty piece is dropped. */
-    List<String> nulSeparated() {
+    public List<String> nulSeparated() {
       List<String> pieces = new ArrayList<>(List.of(text().split("\0", -1)));
       if (!pieces.isEmpty() && pieces.get(pieces.size() - 1).isEmpty()) {
         pieces.remove(pieces.size() - 1);
@@ -38,7 +38,7 @@ final class GitCli {
     }
 
     /** Non-empty output lines. */
-    List<String> lines() {
+    public List<String> lines() {
       List<String> lines = new ArrayList<>();
       for (String line : text().split("\n")) {
         if (!line.isEmpty()) {
@@ -48,7 +48,7 @@ final class GitCli {
       return lines;
     }
 
-    Result ok() {
+    public Result ok() {
       if (exit != 0) {
         fail("%s exited with %d%nstdout: %s%nstderr: %s", String.join(" ", command), exit, text(), err);
       }
@@ -57,7 +57,7 @@ final class GitCli {
   }
 
   /** Fails the calling test, with a message saying how to fix it, when {@code git} cannot be run. */
-  static String requireGit() {
+  public static String requireGit() {
     Result version;
     try {
       version = run(Path.of("").toAbsolutePath(), Map.of(), "--version");
@@ -72,7 +72,7 @@ final class GitCli {
   }
 
   /** {@code git args...} in {@code cwd}, which must succeed. */
-  static Result ok(Path cwd, String... args) {
+  public static Result ok(Path cwd, String... args) {
     return run(cwd, args).ok();
   }
 

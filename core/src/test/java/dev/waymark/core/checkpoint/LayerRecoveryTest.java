@@ -1,5 +1,7 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;

@@ -3,6 +3,12 @@ package dev.waymark.core.checkpoint;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.restore.FileRestore;
+import dev.waymark.core.checkpoint.restore.SetAside;
+import dev.waymark.core.checkpoint.restore.WorkTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.shell.CommandSlot;
 import java.nio.file.Path;
 
 /**

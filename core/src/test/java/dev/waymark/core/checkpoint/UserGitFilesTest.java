@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.project.UserGitRepository;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

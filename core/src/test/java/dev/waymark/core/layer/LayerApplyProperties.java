@@ -2,7 +2,7 @@ package dev.waymark.core.layer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.TextMerge;
+import dev.waymark.core.checkpoint.restore.TextMerge;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

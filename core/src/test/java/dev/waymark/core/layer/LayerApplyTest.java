@@ -3,7 +3,7 @@ package dev.waymark.core.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.checkpoint.TextMerge;
+import dev.waymark.core.checkpoint.restore.TextMerge;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.waymark.core.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.waymark.core.checkpoint.FileChange;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;

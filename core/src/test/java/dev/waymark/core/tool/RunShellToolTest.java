@@ -1,14 +1,13 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.CommandMark;
-import dev.waymark.core.checkpoint.FileChange;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,7 +193,7 @@ class RunShellToolTest {
     first.get(20, TimeUnit.SECONDS);
 
     assertThat(f.recorded()).containsExactly("a1.txt", "a2.txt", "a3.txt", "a4.txt", "a5.txt", "a6.txt");
-    assertThat(otherTurn.changes()).extracting(dev.waymark.core.checkpoint.FileChange::path)
+    assertThat(otherTurn.changes()).extracting(dev.waymark.core.checkpoint.lib.FileChange::path)
         .containsExactlyInAnyOrder("b1.txt", "b2.txt", "b3.txt");
     assertThat(second.content()).contains("waited").contains("for another shell command on this project");
   }

@@ -2,11 +2,11 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
-import dev.waymark.core.checkpoint.FileChange;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

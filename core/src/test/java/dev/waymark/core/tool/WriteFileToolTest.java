@@ -2,7 +2,7 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.FileKind;
+import dev.waymark.core.checkpoint.lib.FileKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,22 +88,22 @@ class WriteFileToolTest {
     f.call("edit_file", "path", "secret.env", "old_string", "new", "new_string", "edited");
     var changes = f.turn.changes();
     f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
-    int created = dev.waymark.core.checkpoint.FileModes.read(f.file("new.txt"));
-    assertThat(changes).extracting(c -> c.path() + " " + dev.waymark.core.checkpoint.FileModes.octal(c.after().mode()))
-        .containsExactlyInAnyOrder("secret.env 0600", "new.txt " + dev.waymark.core.checkpoint.FileModes.octal(created));
+    int created = dev.waymark.core.checkpoint.lib.FileModes.read(f.file("new.txt"));
+    assertThat(changes).extracting(c -> c.path() + " " + dev.waymark.core.checkpoint.lib.FileModes.octal(c.after().mode()))
+        .containsExactlyInAnyOrder("secret.env 0600", "new.txt " + dev.waymark.core.checkpoint.lib.FileModes.octal(created));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
 
     // gone, then brought back by undo and redo with the mode it was written with
     f.turn = f.tab.begin();
     Files.delete(f.file("secret.env"));
-    f.turn.recordFromDisk("secret.env", dev.waymark.core.checkpoint.FileState.withMode("edited\n".getBytes(), 0600));
+    f.turn.recordFromDisk("secret.env", dev.waymark.core.checkpoint.lib.FileState.withMode("edited\n".getBytes(), 0600));
     f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
     f.tab.undo();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
     f.tab.undo();
     f.tab.redo();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
-    assertThat(dev.waymark.core.checkpoint.FileModes.read(f.file("new.txt"))).isEqualTo(created);
+    assertThat(dev.waymark.core.checkpoint.lib.FileModes.read(f.file("new.txt"))).isEqualTo(created);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.waymark.tui.chat;
 
-import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;

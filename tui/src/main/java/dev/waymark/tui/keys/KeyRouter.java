@@ -1,18 +1,18 @@
 package dev.waymark.tui.keys;
 
 import com.googlecode.lanterna.input.KeyStroke;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
-import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.command.SlashCommand;
-import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.frame.Layers;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.input.MentionFinder;
+import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
@@ -20,6 +20,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.Action;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
+import dev.waymark.tui.text.Plurals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -420,7 +421,7 @@ public final class KeyRouter {
       lastCtrlC = clock.instant();
       int running = host.backgroundProcesses();
       layers.hint(running == 0 ? "Press Ctrl+C again to exit."
-          : "Press Ctrl+C again to exit and stop " + dev.waymark.tui.WaymarkUi.backgroundProcesses(running) + ".");
+          : "Press Ctrl+C again to exit and stop " + Plurals.backgroundProcesses(running) + ".");
     }
   }
 

@@ -1,0 +1,620 @@
+package dev.waymark.core.checkpoint.project;
+
+import dev.waymark.core.checkpoint.lib.FileStat;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
+import org.eclipse.jgit.ignore.IgnoreNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Walks a project's files the way the user thinks of them: without the directories nobody edits
+ * by hand ({@link #EXCLUDED_DIRECTORIES}) and without what {@code .gitignore} files leave out.
+ *
+ * <p>Ignore rules follow git, lowest priority first: {@code core.excludesFile} (default
+ * {@code $XDG_CONFIG_HOME/git/ignore}), the enclosing repository's {@code info/exclude}, the
+ * {@code .gitignore} files from that repository's root down, a deeper file overriding a shallower
+ * one; an ignored directory is not entered, so nothing under it can be re-included. The user's
+ * git configuration is read for {@code core.excludesFile} only, and nothing of it is written. Links are reported as entries and never
+ * followed, so a walk never leaves the project. Entries come in name order, for stable output.
+ *
+ * <p>Used by the shell change tracker (to find what a command changed) and by the file-finding
+ * tools, so that both see the same files.
+ */
+public final class ProjectWalker {
+  private static final Logger LOG = LoggerFactory.getLogger(ProjectWalker.class);
+
+  /** Directory names never walked, at any depth: version control, dependencies, build output, caches. */
+  public static final Set<String> EXCLUDED_DIRECTORIES = Set.of(".git", "node_modules", "target", "build", "dist",
+      ".venv", "__pycache__", ".gradle", ".idea");
+
+  /** Why an entry was left out: each names the rule, so that a message can say which one. */
+  public enum Exclusion {
+    /** One of {@link #EXCLUDED_DIRECTORIES}, or a {@code .git} file. */
+    BUILT_IN("excluded by Waymark (build output, dependencies, caches)"),
+    /** Matched by a {@code .gitignore} file. */
+    IGNORED("ignored by .gitignore"),
+    /** Matched by the repository's {@code info/exclude}. */
+    GIT_INFO_EXCLUDE("ignored by .git/info/exclude"),
+    /** Matched by git's {@code core.excludesFile} (default {@code ~/.config/git/ignore}). */
+    EXCLUDES_FILE("ignored by git's core.excludesFile"),
+    /** Matched by the {@code exclusions} setting. */
+    SETTINGS("left out by the \"exclusions\" setting"),
+    /**
+     * A name that is not UTF-8: Java reads it with a stand-in character, and that name leads to no
+     * file, so nothing can read, record or restore it.
+     */
+    NOT_UTF8("not UTF-8");
+
+    private final String described;
+
+    Exclusion(String described) {
+      this.described = described;
+    }
+
+    /** The rule, as a message to the user names it ("ignored by .gitignore"). */
+    public String described() {
+      return described;
+    }
+  }
+
+  /**
+   * Entries that are walked even where a rule would leave them out: what the user's git tracks
+   * (git itself never ignores a tracked file) and files the store already knows unchanged, so
+   * that an ignore rule written since (by the agent, say) cannot hide their deletion.
+   */
+  public interface Kept {
+    public Kept NONE = new Kept() {
+      @Override
+      public boolean file(String path, FileStat stat) {
+        return false;
+      }
+
+      @Override
+      public boolean below(String dir) {
+        return false;
+      }
+    };
+
+    /** Whether the file at {@code path}, as {@code stat}, is walked whatever the rules say. */
+    boolean file(String path, FileStat stat);
+
+    /** Whether the directory {@code dir} holds something walked whatever the rules say: then it is entered. */
+    boolean below(String dir);
+  }
+
+  /** Receives the walk's entries. */
+  public interface Visitor {
+    /**
+     * A file, link or other non-directory entry that is not excluded. {@code path} is
+     * project-relative with {@code /}. Returns false to end the walk.
+     */
+    boolean entry(String path, Path file, BasicFileAttributes attributes) throws IOException;
+
+    /** An excluded entry; a directory is not entered. */
+    default void excluded(String path, Path file, BasicFileAttributes attributes, Exclusion why) {}
+  }
+
+  private final Path root;
+  private final boolean posix;
+  private final IgnoreNode exclusions;
+  /** Where the project sits in the enclosing git work tree ("" at its root, or without one); ignore patterns are relative to that. */
+  private final String prefix;
+  private final List<Frame> outer;
+  private volatile Kept kept = Kept.NONE;
+
+  public ProjectWalker(Path root) {
+    this(root, List.of());
+  }
+
+  /** A walker that also leaves out {@code exclusions}: patterns in .gitignore syntax, from the root, that win over .gitignore. */
+  public ProjectWalker(Path root, List<String> exclusions) {
+    this(root, exclusions, UserGitRepository.find(root).map(UserGitRepository::ignoreContext).orElse(IgnoreContext.NONE));
+  }
+
+  public ProjectWalker(Path root, List<String> exclusions, IgnoreContext context) {
+    this.root = root;
+    this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
+    IgnoreNode node = new IgnoreNode();
+    try {
+      node.parse("settings", new ByteArrayInputStream(String.join("\n", exclusions).getBytes(StandardCharsets.UTF_8)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // reading from memory
+    }
+    this.exclusions = node.getRules().isEmpty() ? null : node;
+    this.prefix = context.projectPrefix();
+    List<Frame> frames = new ArrayList<>();
+    for (IgnoreSource source : context.sources()) {
+      frames.add(new Frame(source.prefix(), source.node(), source.kind()));
+    }
+    this.outer = List.copyOf(frames);
+  }
+
+  /** The ignore rules above the project, from the enclosing git repository: {@link #NONE} without one. */
+  public record IgnoreContext(String projectPrefix, List<IgnoreSource> sources) {
+    public static final IgnoreContext NONE = new IgnoreContext("", List.of());
+  }
+
+  /** One ignore file's rules, for paths below {@code prefix} (relative to the work tree, ending with {@code /}). */
+  record IgnoreSource(String prefix, IgnoreNode node, Exclusion kind) {}
+
+  /** What {@link #scan} and {@link #exclusionOf} walk whatever the rules say (the plain {@link #walk} keeps nothing). */
+  public void keep(Kept kept) {
+    this.kept = kept;
+  }
+
+  /**
+   * The {@code .gitignore} rules of each directory a walk entered, by project-relative directory
+   * ({@code ""} for the root). A walk given these rules uses them instead of the files on disk,
+   * so that a command that edits a {@code .gitignore} cannot make ignored files look created or
+   * deleted. A directory the rules do not know (created since) reads its own file.
+   */
+  public static final class IgnoreRules {
+    private final Map<String, Optional<Parsed>> byDirectory;
+    private final boolean recording;
+    /** Whether a directory the rules do not know reads its own file (else it has none). */
+    private final boolean readsUnknown;
+    /** Whether what is read for a directory the rules do not know is kept in them. */
+    private final boolean keepsUnknown;
+
+    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown) {
+      this(byDirectory, recording, readsUnknown, false);
+    }
+
+    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown,
+        boolean keepsUnknown) {
+      this.byDirectory = byDirectory;
+      this.recording = recording;
+      this.readsUnknown = readsUnknown;
+      this.keepsUnknown = keepsUnknown;
+    }
+
+    /** Empty rules that a scan fills with what it reads. */
+    public static IgnoreRules recording() {
+      return new IgnoreRules(new ConcurrentHashMap<>(), true, true);
+    }
+
+    /** These rules, for a later scan to use instead of the files on disk. */
+    public IgnoreRules replaying() {
+      return new IgnoreRules(byDirectory, false, true);
+    }
+
+    /**
+     * A copy of these rules that also keeps the files of directories they do not know, read from
+     * disk: the rules of a scan brought up to date from an earlier one, when no ignore file changed.
+     */
+    public IgnoreRules extending() {
+      return new IgnoreRules(new ConcurrentHashMap<>(byDirectory), false, true, true);
+    }
+
+    /** These rules, with {@code dir}'s {@code .gitignore} read as {@code text} rather than from disk (null: none). */
+    public IgnoreRules with(String dir, byte[] text) {
+      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>(byDirectory);
+      map.put(dir, text == null ? Optional.empty() : Optional.ofNullable(Parsed.of(dir, text)));
+      return new IgnoreRules(map, false, true, true);
+    }
+
+    /** Rules from {@link #texts()} kept elsewhere: only the directories named there have any. */
+    public static IgnoreRules fixed(Map<String, String> texts) {
+      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>();
+      texts.forEach((dir, text) -> map.put(dir, Optional.ofNullable(Parsed.of(dir, text.getBytes(StandardCharsets.UTF_8)))));
+      return new IgnoreRules(map, false, false);
+    }
+
+    /** The text of each {@code .gitignore} seen, by directory. */
+    public Map<String, String> texts() {
+      Map<String, String> texts = new TreeMap<>();
+      byDirectory.forEach((dir, parsed) -> parsed.ifPresent(p -> texts.put(dir, p.text())));
+      return texts;
+    }
+
+  }
+
+  /** One {@code .gitignore}: its text and rules. */
+  record Parsed(String text, IgnoreNode node) {
+    static Parsed of(String name, byte[] bytes) {
+      IgnoreNode node = new IgnoreNode();
+      try {
+        node.parse(name, new ByteArrayInputStream(bytes));
+      } catch (IOException e) {
+        throw new IllegalStateException(e); // reading from memory
+      }
+      return node.getRules().isEmpty() ? null : new Parsed(new String(bytes, StandardCharsets.UTF_8), node);
+    }
+  }
+
+  /** Walks the whole project. */
+  public void walk(Visitor visitor) throws IOException {
+    walk("", visitor);
+  }
+
+  /**
+   * Walks the directory {@code start} (project-relative, {@code ""} for the root) under the ignore
+   * rules of its ancestors. {@code start} itself is walked even when excluded: it was asked for.
+   */
+  public void walk(String start, Visitor visitor) throws IOException {
+    walkDirectory(start, framesAbove(start, null), new Lister<BasicFileAttributes>() {
+      @Override
+      public BasicFileAttributes read(Path file) throws IOException {
+        return attributes(file);
+      }
+
+      @Override
+      public boolean isDirectory(BasicFileAttributes a) {
+        return a.isDirectory();
+      }
+    }, visitor::entry, visitor::excluded, null);
+  }
+
+  /** Receives what {@link #scan} finds. */
+  public interface StatVisitor {
+    void entry(String path, FileStat stat);
+
+    void excluded(String path, FileStat stat, Exclusion why);
+
+    /** A directory the scan went into (not the one it started from). */
+    default void directory(String path, FileStat stat) {}
+
+    /** Called, from any thread, when a directory the scan will go into is found, before it is entered. */
+    default void found(String dir) {}
+
+    /** Called, from any thread, just before a directory is listed. */
+    default void entering(String dir) {}
+  }
+
+  /**
+   * Walks the whole project with full stat data (change time and inode too). With
+   * {@link IgnoreRules#recording()} rules, the {@code .gitignore} files read are kept in them; with
+   * {@link IgnoreRules#replaying()} rules of an earlier scan, those are used instead of the files
+   * on disk.
+   */
+  public void scan(IgnoreRules rules, StatVisitor visitor) throws IOException {
+    scanFrom("", rules, visitor);
+  }
+
+  /**
+   * {@link #scan} of the directory {@code dir} only (project-relative, {@code ""} for the root),
+   * under the ignore rules of its ancestors; {@code dir} itself is not reported.
+   */
+  public void scanFrom(String dir, IgnoreRules rules, StatVisitor visitor) throws IOException {
+    List<Found> found;
+    try {
+      // one task per directory, on every core: the walk is a stat per file, as git's preload-index
+      found = WALKERS.invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor, inheritedAt(dir, rules)));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    for (Found f : found) {
+      if (f.why != null) {
+        visitor.excluded(f.path, f.stat, f.why);
+      } else if (f.stat.directory()) {
+        visitor.directory(f.path, f.stat);
+      } else {
+        visitor.entry(f.path, f.stat);
+      }
+    }
+  }
+
+  /**
+   * What a scan would make of the entry at {@code path}, whose stat is {@code stat}: null when it
+   * is walked (a file to track, or a directory to go into), else why it is left out.
+   */
+  public Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+    int slash = path.lastIndexOf('/');
+    String parent = slash < 0 ? "" : path.substring(0, slash);
+    String name = path.substring(slash + 1);
+    Kept keeps = kept;
+    // a left-out directory above, entered for what it keeps, leaves out the rest of what is in it
+    Exclusion inherited = inheritedAt(parent, rules);
+    List<Frame> frames = framesIn(parent, rules);
+    return decide(path, name, stat, frames, inherited, keeps);
+  }
+
+  /**
+   * Why the entry {@code path} ({@code name}, as {@code stat}) is left out, under the ignore
+   * {@code frames} of its directory, inside a left-out directory entered for what it keeps
+   * ({@code inherited}, else null); null when it is walked.
+   */
+  private Exclusion decide(String path, String name, FileStat stat, List<Frame> frames, Exclusion inherited, Kept keeps) {
+    boolean isDir = stat.directory();
+    if (name.equals(".git")) {
+      return Exclusion.BUILT_IN;
+    }
+    Exclusion why = inherited != null ? inherited : rule(path, name, isDir, frames);
+    // asked only of what a rule leaves out: most walks never need the index
+    return why == null || (isDir ? keeps.below(path) : keeps.file(path, stat)) ? null : why;
+  }
+
+  /** The rule that leaves {@code path} out, whatever is kept; null when none does. */
+  private Exclusion rule(String path, String name, boolean isDir, List<Frame> frames) {
+    if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
+      return Exclusion.BUILT_IN;
+    }
+    if (exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) {
+      return Exclusion.SETTINGS;
+    }
+    return ignored(frames, prefix + path, isDir);
+  }
+
+  /** The ignore frames that apply inside {@code dir} from its ancestors (not from {@code dir} itself). */
+  private List<Frame> framesAbove(String dir, IgnoreRules rules) {
+    List<Frame> frames = new ArrayList<>(outer);
+    if (dir.isEmpty()) {
+      return frames;
+    }
+    String[] segments = dir.split("/");
+    StringBuilder ancestor = new StringBuilder();
+    for (int i = 0; i < segments.length; i++) {
+      String at = ancestor.length() == 0 ? "" : ancestor.substring(0, ancestor.length() - 1);
+      IgnoreNode node = ignoreOf(at, at.isEmpty() ? root : root.resolve(at), rules);
+      if (node != null) {
+        frames.add(new Frame(prefix + ancestor, node, Exclusion.IGNORED));
+      }
+      ancestor.append(segments[i]).append('/');
+    }
+    return frames;
+  }
+
+  /**
+   * The walk's own threads, one per core: the common pool leaves one core out (for the caller,
+   * which here only waits), so on two cores it would walk on one.
+   */
+  private static final ForkJoinPool WALKERS = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
+    var thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+    thread.setName("waymark-walk-" + thread.getPoolIndex());
+    thread.setDaemon(true);
+    return thread;
+  }, null, false);
+
+  private record Found(String path, FileStat stat, Exclusion why) {}
+
+  /** Scans one directory; its subdirectories run as tasks of their own. */
+  private final class ScanTask extends RecursiveTask<List<Found>> {
+    private final String dir;
+    private final List<Frame> frames;
+    private final IgnoreRules rules;
+    private final StatVisitor visitor;
+    /** The rule leaving out this directory (entered for what it keeps), else null. */
+    private final Exclusion inherited;
+
+    ScanTask(String dir, List<Frame> frames, IgnoreRules rules, StatVisitor visitor, Exclusion inherited) {
+      this.dir = dir;
+      this.frames = frames;
+      this.rules = rules;
+      this.visitor = visitor;
+      this.inherited = inherited;
+    }
+
+    @Override
+    protected List<Found> compute() {
+      visitor.entering(dir);
+      Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
+      String dirPrefix = dir.isEmpty() ? "" : dir + "/";
+      List<Frame> here = frames;
+      IgnoreNode node = ignoreOf(dir, dirPath, rules);
+      if (node != null) {
+        here = new ArrayList<>(frames);
+        here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
+      }
+      Kept keeps = kept;
+      List<Found> found = new ArrayList<>();
+      List<ScanTask> subdirectories = new ArrayList<>();
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
+        for (Path child : stream) {
+          String name = child.getFileName().toString();
+          String path = dirPrefix + name;
+          FileStat stat = FileStat.read(child);
+          if (stat == FileStat.MISSING) {
+            continue; // gone since the listing
+          }
+          boolean isDir = stat.directory();
+          Exclusion why = unnameable(name, child, dirPath) ? Exclusion.NOT_UTF8
+              : decide(path, name, stat, here, inherited, keeps);
+          if (why != null) {
+            found.add(new Found(path, stat, why));
+          } else if (isDir) {
+            found.add(new Found(path, stat, null));
+            visitor.found(path);
+            Exclusion inside = inherited != null ? inherited : rule(path, name, true, here);
+            ScanTask task = new ScanTask(path, here, rules, visitor, inside);
+            task.fork();
+            subdirectories.add(task);
+          } else {
+            found.add(new Found(path, stat, null));
+          }
+        }
+      } catch (NoSuchFileException gone) {
+        // removed while the scan ran: as if it had not been there
+      } catch (IOException e) {
+        LOG.debug("cannot list {}: {}", dirPath, e.toString());
+      }
+      for (ScanTask task : subdirectories) {
+        found.addAll(task.join());
+      }
+      return found;
+    }
+  }
+
+  /** Reads attributes without following a link: POSIX ones (with permissions) where supported. */
+  public BasicFileAttributes attributes(Path file) throws IOException {
+    if (posix) {
+      return Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    }
+    return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  private interface Lister<A> {
+    A read(Path file) throws IOException;
+
+    boolean isDirectory(A attributes);
+  }
+
+  private interface EntrySink<A> {
+    boolean entry(String path, Path file, A attributes) throws IOException;
+  }
+
+  private interface ExcludedSink<A> {
+    void excluded(String path, Path file, A attributes, Exclusion why);
+  }
+
+  /** Returns false when the visitor ended the walk. */
+  private <A> boolean walkDirectory(String dir, List<Frame> frames, Lister<A> lister, EntrySink<A> entries,
+      ExcludedSink<A> excludedEntries, IgnoreRules rules) throws IOException {
+    Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
+    String dirPrefix = dir.isEmpty() ? "" : dir + "/";
+    List<Frame> here = frames;
+    IgnoreNode node = ignoreOf(dir, dirPath, rules);
+    if (node != null) {
+      here = new ArrayList<>(frames);
+      here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
+    }
+    TreeMap<String, Path> children = new TreeMap<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
+      for (Path child : stream) {
+        children.put(child.getFileName().toString(), child);
+      }
+    } catch (NoSuchFileException gone) {
+      return true;
+    } catch (IOException e) {
+      LOG.debug("cannot list {}: {}", dirPath, e.toString());
+      return true;
+    }
+    for (var child : children.entrySet()) {
+      String name = child.getKey();
+      String path = dirPrefix + name;
+      A attributes;
+      try {
+        attributes = lister.read(child.getValue());
+      } catch (NoSuchFileException gone) {
+        continue;
+      }
+      boolean isDir = lister.isDirectory(attributes);
+      if (unnameable(name, child.getValue(), dirPath)) {
+        excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
+        continue;
+      }
+      Exclusion why = rule(path, name, isDir, here);
+      if (why != null) {
+        excludedEntries.excluded(path, child.getValue(), attributes, why);
+        continue;
+      }
+      if (isDir) {
+        if (!walkDirectory(path, here, lister, entries, excludedEntries, rules)) {
+          return false;
+        }
+      } else if (!entries.entry(path, child.getValue(), attributes)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The {@code .gitignore} of {@code dir}: recorded into {@code rules} while recording, taken from
+   * them while replaying (read from disk for a directory they do not know), from disk otherwise.
+   */
+  private IgnoreNode ignoreOf(String dir, Path dirPath, IgnoreRules rules) {
+    if (rules == null) {
+      return parseIgnore(dirPath.resolve(".gitignore"));
+    }
+    if (rules.recording) {
+      Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
+      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
+      return parsed == null ? null : parsed.node();
+    }
+    Optional<Parsed> known = rules.byDirectory.get(dir);
+    if (known != null) {
+      return known.map(Parsed::node).orElse(null);
+    }
+    if (!rules.readsUnknown) {
+      return null;
+    }
+    Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
+    if (rules.keepsUnknown) {
+      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
+    }
+    return parsed == null ? null : parsed.node();
+  }
+
+  /** Whether the listed entry {@code child} cannot be reached again by its {@code name} as Java read it. */
+  static boolean unnameable(String name, Path child, Path dir) {
+    return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
+  }
+
+  /** The kind of ignore file whose rule decides {@code path}, when that rule ignores it; null otherwise. */
+  private static Exclusion ignored(List<Frame> frames, String path, boolean isDir) {
+    for (int i = frames.size() - 1; i >= 0; i--) {
+      Frame frame = frames.get(i);
+      if (frame.node == null || !path.startsWith(frame.prefix)) {
+        continue;
+      }
+      Boolean verdict = frame.node.checkIgnored(path.substring(frame.prefix.length()), isDir);
+      if (verdict != null) {
+        return verdict ? frame.kind : null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The rule leaving out {@code dir} or a directory above it, which a scan entered only for what it
+   * keeps; null when none does. What else is in it stays left out by that rule.
+   */
+  private Exclusion inheritedAt(String dir, IgnoreRules rules) {
+    if (dir.isEmpty() || kept == Kept.NONE) {
+      return null;
+    }
+    int slash = dir.lastIndexOf('/');
+    String parent = slash < 0 ? "" : dir.substring(0, slash);
+    Exclusion above = inheritedAt(parent, rules);
+    return above != null ? above : rule(dir, dir.substring(slash + 1), true, framesIn(parent, rules));
+  }
+
+  /** The ignore frames that apply to the entries of {@code dir}: its ancestors' and its own. */
+  private List<Frame> framesIn(String dir, IgnoreRules rules) {
+    List<Frame> frames = new ArrayList<>(framesAbove(dir, rules));
+    IgnoreNode node = ignoreOf(dir, dir.isEmpty() ? root : root.resolve(dir), rules);
+    if (node != null) {
+      frames.add(new Frame(prefix + (dir.isEmpty() ? "" : dir + "/"), node, Exclusion.IGNORED));
+    }
+    return frames;
+  }
+
+  /** The rules of an ignore file; null when it does not exist, cannot be read, or has none. */
+  static IgnoreNode parseIgnore(Path file) {
+    Parsed parsed = readIgnore(file);
+    return parsed == null ? null : parsed.node();
+  }
+
+  private static Parsed readIgnore(Path file) {
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    try {
+      return Parsed.of(file.toString(), Files.readAllBytes(file));
+    } catch (IOException e) {
+      LOG.debug("cannot read {}: {}", file, e.toString());
+      return null;
+    }
+  }
+
+  private record Frame(String prefix, IgnoreNode node, Exclusion kind) {}
+}

@@ -1,0 +1,89 @@
+package dev.waymark.core.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.testing.PackageGraph;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checkpoint engine's packages depend one way ({@code lib} → {@code store}, {@code project} →
+ * {@code restore}, {@code shell} → the facade), so that each can be read without the ones above
+ * it, and the rest of Waymark sees the facade and the values, not the engine's insides. Java has
+ * no friend packages: this test is the fence.
+ */
+class CheckpointPackagesTest {
+  private static final String ENGINE = "dev.waymark.core.checkpoint";
+  private static final String HOME = "dev.waymark.core";
+
+  /** Each sub-package and the engine packages it may use (besides {@code dev.waymark.core}, for WaymarkHome). */
+  private static final Map<String, Set<String>> MAY_USE = Map.of(
+      ENGINE + ".lib", Set.of(),
+      ENGINE + ".store", Set.of(ENGINE + ".lib"),
+      ENGINE + ".project", Set.of(ENGINE + ".lib"),
+      ENGINE + ".restore", Set.of(ENGINE + ".lib", ENGINE + ".store"),
+      ENGINE + ".shell", Set.of(ENGINE + ".lib", ENGINE + ".store", ENGINE + ".project"));
+
+  /** The engine's insides that other packages may use, and why. */
+  private static final Set<String> OPEN_INSIDES = Set.of(
+      ENGINE + ".shell.CommandSlot", // run_shell and MCP calls take turns per project
+      ENGINE + ".shell.CommandMark", // the mark a command's processes carry, to find them again
+      ENGINE + ".shell.WorkTreeChanges", // what a command changed, as the tools report it
+      ENGINE + ".shell.CommandCapture", // another way to find a command's changes implements the seam
+      ENGINE + ".shell.TabRecords", // ... and records them through the checkpoint it is given
+      ENGINE + ".project.ProjectWalker"); // list_files, grep and @-mentions walk the project as capture does
+
+  private static final PackageGraph CORE = PackageGraph.ofSources(Path.of("src/main/java"));
+
+  @Test
+  void theEngineIsSplitIntoTheLayersThisTestKnows() {
+    assertThat(CORE.packages()).containsAll(MAY_USE.keySet()).contains(ENGINE);
+    assertThat(CORE.packages().stream().filter(p -> p.startsWith(ENGINE + ".")))
+        .as("a new engine package needs its place in MAY_USE")
+        .allMatch(MAY_USE::containsKey);
+  }
+
+  @Test
+  void noEnginePackageUsesOneAboveItOrOutsideTheEngine() {
+    List<PackageGraph.Use> upward = CORE.uses().stream()
+        .filter(use -> MAY_USE.containsKey(use.from()))
+        .filter(use -> !use.to().equals(HOME) && !MAY_USE.get(use.from()).contains(use.to()))
+        .toList();
+    assertThat(upward).isEmpty();
+  }
+
+  @Test
+  void theFacadeUsesNoWaymarkPackageOutsideTheEngine() {
+    List<PackageGraph.Use> outside = CORE.uses().stream()
+        .filter(use -> use.from().equals(ENGINE))
+        .filter(use -> !use.to().equals(HOME) && !use.to().startsWith(ENGINE + "."))
+        .toList();
+    assertThat(outside).isEmpty();
+  }
+
+  @Test
+  void nothingOutsideTheEngineUsesItsInsidesBeyondTheOpenOnes() {
+    List<PackageGraph.Use> reaching = CORE.uses().stream()
+        .filter(use -> !use.from().startsWith(ENGINE))
+        .filter(use -> MAY_USE.containsKey(use.to()) && !use.to().equals(ENGINE + ".lib"))
+        .filter(use -> !OPEN_INSIDES.contains(use.to() + "." + use.type()))
+        .toList();
+    assertThat(reaching).isEmpty();
+  }
+
+  @Test
+  void belowTheFacadeNothingNamesATurnATreeOrTheStore() {
+    List<String> facade = List.of("Turn", "CheckpointTree", "ShadowStore", "CheckpointGraph", "WorkTreeSnapshot");
+    assertThat(CORE.uses().stream()
+        .filter(use -> MAY_USE.containsKey(use.from()) && use.to().equals(ENGINE) && facade.contains(use.type()))
+        .toList()).isEmpty();
+  }
+
+  @Test
+  void corePackagesUseEachOtherInNoRing() {
+    assertThat(CORE.cycles()).isEmpty();
+  }
+}
