@@ -382,12 +382,7 @@ public final class WaymarkUi implements Host {
       commands.run(tab, text.strip()); // the server it named is gone from the settings' list meanwhile: as typed
       return;
     }
-    if (tab.state().running()) {
-      tab.steer(text);
-    } else {
-      tab.send(text);
-    }
-    tab.scroll().follow();
+    tab.sendOrSteer(text);
   }
 
   private void onEvent(TabController tab, Event event) {

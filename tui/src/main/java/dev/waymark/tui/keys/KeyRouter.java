@@ -441,11 +441,6 @@ public final class KeyRouter {
       host.runCommand(tab, text.strip());
       return;
     }
-    if (tab.state().running()) {
-      tab.steer(text);
-    } else {
-      tab.send(text);
-    }
-    tab.scroll().follow();
+    tab.sendOrSteer(text);
   }
 }

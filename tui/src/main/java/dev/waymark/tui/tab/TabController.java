@@ -96,6 +96,16 @@ public final class TabController {
   }
 
   /** Sends a message to the running turn; while viewing, the tab goes back to live (it does not branch). */
+  /** A message typed in the input: it steers the running turn, or starts one; the chat then follows its end. */
+  public void sendOrSteer(String text) {
+    if (state.running()) {
+      steer(text);
+    } else {
+      send(text);
+    }
+    scroll().follow();
+  }
+
   public void steer(String text) {
     session.submit(new Command.Steer(text));
     state.viewed().ifPresent(viewed -> {

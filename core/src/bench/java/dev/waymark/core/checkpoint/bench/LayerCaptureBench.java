@@ -1,14 +1,19 @@
 package dev.waymark.core.checkpoint.bench;
 
+import static dev.waymark.core.checkpoint.bench.BenchTools.deleteTree;
+import static dev.waymark.core.checkpoint.bench.BenchTools.git;
+import static dev.waymark.core.checkpoint.bench.BenchTools.median;
+import static dev.waymark.core.checkpoint.bench.BenchTools.medianMillis;
+
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.CommandMark;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.LayerCapture;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
-import dev.waymark.core.checkpoint.WorkTreeChanges;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
@@ -17,10 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Capture by construction (issue 25): what a sandboxed command's copy-on-write layer costs over
@@ -246,45 +249,4 @@ public final class LayerCaptureBench {
         median(layered) / median(observed));
   }
 
-  private interface Action {
-    void run() throws Exception;
-  }
-
-  private static double medianMillis(Action action, int times) throws Exception {
-    action.run();
-    List<Double> samples = new ArrayList<>();
-    for (int i = 0; i < times; i++) {
-      long t = System.nanoTime();
-      action.run();
-      samples.add((System.nanoTime() - t) / 1e6);
-    }
-    return median(samples);
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
-  }
-
-  private static void git(Path dir, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=bench", "-c", "user.email=bench@localhost",
-        "-c", "core.excludesFile=/dev/null", "-c", "gc.auto=0"));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    if (p.waitFor() != 0) {
-      throw new IllegalStateException("git " + String.join(" ", args) + " failed in " + dir);
-    }
-  }
-
-  private static void deleteTree(Path root) throws Exception {
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Collections.reverseOrder()).toList()) {
-        p.toFile().setWritable(true);
-        p.toFile().setExecutable(true);
-        p.toFile().delete();
-      }
-    }
-  }
 }

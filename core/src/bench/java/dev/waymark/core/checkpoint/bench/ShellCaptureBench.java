@@ -1,5 +1,10 @@
 package dev.waymark.core.checkpoint.bench;
 
+import static dev.waymark.core.checkpoint.bench.BenchTools.deleteTree;
+import static dev.waymark.core.checkpoint.bench.BenchTools.git;
+import static dev.waymark.core.checkpoint.bench.BenchTools.median;
+import static dev.waymark.core.checkpoint.bench.BenchTools.medianMillis;
+
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
@@ -245,38 +250,6 @@ public final class ShellCaptureBench {
     }
   }
 
-  private interface Action {
-    void run() throws Exception;
-  }
-
-  private static double medianMillis(Action action, int times) throws Exception {
-    action.run(); // warm the file system cache
-    List<Double> samples = new ArrayList<>();
-    for (int i = 0; i < times; i++) {
-      long t = System.nanoTime();
-      action.run();
-      samples.add((System.nanoTime() - t) / 1e6);
-    }
-    return median(samples);
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
-  }
-
-  private static void git(Path dir, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=bench", "-c", "user.email=bench@localhost",
-        "-c", "core.excludesFile=/dev/null", "-c", "gc.auto=0"));
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    if (p.waitFor() != 0) {
-      throw new IllegalStateException("git " + String.join(" ", args) + " failed in " + dir);
-    }
-  }
-
   /** The one file or directory named {@code name} under {@code dir}. */
   private static Path only(Path dir, String name) throws IOException {
     try (Stream<Path> walk = Files.walk(dir)) {
@@ -290,9 +263,4 @@ public final class ShellCaptureBench {
     }
   }
 
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
 }
