@@ -45,6 +45,15 @@ final class BenchTools {
     }
   }
 
+  /** The bench's generated tree of {@code size} files in {@code dir}, as a git repository with it all committed. */
+  static ProjectGenerator.Project committedTree(Path dir, int size) throws Exception {
+    ProjectGenerator.Project generated = ProjectGenerator.generate(dir, size, 42);
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "tree");
+    return generated;
+  }
+
   /** Deletes {@code root} and all below it, even directories left without write permission (an overlay's work dir). */
   static void deleteTree(Path root) throws Exception {
     try (Stream<Path> walk = Files.walk(root)) {

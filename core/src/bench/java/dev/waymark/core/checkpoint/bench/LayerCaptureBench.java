@@ -70,10 +70,7 @@ public final class LayerCaptureBench {
         Path plain = root.resolve("plain");
         ProjectGenerator.Project generated = ProjectGenerator.generate(plain, size, 42);
         Path repository = root.resolve("git");
-        ProjectGenerator.generate(repository, size, 42);
-        git(repository, "init", "-q");
-        git(repository, "add", "-A");
-        git(repository, "commit", "-q", "-m", "tree");
+        BenchTools.committedTree(repository, size);
         double gitStatus = medianMillis(() -> git(repository, "status", "--porcelain"), 5);
         String changed = generated.files().get(size / 2);
         for (Path tree : List.of(repository, plain)) {

@@ -67,10 +67,7 @@ public final class ShellCaptureBench {
         ProjectGenerator.Project generated = ProjectGenerator.generate(project, size, 42);
         Path gitCopy = root.resolve("git-tree");
         // the same tree as a git repository, for the baseline and the packed size
-        ProjectGenerator.generate(gitCopy, size, 42);
-        git(gitCopy, "init", "-q");
-        git(gitCopy, "add", "-A");
-        git(gitCopy, "commit", "-q", "-m", "tree");
+        BenchTools.committedTree(gitCopy, size);
         git(gitCopy, "gc", "-q");
         long packed = sizeOf(gitCopy.resolve(".git/objects/pack"));
         double gitStatus = medianMillis(() -> git(gitCopy, "status", "--porcelain"), 5);

@@ -65,24 +65,27 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
    * be read, and are not), and those still in the session it led.
    */
   public List<ProcessHandle> processes() {
-    List<ProcessHandle> found = marked();
-    for (ProcessHandle p : inOwnSession()) {
-      if (found.stream().noneMatch(f -> f.pid() == p.pid())) {
+    long ownSession = ownSession();
+    String wanted = VARIABLE + "=" + value;
+    List<ProcessHandle> found = new ArrayList<>();
+    // one walk of the processes for both ways of finding them
+    ProcessHandle.allProcesses().forEach(p -> {
+      if (p.isAlive() && (carries(p.pid(), wanted) || ownSession > 0 && sessionOf(p.pid()) == ownSession)) {
         found.add(p);
       }
-    }
+    });
     return found;
   }
 
   /**
-   * The live processes of the session this command led. A session's id is its leader's pid, which
-   * the system gives again once that process is gone: a live process of that pid that started at
-   * another time (or at all, when the leader had ended before its start was read) means the session
-   * now is someone else's, and none is taken.
+   * The session this command led, or -1 when it led none that is still its own. A session's id is
+   * its leader's pid, which the system gives again once that process is gone: a live process of
+   * that pid that started at another time (or at all, when the leader had ended before its start
+   * was read) means the session now is someone else's.
    */
-  private List<ProcessHandle> inOwnSession() {
+  private long ownSession() {
     if (session <= 1) {
-      return List.of();
+      return -1;
     }
     // no start time: the leader had ended before it could be read, so a live process of that pid is another
     boolean reused = ProcessHandle.of(session)
@@ -90,30 +93,19 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
             .map(i -> Math.abs(i.toEpochMilli() - sessionStartMillis) > 2_000).orElse(true))
         .orElse(false);
     // never the session Waymark itself runs in (a terminal's, whose shell and editor are the user's)
-    return reused || session == sessionOf(ProcessHandle.current().pid()) ? List.of() : inSession(session);
+    return reused || session == sessionOf(ProcessHandle.current().pid()) ? -1 : session;
   }
 
-  /** The live processes whose environment carries this mark. */
-  private List<ProcessHandle> marked() {
-    String wanted = VARIABLE + "=" + value;
-    Path proc = Path.of("/proc");
-    List<ProcessHandle> found = new ArrayList<>();
-    ProcessHandle.allProcesses().forEach(p -> {
-      if (!p.isAlive()) {
-        return;
-      }
-      try {
-        byte[] environ = Files.readAllBytes(proc.resolve(Long.toString(p.pid())).resolve("environ"));
-        // the whole entry: a mark that is the start of another must not find that one's processes
-        String entries = "\0" + new String(environ, StandardCharsets.ISO_8859_1) + "\0";
-        if (entries.contains("\0" + wanted + "\0")) {
-          found.add(p);
-        }
-      } catch (IOException | SecurityException unreadable) {
-        // another user's process, or gone already
-      }
-    });
-    return found;
+  /** Whether process {@code pid}'s environment holds the entry {@code wanted} (another user's cannot be read: no). */
+  private static boolean carries(long pid, String wanted) {
+    try {
+      byte[] environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+      // the whole entry: a mark that is the start of another must not find that one's processes
+      String entries = "\0" + new String(environ, StandardCharsets.ISO_8859_1) + "\0";
+      return entries.contains("\0" + wanted + "\0");
+    } catch (IOException | SecurityException unreadable) {
+      return false; // another user's process, or gone already
+    }
   }
 
   /**
