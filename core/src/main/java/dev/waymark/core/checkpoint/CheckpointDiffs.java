@@ -25,10 +25,10 @@ import org.eclipse.jgit.diff.RawTextComparator;
  * what one changed ({@link #ofChanges}), as git-style unified diffs (JGit's histogram diff).
  */
 final class CheckpointDiffs {
-  private final ShadowStore store;
+  private final StoreParts parts;
 
-  CheckpointDiffs(ShadowStore store) {
-    this.store = store;
+  CheckpointDiffs(StoreParts parts) {
+    this.parts = parts;
   }
 
   /** How the files on disk differ from {@code wanted}, what checkpoint {@code number} holds for each path. */
@@ -36,18 +36,18 @@ final class CheckpointDiffs {
     List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
     try {
       // as a restore sees the project: what lies behind a linked directory is not its file
-      java.util.Set<String> linked = store.workTree().linkedDirectories(wanted.keySet());
+      java.util.Set<String> linked = parts.workTree().linkedDirectories(wanted.keySet());
       for (var entry : wanted.entrySet()) {
         String path = entry.getKey();
         FileVersion version = entry.getValue();
         WorkTree.DiskFile disk = WorkTree.below(path, linked) ? WorkTree.DiskFile.ABSENT
-            : store.workTree().read(path, store.repo());
+            : parts.workTree().read(path, parts.repo());
         if (disk.matches(version)) {
           continue;
         }
-        byte[] at = version.exists() ? store.repo().read(version.blob()) : null;
+        byte[] at = version.exists() ? parts.repo().read(version.blob()) : null;
         boolean onDisk = !disk.blocked() && disk.kind() != FileKind.ABSENT;
-        byte[] now = onDisk ? store.workTree().readState(path).contentUnsafe() : null;
+        byte[] now = onDisk ? parts.workTree().readState(path).contentUnsafe() : null;
         diffs.add(unifiedDiff(path, at, version.kind(), version.mode(), now, disk.blocked() ? null : disk.kind(), disk.mode()));
       }
     } catch (IOException e) {
@@ -61,8 +61,8 @@ final class CheckpointDiffs {
     List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
     try {
       for (FileChange change : node.changes.values()) {
-        byte[] before = change.before().exists() ? store.repo().read(change.before().blob()) : null;
-        byte[] after = change.after().exists() ? store.repo().read(change.after().blob()) : null;
+        byte[] before = change.before().exists() ? parts.repo().read(change.before().blob()) : null;
+        byte[] after = change.after().exists() ? parts.repo().read(change.after().blob()) : null;
         diffs.add(unifiedDiff(change.path(), before, change.before().kind(), change.before().mode(), after,
             change.after().kind(), change.after().mode()));
       }

@@ -44,7 +44,7 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class CheckpointTree {
   private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
-  private final ShadowStore store;
+  private final StoreParts parts;
   private final String tabId;
   private final CheckpointGraph graph;
   private final CheckpointWriter writer;
@@ -54,16 +54,16 @@ public final class CheckpointTree {
   private boolean holdsTab;
   private boolean released;
 
-  CheckpointTree(ShadowStore store, String tabId) {
-    this(store, tabId, new CheckpointGraph(store.clock().instant()), false);
+  CheckpointTree(StoreParts parts, String tabId) {
+    this(parts, tabId, new CheckpointGraph(parts.clock().instant()), false);
   }
 
-  CheckpointTree(ShadowStore store, String tabId, CheckpointGraph graph, boolean reconciled) {
-    this.store = store;
+  CheckpointTree(StoreParts parts, String tabId, CheckpointGraph graph, boolean reconciled) {
+    this.parts = parts;
     this.tabId = tabId;
     this.graph = graph;
-    this.writer = new CheckpointWriter(store, tabId);
-    this.recorder = new TurnRecorder(store, tabId, writer);
+    this.writer = new CheckpointWriter(parts, tabId);
+    this.recorder = new TurnRecorder(parts, tabId, writer);
     this.reconciled = reconciled;
   }
 
@@ -124,14 +124,14 @@ public final class CheckpointTree {
     }
     if (holdsTab && !released) {
       LayerCapture.stopBackground(this); // what its commands left running stops with it
-      store.changeTracker().stopBackground(history);
-      store.releaseTab(tabId);
+      parts.changeTracker().stopBackground(history);
+      parts.tabLocks().release(tabId);
     }
     released = true;
   }
 
   Path projectRoot() {
-    return store.projectDirectory();
+    return parts.project();
   }
 
   /** Where the view cursor stands. */
@@ -186,7 +186,7 @@ public final class CheckpointTree {
   /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
   public Turn begin() {
     requireNoTurn("start another turn");
-    return recorder.started(new Turn(this, graph.begin(store.clock().instant())));
+    return recorder.started(new Turn(this, graph.begin(parts.clock().instant())));
   }
 
   /** Restores files and conversation to {@code #number}, then opens a new checkpoint under it. */
@@ -220,15 +220,16 @@ public final class CheckpointTree {
     return recorder.amend(new Turn(this, graph.node(number)), work);
   }
 
-  ShadowStore store() {
-    return store;
+  /** The parts of the store this tree lives in. */
+  StoreParts parts() {
+    return parts;
   }
 
   /** What a restore of this tab's files works with; built per restore, since a test may swap the store's hook. */
   private RestoreParts restoreParts() {
-    return new RestoreParts(tabId, store.repo(), store.workTree(), store.lock(), store.journalFile(), writer::rescue,
-        wrote -> store.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
-        store::beforeRestoreWrite);
+    return new RestoreParts(tabId, parts.repo(), parts.workTree(), parts.lock(), parts.journalFile(), writer::rescue,
+        wrote -> parts.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
+        parts.beforeRestoreWrite());
   }
 
   /** This tab as shell capture sees it: one instance per tree. */
@@ -267,13 +268,13 @@ public final class CheckpointTree {
   };
 
   FileState readProjectFile(String path) throws IOException {
-    store.workTree().refuseLinkedParent(path);
-    return store.workTree().readState(path);
+    parts.workTree().refuseLinkedParent(path);
+    return parts.workTree().readState(path);
   }
 
   Checkpoint finish(Node node, CheckpointStatus status) {
     recorder.finish(node, status);
-    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), store.retention(), store.clock().instant()));
+    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), parts.retention(), parts.clock().instant()));
     return node.snapshot();
   }
 
@@ -363,7 +364,7 @@ public final class CheckpointTree {
       throw new CheckpointException("The conversation already is #" + target.number + "'s; nothing to restore.");
     }
     int from = live();
-    Node node = graph.add(graph.live(), store.clock().instant());
+    Node node = graph.add(graph.live(), parts.clock().instant());
     commitAdded(node);
     return new RestoreResult(true, from, target.number, List.of(), List.of(), List.of(), Optional.empty(), livePath(),
         "Restored the conversation of #" + target.number + " as #" + node.number);
@@ -442,7 +443,7 @@ public final class CheckpointTree {
    */
   private java.util.Set<String> projectPaths(java.util.Set<String> named) {
     java.util.Set<String> paths = new java.util.TreeSet<>();
-    Path root = store.projectDirectory();
+    Path root = parts.project();
     for (String name : named) {
       Path path = Path.of(name);
       Path relative = (path.isAbsolute() && path.normalize().startsWith(root) ? root.relativize(path.normalize())
@@ -460,11 +461,11 @@ public final class CheckpointTree {
     int from = live();
     FileRestore.Outcome outcome;
     LayerCapture.settleAt(this);
-    var running = store.changeTracker().recordBackgroundSoFar(history);
+    var running = parts.changeTracker().recordBackgroundSoFar(history);
     try {
       outcome = new FileRestore(restoreParts(), plan, subject.number, force).run(from);
     } finally {
-      store.changeTracker().watchBackgroundFromHere(history, running);
+      parts.changeTracker().watchBackgroundFromHere(history, running);
     }
     if (!outcome.applied()) {
       return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
@@ -473,7 +474,7 @@ public final class CheckpointTree {
     if (outcome.changes().isEmpty()) {
       throw new CheckpointException("Nothing written (" + action + "): the files already are so; no checkpoint was made.");
     }
-    Node node = graph.add(parent, store.clock().instant());
+    Node node = graph.add(parent, parts.clock().instant());
     for (FileChange change : outcome.changes()) {
       CheckpointGraph.fold(node, change.path(), change.before(), change.after());
     }
@@ -485,9 +486,9 @@ public final class CheckpointTree {
   private void commitAdded(Node node) {
     if (!node.changes.isEmpty()) {
       writer.commit(node, CheckpointStatus.DONE);
-      store.checkpointWritten();
+      parts.maintenance().checkpointWritten();
     }
-    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), store.retention(), store.clock().instant()));
+    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), parts.retention(), parts.clock().instant()));
   }
 
   private String pathText() {
@@ -502,11 +503,11 @@ public final class CheckpointTree {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
       LayerCapture.settleAt(this);
-      var running = store.changeTracker().recordBackgroundSoFar(history);
+      var running = parts.changeTracker().recordBackgroundSoFar(history);
       try {
         outcome = new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from);
       } finally {
-        store.changeTracker().watchBackgroundFromHere(history, running);
+        parts.changeTracker().watchBackgroundFromHere(history, running);
       }
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
@@ -518,7 +519,7 @@ public final class CheckpointTree {
       graph.liveMovedTo(target);
     }
     if (from != live() || fromFiles != filesAt()) {
-      store.recordMove(tabId, new TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
+      parts.tabMoves().record(tabId, new TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
     }
     return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
         outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());
@@ -529,12 +530,12 @@ public final class CheckpointTree {
   /** How the files on disk differ from checkpoint {@code #number}, for the files the tab tracks there. */
   public CheckpointDiff diff(int number) {
     Node running = recorder.running().map(turn -> turn.node).orElse(null);
-    return new CheckpointDiffs(store).againstDisk(number, graph.versionsAt(graph.node(number), running));
+    return new CheckpointDiffs(parts).againstDisk(number, graph.versionsAt(graph.node(number), running));
   }
 
   /** The lines added and removed by checkpoint {@code #number}'s own changes, per file. */
   public List<CheckpointDiff.FileDiff> changeDiffs(int number) {
-    return new CheckpointDiffs(store).ofChanges(graph.node(number));
+    return new CheckpointDiffs(parts).ofChanges(graph.node(number));
   }
 
   /**

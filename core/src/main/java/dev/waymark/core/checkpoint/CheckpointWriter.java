@@ -24,11 +24,11 @@ import org.eclipse.jgit.lib.ObjectId;
 final class CheckpointWriter {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final ShadowStore store;
+  private final StoreParts parts;
   private final String tabId;
 
-  CheckpointWriter(ShadowStore store, String tabId) {
-    this.store = store;
+  CheckpointWriter(StoreParts parts, String tabId) {
+    this.parts = parts;
     this.tabId = tabId;
   }
 
@@ -46,7 +46,7 @@ final class CheckpointWriter {
     CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
         CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()));
     String tag = ShadowStore.tagPrefix(tabId) + node.number;
-    node.commit = store.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
+    node.commit = parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
         "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"
             + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
         node.created, tag, node.tag == null ? null : node.commit);
@@ -56,7 +56,7 @@ final class CheckpointWriter {
   /** Deletes the tag of a running checkpoint whose changes folded back to nothing. */
   void dropTag(Node node) {
     if (node.tag != null) {
-      store.repo().deleteRefs(List.of(node.tag));
+      parts.repo().deleteRefs(List.of(node.tag));
       node.tag = null;
       node.commit = null;
     }
@@ -68,7 +68,7 @@ final class CheckpointWriter {
    */
   void save(Node live, String name, Map<String, FileVersion> files, boolean move) {
     String tag = saveTag(name);
-    ObjectId existing = store.repo().resolve(tag);
+    ObjectId existing = parts.repo().resolve(tag);
     if (existing != null && !move) {
       throw new CheckpointException("This tab already has a save named " + name + ".");
     }
@@ -80,18 +80,18 @@ final class CheckpointWriter {
     }
     CheckpointManifest manifest = CheckpointManifest.ofSave(tabId, live.number, parentNumber(live),
         CheckpointGraph.pathOf(live), live.status, live.created, name, files);
-    store.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(live),
-        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", store.clock().instant(), tag, existing);
+    parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(live),
+        "waymark " + tabId + " save " + name + " at #" + live.number + "\n", parts.clock().instant(), tag, existing);
   }
 
   /** Deletes the tag of the save {@code name}. */
   void deleteSave(String name) {
-    store.repo().deleteRefs(List.of(saveTag(name)));
+    parts.repo().deleteRefs(List.of(saveTag(name)));
   }
 
   /** The commit of the save {@code name}, if its tag is there. */
   ObjectId saveCommit(String name) {
-    return store.repo().resolve(saveTag(name));
+    return parts.repo().resolve(saveTag(name));
   }
 
   /** Deletes the tags of {@code nodes} (retention); their commits stay while a later tag reaches them. */
@@ -103,7 +103,7 @@ final class CheckpointWriter {
     if (doomed.isEmpty()) {
       return;
     }
-    store.repo().deleteRefs(doomed);
+    parts.repo().deleteRefs(doomed);
     Set<String> gone = new HashSet<>(doomed);
     for (Node n : nodes) {
       if (gone.contains(n.tag)) {
@@ -148,13 +148,13 @@ final class CheckpointWriter {
         entries.add(new ShadowRepository.TreeEntry("disk/" + entry.getKey(), entry.getValue()));
       }
     }
-    var now = store.clock().instant();
+    var now = parts.clock().instant();
     String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(liveNumber, now);
     String tag = base;
-    for (int i = 1; store.repo().resolve(tag) != null; i++) {
+    for (int i = 1; parts.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;
     }
-    store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
+    parts.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
         "waymark " + tabId + ": files overwritten by a forced restore of #" + restoring + "\n", now, tag);
     return tag;
   }

@@ -60,7 +60,7 @@ public final class LayerCapture {
   }
 
   /** Where a project's layers live: beside its shadow repository, out of every sandbox's reach. */
-  static Path layersRoot(ShadowStore store) {
+  static Path layersRoot(StoreParts store) {
     return store.shadowDirectory().resolveSibling("layers");
   }
 
@@ -76,7 +76,7 @@ public final class LayerCapture {
     if (unsuitable.isPresent()) {
       return new Capability(Optional.empty(), unsuitable.get());
     }
-    Path root = layersRoot(turn.tree().store());
+    Path root = layersRoot(turn.tree().parts());
     LayerSupport support = PROBED.computeIfAbsent(root,
         r -> LayerSupport.detectOnce(r, sandbox.bwrap().orElseThrow(), System.getenv("PATH")));
     if (!support.available()) {
@@ -106,7 +106,7 @@ public final class LayerCapture {
    * are tried again from scratch by the next process, and not used by this one.
    */
   public void notMounted() {
-    Path root = layersRoot(turn.tree().store());
+    Path root = layersRoot(turn.tree().parts());
     LayerSupport.forget(root);
     PROBED.put(root, new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted"));
   }
@@ -144,7 +144,7 @@ public final class LayerCapture {
       } catch (IOException e) {
         throw new CheckpointException("Could not keep the layer of a command's background processes: " + e.getMessage(), e);
       }
-      OPEN.computeIfAbsent(layersRoot(turn.tree().store()), r -> new ConcurrentHashMap<>())
+      OPEN.computeIfAbsent(layersRoot(turn.tree().parts()), r -> new ConcurrentHashMap<>())
           .computeIfAbsent(turn.tabId(), t -> new java.util.concurrent.CopyOnWriteArrayList<>())
           .add(new Open(turn.tree(), restarted, points, maxFileSize, List.copyOf(stillRunning), soFar));
       return outcome;
@@ -174,7 +174,7 @@ public final class LayerCapture {
    * whose processes have all ended is applied a last time and removed.
    */
   static WorkTreeChanges settle(Turn turn) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(turn.tree().store()), Map.of()).get(turn.tabId());
+    List<Open> open = OPEN.getOrDefault(layersRoot(turn.tree().parts()), Map.of()).get(turn.tabId());
     List<FileChange> recorded = new ArrayList<>();
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
     if (open == null) {
@@ -200,7 +200,7 @@ public final class LayerCapture {
 
   /** {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree}), when there is one. */
   static void settleAt(CheckpointTree tree) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).get(tree.tabId());
+    List<Open> open = OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).get(tree.tabId());
     if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
       return;
     }
@@ -212,7 +212,7 @@ public final class LayerCapture {
    * closing), then applies and records what they changed: nothing they do can happen later.
    */
   static void stopBackground(CheckpointTree tree) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).get(tree.tabId());
+    List<Open> open = OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).get(tree.tabId());
     if (open == null || open.isEmpty()) {
       return;
     }
@@ -223,7 +223,7 @@ public final class LayerCapture {
     try {
       settleAt(tree);
     } finally {
-      OPEN.getOrDefault(layersRoot(tree.store()), Map.of()).remove(tree.tabId());
+      OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).remove(tree.tabId());
     }
   }
 
@@ -255,7 +255,7 @@ public final class LayerCapture {
 
   private static Outcome applyAndRecord(Turn turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper) {
-    ShadowStore store = turn.tree().store();
+    StoreParts store = turn.tree().parts();
     try (CommandSlot.Held applying = applySlot(store)) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
@@ -369,7 +369,7 @@ public final class LayerCapture {
       String path = change.path();
       if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
         String dir = path.equals(".gitignore") ? "" : path.substring(0, path.length() - "/.gitignore".length());
-        rules = rules.with(dir, change.before().exists() ? turn.tree().store().repo().read(change.before().blob()) : null);
+        rules = rules.with(dir, change.before().exists() ? turn.tree().parts().repo().read(change.before().blob()) : null);
       }
     }
     return rules;
@@ -380,7 +380,7 @@ public final class LayerCapture {
    * while it ran: what the first such write replaced, as the {@link WriteLog} says. An editor's
    * write leaves no such trace: then there is no base, and a change of both sides clashes.
    */
-  private static LayerApply.Bases basesFromWriteLog(ShadowStore store, Layer layer) {
+  private static LayerApply.Bases basesFromWriteLog(StoreParts store, Layer layer) {
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = store.changeTracker().writeLog().since(since);
     return path -> {
@@ -399,7 +399,7 @@ public final class LayerCapture {
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
-  private static ProjectWalker.Exclusion exclusion(ShadowStore store, Layer layer, String path, Path entry,
+  private static ProjectWalker.Exclusion exclusion(StoreParts store, Layer layer, String path, Path entry,
       ProjectWalker.IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
@@ -425,7 +425,7 @@ public final class LayerCapture {
   }
 
   /** The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long as that takes). */
-  private static CommandSlot.Held applySlot(ShadowStore store) throws InterruptedException {
+  private static CommandSlot.Held applySlot(StoreParts store) throws InterruptedException {
     CommandSlot slot = new CommandSlot(layersRoot(store).resolve("apply.lock"));
     for (;;) {
       Optional<CommandSlot.Held> held = slot.take(APPLY_POLL_MILLIS);
@@ -443,7 +443,7 @@ public final class LayerCapture {
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */
   private static String rescue(Turn turn, List<LayerApply.Clash> clashes) throws IOException {
-    ShadowStore store = turn.tree().store();
+    StoreParts store = turn.tree().parts();
     List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
     ObjectNode manifest = JSON.createObjectNode();
     manifest.put("format", 1);
@@ -477,7 +477,7 @@ public final class LayerCapture {
   static List<String> recover(CheckpointTree tree) {
     List<String> report = new ArrayList<>();
     String prefix = tree.tabId() + "#";
-    Path root = layersRoot(tree.store());
+    Path root = layersRoot(tree.parts());
     if (!Files.isDirectory(root)) {
       return report;
     }

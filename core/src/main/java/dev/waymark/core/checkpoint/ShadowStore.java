@@ -2,18 +2,16 @@ package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
-import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectId;
 import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
-import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
+import dev.waymark.core.checkpoint.store.TabLocks;
 import dev.waymark.core.checkpoint.store.TabMoves;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +20,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -49,38 +43,27 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShadowStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShadowStore.class);
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
   static final String TAG_ROOT = "refs/tags/waymark/";
   /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
   public static final String WRITE_TEMP_SUFFIX = ".waymark-write.tmp";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
-  private final Path project;
-  private final Path storeDir;
-  private final ShadowRepository repo;
-  private final WorkTree workTree;
-  private final ProjectLock lock;
-  private final RetentionPolicy retention;
-  private final Clock clock;
+  private final StoreParts parts;
+  private final TabLoader loader;
   private final List<String> recovered;
-  private final Maintenance maintenance;
-  private final ShellChangeTracker changeTracker;
-  private final TabMoves tabMoves;
+  private volatile Consumer<String> restoreWriteHook = path -> {};
 
   private ShadowStore(Path project, Path storeDir, ShadowRepository repo, RetentionPolicy retention, Clock clock,
       List<String> exclusions) {
-    this.project = project;
-    this.storeDir = storeDir;
-    this.tabMoves = new TabMoves(storeDir.resolve("tabs"));
-    this.maintenance = new Maintenance(repo);
-    this.repo = repo;
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
-    this.workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
-    this.lock = new ProjectLock(storeDir.resolve("store.lock"));
-    this.retention = retention;
-    this.clock = clock;
-    this.changeTracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
-    this.recovered = lock.run(() -> RestoreRecovery.rollBack(journalFile(), workTree, repo, clock));
+    WorkTree workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
+    ProjectLock lock = new ProjectLock(storeDir.resolve("store.lock"));
+    this.parts = new StoreParts(project, repo, workTree, lock, clock, retention, storeDir.resolve("restore-journal.json"),
+        new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes), new Maintenance(repo),
+        new TabMoves(storeDir.resolve("tabs")), new TabLocks(storeDir.resolve("tabs")),
+        path -> restoreWriteHook.accept(path));
+    this.loader = new TabLoader(parts);
+    this.recovered = lock.run(() -> RestoreRecovery.rollBack(parts.journalFile(), workTree, repo, clock));
   }
 
   private static SetAside openSetAside(Path storeDir) {
@@ -95,7 +78,7 @@ public final class ShadowStore implements AutoCloseable {
   /** How many processes that shell commands left running in this store's tabs still run: closing it stops them. */
   public int backgroundProcesses() {
     // commands run in layers (LayerCapture) and those the tracker follows
-    return changeTracker.runningInBackground() + LayerCapture.runningInBackground(LayerCapture.layersRoot(this));
+    return parts.changeTracker().runningInBackground() + LayerCapture.runningInBackground(LayerCapture.layersRoot(parts));
   }
 
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
@@ -173,12 +156,12 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   public Path projectDirectory() {
-    return project;
+    return parts.project();
   }
 
   /** The bare shadow repository: {@code git --git-dir=<this> show <tag>:post/<path>} reads a file. */
   public Path shadowDirectory() {
-    return repo.directory();
+    return parts.shadowDirectory();
   }
 
   /** What opening the store did about a restore that a crash interrupted; empty normally. */
@@ -196,12 +179,12 @@ public final class ShadowStore implements AutoCloseable {
   /** Starts an empty tree for {@code tabId}; refused when the store already holds tags of that tab. */
   public CheckpointTree openTab(String tabId) {
     checkTabId(tabId);
-    if (!repo.refs(tagPrefix(tabId)).isEmpty()) {
+    if (!parts.repo().refs(tagPrefix(tabId)).isEmpty()) {
       throw new CheckpointException("Tab " + tabId + " already has checkpoints in this project; "
           + "open it from its session, or delete the tab first.");
     }
-    claimTab(tabId);
-    return new CheckpointTree(this, tabId).holdingTab();
+    parts.tabLocks().claim(tabId);
+    return new CheckpointTree(parts, tabId).holdingTab();
   }
 
   /**
@@ -211,66 +194,13 @@ public final class ShadowStore implements AutoCloseable {
    */
   public CheckpointTree loadTab(String tabId) {
     checkTabId(tabId);
-    claimTab(tabId);
+    parts.tabLocks().claim(tabId);
     try {
-      return loadClaimed(tabId).holdingTab();
+      return loader.load(tabId).holdingTab();
     } catch (RuntimeException e) {
       releaseTab(tabId);
       throw e;
     }
-  }
-
-  private CheckpointTree loadClaimed(String tabId) {
-    String prefix = tagPrefix(tabId);
-    List<GraphLoader.StoredCheckpoint> stored = new ArrayList<>();
-    Map<Integer, Set<String>> saves = new HashMap<>();
-    try {
-      for (Ref ref : repo.refs(prefix)) {
-        String rest = ref.getName().substring(prefix.length());
-        if (rest.matches("\\d+")) {
-          stored.add(readCheckpoint(ref.getName(), ref.getObjectId()));
-        } else if (rest.startsWith("saved/")) {
-          CheckpointManifest manifest = manifest(ref.getObjectId(), ref.getName());
-          if (!manifest.tab().equals(tabId)) {
-            throw new CheckpointException(ref.getName() + " holds a save of tab " + manifest.tab() + ", not of " + tabId
-                + ": the shadow repository " + shadowDirectory() + " was changed by hand or is damaged.");
-          }
-          saves.computeIfAbsent(manifest.checkpoint(), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
-        }
-      }
-    } catch (IOException e) {
-      throw new CheckpointException("Could not read the checkpoints of tab " + tabId + ": " + e.getMessage(), e);
-    }
-    if (stored.isEmpty() && saves.isEmpty()) {
-      throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
-    }
-    CheckpointTree tree = new CheckpointTree(this, tabId, GraphLoader.rebuild(stored, saves, clock.instant()), false);
-    List<String> notes = new java.util.ArrayList<>(LayerCapture.recover(tree));
-    notes.addAll(changeTracker.recover(tree.history()));
-    for (String note : notes) {
-      LOG.warn("tab {}: {}", tabId, note);
-    }
-    return tree;
-  }
-
-  /** The manifest of a checkpoint's or a save's commit, read strictly (see {@link CheckpointManifest}). */
-  private CheckpointManifest manifest(org.eclipse.jgit.lib.ObjectId commit, String ref) throws IOException {
-    byte[] bytes = repo.readAt(commit, "waymark.json");
-    if (bytes == null) {
-      throw new CheckpointException(ref + " has no waymark.json manifest");
-    }
-    return CheckpointManifest.parse(bytes, ref);
-  }
-
-  private GraphLoader.StoredCheckpoint readCheckpoint(String ref, org.eclipse.jgit.lib.ObjectId commit) throws IOException {
-    CheckpointManifest manifest = manifest(commit, ref);
-    // a tag is trusted for its number only if its manifest says the same: else the tree would take one checkpoint for another
-    if (!ref.equals(tagPrefix(manifest.tab()) + manifest.checkpoint())) {
-      throw new CheckpointException(ref + " holds the manifest of " + manifest.tab() + " #" + manifest.checkpoint()
-          + ", not of its own checkpoint: the shadow repository " + shadowDirectory() + " was changed by hand or is "
-          + "damaged. Point the tag back at its own commit, or delete it (git --git-dir=... tag -d).");
-    }
-    return GraphLoader.StoredCheckpoint.of(manifest, commit, ref);
   }
 
   /**
@@ -313,11 +243,11 @@ public final class ShadowStore implements AutoCloseable {
   private RestoredTab restoreTab(CheckpointTree.Snapshot snapshot, boolean claim) {
     checkTabId(snapshot.tabId());
     if (!claim) {
-      return restoreClaimed(snapshot, false);
+      return loader.restore(snapshot, false);
     }
-    claimTab(snapshot.tabId());
+    parts.tabLocks().claim(snapshot.tabId());
     try {
-      RestoredTab restored = restoreClaimed(snapshot, true);
+      RestoredTab restored = loader.restore(snapshot, true);
       restored.tree().holdingTab();
       return restored;
     } catch (RuntimeException e) {
@@ -326,100 +256,10 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  private RestoredTab restoreClaimed(CheckpointTree.Snapshot snapshot, boolean claim) {
-    Map<Integer, Checkpoint> known = new HashMap<>();
-    for (Checkpoint cp : snapshot.checkpoints()) {
-      known.put(cp.number(), cp);
-    }
-    List<GraphLoader.StoredCheckpoint> newer = new ArrayList<>();
-    String prefix = tagPrefix(snapshot.tabId());
-    try {
-      for (Ref ref : repo.refs(prefix)) {
-        String rest = ref.getName().substring(prefix.length());
-        if (!rest.matches("\\d{1,9}")) {
-          continue;
-        }
-        Checkpoint cp = known.get(Integer.parseInt(rest));
-        boolean unknown = cp == null;
-        boolean movedOn = cp != null && cp.status() == CheckpointStatus.RUNNING
-            && !ref.getObjectId().equals(cp.commit().orElse(null));
-        if (unknown || movedOn) {
-          newer.add(readCheckpoint(ref.getName(), ref.getObjectId()));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("could not read the tags of tab {}; the session is loaded as saved", snapshot.tabId(), e);
-      newer.clear();
-    }
-    Set<Integer> adopted = new TreeSet<>();
-    newer.forEach(n -> adopted.add(n.number()));
-    List<String> recreated = new ArrayList<>();
-    List<Integer> lost = new ArrayList<>();
-    for (Checkpoint cp : snapshot.checkpoints()) {
-      if (cp.commit().isEmpty() || adopted.contains(cp.number())) {
-        continue;
-      }
-      org.eclipse.jgit.lib.ObjectId commit = cp.commit().get();
-      if (!repo.has(commit)) {
-        lost.add(cp.number());
-        continue;
-      }
-      if (cp.tag().isPresent() && !commit.equals(repo.resolve(cp.tag().get()))) {
-        repo.setRef(cp.tag().get(), commit);
-        recreated.add(cp.tag().get());
-      }
-    }
-    for (var save : snapshot.saves().entrySet()) {
-      String ref = tagPrefix(snapshot.tabId()) + "saved/" + save.getKey();
-      if (repo.has(save.getValue()) && !save.getValue().equals(repo.resolve(ref))) {
-        repo.setRef(ref, save.getValue());
-        recreated.add(ref);
-      }
-    }
-    newer.sort(Comparator.comparingInt(GraphLoader.StoredCheckpoint::number));
-    GraphLoader.Loaded loaded = GraphLoader.restore(snapshot, Set.copyOf(lost), newer, lastMove(snapshot.tabId()),
-        clock.instant());
-    CheckpointTree tree = new CheckpointTree(this, snapshot.tabId(), loaded.graph(), loaded.reconciled());
-    List<String> shellRecovered = List.of();
-    if (claim) {
-      removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now
-      // likewise: they record into the tab's checkpoints; a layer left by a killed Waymark first
-      List<String> notes = new java.util.ArrayList<>(LayerCapture.recover(tree));
-      notes.addAll(changeTracker.recover(tree.history()));
-      shellRecovered = List.copyOf(notes);
-    }
-    return new RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
-  }
-
-  /**
-   * Deletes the temporary file a {@code write_file} killed before its rename left beside a path
-   * the tab recorded (each change is recorded before its file is written, so every such path is
-   * in the tree). One {@code lstat} per recorded path.
-   */
-  private void removeWriteLeftovers(CheckpointTree tree) {
-    Set<String> paths = new TreeSet<>();
-    for (Checkpoint cp : tree.checkpoints()) {
-      cp.changes().forEach(change -> paths.add(change.path()));
-    }
-    for (String path : paths) {
-      Path target = workTree.resolve(path);
-      Path temp = TempNames.beside(target, WRITE_TEMP_SUFFIX);
-      try {
-        workTree.refuseLinkedParent(path); // never delete through a link
-        if (Files.isRegularFile(temp, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          Files.delete(temp);
-          LOG.info("removed {}, left by a write that was cut short", temp);
-        }
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("could not remove {}, left by a write that was cut short", temp, e);
-      }
-    }
-  }
-
   /** The ids of the tabs that hold tags in this store. */
   public Set<String> tabIds() {
     Set<String> ids = new TreeSet<>();
-    for (Ref ref : repo.refs(TAG_ROOT)) {
+    for (Ref ref : parts.repo().refs(TAG_ROOT)) {
       String rest = ref.getName().substring(TAG_ROOT.length());
       int slash = rest.indexOf('/');
       if (slash > 0) {
@@ -444,21 +284,16 @@ public final class ShadowStore implements AutoCloseable {
     List<String> claimed = new ArrayList<>();
     try {
       for (String tabId : tabIds) {
-        synchronized (tabLocks) {
-          if (tabLocks.containsKey(tabId)) {
-            throw tabInUse(tabId, ProcessHandle.current().pid());
-          }
-        }
-        claimTab(tabId);
+        parts.tabLocks().claimUnheld(tabId);
         claimed.add(tabId);
       }
       List<String> names = new ArrayList<>();
       for (String tabId : tabIds) {
-        for (Ref ref : repo.refs(tagPrefix(tabId))) {
+        for (Ref ref : parts.repo().refs(tagPrefix(tabId))) {
           names.add(ref.getName());
         }
       }
-      repo.deleteRefs(names);
+      parts.repo().deleteRefs(names);
     } finally {
       claimed.forEach(this::releaseTab);
     }
@@ -466,9 +301,9 @@ public final class ShadowStore implements AutoCloseable {
 
   /** Packs refs and objects now, dropping unreachable objects older than two weeks. */
   public void collectGarbage() {
-    repo.gc(clock.instant().minus(java.time.Duration.ofDays(14)));
+    parts.repo().gc(parts.clock().instant().minus(java.time.Duration.ofDays(14)));
     // The tracker's blobs are unreachable until a turn records them: gc may have dropped some.
-    changeTracker.forget();
+    parts.changeTracker().forget();
   }
 
   /**
@@ -480,7 +315,7 @@ public final class ShadowStore implements AutoCloseable {
     java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
     Thread prepare = new Thread(() -> {
       try {
-        changeTracker.prepare(maxFileSize);
+        parts.changeTracker().prepare(maxFileSize);
       } catch (RuntimeException e) {
         LOG.info("the scan ahead of shell commands failed; the first command scans instead", e);
       } finally {
@@ -502,146 +337,47 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
-  /** See {@link Turn#commandSlot}. */
-  CommandSlot commandSlot() {
-    return changeTracker().commandSlot();
+  StoreParts parts() {
+    return parts;
   }
 
+  // For tests, which reach the parts through the store they opened.
+
   ShadowRepository repo() {
-    return repo;
+    return parts.repo();
   }
 
   WorkTree workTree() {
-    return workTree;
+    return parts.workTree();
   }
 
-  /** The project's stat cache for shell commands; one per store, shared by its tabs. */
   ShellChangeTracker changeTracker() {
-    return changeTracker;
+    return parts.changeTracker();
   }
 
-  ProjectLock lock() {
-    return lock;
+  Path journalFile() {
+    return parts.journalFile();
   }
-
-  Clock clock() {
-    return clock;
-  }
-
-  RetentionPolicy retention() {
-    return retention;
-  }
-
-  private volatile Consumer<String> restoreWriteHook = path -> {};
 
   /** Lets a test act at the exact moment a restore is about to write {@code path}: no file system offers that hook. */
   void onRestoreWrite(Consumer<String> hook) {
     restoreWriteHook = hook;
   }
 
-  void beforeRestoreWrite(String path) {
-    restoreWriteHook.accept(path);
-  }
-
-  Path journalFile() {
-    return storeDir.resolve("restore-journal.json");
-  }
-
-  /** Called after each checkpoint commit (see {@link Maintenance#checkpointWritten}). */
-  void checkpointWritten() {
-    maintenance.checkpointWritten();
-  }
-
   /** For tests: how long the store must be idle before it packs. */
   void maintenanceQuietPeriod(java.time.Duration quiet) {
-    maintenance.quietPeriod(quiet);
+    parts.maintenance().quietPeriod(quiet);
   }
 
   @Override
   public void close() {
-    maintenance.close();
-    changeTracker.stopScanAhead();
-    LayerCapture.stopAll(LayerCapture.layersRoot(this));
-    changeTracker.close();
-    workTree.close();
-    synchronized (tabLocks) {
-      tabLocks.values().forEach(ShadowStore::releaseTabLock);
-      tabLocks.clear();
-      tabHolders.clear();
-    }
-    repo.close();
-  }
-
-  // --------------------------------------------------------------------------- tab locks
-
-  /** Lock files held by any store of this process, so that two stores of one process exclude each other too. */
-  private static final Set<Path> CLAIMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private final Map<String, TabLock> tabLocks = new HashMap<>();
-
-  private record TabLock(Path file, java.nio.channels.FileChannel channel, java.nio.channels.FileLock lock) {}
-
-  /** How many trees of this store hold each tab: its lock goes when the last one is released. */
-  private final Map<String, Integer> tabHolders = new HashMap<>();
-
-  /**
-   * Makes this store the only one, in any process, that acts on {@code tabId} until its trees of
-   * the tab are released ({@link #releaseTab}) or it closes: an OS file lock on
-   * {@code tabs/<tab>.lock}, which the system drops when the process dies (a {@code kill -9}
-   * leaves nothing stuck). The file names the holder's process id for the message the next one gets.
-   */
-  private void claimTab(String tabId) {
-    synchronized (tabLocks) {
-      if (tabLocks.containsKey(tabId)) {
-        tabHolders.merge(tabId, 1, Integer::sum);
-        return;
-      }
-      Path file = storeDir.resolve("tabs").resolve(tabId + ".lock");
-      if (!CLAIMED.add(file)) {
-        throw tabInUse(tabId, ProcessHandle.current().pid());
-      }
-      java.nio.channels.FileChannel channel = null;
-      try {
-        WaymarkHome.createPrivateDirectories(file.getParent());
-        channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
-            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
-        java.nio.channels.FileLock lock = channel.tryLock();
-        if (lock == null) {
-          long holder = -1;
-          try {
-            holder = Long.parseLong(Files.readString(file).strip());
-          } catch (IOException | NumberFormatException unknown) {
-            // the holder wrote nothing yet
-          }
-          throw tabInUse(tabId, holder);
-        }
-        channel.truncate(0);
-        channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
-        tabLocks.put(tabId, new TabLock(file, channel, lock));
-        tabHolders.put(tabId, 1);
-      } catch (IOException | RuntimeException e) {
-        CLAIMED.remove(file);
-        if (channel != null) {
-          try {
-            channel.close();
-          } catch (IOException ignored) {
-            // nothing held
-          }
-        }
-        if (e instanceof CheckpointException ce) {
-          throw ce;
-        }
-        throw new CheckpointException("Could not lock tab " + tabId + " (" + file + "): " + e.getMessage(), e);
-      }
-    }
-  }
-
-  /** Keeps where the restore of {@code tabId} left it (see {@link TabMoves}). */
-  void recordMove(String tabId, TabPosition position) {
-    tabMoves.record(tabId, position);
-  }
-
-  Optional<TabPosition> lastMove(String tabId) {
-    return tabMoves.last(tabId);
+    parts.maintenance().close();
+    parts.changeTracker().stopScanAhead();
+    LayerCapture.stopAll(LayerCapture.layersRoot(parts));
+    parts.changeTracker().close();
+    parts.workTree().close();
+    parts.tabLocks().releaseAll();
+    parts.repo().close();
   }
 
   /**
@@ -649,33 +385,6 @@ public final class ShadowStore implements AutoCloseable {
    * of this store holds it any more, another store or process may act on it.
    */
   public void releaseTab(String tabId) {
-    synchronized (tabLocks) {
-      int left = tabHolders.getOrDefault(tabId, 1) - 1;
-      if (left > 0) {
-        tabHolders.put(tabId, left);
-        return;
-      }
-      tabHolders.remove(tabId);
-      TabLock held = tabLocks.remove(tabId);
-      if (held != null) {
-        releaseTabLock(held);
-      }
-    }
-  }
-
-  private static CheckpointException tabInUse(String tabId, long pid) {
-    return new CheckpointException("Tab " + tabId + " is in use by process " + (pid < 0 ? "(unknown)" : pid)
-        + "; wait until it is done with the tab, or close it there.");
-  }
-
-  private static void releaseTabLock(TabLock held) {
-    try {
-      held.lock().release();
-      held.channel().close();
-    } catch (IOException e) {
-      LOG.warn("could not release {}", held.file(), e);
-    } finally {
-      CLAIMED.remove(held.file());
-    }
+    parts.tabLocks().release(tabId);
   }
 }

@@ -60,7 +60,7 @@ public final class Turn implements TabRecords {
 
   @Override
   public List<FileVersion> store(List<FileState> contents) {
-    return tree.store().repo().insert(contents);
+    return tree.parts().repo().insert(contents);
   }
 
   /** Records changes whose versions are all stored; returns, by path, why one was refused. */
@@ -103,7 +103,7 @@ public final class Turn implements TabRecords {
    * before it records the command's changes, so nothing it does afterwards goes unrecorded.
    */
   public WorkTreeSnapshot snapshotWorkTree(long maxFileSize, CommandMark mark) {
-    return snapshotWorkTree(tree.store().changeTracker(), maxFileSize, mark);
+    return snapshotWorkTree(tree.parts().changeTracker(), maxFileSize, mark);
   }
 
   /**
@@ -119,12 +119,12 @@ public final class Turn implements TabRecords {
    * are recorded, so that no two commands on the project overlap (see {@link CommandSlot}).
    */
   public CommandSlot commandSlot() {
-    return tree.store().commandSlot();
+    return tree.parts().changeTracker().commandSlot();
   }
 
   /** Whether this process runs inside another Waymark's shell command on this project, which holds the slot for it. */
   public boolean insideACommandOnThisProject() {
-    return tree.store().changeTracker().insideACommandHere();
+    return tree.parts().changeTracker().insideACommandHere();
   }
 
   /** Where {@code path} (project-relative) is on disk. */
@@ -178,7 +178,7 @@ public final class Turn implements TabRecords {
   public Checkpoint finish(CheckpointStatus status) {
     try {
       LayerCapture.settle(this); // what sandboxed commands' background processes changed in their layers
-      tree.store().changeTracker().settleBackgroundUnlessACommandRuns(this);
+      tree.parts().changeTracker().settleBackgroundUnlessACommandRuns(this);
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged
       org.slf4j.LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);

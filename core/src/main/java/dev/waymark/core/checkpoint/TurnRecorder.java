@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
 final class TurnRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(TurnRecorder.class);
 
-  private final ShadowStore store;
+  private final StoreParts parts;
   private final String tabId;
   private final CheckpointWriter writer;
   private Turn running;
 
-  TurnRecorder(ShadowStore store, String tabId, CheckpointWriter writer) {
-    this.store = store;
+  TurnRecorder(StoreParts parts, String tabId, CheckpointWriter writer) {
+    this.parts = parts;
     this.tabId = tabId;
     this.writer = writer;
   }
@@ -47,7 +47,7 @@ final class TurnRecorder {
   /** Returns the change as stored. */
   FileChange record(Node node, String path, FileState before, FileState after) {
     checkRecordable(node, path);
-    List<FileVersion> versions = store.repo().insert(List.of(before, after));
+    List<FileVersion> versions = parts.repo().insert(List.of(before, after));
     CheckpointGraph.fold(node, path, versions.get(0), versions.get(1));
     return new FileChange(path, versions.get(0), versions.get(1));
   }
@@ -55,11 +55,11 @@ final class TurnRecorder {
   /** Records a change whose "before" is already stored (the change tracker's cached blob); returns the stored "after". */
   FileVersion record(Node node, String path, FileVersion before, FileState after) {
     checkRecordable(node, path);
-    if (before.exists() && !store.repo().has(before.blob())) {
+    if (before.exists() && !parts.repo().has(before.blob())) {
       throw new CheckpointException("The earlier content of " + path + " (blob " + before.blob().name()
           + ") is not in the shadow repository");
     }
-    FileVersion last = store.repo().insert(List.of(after)).get(0);
+    FileVersion last = parts.repo().insert(List.of(after)).get(0);
     CheckpointGraph.fold(node, path, before, last);
     return last;
   }
@@ -102,7 +102,7 @@ final class TurnRecorder {
       throw e;
     }
     // the file system's time, as shell commands note theirs: the store's clock may be another
-    store.changeTracker().writeLog().append(tabId, List.of(change), System.currentTimeMillis());
+    parts.changeTracker().writeLog().append(tabId, List.of(change), System.currentTimeMillis());
     return previous;
   }
 
@@ -142,7 +142,7 @@ final class TurnRecorder {
     try {
       if (!node.changes.isEmpty()) {
         writer.commit(node, status);
-        store.checkpointWritten();
+        parts.maintenance().checkpointWritten();
       } else {
         writer.dropTag(node);
       }
@@ -166,7 +166,7 @@ final class TurnRecorder {
       T result = work.apply(turn);
       if (!turn.node.changes.isEmpty()) {
         writer.commit(turn.node, turn.node.status);
-        store.checkpointWritten();
+        parts.maintenance().checkpointWritten();
       }
       return result;
     } finally {
@@ -184,7 +184,7 @@ final class TurnRecorder {
     checkRunning(node, "it records no more changes");
     WorkTree.checkPath(path);
     try {
-      store.workTree().refuseLinkedParent(path);
+      parts.workTree().refuseLinkedParent(path);
     } catch (IOException e) {
       throw new CheckpointException("Could not check " + path + ": " + e.getMessage(), e);
     }

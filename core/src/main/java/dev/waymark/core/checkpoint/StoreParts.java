@@ -1,0 +1,38 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
+import dev.waymark.core.checkpoint.store.Maintenance;
+import dev.waymark.core.checkpoint.store.ProjectLock;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.checkpoint.store.TabLocks;
+import dev.waymark.core.checkpoint.store.TabMoves;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Consumer;
+
+/**
+ * What one project's store is made of, wired once by {@link ShadowStore#open} and handed to the
+ * classes that work with it (the trees, their recorders, writers and diffs, the tab loader), so
+ * that none of them reaches through the store for another part.
+ *
+ * @param project the project directory, real path
+ * @param repo the shadow repository, the only writer of git objects and refs
+ * @param workTree the project's files as a restore reads and writes them
+ * @param lock the project lock a restore holds
+ * @param journalFile where a restore journals what it is about to write
+ * @param changeTracker how a shell command's changes are found (observed capture); one per store
+ * @param maintenance packs the repository when it is quiet
+ * @param tabMoves where each tab's last restore left it
+ * @param tabLocks which tabs this store acts on
+ * @param beforeRestoreWrite called just before a restore writes a path (a test's hook)
+ */
+record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, ProjectLock lock, Clock clock,
+    RetentionPolicy retention, Path journalFile, ShellChangeTracker changeTracker, Maintenance maintenance,
+    TabMoves tabMoves, TabLocks tabLocks, Consumer<String> beforeRestoreWrite) {
+
+  /** The bare shadow repository's directory. */
+  Path shadowDirectory() {
+    return repo.directory();
+  }
+}
