@@ -3,7 +3,7 @@ package dev.waymark.core.checkpoint.shell;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker.Seen;
+import dev.waymark.core.checkpoint.shell.Scan.Seen;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.util.ArrayList;
 import java.util.HashMap;

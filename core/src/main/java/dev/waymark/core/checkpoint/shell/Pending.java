@@ -3,7 +3,7 @@ package dev.waymark.core.checkpoint.shell;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker.Seen;
+import dev.waymark.core.checkpoint.shell.Scan.Seen;
 
 /**
  * A change the command may have made: from {@code was} to {@code current}; {@code disk} is what

@@ -2,9 +2,9 @@ package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.PathTable;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker.Scan;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker.Seen;
-import dev.waymark.core.checkpoint.shell.ShellChangeTracker.Tree;
+
+import dev.waymark.core.checkpoint.shell.Scan.Seen;
+import dev.waymark.core.checkpoint.shell.Scan.Tree;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,10 @@
 /**
  * Where a shell command's changes are found. {@code CommandCapture} is the seam: before a
  * command, after it, and the processes it left running. {@code ShellChangeTracker} is today's
- * implementation: a stat scan of the project before and after (with a persisted
- * {@code StatCache}, the user's index and inotify through {@code TreeWatch}), what other tabs
+ * implementation and only orchestrates: the scan before and after is {@code Scanner}'s (the
+ * values it makes are {@code Scan}'s; a persisted {@code StatCache} and the user's index say
+ * what each file held), the walk under it {@code TreeWalks}'s (inotify through
+ * {@code TreeWatch} keeps the last walk up to date), what other tabs
  * wrote meanwhile left out ({@code OtherWriters}, from the {@code WriteLog}), a
  * {@code ShellJournal} so that a crash loses no command's changes ({@code ShellRecovery}), and
  * what background processes change later ({@code BackgroundJobs}). Commands of one project take

@@ -1,0 +1,593 @@
+package dev.waymark.core.checkpoint.shell;
+
+import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileStat;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.UserGitRepository;
+import dev.waymark.core.checkpoint.project.UserObjectLinks;
+import dev.waymark.core.checkpoint.shell.Scan.Excluded;
+import dev.waymark.core.checkpoint.shell.Scan.Seen;
+import dev.waymark.core.checkpoint.shell.Scan.Tree;
+import dev.waymark.core.checkpoint.store.DirectoryModes;
+import dev.waymark.core.checkpoint.store.ShadowRepository;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What is on the project's disk and what each file held: walks the project (or brings the latest
+ * walk up to date from file notifications), classifies each file through the stat cache and the
+ * user's git index, stores what neither vouches for, and compares a later walk with an earlier
+ * scan. Knows nothing of tabs or checkpoints: {@link ShellChangeTracker} decides what a
+ * difference means for a command.
+ *
+ * <p>Not thread-safe: used under the tracker's lock, but for {@link #stopScanAhead}.
+ */
+final class Scanner {
+  private static final Logger LOG = LoggerFactory.getLogger(Scanner.class);
+  /** Bytes read before a batch of blobs is written: bounds the memory of a first scan. */
+  private static final long BATCH_BYTES = 64L << 20;
+  /** Reads what a whole walk needs besides the walk (the user's index, the stat cache) alongside it. */
+  private static final java.util.concurrent.Executor BESIDE = task -> {
+    Thread thread = new Thread(task, "waymark-scan-beside");
+    thread.setDaemon(true);
+    thread.start();
+  };
+
+  private final Path root;
+  private final ShadowRepository repo;
+  private final TreeWalks walks;
+  private final Optional<UserGitRepository> userGit;
+  /** Links to the user's objects, so that a command deleting them cannot take away what the index vouched for. */
+  private final Optional<UserObjectLinks> objectLinks;
+  private final Path cacheFile;
+  /** Which cache generations journals of running commands still need, so that a save keeps them. */
+  private final ShellJournal journal;
+  /** What scans see of directories' modes, for a restore that makes one again. */
+  private final DirectoryModes directoryModes;
+  private StatCache cache;
+  /** The newest scan a watch keeps up to date: the next one starts from it. */
+  private Scan latest;
+  private volatile boolean closing;
+  private volatile boolean scanningAhead;
+
+  Scanner(Path root, ShadowRepository repo, ProjectWalker walker, Optional<UserGitRepository> userGit,
+      Optional<UserObjectLinks> objectLinks, Path storeDir, ShellJournal journal, DirectoryModes directoryModes) {
+    this.root = root;
+    this.repo = repo;
+    this.walks = new TreeWalks(root, walker, userGit, storeDir.resolve("watch-cookies"), directoryModes,
+        this::checkScanAhead);
+    this.userGit = userGit;
+    this.objectLinks = objectLinks;
+    this.cacheFile = storeDir.resolve("stat-cache.bin");
+    this.journal = journal;
+    this.directoryModes = directoryModes;
+  }
+
+  /** What taking a scan cost: files looked at and read, and whether the user's index was read. */
+  record Scanned(Scan scan, int examined, int read, boolean readUsersIndex) {}
+
+  /**
+   * What a later walk found may differ from an earlier scan: each path whose content changed
+   * ({@link Pending}), what cannot be recorded and why, the tree walked, and when it started.
+   */
+  record Compared(Tree tree, List<Pending> pending, List<WorkTreeChanges.Skipped> skipped, long start) {}
+
+  /** The stat cache's file in the store. */
+  Path cacheFile() {
+    return cacheFile;
+  }
+
+  /** The newest scan, if the watch keeps it up to date. */
+  Scan latest() {
+    return latest;
+  }
+
+  /** Whether a scan ahead can start: the store is not closing. */
+  boolean open() {
+    return !closing;
+  }
+
+  /**
+   * Marks a scan ahead (see {@link ShellChangeTracker#prepare}) as under way, so that closing the
+   * store abandons it; runs {@code scan} and returns whether it ran to its end.
+   */
+  boolean ahead(Runnable scan) {
+    scanningAhead = true;
+    try {
+      scan.run();
+      return true;
+    } catch (ScanAbandoned e) {
+      return false;
+    } finally {
+      scanningAhead = false;
+    }
+  }
+
+  /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
+  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+    return walks.exclusionOf(path, stat, rules);
+  }
+
+  /** Stops a scan ahead where it is, so that closing the store does not wait for it (what it found is dropped). */
+  void stopScanAhead() {
+    closing = true;
+  }
+
+  /** Thrown inside a scan ahead when the store closes. */
+  private static final class ScanAbandoned extends RuntimeException {
+    ScanAbandoned() {
+      super(null, null, false, false);
+    }
+  }
+
+  private void checkScanAhead() {
+    if (closing && scanningAhead) {
+      throw new ScanAbandoned();
+    }
+  }
+
+  /**
+   * The user's index for one scan: read at most once, and only when a file needs it. While the
+   * index file is as the stat cache last saw it, the cache's entries from it need no second look.
+   */
+  private final class IndexLookup {
+    /** The index file at the scan's start. */
+    final FileStat stamp = userGit.map(UserGitRepository::indexStamp).orElse(FileStat.MISSING);
+    private volatile UserGitRepository.Index read;
+
+    /** Whether the cache's entries taken from the user's index still agree with it. */
+    boolean cacheAgrees(StatCache cache) {
+      return stamp.kind() != FileKind.ABSENT && stamp.equals(cache.indexStamp());
+    }
+
+    Map<String, UserGitRepository.Tracked> tracked() {
+      if (read == null) {
+        read = userGit.map(UserGitRepository::index).orElse(UserGitRepository.Index.NONE);
+      }
+      return read.tracked();
+    }
+
+    boolean wasRead() {
+      return read != null && read != UserGitRepository.Index.NONE;
+    }
+
+    /** The index every user's-git entry of the cache agrees with after this scan; MISSING when they may differ. */
+    FileStat agreedAfter(boolean cacheAgreed, boolean whole) {
+      if (read == null) {
+        return cacheAgreed ? stamp : FileStat.MISSING;
+      }
+      return (whole && !cacheAgreed) || read.stamp().equals(stamp) && cacheAgreed ? read.stamp() : FileStat.MISSING;
+    }
+  }
+
+  /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
+  Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
+    Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
+    // the stat cache is read beside a whole walk (unless already read)
+    var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
+        : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+    // a file the store knows unchanged stays walked, whatever ignore rule appeared since (the agent may write one)
+    walks.keep((path, stat) -> {
+      StatCache.Entry entry = cacheLater.join().get(path);
+      return entry != null && entry.stat().equals(stat);
+    }, () -> cacheLater.join().entries().keySet());
+    Tree tree = base == null ? null
+        : walks.update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
+    IndexLookup index = new IndexLookup();
+    if (tree == null) {
+      base = null;
+      // unless the cache already agrees with it, the user's index is read beside the walk too
+      var indexLater = cacheLater.thenAcceptAsync(c -> {
+        if (!index.cacheAgrees(c) && index.stamp.kind() != FileKind.ABSENT) {
+          LOG.debug("the stat cache was checked against {}, the user's index is now {}", c.indexStamp(), index.stamp);
+          index.tracked();
+        }
+      }, BESIDE);
+      tree = walks.walk(ProjectWalker.IgnoreRules.recording());
+      cache = cacheLater.join();
+      indexLater.join();
+    }
+    StatCache cache = cache();
+    boolean cacheAgreed = index.cacheAgrees(cache);
+
+    PathTable<FileStat> stats = tree.files();
+    Set<String> toClassify;
+    Set<String> gone = new HashSet<>();
+    if (base == null) {
+      toClassify = stats.keySet();
+      cache.retainAll(toClassify);
+    } else {
+      // only what was touched since the scan it starts from, and what that scan did not know
+      toClassify = new HashSet<>(tree.changed());
+      toClassify.addAll(base.unsettled());
+      for (String path : toClassify) {
+        if (!stats.containsKey(path)) {
+          gone.add(path);
+          cache.remove(path);
+        }
+      }
+      toClassify.removeAll(gone);
+    }
+    Map<String, Seen> classified = new HashMap<>(toClassify.size() * 2);
+    List<String> toRead = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    long unknownBytes = 0;
+    for (String path : toClassify) {
+      FileStat stat = stats.get(path);
+      if (tooBig(stat, maxFileSize)) {
+        classified.put(path, new Seen(stat, null, null, "larger than the " + maxFileSize + "-byte limit for undoable files"));
+        cache.remove(path);
+        continue;
+      }
+      StatCache.Entry entry = cache.get(path);
+      if (entry != null && entry.vouchesFor(stat) && (entry.source() == StatCache.Source.SHADOW || cacheAgreed
+          || sameBlob(index.tracked().get(path), entry))) {
+        classified.put(path, new Seen(stat, entry.version(), entry.source(), null));
+      } else if (entry != null && entry.stat().equals(stat)) {
+        toRead.add(path); // racily clean: only its bytes can tell, whatever the index says
+      } else {
+        unknown.add(path);
+        unknownBytes += stat.size();
+      }
+    }
+    // The index is read for these only when reading them would cost more (a few files edited since the last process
+    // are read, not a 10 MB index).
+    if (!index.wasRead() && unknownBytes < index.stamp.size() / 4) {
+      toRead.addAll(unknown);
+      unknown.clear();
+    }
+    for (String path : unknown) {
+      FileStat stat = stats.get(path);
+      StatCache.Entry entry = cache.get(path);
+      UserGitRepository.Tracked t = index.tracked().get(path);
+      if (t != null && t.kind() == stat.kind() && t.size() == stat.size() && t.mtimeNanos() == stat.mtimeNanos()
+          && !rewrittenInPlace(entry, stat)) {
+        FileVersion version = new FileVersion(t.kind(), t.blob(), stat.permissionBits());
+        cache.put(path, new StatCache.Entry(stat, version, StatCache.Source.USER_GIT, start));
+        classified.put(path, new Seen(stat, version, StatCache.Source.USER_GIT, null));
+      } else {
+        toRead.add(path);
+      }
+    }
+    int read = storeContent(toRead, stats, classified, start);
+    for (String path : toRead) {
+      if (!classified.containsKey(path)) {
+        gone.add(path); // gone since the walk: as if not seen
+      }
+    }
+    Set<String> unsettled = new HashSet<>();
+    classified.forEach((path, seen) -> {
+      if (seen.version() == null) {
+        unsettled.add(path);
+      }
+    });
+    PathTable<Seen> files = base == null ? PathTable.of(classified) : base.files().with(classified, gone);
+    Scan scan = new Scan(start, maxFileSize, files, tree, true, Set.copyOf(unsettled));
+    cache.indexStamp(index.agreedAfter(cacheAgreed, base == null));
+    // before a command: saved, and its journal written, under one hold of the cache's lock (it names exactly this baseline)
+    cache.save(journal::generationsInUse, beforeCommand == null ? null : generation -> beforeCommand.accept(scan, generation));
+    LOG.debug("scan of {}: {} files, {} looked at, {} read, user's index {}, {} ms", root, files.size(),
+        toClassify.size(), read, index.wasRead() ? "read" : "not read", System.currentTimeMillis() - start);
+    latest = tree.mark().isPresent() ? scan : null;
+    return new Scanned(scan, toClassify.size(), read, index.wasRead());
+  }
+
+  private static boolean sameBlob(UserGitRepository.Tracked tracked, StatCache.Entry entry) {
+    return tracked != null && tracked.blob().equals(entry.version().blob());
+  }
+
+  /** Same size and time as cached, but a different change time or inode: rewritten with its time put back. */
+  private static boolean rewrittenInPlace(StatCache.Entry entry, FileStat stat) {
+    return entry != null && entry.stat().size() == stat.size() && entry.stat().mtimeNanos() == stat.mtimeNanos()
+        && !entry.stat().equals(stat);
+  }
+
+  /** Reads and stores {@code paths}, packed when many; returns how many were read. */
+  private int storeContent(List<String> paths, PathTable<FileStat> stats, Map<String, Seen> files, long start) {
+    List<String> batchPaths = new ArrayList<>();
+    List<FileState> batch = new ArrayList<>();
+    long batchBytes = 0;
+    int read = 0;
+    for (String path : paths) {
+      checkScanAhead();
+      FileStat stat = stats.get(path);
+      FileState state;
+      try {
+        state = FileState.read(root.resolve(path));
+      } catch (IOException e) {
+        files.put(path, new Seen(stat, null, null, "unreadable (" + e.getMessage() + ")"));
+        cache.remove(path);
+        continue;
+      }
+      read++;
+      if (!state.exists()) {
+        continue; // gone since the walk: as if not seen
+      }
+      batchPaths.add(path);
+      batch.add(state);
+      batchBytes += state.contentUnsafe().length;
+      if (batchBytes >= BATCH_BYTES) {
+        flush(batchPaths, batch, stats, files, start);
+        batchBytes = 0;
+      }
+    }
+    flush(batchPaths, batch, stats, files, start);
+    return read;
+  }
+
+  private void flush(List<String> paths, List<FileState> states, PathTable<FileStat> stats, Map<String, Seen> files,
+      long start) {
+    if (states.isEmpty()) {
+      return;
+    }
+    List<byte[]> contents = new ArrayList<>(states.size());
+    states.forEach(s -> contents.add(s.contentUnsafe()));
+    var ids = repo.insertBlobs(contents);
+    for (int i = 0; i < paths.size(); i++) {
+      FileVersion version = new FileVersion(states.get(i).kind(), ids.get(i), states.get(i).mode());
+      FileStat stat = stats.get(paths.get(i));
+      cache.put(paths.get(i), new StatCache.Entry(stat, version, StatCache.Source.SHADOW, start));
+      files.put(paths.get(i), new Seen(stat, version, StatCache.Source.SHADOW, null));
+    }
+    paths.clear();
+    states.clear();
+  }
+
+  /**
+   * Walks again under the rules of {@code before} (only what the watch saw touched, when it can
+   * say) and lists each file whose content differs from it. What a command moved out of a
+   * left-out place, a file whose content was not kept, one too big or unreadable is skipped,
+   * with why.
+   */
+  Compared compare(Scan before) {
+    StatCache cache = cache();
+    long start = System.currentTimeMillis();
+    ProjectWalker.IgnoreRules rules = before.rules().replaying();
+    // what the scan before walked, whatever it is now
+    walks.keep((path, stat) -> before.files().containsKey(path), () -> before.files().keySet());
+    Tree tree = walks.update(before.tree(), rules).orElseGet(() -> walks.walk(rules));
+    PathTable<FileStat> after = tree.files();
+    PathTable<Excluded> excludedAfter = tree.excluded();
+
+    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
+    List<Pending> pending = new ArrayList<>();
+    List<String> paths = new ArrayList<>();
+    if (tree.derived()) {
+      paths.addAll(tree.changed()); // every write since the snapshot was noticed by the watch
+    } else {
+      before.files().forEach((path, was) -> {
+        FileStat now = after.get(path);
+        if (now == null || !was.stat().equals(now) || was.stat().racy(before.startMillis())) {
+          paths.add(path);
+        }
+      });
+      after.forEach((path, stat) -> {
+        if (!before.files().containsKey(path)) {
+          paths.add(path);
+        }
+      });
+    }
+    paths.sort(null); // only what may have changed: a handful, not the project
+    MovedOutOfExclusion moved = new MovedOutOfExclusion(before.excluded(), excludedAfter, tree.directories());
+    for (String path : paths) {
+      Seen was = before.files().get(path);
+      FileStat now = after.get(path);
+      if (was != null && now != null && was.stat().equals(now) && !was.stat().racy(before.startMillis())) {
+        continue;
+      }
+      Optional<String> from = was == null && now != null ? moved.source(path, now) : Optional.empty();
+      if (from.isPresent()) {
+        // the user's own file under a new name: recorded as created, an undo would delete the only copy
+        skipped.add(new WorkTreeChanges.Skipped(path, "moved from " + from.get() + "; not recorded, and undo leaves it"));
+        cache.remove(path);
+        continue;
+      }
+      if (was == null && !before.complete() && now.ctimeNanos() / 1_000_000 < before.startMillis() - 1_000) {
+        continue; // there before the command, and not kept then: not the command's
+      }
+      if (was != null && was.version() == null) {
+        skipped.add(new WorkTreeChanges.Skipped(path, was.unstored()));
+        cache.remove(path);
+        continue;
+      }
+      if (now != null && tooBig(now, before.maxFileSize())) {
+        skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + before.maxFileSize()
+            + "-byte limit for undoable files"));
+        cache.remove(path);
+        continue;
+      }
+      FileState state;
+      try {
+        state = now == null ? FileState.absent() : FileState.read(root.resolve(path));
+      } catch (IOException e) {
+        skipped.add(new WorkTreeChanges.Skipped(path, "unreadable (" + e.getMessage() + ")"));
+        cache.remove(path);
+        continue;
+      }
+      FileVersion prior = was == null ? FileVersion.ABSENT : was.version();
+      FileVersion current = state.exists() ? new FileVersion(state.kind(), repo.hash(state), state.mode()) : FileVersion.ABSENT;
+      if (prior.equals(current)) {
+        if (now != null && was != null) {
+          cache.put(path, new StatCache.Entry(now, prior, was.source(), start)); // touched, or racily clean
+        }
+        continue;
+      }
+      pending.add(new Pending(path, was, now, state, current));
+    }
+    return new Compared(tree, pending, skipped, start);
+  }
+
+  /**
+   * Once what {@code compared} found is recorded: files gone from its tree leave the cache, and
+   * the scan that what the command left running is compared with next (the latest, when the watch
+   * keeps it up to date; built only when asked for otherwise).
+   */
+  java.util.function.Supplier<Scan> following(Compared compared, Scan before) {
+    Tree tree = compared.tree();
+    for (String path : tree.derived() ? tree.changed() : before.files().keySet()) {
+      if (!tree.files().containsKey(path)) {
+        cache.remove(path);
+      }
+    }
+    // Not saved here: the next snapshot saves what changed, before its command, as its journal needs.
+    if (tree.mark().isPresent() && !tree.ignoreFileTouched()) {
+      Scan scan = scanOf(tree, before, compared.start());
+      latest = scan; // the next command starts from it, with what the watch saw since
+      return () -> scan;
+    }
+    latest = null;
+    return () -> scanOf(tree, before, compared.start());
+  }
+
+  /** Whether git turns CRLF into LF as it stores {@code path} (a text attribute, core.autocrlf). */
+  boolean normalisesLineEndings(String path) {
+    return userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
+  }
+
+  /** Reads the user's objects from now on, and links those the index vouched for (see {@link UserObjectLinks}). */
+  void keepUsersObjects(boolean first) {
+    objectLinks.ifPresent(links -> links.renew(first));
+  }
+
+  /** Opens the user's objects, which the first changed file's earlier content is read from. */
+  void openUsersObjects() {
+    userGit.ifPresent(UserGitRepository::openObjects);
+  }
+
+  /**
+   * The bytes the file at {@code path} held when the user's index vouched for it with
+   * {@code blob}: the blob, or, where git turns CRLF into LF as it stores a file (a text attribute,
+   * core.autocrlf), the blob with each LF a CRLF again when that gives exactly the file's size
+   * (then every line ended so). Empty when neither is the file.
+   */
+  Optional<byte[]> fromUsersObjects(String path, org.eclipse.jgit.lib.ObjectId blob, long size) {
+    // the attributes are read only for a blob of another size than the file: not for every changed file
+    java.util.function.BooleanSupplier normalised = () -> userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
+    return userGit.flatMap(g -> g.readBlob(blob, size, normalised))
+        .or(() -> objectLinks.flatMap(links -> links.readBlob(blob, size, normalised)));
+  }
+
+  /** The tree as the cache now knows it, for changes made after this by processes left running. */
+  private Scan scanOf(Tree tree, Scan before, long start) {
+    Map<String, Seen> files = new HashMap<>();
+    Set<String> gone = new HashSet<>();
+    Set<String> unsettled = new HashSet<>();
+    java.util.function.BiConsumer<String, FileStat> know = (path, stat) -> {
+      StatCache.Entry entry = cache.get(path);
+      if (entry != null && entry.stat().equals(stat)) {
+        files.put(path, new Seen(stat, entry.version(), entry.source(), null));
+      } else {
+        files.put(path, new Seen(stat, null, null, "changed while its earlier content was not kept"));
+        unsettled.add(path);
+      }
+    };
+    if (!tree.derived()) {
+      tree.files().forEach(know);
+      return new Scan(start, before.maxFileSize(), PathTable.of(files), tree, true, Set.copyOf(unsettled));
+    }
+    for (String path : tree.changed()) {
+      FileStat stat = tree.files().get(path);
+      if (stat == null) {
+        gone.add(path);
+      } else {
+        know.accept(path, stat);
+      }
+    }
+    for (String path : before.unsettled()) {
+      if (!files.containsKey(path) && !gone.contains(path)) {
+        unsettled.add(path);
+      }
+    }
+    return new Scan(start, before.maxFileSize(), before.files().with(files, gone), tree, true, Set.copyOf(unsettled));
+  }
+
+  static List<WorkTreeChanges.Skipped> excludedChanges(PathTable<Excluded> before, PathTable<Excluded> after) {
+    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
+    // after a watch, only what it touched can differ: not a walk over every ignored entry
+    TreeSet<String> excluded = after.pathsDifferingFrom(before).map(TreeSet::new).orElseGet(() -> {
+      TreeSet<String> all = new TreeSet<>(before.keySet());
+      all.addAll(after.keySet());
+      return all;
+    });
+    for (String path : excluded) {
+      if (path.equals(".git") || path.endsWith("/.git")) {
+        continue; // git's own bookkeeping: never interesting, never undone
+      }
+      Excluded was = before.get(path);
+      Excluded now = after.get(path);
+      if (was == null && now == null || was != null && now != null && sameEntry(was.stat(), now.stat())) {
+        continue;
+      }
+      Excluded any = now != null ? now : was;
+      boolean dir = any.stat().directory();
+      if (any.why() == ProjectWalker.Exclusion.NOT_UTF8) {
+        skipped.add(new WorkTreeChanges.Skipped(path, "its name is not UTF-8, which Waymark cannot read, record or "
+            + "restore; not recorded"));
+        continue;
+      }
+      String why = any.why().described();
+      skipped.add(new WorkTreeChanges.Skipped(dir ? path + "/" : path, dir
+          ? why + "; what changed inside it is not recorded"
+          : why + "; not recorded"));
+    }
+    return skipped;
+  }
+
+  /** Drops the cache: the next snapshot reads every file again. */
+  void forget() {
+    latest = null;
+    cache().clear();
+    cache.save(journal::generationsInUse);
+  }
+
+  /** Saves what the cache learnt since its last save (at close: the next process starts from it). */
+  void saveQuietly() {
+    if (cache != null) {
+      cache.save(journal::generationsInUse);
+    }
+  }
+
+  int cachedCount() {
+    return cache().size();
+  }
+
+  StatCache cache() {
+    if (cache == null) {
+      cache = StatCache.load(cacheFile);
+    }
+    return cache;
+  }
+
+  private static boolean tooBig(FileStat stat, long maxFileSize) {
+    return stat.kind() != FileKind.SYMLINK && stat.size() > maxFileSize;
+  }
+
+  /** A directory's own stat changes when entries are added, removed or renamed in it; its size is noise. */
+  private static boolean sameEntry(FileStat a, FileStat b) {
+    if (a.directory() != b.directory()) {
+      return false;
+    }
+    return a.directory()
+        ? a.mtimeNanos() == b.mtimeNanos() && a.inode() == b.inode()
+        : a.equals(b);
+  }
+
+  /** Stops the file notifications and saves what the cache learnt (the next process starts from it). */
+  void close() {
+    walks.close();
+    saveQuietly();
+  }
+}
