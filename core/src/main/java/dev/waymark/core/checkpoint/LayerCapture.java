@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.checkpoint.restore.TextMerge;
@@ -263,7 +264,7 @@ public final class LayerCapture {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
       Map<String, FileChange> recorded = new LinkedHashMap<>();
-      ProjectWalker.IgnoreRules rules = rulesAtTurnStart(turn);
+      IgnoreRules rules = rulesAtTurnStart(turn);
       LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(store, layer), TextMerge::merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
@@ -363,8 +364,8 @@ public final class LayerCapture {
    * changed before the command counts as it was when the turn started: what the agent ignored
    * along the way cannot hide what its commands then change.
    */
-  private static ProjectWalker.IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
-    ProjectWalker.IgnoreRules rules = ProjectWalker.IgnoreRules.recording();
+  private static IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
+    IgnoreRules rules = IgnoreRules.recording();
     for (FileChange change : turn.changes()) {
       String path = change.path();
       if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
@@ -400,7 +401,7 @@ public final class LayerCapture {
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
   private static ProjectWalker.Exclusion exclusion(StoreParts store, Layer layer, String path, Path entry,
-      ProjectWalker.IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
+      IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
       Optional<ProjectWalker.Exclusion> known = directories.get(dir);

@@ -14,11 +14,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 import org.eclipse.jgit.ignore.IgnoreNode;
@@ -161,86 +158,6 @@ public final class ProjectWalker {
     this.kept = kept;
   }
 
-  /**
-   * The {@code .gitignore} rules of each directory a walk entered, by project-relative directory
-   * ({@code ""} for the root). A walk given these rules uses them instead of the files on disk,
-   * so that a command that edits a {@code .gitignore} cannot make ignored files look created or
-   * deleted. A directory the rules do not know (created since) reads its own file.
-   */
-  public static final class IgnoreRules {
-    private final Map<String, Optional<Parsed>> byDirectory;
-    private final boolean recording;
-    /** Whether a directory the rules do not know reads its own file (else it has none). */
-    private final boolean readsUnknown;
-    /** Whether what is read for a directory the rules do not know is kept in them. */
-    private final boolean keepsUnknown;
-
-    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown) {
-      this(byDirectory, recording, readsUnknown, false);
-    }
-
-    private IgnoreRules(Map<String, Optional<Parsed>> byDirectory, boolean recording, boolean readsUnknown,
-        boolean keepsUnknown) {
-      this.byDirectory = byDirectory;
-      this.recording = recording;
-      this.readsUnknown = readsUnknown;
-      this.keepsUnknown = keepsUnknown;
-    }
-
-    /** Empty rules that a scan fills with what it reads. */
-    public static IgnoreRules recording() {
-      return new IgnoreRules(new ConcurrentHashMap<>(), true, true);
-    }
-
-    /** These rules, for a later scan to use instead of the files on disk. */
-    public IgnoreRules replaying() {
-      return new IgnoreRules(byDirectory, false, true);
-    }
-
-    /**
-     * A copy of these rules that also keeps the files of directories they do not know, read from
-     * disk: the rules of a scan brought up to date from an earlier one, when no ignore file changed.
-     */
-    public IgnoreRules extending() {
-      return new IgnoreRules(new ConcurrentHashMap<>(byDirectory), false, true, true);
-    }
-
-    /** These rules, with {@code dir}'s {@code .gitignore} read as {@code text} rather than from disk (null: none). */
-    public IgnoreRules with(String dir, byte[] text) {
-      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>(byDirectory);
-      map.put(dir, text == null ? Optional.empty() : Optional.ofNullable(Parsed.of(dir, text)));
-      return new IgnoreRules(map, false, true, true);
-    }
-
-    /** Rules from {@link #texts()} kept elsewhere: only the directories named there have any. */
-    public static IgnoreRules fixed(Map<String, String> texts) {
-      Map<String, Optional<Parsed>> map = new ConcurrentHashMap<>();
-      texts.forEach((dir, text) -> map.put(dir, Optional.ofNullable(Parsed.of(dir, text.getBytes(StandardCharsets.UTF_8)))));
-      return new IgnoreRules(map, false, false);
-    }
-
-    /** The text of each {@code .gitignore} seen, by directory. */
-    public Map<String, String> texts() {
-      Map<String, String> texts = new TreeMap<>();
-      byDirectory.forEach((dir, parsed) -> parsed.ifPresent(p -> texts.put(dir, p.text())));
-      return texts;
-    }
-
-  }
-
-  /** One {@code .gitignore}: its text and rules. */
-  record Parsed(String text, IgnoreNode node) {
-    static Parsed of(String name, byte[] bytes) {
-      IgnoreNode node = new IgnoreNode();
-      try {
-        node.parse(name, new ByteArrayInputStream(bytes));
-      } catch (IOException e) {
-        throw new IllegalStateException(e); // reading from memory
-      }
-      return node.getRules().isEmpty() ? null : new Parsed(new String(bytes, StandardCharsets.UTF_8), node);
-    }
-  }
-
   /** Walks the whole project. */
   public void walk(Visitor visitor) throws IOException {
     walk("", visitor);
@@ -364,7 +281,7 @@ public final class ProjectWalker {
     StringBuilder ancestor = new StringBuilder();
     for (int i = 0; i < segments.length; i++) {
       String at = ancestor.length() == 0 ? "" : ancestor.substring(0, ancestor.length() - 1);
-      IgnoreNode node = ignoreOf(at, at.isEmpty() ? root : root.resolve(at), rules);
+      IgnoreNode node = IgnoreRules.nodeOf(at, at.isEmpty() ? root : root.resolve(at), rules);
       if (node != null) {
         frames.add(new Frame(prefix + ancestor, node, Exclusion.IGNORED));
       }
@@ -409,7 +326,7 @@ public final class ProjectWalker {
       Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
       String dirPrefix = dir.isEmpty() ? "" : dir + "/";
       List<Frame> here = frames;
-      IgnoreNode node = ignoreOf(dir, dirPath, rules);
+      IgnoreNode node = IgnoreRules.nodeOf(dir, dirPath, rules);
       if (node != null) {
         here = new ArrayList<>(frames);
         here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
@@ -481,7 +398,7 @@ public final class ProjectWalker {
     Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
     String dirPrefix = dir.isEmpty() ? "" : dir + "/";
     List<Frame> here = frames;
-    IgnoreNode node = ignoreOf(dir, dirPath, rules);
+    IgnoreNode node = IgnoreRules.nodeOf(dir, dirPath, rules);
     if (node != null) {
       here = new ArrayList<>(frames);
       here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
@@ -527,33 +444,6 @@ public final class ProjectWalker {
     return true;
   }
 
-  /**
-   * The {@code .gitignore} of {@code dir}: recorded into {@code rules} while recording, taken from
-   * them while replaying (read from disk for a directory they do not know), from disk otherwise.
-   */
-  private IgnoreNode ignoreOf(String dir, Path dirPath, IgnoreRules rules) {
-    if (rules == null) {
-      return parseIgnore(dirPath.resolve(".gitignore"));
-    }
-    if (rules.recording) {
-      Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
-      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
-      return parsed == null ? null : parsed.node();
-    }
-    Optional<Parsed> known = rules.byDirectory.get(dir);
-    if (known != null) {
-      return known.map(Parsed::node).orElse(null);
-    }
-    if (!rules.readsUnknown) {
-      return null;
-    }
-    Parsed parsed = readIgnore(dirPath.resolve(".gitignore"));
-    if (rules.keepsUnknown) {
-      rules.byDirectory.put(dir, Optional.ofNullable(parsed));
-    }
-    return parsed == null ? null : parsed.node();
-  }
-
   /** Whether the listed entry {@code child} cannot be reached again by its {@code name} as Java read it. */
   static boolean unnameable(String name, Path child, Path dir) {
     return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
@@ -591,29 +481,11 @@ public final class ProjectWalker {
   /** The ignore frames that apply to the entries of {@code dir}: its ancestors' and its own. */
   private List<Frame> framesIn(String dir, IgnoreRules rules) {
     List<Frame> frames = new ArrayList<>(framesAbove(dir, rules));
-    IgnoreNode node = ignoreOf(dir, dir.isEmpty() ? root : root.resolve(dir), rules);
+    IgnoreNode node = IgnoreRules.nodeOf(dir, dir.isEmpty() ? root : root.resolve(dir), rules);
     if (node != null) {
       frames.add(new Frame(prefix + (dir.isEmpty() ? "" : dir + "/"), node, Exclusion.IGNORED));
     }
     return frames;
-  }
-
-  /** The rules of an ignore file; null when it does not exist, cannot be read, or has none. */
-  static IgnoreNode parseIgnore(Path file) {
-    Parsed parsed = readIgnore(file);
-    return parsed == null ? null : parsed.node();
-  }
-
-  private static Parsed readIgnore(Path file) {
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      return null;
-    }
-    try {
-      return Parsed.of(file.toString(), Files.readAllBytes(file));
-    } catch (IOException e) {
-      LOG.debug("cannot read {}: {}", file, e.toString());
-      return null;
-    }
   }
 
   private record Frame(String prefix, IgnoreNode node, Exclusion kind) {}

@@ -4,7 +4,6 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -14,28 +13,20 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.jgit.attributes.Attribute;
-import org.eclipse.jgit.attributes.AttributesNode;
-import org.eclipse.jgit.attributes.AttributesRule;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
-import org.eclipse.jgit.errors.ConfigInvalidException;
-import org.eclipse.jgit.ignore.IgnoreNode;
-import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectLoader;
-import org.eclipse.jgit.lib.ObjectReader;
-import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The user's own git repository around a project, read and never written: its index (to know a
- * clean file's content without reading it), its ignore sources, and its objects (to copy the
- * earlier content of a file a shell command changed).
+ * clean file's content without reading it) and the ignore sources around the project; its settings
+ * are read by {@link UserGitConfig} and its objects (the earlier content of a file a shell
+ * command changed) by {@link UserObjects}.
  *
  * <p>Nothing here takes a lock or writes a file in the user's repository: the index is read as
  * {@code git status} reads it, without refreshing it.
@@ -51,11 +42,8 @@ public final class UserGitRepository implements AutoCloseable {
   private final Path commonDir;
   private final String projectPrefix;
   private final boolean convertsEverything;
-  /** Where git finds the user's settings (the environment does not change while Waymark runs). */
-  private final UserFiles user = UserFiles.of(System.getenv(), System.getProperty("user.home"));
-  /** core.autocrlf is true or input: git may store any text file with LF for CRLF. */
-  private final boolean normalisesEverything;
-  private FileRepository objects;
+  private final UserGitConfig config;
+  private final UserObjects objects;
   private Index index;
 
   private UserGitRepository(Path workTree, Path gitDir, Path commonDir, String projectPrefix) {
@@ -63,9 +51,11 @@ public final class UserGitRepository implements AutoCloseable {
     this.gitDir = gitDir;
     this.commonDir = commonDir;
     this.projectPrefix = projectPrefix;
-    this.convertsEverything = convertsLineEndings();
-    this.normalisesEverything = configs().stream().map(config -> readConfig(config, "core", "autocrlf"))
-        .anyMatch(autocrlf -> "true".equalsIgnoreCase(autocrlf) || "input".equalsIgnoreCase(autocrlf));
+    // the environment does not change while Waymark runs
+    this.config = new UserGitConfig(workTree, commonDir,
+        UserGitConfig.UserFiles.of(System.getenv(), System.getProperty("user.home")));
+    this.convertsEverything = config.convertsLineEndings();
+    this.objects = new UserObjects(workTree, commonDir, projectPrefix, config.normalisesEverything());
   }
 
   /** The repository whose work tree holds {@code project}, if any. */
@@ -122,93 +112,24 @@ public final class UserGitRepository implements AutoCloseable {
 
   private List<ProjectWalker.IgnoreSource> outerIgnoreSources() {
     List<ProjectWalker.IgnoreSource> sources = new ArrayList<>();
-    excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(file),
+    config.excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(file),
         ProjectWalker.Exclusion.EXCLUDES_FILE)));
-    sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(commonDir.resolve("info/exclude")),
+    sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(commonDir.resolve("info/exclude")),
         ProjectWalker.Exclusion.GIT_INFO_EXCLUDE));
     if (!projectPrefix.isEmpty()) {
       String[] segments = projectPrefix.split("/");
       StringBuilder prefix = new StringBuilder();
-      sources.add(new ProjectWalker.IgnoreSource("", ProjectWalker.parseIgnore(workTree.resolve(".gitignore")),
+      sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(workTree.resolve(".gitignore")),
           ProjectWalker.Exclusion.IGNORED));
       for (int i = 0; i < segments.length - 1; i++) {
         prefix.append(segments[i]).append('/');
         sources.add(new ProjectWalker.IgnoreSource(prefix.toString(),
-            ProjectWalker.parseIgnore(workTree.resolve(prefix.toString()).resolve(".gitignore")),
+            IgnoreRules.parse(workTree.resolve(prefix.toString()).resolve(".gitignore")),
             ProjectWalker.Exclusion.IGNORED));
       }
     }
     sources.removeIf(s -> s.node() == null);
     return sources;
-  }
-
-  /** git's {@code core.excludesFile}: from the repository's config, else the user's, else the XDG default. */
-  private Optional<Path> excludesFile() {
-    for (Path config : configs()) {
-      String value = readConfig(config, "core", "excludesFile");
-      if (value != null && !value.isBlank()) {
-        Path file = value.startsWith("~/") ? user.home().resolve(value.substring(2)) : Path.of(value);
-        return Optional.of(file.isAbsolute() ? file : workTree.resolve(file));
-      }
-    }
-    return Optional.of(user.xdgConfig().resolve("git/ignore"));
-  }
-
-  /** The config files git reads for this repository, the strongest first: its own, the user's, the system's. */
-  private List<Path> configs() {
-    List<Path> configs = new ArrayList<>(List.of(commonDir.resolve("config")));
-    configs.addAll(user.globalConfigs());
-    configs.addAll(user.systemConfigs());
-    return configs;
-  }
-
-  /**
-   * Where git finds the user's own files, from the environment as git reads it: {@code $HOME}
-   * (the account's home directory only when it is unset), {@code $XDG_CONFIG_HOME},
-   * {@code GIT_CONFIG_GLOBAL} (then the only global config), {@code GIT_CONFIG_NOSYSTEM}.
-   */
-  public record UserFiles(Path home, Path xdgConfig, List<Path> globalConfigs, List<Path> systemConfigs) {
-    public static UserFiles of(Map<String, String> env, String accountHome) {
-      String homeVariable = env.get("HOME");
-      Path home = Path.of(homeVariable == null || homeVariable.isBlank() ? accountHome : homeVariable);
-      String xdg = env.get("XDG_CONFIG_HOME");
-      Path xdgConfig = xdg == null || xdg.isBlank() ? home.resolve(".config") : Path.of(xdg);
-      String global = env.get("GIT_CONFIG_GLOBAL");
-      List<Path> globals = global != null && !global.isBlank() ? List.of(Path.of(global))
-          : List.of(home.resolve(".gitconfig"), xdgConfig.resolve("git/config")); // ~/.gitconfig wins
-      String noSystem = env.get("GIT_CONFIG_NOSYSTEM");
-      boolean system = noSystem == null || noSystem.isBlank() || noSystem.equals("0") || noSystem.equalsIgnoreCase("false");
-      String systemFile = env.get("GIT_CONFIG_SYSTEM");
-      List<Path> systems = !system ? List.of()
-          : List.of(Path.of(systemFile != null && !systemFile.isBlank() ? systemFile : "/etc/gitconfig"));
-      return new UserFiles(home, xdgConfig, globals, systems);
-    }
-  }
-
-  /** Whether git converts line endings of every text file on checkout (autocrlf, eol=crlf). */
-  private boolean convertsLineEndings() {
-    for (Path config : configs()) {
-      String autocrlf = readConfig(config, "core", "autocrlf");
-      String eol = readConfig(config, "core", "eol");
-      if ("true".equalsIgnoreCase(autocrlf) || "crlf".equalsIgnoreCase(eol)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String readConfig(Path file, String section, String name) {
-    if (!Files.isRegularFile(file)) {
-      return null;
-    }
-    FileBasedConfig config = new FileBasedConfig(file.toFile(), FS.DETECTED);
-    try {
-      config.load();
-    } catch (IOException | ConfigInvalidException e) {
-      LOG.debug("cannot read {}: {}", file, e.toString());
-      return null;
-    }
-    return config.getString(section, null, name);
   }
 
   /**
@@ -332,182 +253,27 @@ public final class UserGitRepository implements AutoCloseable {
   }
 
   /** Opens the object database ahead of the first read, which then does not wait for its pack indexes to load. */
-  public synchronized void openObjects() {
-    try {
-      if (objects == null) {
-        objects = new FileRepository(commonDir.toFile());
-      }
-      try (ObjectReader reader = objects.newObjectReader()) {
-        reader.has(ObjectId.zeroId());
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("cannot open the objects of {}: {}", commonDir, e.toString());
-    }
+  public void openObjects() {
+    objects.open();
   }
 
-  /**
-   * Reads a blob from the user's object database, checking that it has the size the file had
-   * (else the index named content that is not the file's bytes). Empty when it is not there.
-   */
-  public synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
-    try {
-      if (objects == null) {
-        objects = new FileRepository(commonDir.toFile());
-      }
-      return readBlob(objects, blob, expectedSize, crlfMayBeGone);
-    } catch (IOException | RuntimeException e) {
-      LOG.info("cannot read blob {} from {}: {}", blob.name(), commonDir, e.toString());
-      return Optional.empty();
-    }
+  /** See {@link UserObjects#readBlob(ObjectId, long, java.util.function.BooleanSupplier)}. */
+  public Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
+    return objects.readBlob(blob, expectedSize, crlfMayBeGone);
   }
 
-  /**
-   * {@code blob} from {@code objects} if it is there with {@code expectedSize} bytes (else the index
-   * named other content). With {@code crlfMayBeGone} (git turned CRLF into LF as it stored the
-   * file), a smaller blob is taken with each LF a CRLF again when that makes exactly
-   * {@code expectedSize} bytes: every line of the file ended in CRLF, and those are its bytes.
-   */
-  public static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize,
-      java.util.function.BooleanSupplier crlfMayBeGone) throws IOException {
-    try (ObjectReader reader = objects.newObjectReader()) {
-      if (!reader.has(blob, Constants.OBJ_BLOB)) {
-        return Optional.empty();
-      }
-      ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
-      if (loader.getSize() == expectedSize) {
-        return Optional.of(loader.getCachedBytes(Integer.MAX_VALUE - 8));
-      }
-      if (loader.getSize() > expectedSize || expectedSize > Integer.MAX_VALUE - 8 || !crlfMayBeGone.getAsBoolean()) {
-        return Optional.empty();
-      }
-      return withCrlf(loader.getCachedBytes(Integer.MAX_VALUE - 8), expectedSize);
-    }
-  }
-
-  /** {@code lf} with CR before each LF, if that is exactly {@code size} bytes long. */
-  static Optional<byte[]> withCrlf(byte[] lf, long size) {
-    int lines = 0;
-    for (byte b : lf) {
-      if (b == '\n') {
-        lines++;
-      }
-    }
-    if (lf.length + (long) lines != size) {
-      return Optional.empty();
-    }
-    byte[] crlf = new byte[(int) size];
-    int at = 0;
-    for (byte b : lf) {
-      if (b == '\n') {
-        crlf[at++] = '\r';
-      }
-      crlf[at++] = b;
-    }
-    return Optional.of(crlf);
-  }
-
-  /**
-   * Whether git may have stored {@code path} (project-relative) with CRLF turned into LF: a
-   * {@code text}, {@code eol} or {@code crlf} attribute applies to it (from {@code info/attributes}
-   * or a {@code .gitattributes} on its way), or {@code core.autocrlf} is on. Read when a changed
-   * file's blob is smaller than the file was; wider than git's own rules, which is safe, since
-   * the blob is only taken when the sizes prove it.
-   */
+  /** See {@link UserObjects#normalisesLineEndings}. */
   public boolean normalisesLineEndings(String path) {
-    if (normalisesEverything) {
-      return true;
-    }
-    String repoPath = projectPrefix + path;
-    List<String> onItsWay = new ArrayList<>();
-    for (int slash = repoPath.indexOf('/'); slash >= 0; slash = repoPath.indexOf('/', slash + 1)) {
-      onItsWay.add(repoPath.substring(0, slash + 1) + ".gitattributes");
-    }
-    try {
-      return Conversions.read(workTree, commonDir, onItsWay, Conversions::touchesLineEndings).converts(repoPath);
-    } catch (IOException e) {
-      return true; // cannot tell: the sizes still decide
-    }
+    return objects.normalisesLineEndings(path);
   }
 
   @Override
-  public synchronized void close() {
-    if (objects != null) {
-      objects.close();
-      objects = null;
-    }
+  public void close() {
+    objects.close();
   }
 
   /** The index's usable entries, and the stat of the index file they were read from. */
   public record Index(FileStat stamp, Map<String, Tracked> tracked) {
     public static final Index NONE = new Index(FileStat.MISSING, Map.of());
-  }
-
-  /**
-   * The {@code .gitattributes} rules that make the checked-out file differ from the blob. Only
-   * rules setting such an attribute are kept, so a repository without any costs nothing per path.
-   */
-  private record Conversions(List<Scoped> rules) {
-    private static final List<String> CONVERTING = List.of("filter", "ident", "working-tree-encoding");
-
-    record Scoped(String prefix, AttributesRule rule) {}
-
-    /** {@code nested}: the tracked {@code .gitattributes} files below the root, repository-relative. */
-    static Conversions read(Path workTree, Path commonDir, List<String> nested) throws IOException {
-      return read(workTree, commonDir, nested, Conversions::converting);
-    }
-
-    /** The rules of those files that set an attribute {@code kept} accepts. */
-    static Conversions read(Path workTree, Path commonDir, List<String> nested,
-        java.util.function.Predicate<Attribute> kept) throws IOException {
-      List<Scoped> rules = new ArrayList<>();
-      collect("", commonDir.resolve("info/attributes"), kept, rules);
-      collect("", workTree.resolve(".gitattributes"), kept, rules);
-      for (String file : nested) {
-        collect(file.substring(0, file.length() - ".gitattributes".length()), workTree.resolve(file), kept, rules);
-      }
-      return new Conversions(rules);
-    }
-
-    /** An attribute that makes the checked-out file differ from the blob. */
-    static boolean converting(Attribute a) {
-      return CONVERTING.contains(a.getKey()) && a.getState() != Attribute.State.UNSET
-          || a.getKey().equals("eol") && "crlf".equals(a.getValue())
-          || a.getKey().equals("crlf") && a.getState() == Attribute.State.SET;
-    }
-
-    /** An attribute under which git may store CRLF as LF (wider than git's rules: the sizes decide). */
-    static boolean touchesLineEndings(Attribute a) {
-      return (a.getKey().equals("text") || a.getKey().equals("eol") || a.getKey().equals("crlf"))
-          && a.getState() != Attribute.State.UNSET;
-    }
-
-    private static void collect(String prefix, Path file, java.util.function.Predicate<Attribute> kept, List<Scoped> into)
-        throws IOException {
-      if (!Files.isRegularFile(file)) {
-        return;
-      }
-      AttributesNode node = new AttributesNode();
-      try (InputStream in = Files.newInputStream(file)) {
-        node.parse(in);
-      }
-      for (AttributesRule rule : node.getRules()) {
-        for (Attribute a : rule.getAttributes()) {
-          if (kept.test(a)) {
-            into.add(new Scoped(prefix, rule));
-            break;
-          }
-        }
-      }
-    }
-
-    boolean converts(String repoPath) {
-      for (Scoped scoped : rules) {
-        if (repoPath.startsWith(scoped.prefix)
-            && scoped.rule.isMatch(repoPath.substring(scoped.prefix.length()), false)) {
-          return true;
-        }
-      }
-      return false;
-    }
   }
 }

@@ -157,7 +157,7 @@ public final class UserObjectLinks {
     }
     // opened for each read: it is the rare case, and the links change between commands
     try (FileRepository links = new FileRepository(mirror.toFile())) {
-      return UserGitRepository.readBlob(links, blob, expectedSize, crlfMayBeGone);
+      return UserObjects.readBlob(links, blob, expectedSize, crlfMayBeGone);
     } catch (IOException | RuntimeException e) {
       LOG.info("cannot read blob {} from {}: {}", blob.name(), mirror, e.toString());
       return Optional.empty();

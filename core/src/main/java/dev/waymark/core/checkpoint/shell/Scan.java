@@ -3,6 +3,7 @@ package dev.waymark.core.checkpoint.shell;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -19,7 +20,7 @@ public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tr
     return tree.excluded();
   }
 
-  ProjectWalker.IgnoreRules rules() {
+  IgnoreRules rules() {
     return tree.rules();
   }
 
@@ -35,8 +36,8 @@ public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tr
    * (null after a whole walk: any may).
    */
   record Tree(PathTable<FileStat> files, PathTable<Excluded> excluded, PathTable<FileStat> directories,
-      ProjectWalker.IgnoreRules rules, OptionalLong mark, Set<String> changed, boolean ignoreFileTouched) {
-    static Tree unwalked(ProjectWalker.IgnoreRules rules) {
+      IgnoreRules rules, OptionalLong mark, Set<String> changed, boolean ignoreFileTouched) {
+    static Tree unwalked(IgnoreRules rules) {
       return new Tree(PathTable.empty(), PathTable.empty(), PathTable.empty(), rules, OptionalLong.empty(), null, false);
     }
 

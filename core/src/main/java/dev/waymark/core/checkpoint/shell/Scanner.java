@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.project.UserObjectLinks;
@@ -117,7 +118,7 @@ final class Scanner {
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return walks.exclusionOf(path, stat, rules);
   }
 
@@ -196,7 +197,7 @@ final class Scanner {
           index.tracked();
         }
       }, BESIDE);
-      tree = walks.walk(ProjectWalker.IgnoreRules.recording());
+      tree = walks.walk(IgnoreRules.recording());
       cache = cacheLater.join();
       indexLater.join();
     }
@@ -355,7 +356,7 @@ final class Scanner {
   Compared compare(Scan before) {
     StatCache cache = cache();
     long start = System.currentTimeMillis();
-    ProjectWalker.IgnoreRules rules = before.rules().replaying();
+    IgnoreRules rules = before.rules().replaying();
     // what the scan before walked, whatever it is now
     walks.keep((path, stat) -> before.files().containsKey(path), () -> before.files().keySet());
     Tree tree = walks.update(before.tree(), rules).orElseGet(() -> walks.walk(rules));

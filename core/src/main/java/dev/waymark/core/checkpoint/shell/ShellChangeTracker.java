@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.project.UserObjectLinks;
@@ -133,7 +134,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  public ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+  public ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return scanner.exclusionOf(path, stat, rules); // a layer's changes are judged as the observed capture's
   }
 

@@ -1,7 +1,7 @@
 package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.PathTable;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 
 import dev.waymark.core.checkpoint.shell.Scan.Seen;
 import dev.waymark.core.checkpoint.shell.Scan.Tree;
@@ -66,7 +66,7 @@ final class ShellRecovery {
         Map<String, Seen> files = new HashMap<>();
         baseline.get().entries().forEach((path, e) -> files.put(path, new Seen(e.stat(), e.version(), e.source(), null)));
         Scan before = new Scan(entry.startMillis(), entry.maxFileSize(), PathTable.of(files),
-            Tree.unwalked(ProjectWalker.IgnoreRules.fixed(entry.ignoreFiles())), false, Set.of());
+            Tree.unwalked(IgnoreRules.fixed(entry.ignoreFiles())), false, Set.of());
         String where;
         WorkTreeChanges changes;
         if (tree.has(entry.checkpoint())) {

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.PathTable;
 import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.shell.Scan.Excluded;
@@ -63,7 +64,7 @@ final class TreeWalks {
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, ProjectWalker.IgnoreRules rules) {
+  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return walker.exclusionOf(path, stat, rules);
   }
 
@@ -116,7 +117,7 @@ final class TreeWalks {
    * Walks the whole project. File notifications start (again, if they had stopped) with it: each
    * directory is watched before it is listed, and the tree is marked as of just before the walk.
    */
-  Tree walk(ProjectWalker.IgnoreRules rules) {
+  Tree walk(IgnoreRules rules) {
     if ((watch == null || !watch.working()) && watchesStopped < MAX_WATCH_RESTARTS) {
       if (watch != null) {
         watch.close();
@@ -146,7 +147,7 @@ final class TreeWalks {
    * paths are looked at again (a new directory is walked whole). Empty when the watch cannot say
    * (none, stopped, or {@code base} is older than what it can vouch for): walk the whole tree.
    */
-  Optional<Tree> update(Tree base, ProjectWalker.IgnoreRules rules) {
+  Optional<Tree> update(Tree base, IgnoreRules rules) {
     if (watch == null || base.mark().isEmpty()) {
       return Optional.empty();
     }
