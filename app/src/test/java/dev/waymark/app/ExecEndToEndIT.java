@@ -1,11 +1,11 @@
 package dev.waymark.app;
 
-import static dev.waymark.core.model.FakeModelServer.OPENAI_DONE;
-import static dev.waymark.core.model.FakeModelServer.openAiFinish;
-import static dev.waymark.core.model.FakeModelServer.openAiText;
-import static dev.waymark.core.model.FakeModelServer.openAiTextChunk;
-import static dev.waymark.core.model.FakeModelServer.openAiToolChunk;
-import static dev.waymark.core.model.FakeModelServer.openAiUsage;
+import static dev.waymark.core.testing.FakeModelServer.OPENAI_DONE;
+import static dev.waymark.core.testing.FakeModelServer.openAiFinish;
+import static dev.waymark.core.testing.FakeModelServer.openAiText;
+import static dev.waymark.core.testing.FakeModelServer.openAiTextChunk;
+import static dev.waymark.core.testing.FakeModelServer.openAiToolChunk;
+import static dev.waymark.core.testing.FakeModelServer.openAiUsage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,8 +15,8 @@ import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
-import dev.waymark.core.model.FakeModelServer;
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;

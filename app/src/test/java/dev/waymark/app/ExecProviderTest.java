@@ -1,19 +1,19 @@
 package dev.waymark.app;
 
-import static dev.waymark.core.model.FakeModelServer.ANTHROPIC_STOP;
-import static dev.waymark.core.model.FakeModelServer.anthropicBlockStop;
-import static dev.waymark.core.model.FakeModelServer.anthropicJsonDelta;
-import static dev.waymark.core.model.FakeModelServer.anthropicMessageDelta;
-import static dev.waymark.core.model.FakeModelServer.anthropicMessageStart;
-import static dev.waymark.core.model.FakeModelServer.anthropicToolStart;
-import static dev.waymark.core.model.FakeModelServer.event;
+import static dev.waymark.core.testing.FakeModelServer.ANTHROPIC_STOP;
+import static dev.waymark.core.testing.FakeModelServer.anthropicBlockStop;
+import static dev.waymark.core.testing.FakeModelServer.anthropicJsonDelta;
+import static dev.waymark.core.testing.FakeModelServer.anthropicMessageDelta;
+import static dev.waymark.core.testing.FakeModelServer.anthropicMessageStart;
+import static dev.waymark.core.testing.FakeModelServer.anthropicToolStart;
+import static dev.waymark.core.testing.FakeModelServer.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.model.FakeModelServer;
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.mcp.TestMcpServerCommand;
+import dev.waymark.core.testing.TestMcpServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,7 +97,7 @@ class McpEndToEndIT {
   @Test
   void aStdioServerIsListedItsWritesRecordedAndUndoneAndItEndsWithTheRun() throws Exception {
     ObjectNode servers = JSON.createObjectNode();
-    stdio(servers, "t", TestMcpServerCommand.command("normal"));
+    stdio(servers, "t", TestMcpServer.command("normal"));
     servers.putObject("broken").put("command", temp.resolve("no-such-server").toString());
     settings(servers);
     Run list = waymark("mcp", "list");

@@ -6,7 +6,7 @@ import com.googlecode.lanterna.input.KeyType;
 import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.mcp.McpServerConfig;
 import dev.waymark.core.mcp.McpServers;
-import dev.waymark.core.mcp.TestMcpServerCommand;
+import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolSettings;
@@ -42,7 +42,7 @@ class McpInputUiTest {
   private VirtualUi start(String script, dev.waymark.core.context.CustomCommands custom) throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Files.writeString(project.resolve("notes.md"), "my own notes\n");
-    List<String> command = TestMcpServerCommand.command("normal");
+    List<String> command = TestMcpServer.command("normal");
     servers = McpServers.start(List.of(McpServerConfig.stdio("t", command.get(0), command.subList(1, command.size()))
         .withTimeouts(Duration.ofSeconds(20), Duration.ofSeconds(30))),
         new McpServers.Options(project, Map.of(), Set.of(), ToolSettings.DEFAULTS));

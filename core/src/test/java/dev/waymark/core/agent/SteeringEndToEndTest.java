@@ -9,7 +9,7 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
-import dev.waymark.core.model.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.model.OpenAiChatModel;
 import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.Command;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.Tool;

@@ -1,21 +1,22 @@
 package dev.waymark.core.model;
 
-import static dev.waymark.core.model.FakeModelServer.ANTHROPIC_STOP;
-import static dev.waymark.core.model.FakeModelServer.anthropicBlockStop;
-import static dev.waymark.core.model.FakeModelServer.anthropicJsonDelta;
-import static dev.waymark.core.model.FakeModelServer.anthropicMessageDelta;
-import static dev.waymark.core.model.FakeModelServer.anthropicMessageStart;
-import static dev.waymark.core.model.FakeModelServer.anthropicText;
-import static dev.waymark.core.model.FakeModelServer.anthropicTextDelta;
-import static dev.waymark.core.model.FakeModelServer.anthropicTextStart;
-import static dev.waymark.core.model.FakeModelServer.anthropicToolStart;
-import static dev.waymark.core.model.FakeModelServer.event;
+import static dev.waymark.core.testing.FakeModelServer.ANTHROPIC_STOP;
+import static dev.waymark.core.testing.FakeModelServer.anthropicBlockStop;
+import static dev.waymark.core.testing.FakeModelServer.anthropicJsonDelta;
+import static dev.waymark.core.testing.FakeModelServer.anthropicMessageDelta;
+import static dev.waymark.core.testing.FakeModelServer.anthropicMessageStart;
+import static dev.waymark.core.testing.FakeModelServer.anthropicText;
+import static dev.waymark.core.testing.FakeModelServer.anthropicTextDelta;
+import static dev.waymark.core.testing.FakeModelServer.anthropicTextStart;
+import static dev.waymark.core.testing.FakeModelServer.anthropicToolStart;
+import static dev.waymark.core.testing.FakeModelServer.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.testing.FakeModelServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -1,11 +1,12 @@
 package dev.waymark.core.model;
 
-import static dev.waymark.core.model.FakeModelServer.openAiText;
-import static dev.waymark.core.model.FakeModelServer.openAiTextChunk;
+import static dev.waymark.core.testing.FakeModelServer.openAiText;
+import static dev.waymark.core.testing.FakeModelServer.openAiTextChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;

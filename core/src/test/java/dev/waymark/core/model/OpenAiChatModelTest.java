@@ -1,18 +1,19 @@
 package dev.waymark.core.model;
 
-import static dev.waymark.core.model.FakeModelServer.OPENAI_DONE;
-import static dev.waymark.core.model.FakeModelServer.data;
-import static dev.waymark.core.model.FakeModelServer.openAiFinish;
-import static dev.waymark.core.model.FakeModelServer.openAiText;
-import static dev.waymark.core.model.FakeModelServer.openAiTextChunk;
-import static dev.waymark.core.model.FakeModelServer.openAiToolChunk;
-import static dev.waymark.core.model.FakeModelServer.openAiUsage;
+import static dev.waymark.core.testing.FakeModelServer.OPENAI_DONE;
+import static dev.waymark.core.testing.FakeModelServer.data;
+import static dev.waymark.core.testing.FakeModelServer.openAiFinish;
+import static dev.waymark.core.testing.FakeModelServer.openAiText;
+import static dev.waymark.core.testing.FakeModelServer.openAiTextChunk;
+import static dev.waymark.core.testing.FakeModelServer.openAiToolChunk;
+import static dev.waymark.core.testing.FakeModelServer.openAiUsage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.testing.FakeModelServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

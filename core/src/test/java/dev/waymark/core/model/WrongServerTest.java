@@ -3,7 +3,8 @@ package dev.waymark.core.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.model.FakeModelServer.Reply;
+import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.waymark.core.model;
+package dev.waymark.core.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

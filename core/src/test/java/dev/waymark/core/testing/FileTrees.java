@@ -1,4 +1,4 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** Listings of a directory tree that tests compare before and after, and small file helpers. */
-final class FileTrees {
+public final class FileTrees {
   private FileTrees() {}
 
   /**
@@ -26,7 +26,7 @@ final class FileTrees {
    * path: kind, permission bits, size and SHA-256 of the bytes, a link's target, and with
    * {@code withMtime} the modification time too, so that a rewrite with equal bytes shows.
    */
-  static SortedMap<String, String> snapshot(Path root, boolean withMtime, Predicate<String> include) {
+  public static SortedMap<String, String> snapshot(Path root, boolean withMtime, Predicate<String> include) {
     SortedMap<String, String> entries = new TreeMap<>();
     try (Stream<Path> walk = Files.walk(root)) {
       for (Path p : (Iterable<Path>) walk::iterator) {
@@ -54,16 +54,16 @@ final class FileTrees {
     return entries;
   }
 
-  static SortedMap<String, String> snapshot(Path root, boolean withMtime) {
+  public static SortedMap<String, String> snapshot(Path root, boolean withMtime) {
     return snapshot(root, withMtime, rel -> true);
   }
 
   /** Relative paths of every entry under {@code root}, directories included, sorted. */
-  static List<String> listing(Path root) {
+  public static List<String> listing(Path root) {
     return List.copyOf(snapshot(root, false).keySet()); // a sorted map's keys: already in order
   }
 
-  static String sha256(Path file) {
+  public static String sha256(Path file) {
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       byte[] buffer = new byte[1 << 16];
@@ -78,7 +78,7 @@ final class FileTrees {
     }
   }
 
-  static String sha256(byte[] bytes) {
+  public static String sha256(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (NoSuchAlgorithmException e) {

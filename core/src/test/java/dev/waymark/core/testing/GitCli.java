@@ -1,4 +1,4 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.testing;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.fail;
@@ -77,11 +77,11 @@ public final class GitCli {
   }
 
   /** Runs git in {@code cwd}; never fails by itself on a non-zero exit. */
-  static Result run(Path cwd, String... args) {
+  public static Result run(Path cwd, String... args) {
     return run(cwd, Map.of(), args);
   }
 
-  static Result run(Path cwd, Map<String, String> extraEnv, String... args) {
+  public static Result run(Path cwd, Map<String, String> extraEnv, String... args) {
     List<String> command = new ArrayList<>();
     command.add("git");
     command.addAll(List.of(args));
@@ -115,7 +115,7 @@ public final class GitCli {
   }
 
   /** Variables that keep git away from every configuration file but the repository's own. */
-  static Map<String, String> isolatedEnvironment() {
+  public static Map<String, String> isolatedEnvironment() {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("GIT_CONFIG_NOSYSTEM", "1");
     env.put("GIT_CONFIG_GLOBAL", "/dev/null");
@@ -128,7 +128,7 @@ public final class GitCli {
   }
 
   /** {@code git --git-dir=<shadow> args...}, which must succeed. */
-  static Result shadow(Path shadowDir, String... args) {
+  public static Result shadow(Path shadowDir, String... args) {
     List<String> all = new ArrayList<>();
     all.add("--git-dir=" + shadowDir);
     all.addAll(List.of(args));
@@ -136,15 +136,15 @@ public final class GitCli {
   }
 
   /** The bytes of {@code ref:path} as {@code git show} prints them. */
-  static byte[] show(Path shadowDir, String ref, String path) {
+  public static byte[] show(Path shadowDir, String ref, String path) {
     return shadow(shadowDir, "show", ref + ":" + path).out();
   }
 
   /** One entry of {@code git ls-tree}. */
-  record TreeEntry(String mode, String type, String id, String path) {}
+  public record TreeEntry(String mode, String type, String id, String path) {}
 
   /** {@code git ls-tree -r -z --full-tree ref}, keyed by path, names exactly as stored. */
-  static Map<String, TreeEntry> lsTree(Path shadowDir, String ref) {
+  public static Map<String, TreeEntry> lsTree(Path shadowDir, String ref) {
     Map<String, TreeEntry> entries = new LinkedHashMap<>();
     for (String record : shadow(shadowDir, "-c", "core.quotepath=off", "ls-tree", "-r", "-z", "--full-tree", ref).nulSeparated()) {
       int tab = record.indexOf('\t');

@@ -1,4 +1,4 @@
-package dev.waymark.core.mcp;
+package dev.waymark.core.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -26,7 +26,7 @@ public final class TestMcpServer {
   private TestMcpServer() {}
 
   /** The command that starts it in a fresh JVM with the tests' class path. */
-  static List<String> command(String mode) {
+  public static List<String> command(String mode) {
     return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
         System.getProperty("java.class.path"), TestMcpServer.class.getName(), mode);
   }

@@ -3,7 +3,7 @@ package dev.waymark.core.checkpoint.project;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.GitCli;
+import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

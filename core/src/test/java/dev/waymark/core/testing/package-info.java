@@ -1,0 +1,12 @@
+/**
+ * What tests of every module share, published in core's test-jar (as JGit publishes
+ * {@code org.eclipse.jgit.junit}): {@code FakeModelServer} (an OpenAI- and Anthropic-compatible
+ * server on loopback that replays what real servers send), {@code TestMcpServer} (a real MCP
+ * server in a child JVM), {@code GitCli} (the real {@code git} command, cut off from the user's
+ * settings), {@code FileTrees} (a directory's files as comparable text), and {@code PackageGraph}
+ * (the compiled classes' imports, for package-rule tests).
+ *
+ * <p>May use any main package of core, JUnit and AssertJ; nothing here reaches package-private
+ * engine state, so the tests that need that keep their fixtures beside them.
+ */
+package dev.waymark.core.testing;
