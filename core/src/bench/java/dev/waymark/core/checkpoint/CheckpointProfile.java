@@ -114,7 +114,7 @@ public final class CheckpointProfile {
           repo.setRef("refs/tags/profile/moving", blob);
           return null;
         });
-        time("restore: project lock (FileChannel lock)", () -> store.lock().run(() -> null));
+        time("restore: project lock (FileChannel lock)", () -> store.parts().lock().run(() -> null));
 
         // The steps of a 1-file restore (FileRestore.execute/apply), each on its own.
         String target = paths.get(0);
