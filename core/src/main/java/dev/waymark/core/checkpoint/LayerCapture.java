@@ -246,7 +246,10 @@ public final class LayerCapture {
         .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
   }
 
-  /** What applying a layer did: the changes recorded (and skipped), what was not applied and where it is kept. */
+  /**
+   * What applying a layer did: the changes made and recorded (and those skipped), what was not
+   * applied (recorded in the checkpoint all the same, as the command's) and the tag it is kept under.
+   */
   public record Outcome(WorkTreeChanges changes, List<String> notApplied, Optional<String> rescueTag) {
     public Outcome {
       notApplied = List.copyOf(notApplied);
@@ -263,8 +266,9 @@ public final class LayerCapture {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
       Map<String, FileChange> recorded = new LinkedHashMap<>();
+      Set<String> clashed = new java.util.HashSet<>();
       ProjectWalker.IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(store, layer), TextMerge::merge,
+      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(turn, layer), TextMerge::merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
@@ -316,17 +320,23 @@ public final class LayerCapture {
             }
 
             @Override
+            public void clashed(String path, Path current, Path commandVersion) throws IOException {
+              clashed.add(path);
+              beforeChange(path, current, commandVersion);
+            }
+
+            @Override
             public void allTold() {
               store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
               // noted before they are made: a command captured by comparison meanwhile does not take them for its own
-              store.changeTracker().writeLog().append(turn.tabId(), List.copyOf(recorded.values()),
-                  System.currentTimeMillis());
+              store.changeTracker().writeLog().append(turn.tabId(), recorded.values().stream()
+                  .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
       List<FileChange> changes = new ArrayList<>();
       for (FileChange change : turn.changes()) {
-        if (recorded.containsKey(change.path())) {
+        if (recorded.containsKey(change.path()) && !clashed.contains(change.path())) {
           changes.add(change);
         }
       }
@@ -376,25 +386,53 @@ public final class LayerCapture {
   }
 
   /**
-   * The version the command started from of a path a Waymark tool (of any tab or process) wrote
-   * while it ran: what the first such write replaced, as the {@link WriteLog} says. An editor's
-   * write leaves no such trace: then there is no base, and a change of both sides clashes.
+   * What the project held as the command started, for the paths changed meanwhile. The version of
+   * a path a Waymark tool (of any tab or process) wrote while it ran: what the first such write
+   * replaced, as the {@link WriteLog} says. An editor's write leaves no such trace: then there is
+   * no base, and a change of both sides clashes. A path absent now was there if such a write
+   * replaced it, if the user's git index tracks it, or if this turn recorded it as there.
    */
-  private static LayerApply.Bases basesFromWriteLog(ShadowStore store, Layer layer) {
+  private static LayerApply.Bases basesFromWriteLog(Turn turn, Layer layer) {
+    ShadowStore store = turn.tree().store();
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = store.changeTracker().writeLog().since(since);
-    return path -> {
-      for (WriteLog.Write write : writes) {
-        if (write.path().equals(path) && write.prior() != null) {
+    return new LayerApply.Bases() {
+      private java.util.NavigableSet<String> tracked;
+
+      @Override
+      public Optional<byte[]> base(String path) {
+        return firstWrite(path).map(write -> {
           String prior = write.priorBlob();
           try {
-            return Optional.of(prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior)));
+            return prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior));
           } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            return null;
+          }
+        });
+      }
+
+      @Override
+      public boolean existed(String path) {
+        Optional<WriteLog.Write> write = firstWrite(path);
+        if (write.isPresent()) {
+          return write.get().priorBlob() != null;
+        }
+        for (FileChange change : turn.changes()) {
+          if (change.path().equals(path)) {
+            return change.after().exists();
           }
         }
+        if (tracked == null) {
+          try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {
+            tracked = git == null ? new java.util.TreeSet<>() : git.trackedPaths();
+          }
+        }
+        return tracked.contains(path);
       }
-      return Optional.empty();
+
+      private Optional<WriteLog.Write> firstWrite(String path) {
+        return writes.stream().filter(w -> w.path().equals(path) && w.prior() != null).findFirst();
+      }
     };
   }
 
