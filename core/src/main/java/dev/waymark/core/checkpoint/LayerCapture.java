@@ -279,21 +279,23 @@ public final class LayerCapture {
 
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
-              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules,
-                  directories);
+              // each side looked at once: its stat serves the rules, the size limit and the read
+              FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
+              FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
+              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? then : now, rules, directories);
               if (why != null) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
               }
-              long size = Math.max(sizeOf(current), after == null ? 0 : sizeOf(after));
+              long size = Math.max(sizeOf(now), sizeOf(then));
               if (size > maxFileSize) {
                 skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + maxFileSize
                     + "-byte limit: applied, not recorded, and undo leaves it"));
                 return;
               }
               paths.add(path);
-              states.add(current == null ? FileState.absent() : FileState.read(current));
-              states.add(after == null ? FileState.absent() : FileState.read(after));
+              states.add(current == null ? FileState.absent() : FileState.read(current, now));
+              states.add(after == null ? FileState.absent() : FileState.read(after, then));
               bytes += 2 * size;
               if (bytes > BATCH_BYTES) {
                 store();
@@ -374,7 +376,8 @@ public final class LayerCapture {
    * along the way cannot hide what its commands then change.
    */
   private static ProjectWalker.IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
-    ProjectWalker.IgnoreRules rules = ProjectWalker.IgnoreRules.recording();
+    // each directory's file read once for the whole apply, not once per changed file below it
+    ProjectWalker.IgnoreRules rules = ProjectWalker.IgnoreRules.recording().extending();
     for (FileChange change : turn.changes()) {
       String path = change.path();
       if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
@@ -437,7 +440,7 @@ public final class LayerCapture {
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
-  private static ProjectWalker.Exclusion exclusion(ShadowStore store, Layer layer, String path, Path entry,
+  private static ProjectWalker.Exclusion exclusion(ShadowStore store, Layer layer, String path, FileStat entry,
       ProjectWalker.IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
@@ -452,7 +455,7 @@ public final class LayerCapture {
         return known.get();
       }
     }
-    return store.changeTracker().exclusionOf(path, FileStat.read(entry), rules);
+    return store.changeTracker().exclusionOf(path, entry, rules);
   }
 
   /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */
@@ -475,8 +478,8 @@ public final class LayerCapture {
 
   private static final long APPLY_POLL_MILLIS = 1_000;
 
-  private static long sizeOf(Path file) throws IOException {
-    return file == null ? 0 : Files.isSymbolicLink(file) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? 0 : Files.size(file);
+  private static long sizeOf(FileStat stat) {
+    return stat.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? 0 : stat.size();
   }
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */

@@ -272,21 +272,36 @@ public final class LayerApply {
         Files.setAttribute(target, "unix:mode", change.mode());
       }
     }
+    java.util.Set<Path> directoriesThere = new java.util.HashSet<>(); // looked at once each, not once per file
     for (Step step : files) {
-      if (!Files.isDirectory(step.target().getParent(), LinkOption.NOFOLLOW_LINKS)) {
-        clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
-        continue;
-      }
-      if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
-        clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
-        continue;
+      Path parent = step.target().getParent();
+      if (!directoriesThere.contains(parent)) {
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+          clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
+          continue;
+        }
+        directoriesThere.add(parent);
       }
       Path source = layer.upper().resolve(step.path());
       boolean mergedFile = !step.after().equals(source);
-      if (keepUpper && !mergedFile) {
-        copyInto(step.after(), step.target());
-      } else {
-        moveInto(step.after(), step.target());
+      try {
+        if (keepUpper && !mergedFile) {
+          copyInto(step.after(), step.target());
+        } else {
+          moveInto(step.after(), step.target());
+        }
+      } catch (IOException e) {
+        // made meanwhile (the plan saw none): a rename over a directory or into a removed one fails, and is a clash
+        if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
+          clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
+          continue;
+        }
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+          directoriesThere.remove(parent);
+          clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
+          continue;
+        }
+        throw e;
       }
       if (mergedFile && !keepUpper) {
         Files.deleteIfExists(source); // the command's own version is applied within the merge
