@@ -13,7 +13,7 @@ import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.CommandEntry;
-import dev.waymark.tui.command.CommandRunner;
+import dev.waymark.tui.run.CommandRunner;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;

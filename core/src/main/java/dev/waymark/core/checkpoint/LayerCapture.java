@@ -247,7 +247,10 @@ public final class LayerCapture {
         .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
   }
 
-  /** What applying a layer did: the changes recorded (and skipped), what was not applied and where it is kept. */
+  /**
+   * What applying a layer did: the changes made and recorded (and those skipped), what was not
+   * applied (recorded in the checkpoint all the same, as the command's) and the tag it is kept under.
+   */
   public record Outcome(WorkTreeChanges changes, List<String> notApplied, Optional<String> rescueTag) {
     public Outcome {
       notApplied = List.copyOf(notApplied);
@@ -264,8 +267,9 @@ public final class LayerCapture {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
       Map<String, FileChange> recorded = new LinkedHashMap<>();
+      Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(store, layer), TextMerge::merge,
+      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(turn, layer), TextMerge::merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
@@ -276,21 +280,23 @@ public final class LayerCapture {
 
             @Override
             public void beforeChange(String path, Path current, Path after) throws IOException {
-              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? after : current, rules,
-                  directories);
+              // each side looked at once: its stat serves the rules, the size limit and the read
+              FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
+              FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
+              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? then : now, rules, directories);
               if (why != null) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
               }
-              long size = Math.max(sizeOf(current), after == null ? 0 : sizeOf(after));
+              long size = Math.max(sizeOf(now), sizeOf(then));
               if (size > maxFileSize) {
                 skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + maxFileSize
                     + "-byte limit: applied, not recorded, and undo leaves it"));
                 return;
               }
               paths.add(path);
-              states.add(current == null ? FileState.absent() : FileState.read(current));
-              states.add(after == null ? FileState.absent() : FileState.read(after));
+              states.add(current == null ? FileState.absent() : FileState.read(current, now));
+              states.add(after == null ? FileState.absent() : FileState.read(after, then));
               bytes += 2 * size;
               if (bytes > BATCH_BYTES) {
                 store();
@@ -317,17 +323,23 @@ public final class LayerCapture {
             }
 
             @Override
+            public void clashed(String path, Path current, Path commandVersion) throws IOException {
+              clashed.add(path);
+              beforeChange(path, current, commandVersion);
+            }
+
+            @Override
             public void allTold() {
               store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
               // noted before they are made: a command captured by comparison meanwhile does not take them for its own
-              store.changeTracker().writeLog().append(turn.tabId(), List.copyOf(recorded.values()),
-                  System.currentTimeMillis());
+              store.changeTracker().writeLog().append(turn.tabId(), recorded.values().stream()
+                  .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
       List<FileChange> changes = new ArrayList<>();
       for (FileChange change : turn.changes()) {
-        if (recorded.containsKey(change.path())) {
+        if (recorded.containsKey(change.path()) && !clashed.contains(change.path())) {
           changes.add(change);
         }
       }
@@ -365,7 +377,8 @@ public final class LayerCapture {
    * along the way cannot hide what its commands then change.
    */
   private static IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
-    IgnoreRules rules = IgnoreRules.recording();
+    // each directory's file read once for the whole apply, not once per changed file below it
+    IgnoreRules rules = IgnoreRules.recording().extending();
     for (FileChange change : turn.changes()) {
       String path = change.path();
       if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
@@ -377,30 +390,58 @@ public final class LayerCapture {
   }
 
   /**
-   * The version the command started from of a path a Waymark tool (of any tab or process) wrote
-   * while it ran: what the first such write replaced, as the {@link WriteLog} says. An editor's
-   * write leaves no such trace: then there is no base, and a change of both sides clashes.
+   * What the project held as the command started, for the paths changed meanwhile. The version of
+   * a path a Waymark tool (of any tab or process) wrote while it ran: what the first such write
+   * replaced, as the {@link WriteLog} says. An editor's write leaves no such trace: then there is
+   * no base, and a change of both sides clashes. A path absent now was there if such a write
+   * replaced it, if the user's git index tracks it, or if this turn recorded it as there.
    */
-  private static LayerApply.Bases basesFromWriteLog(StoreParts store, Layer layer) {
+  private static LayerApply.Bases basesFromWriteLog(Turn turn, Layer layer) {
+    StoreParts store = turn.tree().parts();
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = store.changeTracker().writeLog().since(since);
-    return path -> {
-      for (WriteLog.Write write : writes) {
-        if (write.path().equals(path) && write.prior() != null) {
+    return new LayerApply.Bases() {
+      private java.util.NavigableSet<String> tracked;
+
+      @Override
+      public Optional<byte[]> base(String path) {
+        return firstWrite(path).map(write -> {
           String prior = write.priorBlob();
           try {
-            return Optional.of(prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior)));
+            return prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior));
           } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            return null;
+          }
+        });
+      }
+
+      @Override
+      public boolean existed(String path) {
+        Optional<WriteLog.Write> write = firstWrite(path);
+        if (write.isPresent()) {
+          return write.get().priorBlob() != null;
+        }
+        for (FileChange change : turn.changes()) {
+          if (change.path().equals(path)) {
+            return change.after().exists();
           }
         }
+        if (tracked == null) {
+          try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {
+            tracked = git == null ? new java.util.TreeSet<>() : git.trackedPaths();
+          }
+        }
+        return tracked.contains(path);
       }
-      return Optional.empty();
+
+      private Optional<WriteLog.Write> firstWrite(String path) {
+        return writes.stream().filter(w -> w.path().equals(path) && w.prior() != null).findFirst();
+      }
     };
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
-  private static ProjectWalker.Exclusion exclusion(StoreParts store, Layer layer, String path, Path entry,
+  private static ProjectWalker.Exclusion exclusion(StoreParts store, Layer layer, String path, FileStat entry,
       IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
@@ -415,7 +456,7 @@ public final class LayerCapture {
         return known.get();
       }
     }
-    return store.changeTracker().exclusionOf(path, FileStat.read(entry), rules);
+    return store.changeTracker().exclusionOf(path, entry, rules);
   }
 
   /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */
@@ -438,8 +479,8 @@ public final class LayerCapture {
 
   private static final long APPLY_POLL_MILLIS = 1_000;
 
-  private static long sizeOf(Path file) throws IOException {
-    return file == null ? 0 : Files.isSymbolicLink(file) || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? 0 : Files.size(file);
+  private static long sizeOf(FileStat stat) {
+    return stat.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? 0 : stat.size();
   }
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */

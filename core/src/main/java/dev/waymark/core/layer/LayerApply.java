@@ -26,7 +26,9 @@ import java.util.UUID;
  * overwritten: if the command's version is the same, nothing is done; if both are text and the
  * version the command started from is known, the two changes are merged three-way; otherwise the
  * project's file is kept and the path is a {@link Clash}, whose command version stays in the
- * upper directory for the caller to keep (until it deletes the layer).
+ * upper directory for the caller to keep (until it deletes the layer). A file the command changed
+ * that someone deleted meanwhile stays deleted, a clash too. The recorder is told of each clash
+ * before the apply, as the command's change that was not made.
  *
  * <p>Every change is handed to the {@link Recorder} before the project is touched, so that a kill
  * at any moment loses nothing; applying the same layer again after a kill applies what is left.
@@ -48,16 +50,33 @@ public final class LayerApply {
      */
     void beforeChange(String path, Path current, Path after) throws IOException;
 
+    /**
+     * {@code path} in the project ({@code current}; null when there is nothing there) is kept as it
+     * is, though the command made it {@code commandVersion} (null: it deleted it): someone changed
+     * it meanwhile. The command's version is still the command's change, to be kept with the others.
+     * Throwing stops the apply with nothing changed.
+     */
+    default void clashed(String path, Path current, Path commandVersion) throws IOException {}
+
     /** Every change was told: keep them (a kill from here on loses nothing). Throwing stops the apply with nothing changed. */
     default void allTold() throws IOException {}
   }
 
-  /** The version of a path the command started from, when someone changed it meanwhile. */
+  /** What the project held when the command started, as far as the caller knows, for the paths someone changed meanwhile. */
   public interface Bases {
     Bases UNKNOWN = path -> Optional.empty();
 
     /** Its bytes, or empty when not known (the change then clashes unless both sides agree). */
     Optional<byte[]> base(String path);
+
+    /**
+     * Whether {@code path}, absent now, is known to have been a file when the command started: then
+     * a command's change of it was made to a file someone deleted meanwhile. A command's file
+     * copied up from another name ({@code mv a b}) is the same to overlayfs, so only this tells them apart.
+     */
+    default boolean existed(String path) {
+      return false;
+    }
   }
 
   /** A three-way text merge: {@code base → theirs} brought into {@code ours}; empty on a conflict or binary side. */
@@ -169,6 +188,11 @@ public final class LayerApply {
       }
       BasicFileAttributes now = projectNow.holds(target) ? attributesOrNull(target) : null;
       boolean deletedFirst = deleted.contains(change.path());
+      if (now == null && copiedUp(after) && layer.changedSince(target.getParent()) && bases.existed(change.path())) {
+        clashes.add(new Clash(change.path(), after, "deleted in the project while the command ran, which changed it"));
+        soFar.done(change.path(), stamp);
+        continue;
+      }
       if (now != null && now.isDirectory() && !deletedFirst) {
         clashes.add(new Clash(change.path(), after, "a directory was made there while the command ran"));
         soFar.done(change.path(), stamp);
@@ -193,6 +217,15 @@ public final class LayerApply {
         merged.add(change.path());
       }
       files.add(new Step(change.path(), now == null ? null : target, after, false, stamp));
+    }
+    for (Clash clash : clashes) {
+      if (!clash.path().endsWith("/")) {
+        Path current = project.resolve(clash.path());
+        BasicFileAttributes now = attributesOrNull(current);
+        if (now == null || !now.isDirectory()) {
+          recorder.clashed(clash.path(), now == null ? null : current, clash.commandVersion());
+        }
+      }
     }
     for (Step step : deletions) {
       if (!step.deleteDirectory()) {
@@ -239,21 +272,36 @@ public final class LayerApply {
         Files.setAttribute(target, "unix:mode", change.mode());
       }
     }
+    java.util.Set<Path> directoriesThere = new java.util.HashSet<>(); // looked at once each, not once per file
     for (Step step : files) {
-      if (!Files.isDirectory(step.target().getParent(), LinkOption.NOFOLLOW_LINKS)) {
-        clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
-        continue;
-      }
-      if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
-        clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
-        continue;
+      Path parent = step.target().getParent();
+      if (!directoriesThere.contains(parent)) {
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+          clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
+          continue;
+        }
+        directoriesThere.add(parent);
       }
       Path source = layer.upper().resolve(step.path());
       boolean mergedFile = !step.after().equals(source);
-      if (keepUpper && !mergedFile) {
-        copyInto(step.after(), step.target());
-      } else {
-        moveInto(step.after(), step.target());
+      try {
+        if (keepUpper && !mergedFile) {
+          copyInto(step.after(), step.target());
+        } else {
+          moveInto(step.after(), step.target());
+        }
+      } catch (IOException e) {
+        // made meanwhile (the plan saw none): a rename over a directory or into a removed one fails, and is a clash
+        if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
+          clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
+          continue;
+        }
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+          directoriesThere.remove(parent);
+          clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
+          continue;
+        }
+        throw e;
       }
       if (mergedFile && !keepUpper) {
         Files.deleteIfExists(source); // the command's own version is applied within the merge
@@ -288,6 +336,20 @@ public final class LayerApply {
     Files.write(file, result.get());
     Files.setAttribute(file, "unix:mode", change.mode());
     return Optional.of(file);
+  }
+
+  /**
+   * Whether overlayfs copied {@code upperEntry} up from the project (it marks a copy-up, never a
+   * new file): the command changed a file that was there when it started, or moved one here.
+   */
+  static boolean copiedUp(Path upperEntry) {
+    try {
+      var attributes = Files.getFileAttributeView(upperEntry, java.nio.file.attribute.UserDefinedFileAttributeView.class,
+          LinkOption.NOFOLLOW_LINKS);
+      return attributes != null && attributes.list().contains("overlay.origin");
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   /** Whether two paths hold the same kind, bytes (or link target) and mode. */

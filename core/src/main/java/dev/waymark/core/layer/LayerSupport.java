@@ -158,10 +158,19 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
    * command does not run and ends with {@link #NOT_MOUNTED}.
    */
   public List<String> enter(Layer layer, List<String> sandboxArgv) {
-    return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv);
+    return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, callerId("uid"), callerId("gid"));
+  }
+
+  /** {@link #enter(Layer, List)} for a command started as user {@code uid} and group {@code gid} (a test runs one as another user). */
+  List<String> enter(Layer layer, List<String> sandboxArgv, long uid, long gid) {
+    return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, uid, gid);
   }
 
   private List<String> enter(Path lower, Path upper, Path work, List<String> sandboxArgv) {
+    return enter(lower, upper, work, sandboxArgv, callerId("uid"), callerId("gid"));
+  }
+
+  private List<String> enter(Path lower, Path upper, Path work, List<String> sandboxArgv, long uid, long gid) {
     if (!available()) {
       throw new IllegalStateException("no layers here: " + unavailable);
     }
@@ -178,8 +187,7 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
         lower.toString()));
     argv.add(sandboxArgv.get(0));
     // the command is root only in the namespace that mounts; the sandbox gives it the caller's ids back
-    argv.addAll(List.of("--unshare-user", "--uid", Long.toString(callerId("uid")), "--gid",
-        Long.toString(callerId("gid"))));
+    argv.addAll(List.of("--unshare-user", "--uid", Long.toString(uid), "--gid", Long.toString(gid)));
     argv.addAll(sandboxArgv.subList(1, sandboxArgv.size()));
     return List.copyOf(argv);
   }

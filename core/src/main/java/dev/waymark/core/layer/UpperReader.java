@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -31,6 +32,11 @@ import java.util.stream.Stream;
  */
 public final class UpperReader {
   private static final String OPAQUE = "overlay.opaque";
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFDIR = 0040000;
+  private static final int S_IFREG = 0100000;
+  private static final int S_IFLNK = 0120000;
+  private static final int S_IFCHR = 0020000;
 
   private UpperReader() {}
 
@@ -56,17 +62,20 @@ public final class UpperReader {
       String path = dir.isEmpty() ? name : dir + "/" + name;
       Path up = upperDir.resolve(name);
       Path low = lower.resolve(path);
-      BasicFileAttributes attributes = Files.readAttributes(up, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      // one lstat: its type, bits and device number (a whiteout is the character device 0:0)
+      Map<String, Object> attributes = Files.readAttributes(up, "unix:mode,rdev", LinkOption.NOFOLLOW_LINKS);
+      int stMode = (Integer) attributes.get("mode");
+      int type = stMode & S_IFMT;
       BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
-      if (whiteout(up, attributes)) {
+      if (type == S_IFCHR && (Long) attributes.get("rdev") == 0) {
         if (below != null) {
           deleteAll(lower, path, below, changes);
         }
-      } else if (attributes.isDirectory()) {
+      } else if (type == S_IFDIR) {
         if (mountPoints.contains(path) && below == null && names(up).isEmpty()) {
           continue;
         }
-        int mode = mode(up);
+        int mode = stMode & 07777;
         boolean belowIsDirectory = below != null && below.isDirectory();
         if (below != null && !belowIsDirectory) {
           changes.add(LayerChange.deleted(path)); // a file or link replaced by a directory
@@ -85,12 +94,12 @@ public final class UpperReader {
           }
         }
         readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported);
-      } else if (attributes.isSymbolicLink() || attributes.isRegularFile()) {
+      } else if (type == S_IFLNK || type == S_IFREG) {
         if (below != null && below.isDirectory()) {
           deleteAll(lower, path, below, changes); // a directory replaced by a file or link
         }
-        changes.add(attributes.isSymbolicLink() ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
-            : new LayerChange(path, LayerChange.Kind.FILE, up, mode(up)));
+        changes.add(type == S_IFLNK ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
+            : new LayerChange(path, LayerChange.Kind.FILE, up, stMode & 07777));
       } else {
         unsupported.add(path);
       }

@@ -264,7 +264,8 @@ final class RunShellTool extends AbstractTool {
         describe(outcome.changes(), out);
         if (!outcome.notApplied().isEmpty()) {
           out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
-              + "kept; the command's version is under the tag ").append(outcome.rescueTag().orElse("")).append("):\n");
+              + "kept; the command's version is in this checkpoint and under the tag ").append(outcome.rescueTag().orElse(""))
+              .append("):\n");
           outcome.notApplied().forEach(line -> out.append("  ").append(line).append('\n'));
         }
         if (!left.isEmpty()) {

@@ -122,9 +122,44 @@ class LayeredShellTest {
     Thread.sleep(600);
     f.write("a.txt", "the user's\n");
     ToolResult result = command.get();
-    assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/");
+    assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/")
+        .contains("in this checkpoint").doesNotContain("changed a.txt");
     assertThat(f.read("a.txt")).isEqualTo("the user's\n");
-    assertThat(f.recorded()).isEmpty();
+    assertThat(f.recorded()).as("the command's version is in its checkpoint").containsExactly("a.txt");
+    assertThat(commandsVersion("a.txt")).isEqualTo("command\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("a.txt")).as("undoing the command leaves the user's edit").isEqualTo("the user's\n");
+  }
+
+  @Test
+  void aFileTheUserDeletedWhileTheCommandChangedItStaysDeleted() throws Exception {
+    f.write("keep.txt", "kept\n");
+    f.write("notes.txt", "notes\n");
+    // git tracks notes.txt: Waymark knows it was there (keep.txt's new name moved.txt it does not)
+    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
+    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
+    f.nextTurn();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("echo more >> notes.txt; mv keep.txt moved.txt; sleep 1"));
+    Thread.sleep(600);
+    Files.delete(f.file("notes.txt"));
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
+    assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
+    assertThat(f.read("moved.txt")).as("a file the command moved is not taken for one deleted meanwhile").isEqualTo("kept\n");
+    assertThat(f.recorded()).containsExactly("keep.txt", "moved.txt", "notes.txt");
+    assertThat(commandsVersion("notes.txt")).isEqualTo("notes\nmore\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+    assertThat(f.read("keep.txt")).isEqualTo("kept\n");
+  }
+
+  /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
+  private String commandsVersion(String path) {
+    String tag = dev.waymark.core.checkpoint.ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
+    return new String(dev.waymark.core.testing.GitCli.ok(f.project, "--git-dir=" + f.store.shadowDirectory(), "show",
+        tag + ":post/" + path).out(), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   @Test

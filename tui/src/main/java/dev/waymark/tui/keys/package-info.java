@@ -3,6 +3,6 @@
  * key map, and talks up to the interface only through {@code Host}.
  *
  * <p>May use the interface's parts and core's {@code workspace} and {@code tool} values; never
- * {@code WaymarkUi} itself.
+ * {@code WaymarkUi} itself, nor {@code run}, which carries out the commands it is asked for.
  */
 package dev.waymark.tui.keys;

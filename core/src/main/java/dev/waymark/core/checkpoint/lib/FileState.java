@@ -90,6 +90,21 @@ public final class FileState {
     return new FileState(kind, Files.readAllBytes(file), mode);
   }
 
+  /**
+   * {@link #read(Path)} of a file whose {@code stat} was just taken: one look at it fewer, which a
+   * command's thousands of new files add up to. A stat saying it is gone reads as absent.
+   */
+  public static FileState read(Path file, FileStat stat) throws IOException {
+    if (stat.equals(FileStat.MISSING)) {
+      return ABSENT;
+    }
+    if (stat.kind() != FileKind.REGULAR && stat.kind() != FileKind.EXECUTABLE) {
+      return read(file); // a link, or what is no regular file: said as such there
+    }
+    int mode = stat.mode() & 07777;
+    return new FileState(FileModes.kindOf(mode), Files.readAllBytes(file), mode);
+  }
+
   public FileKind kind() {
     return kind;
   }

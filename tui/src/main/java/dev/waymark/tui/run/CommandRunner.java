@@ -1,4 +1,4 @@
-package dev.waymark.tui.command;
+package dev.waymark.tui.run;
 
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.context.CustomCommands;
@@ -13,6 +13,11 @@ import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.text.Tone;
+import dev.waymark.tui.command.CommandCatalog;
+import dev.waymark.tui.command.ModeText;
+import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.core.tool.ApprovalMode;
 import java.time.Clock;
 import java.time.LocalDateTime;

@@ -1,6 +1,8 @@
-package dev.waymark.tui.command;
+package dev.waymark.tui.run;
 
 import dev.waymark.core.protocol.TokenUsage;
+import dev.waymark.tui.command.ModeText;
+import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.tab.TabController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
