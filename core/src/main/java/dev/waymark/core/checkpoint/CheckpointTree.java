@@ -123,7 +123,7 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
-      LayerCapture.stopBackground(this); // what its commands left running stops with it
+      parts.layers().stopBackground(history); // what its commands left running stops with it
       parts.changeTracker().stopBackground(history);
       parts.tabLocks().release(tabId);
     }
@@ -230,6 +230,11 @@ public final class CheckpointTree {
     return new RestoreParts(tabId, parts.repo(), parts.workTree(), parts.lock(), parts.journalFile(), writer::rescue,
         wrote -> parts.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
         parts.beforeRestoreWrite());
+  }
+
+  /** See {@link CheckpointWriter#rescueCommand}. */
+  String rescueCommand(Map<String, FileVersion> versions, int number) {
+    return writer.rescueCommand(versions, number);
   }
 
   /** This tab as shell capture sees it: one instance per tree. */
@@ -460,7 +465,7 @@ public final class CheckpointTree {
       boolean force) {
     int from = live();
     FileRestore.Outcome outcome;
-    LayerCapture.settleAt(this);
+    parts.layers().settleAt(history);
     var running = parts.changeTracker().recordBackgroundSoFar(history);
     try {
       outcome = new FileRestore(restoreParts(), plan, subject.number, force).run(from);
@@ -502,7 +507,7 @@ public final class CheckpointTree {
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      LayerCapture.settleAt(this);
+      parts.layers().settleAt(history);
       var running = parts.changeTracker().recordBackgroundSoFar(history);
       try {
         outcome = new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from);

@@ -160,6 +160,36 @@ final class CheckpointWriter {
   }
 
   /**
+   * Keeps a command's versions of the paths it changed but could not apply (they changed meanwhile;
+   * path → version, blobs stored, {@code ABSENT}: it deleted the path) under a new
+   * {@code rescued/<number>-<time>} tag; returns the tag.
+   */
+  String rescueCommand(Map<String, FileVersion> versions, int number) {
+    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
+    ObjectNode manifest = JSON.createObjectNode();
+    manifest.put("format", 1);
+    manifest.put("tab", tabId);
+    manifest.put("rescuedAt", number);
+    var files = manifest.putArray("files");
+    for (var entry : versions.entrySet()) {
+      files.add(entry.getKey());
+      if (entry.getValue().exists()) {
+        entries.add(new ShadowRepository.TreeEntry("command/" + entry.getKey(), entry.getValue()));
+      }
+    }
+    var now = parts.clock().instant();
+    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + number + "-"
+        + now.toString().replace(':', '.').replaceAll("\\.\\d+Z$", "Z");
+    String tag = base;
+    for (int i = 1; parts.repo().resolve(tag) != null; i++) {
+      tag = base + "-" + i;
+    }
+    parts.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
+        "waymark " + tabId + ": the command of #" + number + " changed files changed meanwhile\n", now, tag);
+    return tag;
+  }
+
+  /**
    * A rescued tag's name: the checkpoint that was live and when, readable and valid in a ref
    * ({@code 4-2026-11-26T19.02.11Z}).
    */

@@ -4,7 +4,9 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.SetAside;
+import dev.waymark.core.checkpoint.restore.TextMerge;
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.LayerCapture;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.Maintenance;
@@ -58,8 +60,11 @@ public final class ShadowStore implements AutoCloseable {
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
     WorkTree workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
     ProjectLock lock = new ProjectLock(storeDir.resolve("store.lock"));
+    ShellChangeTracker tracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
+    // the layers live beside the shadow repository, out of every sandbox's reach
+    LayerCapture layers = new LayerCapture(project, storeDir.resolve("layers"), repo, tracker, TextMerge::merge);
     this.parts = new StoreParts(project, repo, workTree, lock, clock, retention, storeDir.resolve("restore-journal.json"),
-        new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes), new Maintenance(repo),
+        tracker, layers, new Maintenance(repo),
         new TabMoves(storeDir.resolve("tabs")), new TabLocks(storeDir.resolve("tabs")),
         path -> restoreWriteHook.accept(path));
     this.loader = new TabLoader(parts);
@@ -78,7 +83,7 @@ public final class ShadowStore implements AutoCloseable {
   /** How many processes that shell commands left running in this store's tabs still run: closing it stops them. */
   public int backgroundProcesses() {
     // commands run in layers (LayerCapture) and those the tracker follows
-    return parts.changeTracker().runningInBackground() + LayerCapture.runningInBackground(LayerCapture.layersRoot(parts));
+    return parts.changeTracker().runningInBackground() + parts.layers().runningInBackground();
   }
 
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
@@ -373,7 +378,7 @@ public final class ShadowStore implements AutoCloseable {
   public void close() {
     parts.maintenance().close();
     parts.changeTracker().stopScanAhead();
-    LayerCapture.stopAll(LayerCapture.layersRoot(parts));
+    parts.layers().stopAll();
     parts.changeTracker().close();
     parts.workTree().close();
     parts.tabLocks().releaseAll();

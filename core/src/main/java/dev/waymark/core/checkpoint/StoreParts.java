@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.LayerCapture;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectLock;
@@ -21,14 +22,15 @@ import java.util.function.Consumer;
  * @param workTree the project's files as a restore reads and writes them
  * @param lock the project lock a restore holds
  * @param journalFile where a restore journals what it is about to write
- * @param changeTracker how a shell command's changes are found (observed capture); one per store
+ * @param changeTracker how a shell command's changes are found by observation; one per store
+ * @param layers how a sandboxed command's changes are found in a layer of its own; one per store
  * @param maintenance packs the repository when it is quiet
  * @param tabMoves where each tab's last restore left it
  * @param tabLocks which tabs this store acts on
  * @param beforeRestoreWrite called just before a restore writes a path (a test's hook)
  */
 record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, ProjectLock lock, Clock clock,
-    RetentionPolicy retention, Path journalFile, ShellChangeTracker changeTracker, Maintenance maintenance,
+    RetentionPolicy retention, Path journalFile, ShellChangeTracker changeTracker, LayerCapture layers, Maintenance maintenance,
     TabMoves tabMoves, TabLocks tabLocks, Consumer<String> beforeRestoreWrite) {
 
   /** The bare shadow repository's directory. */

@@ -14,6 +14,7 @@ import dev.waymark.core.checkpoint.shell.TabRecords;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -115,6 +116,20 @@ public final class Turn implements TabRecords {
   }
 
   /**
+   * How this turn's next shell command's changes are found: in a copy-on-write layer of its own
+   * when {@code bwrap} (the sandbox that will confine it; empty: none) can hold one here, else by
+   * comparing the project before and after it. Hand the capture to
+   * {@link #snapshotWorkTree(CommandCapture, long, CommandMark)}.
+   */
+  public ShellCapture shellCapture(Optional<java.nio.file.Path> bwrap) {
+    Optional<String> noLayer = tree.parts().layers().unavailable(bwrap);
+    return new ShellCapture(noLayer.isEmpty() ? tree.parts().layers() : tree.parts().changeTracker(), noLayer);
+  }
+
+  /** A command's capture, and why it is not in a layer (empty when it is). */
+  public record ShellCapture(CommandCapture capture, Optional<String> noLayer) {}
+
+  /**
    * The project's shell-command slot: a command holds it from before its scan until its changes
    * are recorded, so that no two commands on the project overlap (see {@link CommandSlot}).
    */
@@ -170,6 +185,12 @@ public final class Turn implements TabRecords {
     tree.recorder().persist(node);
   }
 
+  @Override
+  public String rescueCommandVersions(Map<String, FileVersion> versions) {
+    return tree.rescueCommand(versions, number());
+  }
+
+  @Override
   public List<FileChange> changes() {
     return new ArrayList<>(node.changes.values());
   }
@@ -177,7 +198,7 @@ public final class Turn implements TabRecords {
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
     try {
-      LayerCapture.settle(this); // what sandboxed commands' background processes changed in their layers
+      tree.parts().layers().settle(this); // what sandboxed commands' background processes changed in their layers
       tree.parts().changeTracker().settleBackgroundUnlessACommandRuns(this);
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged

@@ -1,14 +1,19 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The project's files as they were before a shell command: taken by
  * {@link Turn#snapshotWorkTree(long)}, then {@link #recordChanges()} after the command records in
- * the turn what it created, changed or deleted, and keeps it under the checkpoint's tag.
+ * the turn what it created, changed or deleted, and keeps it under the checkpoint's tag. The
+ * same handle serves a command captured in a layer of its own ({@link Turn#shellCapture}): then
+ * {@link #enter} puts the command in its layer and {@link #recordChanges(CommandCapture.Ended)}
+ * applies it; what follows describes capture by observation.
  *
  * <p>How it works, like git's index: the store keeps, per project and between processes, a stat
  * cache of path → (size, mtime, ctime, inode, mode, blob). Taking a snapshot stats every file the
@@ -82,10 +87,46 @@ public final class WorkTreeSnapshot {
     before = capture.started(before, leading);
   }
 
+  /** The command line to run for {@code argv}: as it is, or entered in the layer the command runs in. */
+  public List<String> enter(List<String> argv) {
+    return before.enter(argv);
+  }
+
   /** Compares the project with the snapshot, records every change in the turn and keeps it under the tag. */
   public WorkTreeChanges recordChanges() {
     after = capture.after(turn, before);
     return after.changes();
+  }
+
+  /** {@link #recordChanges()}, told how the command ended (a command in a layer needs it to apply its changes). */
+  public WorkTreeChanges recordChanges(CommandCapture.Ended ended) {
+    after = capture.after(turn, before, ended);
+    return after.changes();
+  }
+
+  /** Changes found but not made in the project (they clashed with someone else's), with why; after {@link #recordChanges}. */
+  public List<String> notApplied() {
+    return after == null ? List.of() : after.notApplied();
+  }
+
+  /** The tag that keeps the versions of {@link #notApplied()}. */
+  public Optional<String> rescueTag() {
+    return after == null ? Optional.empty() : after.rescueTag();
+  }
+
+  /** What becomes of what processes the command left running change, said after "N background process(es) still running". */
+  public String leftRunningNote() {
+    return after == null ? "" : after.leftRunningNote();
+  }
+
+  /** Whether the command, ended with {@code exitCode} and {@code output}, never ran because its layer could not be set up; then what to say. */
+  public Optional<String> notRun(int exitCode, String output) {
+    return capture.notRun(exitCode, output);
+  }
+
+  /** What to say when {@link #recordChanges} failed with {@code e}. */
+  public String whyNotRecorded(CheckpointException e) {
+    return capture.whyNotRecorded(e);
   }
 
   /**

@@ -1,10 +1,11 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.LayerCapture;
+import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
@@ -118,22 +119,20 @@ final class RunShellTool extends AbstractTool {
     }
     boolean confined = !outside && settings.sandbox().confines();
     Path root = ProjectPaths.of(context.projectRoot()).root();
-    // --- capture by construction: a sandboxed command runs in a layer of its own, and takes no turn
-    if (confined && context.turn() != null) {
-      LayerCapture.Capability layers = LayerCapture.of(context.turn(), settings.sandbox());
-      if (layers.capture().isPresent()) {
-        return run(context, command, timeoutMs, capNote, root, 0, "", true, layers.capture().get());
-      }
-      if (SAID_NO_LAYERS.compareAndSet(false, true)) {
-        capNote += "[no copy-on-write layer for sandboxed commands here (" + layers.unavailable() + "): commands take "
+    // a sandboxed command runs in a layer of its own where it can; others are captured by observation
+    CommandCapture capture = null;
+    if (context.turn() != null) {
+      Turn.ShellCapture chosen = context.turn().shellCapture(confined ? settings.sandbox().bwrap() : java.util.Optional.empty());
+      capture = chosen.capture();
+      if (confined && chosen.noLayer().isPresent() && SAID_NO_LAYERS.compareAndSet(false, true)) {
+        capNote += "[no copy-on-write layer for sandboxed commands here (" + chosen.noLayer().get() + "): commands take "
             + "turns on this project, and their changes are found by comparing the files before and after]\n";
       }
     }
-    // --- capture by observation
     CommandSlot.Held slot = null;
     long waitedFrom = System.nanoTime();
     String waitedFor = "";
-    if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
+    if (capture != null && capture.takesTurns() && !context.turn().insideACommandOnThisProject()) {
       CommandSlot slots = context.turn().commandSlot();
       long deadline = waitedFrom + TimeUnit.MILLISECONDS.toNanos(timeoutMs); // the wait counts against the timeout
       try {
@@ -161,7 +160,7 @@ final class RunShellTool extends AbstractTool {
     try (CommandSlot.Held held = slot) {
       // a wait worth saying counts against the timeout; a shorter one (taking the slot) does not change the figure said
       long left = waited < WAIT_WORTH_SAYING_MILLIS ? timeoutMs : Math.max(1, timeoutMs - waited);
-      return run(context, command, left, capNote, root, waited, waitedFor, confined, null);
+      return run(context, command, left, capNote, root, waited, waitedFor, confined, capture);
     }
   }
 
@@ -176,23 +175,14 @@ final class RunShellTool extends AbstractTool {
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
   private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
-      String waitedFor, boolean confined, LayerCapture layers) throws IOException {
+      String waitedFor, boolean confined, CommandCapture capture) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
-    LayerCapture.Running layer = null;
-    if (layers != null) {
+    if (capture != null) {
       try {
-        layer = layers.begin(mark);
-      } catch (IOException e) {
-        return ToolResult.error("The command was not run: its copy-on-write layer could not be made (" + e.getMessage()
-            + ").");
-      }
-    } else if (context.turn() != null) {
-      try {
-        snapshot = context.turn().snapshotWorkTree(settings.maxFileSize(), mark);
+        snapshot = context.turn().snapshotWorkTree(capture, settings.maxFileSize(), mark);
       } catch (CheckpointException e) {
-        return ToolResult.error("The command was not run: its file changes could not be made undoable ("
-            + e.getMessage() + ").");
+        return ToolResult.error("The command was not run: " + capture.whyNotRun(e) + ".");
       }
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
@@ -203,7 +193,8 @@ final class RunShellTool extends AbstractTool {
 
     List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
     ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
-    Run run = Run.start(layer != null ? layer.enter(wrapped) : wrapped != null ? wrapped.argv() : argv, root, settings.shellMaxOutputBytes(),
+    List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
+    Run run = Run.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
         settings.withheldVariables(), mark, wrapped != null);
     if (snapshot != null && run.sessionLeader) {
       snapshot.commandStarted(mark.leading(run.process.toHandle()));
@@ -251,48 +242,37 @@ final class RunShellTool extends AbstractTool {
       failed = exit != 0;
     }
     List<ProcessHandle> left = null;
-    if (layer != null && !timedOut && !cancelled.get()
-        && dev.waymark.core.layer.LayerSupport.notMounted(run.process.exitValue(), output)) {
-      layers.notMounted();
-      out.append("[the command did not run: its copy-on-write layer could not be mounted; run it again, and it runs "
-          + "with its changes found by comparing the files before and after]\n");
-    }
-    if (layer != null) {
-      left = stillRunning(run);
-      try {
-        LayerCapture.Outcome outcome = layer.finish(wrapped.placeholders(), settings.maxFileSize(), left);
-        describe(outcome.changes(), out);
-        if (!outcome.notApplied().isEmpty()) {
-          out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
-              + "kept; the command's version is in this checkpoint and under the tag ").append(outcome.rescueTag().orElse(""))
-              .append("):\n");
-          outcome.notApplied().forEach(line -> out.append("  ").append(line).append('\n'));
-        }
-        if (!left.isEmpty()) {
-          out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
-              .append(" background process(es) still running in the command's layer; the files they change are "
-              + "applied and recorded at the next command or when the turn ends]\n");
-        }
-      } catch (CheckpointException e) {
-        LOG.warn("could not apply the changes of {}", command, e);
-        out.append("[").append(e.getMessage()).append("]\n");
-      }
+    if (snapshot != null && !timedOut && !cancelled.get()) {
+      snapshot.notRun(run.process.exitValue(), output).ifPresent(why -> out.append('[').append(why).append("]\n"));
     }
     if (snapshot != null) {
+      List<List<ProcessHandle>> seen = new java.util.ArrayList<>(); // asked once, when the capture needs it or after
+      java.util.function.Supplier<List<ProcessHandle>> stillRunning = () -> {
+        if (seen.isEmpty()) {
+          seen.add(stillRunning(run));
+        }
+        return seen.get(0);
+      };
       try {
-        WorkTreeChanges changes = snapshot.recordChanges(); // kept under the tag now, not only when the turn ends
+        // kept under the tag now, not only when the turn ends
+        WorkTreeChanges changes = snapshot.recordChanges(new CommandCapture.Ended(
+            wrapped != null ? wrapped.placeholders() : List.of(), stillRunning));
         describe(changes, out);
-        left = stillRunning(run);
+        if (!snapshot.notApplied().isEmpty()) {
+          out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
+              + "kept; the command's version is in this checkpoint and under the tag ").append(snapshot.rescueTag().orElse(""))
+              .append("):\n");
+          snapshot.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
+        }
+        left = stillRunning.get();
         if (!left.isEmpty()) {
           snapshot.leftRunning(left);
           out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
-              .append(" background process(es) still running; the files they change "
-              + "are recorded at the next command or when the turn ends]\n");
+              .append(" background process(es) still running").append(snapshot.leftRunningNote()).append("]\n");
         }
       } catch (CheckpointException e) {
         LOG.warn("could not record the changes of {}", command, e);
-        out.append("[could not record the files this command changed: ").append(e.getMessage())
-            .append("; undo will not restore them]\n");
+        out.append("[").append(snapshot.whyNotRecorded(e)).append("]\n");
       }
     }
     if (wrapped != null && (left != null ? left : stillRunning(run)).isEmpty()) {

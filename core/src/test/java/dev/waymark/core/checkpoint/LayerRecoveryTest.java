@@ -28,13 +28,13 @@ class LayerRecoveryTest {
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
     CheckpointTree.Snapshot saved = tab.snapshot();
-    LayerCapture.Capability layers = LayerCapture.of(turn, sandbox);
-    assertThat(layers.capture()).as(layers.unavailable()).isPresent();
+    Turn.ShellCapture layers = turn.shellCapture(sandbox.bwrap());
+    assertThat(layers.noLayer()).as(layers.noLayer().orElse("")).isEmpty();
     CommandMark mark = CommandMark.random();
-    LayerCapture.Running layer = layers.capture().get().begin(mark);
+    WorkTreeSnapshot layer = turn.snapshotWorkTree(layers.capture(), Long.MAX_VALUE, mark);
     ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c",
         "echo during > a.txt; echo new > new.txt; sleep 30; echo late > late.txt"), f.project.toRealPath(), false);
-    ProcessBuilder builder = new ProcessBuilder(layer.enter(wrapped)).redirectErrorStream(true)
+    ProcessBuilder builder = new ProcessBuilder(layer.enter(wrapped.argv())).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     builder.environment().put(CommandMark.VARIABLE, mark.value());
     Process running = builder.start();

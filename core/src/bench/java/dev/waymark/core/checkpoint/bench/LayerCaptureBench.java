@@ -9,7 +9,8 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.LayerCapture;
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
@@ -119,14 +120,14 @@ public final class LayerCaptureBench {
       String command = String.format(Locale.ROOT, ONE_FILE, changed);
       long t = System.nanoTime();
       if (how.equals("layer")) {
-        LayerCapture capture = LayerCapture.of(turn, sandbox).capture().orElseThrow();
+        CommandCapture capture = layers(turn, sandbox);
         long probed = System.nanoTime();
-        LayerCapture.Running layer = capture.begin(CommandMark.random());
+        WorkTreeSnapshot layer = turn.snapshotWorkTree(capture, 10L << 20, CommandMark.random());
         ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", command), project.toRealPath(), false);
         long begun = System.nanoTime();
-        run(layer.enter(wrapped), project);
+        run(layer.enter(wrapped.argv()), project);
         long ran = System.nanoTime();
-        WorkTreeChanges changes = layer.finish(wrapped.placeholders(), 10L << 20, List.of()).changes();
+        WorkTreeChanges changes = layer.recordChanges(new CommandCapture.Ended(wrapped.placeholders(), List::of));
         System.err.printf(Locale.ROOT, "PHASES probe %.1f begin %.1f run %.1f finish %.1f%n", (probed - t) / 1e6,
             (begun - probed) / 1e6, (ran - begun) / 1e6, (System.nanoTime() - ran) / 1e6);
         if (changes.recorded().size() != 1) {
@@ -141,12 +142,12 @@ public final class LayerCaptureBench {
         List<Double> later = new ArrayList<>();
         for (int i = 0; i < LATER_COMMANDS; i++) {
           long l = System.nanoTime();
-          LayerCapture.Running layer = LayerCapture.of(turn, sandbox).capture().orElseThrow().begin(CommandMark.random());
+          WorkTreeSnapshot layer = turn.snapshotWorkTree(layers(turn, sandbox), 10L << 20, CommandMark.random());
           ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", command), project.toRealPath(), false);
           long begun = System.nanoTime();
-          run(layer.enter(wrapped), project);
+          run(layer.enter(wrapped.argv()), project);
           long ran = System.nanoTime();
-          layer.finish(wrapped.placeholders(), 10L << 20, List.of());
+          layer.recordChanges(new CommandCapture.Ended(wrapped.placeholders(), List::of));
           later.add((begun - l + System.nanoTime() - ran) / 1e6);
         }
         System.out.printf(Locale.ROOT, "LATER %.1f%n", median(later));
@@ -154,6 +155,15 @@ public final class LayerCaptureBench {
       turn.finish(CheckpointStatus.DONE);
       return millis;
     }
+  }
+
+  /** The layered capture for {@code turn}'s sandboxed commands; fails where none can be mounted. */
+  private static CommandCapture layers(Turn turn, ShellSandbox sandbox) {
+    Turn.ShellCapture chosen = turn.shellCapture(sandbox.bwrap());
+    if (chosen.noLayer().isPresent()) {
+      throw new IllegalStateException("no layers here: " + chosen.noLayer().get());
+    }
+    return chosen.capture();
   }
 
   private static void run(List<String> argv, Path dir) throws Exception {
@@ -206,14 +216,14 @@ public final class LayerCaptureBench {
           ShellSandbox sandbox = sandbox(root.resolve("home"));
           CheckpointTree tab = store.newTab();
           Turn turn = tab.begin();
-          LayerCapture capture = LayerCapture.of(turn, sandbox).capture().orElseThrow();
+          CommandCapture capture = layers(turn, sandbox);
           long t = System.nanoTime();
-          LayerCapture.Running layer = capture.begin(CommandMark.random());
+          WorkTreeSnapshot layer = turn.snapshotWorkTree(capture, 10L << 20, CommandMark.random());
           ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", command), project, false);
           double before = (System.nanoTime() - t) / 1e6;
-          run(layer.enter(wrapped), project);
+          run(layer.enter(wrapped.argv()), project);
           t = System.nanoTime();
-          WorkTreeChanges changes = layer.finish(wrapped.placeholders(), 10L << 20, List.of()).changes();
+          WorkTreeChanges changes = layer.recordChanges(new CommandCapture.Ended(wrapped.placeholders(), List::of));
           turn.finish(CheckpointStatus.DONE);
           layered.add(before + (System.nanoTime() - t) / 1e6);
           if (changes.recorded().size() != count) {

@@ -34,4 +34,14 @@ public interface TabRecords {
 
   /** The tab the checkpoint belongs to. */
   TabHistory history();
+
+  /** Every change the checkpoint holds so far. */
+  List<FileChange> changes();
+
+  /**
+   * Keeps a command's versions of paths it could not apply (path → version, blobs stored;
+   * {@code FileVersion.ABSENT}: it deleted the path) under a new {@code rescued} tag of the tab;
+   * returns the tag.
+   */
+  String rescueCommandVersions(Map<String, FileVersion> versions);
 }

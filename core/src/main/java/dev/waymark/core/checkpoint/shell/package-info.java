@@ -1,7 +1,10 @@
 /**
- * Where a shell command's changes are found. {@code CommandCapture} is the seam: before a
- * command, after it, and the processes it left running. {@code ShellChangeTracker} is today's
- * implementation and only orchestrates: the scan before and after is {@code Scanner}'s (the
+ * Where a shell command's changes are found. {@code CommandCapture} is the seam: whether its
+ * commands take turns, before a command, the command line it runs, after it, and the processes
+ * it left running. It has two implementations. {@code LayerCapture} is capture by construction:
+ * a sandboxed command writes a copy-on-write layer of its own ({@code dev.waymark.core.layer}),
+ * which is recorded and applied when it ends. {@code ShellChangeTracker} is capture by observation
+ * and only orchestrates: the scan before and after is {@code Scanner}'s (the
  * values it makes are {@code Scan}'s; a persisted {@code StatCache} and the user's index say
  * what each file held), the walk under it {@code TreeWalks}'s (inotify through
  * {@code TreeWatch} keeps the last walk up to date), what other tabs
@@ -10,7 +13,8 @@
  * what background processes change later ({@code BackgroundJobs}). Commands of one project take
  * turns ({@code CommandSlot}); {@code CommandMark} finds a command's processes again.
  *
- * <p>May use {@code checkpoint.lib}, {@code checkpoint.store} and {@code checkpoint.project}. It
+ * <p>May use {@code checkpoint.lib}, {@code checkpoint.store}, {@code checkpoint.project} and
+ * {@code dev.waymark.core.layer}, which knows nothing of checkpoints. It
  * records into a checkpoint only through {@code TabRecords} and {@code TabHistory}, which the
  * facade implements: it never sees a turn, a tree or the store.
  */

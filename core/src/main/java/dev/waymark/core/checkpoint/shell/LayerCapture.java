@@ -1,10 +1,6 @@
-package dev.waymark.core.checkpoint;
+package dev.waymark.core.checkpoint.shell;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
@@ -12,16 +8,12 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
-import dev.waymark.core.checkpoint.restore.TextMerge;
-import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
-import dev.waymark.core.checkpoint.shell.WriteLog;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerChanges;
 import dev.waymark.core.layer.LayerJournal;
 import dev.waymark.core.layer.LayerSupport;
 import dev.waymark.core.layer.UpperReader;
-import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,66 +29,189 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Capture by construction: a sandboxed command of a turn runs in a {@link Layer} of the project,
- * and what it changed, exactly its layer, is recorded in the turn's checkpoint and then applied.
- * Commands in layers do not take turns ({@link CommandSlot}); only their applies do, per project.
+ * Capture by construction, the second {@link CommandCapture}: a sandboxed command runs in a
+ * {@link Layer} of the project, and what it changed, exactly its layer, is recorded in its
+ * checkpoint and then applied. Commands in layers do not take turns ({@link CommandSlot}); only
+ * their applies do, per project. One per store, shared by its tabs; what commands left running
+ * in their layers is followed per tab ({@link #settle}, {@link #settleAt}, {@link #stopBackground}).
  *
- * <p>This is where the layer package meets the checkpoints: the seam a capture of shell changes
- * offers is {@code begin} (before the command) and {@code finish} (after it: the
- * {@link WorkTreeChanges} recorded, as a tree comparison reports them).
+ * <p>This is where the layer package meets the checkpoints, through the narrow {@link TabRecords}
+ * and {@link TabHistory}: it never sees a turn, a tree or the store.
  */
-public final class LayerCapture {
+public final class LayerCapture implements CommandCapture {
   private static final Logger LOG = LoggerFactory.getLogger(LayerCapture.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<Path, LayerSupport> PROBED = new ConcurrentHashMap<>();
 
-  private final Turn turn;
-  private final LayerSupport support;
+  private final Path project;
+  private final Path root;
+  private final ShadowRepository repo;
+  /** The observed capture of the same project: its write log and its rules for what is left out are shared. */
+  private final ShellChangeTracker tracker;
+  /** How a file the command and someone else both changed is merged (a restore merges the same way). */
+  private final LayerApply.Merge merge;
   private final LayerJournal journal;
 
-  private LayerCapture(Turn turn, LayerSupport support, LayerJournal journal) {
-    this.turn = turn;
-    this.support = support;
-    this.journal = journal;
-  }
-
-  /** Where a project's layers live: beside its shadow repository, out of every sandbox's reach. */
-  static Path layersRoot(StoreParts store) {
-    return store.shadowDirectory().resolveSibling("layers");
+  /** {@code layersRoot}: where the project's layers live, beside its shadow repository, out of every sandbox's reach. */
+  public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ShellChangeTracker tracker,
+      LayerApply.Merge merge) {
+    this.project = project;
+    this.root = layersRoot;
+    this.repo = repo;
+    this.tracker = tracker;
+    this.merge = merge;
+    this.journal = new LayerJournal(layersRoot);
   }
 
   /**
-   * Layers for {@code turn}'s sandboxed commands, when they can be made here (tried once per
-   * project and process); otherwise why not, for the caller to say and capture by observation.
+   * Why a command run by {@code bwrap} (the sandbox that confines it; empty: not sandboxed) cannot
+   * have a layer here, tried once per project and process; empty when it can.
    */
-  public static Capability of(Turn turn, ShellSandbox sandbox) {
-    if (!sandbox.confines()) {
-      return new Capability(Optional.empty(), "commands are not sandboxed");
+  public Optional<String> unavailable(Optional<Path> bwrap) {
+    if (bwrap.isEmpty()) {
+      return Optional.of("commands are not sandboxed");
     }
-    Optional<String> unsuitable = LayerSupport.unsuitable(turn.tree().projectRoot());
+    Optional<String> unsuitable = LayerSupport.unsuitable(project);
     if (unsuitable.isPresent()) {
-      return new Capability(Optional.empty(), unsuitable.get());
+      return unsuitable;
     }
-    Path root = layersRoot(turn.tree().parts());
-    LayerSupport support = PROBED.computeIfAbsent(root,
-        r -> LayerSupport.detectOnce(r, sandbox.bwrap().orElseThrow(), System.getenv("PATH")));
-    if (!support.available()) {
-      return new Capability(Optional.empty(), support.unavailable());
-    }
-    return new Capability(Optional.of(new LayerCapture(turn, support, new LayerJournal(root))), "");
+    LayerSupport support = PROBED.computeIfAbsent(root, r -> LayerSupport.detectOnce(r, bwrap.get(), System.getenv("PATH")));
+    return support.available() ? Optional.empty() : Optional.of(support.unavailable());
   }
 
-  /** Layers, or why there are none. */
-  public record Capability(Optional<LayerCapture> capture, String unavailable) {}
+  @Override
+  public boolean takesTurns() {
+    return false; // each command has a layer of its own
+  }
 
   /**
-   * A new layer for a command carrying {@code mark}, journalled as the running checkpoint's; what
-   * the tab's earlier commands' background processes changed since is applied and recorded first.
+   * A new layer for a command carrying {@code mark}, journalled as {@code checkpoint}'s; what the
+   * tab's earlier commands' background processes changed since is applied and recorded first.
    */
-  public Running begin(CommandMark mark) throws IOException {
-    settle(turn);
-    return new Running(journal.begin(turn.tree().projectRoot(), owner(turn.tabId(), turn.number()), mark.value()));
+  @Override
+  public Before before(TabRecords checkpoint, long maxFileSize, CommandMark mark) {
+    LayerSupport support = PROBED.get(root);
+    if (support == null || !support.available()) {
+      throw new CheckpointException("no copy-on-write layer can be mounted here");
+    }
+    settle(checkpoint);
+    try {
+      return new Entered(journal.begin(project, owner(checkpoint.tabId(), checkpoint.number()), mark.value()), support,
+          maxFileSize);
+    } catch (IOException e) {
+      throw new CheckpointException(e.getMessage(), e);
+    }
   }
+
+  @Override
+  public String whyNotRun(CheckpointException e) {
+    return "its copy-on-write layer could not be made (" + e.getMessage() + ")";
+  }
+
+  /** A command's layer, from before it starts until it is applied. */
+  private record Entered(Layer layer, LayerSupport support, long maxFileSize) implements Before {
+    @Override
+    public List<String> enter(List<String> argv) {
+      return support.enter(layer, argv);
+    }
+
+    @Override
+    public int fileCount() {
+      return 0; // nothing is scanned: the layer is the command's changes
+    }
+
+    @Override
+    public int examined() {
+      return 0;
+    }
+
+    @Override
+    public int stored() {
+      return 0;
+    }
+
+    @Override
+    public boolean readUsersIndex() {
+      return false;
+    }
+  }
+
+  /** What applying a command's layer did. */
+  private record Applied(Outcome outcome) implements After {
+    @Override
+    public WorkTreeChanges changes() {
+      return outcome.changes();
+    }
+
+    @Override
+    public List<String> notApplied() {
+      return outcome.notApplied();
+    }
+
+    @Override
+    public Optional<String> rescueTag() {
+      return outcome.rescueTag();
+    }
+
+    @Override
+    public String leftRunningNote() {
+      return " in the command's layer; the files they change are applied and recorded at the next command or when the "
+          + "turn ends";
+    }
+  }
+
+  @Override
+  public Optional<String> notRun(int exitCode, String output) {
+    if (!LayerSupport.notMounted(exitCode, output)) {
+      return Optional.empty();
+    }
+    notMounted();
+    return Optional.of("the command did not run: its copy-on-write layer could not be mounted; run it again, and it runs "
+        + "with its changes found by comparing the files before and after");
+  }
+
+  @Override
+  public After after(TabRecords checkpoint, Before before) {
+    return after(checkpoint, before, new Ended(List.of(), List::of));
+  }
+
+  /**
+   * Applies the layer once the command has ended: records its changes in the checkpoint (one
+   * commit, before the project is touched), applies them, keeps the versions that clashed under a
+   * {@code rescued} tag, and removes the layer; a layer whose command left processes running is
+   * applied by copy and followed until they end.
+   */
+  @Override
+  public After after(TabRecords checkpoint, Before before, Ended ended) {
+    Entered entered = (Entered) before;
+    Layer layer = entered.layer();
+    List<ProcessHandle> stillRunning = ended.stillRunning().get();
+    Set<String> points = Set.copyOf(ended.mountPoints().stream().map(p -> layer.project().relativize(p).toString()).toList());
+    if (stillRunning.isEmpty()) {
+      return new Applied(applyAndRecord(checkpoint, layer, points, entered.maxFileSize(), new LayerApply.SoFar(), false));
+    }
+    // background jobs still write in the layer: what it holds now is applied by copy, the rest later
+    LayerApply.SoFar soFar = new LayerApply.SoFar();
+    Outcome outcome = applyAndRecord(checkpoint, layer, points, entered.maxFileSize(), soFar, true);
+    Layer restarted;
+    try {
+      restarted = layer.restarted();
+    } catch (IOException e) {
+      throw new CheckpointException("Could not keep the layer of a command's background processes: " + e.getMessage(), e);
+    }
+    OPEN.computeIfAbsent(root, r -> new ConcurrentHashMap<>())
+        .computeIfAbsent(checkpoint.tabId(), t -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        .add(new Open(checkpoint.history(), restarted, points, entered.maxFileSize(), List.copyOf(stillRunning), soFar));
+    return new Applied(outcome);
+  }
+
+  @Override
+  public String whyNotRecorded(CheckpointException e) {
+    return e.getMessage();
+  }
+
+  /** Nothing to do: what the command left running was followed as its layer was applied ({@link #after}). */
+  @Override
+  public void leftRunning(TabRecords checkpoint, After after, List<ProcessHandle> processes) {}
 
   private static String owner(String tab, int checkpoint) {
     return tab + "#" + checkpoint;
@@ -106,54 +221,13 @@ public final class LayerCapture {
    * Called when a command ended as one whose layer could not be mounted (it did not run): layers
    * are tried again from scratch by the next process, and not used by this one.
    */
-  public void notMounted() {
-    Path root = layersRoot(turn.tree().parts());
+  private void notMounted() {
     LayerSupport.forget(root);
     PROBED.put(root, new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted"));
   }
 
-  /** A command's layer, from before it starts until it is applied. */
-  public final class Running {
-    private final Layer layer;
-
-    private Running(Layer layer) {
-      this.layer = layer;
-    }
-
-    /** {@code wrapped} (the sandbox's command line) entered in this layer. */
-    public List<String> enter(ShellSandbox.Wrapped wrapped) {
-      return support.enter(layer, wrapped.argv());
-    }
-
-    /**
-     * Applies the layer once the command has ended: records its changes in the turn (one commit,
-     * before the project is touched), applies them, keeps the versions that clashed under a
-     * {@code rescued} tag, and removes the layer. {@code mountPoints}: the empty directories the
-     * sandbox made to mount over.
-     */
-    public Outcome finish(List<Path> mountPoints, long maxFileSize, List<ProcessHandle> stillRunning) {
-      Set<String> points = Set.copyOf(mountPoints.stream().map(p -> layer.project().relativize(p).toString()).toList());
-      if (stillRunning.isEmpty()) {
-        return applyAndRecord(turn, layer, points, maxFileSize, new LayerApply.SoFar(), false);
-      }
-      // background jobs still write in the layer: what it holds now is applied by copy, the rest later
-      LayerApply.SoFar soFar = new LayerApply.SoFar();
-      Outcome outcome = applyAndRecord(turn, layer, points, maxFileSize, soFar, true);
-      Layer restarted;
-      try {
-        restarted = layer.restarted();
-      } catch (IOException e) {
-        throw new CheckpointException("Could not keep the layer of a command's background processes: " + e.getMessage(), e);
-      }
-      OPEN.computeIfAbsent(layersRoot(turn.tree().parts()), r -> new ConcurrentHashMap<>())
-          .computeIfAbsent(turn.tabId(), t -> new java.util.concurrent.CopyOnWriteArrayList<>())
-          .add(new Open(turn.tree(), restarted, points, maxFileSize, List.copyOf(stillRunning), soFar));
-      return outcome;
-    }
-  }
-
   /** A layer whose command left processes writing in it, and what was applied of it so far. */
-  private record Open(CheckpointTree tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
+  private record Open(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
       LayerApply.SoFar soFar) {
     boolean ended() {
       return processes.stream().filter(ProcessHandle::isAlive).allMatch(LayerCapture::sandboxInit)
@@ -174,8 +248,8 @@ public final class LayerCapture {
    * their layers since the last time (at the tab's next command and as its turn ends); a layer
    * whose processes have all ended is applied a last time and removed.
    */
-  static WorkTreeChanges settle(Turn turn) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(turn.tree().parts()), Map.of()).get(turn.tabId());
+  public WorkTreeChanges settle(TabRecords turn) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(turn.tabId());
     List<FileChange> recorded = new ArrayList<>();
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
     if (open == null) {
@@ -200,20 +274,20 @@ public final class LayerCapture {
   }
 
   /** {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree}), when there is one. */
-  static void settleAt(CheckpointTree tree) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).get(tree.tabId());
+  public void settleAt(TabHistory tree) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
     if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
       return;
     }
-    tree.amend(tree.filesAt(), LayerCapture::settle);
+    tree.amend(tree.filesAt(), this::settle);
   }
 
   /**
    * Stops the background processes of {@code tree}'s commands' layers (its tab or Waymark is
    * closing), then applies and records what they changed: nothing they do can happen later.
    */
-  static void stopBackground(CheckpointTree tree) {
-    List<Open> open = OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).get(tree.tabId());
+  public void stopBackground(TabHistory tree) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
     if (open == null || open.isEmpty()) {
       return;
     }
@@ -224,13 +298,13 @@ public final class LayerCapture {
     try {
       settleAt(tree);
     } finally {
-      OPEN.getOrDefault(layersRoot(tree.parts()), Map.of()).remove(tree.tabId());
+      OPEN.getOrDefault(root, Map.of()).remove(tree.tabId());
     }
   }
 
-  /** {@link #stopBackground} for every tab of the project whose layers live in {@code layersRoot} (Waymark is closing). */
-  static void stopAll(Path layersRoot) {
-    for (List<Open> open : List.copyOf(OPEN.getOrDefault(layersRoot, Map.of()).values())) {
+  /** {@link #stopBackground} for every tab of the project (Waymark is closing). */
+  public void stopAll() {
+    for (List<Open> open : List.copyOf(OPEN.getOrDefault(root, Map.of()).values())) {
       if (!open.isEmpty()) {
         try {
           stopBackground(open.get(0).tree());
@@ -242,8 +316,8 @@ public final class LayerCapture {
   }
 
   /** How many processes the commands' layers of this project's tabs still have running (what quitting would stop). */
-  static int runningInBackground(Path layersRoot) {
-    return (int) OPEN.getOrDefault(layersRoot, Map.of()).values().stream().flatMap(List::stream)
+  public int runningInBackground() {
+    return (int) OPEN.getOrDefault(root, Map.of()).values().stream().flatMap(List::stream)
         .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
   }
 
@@ -251,16 +325,15 @@ public final class LayerCapture {
    * What applying a layer did: the changes made and recorded (and those skipped), what was not
    * applied (recorded in the checkpoint all the same, as the command's) and the tag it is kept under.
    */
-  public record Outcome(WorkTreeChanges changes, List<String> notApplied, Optional<String> rescueTag) {
+  private record Outcome(WorkTreeChanges changes, List<String> notApplied, Optional<String> rescueTag) {
     public Outcome {
       notApplied = List.copyOf(notApplied);
     }
   }
 
-  private static Outcome applyAndRecord(Turn turn, Layer layer, Set<String> mountPoints, long maxFileSize,
+  private Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper) {
-    StoreParts store = turn.tree().parts();
-    try (CommandSlot.Held applying = applySlot(store)) {
+    try (CommandSlot.Held applying = applySlot()) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
       for (String path : read.unsupported()) {
@@ -269,7 +342,7 @@ public final class LayerCapture {
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(turn, layer), TextMerge::merge,
+      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(turn, layer), merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
@@ -283,7 +356,7 @@ public final class LayerCapture {
               // each side looked at once: its stat serves the rules, the size limit and the read
               FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
               FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
-              ProjectWalker.Exclusion why = exclusion(store, layer, path, after != null ? then : now, rules, directories);
+              ProjectWalker.Exclusion why = exclusion(layer, path, after != null ? then : now, rules, directories);
               if (why != null) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
@@ -310,7 +383,7 @@ public final class LayerCapture {
                   contents.add(state.contentUnsafe());
                 }
               }
-              java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids = store.repo().insertBlobs(contents).iterator();
+              java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids = repo.insertBlobs(contents).iterator();
               List<FileChange> batch = new ArrayList<>();
               for (int i = 0; i < paths.size(); i++) {
                 batch.add(new FileChange(paths.get(i), version(states.get(2 * i), ids), version(states.get(2 * i + 1), ids)));
@@ -333,7 +406,7 @@ public final class LayerCapture {
               store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
               // noted before they are made: a command captured by comparison meanwhile does not take them for its own
-              store.changeTracker().writeLog().append(turn.tabId(), recorded.values().stream()
+              tracker.writeLog().append(turn.tabId(), recorded.values().stream()
                   .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
@@ -376,14 +449,14 @@ public final class LayerCapture {
    * changed before the command counts as it was when the turn started: what the agent ignored
    * along the way cannot hide what its commands then change.
    */
-  private static IgnoreRules rulesAtTurnStart(Turn turn) throws IOException {
+  private IgnoreRules rulesAtTurnStart(TabRecords turn) throws IOException {
     // each directory's file read once for the whole apply, not once per changed file below it
     IgnoreRules rules = IgnoreRules.recording().extending();
     for (FileChange change : turn.changes()) {
       String path = change.path();
       if (path.equals(".gitignore") || path.endsWith("/.gitignore")) {
         String dir = path.equals(".gitignore") ? "" : path.substring(0, path.length() - "/.gitignore".length());
-        rules = rules.with(dir, change.before().exists() ? turn.tree().parts().repo().read(change.before().blob()) : null);
+        rules = rules.with(dir, change.before().exists() ? repo.read(change.before().blob()) : null);
       }
     }
     return rules;
@@ -396,10 +469,9 @@ public final class LayerCapture {
    * no base, and a change of both sides clashes. A path absent now was there if such a write
    * replaced it, if the user's git index tracks it, or if this turn recorded it as there.
    */
-  private static LayerApply.Bases basesFromWriteLog(Turn turn, Layer layer) {
-    StoreParts store = turn.tree().parts();
+  private LayerApply.Bases basesFromWriteLog(TabRecords turn, Layer layer) {
     long since = layer.started().toMillis() - 1;
-    List<WriteLog.Write> writes = store.changeTracker().writeLog().since(since);
+    List<WriteLog.Write> writes = tracker.writeLog().since(since);
     return new LayerApply.Bases() {
       private java.util.NavigableSet<String> tracked;
 
@@ -408,7 +480,7 @@ public final class LayerCapture {
         return firstWrite(path).map(write -> {
           String prior = write.priorBlob();
           try {
-            return prior == null ? new byte[0] : store.repo().read(org.eclipse.jgit.lib.ObjectId.fromString(prior));
+            return prior == null ? new byte[0] : repo.read(org.eclipse.jgit.lib.ObjectId.fromString(prior));
           } catch (IOException | RuntimeException e) {
             return null;
           }
@@ -441,7 +513,7 @@ public final class LayerCapture {
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
-  private static ProjectWalker.Exclusion exclusion(StoreParts store, Layer layer, String path, FileStat entry,
+  private ProjectWalker.Exclusion exclusion(Layer layer, String path, FileStat entry,
       IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
@@ -449,14 +521,14 @@ public final class LayerCapture {
       if (known == null) {
         Path onDisk = layer.project().resolve(dir);
         FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));
-        known = Optional.ofNullable(store.changeTracker().exclusionOf(dir, stat, rules));
+        known = Optional.ofNullable(tracker.exclusionOf(dir, stat, rules));
         directories.put(dir, known);
       }
       if (known.isPresent()) {
         return known.get();
       }
     }
-    return store.changeTracker().exclusionOf(path, entry, rules);
+    return tracker.exclusionOf(path, entry, rules);
   }
 
   /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */
@@ -467,8 +539,8 @@ public final class LayerCapture {
   }
 
   /** The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long as that takes). */
-  private static CommandSlot.Held applySlot(StoreParts store) throws InterruptedException {
-    CommandSlot slot = new CommandSlot(layersRoot(store).resolve("apply.lock"));
+  private CommandSlot.Held applySlot() throws InterruptedException {
+    CommandSlot slot = new CommandSlot(root.resolve("apply.lock"));
     for (;;) {
       Optional<CommandSlot.Held> held = slot.take(APPLY_POLL_MILLIS);
       if (held.isPresent()) {
@@ -484,31 +556,13 @@ public final class LayerCapture {
   }
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */
-  private static String rescue(Turn turn, List<LayerApply.Clash> clashes) throws IOException {
-    StoreParts store = turn.tree().parts();
-    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
-    ObjectNode manifest = JSON.createObjectNode();
-    manifest.put("format", 1);
-    manifest.put("tab", turn.tabId());
-    manifest.put("rescuedAt", turn.number());
-    var files = manifest.putArray("files");
+  private String rescue(TabRecords turn, List<LayerApply.Clash> clashes) throws IOException {
+    Map<String, FileVersion> versions = new LinkedHashMap<>();
     for (LayerApply.Clash clash : clashes) {
-      files.add(clash.path());
-      if (clash.commandVersion() != null && Files.exists(clash.commandVersion(), LinkOption.NOFOLLOW_LINKS)) {
-        FileVersion version = store.repo().insert(List.of(FileState.read(clash.commandVersion()))).get(0);
-        entries.add(new ShadowRepository.TreeEntry("command/" + clash.path(), version));
-      }
+      versions.put(clash.path(), clash.commandVersion() != null && Files.exists(clash.commandVersion(), LinkOption.NOFOLLOW_LINKS)
+          ? repo.insert(List.of(FileState.read(clash.commandVersion()))).get(0) : FileVersion.ABSENT);
     }
-    var now = store.clock().instant();
-    String base = ShadowStore.tagPrefix(turn.tabId()) + "rescued/" + turn.number() + "-"
-        + now.toString().replace(':', '.').replaceAll("\\.\\d+Z$", "Z");
-    String tag = base;
-    for (int i = 1; store.repo().resolve(tag) != null; i++) {
-      tag = base + "-" + i;
-    }
-    store.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
-        "waymark " + turn.tabId() + ": the command of #" + turn.number() + " changed files changed meanwhile\n", now, tag);
-    return tag;
+    return turn.rescueCommandVersions(versions);
   }
 
   /**
@@ -516,10 +570,9 @@ public final class LayerCapture {
    * stops what still runs with the command's mark, then records and applies what each layer holds
    * into its checkpoint (or a new one, if that checkpoint was never kept), and says so.
    */
-  static List<String> recover(CheckpointTree tree) {
+  public List<String> recover(TabHistory tree) {
     List<String> report = new ArrayList<>();
     String prefix = tree.tabId() + "#";
-    Path root = layersRoot(tree.parts());
     if (!Files.isDirectory(root)) {
       return report;
     }
@@ -545,10 +598,13 @@ public final class LayerCapture {
           outcome = done[0];
           where = "checkpoint #" + checkpoint;
         } else {
-          Turn turn = tree.begin();
-          outcome = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
-          turn.finish(CheckpointStatus.CANCELLED);
-          where = "new checkpoint #" + turn.number();
+          Outcome[] done = {null};
+          int number = tree.inNewCancelled(turn -> {
+            done[0] = applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
+            return turn.number();
+          });
+          outcome = done[0];
+          where = "new checkpoint #" + number;
         }
         report.add("the shell command of checkpoint #" + checkpoint + " was interrupted when Waymark stopped; its "
             + outcome.changes().recorded().size() + " file change(s) were applied now and are recorded in " + where
