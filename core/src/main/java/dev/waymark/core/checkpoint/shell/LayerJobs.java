@@ -1,0 +1,136 @@
+package dev.waymark.core.checkpoint.shell;
+
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.layer.Layer;
+import dev.waymark.core.layer.LayerApply;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layers whose commands left processes writing in them, per tab: what they wrote so far is
+ * applied by copy and recorded at the tab's next command, as its turn ends and before a restore,
+ * and a layer whose processes have all ended is applied a last time and removed. Closing the tab
+ * or Waymark stops them first.
+ */
+final class LayerJobs {
+  private static final Logger LOG = LoggerFactory.getLogger(LayerJobs.class);
+
+  private final Path root;
+  private final LayerRecording recording;
+
+  LayerJobs(Path layersRoot, LayerRecording recording) {
+    this.root = layersRoot;
+    this.recording = recording;
+  }
+
+  /** Follows {@code layer}, whose command of {@code tree}'s tab left {@code processes} running, from what {@code soFar} applied. */
+  void follow(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
+      LayerApply.SoFar soFar) {
+    OPEN.computeIfAbsent(root, r -> new ConcurrentHashMap<>())
+        .computeIfAbsent(tree.tabId(), t -> new CopyOnWriteArrayList<>())
+        .add(new Open(tree, layer, mountPoints, maxFileSize, List.copyOf(processes), soFar));
+  }
+
+  /** A layer whose command left processes writing in it, and what was applied of it so far. */
+  private record Open(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
+      LayerApply.SoFar soFar) {
+    boolean ended() {
+      return processes.stream().filter(ProcessHandle::isAlive).allMatch(LayerJobs::sandboxInit)
+          && new CommandMark(layer.mark()).processes().stream().allMatch(LayerJobs::sandboxInit);
+    }
+  }
+
+  /** By project (its layers' directory) and tab, the layers background processes still write in. */
+  private static final Map<Path, Map<String, List<Open>>> OPEN = new ConcurrentHashMap<>();
+
+  /** Whether {@code process} is a sandbox's first process, which only waits for the others to end. */
+  private static boolean sandboxInit(ProcessHandle process) {
+    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(true);
+  }
+
+  /**
+   * Applies and records in {@code turn} what the tab's commands' background processes changed in
+   * their layers since the last time (at the tab's next command and as its turn ends); a layer
+   * whose processes have all ended is applied a last time and removed.
+   */
+  WorkTreeChanges settle(TabRecords turn) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(turn.tabId());
+    List<FileChange> recorded = new ArrayList<>();
+    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
+    if (open == null) {
+      return new WorkTreeChanges(recorded, skipped);
+    }
+    for (Open layer : List.copyOf(open)) {
+      boolean ended = layer.ended();
+      LayerRecording.Outcome outcome = recording.applyAndRecord(turn, layer.layer(), layer.mountPoints(), layer.maxFileSize(), layer.soFar(), !ended);
+      recorded.addAll(outcome.changes().recorded());
+      skipped.addAll(outcome.changes().skipped());
+      open.remove(layer);
+      if (!ended) {
+        try {
+          open.add(new Open(layer.tree(), layer.layer().restarted(), layer.mountPoints(), layer.maxFileSize(), layer.processes(),
+              layer.soFar()));
+        } catch (IOException e) {
+          LOG.warn("could not keep following {}", layer.layer(), e);
+        }
+      }
+    }
+    return new WorkTreeChanges(recorded, skipped);
+  }
+
+  /** {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree}), when there is one. */
+  void settleAt(TabHistory tree) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
+    if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
+      return;
+    }
+    tree.amend(tree.filesAt(), this::settle);
+  }
+
+  /**
+   * Stops the background processes of {@code tree}'s commands' layers (its tab or Waymark is
+   * closing), then applies and records what they changed: nothing they do can happen later.
+   */
+  void stopBackground(TabHistory tree) {
+    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
+    if (open == null || open.isEmpty()) {
+      return;
+    }
+    for (Open layer : open) {
+      CommandMark.stop(layer.processes(), 2_000);
+      new CommandMark(layer.layer().mark()).stopAll(2_000);
+    }
+    try {
+      settleAt(tree);
+    } finally {
+      OPEN.getOrDefault(root, Map.of()).remove(tree.tabId());
+    }
+  }
+
+  /** {@link #stopBackground} for every tab of the project (Waymark is closing). */
+  void stopAll() {
+    for (List<Open> open : List.copyOf(OPEN.getOrDefault(root, Map.of()).values())) {
+      if (!open.isEmpty()) {
+        try {
+          stopBackground(open.get(0).tree());
+        } catch (RuntimeException e) {
+          LOG.warn("could not stop or record the background processes of tab {}", open.get(0).tree().tabId(), e);
+        }
+      }
+    }
+  }
+
+  /** How many processes the commands' layers of this project's tabs still have running (what quitting would stop). */
+  int runningInBackground() {
+    return (int) OPEN.getOrDefault(root, Map.of()).values().stream().flatMap(List::stream)
+        .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
+  }
+}
