@@ -133,6 +133,69 @@ class LayeredShellTest {
   }
 
   @Test
+  void anEditorsSaveOfAFileTheCommandAlsoChangedIsMergedWithItFromWhereTheCommandStarted() throws Exception {
+    f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
+    f.nextTurn();
+    f.store.prepareShellCapture(10L << 20).join(); // the scan Waymark takes as it opens the project
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("notes.txt", "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).doesNotContain("Not applied");
+    assertThat(f.read("notes.txt")).as("both changes, merged three-way from what the file held as the command started")
+        .isEqualTo("ONE, saved by the user\ntwo\nthree\nfour\nFIVE\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("notes.txt")).as("undoing the command leaves the user's save").isEqualTo(
+        "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
+  }
+
+  @Test
+  void aFileChangedSinceTheLastScanHasNoKnownStartSoASaveDuringTheCommandClashesRatherThanMergeFromAnOlderVersion()
+      throws Exception {
+    f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
+    f.nextTurn();
+    f.store.prepareShellCapture(10L << 20).join();
+    f.write("notes.txt", "one\ntwo\nTHREE\nfour\nfive\n"); // after the scan: it no longer vouches for the file
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("notes.txt", "ONE\ntwo\nthree\nfour\nfive\n"); // the user takes THREE back and changes ONE
+    ToolResult result = command.get();
+    // merged from the scan's version, THREE would come back: the user's file is kept whole instead
+    assertThat(result.content()).contains("Not applied").contains("notes.txt");
+    assertThat(f.read("notes.txt")).isEqualTo("ONE\ntwo\nthree\nfour\nfive\n");
+  }
+
+  @Test
+  void aFileAnEarlierCommandChangedIsKnownAgainOnceTheScanIsBroughtUpToDateSoASaveDuringTheNextCommandMerges()
+      throws Exception {
+    f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
+    f.nextTurn();
+    f.store.prepareShellCapture(10L << 20).join();
+    assertThat(f.shell("sed -i 's/three/THREE/' notes.txt").content()).doesNotContain("Not applied");
+    // Waymark brings its scan up to date in the background after an apply; here, at once
+    f.store.prepareShellCapture(10L << 20).join();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("notes.txt", "ONE\ntwo\nTHREE\nfour\nfive\n");
+    assertThat(command.get().content()).doesNotContain("Not applied");
+    assertThat(f.read("notes.txt")).isEqualTo("ONE\ntwo\nTHREE\nfour\nFIVE\n");
+  }
+
+  @Test
+  void anEditorsSaveOfTheSameLinesTheCommandChangedClashesAndKeepsTheUsersFile() throws Exception {
+    f.write("notes.txt", "one\ntwo\n");
+    f.nextTurn();
+    f.store.prepareShellCapture(10L << 20).join();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/two/TWO/' notes.txt; sleep 1"));
+    Thread.sleep(600);
+    f.write("notes.txt", "one\ntwo, the user's\n");
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("notes.txt");
+    assertThat(f.read("notes.txt")).isEqualTo("one\ntwo, the user's\n");
+  }
+
+  @Test
   void aFileTheUserDeletedWhileTheCommandChangedItStaysDeleted() throws Exception {
     f.write("keep.txt", "kept\n");
     f.write("notes.txt", "notes\n");

@@ -42,10 +42,14 @@ public final class LayerCapture implements CommandCapture {
    * log and rules for what is left out are shared; {@code merge}: how a file the command and
    * someone else both changed is merged.
    */
+  /** Vouches for what the project's files held as a command starts (its latest scan and file notifications). */
+  private final ShellChangeTracker tracker;
+
   public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ShellChangeTracker tracker,
       LayerApply.Merge merge) {
     this.project = project;
     this.root = layersRoot;
+    this.tracker = tracker;
     this.journal = new LayerJournal(layersRoot);
     this.recording = new LayerRecording(layersRoot, repo, tracker, merge);
     this.jobs = new LayerJobs(layersRoot, recording);
@@ -84,9 +88,11 @@ public final class LayerCapture implements CommandCapture {
       throw new CheckpointException("no copy-on-write layer can be mounted here");
     }
     jobs.settle(checkpoint);
+    // taken before the layer starts: a file someone changes after this held what it vouches for when the command began
+    Optional<ShellChangeTracker.Vouched> startedFrom = tracker.vouchedNow();
     try {
       return new Entered(journal.begin(project, owner(checkpoint.tabId(), checkpoint.number()), mark.value()), support,
-          maxFileSize);
+          maxFileSize, startedFrom);
     } catch (IOException e) {
       throw new CheckpointException(e.getMessage(), e);
     }
@@ -98,7 +104,8 @@ public final class LayerCapture implements CommandCapture {
   }
 
   /** A command's layer, from before it starts until it is applied. */
-  private record Entered(Layer layer, LayerSupport support, long maxFileSize) implements Before {
+  private record Entered(Layer layer, LayerSupport support, long maxFileSize,
+      Optional<ShellChangeTracker.Vouched> startedFrom) implements Before {
     @Override
     public List<String> enter(List<String> argv) {
       return support.enter(layer, argv);
@@ -177,12 +184,15 @@ public final class LayerCapture implements CommandCapture {
     List<ProcessHandle> stillRunning = ended.stillRunning().get();
     Set<String> points = Set.copyOf(ended.mountPoints().stream().map(p -> layer.project().relativize(p).toString()).toList());
     if (stillRunning.isEmpty()) {
-      return new Applied(recording.applyAndRecord(checkpoint, layer, points, entered.maxFileSize(), new LayerApply.SoFar(),
-          false));
+      Applied applied = new Applied(recording.applyAndRecord(checkpoint, layer, points, entered.maxFileSize(),
+          new LayerApply.SoFar(), false, entered.startedFrom()));
+      tracker.refreshSoon(entered.maxFileSize()); // what the next command starts from stays known
+      return applied;
     }
     // background jobs still write in the layer: what it holds now is applied by copy, the rest later
     LayerApply.SoFar soFar = new LayerApply.SoFar();
-    LayerRecording.Outcome outcome = recording.applyAndRecord(checkpoint, layer, points, entered.maxFileSize(), soFar, true);
+    LayerRecording.Outcome outcome = recording.applyAndRecord(checkpoint, layer, points, entered.maxFileSize(), soFar, true,
+        entered.startedFrom());
     Layer restarted;
     try {
       restarted = layer.restarted();

@@ -61,6 +61,15 @@ final class LayerRecording {
 
   Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper) {
+    return applyAndRecord(turn, layer, mountPoints, maxFileSize, soFar, keepUpper, Optional.empty());
+  }
+
+  /**
+   * As above; {@code startedFrom}: what the project held as the command started, as far as the
+   * latest scan vouched for it then (the base of a file someone else changed meanwhile).
+   */
+  Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
+      LayerApply.SoFar soFar, boolean keepUpper, Optional<ShellChangeTracker.Vouched> startedFrom) {
     try (CommandSlot.Held applying = applySlot()) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
@@ -70,7 +79,7 @@ final class LayerRecording {
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), basesFromWriteLog(turn, layer), merge,
+      LayerApply.Result result = LayerApply.apply(layer, read.changes(), bases(turn, layer, startedFrom), merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
@@ -193,11 +202,13 @@ final class LayerRecording {
   /**
    * What the project held as the command started, for the paths changed meanwhile. The version of
    * a path a Waymark tool (of any tab or process) wrote while it ran: what the first such write
-   * replaced, as the {@link WriteLog} says. An editor's write leaves no such trace: then there is
-   * no base, and a change of both sides clashes. A path absent now was there if such a write
-   * replaced it, if the user's git index tracks it, or if this turn recorded it as there.
+   * replaced, as the {@link WriteLog} says. Else (an editor's save leaves no such trace) what the
+   * latest scan saw, if the file notifications vouched for it as the command started
+   * ({@code startedFrom}); else there is no base, and a change of both sides clashes. A path absent
+   * now was there if such a write replaced it, if the scan vouched for it, if the user's git index
+   * tracks it, or if this turn recorded it as there.
    */
-  private LayerApply.Bases basesFromWriteLog(TabRecords turn, Layer layer) {
+  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ShellChangeTracker.Vouched> startedFrom) {
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = tracker.writeLog().since(since);
     return new LayerApply.Bases() {
@@ -205,14 +216,16 @@ final class LayerRecording {
 
       @Override
       public Optional<byte[]> base(String path) {
-        return firstWrite(path).map(write -> {
-          String prior = write.priorBlob();
+        Optional<WriteLog.Write> write = firstWrite(path);
+        if (write.isPresent()) {
+          String prior = write.get().priorBlob();
           try {
-            return prior == null ? new byte[0] : repo.read(org.eclipse.jgit.lib.ObjectId.fromString(prior));
+            return Optional.of(prior == null ? new byte[0] : repo.read(org.eclipse.jgit.lib.ObjectId.fromString(prior)));
           } catch (IOException | RuntimeException e) {
-            return null;
+            return Optional.empty();
           }
-        });
+        }
+        return startedFrom.flatMap(vouched -> tracker.heldThen(vouched, path));
       }
 
       @Override
@@ -225,6 +238,9 @@ final class LayerRecording {
           if (change.path().equals(path)) {
             return change.after().exists();
           }
+        }
+        if (startedFrom.flatMap(vouched -> vouched.seen(path)).isPresent()) {
+          return true;
         }
         if (tracked == null) {
           try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {

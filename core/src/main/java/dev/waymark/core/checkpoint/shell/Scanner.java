@@ -60,7 +60,7 @@ final class Scanner {
   private final DirectoryModes directoryModes;
   private StatCache cache;
   /** The newest scan a watch keeps up to date: the next one starts from it. */
-  private Scan latest;
+  private volatile Scan latest; // read without the tracker's lock by a layer's start (ShellChangeTracker.vouchedNow)
   private volatile boolean closing;
   private volatile boolean scanningAhead;
 
@@ -94,6 +94,17 @@ final class Scanner {
   /** The newest scan, if the watch keeps it up to date. */
   Scan latest() {
     return latest;
+  }
+
+  /** Whether the latest scan can be brought up to date from the watch, without a walk. */
+  boolean updatable() {
+    Scan scan = latest;
+    return scan != null && scan.tree().mark().isPresent() && walks.watching();
+  }
+
+  /** The paths (files and directories) the watch saw touched since {@code mark}, as of now; empty when it cannot say. */
+  Optional<java.util.Set<String>> touchedSince(long mark) {
+    return walks.touchedSince(mark);
   }
 
   /** Whether a scan ahead can start: the store is not closing. */

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -184,7 +185,8 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     }
     boolean whole = scanner.ahead(() -> {
       Scan latest = scanner.latest();
-      if (latest == null || latest.maxFileSize() != maxFileSize) {
+      // a scan the watch kept is brought up to date (it looks only at what was touched since), never walked again
+      if (latest == null || latest.maxFileSize() != maxFileSize || scanner.updatable()) {
         long start = System.currentTimeMillis();
         scanner.scan(maxFileSize, start, null);
       }
@@ -194,6 +196,30 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     if (!whole) {
       LOG.debug("the scan ahead stopped: the store is closing");
     }
+  }
+
+  private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * {@link #prepare} in the background, once no other is under way: after a layer's apply (which
+   * takes no scan), the latest scan is brought up to date with what was touched since, so that it
+   * still vouches for what the next command in a layer starts from ({@link #vouchedNow}).
+   */
+  void refreshSoon(long maxFileSize) {
+    if (!scanner.updatable() || !refreshing.compareAndSet(false, true)) {
+      return; // no scan to bring up to date (none taken, or no watch): never a walk of the whole tree for this
+    }
+    Thread refresh = new Thread(() -> {
+      try {
+        prepare(maxFileSize);
+      } catch (RuntimeException e) {
+        LOG.debug("the scan could not be brought up to date; the next command in a layer merges less", e);
+      } finally {
+        refreshing.set(false);
+      }
+    }, "waymark-scan-refresh");
+    refresh.setDaemon(true);
+    refresh.start();
   }
 
   /** Runs between the cache's save before a command and the writing of its journal (a test acts there). */
@@ -353,6 +379,57 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   /** The tab is closing, or Waymark is (see {@link BackgroundJobs#stop}). */
   public synchronized void stopBackground(TabHistory tree) {
     background.stop(tree);
+  }
+
+  /**
+   * What the project's files hold at this moment, as far as the latest scan and the file
+   * notifications since it vouch for it: a file the watch saw untouched since the scan (itself and
+   * every directory above it) holds what the scan saw. Taken as a command starts in a layer, it is
+   * the version the command started from of a file someone changes while it runs. Empty without a
+   * scan the watch keeps up to date. Takes no lock: a scan under way is not waited for.
+   */
+  Optional<Vouched> vouchedNow() {
+    Scan scan = scanner.latest();
+    if (scan == null || scan.tree().mark().isEmpty()) {
+      return Optional.empty();
+    }
+    return scanner.touchedSince(scan.tree().mark().getAsLong()).map(touched -> new Vouched(scan, Set.copyOf(touched)));
+  }
+
+  /** A scan, and the paths touched since it up to the moment {@link #vouchedNow} was asked. */
+  record Vouched(Scan scan, Set<String> touched) {
+    /** What the scan saw of {@code path}, if neither it nor a directory above it was touched since. */
+    Optional<Scan.Seen> seen(String path) {
+      for (String at = path; ; at = at.substring(0, at.lastIndexOf('/'))) {
+        if (touched.contains(at)) {
+          return Optional.empty();
+        }
+        if (at.indexOf('/') < 0) {
+          break;
+        }
+      }
+      if (touched.contains("") || scan.unsettled().contains(path)) {
+        return Optional.empty();
+      }
+      return Optional.ofNullable(scan.files().get(path));
+    }
+  }
+
+  /** The bytes {@code path} held when {@code vouched} was taken, when it vouches for them and they can be read. */
+  Optional<byte[]> heldThen(Vouched vouched, String path) {
+    Optional<Scan.Seen> seen = vouched.seen(path);
+    if (seen.isEmpty() || seen.get().version() == null || !seen.get().version().exists()) {
+      return Optional.empty();
+    }
+    FileVersion version = seen.get().version();
+    if (seen.get().source() == StatCache.Source.USER_GIT) {
+      return scanner.fromUsersObjects(path, version.blob(), seen.get().stat().size());
+    }
+    try {
+      return Optional.of(repo.read(version.blob()));
+    } catch (IOException | RuntimeException notKept) {
+      return Optional.empty(); // the blob was pruned since, or never stored
+    }
   }
 
   /** After {@code tree} restored files (see {@link BackgroundJobs#watchFromHere}). */

@@ -49,7 +49,7 @@ final class TreeWalks {
   /** Throws when a scan ahead is to stop (the store closes); called as each directory is entered. */
   private final Runnable checkAbandoned;
   /** File notifications, when the platform has them: null until the first whole walk starts them. */
-  private TreeWatch watch;
+  private volatile TreeWatch watch;
   /** Watches that stopped (overflow, too many directories): after a few, this project is walked whole. */
   private int watchesStopped;
 
@@ -140,6 +140,18 @@ final class TreeWalks {
     }
     directoryModes.save();
     return new Tree(PathTable.of(files), PathTable.of(excluded), PathTable.of(directories), rules, mark, null, false);
+  }
+
+  /** Whether a watch keeps the walks up to date. */
+  boolean watching() {
+    TreeWatch now = watch;
+    return now != null && now.working();
+  }
+
+  /** The paths the watch saw touched since {@code mark}, once it has caught up with now; empty when it cannot say. */
+  Optional<Set<String>> touchedSince(long mark) {
+    TreeWatch now = watch;
+    return now == null ? Optional.empty() : now.sync().flatMap(n -> now.touchedSince(mark));
   }
 
   /**
