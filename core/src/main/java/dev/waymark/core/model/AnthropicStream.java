@@ -47,7 +47,7 @@ final class AnthropicStream {
     if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
       // the API streams what it was asked to stream; a JSON answer comes from something else
       String body = new String(in.readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
-      throw transport.notTheApi(null, "JSON instead of an event stream (" + HttpTransport.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "JSON instead of an event stream (" + HttpFailures.excerpt(body) + ")");
     }
     SseReader sse = new SseReader(in);
     SseReader.Event event;
@@ -145,7 +145,7 @@ final class AnthropicStream {
         throw new ModelException(
             ModelException.Kind.PROTOCOL,
             "the Anthropic API sent a tool_use block without id or name: "
-                + HttpTransport.excerpt(block.toString()));
+                + HttpFailures.excerpt(block.toString()));
       }
       JsonNode input = block.get("input");
       if (input != null && input.isObject() && !input.isEmpty()) {
@@ -194,7 +194,7 @@ final class AnthropicStream {
     String type = error.path("type").asText("error");
     String message =
         "the Anthropic API reported " + type + " mid-stream: "
-            + HttpTransport.excerpt(error.path("message").asText(""));
+            + HttpFailures.excerpt(error.path("message").asText(""));
     ModelException.Kind kind =
         switch (type) {
           case "rate_limit_error" -> ModelException.Kind.RATE_LIMITED;
@@ -203,7 +203,7 @@ final class AnthropicStream {
           case "not_found_error" -> ModelException.Kind.NOT_FOUND;
           default -> ModelException.Kind.SERVER;
         };
-    if (HttpTransport.classify(type, error.path("message").asText(""), kind) == ModelException.Kind.CONTEXT_TOO_LONG) {
+    if (HttpFailures.classify(type, error.path("message").asText(""), kind) == ModelException.Kind.CONTEXT_TOO_LONG) {
       kind = ModelException.Kind.CONTEXT_TOO_LONG;
     }
     return new ModelException(kind, message);

@@ -89,10 +89,10 @@ final class OpenAiStream {
     try {
       root = parse(body);
     } catch (ModelException notJson) {
-      throw transport.notTheApi(null, "a JSON content type but no JSON object (" + HttpTransport.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "a JSON content type but no JSON object (" + HttpFailures.excerpt(body) + ")");
     }
     if (!root.hasNonNull("error") && !root.path("choices").isArray()) {
-      throw transport.notTheApi(null, "JSON that is not a chat completion (" + HttpTransport.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "JSON that is not a chat completion (" + HttpFailures.excerpt(body) + ")");
     }
     for (JsonNode choice : root.path("choices")) {
       if (choice instanceof ObjectNode c
@@ -122,19 +122,19 @@ final class OpenAiStream {
     } catch (IOException notJson) {
       // the text itself is the message
     }
-    return transport.streamError("", data);
+    return transport.failures().streamError("", data);
   }
 
   private ModelException error(JsonNode error) {
     String message = error.isTextual() ? error.asText() : error.path("message").asText(error.toString());
     String code = error.path("code").asText("") + " " + error.path("type").asText("");
-    return transport.streamError(code, message);
+    return transport.failures().streamError(code, message);
   }
 
   private ChatResponse response() {
     if (refusal.length() > 0) {
       throw new ModelException(ModelException.Kind.REFUSED, "the model refused: "
-          + HttpTransport.excerpt(refusal.toString()));
+          + HttpFailures.excerpt(refusal.toString()));
     }
     List<ToolCall> toolCalls = new ArrayList<>();
     for (CallBuilder b : calls) {
@@ -142,7 +142,7 @@ final class OpenAiStream {
         throw new ModelException(
             ModelException.Kind.PROTOCOL,
             "the server sent a tool call without a name (arguments: "
-                + HttpTransport.excerpt(b.arguments.toString()) + ")");
+                + HttpFailures.excerpt(b.arguments.toString()) + ")");
       }
       toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
     }
@@ -181,7 +181,7 @@ final class OpenAiStream {
     } catch (IOException e) {
       throw new ModelException(
           ModelException.Kind.PROTOCOL,
-          "the server sent a malformed stream event: " + HttpTransport.excerpt(
+          "the server sent a malformed stream event: " + HttpFailures.excerpt(
               data.length() > 120 ? data.substring(0, 120) + "..." : data),
           e);
     }

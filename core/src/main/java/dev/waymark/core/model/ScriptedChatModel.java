@@ -195,7 +195,7 @@ public final class ScriptedChatModel implements ChatModel {
             ModelException.Kind.PROTOCOL,
             source + " has no response #" + (next + 1) + ": it has only "
                 + script.responses().size() + " and the agent asked for another"
-                + (next < used.length ? " (none left whose whenLastUser fits \"" + HttpTransport.excerpt(String.valueOf(last)) + "\")" : ""));
+                + (next < used.length ? " (none left whose whenLastUser fits \"" + HttpFailures.excerpt(String.valueOf(last)) + "\")" : ""));
       }
       used[found] = true;
       next++;
@@ -252,7 +252,7 @@ public final class ScriptedChatModel implements ChatModel {
           ModelException.Kind.PROTOCOL,
           source + ", response #" + number + ": expected the last user message to contain \""
               + response.expectLastUser() + "\" but it was "
-              + (last == null ? "absent" : "\"" + HttpTransport.excerpt(last) + "\""));
+              + (last == null ? "absent" : "\"" + HttpFailures.excerpt(last) + "\""));
     }
   }
 

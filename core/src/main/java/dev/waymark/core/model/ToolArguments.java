@@ -34,7 +34,7 @@ public final class ToolArguments {
     }
     JsonNode node = STRICT.readTree(parser);
     if (parser.nextToken() != null) {
-      throw new IOException("more follows the first object: " + HttpTransport.excerpt(
+      throw new IOException("more follows the first object: " + HttpFailures.excerpt(
           json.length() > 80 ? json.substring(0, 80) + "..." : json));
     }
     return node;

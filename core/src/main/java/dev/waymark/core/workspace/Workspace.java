@@ -3,36 +3,20 @@ package dev.waymark.core.workspace;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ShadowStore;
-import dev.waymark.core.agent.ProtocolViews;
-import dev.waymark.core.protocol.ToolCallView;
-import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import java.nio.file.Files;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,11 +34,12 @@ import org.slf4j.LoggerFactory;
  * deleted the file, that file is left as it is and this workspace's tabs are saved as a new
  * session, and the front end is told ({@link #onNotice}).
  *
- * <p>The interface, {@code waymark exec} and the headless commands all drive tabs through it.
+ * <p>The interface, {@code waymark exec} and the headless commands all drive tabs through it. It
+ * keeps the tabs itself; {@link TabReopener} brings a saved tab back, {@link SessionSaver} saves,
+ * {@link SessionListing} lists and deletes saved sessions.
  */
 public final class Workspace implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Workspace.class);
-  private static final DateTimeFormatter LIST_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
   /** Makes the session of a tab from its tree and what it remembers: the application wires model, tools and settings. */
   public interface TabFactory {
@@ -66,38 +51,20 @@ public final class Workspace implements AutoCloseable {
 
   private final ShadowStore store;
   private final SessionStore files;
-  private final String provider;
   private final TabFactory factory;
   private final List<WorkspaceTab> tabs = new CopyOnWriteArrayList<>();
-  private final ExecutorService saver = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "waymark-session-saver");
-    t.setDaemon(true);
-    return t;
-  });
-  private final AtomicBoolean changed = new AtomicBoolean();
-  private final AtomicBoolean autosaveQueued = new AtomicBoolean();
+  private final TabReopener reopener;
+  private final SessionSaver saver;
+  private final SessionListing listing;
   private volatile Consumer<String> notices = note -> LOG.info("{}", note);
-  private volatile Consumer<SessionFile> saved = file -> { };
-  private volatile String shownTab;
-  // the session file: guarded by this
-  private String id;
-  private String name;
-  /** Names the session had before a rename: they still open it. */
-  private List<String> formerNames = List.of();
-  private Instant created;
-  private Optional<SessionStore.Stamp> stamp = Optional.empty();
-  private Map<String, SessionFile.Tab> lastWritten = Map.of();
-  private List<SessionFile.Tab> foreign = List.of();
-  /** The tabs' order in the file opened: a save keeps it, whichever of them are held here. */
-  private List<String> tabOrder = List.of();
 
   public Workspace(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
     this.files = SessionStore.of(store);
-    this.provider = provider;
     this.factory = factory;
-    this.id = files.newId();
-    this.created = files.now();
+    this.reopener = new TabReopener(store, provider, factory);
+    this.saver = new SessionSaver(store, files, provider, this::tabs, note -> notices.accept(note));
+    this.listing = new SessionListing(files, store);
   }
 
   private volatile dev.waymark.core.mcp.McpServers mcp;
@@ -121,7 +88,7 @@ public final class Workspace implements AutoCloseable {
 
   /** Told each session file as it was written, on the saver thread (for tests, and front ends that show saves). */
   public void onSaved(Consumer<SessionFile> saved) {
-    this.saved = saved;
+    saver.onSaved(saved);
   }
 
   /** How many processes that shell commands left running still run: closing the workspace stops them. */
@@ -137,13 +104,13 @@ public final class Workspace implements AutoCloseable {
     return files;
   }
 
-  public synchronized String id() {
-    return id;
+  public String id() {
+    return saver.id();
   }
 
   /** The session's name and id, or its id. */
-  public synchronized String label() {
-    return name == null ? id : name + " (" + id + ")";
+  public String label() {
+    return saver.label();
   }
 
   /** Whether the session has a file yet. */
@@ -162,8 +129,9 @@ public final class Workspace implements AutoCloseable {
 
   /** A new tab with a new checkpoint tree, the last of the open ones. */
   public WorkspaceTab newTab() {
-    WorkspaceTab tab = attach(factory.create(store.newTab(), TabSession.Memory.EMPTY), Map.of(), Optional.empty(), "", "", false);
-    tabs.add(tab);
+    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newTab(), TabSession.Memory.EMPTY), new Transcript(Map.of()),
+        Optional.empty(), "", "", false);
+    tabs.add(watch(tab));
     return tab;
   }
 
@@ -192,7 +160,7 @@ public final class Workspace implements AutoCloseable {
     try {
       for (SessionFile.Tab record : file.tabs()) {
         if (held.test(record.tabId())) {
-          opened.add(restore(record, notes, readOnly));
+          opened.add(watch(reopener.reopen(record, notes, readOnly)));
         } else {
           leftOut.add(record);
         }
@@ -201,20 +169,10 @@ public final class Workspace implements AutoCloseable {
       opened.forEach(t -> t.session().close());
       throw e;
     }
-    synchronized (this) {
-      id = file.id();
-      name = file.name();
-      formerNames = file.formerNames();
-      created = file.created() == null ? files.now() : file.created();
-      stamp = readOnly ? Optional.empty() : files.stamp(file.id());
-      lastWritten = file.tabs().stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
-      foreign = List.copyOf(leftOut);
-      tabOrder = file.tabs().stream().map(SessionFile.Tab::tabId).toList();
-      shownTab = file.activeTab();
+    saver.opened(file, readOnly, leftOut, () -> {
       tabs.clear();
       tabs.addAll(opened);
-      changed.set(false);
-    }
+    });
     return new Opened(label(), tabs(), notes, Optional.ofNullable(file.activeTab()));
   }
 
@@ -252,7 +210,7 @@ public final class Workspace implements AutoCloseable {
 
   /** The front end shows this tab: a session saved now opens on it. */
   public void show(WorkspaceTab tab) {
-    shownTab = tab.tabId();
+    saver.shown(tab.tabId());
   }
 
   /**
@@ -275,20 +233,7 @@ public final class Workspace implements AutoCloseable {
         submitted.complete(List.of());
       }
     };
-    try {
-      saver.execute(() -> {
-        try {
-          write(null, tab, prompt.get(), false);
-        } catch (RuntimeException e) {
-          LOG.warn("saving the session before a turn failed", e);
-          notices.accept("The session could not be saved: " + e.getMessage());
-        } finally {
-          then.run();
-        }
-      });
-    } catch (RejectedExecutionException shuttingDown) {
-      then.run();
-    }
+    saver.saveBeforeTurn(tab, prompt.get(), then);
     return submitted;
   }
 
@@ -302,80 +247,9 @@ public final class Workspace implements AutoCloseable {
     return Optional.empty();
   }
 
-  private WorkspaceTab restore(SessionFile.Tab record, List<String> notes, boolean readOnly) {
-    ShadowStore.RestoredTab restored = readOnly ? store.readTab(SessionCodec.snapshot(record))
-        : store.restoreTab(SessionCodec.snapshot(record));
-    String tabId = record.tabId();
-    if (!restored.recreatedTags().isEmpty()) {
-      notes.add("Recreated " + restored.recreatedTags().size() + " missing tag(s) of tab " + tabId + " from their commits.");
-    }
-    if (!restored.lostCheckpoints().isEmpty()) {
-      notes.add("Checkpoint(s) " + restored.lostCheckpoints() + " of tab " + tabId
-          + " could not be brought back: their commits are gone from the store. Their conversation is loaded; "
-          + "a restore that would cross them is refused and changes nothing.");
-    }
-    if (restored.reconciled()) {
-      notes.add("Tab " + tabId + " was restored to #" + restored.tree().filesAt() + " after the session was last saved"
-          + " (Waymark was stopped in between): it is brought back there, as its files are.");
-    }
-    if (!restored.recovered().isEmpty()) {
-      notes.add("Checkpoint(s) " + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tabId
-          + " were recorded after the session was last saved (Waymark was stopped in the middle): their file changes "
-          + "are back and can be undone; what was said after that save is not.");
-    }
-    for (String shell : restored.shellRecovered()) {
-      notes.add("Tab " + tabId + ": " + shell + ".");
-    }
-    CheckpointTree tree = restored.tree();
-    TabSession.Memory memory = SessionCodec.memory(record);
-    Map<Integer, List<Event>> history = SessionCodec.history(record);
-    List<Event.TabRestored.RestoredCheckpoint> shown = new ArrayList<>();
-    for (Checkpoint cp : tree.checkpoints()) {
-      if (cp.number() != 0) {
-        shown.add(new Event.TabRestored.RestoredCheckpoint(cp.number(), cp.parent(), ProtocolViews.status(cp.status()), cp.created(),
-            cp.changedFiles(), history.getOrDefault(cp.number(), List.of())));
-      }
-    }
-    Optional<ToolCallView> waiting = Optional.ofNullable(memory.pending().get(tree.live())).map(ProtocolViews::toolCall);
-    Event.TabRestored event = new Event.TabRestored(tabId, shown, tree.live(), tree.livePath(), waiting);
-    TabSession session = factory.create(tree, memory);
-    restoreSettings(session, record, notes);
-    return attach(session, history, Optional.of(event), record.title(), record.input(), record.isClosed());
-  }
-
-  /**
-   * Gives a tab back the model and approval mode it was saved with. The model only under the same
-   * provider (another provider would not know it). Yolo comes back only in a run started in yolo:
-   * a session file must not be a way around the mode the user started with.
-   */
-  private void restoreSettings(TabSession session, SessionFile.Tab record, List<String> notes) {
-    if (record.model() != null && !record.model().isBlank() && provider.equals(record.provider())
-        && !record.model().equals(session.settings().model())) {
-      session.submit(new Command.SetModel(record.model()));
-    }
-    if (record.approval() == null) {
-      return; // a session from before modes were per tab: the run's mode
-    }
-    ApprovalMode saved;
-    try {
-      saved = ApprovalMode.parse(record.approval());
-    } catch (IllegalArgumentException e) {
-      notes.add("Tab " + record.tabId() + " was saved in an unknown mode \"" + record.approval() + "\"; it opens in "
-          + session.settings().approval().label() + ".");
-      return;
-    }
-    ApprovalMode now = session.settings().approval();
-    if (saved == ApprovalMode.YOLO && now != ApprovalMode.YOLO) {
-      notes.add("Tab " + record.tabId() + " was in yolo mode; it opens in " + now.label() + " (/mode yolo sets it again).");
-    } else if (saved != now) {
-      session.submit(new Command.SetMode(saved.label()));
-    }
-  }
-
-  private WorkspaceTab attach(TabSession session, Map<Integer, List<Event>> history, Optional<Event.TabRestored> restored,
-      String title, String input, boolean closed) {
-    WorkspaceTab tab = new WorkspaceTab(session, new Transcript(history), restored, title, input, closed);
-    session.subscribe(event -> {
+  /** Saves the session after each change the tab reports. */
+  private WorkspaceTab watch(WorkspaceTab tab) {
+    tab.session().subscribe(event -> {
       if (event instanceof Event.TurnStarted || event instanceof Event.CheckpointCreated
           || event instanceof Event.CheckpointRestored || event instanceof Event.CheckpointSaved
           || event instanceof Event.SaveDeleted
@@ -390,26 +264,7 @@ public final class Workspace implements AutoCloseable {
 
   /** Something the session keeps changed: it is saved soon, on the saver thread. */
   public void changed() {
-    changed.set(true);
-    if (autosaveQueued.getAndSet(true)) {
-      return; // the save already queued will see this change
-    }
-    try {
-      saver.execute(() -> {
-        autosaveQueued.set(false);
-        if (!changed.getAndSet(false)) {
-          return;
-        }
-        try {
-          write(null, null, null, false);
-        } catch (RuntimeException e) {
-          LOG.warn("saving the session failed", e);
-          notices.accept("The session could not be saved: " + e.getMessage());
-        }
-      });
-    } catch (RejectedExecutionException closed) {
-      autosaveQueued.set(false);
-    }
+    saver.changed();
   }
 
   /**
@@ -417,143 +272,7 @@ public final class Workspace implements AutoCloseable {
    * Returns what to tell the user; a {@link SessionException} says why it could not be saved.
    */
   public String save(String newName) {
-    Future<String> saved;
-    try {
-      saved = saver.submit(() -> {
-        changed.set(false);
-        return write(newName, null, null, true);
-      });
-    } catch (RejectedExecutionException closed) {
-      throw new SessionException("The session is closed.");
-    }
-    try {
-      return saved.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SessionException("Interrupted while saving the session.", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-    }
-  }
-
-  /**
-   * Writes the session; {@code drafted}, if any, with {@code draft} as its input. An {@code
-   * explicit} save (the user's, or the last one) returns what to tell the user; the others tell
-   * only what went unexpectedly, through the notices.
-   */
-  private synchronized String write(String newName, WorkspaceTab drafted, String draft, boolean explicit) {
-    if (newName != null && !newName.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-      throw new SessionException("Not a session name: \"" + newName + "\" (letters, digits, '.', '-' and '_').");
-    }
-    List<SessionFile.Tab> records = new ArrayList<>();
-    boolean empty = newName == null;
-    String activeTab = null;
-    for (WorkspaceTab tab : tabs()) {
-      String input = tab == drafted ? draft : tab.input();
-      SessionFile.Tab record = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, input),
-          tab.transcript().copy()).withClosed(tab.closed());
-      empty &= record.checkpoints().size() <= 1 && (input == null || input.isBlank());
-      records.add(record);
-      if (!tab.closed() && (activeTab == null || tab.tabId().equals(shownTab))) {
-        activeTab = record.tabId(); // the tab shown, else the first open one: never a closed tab
-      }
-    }
-    if (empty && stamp.isEmpty() && !Files.exists(files.file(id))) {
-      return explicit ? "Nothing to save yet: no tab has a checkpoint." : ""; // a session only opened is not kept
-    }
-    Optional<String> told = reconcile(records, newName);
-    String renamedFrom = null;
-    if (newName != null) {
-      if (name != null && !name.equals(newName)) {
-        renamedFrom = name;
-        List<String> former = new ArrayList<>(formerNames);
-        former.remove(name);
-        former.add(name);
-        formerNames = List.copyOf(former);
-      }
-      formerNames = formerNames.stream().filter(n -> !n.equals(newName)).toList();
-      name = newName;
-    }
-    List<SessionFile.Tab> all = new ArrayList<>(records);
-    all.addAll(foreign);
-    List<String> order = tabOrder;
-    all.sort(java.util.Comparator.comparingInt(t -> order.contains(t.tabId()) ? order.indexOf(t.tabId()) : Integer.MAX_VALUE));
-    if (shownTab != null && foreign.stream().anyMatch(t -> t.tabId().equals(shownTab) && !t.isClosed())) {
-      activeTab = shownTab; // shown by the process that holds it: this one acts on another tab and leaves that as it is
-    }
-    SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, id, name, store.projectDirectory().toString(), created,
-        files.now(), activeTab, all, formerNames);
-    stamp = Optional.of(files.saveStamped(file));
-    saved.accept(file);
-    lastWritten = records.stream().collect(Collectors.toMap(SessionFile.Tab::tabId, t -> t, (a, b) -> a));
-    if (!explicit) {
-      told.ifPresent(notices);
-      return "";
-    }
-    String saved = "Saved session " + label() + " to " + files.file(id) + "."
-        + (renamedFrom == null ? "" : " Its earlier name \"" + renamedFrom + "\" still opens it.");
-    return told.map(t -> t + " " + saved).orElse(saved);
-  }
-
-  /**
-   * Before writing: when the file is no longer what this workspace last read or wrote, another
-   * process saved it. Its tabs that are not held here are kept; if it changed a tab held here too
-   * (or deleted or damaged the file), the file is left as it is and this session becomes a new one.
-   */
-  private Optional<String> reconcile(List<SessionFile.Tab> records, String newName) {
-    Optional<SessionStore.Stamp> onDisk = files.stamp(id);
-    if (onDisk.equals(stamp)) {
-      return Optional.empty();
-    }
-    SessionFile theirs = null;
-    String why;
-    if (onDisk.isEmpty()) {
-      why = "was deleted by another process";
-    } else {
-      why = "was changed by another Waymark process since it was opened here";
-      try {
-        theirs = files.read(files.file(id));
-      } catch (SessionException e) {
-        why = "was overwritten by another process with a file that cannot be read (" + e.getMessage() + ")";
-      }
-    }
-    Set<String> mine = records.stream().map(SessionFile.Tab::tabId).collect(Collectors.toSet());
-    boolean clash = theirs == null;
-    List<SessionFile.Tab> others = new ArrayList<>();
-    if (theirs != null) {
-      Map<String, SessionFile.Tab> theirTabs = new HashMap<>();
-      theirs.tabs().forEach(t -> theirTabs.put(t.tabId(), t));
-      for (String tabId : mine) {
-        SessionFile.Tab before = lastWritten.get(tabId);
-        SessionFile.Tab now = theirTabs.get(tabId);
-        if (before != null && !before.equals(now)) {
-          clash = true; // a tab held here was changed or dropped there
-        }
-      }
-      theirs.tabs().stream().filter(t -> !mine.contains(t.tabId())).forEach(others::add);
-    }
-    if (!clash) {
-      Set<String> known = foreign.stream().map(SessionFile.Tab::tabId).collect(Collectors.toSet());
-      List<String> added = others.stream().map(SessionFile.Tab::tabId).filter(t -> !known.contains(t)).toList();
-      foreign = List.copyOf(others);
-      if (name == null) {
-        name = theirs.name();
-      }
-      return added.isEmpty() ? Optional.empty() : Optional.of("Session " + label() + " was saved by another Waymark "
-          + "process too: its tab(s) " + String.join(", ", added) + " are kept in the session beside the ones here.");
-    }
-    String old = label();
-    id = files.newId();
-    formerNames = List.of(); // a new session: the names the other one had stay with it
-    if (newName != null) {
-      name = newName;
-    }
-    created = files.now();
-    stamp = Optional.empty();
-    foreign = List.of();
-    LOG.warn("session {} {}; saved as {}", old, why, id);
-    return Optional.of("Session " + old + " " + why + (theirs == null && onDisk.isEmpty() ? "; " : ": it is left as it is, and ")
-        + "the tabs here are saved as a new session " + label() + " (waymark --resume " + id + ").");
+    return saver.save(newName);
   }
 
   // ------------------------------------------------------------------------- closing
@@ -562,7 +281,7 @@ public final class Workspace implements AutoCloseable {
   @Override
   public void close() {
     tabs.forEach(t -> t.session().close());
-    saver.shutdown();
+    saver.stop();
   }
 
   /**
@@ -571,52 +290,29 @@ public final class Workspace implements AutoCloseable {
    */
   public String saveAndClose() {
     tabs.forEach(t -> t.session().close());
-    try {
-      return save(null);
-    } finally {
-      saver.shutdown();
-    }
+    return saver.saveAndStop();
   }
 
   // ---------------------------------------------------------------- the project's sessions
 
   /** One line per saved session of this project, newest first; the open one marked. */
   public List<String> list() {
-    List<String> lines = new ArrayList<>();
-    String current = id();
-    for (SessionStore.Listing l : files.list()) {
-      lines.add(describe(l, current));
-    }
-    if (lines.isEmpty()) {
-      lines.add("No saved sessions in " + files.directory() + ".");
-    }
-    return lines;
+    return listing.list(id());
   }
 
   /** A line of a session list. */
   public static String describe(SessionStore.Listing l, String current) {
-    String when = l.updated() == null ? "?" : LIST_TIME.format(l.updated());
-    if (l.problem().isPresent()) {
-      return "  " + l.id() + "  " + when + "  cannot be loaded: " + l.problem().get();
-    }
-    return (l.id().equals(current) ? "▸ " : "  ") + l.id() + "  " + when + "  " + l.tabs() + (l.tabs() == 1 ? " tab, " : " tabs, ")
-        + l.checkpoints() + (l.checkpoints() == 1 ? " checkpoint" : " checkpoints") + (l.name() == null ? "" : "  \"" + l.name() + "\"");
+    return SessionListing.describe(l, current);
   }
 
   /** Deletes a saved session (never the open one) and the tags only it names; returns the deleted session. */
   public SessionFile deleteSession(String idOrName) {
-    SessionFile file = files.load(idOrName);
-    if (file.id().equals(id())) {
-      throw new SessionException("Session " + label() + " is the one open; load another first.");
-    }
-    return files.delete(file.id(), store);
+    return listing.deleteSession(idOrName, id(), label());
   }
 
   /** {@link #deleteSession}, with what to tell the user. */
   public String delete(String idOrName) {
-    SessionFile file = deleteSession(idOrName);
-    return "Deleted session " + file.id() + " and the tags of its " + file.tabs().size() + " tab(s); "
-        + "the store reclaims their space at its next garbage collection.";
+    return SessionListing.deleted(deleteSession(idOrName));
   }
 
   /**
@@ -624,10 +320,6 @@ public final class Workspace implements AutoCloseable {
    * its first open tab, else (every tab closed) its first tab; empty for a session without tabs.
    */
   public static Optional<String> defaultTab(SessionFile file) {
-    List<SessionFile.Tab> open = file.tabs().stream().filter(t -> !t.isClosed()).toList();
-    return open.stream().filter(t -> t.tabId().equals(file.activeTab())).findFirst()
-        .or(() -> open.stream().findFirst())
-        .or(() -> file.tabs().stream().findFirst())
-        .map(SessionFile.Tab::tabId);
+    return SessionListing.defaultTab(file);
   }
 }

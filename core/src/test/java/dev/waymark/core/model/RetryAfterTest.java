@@ -17,7 +17,7 @@ class RetryAfterTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
   private static Optional<Duration> of(String name, String value) {
-    return HttpTransport.retryAfter(HttpHeaders.of(Map.of(name, List.of(value)), (a, b) -> true),
+    return HttpFailures.retryAfter(HttpHeaders.of(Map.of(name, List.of(value)), (a, b) -> true),
         Clock.fixed(NOW, ZoneOffset.UTC));
   }
 
