@@ -135,28 +135,8 @@ final class CheckpointWriter {
    * disk, blobs stored) under a new {@code rescued/<live>-<time>} tag; returns the tag.
    */
   String rescue(Map<String, FileVersion> rescued, int liveNumber, int restoring) {
-    List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
-    ObjectNode manifest = JSON.createObjectNode();
-    manifest.put("format", 1);
-    manifest.put("tab", tabId);
-    manifest.put("rescuedAt", liveNumber);
-    manifest.put("restoring", restoring);
-    var files = manifest.putArray("files");
-    for (var entry : rescued.entrySet()) {
-      files.add(entry.getKey());
-      if (entry.getValue().exists()) {
-        entries.add(new ShadowRepository.TreeEntry("disk/" + entry.getKey(), entry.getValue()));
-      }
-    }
-    var now = parts.clock().instant();
-    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(liveNumber, now);
-    String tag = base;
-    for (int i = 1; parts.repo().resolve(tag) != null; i++) {
-      tag = base + "-" + i;
-    }
-    parts.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
-        "waymark " + tabId + ": files overwritten by a forced restore of #" + restoring + "\n", now, tag);
-    return tag;
+    return tagRescued(rescued, "disk/", liveNumber, manifest -> manifest.put("restoring", restoring),
+        "files overwritten by a forced restore of #" + restoring);
   }
 
   /**
@@ -165,27 +145,34 @@ final class CheckpointWriter {
    * {@code rescued/<number>-<time>} tag; returns the tag.
    */
   String rescueCommand(Map<String, FileVersion> versions, int number) {
+    return tagRescued(versions, "command/", number, manifest -> {}, "the command of #" + number
+        + " changed files changed meanwhile");
+  }
+
+  /** Commits {@code versions} under {@code folder} with a manifest naming them, tagged {@code rescued/<number>-<time>}. */
+  private String tagRescued(Map<String, FileVersion> versions, String folder, int number,
+      java.util.function.Consumer<ObjectNode> moreManifest, String why) {
     List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
     ObjectNode manifest = JSON.createObjectNode();
     manifest.put("format", 1);
     manifest.put("tab", tabId);
     manifest.put("rescuedAt", number);
+    moreManifest.accept(manifest);
     var files = manifest.putArray("files");
     for (var entry : versions.entrySet()) {
       files.add(entry.getKey());
       if (entry.getValue().exists()) {
-        entries.add(new ShadowRepository.TreeEntry("command/" + entry.getKey(), entry.getValue()));
+        entries.add(new ShadowRepository.TreeEntry(folder + entry.getKey(), entry.getValue()));
       }
     }
     var now = parts.clock().instant();
-    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + number + "-"
-        + now.toString().replace(':', '.').replaceAll("\\.\\d+Z$", "Z");
+    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(number, now);
     String tag = base;
     for (int i = 1; parts.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;
     }
     parts.repo().commitAndTag(entries, CheckpointManifest.bytes(manifest), List.of(),
-        "waymark " + tabId + ": the command of #" + number + " changed files changed meanwhile\n", now, tag);
+        "waymark " + tabId + ": " + why + "\n", now, tag);
     return tag;
   }
 
