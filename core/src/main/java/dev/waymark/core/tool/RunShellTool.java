@@ -263,6 +263,9 @@ final class RunShellTool extends AbstractTool {
               + "kept; the command's version is in this checkpoint and under the tag ").append(snapshot.rescueTag().orElse(""))
               .append("):\n");
           snapshot.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
+          // first, where a one-line view of the result (exec, a folded tool call) shows it
+          out.insert(0, "[" + snapshot.notApplied().size() + " of the command's file change(s) not applied, the "
+              + "project's kept: see below]\n");
         }
         left = stillRunning.get();
         if (!left.isEmpty()) {
