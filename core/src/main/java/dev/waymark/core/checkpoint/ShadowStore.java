@@ -317,19 +317,8 @@ public final class ShadowStore implements AutoCloseable {
    * changes. Files larger than {@code maxFileSize} bytes are not kept, as for the commands.
    */
   public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
-    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-    Thread prepare = new Thread(() -> {
-      try {
-        parts.changeTracker().prepare(maxFileSize);
-      } catch (RuntimeException e) {
-        LOG.info("the scan ahead of shell commands failed; the first command scans instead", e);
-      } finally {
-        done.complete(null);
-      }
-    }, "waymark-shell-prepare");
-    prepare.setDaemon(true);
-    prepare.start();
-    return done;
+    return parts.changeTracker().prepareInBackground(maxFileSize, "waymark-shell-prepare",
+        "the scan ahead of shell commands failed; the first command scans instead");
   }
 
   public static String tagPrefix(String tabId) {

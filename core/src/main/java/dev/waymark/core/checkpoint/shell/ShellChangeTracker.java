@@ -209,17 +209,27 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     if (!scanner.updatable() || !refreshing.compareAndSet(false, true)) {
       return; // no scan to bring up to date (none taken, or no watch): never a walk of the whole tree for this
     }
-    Thread refresh = new Thread(() -> {
+    prepareInBackground(maxFileSize, "waymark-scan-refresh",
+        "the scan could not be brought up to date; the next command in a layer merges less").whenComplete(
+            (done, failure) -> refreshing.set(false));
+  }
+
+  /** {@link #prepare} on a daemon thread of its own; completes when it ended, whether or not it failed (then logged). */
+  public java.util.concurrent.CompletableFuture<Void> prepareInBackground(long maxFileSize, String threadName,
+      String ifItFails) {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    Thread thread = new Thread(() -> {
       try {
         prepare(maxFileSize);
       } catch (RuntimeException e) {
-        LOG.debug("the scan could not be brought up to date; the next command in a layer merges less", e);
+        LOG.info(ifItFails, e);
       } finally {
-        refreshing.set(false);
+        done.complete(null);
       }
-    }, "waymark-scan-refresh");
-    refresh.setDaemon(true);
-    refresh.start();
+    }, threadName);
+    thread.setDaemon(true);
+    thread.start();
+    return done;
   }
 
   /** Runs between the cache's save before a command and the writing of its journal (a test acts there). */
@@ -393,7 +403,9 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     if (scan == null || scan.tree().mark().isEmpty()) {
       return Optional.empty();
     }
-    return scanner.touchedSince(scan.tree().mark().getAsLong()).map(touched -> new Vouched(scan, Set.copyOf(touched)));
+    // the watch hands over a set of its own: kept as it is, not copied again
+    return scanner.touchedSince(scan.tree().mark().getAsLong())
+        .map(touched -> new Vouched(scan, java.util.Collections.unmodifiableSet(touched)));
   }
 
   /** A scan, and the paths touched since it up to the moment {@link #vouchedNow} was asked. */
