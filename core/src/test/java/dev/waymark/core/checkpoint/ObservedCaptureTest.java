@@ -114,6 +114,71 @@ class ObservedCaptureTest {
         .isEqualTo("the user's database\n");
   }
 
+  /** Opens the store; after a first command when {@code warm}, so that the next starts from the watch's scan. */
+  private void openStore(boolean warm) throws Exception {
+    writeOld("a.txt", "a\n");
+    openStore();
+    if (warm) {
+      command("echo warm > a.txt");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aFileTheCommandCreatedInAnEmptyIgnoredDirectoryAndMovedOutIsRecordedAndUndone(boolean warm) throws Exception {
+    writeOld(".gitignore", "src/\n");
+    Files.createDirectories(project.resolve("src"));
+    openStore(warm);
+
+    WorkTreeChanges moved = command("echo new > src/c.txt && mv src lib");
+
+    assertThat(paths(moved)).containsExactly("lib/c.txt");
+    tab.undo();
+    assertThat(project.resolve("lib/c.txt")).as("the command made it: undo takes it away").doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aFileTheCommandCreatedInAnIgnoredDirectoryItMadeAndMovedOutIsRecordedAndUndone(boolean warm) throws Exception {
+    writeOld(".gitignore", "src/\n");
+    openStore(warm);
+
+    WorkTreeChanges moved = command("mkdir src && echo new > src/c.txt && mv src lib");
+
+    assertThat(paths(moved)).containsExactly("lib/c.txt");
+    tab.undo();
+    assertThat(project.resolve("lib/c.txt")).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void theUsersFilesMovedOutOfAnIgnoredDirectoryWithOneTheCommandAddedAreNeitherRecordedNorUndone(boolean warm)
+      throws Exception {
+    writeOld(".gitignore", "src/\n");
+    writeOld("src/old.txt", "the user's\n");
+    openStore(warm);
+
+    WorkTreeChanges moved = command("echo new > src/c.txt && mv src lib");
+
+    assertThat(paths(moved)).doesNotContain("lib/old.txt");
+    tab.undo();
+    assertThat(read("lib/old.txt")).as("undo never deletes what no checkpoint holds").isEqualTo("the user's\n");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void anIgnoredFileTheCommandChangedAndMovedOutIsNotRecordedAsNewSoUndoCannotDeleteIt(boolean warm) throws Exception {
+    writeOld(".gitignore", "src/\n");
+    writeOld("src/c.txt", "the user's\n");
+    openStore(warm);
+
+    WorkTreeChanges moved = command("echo changed > src/c.txt && mv src lib");
+
+    assertThat(paths(moved)).isEmpty();
+    tab.undo();
+    assertThat(read("lib/c.txt")).as("no checkpoint holds what it was: better left than deleted").isEqualTo("changed\n");
+  }
+
   @Test
   void renamingAnIgnoredFileIsNotTakenForANewFileEither() throws Exception {
     writeOld(".gitignore", ".env\n");

@@ -10,8 +10,9 @@ import java.util.Optional;
 /**
  * Finds files that a command did not create but moved out of a left-out place ({@code mv data
  * data-old} with {@code data/} ignored, {@code mv .env env.txt}): the entry, or a directory
- * above it, has the inode of a left-out entry that is gone since. No checkpoint holds their
- * content, so they must not be recorded as new files, which an undo would delete.
+ * above it, has the inode of a left-out entry that is gone since (a directory that held some entry
+ * then). No checkpoint holds their content, so they must not be recorded as new files, which an
+ * undo would delete.
  */
 final class MovedOutOfExclusion {
   private final PathTable<Excluded> before;
@@ -38,7 +39,12 @@ final class MovedOutOfExclusion {
     for (int slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
       FileStat dir = directories.get(path.substring(0, slash));
       String was = dir == null ? null : gone.get(dir.inode());
-      if (was != null && before.get(was).stat().directory()) {
+      // A left-out directory that held nothing before: what is below it now, the command put there, and
+      // an undo may take it away. One that held something: its files are not told apart from the ones
+      // the command added or rewrote in it (its content was never read, and a change time says a file
+      // was written, not that it is new), so none is recorded, which may leave the command's files
+      // after an undo but never deletes the user's.
+      if (was != null && before.get(was).stat().directory() && !before.get(was).empty()) {
         return Optional.of(describe(was));
       }
     }

@@ -27,7 +27,11 @@ public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tr
   /** What a scan saw of one file: its stat, and its content or, when that is not kept, why. */
   record Seen(FileStat stat, FileVersion version, StatCache.Source source, String unstored) {}
 
-  record Excluded(FileStat stat, ProjectWalker.Exclusion why) {}
+  /**
+   * A left-out entry: its own stat, and whether it is a directory that held no entry at all when
+   * seen ({@code empty}): what a command moves out of it then can only be what the command put in.
+   */
+  record Excluded(FileStat stat, ProjectWalker.Exclusion why, boolean empty) {}
 
   /**
    * The entries a walk found: tracked files, left-out entries, the directories gone into, the

@@ -194,7 +194,7 @@ final class TreeWalks {
             if (itself == FileStat.MISSING) {
               excluded.remove(parent);
             } else {
-              excluded.put(parent, new Excluded(itself, left.why()));
+              excluded.put(parent, excluded(parent, itself, left.why()));
             }
           }
           continue; // below a directory that is gone or left out
@@ -222,7 +222,7 @@ final class TreeWalks {
           continue;
         }
         if (why != null) {
-          excluded.put(path, new Excluded(stat, why));
+          excluded.put(path, excluded(path, stat, why));
           if (stat.directory()) {
             watch.register(path);
           }
@@ -273,6 +273,22 @@ final class TreeWalks {
         changed, ignoreFileTouched));
   }
 
+  /**
+   * The left-out entry at {@code path}. Only a directory's first entry is read, never what is
+   * below it: a left-out directory can be huge ({@code node_modules/}). One that cannot be listed
+   * counts as holding something, so that what is moved out of it is taken for the user's.
+   */
+  private Excluded excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
+    if (!stat.directory()) {
+      return new Excluded(stat, why, false);
+    }
+    try (var entries = java.nio.file.Files.newDirectoryStream(root.resolve(path))) {
+      return new Excluded(stat, why, !entries.iterator().hasNext());
+    } catch (IOException | RuntimeException e) {
+      return new Excluded(stat, why, false);
+    }
+  }
+
   /** How many names the file at {@code file} has (1 where that cannot be read). */
   private static int linkCount(Path file) {
     try {
@@ -297,7 +313,7 @@ final class TreeWalks {
 
       @Override
       public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
-        excluded.accept(path, new Excluded(stat, why));
+        excluded.accept(path, TreeWalks.this.excluded(path, stat, why));
         if (watched != null && stat.directory()) {
           watched.register(path); // its own entries only: a change in it is reported, not recorded
         }
