@@ -222,10 +222,10 @@ final class TreeWalks {
           continue;
         }
         if (why != null) {
-          excluded.put(path, excluded(path, stat, why));
           if (stat.directory()) {
-            watch.register(path);
+            watch.register(path); // before it is listed: an entry added after is reported
           }
+          excluded.put(path, excluded(path, stat, why));
         } else if (stat.directory()) {
           directories.put(path, stat);
           directoryModes.saw(path, stat);
@@ -313,10 +313,12 @@ final class TreeWalks {
 
       @Override
       public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
-        excluded.accept(path, TreeWalks.this.excluded(path, stat, why));
         if (watched != null && stat.directory()) {
-          watched.register(path); // its own entries only: a change in it is reported, not recorded
+          // its own entries only: a change in it is reported, not recorded; before it is listed, so that
+          // an entry added after is reported
+          watched.register(path);
         }
+        excluded.accept(path, TreeWalks.this.excluded(path, stat, why));
       }
 
       @Override
