@@ -36,7 +36,7 @@ public final class CdsTraining {
     }
     Path script = dir.resolve("script.json");
     Files.writeString(script, "{\"responses\":[{\"toolCalls\":[{\"name\":\"write_file\",\"arguments\":"
-        + "{\"path\":\"file1.txt\",\"content\":\"changed\\n\"}},{\"name\":\"run_shell\",\"arguments\":{\"command\":\"true\"}}]},"
+        + "{\"path\":\"file1.txt\",\"content\":\"changed\\n\"}},{\"name\":\"run_shell\",\"arguments\":{\"command\":\"echo more >> file2.txt\"}}]},"
         + "{\"text\":\"Done **now**.\"},{\"text\":\"And again.\"}]}");
     WaymarkHome home = new WaymarkHome(Files.createDirectories(dir.resolve("home")));
     Logging.start(home);

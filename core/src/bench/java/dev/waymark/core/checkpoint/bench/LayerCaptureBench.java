@@ -15,7 +15,6 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
-import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Capture by construction (issue 25): what a sandboxed command's copy-on-write layer costs over
@@ -32,8 +32,13 @@ import java.util.Locale;
  * {@code git status} on the same tree in the same run; and a command creating 20,000 files,
  * applied and recorded from its layer, against today's capture by observation of the same command.
  *
- * <p>{@code LayerCaptureBench --sizes=100000 --out=DIR}; needs {@code git}, {@code bwrap} and
- * overlay mounts in user namespaces.
+ * <p>Fresh processes are started twice over: with this bench's class path (classes read from
+ * directories), and, given {@code --launcher=JAR} (the app's jar, its class-data archive {@code
+ * waymark.jsa} beside it), as {@code app/bin/waymark} starts Waymark: the jar and the archive, with
+ * the launcher's options. Only the bench's own classes come after the jar.
+ *
+ * <p>{@code LayerCaptureBench --sizes=100000 --out=DIR [--launcher=JAR]}; needs {@code git}, {@code
+ * bwrap} and overlay mounts in user namespaces.
  */
 public final class LayerCaptureBench {
   private static final int FRESH_PROCESSES = 5;
@@ -54,7 +59,15 @@ public final class LayerCaptureBench {
     }
     List<Integer> sizes = List.of(100_000);
     Path out = Path.of("target/bench");
+    Optional<Launcher> launcher = Optional.empty();
+    String launcherMissing = "";
     for (String arg : args) {
+      if (arg.startsWith("--launcher=")) {
+        Path jar = Path.of(arg.substring(11)).toAbsolutePath();
+        launcher = Launcher.of(jar);
+        launcherMissing = launcher.isPresent() ? "" : "not measured: no " + jar + " with its waymark.jsa beside it "
+            + "(build the app first: mvn -B -DskipTests package)";
+      }
       if (arg.startsWith("--sizes=")) {
         sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).filter(v -> !v.isEmpty())
             .map(Integer::parseInt).toList(); // empty: only the 20,000 files
@@ -63,8 +76,8 @@ public final class LayerCaptureBench {
       }
     }
     Files.createDirectories(out);
-    StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s %12s %8s%n",
-        "files", "tree", "git status", "sandboxed", "in a layer", "capture", "ratio", "later", "ratio"));
+    StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %8s %12s %8s %12s %8s%n",
+        "files", "tree", "git status", "sandboxed", "in a layer", "capture", "ratio", "launched", "ratio", "later", "ratio"));
     for (int size : sizes) {
       Path root = Files.createTempDirectory("waymark-layerbench-");
       try {
@@ -78,21 +91,31 @@ public final class LayerCaptureBench {
           Path home = root.resolve("home-" + tree.getFileName());
           List<Double> bare = new ArrayList<>();
           List<Double> layered = new ArrayList<>();
+          List<Double> launchedBare = new ArrayList<>();
+          List<Double> launchedLayered = new ArrayList<>();
           for (int i = 0; i < FRESH_PROCESSES; i++) {
-            bare.add(child(tree, home, changed, "sandboxed"));
-            layered.add(child(tree, home, changed, "layer"));
+            bare.add(child(tree, home, changed, "sandboxed", Optional.empty()));
+            layered.add(child(tree, home, changed, "layer", Optional.empty()));
+            if (launcher.isPresent()) {
+              launchedBare.add(child(tree, home, changed, "sandboxed", launcher));
+              launchedLayered.add(child(tree, home, changed, "layer", launcher));
+            }
           }
           double capture = median(layered) - median(bare);
+          double launched = launcher.isPresent() ? median(launchedLayered) - median(launchedBare) : Double.NaN;
           double later = median(LATER);
           LATER.clear();
-          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx %10.1fms %7.2fx%n",
-              size, tree.getFileName(), gitStatus, median(bare), median(layered), capture, capture / gitStatus, later,
-              later / gitStatus));
+          table.append(String.format(Locale.ROOT, "%-8d %-6s %8.1fms %10.1fms %10.1fms %10.1fms %7.2fx %10.1fms %7.2fx %10.1fms %7.2fx%n",
+              size, tree.getFileName(), gitStatus, median(bare), median(layered), capture, capture / gitStatus, launched,
+              launched / gitStatus, later, later / gitStatus));
           System.out.print(table);
         }
       } finally {
         deleteTree(root);
       }
+    }
+    if (!launcherMissing.isEmpty()) {
+      table.append("launched (as app/bin/waymark starts Waymark): ").append(launcherMissing).append('\n');
     }
     table.append(manyFiles(20_000));
     System.out.println();
@@ -174,11 +197,32 @@ public final class LayerCaptureBench {
     }
   }
 
-  private static double child(Path project, Path home, String changed, String how) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx2g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), LayerCaptureBench.class.getName(), "--child",
-        project.toString(), home.toString(), changed, how));
+  /** The app's jar and its class-data archive, as {@code app/bin/waymark} runs them. */
+  private record Launcher(Path jar, Path archive) {
+    static Optional<Launcher> of(Path jar) {
+      Path archive = jar.resolveSibling("waymark.jsa");
+      return Files.isRegularFile(jar) && Files.isRegularFile(archive) ? Optional.of(new Launcher(jar, archive)) : Optional.empty();
+    }
+
+    /** The launcher's options; the jar first on the class path (the archive holds its classes), then this bench's classes. */
+    List<String> options() throws Exception {
+      Path benchClasses = Path.of(LayerCaptureBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xshare:auto",
+          "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED",
+          "-cp", jar + java.io.File.pathSeparator + benchClasses);
+    }
+  }
+
+  private static double child(Path project, Path home, String changed, String how, Optional<Launcher> launcher)
+      throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    if (launcher.isPresent()) {
+      command.addAll(launcher.get().options());
+    } else {
+      command.addAll(List.of("-Xmx2g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--add-opens",
+          "java.base/sun.nio.fs=ALL-UNNAMED", "-cp", System.getProperty("java.class.path")));
+    }
+    command.addAll(List.of(LayerCaptureBench.class.getName(), "--child", project.toString(), home.toString(), changed, how));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (p.waitFor() != 0) {
@@ -188,7 +232,7 @@ public final class LayerCaptureBench {
       if (line.startsWith("PHASES ")) {
         System.out.println(line);
       }
-      if (line.startsWith("LATER ")) {
+      if (line.startsWith("LATER ") && launcher.isEmpty()) {
         LATER.add(Double.parseDouble(line.substring(6).trim()));
       }
       if (line.startsWith("RESULT ")) {
