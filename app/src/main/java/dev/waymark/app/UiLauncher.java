@@ -70,7 +70,7 @@ final class UiLauncher {
       try (UiTerminal terminal = UiTerminal.open()) {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
-                approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox),
+                approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
                 CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
         terminal.onResize(ui::wake);
@@ -97,11 +97,13 @@ final class UiLauncher {
   }
 
   /** What /status, /model and Shift+Tab know of this run. */
-  static RunInfo runInfo(Settings settings, Providers.Choice choice, dev.waymark.core.sandbox.ShellSandbox sandbox) {
+  static RunInfo runInfo(Settings settings, Providers.Choice choice, dev.waymark.core.sandbox.ShellSandbox sandbox,
+      ShadowStore store) {
     List<String> models = settings.providers().stream().filter(p -> p.id().equalsIgnoreCase(choice.provider()))
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
     return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models,
-        sandbox.confines(), sandbox.describe(), settings.priceTable());
+        sandbox.confines(), sandbox.describe(), settings.priceTable(),
+        () -> store.describeShellCapture(sandbox.confines() ? sandbox.bwrap() : Optional.empty()));
   }
 
   /** The footer's approval mode; {@code auto} without a sandbox says that commands are asked about. */

@@ -441,13 +441,13 @@ class SettingsTest {
   void statusKnowsTheProvidersModelsItsServerAndThePriceTableWithNoPricesByDefault() throws Exception {
     env.put("OPENAI_API_KEY", "k");
     assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
-        dev.waymark.core.sandbox.ShellSandbox.OFF).prices()).isEmpty();
+        dev.waymark.core.sandbox.ShellSandbox.OFF, null).prices()).isEmpty();
     user("{\"provider\": \"local\", \"providers\": [{\"id\": \"local\", \"type\": \"openai\", "
         + "\"baseUrl\": \"http://127.0.0.1:11434/v1\", \"models\": [\"qwen\", \"llama\"]}],"
         + " \"prices\": {\"qwen\": {\"input\": 0.5, \"output\": 1.5}}}");
     projectSettings("{\"prices\": {\"llama\": {\"input\": 0, \"output\": 0}}}");
     dev.waymark.tui.command.RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
-        dev.waymark.core.sandbox.ShellSandbox.OFF);
+        dev.waymark.core.sandbox.ShellSandbox.OFF, null);
     assertThat(run.provider()).isEqualTo("local");
     assertThat(run.baseUrl()).isEqualTo("http://127.0.0.1:11434/v1");
     assertThat(run.models()).containsExactly("qwen", "llama");

@@ -63,7 +63,8 @@ class ModesUiTest {
 
   private static RunInfo run() {
     return new RunInfo("scripted", "http://127.0.0.1:9/v1", List.of("test-model", "big-model"), false,
-        "none: shell commands run unsandboxed", Map.of("test-model", new RunInfo.ModelPrice(1_000_000, 2_000_000)));
+        "none: shell commands run unsandboxed", Map.of("test-model", new RunInfo.ModelPrice(1_000_000, 2_000_000)),
+        () -> "found by comparing the project before and after each command (no layer: commands are not sandboxed)");
   }
 
   @AfterEach
@@ -164,6 +165,7 @@ class ModesUiTest {
     String s = waitFor("Status of tab 1");
     assertThat(s).contains("scripted · http://127.0.0.1:9/v1", "model     test-model", "ask: edits and shell",
         "none: shell commands run unsandboxed", "1,000 tokens in, 10 out · $1020.0000",
+        "commands  found by comparing the project before and after each command (no layer: commands are not",
         "context   1,010 tokens (the model's window is unknown");
   }
 

@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -319,6 +320,20 @@ public final class ShadowStore implements AutoCloseable {
   public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
     return parts.changeTracker().prepareInBackground(maxFileSize, "waymark-shell-prepare",
         "the scan ahead of shell commands failed; the first command scans instead");
+  }
+
+  /**
+   * How the changes of this project's shell commands are found, for {@code /status}, when the
+   * sandbox runs them with {@code bwrap} (empty: they are not sandboxed): in a copy-on-write layer
+   * each, or by comparing the project before and after each command, and why.
+   */
+  public String describeShellCapture(Optional<Path> bwrap) {
+    Optional<String> noLayer = parts.layers().unavailable(bwrap);
+    return noLayer.isEmpty()
+        ? "each in a copy-on-write layer of its own: a checkpoint holds exactly what the command wrote, and tabs' "
+            + "commands run at once"
+        : "found by comparing the project before and after each command (no layer: " + noLayer.get()
+            + "); tabs' commands take turns";
   }
 
   public static String tagPrefix(String tabId) {

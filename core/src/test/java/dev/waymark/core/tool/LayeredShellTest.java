@@ -27,10 +27,21 @@ class LayeredShellTest {
   @TempDir Path temp;
   ToolFixture f;
 
+  ToolSettings settings;
+
   @BeforeEach
   void open() throws IOException {
-    f = new ToolFixture(temp, ToolSettings.DEFAULTS.withSandbox(
-        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))));
+    settings = ToolSettings.DEFAULTS.withSandbox(
+        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"))));
+    f = new ToolFixture(temp, settings);
+  }
+
+  @Test
+  void statusSaysASandboxedCommandRunsInALayerOfItsOwnAndAnUnsandboxedOneIsFoundByComparison() {
+    assertThat(f.store.describeShellCapture(settings.sandbox().bwrap()))
+        .startsWith("each in a copy-on-write layer of its own").contains("tabs' commands run at once");
+    assertThat(f.store.describeShellCapture(java.util.Optional.empty()))
+        .contains("comparing the project before and after", "no layer: commands are not sandboxed", "take turns");
   }
 
   @AfterEach

@@ -44,7 +44,7 @@ public final class CommandCatalog {
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),
-      entry("/status", "provider, model, server, mode, sandbox, context, tokens and cost of the session"),
+      entry("/status", "provider, model, server, mode, sandbox, how commands are captured, context, tokens and cost"),
       entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
       entry("/init", "ask the agent to write a starting AGENTS.md for this project (a normal turn)"),
       entry("/compact", "summarise the conversation into one message, a checkpoint of its own"),

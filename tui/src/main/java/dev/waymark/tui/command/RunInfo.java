@@ -2,6 +2,7 @@ package dev.waymark.tui.command;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What the application knows about the run, for {@code /status}, {@code /model} and Shift+Tab.
@@ -13,10 +14,18 @@ import java.util.Map;
  *     that runs them unasked
  * @param sandbox what {@code /status} says of the sandbox
  * @param prices per model, from settings ({@code prices}); a model without one is shown in tokens only
+ * @param commands what {@code /status} says of how shell commands' changes are found (asked each
+ *     time: a layer that could not be mounted turns them to comparison); empty: nothing is said
  */
 public record RunInfo(String provider, String baseUrl, List<String> models, boolean sandboxed, String sandbox,
-    Map<String, ModelPrice> prices) {
+    Map<String, ModelPrice> prices, Supplier<String> commands) {
+  public RunInfo(String provider, String baseUrl, List<String> models, boolean sandboxed, String sandbox,
+      Map<String, ModelPrice> prices) {
+    this(provider, baseUrl, models, sandboxed, sandbox, prices, () -> "");
+  }
+
   public RunInfo {
+    commands = commands == null ? () -> "" : commands;
     baseUrl = baseUrl == null ? "" : baseUrl;
     models = models == null ? List.of() : List.copyOf(models);
     sandbox = sandbox == null ? "" : sandbox;

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** What {@code /status} says: provider, model, server, mode, sandbox, and the tokens and cost of the session. */
+/**
+ * What {@code /status} says: provider, model, server, mode, sandbox, how commands' changes are
+ * found, and the tokens and cost of the session.
+ */
 public final class StatusReport {
   private StatusReport() {}
 
@@ -22,6 +25,10 @@ public final class StatusReport {
     lines.add(row("model", tab.model()));
     lines.add(row("mode", ModeText.describe(tab.mode())));
     lines.add(row("sandbox", run.sandbox().isEmpty() ? "unknown" : run.sandbox()));
+    String commands = commands(run);
+    if (!commands.isEmpty()) {
+      lines.add(row("commands", commands));
+    }
     if (tab.state().contextUsed().isPresent()) {
       var used = tab.state().contextUsed().get();
       lines.add(row("context", (used.estimated() ? "about " : "") + count(used.tokens()) + " tokens"
@@ -44,6 +51,14 @@ public final class StatusReport {
           + "{\"gpt-4.1-mini\": {\"input\": 0.4, \"output\": 1.6}} in dollars per million tokens.");
     }
     return String.join("\n", lines);
+  }
+
+  private static String commands(RunInfo run) {
+    try {
+      return run.commands().get();
+    } catch (RuntimeException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
   }
 
   private static String row(String name, String value) {
