@@ -125,7 +125,7 @@ public final class McpInput {
     Optional<McpServers.Status> status = servers.status().stream().filter(s -> s.name().equals(server)).findFirst();
     if (status.isPresent() && status.get().state() != McpServers.State.READY) {
       return "MCP server " + server + " is not running" + status.get().lastError().map(e -> ": " + e).orElse("")
-          + ". Nothing was sent (/mcp shows the servers).";
+          + ". Nothing was sent (/mcp or `waymark mcp list` shows the servers).";
     }
     List<String> names = servers.prompts().stream().filter(p -> p.server().equals(server)).map(McpPrompt::command).toList();
     return "MCP server " + server + " has no prompt " + name + "; "

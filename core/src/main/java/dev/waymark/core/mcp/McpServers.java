@@ -123,7 +123,7 @@ public final class McpServers implements AutoCloseable {
       problemListener = listener;
       earlier = List.copyOf(problems);
     }
-    earlier.forEach(message -> listener.accept(message + " (/mcp shows the servers)"));
+    earlier.forEach(message -> listener.accept(message + " (/mcp or `waymark mcp list` shows the servers)"));
   }
 
   private void problem(String message) {
@@ -133,7 +133,7 @@ public final class McpServers implements AutoCloseable {
       listener = problemListener;
     }
     if (listener != null) {
-      listener.accept(message + " (/mcp shows the servers)");
+      listener.accept(message + " (/mcp or `waymark mcp list` shows the servers)");
     }
   }
 

@@ -56,14 +56,18 @@ public final class Workspace implements AutoCloseable {
   private final TabReopener reopener;
   private final SessionSaver saver;
   private final SessionListing listing;
-  private volatile Consumer<String> notices = note -> LOG.info("{}", note);
+  /** Where notices go; null until a front end listens, and until then they wait in {@link #unheard}. */
+  private Consumer<String> notices;
+  /** Notices from before a front end listened (an MCP server that failed at once, as the front end was still being made). */
+  private final List<String> unheard = new ArrayList<>();
+  private static final int UNHEARD_KEPT = 50;
 
   public Workspace(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
     this.files = SessionStore.of(store);
     this.factory = factory;
     this.reopener = new TabReopener(store, provider, factory);
-    this.saver = new SessionSaver(store, files, provider, this::tabs, note -> notices.accept(note));
+    this.saver = new SessionSaver(store, files, provider, this::tabs, this::notice);
     this.listing = new SessionListing(files, store);
   }
 
@@ -72,7 +76,7 @@ public final class Workspace implements AutoCloseable {
   /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;
-    servers.onProblem(note -> notices.accept(note)); // whoever listens to the notices then, not now
+    servers.onProblem(this::notice); // whoever listens to the notices then, not now
   }
 
   /** The MCP servers the tabs share; none when nobody set them. */
@@ -82,8 +86,29 @@ public final class Workspace implements AutoCloseable {
   }
 
   /** Where what the user should know goes (a failed autosave, a session changed by another process); any thread. */
-  public void onNotice(Consumer<String> notices) {
-    this.notices = notices;
+  public void onNotice(Consumer<String> listener) {
+    List<String> earlier;
+    synchronized (unheard) {
+      notices = listener;
+      earlier = List.copyOf(unheard);
+      unheard.clear();
+    }
+    earlier.forEach(listener);
+  }
+
+  private void notice(String note) {
+    Consumer<String> listener;
+    synchronized (unheard) {
+      listener = notices;
+      if (listener == null) {
+        LOG.info("{}", note);
+        if (unheard.size() < UNHEARD_KEPT) { // a workspace nobody listens to (a one-off command) keeps only the first
+          unheard.add(note);
+        }
+        return;
+      }
+    }
+    listener.accept(note);
   }
 
   /** Told each session file as it was written, on the saver thread (for tests, and front ends that show saves). */

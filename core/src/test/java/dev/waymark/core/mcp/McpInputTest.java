@@ -199,7 +199,7 @@ class McpInputTest {
     assertThat(refused(dead.expand("@docs:docs://a.md"))).isEqualTo("@docs:docs://a.md could not be attached: MCP server "
         + "docs is not running: MCP server docs did not start: its command \"unused\" is not on the PATH. Nothing was sent.");
     assertThat(refused(dead.expand("/docs:greet Ada"))).isEqualTo("MCP server docs is not running: MCP server docs did not "
-        + "start: its command \"unused\" is not on the PATH. Nothing was sent (/mcp shows the servers).");
+        + "start: its command \"unused\" is not on the PATH. Nothing was sent (/mcp or `waymark mcp list` shows the servers).");
   }
 
   @Test

@@ -166,7 +166,7 @@ class McpServersTest {
         "MCP server typo did not start: its command \"no-such-mcp-server-anywhere\" is not on the PATH");
     List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
     servers.onProblem(told::add); // a listener that comes after the failures still hears of them
-    assertThat(told).hasSize(2).allMatch(m -> m.contains("did not start") && m.endsWith("(/mcp shows the servers)"));
+    assertThat(told).hasSize(2).allMatch(m -> m.contains("did not start") && m.endsWith("(/mcp or `waymark mcp list` shows the servers)"));
   }
 
   @Test

@@ -94,6 +94,28 @@ class WorkspaceTest {
   }
 
   @Test
+  void anMcpServerThatFailedBeforeTheFrontEndListenedIsStillToldToIt() throws Exception {
+    Workspace ws = new Workspace(store, "scripted", (tree, memory) -> {
+      throw new AssertionError("no tab is opened");
+    });
+    workspaces.add(ws);
+    try (dev.waymark.core.mcp.McpServers servers = dev.waymark.core.mcp.McpServers.start(
+        List.of(dev.waymark.core.mcp.McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of())),
+        new dev.waymark.core.mcp.McpServers.Options(project, java.util.Map.of(), java.util.Set.of(),
+            dev.waymark.core.tool.ToolSettings.DEFAULTS))) {
+      ws.mcp(servers);
+      servers.awaitStatus(); // it failed before anyone listened: exec and the interface listen only later
+      List<String> told = new CopyOnWriteArrayList<>();
+      ws.onNotice(told::add);
+      assertThat(told).singleElement().asString()
+          .contains("MCP server gone did not start", "/nonexistent/mcp-server is not an executable file");
+      told.clear();
+      ws.onNotice(told::add);
+      assertThat(told).as("told once").isEmpty();
+    }
+  }
+
+  @Test
   void commandsSubmittedThroughTheWorkspaceGetTheirIdsAndAnErrorNamesTheFailedOne() throws Exception {
     Workspace ws = workspace();
     WorkspaceTab tab = ws.newTab();
