@@ -78,7 +78,7 @@ public final class FileIndex {
     TreeSet<String> entries = new TreeSet<>();
     boolean[] truncated = {false};
     try {
-      new ProjectWalker(root).walk(new ProjectWalker.Visitor() {
+      ProjectWalker.seeingTracked(root).walk(new ProjectWalker.Visitor() {
         @Override
         public boolean entry(String path, Path file, BasicFileAttributes attributes) {
           if (entries.size() >= MAX_ENTRIES) {

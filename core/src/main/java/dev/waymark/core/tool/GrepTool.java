@@ -62,7 +62,7 @@ final class GrepTool extends AbstractTool {
     if (Files.isDirectory(target.file())) {
       String prefix = target.relative().isEmpty() ? "" : target.relative() + "/";
       boolean approvedSecrets = Tool.isSecretsFile(target.relative()); // grep of a secrets directory asked first
-      new ProjectWalker(paths.root()).walk(target.relative(), new ProjectWalker.Visitor() {
+      ProjectWalker.seeingTracked(paths.root()).walk(target.relative(), new ProjectWalker.Visitor() {
         @Override
         public boolean entry(String entry, Path file, BasicFileAttributes attributes) throws IOException {
           if (!approvedSecrets && Tool.isSecretsFile(entry)) {

@@ -19,7 +19,7 @@ final class ListFilesTool extends AbstractTool {
   ListFilesTool(ToolSettings settings) {
     super("list_files",
         "List files in the project, recursively, as paths relative to the project root. Honours .gitignore and "
-            + "skips " + String.join(", ", sorted(ProjectWalker.EXCLUDED_DIRECTORIES)) + ".",
+            + "skips " + String.join(", ", sorted(ProjectWalker.EXCLUDED_DIRECTORIES)) + ", except files git tracks.",
         new Args.Schema()
             .string("path", "Directory to list, relative to the project root (default: the root)", false)
             .string("pattern", "Glob to filter by, e.g. \"*.java\" (matches file names at any depth) or "
@@ -60,7 +60,7 @@ final class ListFilesTool extends AbstractTool {
     List<String> found = new ArrayList<>();
     int[] total = {0};
     String prefix = dir.relative().isEmpty() ? "" : dir.relative() + "/";
-    new ProjectWalker(paths.root()).walk(dir.relative(), new ProjectWalker.Visitor() {
+    ProjectWalker.seeingTracked(paths.root()).walk(dir.relative(), new ProjectWalker.Visitor() {
       @Override
       public boolean entry(String entry, Path file, BasicFileAttributes attributes) {
         if (glob == null || glob.matches(entry.substring(prefix.length()))) {

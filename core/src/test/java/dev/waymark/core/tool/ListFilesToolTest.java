@@ -42,6 +42,32 @@ class ListFilesToolTest {
   }
 
   @Test
+  void filesGitTracksAreListedAndSearchedEvenWhereARuleLeavesTheirDirectoryOut() throws IOException {
+    try (ToolFixture tracked = new ToolFixture(temp.resolve("tracked"), ToolSettings.DEFAULTS)) {
+      tracked.write(".gitignore", "dist/\n");
+      tracked.write("dist/lib.js", "export const answer = 42;\n");
+      tracked.write("build/release.sh", "echo answer\n");
+      tracked.write("src/App.java", "class App {}\n");
+      dev.waymark.core.testing.GitCli.ok(tracked.project, "init", "-q");
+      dev.waymark.core.testing.GitCli.ok(tracked.project, "add", "-f", ".gitignore", "dist/lib.js", "build/release.sh",
+          "src/App.java");
+      // beside them, what nobody tracks stays left out
+      tracked.write("dist/bundle.js", "const answer = 1;\n");
+      tracked.write("build/tmp/out.o", "answer\n");
+      tracked.write("node_modules/x/index.js", "answer\n");
+
+      assertThat(tracked.call("list_files").content())
+          .isEqualTo(".gitignore\nbuild/release.sh\ndist/lib.js\nsrc/App.java\n");
+      assertThat(tracked.call("grep", "pattern", "answer").content())
+          .contains("build/release.sh:1:", "dist/lib.js:1:").doesNotContain("bundle.js", "out.o", "node_modules");
+      dev.waymark.core.context.FileIndex index = new dev.waymark.core.context.FileIndex(tracked.project);
+      index.refreshNow();
+      assertThat(index.search("lib.js", 5)).containsExactly("dist/lib.js");
+      assertThat(index.search("bundle", 5)).isEmpty();
+    }
+  }
+
+  @Test
   void filtersByGlob() {
     assertThat(f.call("list_files", "pattern", "*.java").content()).isEqualTo("src/App.java\nsrc/util/Strings.java\n");
     assertThat(f.call("list_files", "pattern", "src/**/*.java").content()).isEqualTo("src/util/Strings.java\n");

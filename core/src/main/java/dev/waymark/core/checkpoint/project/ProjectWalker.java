@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ForkJoinPool;
@@ -145,6 +146,32 @@ public final class ProjectWalker {
     this.outer = List.copyOf(frames);
   }
 
+  /**
+   * A walker of {@code root} for what the agent and the user look through ({@code list_files},
+   * {@code grep}, the {@code @} finder): like git, it never leaves out a file git tracks, whatever
+   * {@code .gitignore} or Waymark's own list says (a committed {@code dist/} or {@code build/} file
+   * is found). The index is read only when a rule leaves something out.
+   */
+  public static ProjectWalker seeingTracked(Path root) {
+    Optional<UserGitRepository> git = UserGitRepository.find(root);
+    ProjectWalker walker = new ProjectWalker(root, List.of(), git.map(UserGitRepository::ignoreContext)
+        .orElse(IgnoreContext.NONE));
+    git.ifPresent(repository -> walker.keep(new Kept() {
+      @Override
+      public boolean file(String path, FileStat stat) {
+        return repository.trackedPaths().contains(path);
+      }
+
+      @Override
+      public boolean below(String dir) {
+        String inside = dir + "/";
+        String next = repository.trackedPaths().ceiling(inside);
+        return next != null && next.startsWith(inside);
+      }
+    }));
+    return walker;
+  }
+
   /** The ignore rules above the project, from the enclosing git repository: {@link #NONE} without one. */
   public record IgnoreContext(String projectPrefix, List<IgnoreSource> sources) {
     public static final IgnoreContext NONE = new IgnoreContext("", List.of());
@@ -153,7 +180,10 @@ public final class ProjectWalker {
   /** One ignore file's rules, for paths below {@code prefix} (relative to the work tree, ending with {@code /}). */
   record IgnoreSource(String prefix, IgnoreNode node, Exclusion kind) {}
 
-  /** What {@link #scan} and {@link #exclusionOf} walk whatever the rules say (the plain {@link #walk} keeps nothing). */
+  /**
+   * What {@link #scan}, {@link #exclusionOf} and {@link #walk} walk whatever the rules say ({@link
+   * #walk} asks {@link Kept#file} without a stat: {@link FileStat#MISSING}).
+   */
   public void keep(Kept kept) {
     this.kept = kept;
   }
@@ -168,7 +198,8 @@ public final class ProjectWalker {
    * rules of its ancestors. {@code start} itself is walked even when excluded: it was asked for.
    */
   public void walk(String start, Visitor visitor) throws IOException {
-    walkDirectory(start, framesAbove(start, null), new Lister<BasicFileAttributes>() {
+    // start is walked whole even inside a left-out directory: it was asked for
+    walkDirectory(start, framesAbove(start, null), null, new Lister<BasicFileAttributes>() {
       @Override
       public BasicFileAttributes read(Path file) throws IOException {
         return attributes(file);
@@ -393,8 +424,9 @@ public final class ProjectWalker {
   }
 
   /** Returns false when the visitor ended the walk. */
-  private <A> boolean walkDirectory(String dir, List<Frame> frames, Lister<A> lister, EntrySink<A> entries,
-      ExcludedSink<A> excludedEntries, IgnoreRules rules) throws IOException {
+  /** {@code inherited}: the rule leaving out {@code dir}, entered for what it keeps (else null). */
+  private <A> boolean walkDirectory(String dir, List<Frame> frames, Exclusion inherited, Lister<A> lister,
+      EntrySink<A> entries, ExcludedSink<A> excludedEntries, IgnoreRules rules) throws IOException {
     Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
     String dirPrefix = dir.isEmpty() ? "" : dir + "/";
     List<Frame> here = frames;
@@ -428,13 +460,15 @@ public final class ProjectWalker {
         excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
         continue;
       }
-      Exclusion why = rule(path, name, isDir, here);
-      if (why != null) {
+      Exclusion why = inherited != null ? inherited : rule(path, name, isDir, here);
+      // asked only of what a rule leaves out: most walks never need the index
+      if (why != null && (name.equals(".git") || !(isDir ? kept.below(path) : kept.file(path, FileStat.MISSING)))) {
         excludedEntries.excluded(path, child.getValue(), attributes, why);
         continue;
       }
       if (isDir) {
-        if (!walkDirectory(path, here, lister, entries, excludedEntries, rules)) {
+        // a left-out directory entered for what it keeps: the rest of it stays left out
+        if (!walkDirectory(path, here, why, lister, entries, excludedEntries, rules)) {
           return false;
         }
       } else if (!entries.entry(path, child.getValue(), attributes)) {
