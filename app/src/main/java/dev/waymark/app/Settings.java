@@ -637,7 +637,7 @@ record Settings(
   dev.waymark.core.agent.SessionSettings session(String model, dev.waymark.core.tool.ApprovalMode approval,
       boolean interactive) {
     return new dev.waymark.core.agent.SessionSettings(model, approval, interactive, null, stepsPerTurn(),
-        contextWindow(model), compactPercent());
+        contextWindow(model), compactPercent(), contextWindows);
   }
 
   /**

@@ -44,6 +44,18 @@ class ContextWindowSettingsTest {
   }
 
   @Test
+  void aModelChosenWithSlashModelHasTheWindowTheSettingsGiveIt() throws Exception {
+    Settings settings = load("{\"contextWindows\": {\"my-local\": 32768, \"gpt-4o\": 64000}}", null);
+
+    var session = settings.session("claude-sonnet-4-5", ApprovalMode.ASK, false);
+    assertThat(session.withModel("my-local").contextWindow()).isEqualTo(32768);
+    assertThat(session.withModel("gpt-4o").contextWindow()).as("the setting wins over the known window").isEqualTo(64000);
+    assertThat(session.withModel("gpt-4o-mini").contextWindow()).isEqualTo(128_000);
+    assertThat(session.withModel("something-unknown").contextWindow()).isZero();
+    assertThat(session.withModel("my-local").withModel("claude-sonnet-4-5").contextWindow()).isEqualTo(200_000);
+  }
+
+  @Test
   void aBadWindowOrPercentIsRefusedNamingTheSetting() {
     assertThatThrownBy(() -> load("{\"autoCompactPercent\": 120}", null)).isInstanceOf(Settings.BadSettings.class)
         .hasMessageContaining("autoCompactPercent must be from 0 (never) to 100");

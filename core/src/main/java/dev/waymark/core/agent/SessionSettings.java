@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.tool.ApprovalMode;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -16,9 +17,11 @@ import java.util.Objects;
  * @param contextWindow the model's context window in tokens, {@code 0} when unknown
  * @param compactPercent how full the window may get (in percent) before a prompt is preceded by
  *     an automatic /compact; {@code 0} never compacts by itself
+ * @param contextWindows the windows the user's settings give models by name ({@code
+ *     contextWindows}): where {@link #withModel} looks first
  */
 public record SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt,
-    int maxStepsPerTurn, long contextWindow, int compactPercent) {
+    int maxStepsPerTurn, long contextWindow, int compactPercent, Map<String, Integer> contextWindows) {
   public static final int DEFAULT_MAX_STEPS_PER_TURN = 200;
   public static final int DEFAULT_COMPACT_PERCENT = 85;
 
@@ -49,6 +52,13 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
     if (contextWindow < 0 || compactPercent < 0 || compactPercent > 100) {
       throw new IllegalArgumentException("contextWindow must be positive and compactPercent from 0 to 100");
     }
+    contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
+  }
+
+  /** Without windows from settings: a model chosen later gets the known window for its name. */
+  public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt,
+      int maxStepsPerTurn, long contextWindow, int compactPercent) {
+    this(model, approval, interactive, basePrompt, maxStepsPerTurn, contextWindow, compactPercent, Map.of());
   }
 
   public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt, int maxStepsPerTurn) {
@@ -56,17 +66,19 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
   }
 
   /**
-   * These settings with another model: {@code /model}. Its window is the known one for its name
-   * (a window set in settings for the new name is not read here; an unknown name keeps no window).
+   * These settings with another model: {@code /model}. Its window is the one settings give its
+   * name, else the known one for it; an unknown name has no window.
    */
   public SessionSettings withModel(String newModel) {
-    long window = dev.waymark.core.model.ContextWindows.of(newModel, java.util.Map.of()).orElse(0);
-    return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn, window, compactPercent);
+    long window = dev.waymark.core.model.ContextWindows.of(newModel, contextWindows).orElse(0);
+    return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn, window, compactPercent,
+        contextWindows);
   }
 
   /** These settings with another approval mode: Shift+Tab, {@code /mode}. */
   public SessionSettings withApproval(ApprovalMode mode) {
-    return new SessionSettings(model, mode, interactive, basePrompt, maxStepsPerTurn, contextWindow, compactPercent);
+    return new SessionSettings(model, mode, interactive, basePrompt, maxStepsPerTurn, contextWindow, compactPercent,
+        contextWindows);
   }
 
   public SessionSettings(String model, ApprovalMode approval, boolean interactive, String basePrompt) {
