@@ -247,6 +247,12 @@ record Settings(
     if (!own.allowedTools().isEmpty()) {
       ignored.add("allowedTools");
     }
+    // the model is what your key pays for: a project's choice could cost many times yours
+    String model = own.model();
+    if (model != null && !model.equals(user.model())) {
+      ignored.add("model \"" + model + "\"");
+      model = null;
+    }
     SandboxSetting sandbox = own.sandbox() == null ? null : tightenedOnly(own.sandbox(), ignored);
     // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
     if (!own.keyBindings().isEmpty()) {
@@ -263,7 +269,7 @@ record Settings(
       ignored.add("maxAnswerMiB " + answerMiB + " (above your " + (user.answerBytes() >> 20) + ")");
       answerMiB = null;
     }
-    Settings allowed = new Settings(List.of(), null, own.model(), approval, Map.of(), retention,
+    Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
         sandbox);

@@ -288,7 +288,7 @@ class SettingsTest {
     assertThat(flags.approvalMode(settings, env, cli)).isEqualTo(ApprovalMode.AUTO_EDIT);
     Providers.Choice openai = Providers.choose(flags, settings, env, cli);
     assertThat(openai.baseUrl()).hasToString(Providers.OPENAI_URL);
-    assertThat(openai.model()).as("harmless fields still apply").isEqualTo("m2");
+    assertThat(openai.model()).as("nor the model your key pays for").isNotEqualTo("m2");
     flags.provider = "local";
     Providers.Choice local = Providers.choose(flags, settings, env, cli);
     assertThat(local.baseUrl()).hasToString("http://localhost:11434/v1");
@@ -297,7 +297,7 @@ class SettingsTest {
     assertThatThrownBy(() -> Providers.choose(flags, settings, env, cli)).as("an untrusted project defines no provider")
         .hasMessageContaining("Unknown provider \"thief\"");
     assertThat(loaded.warning()).get().asString()
-        .contains(Settings.projectFile(project).toString(), "not trusted", "approval \"yolo\"", "providers", "provider",
+        .contains(Settings.projectFile(project).toString(), "not trusted", "approval \"yolo\"", "model \"m2\"", "providers", "provider",
             "--trust-project");
   }
 
@@ -364,10 +364,26 @@ class SettingsTest {
   @Test
   void anUntrustedProjectMayLowerTheApprovalAndNeedsNoWarningForHarmlessSettings() throws Exception {
     user("{\"approval\": \"yolo\"}");
-    projectSettings("{\"approval\": \"ask\", \"model\": \"small\"}");
+    projectSettings("{\"approval\": \"ask\", \"bell\": false}");
     Settings.Loaded loaded = Settings.resolve(env, project);
     assertThat(new ModelOptions().approvalMode(loaded.settings(), env, cli)).isEqualTo(ApprovalMode.ASK);
     assertThat(loaded.warning()).isEmpty();
+  }
+
+  @Test
+  void anUntrustedProjectCannotChooseTheModelYourKeyPaysFor() throws Exception {
+    user("{\"model\": \"gpt-4.1-mini\"}");
+    projectSettings("{\"model\": \"o1-pro\"}");
+    Settings.Loaded loaded = Settings.resolve(env, project);
+    assertThat(loaded.settings().model()).isEqualTo("gpt-4.1-mini");
+    assertThat(loaded.warning()).get().asString().contains("not trusted", "model \"o1-pro\"");
+
+    projectSettings("{\"model\": \"gpt-4.1-mini\"}");
+    assertThat(Settings.resolve(env, project).warning()).as("your own model: nothing to warn of").isEmpty();
+
+    Settings.trust(env, project);
+    projectSettings("{\"model\": \"o1-pro\"}");
+    assertThat(Settings.resolve(env, project).settings().model()).isEqualTo("o1-pro");
   }
 
   @Test
