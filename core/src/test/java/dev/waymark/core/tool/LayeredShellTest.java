@@ -230,6 +230,26 @@ class LayeredShellTest {
     assertThat(f.read("keep.txt")).isEqualTo("kept\n");
   }
 
+  @Test
+  void aFileTheUserDeletedWhileTheCommandMovedAnotherOverItStaysDeleted() throws Exception {
+    f.write("keep.txt", "kept\n");
+    f.write("notes.txt", "notes\n");
+    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
+    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
+    f.nextTurn();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; mv keep.txt notes.txt"));
+    Thread.sleep(500);
+    Files.delete(f.file("notes.txt"));
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
+    assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
+    assertThat(commandsVersion("notes.txt")).as("the command's version is kept in its checkpoint").isEqualTo("kept\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+    assertThat(f.read("keep.txt")).isEqualTo("kept\n");
+  }
+
   /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
   private String commandsVersion(String path) {
     String tag = dev.waymark.core.checkpoint.ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
