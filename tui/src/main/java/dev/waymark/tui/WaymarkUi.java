@@ -405,7 +405,8 @@ public final class WaymarkUi implements Host {
     reaction.diff().ifPresent(this::showDiff);
     reaction.branchRefused().ifPresent(refused -> layers.ask(new Layers.Confirm("Branch from #" + refused.from()
         + " anyway, overwriting " + String.join(", ", refused.result().conflicts())
-        + " (what they hold now is kept under a rescued tag)? [y/N]", () -> tab.forceBranch(refused))));
+        + " (what they hold now is kept under a rescued tag)? [y/N]", () -> tab.forceBranch(refused),
+        options.clock().instant())));
   }
 
   // ------------------------------------------------------------------ what keys and commands ask

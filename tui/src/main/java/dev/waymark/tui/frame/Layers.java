@@ -11,8 +11,16 @@ import dev.waymark.tui.screen.Picker;
  * {@code /command}; and the one-line hint above the input.
  */
 public final class Layers {
-  /** A yes/no question; {@code yes} runs on y or Y only, anything else answers no. */
-  public record Confirm(String question, Runnable yes) {}
+  /**
+   * A yes/no question; {@code yes} runs on y or Y only, anything else answers no. {@code cameUp}:
+   * when a question nobody asked for came up (a refused branch), so that letters typed as it
+   * appeared are not taken for an answer; null for one the user asked for (closing a tab, quitting).
+   */
+  public record Confirm(String question, Runnable yes, java.time.Instant cameUp) {
+    public Confirm(String question, Runnable yes) {
+      this(question, yes, null);
+    }
+  }
 
   private Confirm confirm;
   private Overlay overlay;

@@ -82,7 +82,15 @@ public final class KeyRouter {
   }
 
   private void onText(String text) {
-    if (layers.confirm() != null) {
+    Layers.Confirm question = layers.confirm();
+    if (question != null) {
+      if (question.cameUp() != null
+          && Duration.between(question.cameUp(), clock.instant()).compareTo(APPROVAL_READING_TIME) < 0) {
+        // it came up as the user typed: the letter is the message's, not an answer (a "y" would overwrite files)
+        layers.hint("Waymark just asked above: read it, then answer y or n.");
+        type(tabs.current(), text);
+        return;
+      }
       layers.answer(text);
       return;
     }
