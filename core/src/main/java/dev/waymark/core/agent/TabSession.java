@@ -128,7 +128,36 @@ public final class TabSession implements AutoCloseable {
         this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
+    // what a command's background processes wrote in its layer reaches the project as they end, not at the next prompt
+    tree.onBackgroundEnded(() -> {
+      if (!closing) {
+        queue.later("BackgroundEnded", this::settleBackground);
+      }
+    });
   }
+
+  /** Applies and records what the tab's commands' background processes wrote, now that they ended, and says so. */
+  private void settleBackground() {
+    dev.waymark.core.checkpoint.shell.WorkTreeChanges settled = tree.settleBackground();
+    if (settled.isEmpty()) {
+      return;
+    }
+    List<String> said = new ArrayList<>();
+    for (var change : settled.recorded()) {
+      said.add((!change.before().exists() ? "created " : !change.after().exists() ? "deleted " : "modified ")
+          + change.path());
+    }
+    for (var skipped : settled.skipped()) {
+      said.add(skipped.path() + " (" + skipped.reason() + ")");
+    }
+    int shown = Math.min(said.size(), BACKGROUND_SHOWN);
+    emit(new Event.Warning("Background processes of a shell command ended; what they wrote is applied"
+        + (settled.recorded().isEmpty() ? "" : " and recorded in #" + tree.filesAt()) + ": "
+        + String.join(", ", said.subList(0, shown))
+        + (said.size() > shown ? " and " + (said.size() - shown) + " more" : "") + "."));
+  }
+
+  private static final int BACKGROUND_SHOWN = 5;
 
   public String tabId() {
     return tree.tabId();

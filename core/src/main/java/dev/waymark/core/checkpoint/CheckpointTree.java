@@ -123,6 +123,7 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
+      parts.layers().onJobsEnded(tabId, null);
       parts.layers().stopBackground(history); // what its commands left running stops with it
       parts.changeTracker().stopBackground(history);
       parts.tabLocks().release(tabId);
@@ -205,6 +206,25 @@ public final class CheckpointTree {
 
   TurnRecorder recorder() {
     return recorder;
+  }
+
+  /**
+   * Runs {@code ended}, on another thread, when the processes a sandboxed command of this tab left
+   * running in its layer have all ended: then {@link #settleBackground}, run where nothing else
+   * uses the tree, applies and records what they wrote. Once per layer; null stops it.
+   */
+  public void onBackgroundEnded(Runnable ended) {
+    parts.layers().onJobsEnded(tabId, ended);
+  }
+
+  /**
+   * Applies to the project, and records in the checkpoint whose files are on disk, what the tab's
+   * sandboxed commands' background processes wrote in their layers since the last time (a layer
+   * whose processes all ended is then removed); nothing when no checkpoint's files are on disk.
+   * Not while a turn runs: its end does the same.
+   */
+  public dev.waymark.core.checkpoint.shell.WorkTreeChanges settleBackground() {
+    return parts.layers().settleAt(history);
   }
 
   /** Whether the tree has a checkpoint {@code #number}. */

@@ -94,6 +94,23 @@ class SandboxApprovalTest {
   }
 
   @Test
+  void whatABackgroundJobWritesReachesTheProjectAsItEndsWhileTheTabIsIdleAndIsSaidInTheChat() throws Exception {
+    start(ApprovalMode.AUTO, true, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"(sleep 1; echo late > late.txt) > /dev/null 2>&1 &\"}"));
+    model.respond(r -> text("started"));
+    session.submit(new Command.SendPrompt("start it"));
+    await(Event.TurnFinished.class);
+    assertThat(project.resolve("late.txt")).as("still in the command's layer").doesNotExist();
+
+    Event.Warning said = await(Event.Warning.class);
+
+    assertThat(said.message()).contains("Background processes of a shell command ended", "recorded in #1",
+        "created late.txt");
+    assertThat(project.resolve("late.txt")).hasContent("late");
+    assertThat(session.snapshot().checkpoint(1).orElseThrow().changes()).extracting(c -> c.path()).contains("late.txt");
+  }
+
+  @Test
   void inAutoWithoutASandboxCommandsAreAskedAboutAsInAutoEdit() throws Exception {
     ShellSandbox none = ShellSandbox.detect(policy(), "/nonexistent-bin");
     start(ApprovalMode.AUTO, false, none);

@@ -300,6 +300,27 @@ class LayeredShellTest {
   }
 
   @Test
+  void aBackgroundJobThatEndsWhileTheTabIsIdleIsToldOfAndThenAppliedAndRecordedInItsCheckpoint() throws Exception {
+    java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    f.tab.onBackgroundEnded(ended::countDown);
+    f.shell("echo now > now.txt; (sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
+    f.finish(); // the turn ends while the job runs: nothing else happens in the tab after it
+    assertThat(f.exists("late.txt")).isFalse();
+
+    assertThat(ended.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("told that the job ended").isTrue();
+    var recorded = f.tab.settleBackground();
+
+    assertThat(recorded.recorded()).extracting(c -> c.path()).containsExactly("late.txt");
+    assertThat(f.read("late.txt")).isEqualTo("late\n");
+    assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("late.txt", "now.txt");
+    assertThat(layersLeft()).isEmpty();
+    assertThat(f.tab.settleBackground().recorded()).as("once").isEmpty();
+    f.tab.undo();
+    assertThat(f.exists("late.txt")).isFalse();
+    assertThat(f.exists("now.txt")).isFalse();
+  }
+
+  @Test
   void closingStopsTheJobsAndRecordsWhatTheyDid() throws Exception {
     f.shell("(echo 1 > one.txt; sleep 30; echo 2 > two.txt) > /dev/null 2>&1 &");
     Thread.sleep(300);

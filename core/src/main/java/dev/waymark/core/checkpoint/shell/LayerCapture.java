@@ -230,9 +230,14 @@ public final class LayerCapture implements CommandCapture {
     return jobs.settle(turn);
   }
 
-  /** See {@link LayerJobs#settleAt}: before a restore of {@code tree}. */
-  public void settleAt(TabHistory tree) {
-    jobs.settleAt(tree);
+  /** See {@link LayerJobs#settleAt}: before a restore of {@code tree}, or once its background processes ended. */
+  public WorkTreeChanges settleAt(TabHistory tree) {
+    return jobs.settleAt(tree);
+  }
+
+  /** See {@link LayerJobs#onEnded}. */
+  public void onJobsEnded(String tab, Runnable ended) {
+    jobs.onEnded(tab, ended);
   }
 
   /** See {@link LayerJobs#stopBackground}: its tab is closing. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,72 @@ final class LayerJobs {
     OPEN.computeIfAbsent(root, r -> new ConcurrentHashMap<>())
         .computeIfAbsent(tree.tabId(), t -> new CopyOnWriteArrayList<>())
         .add(new Open(tree, layer, mountPoints, maxFileSize, List.copyOf(processes), soFar));
+    watchForEnds();
   }
+
+  /**
+   * {@code ended} runs (on a watcher thread) once each time the processes that {@code tab}'s
+   * commands left running in a layer have all ended, so that the tab applies and records what they
+   * wrote ({@link #settleAt}) while nothing else happens in it; null stops telling.
+   */
+  void onEnded(String tab, Runnable ended) {
+    if (ended == null) {
+      Map<String, Runnable> told = WHEN_ENDED.get(root);
+      if (told != null) {
+        told.remove(tab);
+      }
+    } else {
+      WHEN_ENDED.computeIfAbsent(root, r -> new ConcurrentHashMap<>()).put(tab, ended);
+    }
+  }
+
+  /** By project and tab, who is told that a layer's processes all ended. */
+  private static final Map<Path, Map<String, Runnable>> WHEN_ENDED = new ConcurrentHashMap<>();
+
+  /** The layers already told of, so that each ending is told once. */
+  private static final Set<Layer> TOLD = ConcurrentHashMap.newKeySet();
+
+  /** Checks the followed layers of this project every {@link #WATCH_MILLIS} while there are any. */
+  private void watchForEnds() {
+    synchronized (WATCHING) {
+      if (WATCHING.add(root)) {
+        WATCHER.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  private void checkEnds() {
+    Map<String, List<Open>> tabs = OPEN.getOrDefault(root, Map.of());
+    try {
+      for (var tab : tabs.entrySet()) {
+        Runnable ended = WHEN_ENDED.getOrDefault(root, Map.of()).get(tab.getKey());
+        for (Open open : tab.getValue()) {
+          if (ended != null && !TOLD.contains(open.layer()) && open.ended()) {
+            TOLD.add(open.layer());
+            ended.run();
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("could not check whether background processes ended", e);
+    }
+    synchronized (WATCHING) {
+      if (tabs.values().stream().allMatch(List::isEmpty)) {
+        WATCHING.remove(root); // nothing left to follow: the next follow starts watching again
+      } else {
+        WATCHER.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  private static final long WATCH_MILLIS = 500;
+  private static final Set<Path> WATCHING = new java.util.HashSet<>();
+  private static final java.util.concurrent.ScheduledExecutorService WATCHER =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "waymark-layer-jobs");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** A layer whose command left processes writing in it, and what was applied of it so far. */
   private record Open(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
@@ -74,6 +140,7 @@ final class LayerJobs {
       recorded.addAll(outcome.changes().recorded());
       skipped.addAll(outcome.changes().skipped());
       open.remove(layer);
+      TOLD.remove(layer.layer());
       if (!ended) {
         try {
           open.add(new Open(layer.tree(), layer.layer().restarted(), layer.mountPoints(), layer.maxFileSize(), layer.processes(),
@@ -86,13 +153,16 @@ final class LayerJobs {
     return new WorkTreeChanges(recorded, skipped);
   }
 
-  /** {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree}), when there is one. */
-  void settleAt(TabHistory tree) {
+  /**
+   * {@link #settle} into the checkpoint whose files are on disk (before a restore of {@code tree},
+   * or when the processes ended while the tab was idle), when there is one; what it recorded.
+   */
+  WorkTreeChanges settleAt(TabHistory tree) {
     List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
     if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
-      return;
+      return new WorkTreeChanges(List.of(), List.of());
     }
-    tree.amend(tree.filesAt(), this::settle);
+    return tree.amend(tree.filesAt(), this::settle);
   }
 
   /**
