@@ -100,13 +100,21 @@ public final class Layer {
     return pid == ProcessHandle.current().pid() && processStart == processStart(ProcessHandle.current());
   }
 
-  /** Whether {@code file} (not followed if a link) changed after the layer started; a missing file did not. */
+  /**
+   * Whether {@code file} (not followed if a link) changed after the layer started; a missing file
+   * did not, nor one below a file (where a directory was, or will be).
+   */
   public boolean changedSince(Path file) throws IOException {
     try {
       FileTime changed = (FileTime) Files.getAttribute(file, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
       return changed.compareTo(started) > 0;
     } catch (NoSuchFileException missing) {
       return false;
+    } catch (java.nio.file.FileSystemException e) {
+      if (e.getReason() != null && e.getReason().contains("Not a directory")) {
+        return false;
+      }
+      throw e;
     }
   }
 

@@ -71,8 +71,9 @@ public final class LayerApply {
 
     /**
      * Whether {@code path}, absent now, is known to have been a file when the command started: then
-     * a command's change of it was made to a file someone deleted meanwhile. A command's file
-     * copied up from another name ({@code mv a b}) is the same to overlayfs, so only this tells them apart.
+     * a command's change of it was made to a file someone deleted meanwhile. Overlayfs cannot tell:
+     * a file copied up from another name ({@code mv a b}) or rewritten by rename ({@code sed -i})
+     * looks the same as one changed in place or made new.
      */
     default boolean existed(String path) {
       return false;
@@ -173,6 +174,8 @@ public final class LayerApply {
     Listings upperNow = new Listings();
     Listings projectNow = new Listings();
     boolean stamped = keepUpper || !soFar.isEmpty(); // only a layer applied more than once needs to know what changed
+    // a directory looked at once, whatever number of the command's new files it holds
+    java.util.Map<Path, Boolean> parentsChanged = new java.util.HashMap<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
         continue;
@@ -188,7 +191,9 @@ public final class LayerApply {
       }
       BasicFileAttributes now = projectNow.holds(target) ? attributesOrNull(target) : null;
       boolean deletedFirst = deleted.contains(change.path());
-      if (now == null && copiedUp(after) && layer.changedSince(target.getParent()) && bases.existed(change.path())) {
+      // a file the command rewrote by rename (sed -i) is a new entry to overlayfs, not a copy-up: that it was
+      // there when the command started is what says someone deleted it meanwhile
+      if (now == null && parentChanged(layer, target.getParent(), parentsChanged) && bases.existed(change.path())) {
         clashes.add(new Clash(change.path(), after, "deleted in the project while the command ran, which changed it"));
         soFar.done(change.path(), stamp);
         continue;
@@ -338,18 +343,14 @@ public final class LayerApply {
     return Optional.of(file);
   }
 
-  /**
-   * Whether overlayfs copied {@code upperEntry} up from the project (it marks a copy-up, never a
-   * new file): the command changed a file that was there when it started, or moved one here.
-   */
-  static boolean copiedUp(Path upperEntry) {
-    try {
-      var attributes = Files.getFileAttributeView(upperEntry, java.nio.file.attribute.UserDefinedFileAttributeView.class,
-          LinkOption.NOFOLLOW_LINKS);
-      return attributes != null && attributes.list().contains("overlay.origin");
-    } catch (IOException | UnsupportedOperationException e) {
-      return false;
+  /** {@link Layer#changedSince} of {@code dir}, looked at once per apply ({@code known}). */
+  private static boolean parentChanged(Layer layer, Path dir, java.util.Map<Path, Boolean> known) throws IOException {
+    Boolean changed = known.get(dir);
+    if (changed == null) {
+      changed = layer.changedSince(dir);
+      known.put(dir, changed);
     }
+    return changed;
   }
 
   /** Whether two paths hold the same kind, bytes (or link target) and mode. */

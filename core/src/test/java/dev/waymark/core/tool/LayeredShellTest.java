@@ -250,6 +250,24 @@ class LayeredShellTest {
     assertThat(f.read("keep.txt")).isEqualTo("kept\n");
   }
 
+  @Test
+  void aTrackedFileTheUserDeletedWhileTheCommandRewroteItByRenameStaysDeleted() throws Exception {
+    f.write("notes.txt", "notes\n");
+    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
+    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
+    f.nextTurn();
+    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/notes/NOTES/' notes.txt; sleep 1"));
+    Thread.sleep(500);
+    Files.delete(f.file("notes.txt"));
+    ToolResult result = command.get();
+    assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
+    assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
+    assertThat(commandsVersion("notes.txt")).isEqualTo("NOTES\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+  }
+
   /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
   private String commandsVersion(String path) {
     String tag = dev.waymark.core.checkpoint.ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
