@@ -39,6 +39,7 @@ public final class CommandCatalog {
       entry("/tab reopen [N]", "reopen the last closed tab (or the N-th /tab lists)"),
       entry("/undo [N]", "short for /checkpoint undo [N]"),
       entry("/redo", "short for /checkpoint redo"),
+      entry("/revert N[..M] [-- PATH…] [--force]", "short for /checkpoint revert: take back what #N changed, keeping later changes"),
       entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
       entry("/diff [N]", "short for /checkpoint diff [N]"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),

@@ -44,7 +44,7 @@ class CommandCatalogTest {
   void addedCommandsJoinTheMenuOnce() {
     catalog.add(new CommandEntry("/review", "review the changes"));
     catalog.add(new CommandEntry("/review", "again"));
-    assertThat(catalog.matching("/rev")).extracting(CommandEntry::description).containsExactly("review the changes");
+    assertThat(catalog.matching("/revi")).extracting(CommandEntry::description).containsExactly("review the changes");
   }
 
   @Test

@@ -93,6 +93,11 @@ class SlashCommandTest {
     assertThat(parse("/diff")).isEqualTo(parse("/checkpoint diff"));
     assertThat(parse("/diff 1")).isEqualTo(parse("/checkpoint diff 1"));
     assertThat(parse("/rewind")).isEqualTo(new Parsed.Rewind());
+    assertThat(parse("/revert 2")).isEqualTo(parse("/checkpoint revert 2"));
+    assertThat(parse("/revert #2..4 --force -- a.txt")).isEqualTo(parse("/checkpoint revert #2..4 --force -- a.txt"));
+    assertThat(parse("/revert")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).contains("Usage: /revert").doesNotContain("/checkpoint"));
+    assertThat(SlashCommand.complete("/rev")).isEqualTo("/revert ");
     assertThat(parse("/undo x")).isInstanceOfSatisfying(Parsed.Invalid.class,
         i -> assertThat(i.message()).contains("Not a checkpoint number"));
     assertThat(parse("/redo 3")).isInstanceOfSatisfying(Parsed.Invalid.class,
@@ -155,7 +160,7 @@ class SlashCommandTest {
     assertThat(SlashCommand.complete("/ses")).isEqualTo("/session ");
     assertThat(SlashCommand.complete("/un")).isEqualTo("/undo ");
     assertThat(SlashCommand.complete("/re")).isEqualTo("/re");
-    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/rewind", "/reasoning");
+    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/revert", "/rewind", "/reasoning");
     assertThat(SlashCommand.complete("/checkpoint r")).isEqualTo("/checkpoint re");
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
