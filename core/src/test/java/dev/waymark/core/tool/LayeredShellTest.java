@@ -207,65 +207,56 @@ class LayeredShellTest {
     assertThat(f.read("notes.txt")).isEqualTo("one\ntwo, the user's\n");
   }
 
-  @Test
-  void aFileTheUserDeletedWhileTheCommandChangedItStaysDeleted() throws Exception {
-    f.write("keep.txt", "kept\n");
+  /**
+   * {@code command} runs in a turn of its own while the user deletes notes.txt ({@code deleteAfter}
+   * ms in), which git tracks: Waymark knows it was there. Its result, after the deletion stood.
+   */
+  private ToolResult whileTheUserDeletesTrackedNotes(String command, long deleteAfter) throws Exception {
     f.write("notes.txt", "notes\n");
-    // git tracks notes.txt: Waymark knows it was there (keep.txt's new name moved.txt it does not)
     dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
     dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
     f.nextTurn();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("echo more >> notes.txt; mv keep.txt moved.txt; sleep 1"));
-    Thread.sleep(600);
+    var running = CompletableFuture.supplyAsync(() -> f.shell(command));
+    Thread.sleep(deleteAfter);
     Files.delete(f.file("notes.txt"));
-    ToolResult result = command.get();
+    ToolResult result = running.get();
     assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
     assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
-    assertThat(f.read("moved.txt")).as("a file the command moved is not taken for one deleted meanwhile").isEqualTo("kept\n");
-    assertThat(f.recorded()).containsExactly("keep.txt", "moved.txt", "notes.txt");
-    assertThat(commandsVersion("notes.txt")).isEqualTo("notes\nmore\n");
+    return result;
+  }
+
+  /** Ends the turn and undoes it: the user's deletion of notes.txt still stands. */
+  private void undoLeavesNotesDeleted() {
     f.finish();
     f.tab.undo();
     assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+  }
+
+  @Test
+  void aFileTheUserDeletedWhileTheCommandChangedItStaysDeleted() throws Exception {
+    f.write("keep.txt", "kept\n"); // keep.txt's new name moved.txt Waymark does not know
+    whileTheUserDeletesTrackedNotes("echo more >> notes.txt; mv keep.txt moved.txt; sleep 1", 600);
+    assertThat(f.read("moved.txt")).as("a file the command moved is not taken for one deleted meanwhile").isEqualTo("kept\n");
+    assertThat(f.recorded()).containsExactly("keep.txt", "moved.txt", "notes.txt");
+    assertThat(commandsVersion("notes.txt")).isEqualTo("notes\nmore\n");
+    undoLeavesNotesDeleted();
     assertThat(f.read("keep.txt")).isEqualTo("kept\n");
   }
 
   @Test
   void aFileTheUserDeletedWhileTheCommandMovedAnotherOverItStaysDeleted() throws Exception {
     f.write("keep.txt", "kept\n");
-    f.write("notes.txt", "notes\n");
-    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
-    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
-    f.nextTurn();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; mv keep.txt notes.txt"));
-    Thread.sleep(500);
-    Files.delete(f.file("notes.txt"));
-    ToolResult result = command.get();
-    assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
-    assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
+    whileTheUserDeletesTrackedNotes("sleep 1; mv keep.txt notes.txt", 500);
     assertThat(commandsVersion("notes.txt")).as("the command's version is kept in its checkpoint").isEqualTo("kept\n");
-    f.finish();
-    f.tab.undo();
-    assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+    undoLeavesNotesDeleted();
     assertThat(f.read("keep.txt")).isEqualTo("kept\n");
   }
 
   @Test
   void aTrackedFileTheUserDeletedWhileTheCommandRewroteItByRenameStaysDeleted() throws Exception {
-    f.write("notes.txt", "notes\n");
-    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
-    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
-    f.nextTurn();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/notes/NOTES/' notes.txt; sleep 1"));
-    Thread.sleep(500);
-    Files.delete(f.file("notes.txt"));
-    ToolResult result = command.get();
-    assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
-    assertThat(f.exists("notes.txt")).as("the user's deletion stands").isFalse();
+    whileTheUserDeletesTrackedNotes("sed -i 's/notes/NOTES/' notes.txt; sleep 1", 500);
     assertThat(commandsVersion("notes.txt")).isEqualTo("NOTES\n");
-    f.finish();
-    f.tab.undo();
-    assertThat(f.exists("notes.txt")).as("undo does not bring back what the user deleted").isFalse();
+    undoLeavesNotesDeleted();
   }
 
   /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
