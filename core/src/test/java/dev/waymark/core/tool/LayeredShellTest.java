@@ -50,7 +50,11 @@ class LayeredShellTest {
   }
 
   private List<Path> layersLeft() throws IOException {
-    try (var entries = Files.list(f.store.shadowDirectory().resolveSibling("layers"))) {
+    Path layers = f.store.shadowDirectory().resolveSibling("layers");
+    if (!Files.isDirectory(layers)) {
+      return List.of(); // no command has made one yet
+    }
+    try (var entries = Files.list(layers)) {
       return entries.filter(p -> p.getFileName().toString().startsWith("layer-")).toList();
     }
   }
@@ -208,16 +212,21 @@ class LayeredShellTest {
   }
 
   /**
-   * {@code command} runs in a turn of its own while the user deletes notes.txt ({@code deleteAfter}
-   * ms in), which git tracks: Waymark knows it was there. Its result, after the deletion stood.
+   * {@code command} (which writes notes.txt, then sleeps a second) runs in a turn of its own, and
+   * the user deletes notes.txt, which git tracks (Waymark knows it was there), once the command's
+   * layer holds its version. Its result, after the deletion stood.
    */
-  private ToolResult whileTheUserDeletesTrackedNotes(String command, long deleteAfter) throws Exception {
+  private ToolResult whileTheUserDeletesTrackedNotes(String command) throws Exception {
     f.write("notes.txt", "notes\n");
     dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
     dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
     f.nextTurn();
     var running = CompletableFuture.supplyAsync(() -> f.shell(command));
-    Thread.sleep(deleteAfter);
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (layersLeft().stream().noneMatch(layer -> Files.exists(layer.resolve("upper/notes.txt")))) {
+      assertThat(System.nanoTime()).as("the command wrote notes.txt in its layer").isLessThan(end);
+      Thread.sleep(20);
+    }
     Files.delete(f.file("notes.txt"));
     ToolResult result = running.get();
     assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
@@ -235,7 +244,7 @@ class LayeredShellTest {
   @Test
   void aFileTheUserDeletedWhileTheCommandChangedItStaysDeleted() throws Exception {
     f.write("keep.txt", "kept\n"); // keep.txt's new name moved.txt Waymark does not know
-    whileTheUserDeletesTrackedNotes("echo more >> notes.txt; mv keep.txt moved.txt; sleep 1", 600);
+    whileTheUserDeletesTrackedNotes("echo more >> notes.txt; mv keep.txt moved.txt; sleep 1");
     assertThat(f.read("moved.txt")).as("a file the command moved is not taken for one deleted meanwhile").isEqualTo("kept\n");
     assertThat(f.recorded()).containsExactly("keep.txt", "moved.txt", "notes.txt");
     assertThat(commandsVersion("notes.txt")).isEqualTo("notes\nmore\n");
@@ -246,7 +255,7 @@ class LayeredShellTest {
   @Test
   void aFileTheUserDeletedWhileTheCommandMovedAnotherOverItStaysDeleted() throws Exception {
     f.write("keep.txt", "kept\n");
-    whileTheUserDeletesTrackedNotes("sleep 1; mv keep.txt notes.txt", 500);
+    whileTheUserDeletesTrackedNotes("mv keep.txt notes.txt; sleep 1");
     assertThat(commandsVersion("notes.txt")).as("the command's version is kept in its checkpoint").isEqualTo("kept\n");
     undoLeavesNotesDeleted();
     assertThat(f.read("keep.txt")).isEqualTo("kept\n");
@@ -254,7 +263,7 @@ class LayeredShellTest {
 
   @Test
   void aTrackedFileTheUserDeletedWhileTheCommandRewroteItByRenameStaysDeleted() throws Exception {
-    whileTheUserDeletesTrackedNotes("sed -i 's/notes/NOTES/' notes.txt; sleep 1", 500);
+    whileTheUserDeletesTrackedNotes("sed -i 's/notes/NOTES/' notes.txt; sleep 1");
     assertThat(commandsVersion("notes.txt")).isEqualTo("NOTES\n");
     undoLeavesNotesDeleted();
   }
