@@ -47,18 +47,46 @@ public final class UpperReader {
   public static LayerChanges read(Path upper, Path lower, Set<String> mountPoints) throws IOException {
     List<LayerChange> changes = new ArrayList<>();
     List<String> unsupported = new ArrayList<>();
-    readDirectory(upper, lower, "", false, mountPoints, changes, unsupported);
-    return new LayerChanges(changes, unsupported);
+    List<LayerChanges.Unnamed> unnamed = new ArrayList<>();
+    readDirectory(upper, lower, "", false, mountPoints, changes, unsupported, unnamed);
+    return new LayerChanges(changes, unsupported, unnamed);
+  }
+
+  /**
+   * The entries of {@code upperDir} whose names are not UTF-8 (Java reads each with a stand-in
+   * character, and that name leads nowhere), by their raw paths, which do; they are not read
+   * further, but moved whole ({@link LayerChanges.Unnamed}).
+   */
+  private static Set<String> unnamed(Path upper, Path lower, Path upperDir, String dir, List<LayerChanges.Unnamed> unnamed)
+      throws IOException {
+    Set<String> names = new java.util.HashSet<>();
+    try (Stream<Path> entries = Files.list(upperDir)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        String name = entry.getFileName().toString();
+        if (name.indexOf('\uFFFD') >= 0 && !upperDir.resolve(name).equals(entry)) {
+          names.add(name);
+          unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
+              lower.resolve(upper.relativize(entry))));
+        }
+      }
+    } catch (NoSuchFileException gone) {
+      return names;
+    }
+    return names;
   }
 
   /** {@code lowerHidden}: an opaque directory above hides the lower's entries here, so each one the upper lacks is deleted. */
   private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
-      List<LayerChange> changes, List<String> unsupported) throws IOException {
+      List<LayerChange> changes, List<String> unsupported, List<LayerChanges.Unnamed> unnamed) throws IOException {
     Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
+    Set<String> notUtf8 = upperDir.toString().indexOf('\uFFFD') >= 0 ? Set.of() : unnamed(upper, lower, upperDir, dir, unnamed);
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
         ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
     for (String name : names(upperDir)) {
+      if (notUtf8.contains(name)) {
+        continue; // moved whole by its raw path
+      }
       String path = dir.isEmpty() ? name : dir + "/" + name;
       Path up = upperDir.resolve(name);
       Path low = lower.resolve(path);
@@ -69,7 +97,7 @@ public final class UpperReader {
       BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
       if (type == S_IFCHR && (Long) attributes.get("rdev") == 0) {
         if (below != null) {
-          deleteAll(lower, path, below, changes);
+          deleteAll(lower, path, below, changes, unnamed);
         }
       } else if (type == S_IFDIR) {
         if (mountPoints.contains(path) && below == null && names(up).isEmpty()) {
@@ -89,14 +117,14 @@ public final class UpperReader {
           for (String lowerName : names(low)) {
             if (!kept.contains(lowerName)) {
               String gone = path + "/" + lowerName;
-              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), changes);
+              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), changes, unnamed);
             }
           }
         }
-        readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported);
+        readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported, unnamed);
       } else if (type == S_IFLNK || type == S_IFREG) {
         if (below != null && below.isDirectory()) {
-          deleteAll(lower, path, below, changes); // a directory replaced by a file or link
+          deleteAll(lower, path, below, changes, unnamed); // a directory replaced by a file or link
         }
         changes.add(type == S_IFLNK ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
             : new LayerChange(path, LayerChange.Kind.FILE, up, stMode & 07777));
@@ -107,12 +135,28 @@ public final class UpperReader {
   }
 
   /** Deletions of {@code path} in the lower and of everything below it, deepest first. */
-  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, List<LayerChange> changes)
-      throws IOException {
+  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, List<LayerChange> changes,
+      List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
-      for (String name : names(lower.resolve(path))) {
+      Path dir = lower.resolve(path);
+      Set<String> notUtf8 = new java.util.HashSet<>();
+      try (Stream<Path> entries = Files.list(dir)) {
+        for (Path entry : (Iterable<Path>) entries::iterator) {
+          String name = entry.getFileName().toString();
+          if (name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(entry)) {
+            notUtf8.add(name);
+            unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)); // deleted before the directory
+          }
+        }
+      } catch (NoSuchFileException gone) {
+        // nothing below it
+      }
+      for (String name : names(dir)) {
+        if (notUtf8.contains(name)) {
+          continue;
+        }
         String child = path + "/" + name;
-        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes);
+        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes, unnamed);
       }
     }
     if (attributes != null) {

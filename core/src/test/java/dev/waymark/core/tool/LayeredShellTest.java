@@ -276,6 +276,43 @@ class LayeredShellTest {
   }
 
   @Test
+  void aFileWhoseNameIsNotUtf8IsAppliedNotRecordedAndTheRestOfTheCommandIsAppliedAsUsual() throws Exception {
+    f.write("old.txt", "old\n");
+    f.nextTurn();
+    ToolResult r = f.shell("printf made > \"$(printf 'bad\\377.txt')\"; mkdir -p dir && printf deep > \"dir/$(printf 'x\\376')\"; "
+        + "echo ok > ok.txt; rm old.txt");
+
+    assertThat(r.content()).doesNotContain("Could not apply").contains("created ok.txt", "deleted old.txt")
+        .contains("not UTF-8");
+    assertThat(f.read("ok.txt")).isEqualTo("ok\n");
+    assertThat(f.exists("old.txt")).isFalse();
+    assertThat(rawNames(f.project)).contains("bad\\377.txt");
+    assertThat(rawNames(f.project.resolve("dir"))).containsExactly("x\\376");
+    assertThat(layersLeft()).isEmpty();
+    assertThat(f.recorded()).containsExactlyInAnyOrder("ok.txt", "old.txt");
+  }
+
+  @Test
+  void filesWhoseNamesAreNotUtf8AreDeletedAsTheCommandDeletedThemAloneOrWithTheirDirectory() throws Exception {
+    Process made = new ProcessBuilder("sh", "-c", "printf a > \"$(printf 'one\\377')\"; mkdir gone && "
+        + "printf b > \"gone/$(printf 'two\\376')\" && printf c > gone/plain.txt").directory(f.project.toFile()).start();
+    assertThat(made.waitFor()).isZero();
+    f.nextTurn();
+    ToolResult r = f.shell("rm \"$(printf 'one\\377')\"; rm -rf gone");
+    assertThat(r.content()).doesNotContain("Could not apply").contains("deleted gone/plain.txt");
+    assertThat(rawNames(f.project)).doesNotContain("one\\377", "gone");
+    assertThat(layersLeft()).isEmpty();
+  }
+
+  /** The names in {@code dir} as the file system holds them, bytes above 127 written as octal escapes. */
+  private static List<String> rawNames(Path dir) throws Exception {
+    Process ls = new ProcessBuilder("ls", "-b", "-1", dir.toString()).start();
+    String out = new String(ls.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(ls.waitFor()).isZero();
+    return out.lines().toList();
+  }
+
+  @Test
   void aCommandStoppedByEscAppliesWhatItDidSoFar() throws Exception {
     var command = CompletableFuture.supplyAsync(() -> f.shell("echo early > early.txt; sleep 30; echo late > late.txt"));
     Thread.sleep(1_000);

@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerChanges;
+import dev.waymark.core.layer.UnnamedEntries;
 import dev.waymark.core.layer.UpperReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,6 +77,13 @@ final class LayerRecording {
       for (String path : read.unsupported()) {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
+      for (LayerChanges.Unnamed entry : read.unnamed()) {
+        skipped.add(new WorkTreeChanges.Skipped(entry.shown(), "its name is not UTF-8: "
+            + (keepUpper && entry.source() != null ? "applied once its processes end" : "applied") + ", not recorded, "
+            + "and undo leaves it"));
+      }
+      // what was below a directory the command removed goes before the directory does
+      UnnamedEntries.deleteFirst(read.unnamed());
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
@@ -147,6 +155,9 @@ final class LayerRecording {
                   .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
+      if (!keepUpper) { // moved whole, so not while processes still write in the layer
+        UnnamedEntries.moveAfter(read.unnamed());
+      }
       List<FileChange> changes = new ArrayList<>();
       for (FileChange change : turn.changes()) {
         if (recorded.containsKey(change.path()) && !clashed.contains(change.path())) {

@@ -1,0 +1,106 @@
+package dev.waymark.core.layer;
+
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Applies the entries of a layer whose names are not UTF-8 ({@link LayerChanges.Unnamed}) by their
+ * raw paths: Java reads such a name with a stand-in character and cannot name it again, but a path
+ * it listed still leads there. No checkpoint records them (its paths are text), so they are
+ * applied as the command left them and said, as ignored paths are; undo leaves them.
+ */
+public final class UnnamedEntries {
+  private UnnamedEntries() {}
+
+  /** Deletes what the command deleted below a directory it removed: before the directory's own deletion. */
+  public static void deleteFirst(List<LayerChanges.Unnamed> entries) throws IOException {
+    for (LayerChanges.Unnamed entry : entries) {
+      if (entry.source() == null) {
+        deleteTree(entry.target());
+      }
+    }
+  }
+
+  /** Moves the rest into the project, once the apply made the directories they go in. */
+  public static void moveAfter(List<LayerChanges.Unnamed> entries) throws IOException {
+    for (LayerChanges.Unnamed entry : entries) {
+      if (entry.source() != null) {
+        merge(entry.source(), entry.target());
+      }
+    }
+  }
+
+  /** {@code source} (in the upper directory) put at {@code target}: a whiteout deletes, a directory merges. */
+  private static void merge(Path source, Path target) throws IOException {
+    BasicFileAttributes from = attributesOrNull(source);
+    if (from == null) {
+      return; // moved already, by an apply a kill interrupted
+    }
+    if (UpperReader.whiteout(source, from)) {
+      deleteTree(target);
+      Files.delete(source);
+      return;
+    }
+    BasicFileAttributes to = attributesOrNull(target);
+    if (from.isDirectory() && to != null && to.isDirectory()) {
+      try (Stream<Path> children = Files.list(source)) {
+        for (Path child : (Iterable<Path>) children::iterator) {
+          merge(child, target.resolve(child.getFileName()));
+        }
+      }
+      Files.delete(source);
+      return;
+    }
+    if (to != null) {
+      deleteTree(target);
+    }
+    try {
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException acrossFileSystems) {
+      if (from.isDirectory()) {
+        // a directory cannot be copied whole to another file system: made there, then filled
+        Files.createDirectory(target);
+        merge(source, target);
+      } else {
+        Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
+  private static void deleteTree(Path path) throws IOException {
+    BasicFileAttributes attributes = attributesOrNull(path);
+    if (attributes == null) {
+      return;
+    }
+    if (attributes.isDirectory()) {
+      try (Stream<Path> walk = Files.walk(path)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          try {
+            Files.delete(p);
+          } catch (NoSuchFileException | DirectoryNotEmptyException raced) {
+            // gone already, or written meanwhile: what is left stays
+          }
+        }
+      }
+    } else {
+      Files.deleteIfExists(path);
+    }
+  }
+
+  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException missing) {
+      return null;
+    }
+  }
+}
