@@ -3,7 +3,6 @@ package dev.waymark.core.layer;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,7 +40,7 @@ public final class UnnamedEntries {
 
   /** {@code source} (in the upper directory) put at {@code target}: a whiteout deletes, a directory merges. */
   private static void merge(Path source, Path target) throws IOException {
-    BasicFileAttributes from = attributesOrNull(source);
+    BasicFileAttributes from = UpperReader.attributesOrNull(source);
     if (from == null) {
       return; // moved already, by an apply a kill interrupted
     }
@@ -50,7 +49,7 @@ public final class UnnamedEntries {
       Files.delete(source);
       return;
     }
-    BasicFileAttributes to = attributesOrNull(target);
+    BasicFileAttributes to = UpperReader.attributesOrNull(target);
     if (from.isDirectory() && to != null && to.isDirectory()) {
       try (Stream<Path> children = Files.list(source)) {
         for (Path child : (Iterable<Path>) children::iterator) {
@@ -77,7 +76,7 @@ public final class UnnamedEntries {
   }
 
   private static void deleteTree(Path path) throws IOException {
-    BasicFileAttributes attributes = attributesOrNull(path);
+    BasicFileAttributes attributes = UpperReader.attributesOrNull(path);
     if (attributes == null) {
       return;
     }
@@ -93,14 +92,6 @@ public final class UnnamedEntries {
       }
     } else {
       Files.deleteIfExists(path);
-    }
-  }
-
-  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
-    try {
-      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException missing) {
-      return null;
     }
   }
 }

@@ -53,38 +53,37 @@ public final class UpperReader {
   }
 
   /**
-   * The entries of {@code upperDir} whose names are not UTF-8 (Java reads each with a stand-in
-   * character, and that name leads nowhere), by their raw paths, which do; they are not read
-   * further, but moved whole ({@link LayerChanges.Unnamed}).
+   * The entries of {@code dir} whose names are not UTF-8 (Java reads each with a stand-in
+   * character, and that name leads nowhere), by the name Java shows, with the raw path that does
+   * lead there; they are not read further, but moved or deleted whole ({@link LayerChanges.Unnamed}).
    */
-  private static Set<String> unnamed(Path upper, Path lower, Path upperDir, String dir, List<LayerChanges.Unnamed> unnamed)
-      throws IOException {
-    Set<String> names = new java.util.HashSet<>();
-    try (Stream<Path> entries = Files.list(upperDir)) {
+  private static Map<String, Path> notUtf8(Path dir) throws IOException {
+    Map<String, Path> found = new java.util.HashMap<>();
+    try (Stream<Path> entries = Files.list(dir)) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String name = entry.getFileName().toString();
-        if (name.indexOf('\uFFFD') >= 0 && !upperDir.resolve(name).equals(entry)) {
-          names.add(name);
-          unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
-              lower.resolve(upper.relativize(entry))));
+        if (name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(entry)) {
+          found.put(name, entry);
         }
       }
     } catch (NoSuchFileException gone) {
-      return names;
+      // nothing in it
     }
-    return names;
+    return found;
   }
 
   /** {@code lowerHidden}: an opaque directory above hides the lower's entries here, so each one the upper lacks is deleted. */
   private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
       List<LayerChange> changes, List<String> unsupported, List<LayerChanges.Unnamed> unnamed) throws IOException {
     Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
-    Set<String> notUtf8 = upperDir.toString().indexOf('\uFFFD') >= 0 ? Set.of() : unnamed(upper, lower, upperDir, dir, unnamed);
+    Map<String, Path> notUtf8 = notUtf8(upperDir);
+    notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
+        lower.resolve(upper.relativize(entry)))));
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
         ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
     for (String name : names(upperDir)) {
-      if (notUtf8.contains(name)) {
+      if (notUtf8.containsKey(name)) {
         continue; // moved whole by its raw path
       }
       String path = dir.isEmpty() ? name : dir + "/" + name;
@@ -139,20 +138,11 @@ public final class UpperReader {
       List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
       Path dir = lower.resolve(path);
-      Set<String> notUtf8 = new java.util.HashSet<>();
-      try (Stream<Path> entries = Files.list(dir)) {
-        for (Path entry : (Iterable<Path>) entries::iterator) {
-          String name = entry.getFileName().toString();
-          if (name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(entry)) {
-            notUtf8.add(name);
-            unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)); // deleted before the directory
-          }
-        }
-      } catch (NoSuchFileException gone) {
-        // nothing below it
-      }
+      Map<String, Path> notUtf8 = notUtf8(dir);
+      // deleted before the directory is
+      notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)));
       for (String name : names(dir)) {
-        if (notUtf8.contains(name)) {
+        if (notUtf8.containsKey(name)) {
           continue;
         }
         String child = path + "/" + name;
@@ -172,7 +162,7 @@ public final class UpperReader {
     }
   }
 
-  private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
+  static BasicFileAttributes attributesOrNull(Path path) throws IOException {
     try {
       return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException missing) {
