@@ -53,39 +53,41 @@ public final class UpperReader {
   }
 
   /**
-   * The entries of {@code dir} whose names are not UTF-8 (Java reads each with a stand-in
-   * character, and that name leads nowhere), by the name Java shows, with the raw path that does
-   * lead there; they are not read further, but moved or deleted whole ({@link LayerChanges.Unnamed}).
+   * The names in {@code dir}, sorted, from one listing. An entry whose name is not UTF-8 (Java
+   * reads it with a stand-in character, and that name leads nowhere) goes to {@code notUtf8}
+   * instead, by the name Java shows, with the raw path that does lead there: it is not read
+   * further, but moved or deleted whole ({@link LayerChanges.Unnamed}).
    */
-  private static Map<String, Path> notUtf8(Path dir) throws IOException {
-    Map<String, Path> found = new java.util.HashMap<>();
+  private static List<String> namesApart(Path dir, Map<String, Path> notUtf8) throws IOException {
+    List<String> names = new ArrayList<>();
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path entry : (Iterable<Path>) entries::iterator) {
         String name = entry.getFileName().toString();
         if (name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(entry)) {
-          found.put(name, entry);
+          notUtf8.put(name, entry);
+        } else {
+          names.add(name);
         }
       }
     } catch (NoSuchFileException gone) {
-      // nothing in it
+      return List.of();
     }
-    return found;
+    names.sort(null);
+    return names;
   }
 
   /** {@code lowerHidden}: an opaque directory above hides the lower's entries here, so each one the upper lacks is deleted. */
   private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
       List<LayerChange> changes, List<String> unsupported, List<LayerChanges.Unnamed> unnamed) throws IOException {
     Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
-    Map<String, Path> notUtf8 = notUtf8(upperDir);
+    Map<String, Path> notUtf8 = new java.util.TreeMap<>();
+    List<String> upperNames = namesApart(upperDir, notUtf8);
     notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
         lower.resolve(upper.relativize(entry)))));
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
         ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
-    for (String name : names(upperDir)) {
-      if (notUtf8.containsKey(name)) {
-        continue; // moved whole by its raw path
-      }
+    for (String name : upperNames) {
       String path = dir.isEmpty() ? name : dir + "/" + name;
       Path up = upperDir.resolve(name);
       Path low = lower.resolve(path);
@@ -138,13 +140,11 @@ public final class UpperReader {
       List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
       Path dir = lower.resolve(path);
-      Map<String, Path> notUtf8 = notUtf8(dir);
+      Map<String, Path> notUtf8 = new java.util.TreeMap<>();
+      List<String> names = namesApart(dir, notUtf8);
       // deleted before the directory is
       notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)));
-      for (String name : names(dir)) {
-        if (notUtf8.containsKey(name)) {
-          continue;
-        }
+      for (String name : names) {
         String child = path + "/" + name;
         deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes, unnamed);
       }

@@ -97,6 +97,28 @@ public final class ProjectWalker {
 
     /** Whether the directory {@code dir} holds something walked whatever the rules say: then it is entered. */
     boolean below(String dir);
+
+    /** What git tracks: {@code paths}, sorted, asked for only when a rule leaves something out. */
+    static Kept tracked(java.util.function.Supplier<java.util.NavigableSet<String>> paths) {
+      return new Kept() {
+        @Override
+        public boolean file(String path, FileStat stat) {
+          return paths.get().contains(path);
+        }
+
+        @Override
+        public boolean below(String dir) {
+          return holdsBelow(paths.get(), dir);
+        }
+      };
+    }
+
+    /** Whether the sorted {@code paths} hold one below the directory {@code dir}. */
+    static boolean holdsBelow(java.util.NavigableSet<String> paths, String dir) {
+      String inside = dir + "/";
+      String next = paths.ceiling(inside);
+      return next != null && next.startsWith(inside);
+    }
   }
 
   /** Receives the walk's entries. */
@@ -156,19 +178,7 @@ public final class ProjectWalker {
     Optional<UserGitRepository> git = UserGitRepository.find(root);
     ProjectWalker walker = new ProjectWalker(root, List.of(), git.map(UserGitRepository::ignoreContext)
         .orElse(IgnoreContext.NONE));
-    git.ifPresent(repository -> walker.keep(new Kept() {
-      @Override
-      public boolean file(String path, FileStat stat) {
-        return repository.trackedPaths().contains(path);
-      }
-
-      @Override
-      public boolean below(String dir) {
-        String inside = dir + "/";
-        String next = repository.trackedPaths().ceiling(inside);
-        return next != null && next.startsWith(inside);
-      }
-    }));
+    git.ifPresent(repository -> walker.keep(Kept.tracked(repository::trackedPaths)));
     return walker;
   }
 

@@ -36,14 +36,15 @@ public final class LayerCapture implements CommandCapture {
   private final LayerJobs jobs;
   private final LayerRecovery recovery;
 
+  /** Vouches for what the project's files held as a command starts (its latest scan and file notifications). */
+  private final ShellChangeTracker tracker;
+
   /**
    * {@code layersRoot}: where the project's layers live, beside its shadow repository, out of
    * every sandbox's reach; {@code tracker}: the observed capture of the same project, whose write
    * log and rules for what is left out are shared; {@code merge}: how a file the command and
    * someone else both changed is merged.
    */
-  /** Vouches for what the project's files held as a command starts (its latest scan and file notifications). */
-  private final ShellChangeTracker tracker;
 
   public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ShellChangeTracker tracker,
       LayerApply.Merge merge) {

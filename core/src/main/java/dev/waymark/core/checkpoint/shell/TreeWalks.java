@@ -75,25 +75,17 @@ final class TreeWalks {
    */
   void keep(BiPredicate<String, FileStat> known, Supplier<Collection<String>> paths) {
     Supplier<NavigableSet<String>> knownPaths = sortedOnce(paths);
+    ProjectWalker.Kept tracked = ProjectWalker.Kept.tracked(
+        () -> userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet()));
     walker.keep(new ProjectWalker.Kept() {
       @Override
       public boolean file(String path, FileStat stat) {
-        return tracked().contains(path) || known.test(path, stat);
+        return tracked.file(path, stat) || known.test(path, stat);
       }
 
       @Override
       public boolean below(String dir) {
-        String inside = dir + "/";
-        return holdsBelow(tracked(), inside) || holdsBelow(knownPaths.get(), inside);
-      }
-
-      private boolean holdsBelow(java.util.NavigableSet<String> paths, String inside) {
-        String next = paths.ceiling(inside);
-        return next != null && next.startsWith(inside);
-      }
-
-      private java.util.NavigableSet<String> tracked() {
-        return userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet());
+        return tracked.below(dir) || ProjectWalker.Kept.holdsBelow(knownPaths.get(), dir);
       }
     });
   }
