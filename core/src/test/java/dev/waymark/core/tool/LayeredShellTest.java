@@ -133,8 +133,7 @@ class LayeredShellTest {
   void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
     f.write("a.txt", "start\n");
     f.nextTurn();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("echo command > a.txt; sleep 1"));
-    Thread.sleep(600);
+    var command = startedAndWrote("echo command > a.txt; sleep 1", "a.txt");
     f.write("a.txt", "the user's\n");
     ToolResult result = command.get();
     assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/")
@@ -153,8 +152,7 @@ class LayeredShellTest {
     f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
     f.nextTurn();
     f.store.prepareShellCapture(10L << 20).join(); // the scan Waymark takes as it opens the project
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
-    Thread.sleep(600);
+    var command = startedAndWrote("sed -i 's/five/FIVE/' notes.txt; sleep 1", "notes.txt");
     f.write("notes.txt", "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
     ToolResult result = command.get();
     assertThat(result.content()).doesNotContain("Not applied");
@@ -173,8 +171,7 @@ class LayeredShellTest {
     f.nextTurn();
     f.store.prepareShellCapture(10L << 20).join();
     f.write("notes.txt", "one\ntwo\nTHREE\nfour\nfive\n"); // after the scan: it no longer vouches for the file
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
-    Thread.sleep(600);
+    var command = startedAndWrote("sed -i 's/five/FIVE/' notes.txt; sleep 1", "notes.txt");
     f.write("notes.txt", "ONE\ntwo\nthree\nfour\nfive\n"); // the user takes THREE back and changes ONE
     ToolResult result = command.get();
     // merged from the scan's version, THREE would come back: the user's file is kept whole instead
@@ -191,8 +188,7 @@ class LayeredShellTest {
     assertThat(f.shell("sed -i 's/three/THREE/' notes.txt").content()).doesNotContain("Not applied");
     // Waymark brings its scan up to date in the background after an apply; here, at once
     f.store.prepareShellCapture(10L << 20).join();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/five/FIVE/' notes.txt; sleep 1"));
-    Thread.sleep(600);
+    var command = startedAndWrote("sed -i 's/five/FIVE/' notes.txt; sleep 1", "notes.txt");
     f.write("notes.txt", "ONE\ntwo\nTHREE\nfour\nfive\n");
     assertThat(command.get().content()).doesNotContain("Not applied");
     assertThat(f.read("notes.txt")).isEqualTo("ONE\ntwo\nTHREE\nfour\nFIVE\n");
@@ -203,12 +199,26 @@ class LayeredShellTest {
     f.write("notes.txt", "one\ntwo\n");
     f.nextTurn();
     f.store.prepareShellCapture(10L << 20).join();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i 's/two/TWO/' notes.txt; sleep 1"));
-    Thread.sleep(600);
+    var command = startedAndWrote("sed -i 's/two/TWO/' notes.txt; sleep 1", "notes.txt");
     f.write("notes.txt", "one\ntwo, the user's\n");
     ToolResult result = command.get();
     assertThat(result.content()).contains("Not applied").contains("notes.txt");
     assertThat(f.read("notes.txt")).isEqualTo("one\ntwo, the user's\n");
+  }
+
+  /**
+   * Starts {@code command}, which writes {@code path} first and then sleeps a second, and returns
+   * once its layer holds its version of {@code path}: what the test does next happens while the
+   * command runs, after its write, however slowly the sandbox started.
+   */
+  private CompletableFuture<ToolResult> startedAndWrote(String command, String path) throws Exception {
+    var running = CompletableFuture.supplyAsync(() -> f.shell(command));
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    while (layersLeft().stream().noneMatch(layer -> Files.exists(layer.resolve("upper").resolve(path)))) {
+      assertThat(System.nanoTime()).as("the command wrote " + path + " in its layer").isLessThan(end);
+      Thread.sleep(20);
+    }
+    return running;
   }
 
   /**
@@ -221,12 +231,7 @@ class LayeredShellTest {
     dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
     dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
     f.nextTurn();
-    var running = CompletableFuture.supplyAsync(() -> f.shell(command));
-    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    while (layersLeft().stream().noneMatch(layer -> Files.exists(layer.resolve("upper/notes.txt")))) {
-      assertThat(System.nanoTime()).as("the command wrote notes.txt in its layer").isLessThan(end);
-      Thread.sleep(20);
-    }
+    var running = startedAndWrote(command, "notes.txt");
     Files.delete(f.file("notes.txt"));
     ToolResult result = running.get();
     assertThat(result.content()).contains("Not applied").contains("notes.txt: deleted in the project");
@@ -417,8 +422,7 @@ class LayeredShellTest {
     f.nextTurn();
     CheckpointTree other = f.store.openTab("tab2");
     Turn otherTurn = other.begin();
-    var command = CompletableFuture.supplyAsync(() -> f.shell("sed -i s/five/FIVE/ list.txt; sleep 1"));
-    Thread.sleep(500);
+    var command = startedAndWrote("sed -i s/five/FIVE/ list.txt; sleep 1", "list.txt");
     ToolResult edited = f.tools.find("edit_file").orElseThrow().run(ToolFixture.args("path", "list.txt", "old_string",
         "one", "new_string", "ONE"), new ToolContext(f.project, otherTurn, new Cancellation()));
     assertThat(edited.isError()).as(edited.content()).isFalse();
