@@ -3,15 +3,13 @@ package dev.waymark.core.context;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import org.eclipse.jgit.api.Git;
-import org.eclipse.jgit.api.Status;
-import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
@@ -22,15 +20,12 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  */
 public record WorkingEnvironment(Path directory, String os, LocalDate date, String shell, Optional<GitFacts> git,
     Sandboxing sandboxing) {
-  /** How many changed paths the short status names: the model can run git itself for the rest. */
-  static final int STATUS_PATHS = 20;
-
-  /** The repository's branch and a short status ({@code git status --short}'s letters). */
-  public record GitFacts(String branch, List<String> status, int moreChanged) {
-    public GitFacts {
-      status = List.copyOf(status);
-    }
-  }
+  /**
+   * The repository's branch and its last commit. Not its status: that is a walk of the whole work tree
+   * (a stat per file), which a process that only answers or runs sandboxed commands never pays; the
+   * model runs {@code git status} itself when it needs it.
+   */
+  public record GitFacts(String branch, Optional<String> lastCommit) {}
 
   /** The facts now, for the project at {@code directory}; {@code env} gives the shell. */
   public static WorkingEnvironment of(Path directory, Map<String, String> env, LocalDate today, Sandboxing sandboxing) {
@@ -41,40 +36,26 @@ public record WorkingEnvironment(Path directory, String os, LocalDate date, Stri
         shell.isBlank() ? "unknown (commands run with /bin/sh -c)" : shell, git(directory), sandboxing);
   }
 
-  /** Reads the repository holding {@code directory}, read-only: nothing is written to it. */
+  /** Reads the repository holding {@code directory}, read-only: its refs and one commit, never the work tree. */
   static Optional<GitFacts> git(Path directory) {
     FileRepositoryBuilder builder = new FileRepositoryBuilder().readEnvironment().findGitDir(directory.toFile());
     if (builder.getGitDir() == null) {
       return Optional.empty();
     }
-    try (Repository repository = builder.setMustExist(true).build(); Git git = Git.wrap(repository)) {
+    try (Repository repository = builder.setMustExist(true).build()) {
       String full = repository.getFullBranch();
       String branch = full == null ? "(no commits yet)"
           : full.startsWith("refs/heads/") ? repository.getBranch()
           : "detached at " + full.substring(0, Math.min(7, full.length()));
-      Path top = repository.getWorkTree().toPath().toAbsolutePath().normalize();
-      String prefix = top.relativize(directory.toAbsolutePath().normalize()).toString().replace('\\', '/');
-      var status = git.status();
-      if (!prefix.isEmpty()) {
-        status.addPath(prefix);
+      ObjectId head = repository.resolve(Constants.HEAD);
+      if (head == null) {
+        return Optional.of(new GitFacts(branch, Optional.empty()));
       }
-      Status found = status.call();
-      Map<String, String> byPath = new TreeMap<>();
-      found.getUntracked().forEach(p -> byPath.put(p, "??"));
-      found.getModified().forEach(p -> byPath.put(p, " M"));
-      found.getChanged().forEach(p -> byPath.put(p, "M "));
-      found.getAdded().forEach(p -> byPath.put(p, "A "));
-      found.getMissing().forEach(p -> byPath.put(p, " D"));
-      found.getRemoved().forEach(p -> byPath.put(p, "D "));
-      found.getConflicting().forEach(p -> byPath.put(p, "UU"));
-      List<String> lines = new ArrayList<>();
-      byPath.forEach((path, letters) -> {
-        if (lines.size() < STATUS_PATHS) {
-          lines.add(letters + " " + path);
-        }
-      });
-      return Optional.of(new GitFacts(branch, lines, byPath.size() - lines.size()));
-    } catch (IOException | GitAPIException | RuntimeException e) {
+      try (RevWalk walk = new RevWalk(repository)) {
+        RevCommit commit = walk.parseCommit(head);
+        return Optional.of(new GitFacts(branch, Optional.of(head.abbreviate(7).name() + " " + commit.getShortMessage())));
+      }
+    } catch (IOException | RuntimeException e) {
       return Optional.empty(); // a damaged repository: the prompt goes without it rather than the tab failing
     }
   }
@@ -91,15 +72,8 @@ public record WorkingEnvironment(Path directory, String os, LocalDate date, Stri
     } else {
       GitFacts facts = git.get();
       text.append("- Git: a git repository, branch ").append(facts.branch());
-      if (facts.status().isEmpty()) {
-        text.append(", no uncommitted changes\n");
-      } else {
-        text.append(", uncommitted changes (git status --short):\n");
-        facts.status().forEach(line -> text.append("    ").append(line).append('\n'));
-        if (facts.moreChanged() > 0) {
-          text.append("    ... and ").append(facts.moreChanged()).append(" more\n");
-        }
-      }
+      facts.lastCommit().ifPresent(commit -> text.append(", last commit ").append(commit));
+      text.append(" (run `git status` to see uncommitted changes)\n");
     }
     text.append("- Sandbox: ").append(sandboxing.sandbox()).append('\n');
     text.append("- Network: ").append(sandboxing.network()).append('\n');
