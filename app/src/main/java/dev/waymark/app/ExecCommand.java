@@ -133,7 +133,7 @@ final class ExecCommand implements Callable<Integer> {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
-      store.prepareShellCapture(settings.toolSettings().maxFileSize());
+      store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
       // as in the interface: /SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches a resource; a failure sends nothing
       dev.waymark.core.mcp.McpInput mcpInput = new dev.waymark.core.mcp.McpInput(mcp);
       if (!mcp.isEmpty() && mcpInput.concerns(text)) {

@@ -51,7 +51,7 @@ final class UiLauncher {
     }
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions());
         dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
-      store.prepareShellCapture(settings.toolSettings().maxFileSize());
+      store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),

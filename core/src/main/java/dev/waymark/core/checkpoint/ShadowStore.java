@@ -313,13 +313,41 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /**
-   * Takes, in the background, the scan of the project that the first shell command would
-   * otherwise wait for: later, file notifications keep it up to date, so a command costs what it
-   * changes. Files larger than {@code maxFileSize} bytes are not kept, as for the commands.
+   * Takes, in the background, the scan of the project that the first command captured by comparison
+   * would otherwise wait for: later, file notifications keep it up to date, so such a command costs
+   * what it changes. Files larger than {@code maxFileSize} bytes are not kept, as for the commands.
+   * Nothing is walked when no such command can come: shell commands run by {@code bwrap} (empty: not
+   * sandboxed) in copy-on-write layers, and no MCP server is configured ({@code mcpConfigured}), whose
+   * calls are captured by comparison. The layer probe runs on the background thread too, so the caller
+   * (the interface's first frame) never waits for it.
    */
+  public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize, Optional<Path> bwrap,
+      boolean mcpConfigured) {
+    return prepareInBackground(maxFileSize, () -> mcpConfigured || parts.layers().unavailable(bwrap).isPresent());
+  }
+
+  /** Takes the comparison capture's scan in the background whatever the commands' capture (tests, benches). */
   public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
-    return parts.changeTracker().prepareInBackground(maxFileSize, "waymark-shell-prepare",
-        "the scan ahead of shell commands failed; the first command scans instead");
+    return prepareInBackground(maxFileSize, () -> true);
+  }
+
+  private java.util.concurrent.CompletableFuture<Void> prepareInBackground(long maxFileSize,
+      java.util.function.BooleanSupplier needed) {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    Thread thread = new Thread(() -> {
+      try {
+        if (needed.getAsBoolean()) {
+          parts.changeTracker().prepare(maxFileSize);
+        }
+      } catch (RuntimeException e) {
+        LOG.info("the scan ahead of shell commands failed; the first command scans instead", e);
+      } finally {
+        done.complete(null);
+      }
+    }, "waymark-shell-prepare");
+    thread.setDaemon(true);
+    thread.start();
+    return done;
   }
 
   /**

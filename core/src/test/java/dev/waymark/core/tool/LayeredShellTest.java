@@ -165,6 +165,25 @@ class LayeredShellTest {
   }
 
   @Test
+  void withNoScanAtAllAnEditorsSaveOfAFileGitHoldsIsMergedFromTheUsersIndex() throws Exception {
+    f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
+    try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(f.project.toFile()).call()) {
+      git.add().addFilepattern("notes.txt").call();
+      git.commit().setMessage("notes").setAuthor("t", "t@example.com").setCommitter("t", "t@example.com").setSign(false)
+          .call();
+    }
+    f.nextTurn(); // no scan is taken: a process that runs only sandboxed commands never walks the project
+    var command = startedAndWrote("sed -i 's/five/FIVE/' notes.txt; sleep 1", "notes.txt");
+    f.write("notes.txt", "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
+    assertThat(command.get().content()).doesNotContain("Not applied");
+    assertThat(f.read("notes.txt")).isEqualTo("ONE, saved by the user\ntwo\nthree\nfour\nFIVE\n");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("notes.txt")).as("undoing the command leaves the user's save").isEqualTo(
+        "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
+  }
+
+  @Test
   void aFileChangedSinceTheLastScanHasNoKnownStartSoASaveDuringTheCommandClashesRatherThanMergeFromAnOlderVersion()
       throws Exception {
     f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");

@@ -236,7 +236,27 @@ final class LayerRecording {
             return Optional.empty();
           }
         }
-        return startedFrom.flatMap(vouched -> tracker.heldThen(vouched, path));
+        Optional<byte[]> vouched = startedFrom.flatMap(v -> tracker.heldThen(v, path));
+        return vouched.isPresent() ? vouched : staged(path);
+      }
+
+      /**
+       * With no scan to vouch (a process that runs only sandboxed commands takes none), the version the user's
+       * git index holds: what a clean file held as the command started. If the file was not clean, both sides
+       * carry the same difference from it, which merges; a region they disagree on clashes, keeping the user's
+       * file. Either way the user's version is this checkpoint's "before", so nothing is lost.
+       */
+      private Optional<byte[]> staged(String path) {
+        try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {
+          if (git == null) {
+            return Optional.empty();
+          }
+          var entry = git.index().tracked().get(path);
+          return entry == null || entry.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? Optional.empty()
+              : git.readBlob(entry.blob(), entry.size(), () -> git.normalisesLineEndings(path));
+        } catch (RuntimeException unreadable) {
+          return Optional.empty();
+        }
       }
 
       @Override
