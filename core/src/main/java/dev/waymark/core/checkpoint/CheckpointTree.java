@@ -123,9 +123,7 @@ public final class CheckpointTree {
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
-      parts.layers().onJobsEnded(tabId, null);
-      parts.layers().stopBackground(history); // what its commands left running stops with it
-      parts.changeTracker().stopBackground(history);
+      parts.captures().stopBackground(history); // what its commands left running stops with it
       parts.tabLocks().release(tabId);
     }
     released = true;
@@ -248,7 +246,7 @@ public final class CheckpointTree {
   /** What a restore of this tab's files works with; built per restore, since a test may swap the store's hook. */
   private RestoreParts restoreParts() {
     return new RestoreParts(tabId, parts.repo(), parts.workTree(), parts.lock(), parts.journalFile(), writer::rescue,
-        wrote -> parts.changeTracker().writeLog().append(tabId, wrote, System.currentTimeMillis()),
+        wrote -> parts.writeLog().append(tabId, wrote, System.currentTimeMillis()),
         parts.beforeRestoreWrite());
   }
 
@@ -485,13 +483,8 @@ public final class CheckpointTree {
       boolean force) {
     int from = live();
     FileRestore.Outcome outcome;
-    parts.layers().settleAt(history);
-    var running = parts.changeTracker().recordBackgroundSoFar(history);
-    try {
-      outcome = new FileRestore(restoreParts(), plan, subject.number, force).run(from);
-    } finally {
-      parts.changeTracker().watchBackgroundFromHere(history, running);
-    }
+    outcome = parts.captures().aroundRestore(history,
+        () -> new FileRestore(restoreParts(), plan, subject.number, force).run(from));
     if (!outcome.applied()) {
       return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
           Optional.empty(), livePath(), action);
@@ -527,13 +520,8 @@ public final class CheckpointTree {
     if (mode.movesFiles() && target != graph.files()) {
       graph.refuseLost(graph.files(), target);
       // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      parts.layers().settleAt(history);
-      var running = parts.changeTracker().recordBackgroundSoFar(history);
-      try {
-        outcome = new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from);
-      } finally {
-        parts.changeTracker().watchBackgroundFromHere(history, running);
-      }
+      outcome = parts.captures().aroundRestore(history,
+          () -> new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from));
       if (!outcome.applied()) {
         return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
             Optional.empty(), livePath());

@@ -6,8 +6,11 @@ import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.TextMerge;
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.Captures;
 import dev.waymark.core.checkpoint.shell.LayerCapture;
+import dev.waymark.core.checkpoint.shell.ProjectView;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
+import dev.waymark.core.checkpoint.shell.WriteLog;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectId;
@@ -61,11 +64,14 @@ public final class ShadowStore implements AutoCloseable {
     DirectoryModes directoryModes = new DirectoryModes(storeDir.resolve("directory-modes.json"));
     WorkTree workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
     ProjectLock lock = new ProjectLock(storeDir.resolve("store.lock"));
-    ShellChangeTracker tracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes);
-    // the layers live beside the shadow repository, out of every sandbox's reach
-    LayerCapture layers = new LayerCapture(project, storeDir.resolve("layers"), repo, tracker, TextMerge::merge);
+    WriteLog writeLog = new WriteLog(storeDir.resolve("writes.log"));
+    ShellChangeTracker tracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes, writeLog);
+    // the layers live beside the shadow repository, out of every sandbox's reach; they ask the store's view of the
+    // project (which the comparison capture keeps), never the comparison capture itself
+    ProjectView view = tracker;
+    LayerCapture layers = new LayerCapture(project, storeDir.resolve("layers"), repo, view, writeLog, TextMerge::merge);
     this.parts = new StoreParts(project, repo, workTree, lock, clock, retention, storeDir.resolve("restore-journal.json"),
-        tracker, layers, new Maintenance(repo),
+        writeLog, tracker, layers, new Captures(layers, tracker), new Maintenance(repo),
         new TabMoves(storeDir.resolve("tabs")), new TabLocks(storeDir.resolve("tabs")),
         path -> restoreWriteHook.accept(path));
     this.loader = new TabLoader(parts);
@@ -84,7 +90,7 @@ public final class ShadowStore implements AutoCloseable {
   /** How many processes that shell commands left running in this store's tabs still run: closing it stops them. */
   public int backgroundProcesses() {
     // commands run in layers (LayerCapture) and those the tracker follows
-    return parts.changeTracker().runningInBackground() + parts.layers().runningInBackground();
+    return parts.captures().runningInBackground();
   }
 
   /** Opens (creating if needed) the store of {@code projectDir} under the user's Waymark home. */
@@ -409,9 +415,7 @@ public final class ShadowStore implements AutoCloseable {
   @Override
   public void close() {
     parts.maintenance().close();
-    parts.changeTracker().stopScanAhead();
-    parts.layers().stopAll();
-    parts.changeTracker().close();
+    parts.captures().close();
     parts.workTree().close();
     parts.tabLocks().releaseAll();
     parts.repo().close();

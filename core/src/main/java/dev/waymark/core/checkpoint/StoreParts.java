@@ -1,8 +1,10 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.checkpoint.shell.Captures;
 import dev.waymark.core.checkpoint.shell.LayerCapture;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
+import dev.waymark.core.checkpoint.shell.WriteLog;
 import dev.waymark.core.checkpoint.store.Maintenance;
 import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
@@ -22,15 +24,17 @@ import java.util.function.Consumer;
  * @param workTree the project's files as a restore reads and writes them
  * @param lock the project lock a restore holds
  * @param journalFile where a restore journals what it is about to write
+ * @param writeLog what Waymark's tools and commands wrote, shared by both captures and the recorders
  * @param changeTracker how a shell command's changes are found by observation; one per store
  * @param layers how a sandboxed command's changes are found in a layer of its own; one per store
+ * @param captures both captures, for the facade's calls at each point of a command's or tab's life
  * @param maintenance packs the repository when it is quiet
  * @param tabMoves where each tab's last restore left it
  * @param tabLocks which tabs this store acts on
  * @param beforeRestoreWrite called just before a restore writes a path (a test's hook)
  */
 record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, ProjectLock lock, Clock clock,
-    RetentionPolicy retention, Path journalFile, ShellChangeTracker changeTracker, LayerCapture layers, Maintenance maintenance,
+    RetentionPolicy retention, Path journalFile, WriteLog writeLog, ShellChangeTracker changeTracker, LayerCapture layers, Captures captures, Maintenance maintenance,
     TabMoves tabMoves, TabLocks tabLocks, Consumer<String> beforeRestoreWrite) {
 
   /** The bare shadow repository's directory. */

@@ -58,8 +58,7 @@ final class TabLoader {
       throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
     }
     CheckpointTree tree = new CheckpointTree(parts, tabId, GraphLoader.rebuild(stored, saves, parts.clock().instant()), false);
-    List<String> notes = new ArrayList<>(parts.layers().recover(tree.history()));
-    notes.addAll(parts.changeTracker().recover(tree.history()));
+    List<String> notes = parts.captures().recover(tree.history());
     for (String note : notes) {
       LOG.warn("tab {}: {}", tabId, note);
     }
@@ -144,9 +143,7 @@ final class TabLoader {
     if (claim) {
       removeWriteLeftovers(tree); // only the tab's holder: another may be writing one now
       // likewise: they record into the tab's checkpoints; a layer left by a killed Waymark first
-      List<String> notes = new ArrayList<>(parts.layers().recover(tree.history()));
-      notes.addAll(parts.changeTracker().recover(tree.history()));
-      shellRecovered = List.copyOf(notes);
+      shellRecovered = List.copyOf(parts.captures().recover(tree.history()));
     }
     return new ShadowStore.RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
   }

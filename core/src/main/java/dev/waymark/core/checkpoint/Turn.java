@@ -198,8 +198,7 @@ public final class Turn implements TabRecords {
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
     try {
-      tree.parts().layers().settle(this); // what sandboxed commands' background processes changed in their layers
-      tree.parts().changeTracker().settleBackgroundUnlessACommandRuns(this);
+      tree.parts().captures().settleAsTurnEnds(this); // what commands' background processes changed
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged
       org.slf4j.LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);

@@ -102,7 +102,7 @@ final class TurnRecorder {
       throw e;
     }
     // the file system's time, as shell commands note theirs: the store's clock may be another
-    parts.changeTracker().writeLog().append(tabId, List.of(change), System.currentTimeMillis());
+    parts.writeLog().append(tabId, List.of(change), System.currentTimeMillis());
     return previous;
   }
 

@@ -87,4 +87,17 @@ class CheckpointPackagesTest {
   void corePackagesUseEachOtherInNoRing() {
     assertThat(CORE.cycles()).isEmpty();
   }
+
+  /** The two captures stand alone: the layer's classes ask the store's view, never the comparison capture. */
+  @Test
+  void theLayerCaptureNeverNamesTheComparisonCaptureNorKeepsStaticState() throws Exception {
+    Path shell = Path.of("src/main/java/dev/waymark/core/checkpoint/shell");
+    for (String name : List.of("LayerCapture", "LayerRecording", "LayerJobs", "LayerRecovery")) {
+      String source = java.nio.file.Files.readString(shell.resolve(name + ".java"));
+      assertThat(source).as(name).doesNotContain("ShellChangeTracker", "Scanner", "BackgroundJobs");
+      assertThat(source.lines().filter(line -> line.contains(" static ") && !line.contains(" final Logger ")
+          && (line.contains("Map<") || line.contains("Set<") || line.contains("List<") || line.contains("Executor")))
+          .toList()).as(name + ": static state").isEmpty();
+    }
+  }
 }

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Capture by construction, the second {@link CommandCapture}: a sandboxed command runs in a
@@ -27,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * and {@link TabHistory}: it never sees a turn, a tree or the store.
  */
 public final class LayerCapture implements CommandCapture {
-  private static final Map<Path, LayerSupport> PROBED = new ConcurrentHashMap<>();
 
   private final Path project;
   private final Path root;
@@ -36,24 +34,26 @@ public final class LayerCapture implements CommandCapture {
   private final LayerJobs jobs;
   private final LayerRecovery recovery;
 
-  /** Vouches for what the project's files held as a command starts (its latest scan and file notifications). */
-  private final ShellChangeTracker tracker;
+  /** Whether layers can be mounted here, tried once per store (one per project and process); null until tried. */
+  private volatile LayerSupport probed;
+
+  /** Vouches for what the project's files held as a command starts, where anything does (the store's view). */
+  private final ProjectView view;
 
   /**
    * {@code layersRoot}: where the project's layers live, beside its shadow repository, out of
-   * every sandbox's reach; {@code tracker}: the observed capture of the same project, whose write
-   * log and rules for what is left out are shared; {@code merge}: how a file the command and
-   * someone else both changed is merged.
+   * every sandbox's reach; {@code view}: what the store knows of the project's files, and its rules for
+   * what is left out; {@code writeLog}: the store's log of what Waymark's tools wrote; {@code merge}: how
+   * a file the command and someone else both changed is merged.
    */
-
-  public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ShellChangeTracker tracker,
+  public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ProjectView view, WriteLog writeLog,
       LayerApply.Merge merge) {
     this.project = project;
     this.root = layersRoot;
-    this.tracker = tracker;
+    this.view = view;
     this.journal = new LayerJournal(layersRoot);
-    this.recording = new LayerRecording(layersRoot, repo, tracker, merge);
-    this.jobs = new LayerJobs(layersRoot, recording);
+    this.recording = new LayerRecording(layersRoot, repo, view, writeLog, merge);
+    this.jobs = new LayerJobs(recording);
     this.recovery = new LayerRecovery(layersRoot, recording);
   }
 
@@ -69,7 +69,7 @@ public final class LayerCapture implements CommandCapture {
     if (unsuitable.isPresent()) {
       return unsuitable;
     }
-    LayerSupport support = PROBED.computeIfAbsent(root, r -> LayerSupport.detectOnce(r, bwrap.get(), System.getenv("PATH")));
+    LayerSupport support = probed(bwrap.get());
     return support.available() ? Optional.empty() : Optional.of(support.unavailable());
   }
 
@@ -84,13 +84,13 @@ public final class LayerCapture implements CommandCapture {
    */
   @Override
   public Before before(TabRecords checkpoint, long maxFileSize, CommandMark mark) {
-    LayerSupport support = PROBED.get(root);
+    LayerSupport support = probed;
     if (support == null || !support.available()) {
       throw new CheckpointException("no copy-on-write layer can be mounted here");
     }
     jobs.settle(checkpoint);
     // taken before the layer starts: a file someone changes after this held what it vouches for when the command began
-    Optional<ShellChangeTracker.Vouched> startedFrom = tracker.vouchedNow();
+    Optional<ProjectView.Vouch> startedFrom = view.vouchNow();
     try {
       return new Entered(journal.begin(project, owner(checkpoint.tabId(), checkpoint.number()), mark.value()), support,
           maxFileSize, startedFrom);
@@ -106,7 +106,7 @@ public final class LayerCapture implements CommandCapture {
 
   /** A command's layer, from before it starts until it is applied. */
   private record Entered(Layer layer, LayerSupport support, long maxFileSize,
-      Optional<ShellChangeTracker.Vouched> startedFrom) implements Before {
+      Optional<ProjectView.Vouch> startedFrom) implements Before {
     @Override
     public List<String> enter(List<String> argv) {
       return support.enter(layer, argv);
@@ -187,7 +187,7 @@ public final class LayerCapture implements CommandCapture {
     if (stillRunning.isEmpty()) {
       Applied applied = new Applied(recording.applyAndRecord(checkpoint, layer, points, entered.maxFileSize(),
           new LayerApply.SoFar(), false, entered.startedFrom()));
-      tracker.refreshSoon(entered.maxFileSize()); // what the next command starts from stays known
+      view.refreshSoon(entered.maxFileSize()); // what the next command starts from stays known
       return applied;
     }
     // background jobs still write in the layer: what it holds now is applied by copy, the rest later
@@ -221,9 +221,16 @@ public final class LayerCapture implements CommandCapture {
    * Called when a command ended as one whose layer could not be mounted (it did not run): layers
    * are tried again from scratch by the next process, and not used by this one.
    */
+  private synchronized LayerSupport probed(Path bwrap) {
+    if (probed == null) {
+      probed = LayerSupport.detectOnce(root, bwrap, System.getenv("PATH"));
+    }
+    return probed;
+  }
+
   private void notMounted() {
     LayerSupport.forget(root);
-    PROBED.put(root, new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted"));
+    probed = new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted");
   }
 
   /** See {@link LayerJobs#settle}: at the tab's next command and as its turn ends. */

@@ -4,13 +4,14 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,19 +25,16 @@ import org.slf4j.LoggerFactory;
 final class LayerJobs {
   private static final Logger LOG = LoggerFactory.getLogger(LayerJobs.class);
 
-  private final Path root;
   private final LayerRecording recording;
 
-  LayerJobs(Path layersRoot, LayerRecording recording) {
-    this.root = layersRoot;
+  LayerJobs(LayerRecording recording) {
     this.recording = recording;
   }
 
   /** Follows {@code layer}, whose command of {@code tree}'s tab left {@code processes} running, from what {@code soFar} applied. */
   void follow(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
       LayerApply.SoFar soFar) {
-    OPEN.computeIfAbsent(root, r -> new ConcurrentHashMap<>())
-        .computeIfAbsent(tree.tabId(), t -> new CopyOnWriteArrayList<>())
+    open.computeIfAbsent(tree.tabId(), t -> new CopyOnWriteArrayList<>())
         .add(new Open(tree, layer, mountPoints, maxFileSize, List.copyOf(processes), soFar));
     watchForEnds();
   }
@@ -48,38 +46,40 @@ final class LayerJobs {
    */
   void onEnded(String tab, Runnable ended) {
     if (ended == null) {
-      Map<String, Runnable> told = WHEN_ENDED.get(root);
-      if (told != null) {
-        told.remove(tab);
-      }
+      whenEnded.remove(tab);
     } else {
-      WHEN_ENDED.computeIfAbsent(root, r -> new ConcurrentHashMap<>()).put(tab, ended);
+      whenEnded.put(tab, ended);
     }
   }
 
   /** By project and tab, who is told that a layer's processes all ended. */
-  private static final Map<Path, Map<String, Runnable>> WHEN_ENDED = new ConcurrentHashMap<>();
+  private final Map<String, Runnable> whenEnded = new ConcurrentHashMap<>();
 
   /** The layers already told of, so that each ending is told once. */
-  private static final Set<Layer> TOLD = ConcurrentHashMap.newKeySet();
+  private final Set<Layer> told = ConcurrentHashMap.newKeySet();
 
   /** Checks the followed layers of this project every {@link #WATCH_MILLIS} while there are any. */
-  private void watchForEnds() {
-    synchronized (WATCHING) {
-      if (WATCHING.add(root)) {
-        WATCHER.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+  private synchronized void watchForEnds() {
+    if (!watching) {
+      watching = true;
+      if (watcher == null || watcher.isShutdown()) {
+        watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "waymark-layer-jobs");
+          t.setDaemon(true);
+          return t;
+        });
       }
+      watcher.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
     }
   }
 
   private void checkEnds() {
-    Map<String, List<Open>> tabs = OPEN.getOrDefault(root, Map.of());
     try {
-      for (var tab : tabs.entrySet()) {
-        Runnable ended = WHEN_ENDED.getOrDefault(root, Map.of()).get(tab.getKey());
-        for (Open open : tab.getValue()) {
-          if (ended != null && !TOLD.contains(open.layer()) && open.ended()) {
-            TOLD.add(open.layer());
+      for (var tab : open.entrySet()) {
+        Runnable ended = whenEnded.get(tab.getKey());
+        for (Open layer : tab.getValue()) {
+          if (ended != null && !told.contains(layer.layer()) && layer.ended()) {
+            told.add(layer.layer());
             ended.run();
           }
         }
@@ -87,23 +87,18 @@ final class LayerJobs {
     } catch (RuntimeException e) {
       LOG.warn("could not check whether background processes ended", e);
     }
-    synchronized (WATCHING) {
-      if (tabs.values().stream().allMatch(List::isEmpty)) {
-        WATCHING.remove(root); // nothing left to follow: the next follow starts watching again
+    synchronized (this) {
+      if (open.values().stream().allMatch(List::isEmpty) || watcher.isShutdown()) {
+        watching = false; // nothing left to follow: the next follow starts watching again
       } else {
-        WATCHER.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        watcher.schedule(this::checkEnds, WATCH_MILLIS, TimeUnit.MILLISECONDS);
       }
     }
   }
 
   private static final long WATCH_MILLIS = 500;
-  private static final Set<Path> WATCHING = new java.util.HashSet<>();
-  private static final java.util.concurrent.ScheduledExecutorService WATCHER =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "waymark-layer-jobs");
-        t.setDaemon(true);
-        return t;
-      });
+  private boolean watching; // guarded by this
+  private ScheduledExecutorService watcher; // made at the first follow, ended by stopAll: a store with no jobs has no thread
 
   /** A layer whose command left processes writing in it, and what was applied of it so far. */
   private record Open(TabHistory tree, Layer layer, Set<String> mountPoints, long maxFileSize, List<ProcessHandle> processes,
@@ -115,7 +110,7 @@ final class LayerJobs {
   }
 
   /** By project (its layers' directory) and tab, the layers background processes still write in. */
-  private static final Map<Path, Map<String, List<Open>>> OPEN = new ConcurrentHashMap<>();
+  private final Map<String, List<Open>> open = new ConcurrentHashMap<>();
 
   /** Whether {@code process} is a sandbox's first process, which only waits for the others to end. */
   private static boolean sandboxInit(ProcessHandle process) {
@@ -128,22 +123,22 @@ final class LayerJobs {
    * whose processes have all ended is applied a last time and removed.
    */
   WorkTreeChanges settle(TabRecords turn) {
-    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(turn.tabId());
+    List<Open> followed = open.get(turn.tabId());
     List<FileChange> recorded = new ArrayList<>();
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
-    if (open == null) {
+    if (followed == null) {
       return new WorkTreeChanges(recorded, skipped);
     }
-    for (Open layer : List.copyOf(open)) {
+    for (Open layer : List.copyOf(followed)) {
       boolean ended = layer.ended();
       LayerRecording.Outcome outcome = recording.applyAndRecord(turn, layer.layer(), layer.mountPoints(), layer.maxFileSize(), layer.soFar(), !ended);
       recorded.addAll(outcome.changes().recorded());
       skipped.addAll(outcome.changes().skipped());
-      open.remove(layer);
-      TOLD.remove(layer.layer());
+      followed.remove(layer);
+      told.remove(layer.layer());
       if (!ended) {
         try {
-          open.add(new Open(layer.tree(), layer.layer().restarted(), layer.mountPoints(), layer.maxFileSize(), layer.processes(),
+          followed.add(new Open(layer.tree(), layer.layer().restarted(), layer.mountPoints(), layer.maxFileSize(), layer.processes(),
               layer.soFar()));
         } catch (IOException e) {
           LOG.warn("could not keep following {}", layer.layer(), e);
@@ -158,8 +153,8 @@ final class LayerJobs {
    * or when the processes ended while the tab was idle), when there is one; what it recorded.
    */
   WorkTreeChanges settleAt(TabHistory tree) {
-    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
-    if (open == null || open.isEmpty() || tree.filesAt() <= 0) {
+    List<Open> followed = open.get(tree.tabId());
+    if (followed == null || followed.isEmpty() || tree.filesAt() <= 0) {
       return new WorkTreeChanges(List.of(), List.of());
     }
     return tree.amend(tree.filesAt(), this::settle);
@@ -170,37 +165,42 @@ final class LayerJobs {
    * closing), then applies and records what they changed: nothing they do can happen later.
    */
   void stopBackground(TabHistory tree) {
-    List<Open> open = OPEN.getOrDefault(root, Map.of()).get(tree.tabId());
-    if (open == null || open.isEmpty()) {
+    List<Open> followed = open.get(tree.tabId());
+    if (followed == null || followed.isEmpty()) {
       return;
     }
-    for (Open layer : open) {
+    for (Open layer : followed) {
       CommandMark.stop(layer.processes(), 2_000);
       new CommandMark(layer.layer().mark()).stopAll(2_000);
     }
     try {
       settleAt(tree);
     } finally {
-      OPEN.getOrDefault(root, Map.of()).remove(tree.tabId());
+      open.remove(tree.tabId());
     }
   }
 
-  /** {@link #stopBackground} for every tab of the project (Waymark is closing). */
+  /** {@link #stopBackground} for every tab of the project, then ends the watcher (Waymark is closing). */
   void stopAll() {
-    for (List<Open> open : List.copyOf(OPEN.getOrDefault(root, Map.of()).values())) {
-      if (!open.isEmpty()) {
+    for (List<Open> followed : List.copyOf(open.values())) {
+      if (!followed.isEmpty()) {
         try {
-          stopBackground(open.get(0).tree());
+          stopBackground(followed.get(0).tree());
         } catch (RuntimeException e) {
-          LOG.warn("could not stop or record the background processes of tab {}", open.get(0).tree().tabId(), e);
+          LOG.warn("could not stop or record the background processes of tab {}", followed.get(0).tree().tabId(), e);
         }
+      }
+    }
+    synchronized (this) {
+      if (watcher != null) {
+        watcher.shutdownNow();
       }
     }
   }
 
   /** How many processes the commands' layers of this project's tabs still have running (what quitting would stop). */
   int runningInBackground() {
-    return (int) OPEN.getOrDefault(root, Map.of()).values().stream().flatMap(List::stream)
+    return (int) open.values().stream().flatMap(List::stream)
         .flatMap(o -> o.processes().stream()).filter(ProcessHandle::isAlive).filter(p -> !sandboxInit(p)).count();
   }
 }

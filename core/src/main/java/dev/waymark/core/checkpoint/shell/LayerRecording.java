@@ -39,14 +39,16 @@ final class LayerRecording {
   private final Path root;
   private final ShadowRepository repo;
   /** The observed capture of the same project: its write log and its rules for what is left out are shared. */
-  private final ShellChangeTracker tracker;
+  private final ProjectView view;
+  private final WriteLog writeLog;
   /** How a file the command and someone else both changed is merged (a restore merges the same way). */
   private final LayerApply.Merge merge;
 
-  LayerRecording(Path layersRoot, ShadowRepository repo, ShellChangeTracker tracker, LayerApply.Merge merge) {
+  LayerRecording(Path layersRoot, ShadowRepository repo, ProjectView view, WriteLog writeLog, LayerApply.Merge merge) {
     this.root = layersRoot;
     this.repo = repo;
-    this.tracker = tracker;
+    this.view = view;
+    this.writeLog = writeLog;
     this.merge = merge;
   }
 
@@ -70,7 +72,7 @@ final class LayerRecording {
    * latest scan vouched for it then (the base of a file someone else changed meanwhile).
    */
   Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
-      LayerApply.SoFar soFar, boolean keepUpper, Optional<ShellChangeTracker.Vouched> startedFrom) {
+      LayerApply.SoFar soFar, boolean keepUpper, Optional<ProjectView.Vouch> startedFrom) {
     try (CommandSlot.Held applying = applySlot()) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
@@ -151,7 +153,7 @@ final class LayerRecording {
               store();
               turn.persist(); // every change under the checkpoint's tag before the first is made
               // noted before they are made: a command captured by comparison meanwhile does not take them for its own
-              tracker.writeLog().append(turn.tabId(), recorded.values().stream()
+              writeLog.append(turn.tabId(), recorded.values().stream()
                   .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
@@ -219,9 +221,9 @@ final class LayerRecording {
    * now was there if such a write replaced it, if the scan vouched for it, if the user's git index
    * tracks it, or if this turn recorded it as there.
    */
-  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ShellChangeTracker.Vouched> startedFrom) {
+  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom) {
     long since = layer.started().toMillis() - 1;
-    List<WriteLog.Write> writes = tracker.writeLog().since(since);
+    List<WriteLog.Write> writes = writeLog.since(since);
     return new LayerApply.Bases() {
       private java.util.NavigableSet<String> tracked;
 
@@ -236,7 +238,7 @@ final class LayerRecording {
             return Optional.empty();
           }
         }
-        Optional<byte[]> vouched = startedFrom.flatMap(v -> tracker.heldThen(v, path));
+        Optional<byte[]> vouched = startedFrom.flatMap(v -> view.heldThen(v, path));
         return vouched.isPresent() ? vouched : staged(path);
       }
 
@@ -270,7 +272,7 @@ final class LayerRecording {
             return change.after().exists();
           }
         }
-        if (startedFrom.flatMap(vouched -> vouched.seen(path)).isPresent()) {
+        if (startedFrom.filter(vouch -> view.sawThen(vouch, path)).isPresent()) {
           return true;
         }
         if (tracked == null) {
@@ -296,14 +298,14 @@ final class LayerRecording {
       if (known == null) {
         Path onDisk = layer.project().resolve(dir);
         FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));
-        known = Optional.ofNullable(tracker.exclusionOf(dir, stat, rules));
+        known = Optional.ofNullable(view.exclusionOf(dir, stat, rules));
         directories.put(dir, known);
       }
       if (known.isPresent()) {
         return known.get();
       }
     }
-    return tracker.exclusionOf(path, entry, rules);
+    return view.exclusionOf(path, entry, rules);
   }
 
   /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * index vouches for (clean, not racy, not converted on checkout) is never read before a command;
  * its blob is copied from the user's objects only if the command changed it.
  */
-public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
+public final class ShellChangeTracker implements CommandCapture, ProjectView, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShellChangeTracker.class);
 
   private final Path root;
@@ -50,7 +50,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   private final NestedProjects nested;
 
   public ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
-      DirectoryModes directoryModes) {
+      DirectoryModes directoryModes, WriteLog writeLog) {
     this.root = root;
     this.repo = repo;
     this.userGit = UserGitRepository.find(root);
@@ -60,7 +60,7 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     this.scanner = new Scanner(root, repo, walker, userGit,
         userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects"))), storeDir, journal,
         directoryModes);
-    this.writeLog = new WriteLog(storeDir.resolve("writes.log"));
+    this.writeLog = writeLog;
     this.otherWriters = new OtherWriters(writeLog, repo);
     this.background = new BackgroundJobs(journal, new BackgroundJobs.Capture() {
       @Override
@@ -134,14 +134,11 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
     return background.running();
   }
 
-  /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
+  @Override
   public ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return scanner.exclusionOf(path, stat, rules); // a layer's changes are judged as the observed capture's
   }
 
-  public WriteLog writeLog() {
-    return writeLog;
-  }
 
   public Path journalDirectory() {
     return journal.directory();
@@ -203,9 +200,10 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   /**
    * {@link #prepare} in the background, once no other is under way: after a layer's apply (which
    * takes no scan), the latest scan is brought up to date with what was touched since, so that it
-   * still vouches for what the next command in a layer starts from ({@link #vouchedNow}).
+   * still vouches for what the next command in a layer starts from ({@link #vouchNow}).
    */
-  void refreshSoon(long maxFileSize) {
+  @Override
+  public void refreshSoon(long maxFileSize) {
     if (!scanner.updatable() || !refreshing.compareAndSet(false, true)) {
       return; // no scan to bring up to date (none taken, or no watch): never a walk of the whole tree for this
     }
@@ -398,18 +396,19 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
    * the version the command started from of a file someone changes while it runs. Empty without a
    * scan the watch keeps up to date. Takes no lock: a scan under way is not waited for.
    */
-  Optional<Vouched> vouchedNow() {
+  @Override
+  public Optional<Vouch> vouchNow() {
     Scan scan = scanner.latest();
     if (scan == null || scan.tree().mark().isEmpty()) {
       return Optional.empty();
     }
     // the watch hands over a set of its own: kept as it is, not copied again
     return scanner.touchedSince(scan.tree().mark().getAsLong())
-        .map(touched -> new Vouched(scan, java.util.Collections.unmodifiableSet(touched)));
+        .map(touched -> (Vouch) new Vouched(scan, java.util.Collections.unmodifiableSet(touched)));
   }
 
-  /** A scan, and the paths touched since it up to the moment {@link #vouchedNow} was asked. */
-  record Vouched(Scan scan, Set<String> touched) {
+  /** A scan, and the paths touched since it up to the moment {@link #vouchNow} was asked. */
+  record Vouched(Scan scan, Set<String> touched) implements Vouch {
     /** What the scan saw of {@code path}, if neither it nor a directory above it was touched since. */
     Optional<Scan.Seen> seen(String path) {
       for (String at = path; ; at = at.substring(0, at.lastIndexOf('/'))) {
@@ -428,7 +427,16 @@ public final class ShellChangeTracker implements CommandCapture, AutoCloseable {
   }
 
   /** The bytes {@code path} held when {@code vouched} was taken, when it vouches for them and they can be read. */
-  Optional<byte[]> heldThen(Vouched vouched, String path) {
+  @Override
+  public boolean sawThen(Vouch vouch, String path) {
+    return vouch instanceof Vouched vouched && vouched.seen(path).isPresent();
+  }
+
+  @Override
+  public Optional<byte[]> heldThen(Vouch vouch, String path) {
+    if (!(vouch instanceof Vouched vouched)) {
+      return Optional.empty();
+    }
     Optional<Scan.Seen> seen = vouched.seen(path);
     if (seen.isEmpty() || seen.get().version() == null || !seen.get().version().exists()) {
       return Optional.empty();

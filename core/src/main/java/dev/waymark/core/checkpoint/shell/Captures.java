@@ -1,0 +1,70 @@
+package dev.waymark.core.checkpoint.shell;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The store's two captures of shell commands, each standing alone, met at one place: the facade
+ * (trees, turns, the store) makes one call here per point in a command's or tab's life instead of
+ * one per capture, and neither capture learns of the other.
+ */
+public final class Captures implements AutoCloseable {
+  private final LayerCapture layers;
+  private final ShellChangeTracker compared;
+
+  public Captures(LayerCapture layers, ShellChangeTracker compared) {
+    this.layers = layers;
+    this.compared = compared;
+  }
+
+  /**
+   * Records in {@code turn}, as it ends, what background processes of its tab's commands changed: in
+   * their layers, and by comparison unless a command runs on the project right now.
+   */
+  public void settleAsTurnEnds(TabRecords turn) {
+    layers.settle(turn);
+    compared.settleBackgroundUnlessACommandRuns(turn);
+  }
+
+  /**
+   * Before {@code tree} restores files: what background processes wrote so far belongs to the
+   * checkpoint whose files are on disk, not to the restore; {@code restore} runs, and the comparison
+   * capture then follows them from the restored files.
+   */
+  public <T> T aroundRestore(TabHistory tree, java.util.function.Supplier<T> restore) {
+    layers.settleAt(tree);
+    var running = compared.recordBackgroundSoFar(tree);
+    try {
+      return restore.get();
+    } finally {
+      compared.watchBackgroundFromHere(tree, running);
+    }
+  }
+
+  /** The tab is closing: what its commands left running stops, and what it wrote is recorded. */
+  public void stopBackground(TabHistory tree) {
+    layers.onJobsEnded(tree.tabId(), null);
+    layers.stopBackground(tree);
+    compared.stopBackground(tree);
+  }
+
+  /** What a killed Waymark left of the tab's commands, recorded now; a line for the user each. */
+  public List<String> recover(TabHistory tree) {
+    List<String> notes = new ArrayList<>(layers.recover(tree)); // a layer left by a killed Waymark first
+    notes.addAll(compared.recover(tree));
+    return notes;
+  }
+
+  /** How many processes commands left running still run (what quitting would stop). */
+  public int runningInBackground() {
+    return compared.runningInBackground() + layers.runningInBackground();
+  }
+
+  /** Waymark is closing: no scan ahead is waited for, background processes are stopped and recorded. */
+  @Override
+  public void close() {
+    compared.stopScanAhead();
+    layers.stopAll();
+    compared.close();
+  }
+}
