@@ -154,6 +154,7 @@ final class ExecCommand implements Callable<Integer> {
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox));
+      workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;

@@ -73,6 +73,11 @@ public final class Workspace implements AutoCloseable {
 
   private volatile dev.waymark.core.mcp.McpServers mcp;
 
+  /** The settings the user chose for this run, which tabs opened from now on take over what they saved. */
+  public void givenNow(GivenNow given) {
+    reopener.givenNow(given);
+  }
+
   /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;
