@@ -22,6 +22,7 @@ final class TabReopener {
   private final String provider;
   private final Workspace.TabFactory factory;
   private volatile GivenNow givenNow = GivenNow.NOTHING;
+  private volatile boolean keepSettings;
 
   /** @param provider the run's provider: a tab saved under another one keeps the run's model */
   TabReopener(ShadowStore store, String provider, Workspace.TabFactory factory) {
@@ -32,6 +33,11 @@ final class TabReopener {
 
   void givenNow(GivenNow given) {
     this.givenNow = given;
+  }
+
+  /** Tabs opened from now on keep the provider, model and mode they were saved with (see {@link Workspace#keepTabSettings}). */
+  void keepSettings() {
+    this.keepSettings = true;
   }
 
   /**
@@ -67,6 +73,10 @@ final class TabReopener {
     Map<Integer, List<Event>> history = SessionCodec.history(record);
     Event.TabRestored event = restoredEvent(tabId, tree, memory, history);
     TabSession session = factory.create(tree, memory);
+    if (keepSettings) {
+      return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
+          record.isClosed(), Optional.of(new WorkspaceTab.Kept(record.provider(), record.model(), record.approval())));
+    }
     restoreSettings(session, record, notes);
     return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
         record.isClosed());
