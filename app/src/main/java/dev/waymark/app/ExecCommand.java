@@ -154,6 +154,7 @@ final class ExecCommand implements Callable<Integer> {
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox));
+      workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;
@@ -273,7 +274,7 @@ final class ExecCommand implements Callable<Integer> {
       if (event instanceof Event.ToolCallProposed proposed) {
         activity.println("> " + proposed.call().name() + " " + proposed.summary());
         if (proposed.needsApproval() && console != null) {
-          session.submit(ask(console, proposed));
+          session.submit(ask(console, proposed, session.ruleFor(proposed.call()).toString()));
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
@@ -407,10 +408,10 @@ final class ExecCommand implements Callable<Integer> {
         + session + "` and /compact it there, or start a new session by leaving out --session.";
   }
 
-  private static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed) {
+  private static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed, String rule) {
     while (true) {
       String answer = console.readLine("Allow %s %s? [y]es, [a]lways %s this session, [n]o: ",
-          proposed.call().name(), proposed.summary(), sessionRule(proposed.call()));
+          proposed.call().name(), proposed.summary(), rule);
       if (answer == null) {
         return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "no answer");
       }
@@ -428,20 +429,6 @@ final class ExecCommand implements Callable<Integer> {
           break;
       }
     }
-  }
-
-  /** The rule "always" allows for the session: a shell command's safe prefix (or the exact command), else the tool. */
-  private static String sessionRule(dev.waymark.core.protocol.ToolCallView call) {
-    java.util.Optional<String> command = java.util.Optional.empty();
-    try {
-      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
-      if (args != null && args.path("command").isTextual()) {
-        command = java.util.Optional.of(args.path("command").asText());
-      }
-    } catch (java.io.IOException e) {
-      // judged as the tool alone
-    }
-    return dev.waymark.core.permission.PermissionRule.suggest(call.name(), command).toString();
   }
 
   static String describe(CheckpointView checkpoint) {

@@ -2,6 +2,7 @@ package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.workspace.GivenNow;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -232,7 +233,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         welcome.addAll(Demo.welcome(project));
       }
       int status = UiLauncher.run(project, home, settings, dev.waymark.core.permission.Permissions.none(), choice, approval, keys,
-          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue"), welcome,
+          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue", GivenNow.NOTHING), welcome,
           List.of(), cli.getErr(), sandbox);
       cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
       return status;
@@ -242,7 +243,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     } else {
       choice = options.choose(settings, env, cli);
     }
-    UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume));
+    UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume))
+        .given(options.givenNow());
     return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings,
         cli.getErr(), sandbox);
   }

@@ -1,6 +1,7 @@
 package dev.waymark.app;
 
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.workspace.GivenNow;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine;
@@ -51,6 +52,11 @@ final class ModelOptions {
 
   Providers.Choice choose(Settings settings, Map<String, String> env, CommandLine cli) {
     return Providers.choose(this, settings, env, cli);
+  }
+
+  /** Which tab settings this run's flags chose: those win over what a reopened tab saved. */
+  GivenNow givenNow() {
+    return new GivenNow(model != null, approval != null);
   }
 
   /** The approval mode: the flag, else WAYMARK_APPROVAL, else the settings, else ask. */

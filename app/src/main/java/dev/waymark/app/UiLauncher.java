@@ -7,6 +7,7 @@ import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.context.Sandboxing;
+import dev.waymark.core.workspace.GivenNow;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.command.RunInfo;
@@ -32,11 +33,16 @@ final class UiLauncher {
   private UiLauncher() {}
 
   /** Which session the interface opens: a new one, the last one, or one chosen by id, name or picker. */
-  record Opening(boolean continueLast, Optional<String> resume, String continueCommand) {
+  record Opening(boolean continueLast, Optional<String> resume, String continueCommand, GivenNow given) {
     static final Opening NEW = new Opening(false, Optional.empty());
 
     Opening(boolean continueLast, Optional<String> resume) {
-      this(continueLast, resume, "waymark --continue");
+      this(continueLast, resume, "waymark --continue", GivenNow.NOTHING);
+    }
+
+    /** Opening as asked, the flags given now winning over what the reopened tabs saved. */
+    Opening given(GivenNow now) {
+      return new Opening(continueLast, resume, continueCommand, now);
     }
   }
 
@@ -56,6 +62,7 @@ final class UiLauncher {
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox));
+      workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);

@@ -90,7 +90,10 @@ final class Workspaces {
 
   /** For the headless commands, whose tabs never ask a model. */
   static Workspace headless(ShadowStore store) {
-    return of(store, "none", Providers.unconfigured()::create, new SessionSettings("none", ApprovalMode.ASK, false, null));
+    Workspace workspace = of(store, "none", Providers.unconfigured()::create,
+        new SessionSettings("none", ApprovalMode.ASK, false, null));
+    workspace.keepTabSettings(); // "none" and ask are this command's, never the tab's
+    return workspace;
   }
 
   static SessionSettings settings(String model, ApprovalMode approval, boolean interactive) {

@@ -54,17 +54,25 @@ final class ApprovalGate {
    * Never covers secrets and Waymark's files, which are asked about each time.
    */
   void allowForSession(ToolCall call) {
-    Optional<String> command = Optional.empty();
     try {
-      command = shellCommand(call.name(), ToolArguments.parse(call.argumentsJson()));
-    } catch (java.io.IOException e) {
-      // no command to judge: the rule is the tool's, as for any other tool
-    }
-    try {
-      permissions.add(new Permissions.Entry(Permissions.Scope.SESSION, false, PermissionRule.suggest(call.name(), command)));
+      permissions.add(new Permissions.Entry(Permissions.Scope.SESSION, false, suggest(call.name(), call.argumentsJson())));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e); // a session rule is written nowhere
     }
+  }
+
+  /**
+   * The rule that allows calls like this one from now on, by the name rules know the tool by: an MCP
+   * tool's server's own name for it, never the name offered to the model.
+   */
+  PermissionRule suggest(String name, String argumentsJson) {
+    Optional<String> command = Optional.empty();
+    try {
+      command = shellCommand(name, ToolArguments.parse(argumentsJson));
+    } catch (java.io.IOException e) {
+      // no command to judge: the rule is the tool's, as for any other tool
+    }
+    return PermissionRule.suggest(tools.find(name).map(Tool::ruleName).orElse(name), command);
   }
 
   /** The command line of a run_shell call, which shell rules judge; empty for other tools. */

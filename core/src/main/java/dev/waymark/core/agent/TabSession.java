@@ -10,10 +10,12 @@ import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -171,6 +173,11 @@ public final class TabSession implements AutoCloseable {
   /** The allow and deny rules this tab's calls are judged by; front ends list, add and remove them here. */
   public Permissions permissions() {
     return permissions;
+  }
+
+  /** The rule that would allow calls like {@code call} from now on (the approval's "always" offers it). */
+  public PermissionRule ruleFor(ToolCallView call) {
+    return gate.suggest(call.name(), call.argumentsJson());
   }
 
   /** The tab as it stands, on any thread, without waiting on the tree. */

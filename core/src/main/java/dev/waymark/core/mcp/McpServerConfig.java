@@ -27,6 +27,10 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
     headers = headers == null ? Map.of() : Map.copyOf(headers);
     callTimeout = callTimeout == null ? DEFAULT_CALL_TIMEOUT : callTimeout;
     startTimeout = startTimeout == null ? DEFAULT_START_TIMEOUT : startTimeout;
+    if (name.isEmpty() || name.contains("__") || !name.chars().allMatch(c -> c > ' ' && c != '(' && c != ')')) {
+      // rules name a server's tools as mcp__SERVER__TOOL: a name with __ would make mcp__a cover server a__b's tools
+      throw new IllegalArgumentException("MCP server \"" + name + "\" needs a name without spaces, parentheses or \"__\"");
+    }
     if ((command == null) == (url == null)) {
       throw new IllegalArgumentException("MCP server \"" + name + "\" needs either \"command\" (stdio) or \"url\" "
           + "(streamable HTTP), not both");

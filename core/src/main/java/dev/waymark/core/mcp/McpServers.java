@@ -8,6 +8,7 @@ import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.tool.ToolSettings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,8 @@ public final class McpServers implements AutoCloseable {
 
   /**
    * @param environment the variables {@code ${NAME}} in env and headers may name
-   * @param allowedTools {@code SERVER__tool} or {@code SERVER} names whose calls run without asking
+   * @param allowedTools {@code SERVER__tool} (the server's own name of the tool) or {@code SERVER} names
+   *     whose calls run without asking
    */
   public record Options(java.nio.file.Path projectRoot, Map<String, String> environment, Set<String> allowedTools,
       ToolSettings toolSettings) {
@@ -60,6 +62,8 @@ public final class McpServers implements AutoCloseable {
   private final Map<String, Server> servers = new LinkedHashMap<>();
   /** What went wrong so far, for a listener that comes late (the interface is made after the servers start). */
   private final List<String> problems = new ArrayList<>();
+  /** The renamings the chat was told of already: {@link #tools()} runs for every model request. */
+  private final Set<String> toldClashes = new HashSet<>();
   private java.util.function.Consumer<String> problemListener;
   private volatile Runnable listsListener = () -> {};
   private final ExecutorService calls;
@@ -141,13 +145,27 @@ public final class McpServers implements AutoCloseable {
     return servers.isEmpty();
   }
 
-  /** The tools of every server that started; waits for those still starting, each at most its start timeout. */
+  /**
+   * The tools of every server that started, each under a name no other has (the chat is told of a
+   * tool renamed for that, once); waits for servers still starting, each at most its start timeout.
+   */
   public List<Tool> tools() {
-    List<Tool> tools = new ArrayList<>();
+    List<McpTool> tools = new ArrayList<>();
     for (Server server : servers.values()) {
-      tools.addAll(server.awaitTools());
+      server.awaitTools().forEach(tool -> tools.add((McpTool) tool));
     }
-    return tools;
+    McpToolNames.Named named = McpToolNames.assign(tools);
+    for (McpToolNames.Clash clash : named.clashes()) {
+      String message = clash.message();
+      boolean first;
+      synchronized (toldClashes) {
+        first = toldClashes.add(message);
+      }
+      if (first) {
+        problem(message);
+      }
+    }
+    return List.copyOf(named.tools());
   }
 
   /** The prompts of the servers that are ready now, without waiting: {@code /SERVER:NAME} commands. */
@@ -355,8 +373,9 @@ public final class McpServers implements AutoCloseable {
     }
 
     private boolean allowed(String tool) {
+      // the server's own name for the tool: the name offered to the model may be one two tools sanitize to
       return options.allowedTools().contains(config.name())
-          || options.allowedTools().contains(McpTool.nameOf(config.name(), tool));
+          || options.allowedTools().contains(config.name() + "__" + tool);
     }
 
     private void failed(String message) {

@@ -5,8 +5,10 @@ import java.util.regex.Pattern;
 
 /**
  * One allow or deny rule: a tool, or for {@code run_shell} one command ({@code run_shell(git status)})
- * or the commands starting with a prefix ({@code run_shell(npm test:*)}). A rule named
- * {@code mcp__SERVER} covers every tool of that MCP server ({@code mcp__SERVER__TOOL}).
+ * or the commands starting with a prefix ({@code run_shell(npm test:*)}). An MCP server's tool is
+ * {@code mcp__SERVER__TOOL} with the server's own name of the tool ({@code mcp__gh__list.issues}),
+ * never the name offered to the model, which sanitizing could give two tools; a rule named
+ * {@code mcp__SERVER} covers every tool of that server (server names never hold {@code __}).
  *
  * @param tool the tool's name, or {@code mcp__SERVER}
  * @param command the command or prefix in the parentheses, when there are any
@@ -15,11 +17,14 @@ import java.util.regex.Pattern;
 public record PermissionRule(String tool, Optional<String> command, boolean prefix) {
   public static final String SHELL = "run_shell";
   private static final Pattern TOOL = Pattern.compile("[A-Za-z0-9_-]+");
+  /** An MCP server's tool by the server's own name for it, which may hold any character but space and parentheses. */
+  private static final Pattern MCP_TOOL = Pattern.compile("mcp__[^\\s()]+");
   private static final String MCP = "mcp__";
 
   public PermissionRule {
-    if (!TOOL.matcher(tool).matches()) {
-      throw new IllegalArgumentException("\"" + tool + "\" is not a tool name (letters, digits, _ and - only)");
+    if (!TOOL.matcher(tool).matches() && !MCP_TOOL.matcher(tool).matches()) {
+      throw new IllegalArgumentException("\"" + tool + "\" is not a tool name (letters, digits, _ and - only, or "
+          + "mcp__SERVER__TOOL with the server's name of the tool)");
     }
     command = command.map(String::strip);
     if (command.isPresent() && !tool.equals(SHELL)) {
@@ -62,21 +67,13 @@ public record PermissionRule(String tool, Optional<String> command, boolean pref
   }
 
   /**
-   * The name rules use for the tool the model calls {@code tool}: an MCP server's tool, offered to
-   * the model as {@code SERVER__tool}, is {@code mcp__SERVER__tool} in rules (as in Claude Code's
-   * settings); the built-in tools keep their names.
-   */
-  public static String ruleName(String tool) {
-    return tool.contains("__") && !tool.startsWith("mcp__") ? "mcp__" + tool : tool;
-  }
-
-  /**
-   * The rule "allow for the session" offers for a call: for a shell command its prefix, else the
-   * exact command (never a bare {@code rm} or {@code bash}); for any other tool, the tool.
+   * The rule "allow for the session" offers for a call of the tool rules know as {@code tool} (see
+   * {@code Tool.ruleName}): for a shell command its prefix, else the exact command (never a bare
+   * {@code rm} or {@code bash}); for any other tool, the tool.
    */
   public static PermissionRule suggest(String tool, Optional<String> command) {
     if (!tool.equals(SHELL) || command.isEmpty() || command.get().isBlank()) {
-      return tool(ruleName(tool));
+      return tool(tool);
     }
     return ShellCommand.prefix(command.get()).map(PermissionRule::shellPrefix)
         .orElseGet(() -> shellCommand(command.get()));

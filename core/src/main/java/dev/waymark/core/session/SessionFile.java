@@ -81,6 +81,10 @@ public record SessionFile(
     public Tab withClosed(boolean isClosed) {
       return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed, approval);
     }
+
+    public Tab withSettings(String newProvider, String newModel, String newApproval) {
+      return new Tab(tabId, title, newProvider, newModel, input, live, filesAt, redo, checkpoints, saves, closed, newApproval);
+    }
   }
 
   /** One checkpoint: its place in the tree, its files (commit, tag, changes) and its turn's messages. */

@@ -14,7 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One tool of an MCP server, offered to the model as {@code SERVER__tool}. The server is another
+ * One tool of an MCP server, offered to the model as {@code SERVER__tool} (in the characters model
+ * APIs accept, and made unique among the tools offered: see {@link #named}). Approval and rules
+ * know it by its server's real name for it ({@link #ruleName}), never by the name offered, which
+ * two tools could share before it was made unique. The server is another
  * program that may write files in the project, so a call is captured like an unsandboxed shell
  * command: it takes the project's command slot, the work tree is scanned before and compared
  * after, and what changed is recorded in the running checkpoint and listed in the result.
@@ -23,7 +26,7 @@ public final class McpTool implements Tool {
   private static final Logger LOG = LoggerFactory.getLogger(McpTool.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   /** OpenAI's and Anthropic's limit on a tool name. */
-  static final int MAX_NAME = 64;
+  public static final int MAX_NAME = 64;
   private static final long SLOT_POLL_MILLIS = 200;
   private static final int SUMMARY_ARGUMENTS = 200;
 
@@ -43,13 +46,28 @@ public final class McpTool implements Tool {
 
   public McpTool(Server server, String tool, String description, JsonNode inputSchema, boolean preApproved,
       ToolSettings settings) {
+    this(server, tool, new ToolSpec(nameOf(server.name(), tool),
+        "[MCP server " + server.name() + "] " + (description == null || description.isBlank() ? tool : description),
+        schema(inputSchema)), preApproved, settings);
+  }
+
+  private McpTool(Server server, String tool, ToolSpec spec, boolean preApproved, ToolSettings settings) {
     this.server = server;
     this.tool = tool;
+    this.spec = spec;
     this.preApproved = preApproved;
     this.settings = settings;
-    this.spec = new ToolSpec(nameOf(server.name(), tool),
-        "[MCP server " + server.name() + "] " + (description == null || description.isBlank() ? tool : description),
-        schema(inputSchema));
+  }
+
+  /** This tool offered to the model as {@code name} (one that no other tool offered has). */
+  public McpTool named(String name) {
+    return name.equals(spec.name()) ? this
+        : new McpTool(server, tool, new ToolSpec(name, spec.description(), spec.parameters()), preApproved, settings);
+  }
+
+  /** Whether {@link #nameOf} had to change the server's or the tool's name (characters or length). */
+  public boolean renamed() {
+    return !nameOf(server.name(), tool).equals(server.name() + "__" + tool);
   }
 
   /** {@code SERVER__tool}, in the characters model APIs accept, at most 64 of them. */

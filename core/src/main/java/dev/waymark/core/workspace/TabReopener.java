@@ -21,12 +21,23 @@ final class TabReopener {
   private final ShadowStore store;
   private final String provider;
   private final Workspace.TabFactory factory;
+  private volatile GivenNow givenNow = GivenNow.NOTHING;
+  private volatile boolean keepSettings;
 
   /** @param provider the run's provider: a tab saved under another one keeps the run's model */
   TabReopener(ShadowStore store, String provider, Workspace.TabFactory factory) {
     this.store = store;
     this.provider = provider;
     this.factory = factory;
+  }
+
+  void givenNow(GivenNow given) {
+    this.givenNow = given;
+  }
+
+  /** Tabs opened from now on keep the provider, model and mode they were saved with (see {@link Workspace#keepTabSettings}). */
+  void keepSettings() {
+    this.keepSettings = true;
   }
 
   /**
@@ -62,6 +73,10 @@ final class TabReopener {
     Map<Integer, List<Event>> history = SessionCodec.history(record);
     Event.TabRestored event = restoredEvent(tabId, tree, memory, history);
     TabSession session = factory.create(tree, memory);
+    if (keepSettings) {
+      return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
+          record.isClosed(), Optional.of(new WorkspaceTab.Kept(record.provider(), record.model(), record.approval())));
+    }
     restoreSettings(session, record, notes);
     return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
         record.isClosed());
@@ -82,30 +97,42 @@ final class TabReopener {
   }
 
   /**
-   * Gives a tab back the model and approval mode it was saved with. The model only under the same
-   * provider (another provider would not know it). Yolo comes back only in a run started in yolo:
-   * a session file must not be a way around the mode the user started with.
+   * Gives a tab back the model and approval mode it was saved with, unless the user chose them for
+   * this run (then the note says what the tab had). The model only under the same provider (another
+   * provider would not know it). Yolo comes back only in a run started in yolo: a session file must
+   * not be a way around the mode the user started with.
    */
   private void restoreSettings(TabSession session, SessionFile.Tab record, List<String> notes) {
-    if (record.model() != null && !record.model().isBlank() && provider.equals(record.provider())
-        && !record.model().equals(session.settings().model())) {
+    GivenNow given = givenNow;
+    String model = session.settings().model();
+    boolean savedModel = record.model() != null && !record.model().isBlank() && provider.equals(record.provider())
+        && !record.model().equals(model);
+    if (savedModel && given.model()) {
+      notes.add("Tab " + record.tabId() + " was on " + record.model() + "; it opens on " + model + ", as --model says.");
+    } else if (savedModel) {
       session.submit(new Command.SetModel(record.model()));
     }
     if (record.approval() == null) {
       return; // a session from before modes were per tab: the run's mode
     }
+    ApprovalMode now = session.settings().approval();
     ApprovalMode saved;
     try {
       saved = ApprovalMode.parse(record.approval());
     } catch (IllegalArgumentException e) {
       notes.add("Tab " + record.tabId() + " was saved in an unknown mode \"" + record.approval() + "\"; it opens in "
-          + session.settings().approval().label() + ".");
+          + now.label() + ".");
       return;
     }
-    ApprovalMode now = session.settings().approval();
-    if (saved == ApprovalMode.YOLO && now != ApprovalMode.YOLO) {
+    if (saved == now) {
+      return;
+    }
+    if (given.approval()) {
+      notes.add("Tab " + record.tabId() + " was in " + saved.label() + " mode; it opens in " + now.label()
+          + ", as --approval says.");
+    } else if (saved == ApprovalMode.YOLO) {
       notes.add("Tab " + record.tabId() + " was in yolo mode; it opens in " + now.label() + " (/mode yolo sets it again).");
-    } else if (saved != now) {
+    } else {
       session.submit(new Command.SetMode(saved.label()));
     }
   }

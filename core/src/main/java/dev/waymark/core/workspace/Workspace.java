@@ -73,6 +73,20 @@ public final class Workspace implements AutoCloseable {
 
   private volatile dev.waymark.core.mcp.McpServers mcp;
 
+  /**
+   * For a command that never asks a model ({@code checkpoints}, {@code sessions}): the tabs it opens
+   * are saved with the provider, model and mode they were saved with, not its own "none" and safest
+   * mode, which the next {@code --continue} would otherwise take.
+   */
+  public void keepTabSettings() {
+    reopener.keepSettings();
+  }
+
+  /** The settings the user chose for this run, which tabs opened from now on take over what they saved. */
+  public void givenNow(GivenNow given) {
+    reopener.givenNow(given);
+  }
+
   /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;

@@ -17,9 +17,22 @@ public final class WorkspaceTab {
   private volatile String title;
   private volatile String input;
   private volatile boolean closed;
+  private final Optional<Kept> kept;
+
+  /**
+   * The provider, model and mode a tab was saved with, saved again as they were by a command that
+   * never asks a model (its own model is "none", its mode the safest).
+   */
+  record Kept(String provider, String model, String approval) {}
 
   WorkspaceTab(TabSession session, Transcript transcript, Optional<Event.TabRestored> restored, String title, String input,
       boolean closed) {
+    this(session, transcript, restored, title, input, closed, Optional.empty());
+  }
+
+  WorkspaceTab(TabSession session, Transcript transcript, Optional<Event.TabRestored> restored, String title, String input,
+      boolean closed, Optional<Kept> kept) {
+    this.kept = kept;
     this.session = session;
     this.transcript = transcript;
     this.restored = restored;
@@ -64,6 +77,11 @@ public final class WorkspaceTab {
   public void subscribe(Consumer<Event> subscriber) {
     restored.ifPresent(subscriber);
     session.subscribe(subscriber);
+  }
+
+  /** What to save as the tab's provider, model and mode instead of its session's; empty for a tab that runs. */
+  Optional<Kept> kept() {
+    return kept;
   }
 
   Transcript transcript() {

@@ -10,6 +10,7 @@ import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.ToolResult;
@@ -56,6 +57,19 @@ class McpApprovalTest {
       }
     };
     return new McpTool(server, name, null, null, preApproved, ToolSettings.DEFAULTS);
+  }
+
+  @Test
+  void theRuleAlwaysOffersForARenamedToolNamesTheServersOwnTool() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": []}", "test")),
+        Toolset.of(List.of(tool("list_issues", false), tool("list.issues", false).named("srv__list_issues_2"))),
+        new SessionSettings("m", ApprovalMode.ASK, true, null));
+    assertThat(session.ruleFor(new ToolCallView("c1", "srv__list_issues_2", "{}")).toString())
+        .isEqualTo("mcp__srv__list.issues");
+    assertThat(session.ruleFor(new ToolCallView("c2", "srv__list_issues", "{}")).toString())
+        .isEqualTo("mcp__srv__list_issues");
   }
 
   @Test

@@ -26,6 +26,14 @@ class McpServerConfigTest {
   }
 
   @Test
+  void aServerNameCannotMakeOneServersRulesCoverAnothersTools() {
+    // mcp__a would cover mcp__a__b__tool, a tool of server a__b
+    assertThatThrownBy(() -> McpServerConfig.stdio("a__b", "x", List.of())).hasMessageContaining("__");
+    assertThatThrownBy(() -> McpServerConfig.stdio("my server", "x", List.of())).hasMessageContaining("spaces");
+    assertThat(McpServerConfig.stdio("git-hub.v2", "x", List.of()).name()).isEqualTo("git-hub.v2");
+  }
+
+  @Test
   void aServerIsEitherACommandOrAUrl() {
     assertThatThrownBy(() -> new McpServerConfig("both", "x", null, null, null, "http://h/mcp", null, null, null))
         .hasMessageContaining("either \"command\" (stdio) or \"url\"");

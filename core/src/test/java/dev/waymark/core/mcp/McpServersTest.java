@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.permission.PermissionRule;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +90,41 @@ class McpServersTest {
   }
 
   @Test
+  void twoToolsWhoseNamesSanitizeAlikeGetDistinctNamesAndAreAllowedOnlyByTheirOwn() {
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    start(Map.of(), Set.of("t__list_issues"), stdio("t", "normal"));
+    servers.onProblem(told::add);
+    List<String> names = servers.tools().stream().map(Tool::name).toList();
+    assertThat(names).doesNotHaveDuplicates().contains("t__list_issues", "t__list_issues_2");
+
+    // the tool whose name needed no change keeps it, whichever the server listed first
+    McpTool exact = (McpTool) tool("t__list_issues");
+    McpTool dotted = (McpTool) tool("t__list_issues_2");
+    assertThat(exact.tool()).isEqualTo("list_issues");
+    assertThat(dotted.tool()).isEqualTo("list.issues");
+    assertThat(call("t__list_issues").content()).isEqualTo("ran list_issues\n");
+    assertThat(call("t__list_issues_2").content()).isEqualTo("ran list.issues\n");
+
+    // allowedTools and rules name the server's real tool: t__list_issues allows list_issues only
+    assertThat(exact.preApproved()).isTrue();
+    assertThat(dotted.preApproved()).isFalse();
+    assertThat(dotted.ruleName()).isEqualTo("mcp__t__list.issues");
+    Permissions rules = new Permissions(List.of(
+        new Permissions.Entry(Permissions.Scope.USER, false,
+            PermissionRule.parse("mcp__t__list_issues"))),
+        Permissions.RuleFiles.NONE);
+    assertThat(rules.check(exact.ruleName(), Optional.empty()).outcome())
+        .isEqualTo(Permissions.Outcome.ALLOW);
+    assertThat(rules.check(dotted.ruleName(), Optional.empty()).outcome())
+        .isEqualTo(Permissions.Outcome.ASK);
+
+    // the chat says which tool got which name, once
+    servers.tools();
+    assertThat(told).filteredOn(m -> m.contains("list.issues")).hasSize(1).allSatisfy(m -> assertThat(m)
+        .contains("t__list_issues_2").contains("list_issues"));
+  }
+
+  @Test
   void imagesAndResourceLinksAreNamedByTypeAndSizeAndStructuredContentIsPassedOn() {
     start(Map.of(), Set.of(), stdio("t", "normal"));
     assertThat(call("t__rich").content()).isEqualTo("here\n[image: image/png, 1234 bytes]\n"
@@ -130,7 +168,9 @@ class McpServersTest {
     assertThat(down.content()).contains("is not running").contains("not restarted");
     assertThat(servers.status().get(0).state()).isEqualTo(McpServers.State.FAILED);
     assertThat(servers.tools()).isEmpty();
-    assertThat(told).hasSize(2).allMatch(m -> m.contains("MCP server t stopped unexpectedly"));
+    // the test server also has two tools named alike, which the chat is told of once
+    assertThat(told).filteredOn(m -> !m.contains("offered to the model as")).hasSize(2)
+        .allMatch(m -> m.contains("MCP server t stopped unexpectedly"));
   }
 
   @Test

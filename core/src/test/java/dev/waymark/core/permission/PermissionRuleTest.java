@@ -138,4 +138,16 @@ class PermissionRuleTest {
     assertThat(written).isEmpty();
     assertThat(rules.check("run_shell", cmd("make"))).isEqualTo(Permissions.Verdict.ASK);
   }
+
+  @Test
+  void anMcpToolIsNamedByItsServersOwnNameForItAndItsServerRuleCoversIt() {
+    PermissionRule dotted = PermissionRule.parse("mcp__gh__list.issues");
+    assertThat(dotted.allows("mcp__gh__list.issues", Optional.empty())).isTrue();
+    assertThat(dotted.allows("mcp__gh__list_issues", Optional.empty())).isFalse();
+    assertThat(PermissionRule.parse("mcp__gh__list_issues").allows("mcp__gh__list.issues", Optional.empty())).isFalse();
+    assertThat(PermissionRule.parse("mcp__gh").allows("mcp__gh__list.issues", Optional.empty())).isTrue();
+    // what "always" offers is the rule name it is given, not a name made from what the model called
+    assertThat(PermissionRule.suggest("mcp__gh__list.issues", Optional.empty()).toString()).isEqualTo("mcp__gh__list.issues");
+    assertThatThrownBy(() -> PermissionRule.parse("read file")).isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -188,6 +188,11 @@ public final class TestMcpServer {
     tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "said_twice", TEXT), (exchange, request) ->
         McpSchema.CallToolResult.builder().addTextContent("Wrote 3 lines").structuredContent(Map.of("content", "Wrote 3 lines"))
             .build()));
+    // two tools that model APIs would both call t__list_issues; the one whose name needs no change is listed second
+    tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "list.issues", TEXT), (exchange, request) ->
+        McpSchema.CallToolResult.builder().addTextContent("ran list.issues").build()));
+    tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "list_issues", TEXT), (exchange, request) ->
+        McpSchema.CallToolResult.builder().addTextContent("ran list_issues").build()));
     return tools;
   }
 }

@@ -237,6 +237,39 @@ class WorkspaceTest {
   }
 
   @Test
+  void aModelAndModeGivenNowWinOverTheOnesTheTabSavedAndTheNotesSaySo() throws Exception {
+    Workspace first = workspace(ApprovalMode.ASK);
+    WorkspaceTab tab = first.newTab();
+    tab.session().submit(new Command.SetMode("auto"));
+    tab.session().submit(new Command.SetModel("old-model"));
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+    turn(first, tab, events, "look around", 1);
+    first.saveAndClose();
+
+    // as `waymark --continue --model scripted --approval plan`
+    Workspace second = workspace(ApprovalMode.PLAN);
+    second.givenNow(new GivenNow(true, true));
+    Workspace.Opened opened = second.open(second.files().load(first.id()));
+    WorkspaceTab back = opened.tabs().get(0);
+    back.session().idle().get(10, TimeUnit.SECONDS);
+    assertThat(back.session().settings().approval()).isEqualTo(ApprovalMode.PLAN);
+    assertThat(back.session().settings().model()).isEqualTo("scripted");
+    assertThat(opened.notes()).anySatisfy(n -> assertThat(n).contains("auto", "opens in plan", "--approval"));
+    assertThat(opened.notes()).anySatisfy(n -> assertThat(n).contains("old-model", "scripted", "--model"));
+    second.close();
+    workspaces.remove(second);
+
+    // a yolo tab opened with --approval yolo is in yolo; with only --model, the saved mode comes back
+    Workspace third = workspace(ApprovalMode.AUTO_EDIT);
+    third.givenNow(new GivenNow(true, false));
+    WorkspaceTab again = third.open(third.files().load(first.id())).tabs().get(0);
+    again.session().idle().get(10, TimeUnit.SECONDS);
+    assertThat(again.session().settings().approval()).isEqualTo(ApprovalMode.AUTO);
+    assertThat(again.session().settings().model()).isEqualTo("scripted");
+  }
+
+  @Test
   void aSessionFromBeforeModesWerePerTabOpensInTheModeOfTheRun() throws Exception {
     Workspace first = workspace(ApprovalMode.ASK);
     WorkspaceTab tab = first.newTab();

@@ -43,22 +43,10 @@ public final class ApprovalPrompt {
   private Choice choice = Choice.ALLOW_ONCE;
   private int scope;
 
-  public ApprovalPrompt(ToolCallView call) {
+  /** @param rule what "allow …" keeps in force: the session names the tool as rules know it */
+  public ApprovalPrompt(ToolCallView call, PermissionRule rule) {
     this.callId = call.id();
-    this.rule = PermissionRule.suggest(call.name(), shellCommand(call));
-  }
-
-  /** The command of a run_shell call, read from its arguments. */
-  static Optional<String> shellCommand(ToolCallView call) {
-    if (!call.name().equals(PermissionRule.SHELL)) {
-      return Optional.empty();
-    }
-    try {
-      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
-      return args != null && args.path("command").isTextual() ? Optional.of(args.path("command").asText()) : Optional.empty();
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return Optional.empty();
-    }
+    this.rule = rule;
   }
 
   public String callId() {

@@ -183,7 +183,7 @@ public final class TabController {
     if (pending.isEmpty()) {
       approvalPrompt = null;
     } else if (approvalPrompt == null || !approvalPrompt.callId().equals(pending.get().call().id())) {
-      approvalPrompt = new ApprovalPrompt(pending.get().call());
+      approvalPrompt = new ApprovalPrompt(pending.get().call(), session.ruleFor(pending.get().call()));
     }
     return Optional.ofNullable(approvalPrompt);
   }
