@@ -92,12 +92,15 @@ final class LayerRecording {
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
+      // why each directory above a change is left out (absent: it is not), decided once
+      Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
+      // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
+      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes,
+          (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
       LayerApply.Result result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom), merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
-            /** Why each directory above a change is left out (absent: it is not), decided once. */
-            private final Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
             private final List<FileState> states = new ArrayList<>();
             private long bytes;
 
@@ -107,7 +110,7 @@ final class LayerRecording {
               FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
               FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
               ProjectWalker.Exclusion why = exclusion(layer, path, after != null ? then : now, rules, directories);
-              if (why != null) {
+              if (why != null && !movedOut.contains(path)) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
               }
