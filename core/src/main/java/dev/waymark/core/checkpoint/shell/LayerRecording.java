@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
+import dev.waymark.core.layer.LayerChange;
 import dev.waymark.core.layer.LayerChanges;
 import dev.waymark.core.layer.UnnamedEntries;
 import dev.waymark.core.layer.UpperReader;
@@ -84,17 +85,24 @@ final class LayerRecording {
             + (keepUpper && entry.source() != null ? "applied once its processes end" : "applied") + ", not recorded, "
             + "and undo leaves it"));
       }
+      // what would make git run a program outside the sandbox never reaches the project
+      List<GitProgramGuard.Refused> refused = GitProgramGuard.refused(layer, read.changes());
+      refused.forEach(r -> skipped.add(new WorkTreeChanges.Skipped(r.path(), r.why())));
+      List<LayerChange> changes = GitProgramGuard.without(read.changes(), refused);
       // what was below a directory the command removed goes before the directory does
       UnnamedEntries.deleteFirst(read.unnamed());
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new java.util.HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
-      LayerApply.Result result = LayerApply.apply(layer, read.changes(), bases(turn, layer, startedFrom), merge,
+      // why each directory above a change is left out (absent: it is not), decided once
+      Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
+      // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
+      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes,
+          (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
+      LayerApply.Result result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom), merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
-            /** Why each directory above a change is left out (absent: it is not), decided once. */
-            private final Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
             private final List<FileState> states = new ArrayList<>();
             private long bytes;
 
@@ -104,7 +112,7 @@ final class LayerRecording {
               FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
               FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
               ProjectWalker.Exclusion why = exclusion(layer, path, after != null ? then : now, rules, directories);
-              if (why != null) {
+              if (why != null && !movedOut.contains(path)) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
               }
@@ -160,10 +168,10 @@ final class LayerRecording {
       if (!keepUpper) { // moved whole, so not while processes still write in the layer
         UnnamedEntries.moveAfter(read.unnamed());
       }
-      List<FileChange> changes = new ArrayList<>();
+      List<FileChange> made = new ArrayList<>();
       for (FileChange change : turn.changes()) {
         if (recorded.containsKey(change.path()) && !clashed.contains(change.path())) {
-          changes.add(change);
+          made.add(change);
         }
       }
       List<String> notApplied = new ArrayList<>();
@@ -181,7 +189,7 @@ final class LayerRecording {
           LOG.warn("{} was applied but could not be removed", layer, e); // without its journal, it is never applied again
         }
       }
-      return new Outcome(new WorkTreeChanges(changes, skipped), notApplied, tag);
+      return new Outcome(new WorkTreeChanges(made, skipped), notApplied, tag);
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not apply {}", layer, e);
       throw new CheckpointException("Could not apply the command's changes to the project (" + e.getMessage()
