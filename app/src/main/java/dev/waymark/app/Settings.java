@@ -659,7 +659,7 @@ record Settings(
     return new dev.waymark.core.sandbox.SandboxPolicy(
         s.mode() == null ? dev.waymark.core.sandbox.SandboxMode.AUTO : dev.waymark.core.sandbox.SandboxMode.parse(s.mode()),
         s.writable().stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(s.network()),
-        Boolean.TRUE.equals(s.gitWritable()), hidden, List.of(userFile(env).getParent()));
+        Boolean.TRUE.equals(s.gitWritable()), hidden, List.of(userFile(env).getParent()), List.of(), home.root());
   }
 
   private static Path expand(String path, Path userHome) {
