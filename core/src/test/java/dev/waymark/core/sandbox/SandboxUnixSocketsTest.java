@@ -108,4 +108,26 @@ class SandboxUnixSocketsTest {
         + "import subprocess\nprint(subprocess.run(['echo', 'child'], capture_output=True).stdout.decode().strip())\n");
     assertThat(out).as(out).contains("pair\n", "TCP True\n", "child\n");
   }
+
+  @Test
+  void aSocketTheUserNamesIsReachableEvenUnderRunAndStatusSaysTheFilterIsOff() throws Exception {
+    Path listed = Path.of("/run", "waymark-listed-" + UUID.randomUUID() + ".sock");
+    Path other = base.resolve("other.sock");
+    try (var a = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        var b = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      a.bind(UnixDomainSocketAddress.of(listed));
+      b.bind(UnixDomainSocketAddress.of(other));
+      ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+          List.of(), List.of(listed), data));
+      assertThat(run(sandbox, project, connect(listed))).contains("CONNECTED");
+      assertThat(sandbox.blocksUnixSockets()).isFalse();
+      assertThat(sandbox.describe()).contains("Unix sockets are not blocked, as sandbox.unixSockets names " + listed
+          + ": a command can connect to those and to any other socket it can see");
+      assertThat(run(sandbox, project, connect(other))).as("as /status says: seccomp cannot tell one path from another")
+          .contains("CONNECTED");
+      assertThat(sandbox(false).describe()).contains("Unix sockets are blocked");
+    } finally {
+      Files.deleteIfExists(listed);
+    }
+  }
 }
