@@ -120,28 +120,6 @@ record Settings(
     }
   }
 
-  /**
-   * Where shell commands run: {@code mode} auto (the sandbox where it can start), required (refuse
-   * commands without it) or off; {@code writable} directories besides the project and /tmp
-   * (absolute, or from {@code ~/}); {@code network}; {@code gitWritable} opens the project's .git.
-   */
-  record SandboxSetting(String mode, List<String> writable, Boolean network, Boolean gitWritable) {
-    SandboxSetting {
-      writable = writable == null ? List.of() : List.copyOf(writable);
-    }
-
-    /** These values with every one {@code later} sets taking its place; writable directories add up. */
-    SandboxSetting overriddenBy(SandboxSetting later) {
-      if (later == null) {
-        return this;
-      }
-      List<String> dirs = new ArrayList<>(writable);
-      later.writable().stream().filter(d -> !dirs.contains(d)).forEach(dirs::add);
-      return new SandboxSetting(or(later.mode(), mode), dirs, later.network() != null ? later.network() : network,
-          later.gitWritable() != null ? later.gitWritable() : gitWritable);
-    }
-  }
-
   /** How many automatic checkpoints per tab keep their tags, and for how many days. */
   record Retention(Integer keepPerTab, Integer maxAgeDays) {}
 
@@ -253,7 +231,7 @@ record Settings(
       ignored.add("model \"" + model + "\"");
       model = null;
     }
-    SandboxSetting sandbox = own.sandbox() == null ? null : tightenedOnly(own.sandbox(), ignored);
+    SandboxSetting sandbox = own.sandbox() == null ? null : own.sandbox().tightenedOnly(ignored);
     // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
     if (!own.keyBindings().isEmpty()) {
       ignored.add("keyBindings");
@@ -295,33 +273,6 @@ record Settings(
       days = null;
     }
     return keep == null && days == null ? null : new Retention(keep, days);
-  }
-
-  /**
-   * What an untrusted project's sandbox setting may keep: anything that confines commands more
-   * (mode required, network or .git closed). Turning the sandbox off, opening the network or .git,
-   * or another writable directory would let a cloned repository's commands reach outside it.
-   */
-  private static SandboxSetting tightenedOnly(SandboxSetting own, List<String> ignored) {
-    String mode = own.mode();
-    if (mode != null && !"required".equalsIgnoreCase(mode)) {
-      ignored.add("sandbox.mode \"" + mode + "\"");
-      mode = null;
-    }
-    if (!own.writable().isEmpty()) {
-      ignored.add("sandbox.writable");
-    }
-    Boolean network = own.network();
-    if (Boolean.TRUE.equals(network)) {
-      ignored.add("sandbox.network");
-      network = null;
-    }
-    Boolean git = own.gitWritable();
-    if (Boolean.TRUE.equals(git)) {
-      ignored.add("sandbox.gitWritable");
-      git = null;
-    }
-    return new SandboxSetting(mode, List.of(), network, git);
   }
 
   /** Records {@code project} (its real path) as trusted in the user's settings file, keeping everything else in it. */
@@ -457,19 +408,9 @@ record Settings(
       }
     }
     if (sandbox != null) {
-      if (sandbox.mode() != null) {
-        try {
-          dev.waymark.core.sandbox.SandboxMode.parse(sandbox.mode());
-        } catch (IllegalArgumentException e) {
-          throw bad(file, text, "/sandbox/mode", e.getMessage());
-        }
-      }
-      for (int i = 0; i < sandbox.writable().size(); i++) {
-        String dir = sandbox.writable().get(i);
-        if (dir == null || !(dir.startsWith("/") || dir.startsWith("~/") || dir.equals("~"))) {
-          throw bad(file, text, "/sandbox/writable/" + i, "sandbox.writable: \"" + dir + "\" is not a directory path: "
-              + "give it from / or from ~/ (e.g. \"~/.m2\").");
-        }
+      var problem = sandbox.problem();
+      if (problem.isPresent()) {
+        throw bad(file, text, problem.get().pointer(), problem.get().message());
       }
     }
     if (maxStepsPerTurn != null && maxStepsPerTurn < 1) {
@@ -651,19 +592,9 @@ record Settings(
    * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
    */
   dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
-    Path userHome = Path.of(System.getProperty("user.home"));
-    List<Path> hidden = new ArrayList<>(List.of(home.root()));
-    providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull)
-        .forEach(f -> hidden.add(expand(f, userHome)));
-    SandboxSetting s = sandbox == null ? new SandboxSetting(null, List.of(), null, null) : sandbox;
-    return new dev.waymark.core.sandbox.SandboxPolicy(
-        s.mode() == null ? dev.waymark.core.sandbox.SandboxMode.AUTO : dev.waymark.core.sandbox.SandboxMode.parse(s.mode()),
-        s.writable().stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(s.network()),
-        Boolean.TRUE.equals(s.gitWritable()), hidden, List.of(userFile(env).getParent()));
-  }
-
-  private static Path expand(String path, Path userHome) {
-    return path.equals("~") ? userHome : path.startsWith("~/") ? userHome.resolve(path.substring(2)) : Path.of(path);
+    return (sandbox == null ? SandboxSetting.NONE : sandbox).policy(home, userFile(env).getParent(),
+        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(),
+        Path.of(System.getProperty("user.home")));
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -58,6 +58,22 @@ class SandboxSettingsTest {
   }
 
   @Test
+  void theUnixSocketsTheUserNamesAreReachableButAnUntrustedProjectCannotNameAny() throws Exception {
+    write(Settings.userFile(env), "{\"sandbox\": {\"unixSockets\": [\"~/.docker/run/docker.sock\"]}}");
+    write(Settings.projectFile(project), "{\"sandbox\": {\"unixSockets\": [\"/var/run/docker.sock\"]}}");
+    WaymarkHome home = new WaymarkHome(temp.resolve("data"));
+    Settings.Loaded loaded = Settings.resolve(env, project);
+    SandboxPolicy policy = loaded.settings().sandboxPolicy(home, env);
+    assertThat(policy.unixSockets()).containsExactly(Path.of(System.getProperty("user.home"), ".docker/run/docker.sock"));
+    assertThat(policy.privateDir()).isEqualTo(home.root());
+    assertThat(loaded.warning()).get().asString().contains("sandbox.unixSockets");
+    assertThat(Settings.NONE.sandboxPolicy(home, env).unixSockets()).isEmpty();
+    write(Settings.userFile(env), "{\"sandbox\": {\"unixSockets\": [\"docker.sock\"]}}");
+    assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
+        .hasMessageContaining("\"docker.sock\" is not a path");
+  }
+
+  @Test
   void aBadModeOrARelativeDirectoryIsOneLocatedLine() throws Exception {
     write(Settings.userFile(env), "{\n  \"sandbox\": {\"mode\": \"maybe\"}\n}");
     assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)

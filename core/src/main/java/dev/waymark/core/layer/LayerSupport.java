@@ -1,5 +1,6 @@
 package dev.waymark.core.layer;
 
+import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -171,6 +172,11 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
   }
 
   private List<String> enter(Path lower, Path upper, Path work, List<String> sandboxArgv, long uid, long gid) {
+    // the opener of the sandbox's seccomp program stays outside: the namespace goes around bwrap itself
+    return ShellSandbox.entering(sandboxArgv, bwrapArgv -> enterBwrap(lower, upper, work, bwrapArgv, uid, gid));
+  }
+
+  private List<String> enterBwrap(Path lower, Path upper, Path work, List<String> sandboxArgv, long uid, long gid) {
     if (!available()) {
       throw new IllegalStateException("no layers here: " + unavailable);
     }

@@ -9,8 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * The sandbox as found on this machine: the policy, and either the {@code bwrap} that enforces it
@@ -23,18 +25,37 @@ import java.util.concurrent.TimeUnit;
  * when it is killed, so stopping the marked processes leaves none behind. {@code --die-with-parent}
  * is not used: bwrap's init dies with the outer {@code bwrap} as soon as the command returns, which
  * would kill the background jobs Waymark records later.
+ *
+ * <p>Unix sockets: a read-only file system still lets a command connect to the sockets on it, so
+ * unless the user names sockets to reach, bwrap loads a {@link SocketFilter} that refuses to make
+ * one. bwrap reads it from a file descriptor, which Java cannot hand a child: the command line
+ * starts with {@link #OPENER}, a shell that opens the filter's file on fd 9 and execs the rest.
+ *
+ * @param socketFilter the file of the seccomp program commands get; empty when none is loaded
+ * @param unfiltered why Unix sockets are not blocked, when they are not and the user did not ask for it; else empty
  */
-public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String unavailable) {
+public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String unavailable, Optional<Path> socketFilter,
+    String unfiltered) {
   /** The Debian/Ubuntu/Fedora/Arch package that holds {@code bwrap}. */
   public static final String PACKAGE = "bubblewrap";
 
   /** No sandbox, on purpose. */
   public static final ShellSandbox OFF = new ShellSandbox(SandboxPolicy.OFF, Optional.empty(), "");
 
+  /** The shell that opens the file ($0) on fd 9 for {@code bwrap --seccomp 9} and execs the command line after it. */
+  static final List<String> OPENER = List.of("/bin/sh", "-c", "exec \"$@\" 9<\"$0\"");
+  private static final String FILTER_FD = "9";
+
   public ShellSandbox {
-    java.util.Objects.requireNonNull(policy);
-    java.util.Objects.requireNonNull(bwrap);
+    Objects.requireNonNull(policy);
+    Objects.requireNonNull(bwrap);
+    Objects.requireNonNull(socketFilter);
     unavailable = unavailable == null ? "" : unavailable;
+    unfiltered = unfiltered == null ? "" : unfiltered;
+  }
+
+  public ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String unavailable) {
+    this(policy, bwrap, unavailable, Optional.empty(), "");
   }
 
   /**
@@ -53,12 +74,58 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     if (found.isEmpty()) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap was not found on PATH (install the package " + PACKAGE + ")");
     }
-    String failure = tryOnce(found.get());
+    if (!policy.unixSockets().isEmpty()) {
+      return started(policy, found.get(), Optional.empty(), "");
+    }
+    Optional<SocketFilter> program = SocketFilter.here();
+    if (program.isEmpty()) {
+      return started(policy, found.get(), Optional.empty(), "Waymark has no seccomp program for this machine ("
+          + System.getProperty("os.arch") + ")");
+    }
+    Path file;
+    try {
+      file = program.get().writeTo(filterDir(policy));
+      if (policy.privateDir() == null) {
+        file.toFile().deleteOnExit(); // before its directory, which is deleted only once empty
+      }
+    } catch (IOException e) {
+      return started(policy, found.get(), Optional.empty(), "the seccomp program could not be written: " + e.getMessage());
+    }
+    if (tryOnce(found.get(), Optional.of(file)) == null) {
+      return new ShellSandbox(policy, found, "", Optional.of(file), "");
+    }
+    return started(policy, found.get(), Optional.empty(), "bwrap could not load the seccomp program here");
+  }
+
+  /** The sandbox without a socket filter, if bwrap starts one at all. */
+  private static ShellSandbox started(SandboxPolicy policy, Path bwrap, Optional<Path> filter, String unfiltered) {
+    String failure = tryOnce(bwrap, filter);
     if (failure != null) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap cannot start a sandbox here (" + failure
           + "); user namespaces may be disabled on this system");
     }
-    return new ShellSandbox(policy, found, "");
+    return new ShellSandbox(policy, Optional.of(bwrap), "", filter, unfiltered);
+  }
+
+  /** Where the seccomp program is kept: Waymark's private directory, else one of this process, hidden from commands. */
+  private static Path filterDir(SandboxPolicy policy) throws IOException {
+    if (policy.privateDir() != null) {
+      return policy.privateDir();
+    }
+    synchronized (ShellSandbox.class) {
+      if (ownFilterDir == null) {
+        ownFilterDir = Files.createTempDirectory("waymark-sandbox-");
+        ownFilterDir.toFile().deleteOnExit();
+      }
+      return ownFilterDir;
+    }
+  }
+
+  private static Path ownFilterDir;
+
+  /** Whether commands cannot make a Unix socket. */
+  public boolean blocksUnixSockets() {
+    return confines() && socketFilter.isPresent() && policy.unixSockets().isEmpty();
   }
 
   /** Whether commands run in the sandbox. */
@@ -72,6 +139,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return "bwrap: the file system is read-only but for the project, a private /tmp"
           + (policy.writable().isEmpty() ? "" : " and " + policy.writable().size() + " declared directories")
           + "; .git" + (policy.gitWritable() ? " is writable" : " and .waymark are read-only")
+          + "; " + describeUnixSockets()
           + "; a command may ask to run outside the sandbox, which the user approves";
     }
     if (refuses()) {
@@ -83,6 +151,21 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     return "none (" + unavailable + "): shell commands run with the user's rights (what they change in the project is "
         + "still recorded)";
+  }
+
+  /** What a command can connect to among the Unix sockets outside the sandbox. */
+  public String describeUnixSockets() {
+    if (blocksUnixSockets()) {
+      return "Unix sockets are blocked (a command cannot make one, so it reaches none outside the sandbox)";
+    }
+    if (!policy.unixSockets().isEmpty()) {
+      return "Unix sockets are not blocked, as sandbox.unixSockets names " + String.join(", ",
+          policy.unixSockets().stream().map(Path::toString).toList()) + ": a command can connect to those and to any "
+          + "other socket it can see (all but those under " + (policy.network() ? "/run/user" : "/run")
+          + ", /tmp and the hidden paths)";
+    }
+    return "Unix sockets are NOT blocked (" + unfiltered + "): a command can connect to any socket it can see (all but "
+        + "those under " + (policy.network() ? "/run/user" : "/run") + ", /tmp and the hidden paths)";
   }
 
   /** One line for the model: whether commands reach the network. */
@@ -102,6 +185,9 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return Optional.of("Shell commands are not sandboxed: " + unavailable + ". They run with your rights, and the "
           + "approval mode auto asks for them as auto-edit does. Install " + PACKAGE + " (apt-get install " + PACKAGE
           + "), or set \"sandbox\": {\"mode\": \"off\"} to silence this.");
+    }
+    if (confines() && !unfiltered.isEmpty()) {
+      return Optional.of("Sandboxed commands can reach Unix sockets outside the sandbox: " + unfiltered + ".");
     }
     if (refuses()) {
       return Optional.of("Shell commands are refused: the sandbox is required (\"sandbox\": {\"mode\": \"required\"}) "
@@ -126,6 +212,12 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     List<String> args = new ArrayList<>(List.of(bwrap.get().toString(),
         "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"));
+    List<String> opener = List.of();
+    if (blocksUnixSockets()) {
+      opener = new ArrayList<>(OPENER);
+      opener.add(filterFile().toString());
+      add(args, "--seccomp", FILTER_FD);
+    }
     boolean offline = !network && !policy.network();
     // A read-only file system still lets a command connect to the sockets on it (a Docker or
     // systemd --user socket runs anything outside): without the network, none of /run is kept;
@@ -138,7 +230,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
     List<Path> hidden = new ArrayList<>();
-    for (Path path : policy.hidden()) {
+    for (Path path : hiddenPaths()) {
       real(path).filter(r -> !r.equals(project)).ifPresent(r -> {
         if (Files.isDirectory(r)) {
           add(args, "--tmpfs", r);
@@ -175,6 +267,9 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     for (Path dir : policy.readOnly()) {
       real(dir).ifPresent(r -> add(args, "--ro-bind", r, r));
     }
+    for (Path socket : policy.unixSockets()) {
+      real(socket).ifPresent(r -> add(args, "--bind", r, r)); // named by the user: reachable even under /run
+    }
     for (Path dir : hidden) {
       add(args, "--remount-ro", dir);
     }
@@ -184,7 +279,45 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     // as root, bwrap would leave the command every capability, and umount would undo the sandbox
     args.addAll(List.of("--unshare-pid", "--new-session", "--cap-drop", "ALL", "--chdir", project.toString(), "--"));
     args.addAll(argv);
-    return new Wrapped(List.copyOf(args), List.copyOf(placeholders));
+    List<String> all = new ArrayList<>(opener);
+    all.addAll(args);
+    return new Wrapped(List.copyOf(all), List.copyOf(placeholders));
+  }
+
+  /** What commands must not see: the policy's, and the seccomp program's own directory if it is this process's. */
+  private List<Path> hiddenPaths() {
+    if (policy.privateDir() != null || socketFilter.isEmpty()) {
+      return policy.hidden();
+    }
+    List<Path> all = new ArrayList<>(policy.hidden());
+    all.add(socketFilter.get().getParent());
+    return all;
+  }
+
+  /** The filter's file, written again if something removed it: a command must never start without it. */
+  private Path filterFile() {
+    Path file = socketFilter.orElseThrow();
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      try {
+        SocketFilter.here().orElseThrow().writeTo(file.getParent());
+      } catch (IOException e) {
+        // the opener cannot open it, and the command does not run: closed, not open
+      }
+    }
+    return file;
+  }
+
+  /**
+   * {@code argv}, a command line of {@link #wrap}, with {@code enter} applied to its {@code bwrap}
+   * part (a layer puts its namespace around bwrap): the opener of the filter stays in front.
+   */
+  public static List<String> entering(List<String> argv, UnaryOperator<List<String>> enter) {
+    if (argv.size() <= OPENER.size() + 1 || !argv.subList(0, OPENER.size()).equals(OPENER)) {
+      return enter.apply(argv);
+    }
+    List<String> all = new ArrayList<>(argv.subList(0, OPENER.size() + 1));
+    all.addAll(enter.apply(argv.subList(OPENER.size() + 1, argv.size())));
+    return List.copyOf(all);
   }
 
   /** A command line to start, and the empty mount points it makes in the project. */
@@ -251,11 +384,22 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     return Optional.empty();
   }
 
-  /** Null when {@code bwrap} starts an empty sandbox of the kind commands get; else its first line of complaint. */
-  private static String tryOnce(Path bwrap) {
+  /**
+   * Null when {@code bwrap} starts an empty sandbox of the kind commands get, with the seccomp
+   * program in {@code filter} if any; else its first line of complaint.
+   */
+  private static String tryOnce(Path bwrap, Optional<Path> filter) {
+    List<String> argv = new ArrayList<>();
+    filter.ifPresent(f -> {
+      argv.addAll(OPENER);
+      argv.add(f.toString());
+    });
+    argv.addAll(List.of(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        "--unshare-net", "--unshare-pid", "--new-session", "--cap-drop", "ALL"));
+    filter.ifPresent(f -> argv.addAll(List.of("--seccomp", FILTER_FD)));
+    argv.addAll(List.of("--", "/bin/sh", "-c", ":"));
     try {
-      Process p = new ProcessBuilder(bwrap.toString(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-          "--tmpfs", "/tmp", "--unshare-net", "--unshare-pid", "--new-session", "--cap-drop", "ALL", "--", "/bin/sh", "-c", ":")
+      Process p = new ProcessBuilder(argv)
           .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
       byte[] out = p.getInputStream().readNBytes(4096);
       if (!p.waitFor(10, TimeUnit.SECONDS)) {

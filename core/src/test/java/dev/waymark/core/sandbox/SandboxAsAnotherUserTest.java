@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,6 +41,10 @@ class SandboxAsAnotherUserTest {
     }
   }
 
+  /** A shell word: python connecting to the Unix socket SOCKET, saying whether it could. */
+  static final String UNIX_CONNECT = "'import socket\ntry:\n  s = socket.socket(socket.AF_UNIX)\n  s.connect(\"SOCKET\")\n"
+      + "  print(\"UNIX-CONNECTED\")\nexcept OSError as e:\n  print(\"UNIX-REFUSED\", e)\n'";
+
   @Test
   void anUnprivilegedUsersCommandKeepsToTheProjectAndHasNoNetwork() throws Exception {
     boolean root = "root".equals(System.getProperty("user.name"));
@@ -52,8 +60,12 @@ class SandboxAsAnotherUserTest {
       }
     }
     ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
-        List.of()));
-    try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+        List.of(), List.of(), data));
+    Path socket = outside.resolve("docker.sock");
+    try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
+        var unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      unix.bind(UnixDomainSocketAddress.of(socket));
+      Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx")); // anyone's, as Docker's group
       String script = String.join("\n",
           "id -u",
           "echo p > p.txt && echo PROJECT-WRITTEN",
@@ -62,7 +74,8 @@ class SandboxAsAnotherUserTest {
           "echo DATA-ENTRIES $(ls -A " + data + " | wc -l)",
           "echo x > " + data.resolve("new") + " || echo DATA-REFUSED",
           "rm -rf " + data + " || echo DATA-KEPT",
-          "(exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + ") 2>/dev/null && echo CONNECTED || echo NO-NETWORK");
+          "(exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + ") 2>/dev/null && echo CONNECTED || echo NO-NETWORK",
+          "python3 -c " + UNIX_CONNECT.replace("SOCKET", socket.toString()));
       List<String> argv = new ArrayList<>();
       if (root) {
         argv.addAll(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
@@ -74,9 +87,14 @@ class SandboxAsAnotherUserTest {
 
       if (root) {
         assertThat(out).as(out).startsWith(NOBODY + "\n");
+        Process control = new ProcessBuilder("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
+            "/bin/bash", "-c", "python3 -c " + UNIX_CONNECT.replace("SOCKET", socket.toString())).redirectErrorStream(true).start();
+        assertThat(new String(control.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+            .as("outside the sandbox, the same user reaches it").contains("UNIX-CONNECTED");
+        assertThat(control.waitFor(30, TimeUnit.SECONDS)).isTrue();
       }
       assertThat(out).as(out).contains("PROJECT-WRITTEN", "OUTSIDE-REFUSED", "GIT-REFUSED", "DATA-ENTRIES 0",
-          "DATA-REFUSED", "DATA-KEPT", "NO-NETWORK").doesNotContain("CONNECTED\n");
+          "DATA-REFUSED", "DATA-KEPT", "NO-NETWORK", "UNIX-REFUSED").doesNotContain("CONNECTED\n");
       assertThat(project.resolve("p.txt")).hasContent("p");
       assertThat(outside.resolve("x")).doesNotExist();
       assertThat(project.resolve(".git/x")).doesNotExist();

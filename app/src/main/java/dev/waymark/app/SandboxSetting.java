@@ -1,0 +1,121 @@
+package dev.waymark.app;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.sandbox.SandboxMode;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where shell commands run: {@code mode} auto (the sandbox where it can start), required (refuse
+ * commands without it) or off; {@code writable} directories besides the project and /tmp
+ * (absolute, or from {@code ~/}); {@code network}; {@code gitWritable} opens the project's .git;
+ * {@code unixSockets}, the sockets commands may reach (naming any lets them reach every socket they
+ * can see: a seccomp filter cannot tell one path from another).
+ */
+record SandboxSetting(String mode, List<String> writable, Boolean network, Boolean gitWritable,
+    List<String> unixSockets) {
+  static final SandboxSetting NONE = new SandboxSetting(null, List.of(), null, null, List.of());
+
+  SandboxSetting {
+    writable = writable == null ? List.of() : List.copyOf(writable);
+    unixSockets = unixSockets == null ? List.of() : List.copyOf(unixSockets);
+  }
+
+  /** These values with every one {@code later} sets taking its place; lists of paths add up. */
+  SandboxSetting overriddenBy(SandboxSetting later) {
+    if (later == null) {
+      return this;
+    }
+    return new SandboxSetting(later.mode() != null ? later.mode() : mode, union(writable, later.writable()),
+        later.network() != null ? later.network() : network,
+        later.gitWritable() != null ? later.gitWritable() : gitWritable, union(unixSockets, later.unixSockets()));
+  }
+
+  /**
+   * What an untrusted project's setting may keep: anything that confines commands more (mode
+   * required, network or .git closed). Turning the sandbox off, opening the network or .git,
+   * another writable directory or a reachable socket would let a cloned repository's commands
+   * reach outside it; what was dropped is named in {@code ignored}.
+   */
+  SandboxSetting tightenedOnly(List<String> ignored) {
+    String m = mode;
+    if (m != null && !"required".equalsIgnoreCase(m)) {
+      ignored.add("sandbox.mode \"" + m + "\"");
+      m = null;
+    }
+    if (!writable.isEmpty()) {
+      ignored.add("sandbox.writable");
+    }
+    Boolean net = network;
+    if (Boolean.TRUE.equals(net)) {
+      ignored.add("sandbox.network");
+      net = null;
+    }
+    Boolean git = gitWritable;
+    if (Boolean.TRUE.equals(git)) {
+      ignored.add("sandbox.gitWritable");
+      git = null;
+    }
+    if (!unixSockets.isEmpty()) {
+      ignored.add("sandbox.unixSockets");
+    }
+    return new SandboxSetting(m, List.of(), net, git, List.of());
+  }
+
+  /** A value of the file that cannot be used: where it stands (a JSON pointer) and what is wrong. */
+  record Problem(String pointer, String message) {}
+
+  /** The first value that cannot be used, if any. */
+  Optional<Problem> problem() {
+    if (mode != null) {
+      try {
+        SandboxMode.parse(mode);
+      } catch (IllegalArgumentException e) {
+        return Optional.of(new Problem("/sandbox/mode", e.getMessage()));
+      }
+    }
+    for (int i = 0; i < writable.size(); i++) {
+      if (!isPath(writable.get(i))) {
+        return Optional.of(new Problem("/sandbox/writable/" + i, "sandbox.writable: \"" + writable.get(i)
+            + "\" is not a directory path: give it from / or from ~/ (e.g. \"~/.m2\")."));
+      }
+    }
+    for (int i = 0; i < unixSockets.size(); i++) {
+      if (!isPath(unixSockets.get(i))) {
+        return Optional.of(new Problem("/sandbox/unixSockets/" + i, "sandbox.unixSockets: \"" + unixSockets.get(i)
+            + "\" is not a path: give it from / or from ~/ (e.g. \"/var/run/docker.sock\")."));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The policy: Waymark's data directory (where the sandbox also keeps its seccomp program) and
+   * {@code keyFiles} hidden, {@code configDir} read-only; {@code ~/} is {@code userHome}.
+   */
+  SandboxPolicy policy(WaymarkHome home, Path configDir, List<String> keyFiles, Path userHome) {
+    List<Path> hidden = new ArrayList<>(List.of(home.root()));
+    keyFiles.forEach(f -> hidden.add(expand(f, userHome)));
+    return new SandboxPolicy(mode == null ? SandboxMode.AUTO : SandboxMode.parse(mode),
+        writable.stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(network),
+        Boolean.TRUE.equals(gitWritable), hidden, List.of(configDir),
+        unixSockets.stream().map(s -> expand(s, userHome)).toList(), home.root());
+  }
+
+  private static boolean isPath(String path) {
+    return path != null && (path.startsWith("/") || path.startsWith("~/") || path.equals("~"));
+  }
+
+  static Path expand(String path, Path userHome) {
+    return path.equals("~") ? userHome : path.startsWith("~/") ? userHome.resolve(path.substring(2)) : Path.of(path);
+  }
+
+  private static List<String> union(List<String> first, List<String> later) {
+    List<String> all = new ArrayList<>(first);
+    later.stream().filter(p -> !all.contains(p)).forEach(all::add);
+    return all;
+  }
+}
