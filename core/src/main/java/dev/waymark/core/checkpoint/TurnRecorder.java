@@ -73,7 +73,7 @@ final class TurnRecorder {
     Map<String, String> refused = new LinkedHashMap<>();
     for (FileChange change : changes) {
       try {
-        if (change.after().exists()) {
+        if (change.after().exists() && !linkTakenAway(node, change.path())) {
           checkRecordable(node, change.path());
         } else {
           checkRunning(node, "it records no more changes");
@@ -178,6 +178,22 @@ final class TurnRecorder {
     if (running == null || running.node != node) {
       throw new CheckpointException("Checkpoint #" + node.number + " is finished; " + why + ".");
     }
+  }
+
+  /**
+   * Whether a directory above {@code path} is recorded in {@code node} as gone: a command that
+   * replaced a link by a directory ({@code rm link && mkdir link}) is recorded before its layer is
+   * applied, while the link is still there; nothing is read or written through it, and undo takes
+   * the directory away before it puts the link back.
+   */
+  private static boolean linkTakenAway(Node node, String path) {
+    for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      FileChange above = node.changes.get(path.substring(0, slash));
+      if (above != null && !above.after().exists()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void checkRecordable(Node node, String path) {

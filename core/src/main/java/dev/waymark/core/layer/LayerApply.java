@@ -221,7 +221,9 @@ public final class LayerApply {
         after = mergedFile.get();
         merged.add(change.path());
       }
-      files.add(new Step(change.path(), now == null ? null : target, after, false, stamp));
+      // a directory the command replaced is gone by the time this is made (its deletion goes first): nothing was there
+      boolean replacesDirectory = now != null && now.isDirectory();
+      files.add(new Step(change.path(), now == null || replacesDirectory ? null : target, after, false, stamp));
     }
     for (Clash clash : clashes) {
       if (!clash.path().endsWith("/")) {

@@ -129,6 +129,54 @@ class LayeredShellTest {
     assertThat(f.tree()).isEqualTo(before);
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {
+      "rm -rf docs && echo 'see wiki' > docs",
+      "rm -rf lib && ln -s ../shared/lib lib",
+      "rm -rf src/deep && echo flat > src/deep",
+      "rm notes.txt && mkdir -p notes.txt/a && echo x > notes.txt/a/b",
+      "rm link && mkdir link && echo in > link/f",
+      "rm -rf docs && ln -s README docs && rm notes.txt && mkdir notes.txt"})
+  void everyChangeOfKindIsAppliedRecordedAndUndone(String command) throws Exception {
+    f.write("docs/guide.md", "guide\n");
+    f.write("docs/api/index.md", "api\n");
+    f.write("lib/core/index.js", "lib\n");
+    f.write("src/deep/er/x.java", "x\n");
+    f.write("notes.txt", "notes\n");
+    f.write("README", "readme\n");
+    Files.createSymbolicLink(f.file("link"), Path.of("README"));
+    f.nextTurn();
+    Map<String, String> before = f.tree();
+    Path reference = temp.resolve("reference");
+    copyTree(f.project, reference);
+    Process plain = new ProcessBuilder("/bin/sh", "-c", command).directory(reference.toFile()).start();
+    assertThat(plain.waitFor()).isZero();
+    ToolResult result = f.shell(command);
+    assertThat(result.isError()).as(result.content()).isFalse();
+    assertThat(result.content()).contains("Files changed").doesNotContain("Could not").doesNotContain("Not applied");
+    assertThat(f.tree()).isEqualTo(ToolFixture.tree(reference));
+    assertThat(layersLeft()).isEmpty();
+    f.finish();
+    var undone = f.tab.undo();
+    assertThat(undone.applied()).as(undone.toString()).isTrue();
+    assertThat(f.tree()).isEqualTo(before);
+    assertThat(f.tab.redo().applied()).isTrue();
+    assertThat(f.tree()).isEqualTo(ToolFixture.tree(reference));
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var all = Files.walk(from)) {
+      for (Path path : all.toList()) {
+        Path target = to.resolve(from.relativize(path).toString());
+        if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+  }
+
   @Test
   void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
     f.write("a.txt", "start\n");

@@ -117,10 +117,15 @@ final class ToolFixture implements AutoCloseable {
    * and whether it is executable: what "byte for byte" means in the tests.
    */
   Map<String, String> tree() throws IOException {
+    return tree(project);
+  }
+
+  /** {@link #tree()} of any directory (a reference the project is compared with). */
+  static Map<String, String> tree(Path root) throws IOException {
     Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> walk = Files.walk(project)) {
+    try (Stream<Path> walk = Files.walk(root)) {
       for (Path p : (Iterable<Path>) walk::iterator) {
-        String rel = project.relativize(p).toString();
+        String rel = root.relativize(p).toString();
         if (rel.isEmpty() || rel.startsWith(".git/") || Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
           continue;
         }
