@@ -58,10 +58,12 @@ final class UiLauncher {
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions());
         dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
+      dev.waymark.core.skill.SkillCatalog skills = SkillFiles.of(System.getenv(), project);
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
-          settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox));
+          settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills);
+      workspace.skills(skills);
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
       try {

@@ -9,6 +9,8 @@ import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.skill.SkillCatalog;
+import dev.waymark.core.tool.SkillTool;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.mcp.McpServers;
@@ -39,12 +41,44 @@ final class Workspaces {
    */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing) {
-    Tools tools = Tools.standard(toolSettings);
-    Toolset toolset = mcp.isEmpty() ? Toolset.of(tools.all()) : withMcp(tools.all(), mcp);
+    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, SkillCatalog.NONE);
+  }
+
+  /** And the {@code skill} tool over {@code skills}, which the system prompt lists, when there are any. */
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills) {
+    List<Tool> standard = new ArrayList<>(Tools.standard(toolSettings).all());
+    if (!skills.isEmpty()) {
+      standard.add(new SkillTool(skills, toolSettings));
+    }
+    Toolset toolset = withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills);
     Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
         models.get(), toolset, settings, memory, permissions, sandboxing));
     workspace.mcp(mcp);
     return workspace;
+  }
+
+  /** {@code tools}, whose system prompt section lists {@code skills}. */
+  private static Toolset withSkills(Toolset tools, SkillCatalog skills) {
+    if (skills.isEmpty()) {
+      return tools;
+    }
+    return new Toolset() {
+      @Override
+      public List<ToolSpec> specs() {
+        return tools.specs();
+      }
+
+      @Override
+      public Optional<Tool> find(String name) {
+        return tools.find(name);
+      }
+
+      @Override
+      public String promptSection() {
+        return skills.promptSection();
+      }
+    };
   }
 
   /**

@@ -123,7 +123,7 @@ public final class TabSession implements AutoCloseable {
     this.permissions = permissions;
     this.settings = new AtomicReference<>(settings);
     this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
-        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing)), memory);
+        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing), tools.promptSection()), memory);
     this.steering = new SteeringQueue(this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
     this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,

@@ -11,6 +11,11 @@ public interface Toolset {
 
   Optional<Tool> find(String name);
 
+  /** What the system prompt says of these tools beyond their specs (the skills the {@code skill} tool loads); empty for none. */
+  default String promptSection() {
+    return "";
+  }
+
   static Toolset of(List<Tool> tools) {
     return new Toolset() {
       @Override

@@ -72,6 +72,7 @@ public final class Workspace implements AutoCloseable {
   }
 
   private volatile dev.waymark.core.mcp.McpServers mcp;
+  private volatile dev.waymark.core.skill.SkillCatalog skills = dev.waymark.core.skill.SkillCatalog.NONE;
 
   /**
    * For a command that never asks a model ({@code checkpoints}, {@code sessions}): the tabs it opens
@@ -91,6 +92,15 @@ public final class Workspace implements AutoCloseable {
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;
     servers.onProblem(this::notice); // whoever listens to the notices then, not now
+  }
+
+  /** The Agent Skills the tabs' model may load (set by whoever started them), for {@code /skills}. */
+  public void skills(dev.waymark.core.skill.SkillCatalog catalog) {
+    this.skills = catalog;
+  }
+
+  public dev.waymark.core.skill.SkillCatalog skills() {
+    return skills;
   }
 
   /** The MCP servers the tabs share; none when nobody set them. */

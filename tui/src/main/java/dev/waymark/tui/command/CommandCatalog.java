@@ -53,6 +53,7 @@ public final class CommandCatalog {
       entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),
       entry("/permissions remove N", "take rule N out (and out of the settings file it came from)"),
       entry("/mcp", "the MCP servers: state, tools, prompts, resources and last error"),
+      entry("/skills", "the Agent Skills the agent may load (SKILL.md folders), and those not loaded with why"),
       entry("/help", "keys and commands"),
       entry("/quit", "leave Waymark"));
 

@@ -20,7 +20,7 @@ public final class SlashCommand {
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
       "/output", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
-      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/help", "/quit");
+      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
@@ -49,6 +49,9 @@ public final class SlashCommand {
 
     /** {@code /mcp}: the MCP servers with their state, tools, prompts, resources and last error. */
     record McpServers() implements Parsed {}
+
+    /** {@code /skills}: the Agent Skills the model may load, and the folders not loaded with why. */
+    record Skills() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
 
@@ -105,6 +108,8 @@ public final class SlashCommand {
             : invalid("/compact takes no arguments.");
       case "/mcp":
         return words.length == 1 ? new Parsed.McpServers() : invalid("/mcp takes no arguments.");
+      case "/skills":
+        return words.length == 1 ? new Parsed.Skills() : invalid("/skills takes no arguments.");
       case "/reasoning":
         return words.length == 1 ? new Parsed.ToggleReasoning() : invalid("/reasoning takes no arguments.");
       case "/quit":

@@ -67,6 +67,8 @@ public final class CommandRunner {
     } else if (parsed instanceof SlashCommand.Parsed.McpServers) {
       state.notice(Tone.NORMAL, "MCP servers:\n" + String.join("\n",
           dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
+    } else if (parsed instanceof SlashCommand.Parsed.Skills) {
+      state.notice(Tone.NORMAL, String.join("\n", workspace.skills().describe()));
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.PermissionsCommand permissions) {

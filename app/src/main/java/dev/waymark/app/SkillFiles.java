@@ -1,0 +1,23 @@
+package dev.waymark.app;
+
+import dev.waymark.core.skill.SkillCatalog;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/** Where the Agent Skills of a run come from: the user's, and the project's once it is trusted. */
+final class SkillFiles {
+  private SkillFiles() {}
+
+  /** A project's skills are instructions someone else may have written (a cloned repository): like its commands, they count once trusted. */
+  static SkillCatalog of(Map<String, String> env, Path project) {
+    boolean trusted;
+    try {
+      trusted = Settings.resolve(env, project).trusted();
+    } catch (Settings.BadSettings e) {
+      trusted = false; // the caller has reported the settings already
+    }
+    String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+    return SkillCatalog.of(trusted ? Optional.of(project) : Optional.empty(), Settings.userFile(env).getParent(), Path.of(home));
+  }
+}
