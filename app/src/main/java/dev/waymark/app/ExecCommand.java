@@ -154,7 +154,8 @@ final class ExecCommand implements Callable<Integer> {
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
-          mcp, Workspaces.sandboxing(sandbox), skills);
+          mcp, Workspaces.sandboxing(sandbox), skills,
+          settings.webAccess());
       workspace.skills(skills);
       workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on

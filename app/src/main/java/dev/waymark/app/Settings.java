@@ -42,7 +42,8 @@ record Settings(
     List<String> allowedTools,
     Map<String, Integer> contextWindows,
     Integer autoCompactPercent,
-    SandboxSetting sandbox) {
+    SandboxSetting sandbox,
+    WebSetting web) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -67,7 +68,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -232,6 +233,10 @@ record Settings(
       model = null;
     }
     SandboxSetting sandbox = own.sandbox() == null ? null : own.sandbox().tightenedOnly(ignored);
+    // a host listed here is fetched whatever its address: a project could point web_fetch at your own network
+    if (own.web() != null && !own.web().allowHosts().isEmpty()) {
+      ignored.add("web.allowHosts");
+    }
     // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
     if (!own.keyBindings().isEmpty()) {
       ignored.add("keyBindings");
@@ -250,7 +255,7 @@ record Settings(
     Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
-        sandbox);
+        sandbox, null);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -544,7 +549,15 @@ record Settings(
         later.maxAnswerMiB() != null ? later.maxAnswerMiB() : maxAnswerMiB, union(allow, later.allow()),
         union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed,
         windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
-        sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()));
+        sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()),
+        web == null ? later.web() : web.overriddenBy(later.web()));
+  }
+
+  /** What {@code web_fetch} may reach besides public addresses. */
+  dev.waymark.core.tool.WebAccess webAccess() {
+    return web == null ? dev.waymark.core.tool.WebAccess.DEFAULTS
+        : new dev.waymark.core.tool.WebAccess(web.allowHosts(), dev.waymark.core.tool.WebAccess.DEFAULTS.timeout(),
+            dev.waymark.core.tool.WebAccess.DEFAULTS.maxRedirects());
   }
 
   private static List<String> union(List<String> first, List<String> later) {

@@ -62,7 +62,8 @@ final class UiLauncher {
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
-          settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills);
+          settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
+          settings.webAccess());
       workspace.skills(skills);
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;

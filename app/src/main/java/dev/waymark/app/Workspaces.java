@@ -11,6 +11,8 @@ import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.SkillTool;
+import dev.waymark.core.tool.WebAccess;
+import dev.waymark.core.tool.WebFetchTool;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.mcp.McpServers;
@@ -41,13 +43,20 @@ final class Workspaces {
    */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing) {
-    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, SkillCatalog.NONE);
+    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, SkillCatalog.NONE, null);
   }
 
-  /** And the {@code skill} tool over {@code skills}, which the system prompt lists, when there are any. */
+  /**
+   * And the {@code skill} tool over {@code skills}, which the system prompt lists, when there are any, and
+   * {@code web_fetch} reaching what {@code web} allows (null: no web tool).
+   */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
-      ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills) {
+      ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
+      WebAccess web) {
     List<Tool> standard = new ArrayList<>(Tools.standard(toolSettings).all());
+    if (web != null) {
+      standard.add(new WebFetchTool(web, toolSettings));
+    }
     if (!skills.isEmpty()) {
       standard.add(new SkillTool(skills, toolSettings));
     }

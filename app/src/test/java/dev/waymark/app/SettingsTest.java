@@ -387,6 +387,18 @@ class SettingsTest {
   }
 
   @Test
+  void onlyYourSettingsOrATrustedProjectsListHostsWebFetchReachesOnYourNetwork() throws Exception {
+    user("{\"web\": {\"allowHosts\": [\"docs.internal\"]}}");
+    projectSettings("{\"web\": {\"allowHosts\": [\"127.0.0.1\"]}}");
+    Settings.Loaded loaded = Settings.resolve(env, project);
+    assertThat(loaded.settings().webAccess().allowHosts()).containsExactly("docs.internal");
+    assertThat(loaded.warning()).get().asString().contains("not trusted", "web.allowHosts");
+
+    Settings.trust(env, project);
+    assertThat(Settings.resolve(env, project).settings().webAccess().allowHosts()).containsExactly("docs.internal", "127.0.0.1");
+  }
+
+  @Test
   void trustingAProjectRecordsItsRealPathInTheUsersSettingsKeepingTheirOtherValues() throws Exception {
     user("{\"model\": \"mine\", \"keyBindings\": {\"new-tab\": [\"ctrl+n\"]}}");
     projectSettings("{\"approval\": \"yolo\", \"providers\": [{\"id\": \"openai\", \"type\": \"openai\","

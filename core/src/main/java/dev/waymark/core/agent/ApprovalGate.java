@@ -68,7 +68,8 @@ final class ApprovalGate {
   PermissionRule suggest(String name, String argumentsJson) {
     Optional<String> command = Optional.empty();
     try {
-      command = shellCommand(name, ToolArguments.parse(argumentsJson));
+      JsonNode arguments = ToolArguments.parse(argumentsJson);
+      command = tools.find(name).flatMap(tool -> tool.ruleSubject(arguments)).or(() -> shellCommand(name, arguments));
     } catch (java.io.IOException e) {
       // no command to judge: the rule is the tool's, as for any other tool
     }
@@ -103,7 +104,8 @@ final class ApprovalGate {
       return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
           + readingTools() + "). Make no changes now: finish investigating and answer with your plan."));
     }
-    Permissions.Verdict verdict = permissions.check(tool.ruleName(), shellCommand(call.name(), arguments));
+    Permissions.Verdict verdict = permissions.check(tool.ruleName(),
+        tool.ruleSubject(arguments).or(() -> shellCommand(call.name(), arguments)));
     if (verdict.outcome() == Permissions.Outcome.DENY) {
       Permissions.Entry rule = verdict.because().orElseThrow();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));

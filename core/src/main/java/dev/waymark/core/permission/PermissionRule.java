@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  */
 public record PermissionRule(String tool, Optional<String> command, boolean prefix) {
   public static final String SHELL = "run_shell";
+  public static final String WEB_FETCH = "web_fetch";
   private static final Pattern TOOL = Pattern.compile("[A-Za-z0-9_-]+");
   /** An MCP server's tool by the server's own name for it, which may hold any character but space and parentheses. */
   private static final Pattern MCP_TOOL = Pattern.compile("mcp__[^\\s()]+");
@@ -26,9 +27,14 @@ public record PermissionRule(String tool, Optional<String> command, boolean pref
       throw new IllegalArgumentException("\"" + tool + "\" is not a tool name (letters, digits, _ and - only, or "
           + "mcp__SERVER__TOOL with the server's name of the tool)");
     }
-    command = command.map(String::strip);
-    if (command.isPresent() && !tool.equals(SHELL)) {
-      throw new IllegalArgumentException("only " + SHELL + " takes a command in parentheses; write \"" + tool + "\" alone");
+    command = command.map(String::strip).map(c -> tool.equals(WEB_FETCH) ? c.toLowerCase(java.util.Locale.ROOT) : c);
+    if (command.isPresent() && !tool.equals(SHELL) && !tool.equals(WEB_FETCH)) {
+      throw new IllegalArgumentException("only " + SHELL + " takes a command, and " + WEB_FETCH + " a domain:HOST, in "
+          + "parentheses; write \"" + tool + "\" alone");
+    }
+    if (tool.equals(WEB_FETCH) && command.isPresent()
+        && (prefix || !command.get().matches("domain:[A-Za-z0-9.-]+(:[0-9]{1,5})?"))) {
+      throw new IllegalArgumentException(WEB_FETCH + " takes domain:HOST in parentheses (web_fetch(domain:example.com))");
     }
     if (command.filter(c -> c.isEmpty() || c.equals("*")).isPresent()) {
       throw new IllegalArgumentException("an empty or \"*\" command: write \"" + SHELL + "\" alone for every command");
@@ -69,11 +75,15 @@ public record PermissionRule(String tool, Optional<String> command, boolean pref
   /**
    * The rule "allow for the session" offers for a call of the tool rules know as {@code tool} (see
    * {@code Tool.ruleName}): for a shell command its prefix, else the exact command (never a bare
-   * {@code rm} or {@code bash}); for any other tool, the tool.
+   * {@code rm} or {@code bash}); for another tool that rules judge by a subject (a web request's
+   * {@code domain:HOST}), the tool with that subject; for any other tool, the tool.
    */
   public static PermissionRule suggest(String tool, Optional<String> command) {
-    if (!tool.equals(SHELL) || command.isEmpty() || command.get().isBlank()) {
+    if (command.isEmpty() || command.get().isBlank()) {
       return tool(tool);
+    }
+    if (!tool.equals(SHELL)) {
+      return new PermissionRule(tool, command, false);
     }
     return ShellCommand.prefix(command.get()).map(PermissionRule::shellPrefix)
         .orElseGet(() -> shellCommand(command.get()));

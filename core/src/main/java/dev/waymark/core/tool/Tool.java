@@ -65,6 +65,14 @@ public interface Tool {
     return false;
   }
 
+  /**
+   * What allow and deny rules judge besides the tool: a shell command's line, a web request's
+   * {@code domain:HOST}; empty when rules judge the tool alone.
+   */
+  default java.util.Optional<String> ruleSubject(JsonNode arguments) {
+    return java.util.Optional.empty();
+  }
+
   default String name() {
     return spec().name();
   }

@@ -9,5 +9,7 @@ public enum ToolKind {
   /** A shell command confined to the sandbox (see {@code dev.waymark.core.sandbox}). */
   SANDBOXED_SHELL,
   /** A tool of an MCP server: asks like a shell command, since the server can do anything. */
-  MCP
+  MCP,
+  /** A request to the web ({@code web_fetch}): what it asks for can carry the project's data out, so it asks but in yolo. */
+  NETWORK
 }
