@@ -151,11 +151,13 @@ final class ExecCommand implements Callable<Integer> {
       // the interface's advice for a conversation too long names /compact; exec words its own
       java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
       dev.waymark.core.skill.SkillCatalog skills = SkillFiles.of(env, directory.toAbsolutePath());
+      var search = settings.webSearch(env);
+      search.problem().ifPresent(problem -> err.println("waymark: " + problem));
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox), skills,
-          settings.webAccess());
+          settings.webAccess(), search.search());
       workspace.skills(skills);
       workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on

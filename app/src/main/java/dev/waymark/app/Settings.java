@@ -237,6 +237,9 @@ record Settings(
     if (own.web() != null && !own.web().allowHosts().isEmpty()) {
       ignored.add("web.allowHosts");
     }
+    if (own.web() != null && own.web().search() != null) {
+      ignored.add("web.search");
+    }
     // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
     if (!own.keyBindings().isEmpty()) {
       ignored.add("keyBindings");
@@ -551,6 +554,15 @@ record Settings(
         windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
         sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()),
         web == null ? later.web() : web.overriddenBy(later.web()));
+  }
+
+  /** The backend {@code web_search} asks, with its key from {@code env}; none (and why, when one was asked for) otherwise. */
+  dev.waymark.core.tool.WebSearch.Result webSearch(Map<String, String> env) {
+    if (web == null || web.search() == null) {
+      return new dev.waymark.core.tool.WebSearch.Result(Optional.empty(), Optional.empty());
+    }
+    WebSetting.Search search = web.search();
+    return dev.waymark.core.tool.WebSearch.configure(search.provider(), search.url(), search.apiKeyEnv(), env);
   }
 
   /** What {@code web_fetch} may reach besides public addresses. */

@@ -59,11 +59,14 @@ final class UiLauncher {
         dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
       dev.waymark.core.skill.SkillCatalog skills = SkillFiles.of(System.getenv(), project);
+      var search = settings.webSearch(System.getenv());
+      List<String> notices = new java.util.ArrayList<>(warnings);
+      search.problem().ifPresent(notices::add);
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
-          settings.webAccess());
+          settings.webAccess(), search.search());
       workspace.skills(skills);
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
@@ -91,7 +94,7 @@ final class UiLauncher {
           ui.openTab();
         }
         ui.startupNotices(store.recovered());
-        ui.startupNotices(warnings);
+        ui.startupNotices(notices);
         sandbox.notice().ifPresent(notice -> ui.startupNotices(List.of(notice)));
         if (!welcome.isEmpty()) {
           ui.startupNotices(List.of(String.join("\n", welcome)), false);

@@ -13,6 +13,8 @@ import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.SkillTool;
 import dev.waymark.core.tool.WebAccess;
 import dev.waymark.core.tool.WebFetchTool;
+import dev.waymark.core.tool.WebSearch;
+import dev.waymark.core.tool.WebSearchTool;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.mcp.McpServers;
@@ -43,20 +45,23 @@ final class Workspaces {
    */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing) {
-    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, SkillCatalog.NONE, null);
+    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, SkillCatalog.NONE, null,
+        Optional.empty());
   }
 
   /**
    * And the {@code skill} tool over {@code skills}, which the system prompt lists, when there are any, and
-   * {@code web_fetch} reaching what {@code web} allows (null: no web tool).
+   * {@code web_fetch} reaching what {@code web} allows (null: no web tool), and {@code web_search} asking
+   * {@code search}, when there is one.
    */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
-      WebAccess web) {
+      WebAccess web, Optional<WebSearch> search) {
     List<Tool> standard = new ArrayList<>(Tools.standard(toolSettings).all());
     if (web != null) {
       standard.add(new WebFetchTool(web, toolSettings));
     }
+    search.ifPresent(backend -> standard.add(new WebSearchTool(backend, toolSettings)));
     if (!skills.isEmpty()) {
       standard.add(new SkillTool(skills, toolSettings));
     }

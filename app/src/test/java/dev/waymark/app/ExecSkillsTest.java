@@ -70,7 +70,8 @@ class ExecSkillsTest {
     assertThat(exit).as(err.toString()).isZero();
     String first = server.requests().get(0).body();
     assertThat(first).contains("# Skills", "- changelog: Write CHANGELOG entries in Keep a Changelog style.")
-        .contains("\"name\":\"skill\"");
+        .contains("\"name\":\"skill\"", "\"name\":\"web_fetch\"")
+        .as("no search backend configured: no web_search").doesNotContain("\"name\":\"web_search\"");
     String second = server.requests().get(1).body();
     assertThat(second).contains("Group entries under Added, Changed, Fixed.", "- template.md");
   }
