@@ -592,9 +592,14 @@ record Settings(
    * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
    */
   dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
+    return sandboxPolicy(home, env, Path.of(System.getProperty("user.home")));
+  }
+
+  /** {@link #sandboxPolicy(dev.waymark.core.WaymarkHome, Map)} with {@code userHome} as the user's home directory. */
+  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env,
+      Path userHome) {
     return (sandbox == null ? SandboxSetting.NONE : sandbox).policy(home, userFile(env).getParent(),
-        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(),
-        Path.of(System.getProperty("user.home")));
+        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(), userHome);
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

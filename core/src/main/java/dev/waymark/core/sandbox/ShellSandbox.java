@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -139,7 +141,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return "bwrap: the file system is read-only but for the project, a private /tmp"
           + (policy.writable().isEmpty() ? "" : " and " + policy.writable().size() + " declared directories")
           + "; .git" + (policy.gitWritable() ? " is writable" : " and .waymark are read-only")
-          + "; " + describeUnixSockets()
+          + "; " + describeHidden() + "; " + describeUnixSockets()
           + "; a command may ask to run outside the sandbox, which the user approves";
     }
     if (refuses()) {
@@ -151,6 +153,16 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     return "none (" + unavailable + "): shell commands run with the user's rights (what they change in the project is "
         + "still recorded)";
+  }
+
+  /** What commands cannot see, of what exists now: Waymark's data, key files, the user's secrets. */
+  public String describeHidden() {
+    String home = System.getProperty("user.home", "");
+    List<String> names = hiddenPaths().stream().filter(p -> Files.exists(p, LinkOption.NOFOLLOW_LINKS))
+        .map(p -> !home.isEmpty() && p.startsWith(home) && !p.toString().equals(home)
+            ? "~/" + Path.of(home).relativize(p) : p.toString())
+        .toList();
+    return names.isEmpty() ? "nothing is hidden" : "hidden (empty inside): " + String.join(", ", names);
   }
 
   /** What a command can connect to among the Unix sockets outside the sandbox. */
@@ -229,18 +241,22 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     for (Path dir : policy.writable()) {
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
+    add(args, "--bind", project, project);
+    // after the project, which would cover what is hidden inside it (a project that is the home directory)
     List<Path> hidden = new ArrayList<>();
     for (Path path : hiddenPaths()) {
       real(path).filter(r -> !r.equals(project)).ifPresent(r -> {
         if (Files.isDirectory(r)) {
           add(args, "--tmpfs", r);
           hidden.add(r);
+          if (project.startsWith(r)) {
+            add(args, "--bind", project, project); // a project inside a hidden directory is the project still
+          }
         } else {
-          add(args, "--ro-bind", "/dev/null", r); // a key file: a device on a nodev mount, which opens for nobody
+          add(args, "--ro-bind", emptyFile(), r); // a key file: empty, so a program that reads it (npm) still runs
         }
       });
     }
-    add(args, "--bind", project, project);
     List<Path> placeholders = new ArrayList<>();
     Path git = project.resolve(".git");
     if (Files.isSymbolicLink(git)) {
@@ -284,14 +300,39 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     return new Wrapped(List.copyOf(all), List.copyOf(placeholders));
   }
 
-  /** What commands must not see: the policy's, and the seccomp program's own directory if it is this process's. */
+  /** What commands must not see: the policy's, and this process's own directory when the policy names none. */
   private List<Path> hiddenPaths() {
-    if (policy.privateDir() != null || socketFilter.isEmpty()) {
+    if (policy.privateDir() != null) {
       return policy.hidden();
     }
     List<Path> all = new ArrayList<>(policy.hidden());
-    all.add(socketFilter.get().getParent());
+    try {
+      all.add(filterDir(policy));
+    } catch (IOException e) {
+      // none made: nothing of this process's to hide
+    }
     return all;
+  }
+
+  /**
+   * An empty read-only file, in the private directory, to mount over a hidden file; {@code /dev/null}
+   * (which opens for nobody on the sandbox's nodev mount: hidden still) if it cannot be made.
+   */
+  private Path emptyFile() {
+    try {
+      Path file = filterDir(policy).resolve("empty");
+      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) != 0) {
+        Path temp = Files.createTempFile(file.getParent(), "empty-", ".tmp");
+        Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("r--r--r--"));
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        if (policy.privateDir() == null) {
+          file.toFile().deleteOnExit();
+        }
+      }
+      return file;
+    } catch (IOException e) {
+      return Path.of("/dev/null");
+    }
   }
 
   /** The filter's file, written again if something removed it: a command must never start without it. */
