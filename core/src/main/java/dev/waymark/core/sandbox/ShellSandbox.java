@@ -6,8 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -77,53 +75,34 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return new ShellSandbox(policy, Optional.empty(), "bwrap was not found on PATH (install the package " + PACKAGE + ")");
     }
     if (!policy.unixSockets().isEmpty()) {
-      return started(policy, found.get(), Optional.empty(), "");
+      return started(policy, found.get(), "");
     }
     Optional<SocketFilter> program = SocketFilter.here();
     if (program.isEmpty()) {
-      return started(policy, found.get(), Optional.empty(), "Waymark has no seccomp program for this machine ("
+      return started(policy, found.get(), "Waymark has no seccomp program for this machine ("
           + System.getProperty("os.arch") + ")");
     }
     Path file;
     try {
-      file = program.get().writeTo(filterDir(policy));
-      if (policy.privateDir() == null) {
-        file.toFile().deleteOnExit(); // before its directory, which is deleted only once empty
-      }
+      file = PrivateFiles.filter(policy, program.get());
     } catch (IOException e) {
-      return started(policy, found.get(), Optional.empty(), "the seccomp program could not be written: " + e.getMessage());
+      return started(policy, found.get(), "the seccomp program could not be written: " + e.getMessage());
     }
     if (tryOnce(found.get(), Optional.of(file)) == null) {
       return new ShellSandbox(policy, found, "", Optional.of(file), "");
     }
-    return started(policy, found.get(), Optional.empty(), "bwrap could not load the seccomp program here");
+    return started(policy, found.get(), "bwrap could not load the seccomp program here");
   }
 
-  /** The sandbox without a socket filter, if bwrap starts one at all. */
-  private static ShellSandbox started(SandboxPolicy policy, Path bwrap, Optional<Path> filter, String unfiltered) {
-    String failure = tryOnce(bwrap, filter);
+  /** The sandbox without a socket filter ({@code unfiltered} says why), if bwrap starts one at all. */
+  private static ShellSandbox started(SandboxPolicy policy, Path bwrap, String unfiltered) {
+    String failure = tryOnce(bwrap, Optional.empty());
     if (failure != null) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap cannot start a sandbox here (" + failure
           + "); user namespaces may be disabled on this system");
     }
-    return new ShellSandbox(policy, Optional.of(bwrap), "", filter, unfiltered);
+    return new ShellSandbox(policy, Optional.of(bwrap), "", Optional.empty(), unfiltered);
   }
-
-  /** Where the seccomp program is kept: Waymark's private directory, else one of this process, hidden from commands. */
-  private static Path filterDir(SandboxPolicy policy) throws IOException {
-    if (policy.privateDir() != null) {
-      return policy.privateDir();
-    }
-    synchronized (ShellSandbox.class) {
-      if (ownFilterDir == null) {
-        ownFilterDir = Files.createTempDirectory("waymark-sandbox-");
-        ownFilterDir.toFile().deleteOnExit();
-      }
-      return ownFilterDir;
-    }
-  }
-
-  private static Path ownFilterDir;
 
   /** Whether commands cannot make a Unix socket. */
   public boolean blocksUnixSockets() {
@@ -227,7 +206,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     List<String> opener = List.of();
     if (blocksUnixSockets()) {
       opener = new ArrayList<>(OPENER);
-      opener.add(filterFile().toString());
+      opener.add(PrivateFiles.filterAgain(socketFilter.get()).toString());
       add(args, "--seccomp", FILTER_FD);
     }
     boolean offline = !network && !policy.network();
@@ -253,7 +232,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
             add(args, "--bind", project, project); // a project inside a hidden directory is the project still
           }
         } else {
-          add(args, "--ro-bind", emptyFile(), r); // a key file: empty, so a program that reads it (npm) still runs
+          add(args, "--ro-bind", PrivateFiles.empty(policy), r); // a key file: empty
         }
       });
     }
@@ -302,50 +281,9 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
 
   /** What commands must not see: the policy's, and this process's own directory when the policy names none. */
   private List<Path> hiddenPaths() {
-    if (policy.privateDir() != null) {
-      return policy.hidden();
-    }
     List<Path> all = new ArrayList<>(policy.hidden());
-    try {
-      all.add(filterDir(policy));
-    } catch (IOException e) {
-      // none made: nothing of this process's to hide
-    }
+    PrivateFiles.ownDir(policy).ifPresent(all::add);
     return all;
-  }
-
-  /**
-   * An empty read-only file, in the private directory, to mount over a hidden file; {@code /dev/null}
-   * (which opens for nobody on the sandbox's nodev mount: hidden still) if it cannot be made.
-   */
-  private Path emptyFile() {
-    try {
-      Path file = filterDir(policy).resolve("empty");
-      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) != 0) {
-        Path temp = Files.createTempFile(file.getParent(), "empty-", ".tmp");
-        Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("r--r--r--"));
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        if (policy.privateDir() == null) {
-          file.toFile().deleteOnExit();
-        }
-      }
-      return file;
-    } catch (IOException e) {
-      return Path.of("/dev/null");
-    }
-  }
-
-  /** The filter's file, written again if something removed it: a command must never start without it. */
-  private Path filterFile() {
-    Path file = socketFilter.orElseThrow();
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      try {
-        SocketFilter.here().orElseThrow().writeTo(file.getParent());
-      } catch (IOException e) {
-        // the opener cannot open it, and the command does not run: closed, not open
-      }
-    }
-    return file;
   }
 
   /**

@@ -130,4 +130,19 @@ class SandboxUnixSocketsTest {
       Files.deleteIfExists(listed);
     }
   }
+
+  @Test
+  void theFilterIsKeptInWaymarksDataAndACommandNeverStartsWithoutIt() throws Exception {
+    Path socket = base.resolve("docker.sock");
+    try (var server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+          List.of(), List.of(), data));
+      Path filter = sandbox.socketFilter().orElseThrow();
+      assertThat(filter.getParent()).isEqualTo(data);
+      Files.delete(filter); // the user cleaning up, or anything else
+      assertThat(run(sandbox, project, connect(socket))).contains("REFUSED").doesNotContain("CONNECTED");
+      assertThat(filter).exists();
+    }
+  }
 }
