@@ -263,7 +263,8 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       real(dir).ifPresent(r -> add(args, "--ro-bind", r, r));
     }
     for (Path socket : policy.unixSockets()) {
-      real(socket).ifPresent(r -> add(args, "--bind", r, r)); // named by the user: reachable even under /run
+      // named by the user: reachable even under /run; read-only, and only a socket, so that it opens nothing else
+      real(socket).filter(ShellSandbox::isSocket).ifPresent(r -> add(args, "--ro-bind", r, r));
     }
     for (Path dir : hidden) {
       add(args, "--remount-ro", dir);
@@ -331,6 +332,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       // unreadable: the .git file itself stays read-only
     }
     return dirs;
+  }
+
+  private static boolean isSocket(Path path) {
+    try {
+      return ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) == 0140000; // S_IFSOCK
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static Optional<Path> real(Path dir) {

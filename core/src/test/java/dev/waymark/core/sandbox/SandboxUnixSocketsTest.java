@@ -126,6 +126,12 @@ class SandboxUnixSocketsTest {
       assertThat(run(sandbox, project, connect(other))).as("as /status says: seccomp cannot tell one path from another")
           .contains("CONNECTED");
       assertThat(sandbox(false).describe()).contains("Unix sockets are blocked");
+
+      Path dir = Files.createDirectories(base.resolve("sockets")); // a directory named by mistake: not made writable
+      ShellSandbox named = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+          List.of(), List.of(dir), data));
+      assertThat(run(named, project, "open('" + dir.resolve("x") + "', 'w')")).contains("Read-only file system");
+      assertThat(dir.resolve("x")).doesNotExist();
     } finally {
       Files.deleteIfExists(listed);
     }
