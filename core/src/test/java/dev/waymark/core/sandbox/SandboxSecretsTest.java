@@ -2,6 +2,9 @@ package dev.waymark.core.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.layer.Layer;
+import dev.waymark.core.layer.LayerJournal;
+import dev.waymark.core.layer.LayerSupport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,6 +83,23 @@ class SandboxSecretsTest {
     assertThat(out).as(out).doesNotContain("SECRET").contains("WRITE-REFUSED", "RM-REFUSED");
     assertThat(home.resolve("made.txt")).hasContent("ok");
     assertThat(home.resolve(".aws/credentials")).exists();
+  }
+
+  @Test
+  void inItsCopyOnWriteLayerACommandInTheHomeDirectorySeesNoSecretNorWritesOne() throws Exception {
+    ShellSandbox sandbox = sandbox(SandboxPolicy.secretsIn(home));
+    Path layers = Files.createDirectories(data.resolve("layers"));
+    LayerSupport support = LayerSupport.detect(layers, sandbox.bwrap().orElseThrow(), System.getenv("PATH"));
+    assertThat(support.available()).as(support.unavailable()).isTrue();
+    Layer layer = new LayerJournal(layers).begin(home, "tab#1", "");
+    List<String> argv = sandbox.wrap(List.of("/bin/sh", "-c", "cat .ssh/id_ed25519 .netrc; echo x > .ssh/new || "
+        + "echo WRITE-REFUSED; echo ok > made.txt"), layer.project(), false).argv();
+    Process p = new ProcessBuilder(support.enter(layer, argv)).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).as(out).doesNotContain("SECRET").contains("WRITE-REFUSED");
+    assertThat(layer.upper().resolve("made.txt")).as("the command ran in its layer").hasContent("ok");
+    assertThat(layer.upper().resolve(".ssh/new")).doesNotExist();
   }
 
   @Test
