@@ -115,13 +115,16 @@ record SandboxSetting(String mode, List<String> writable, Boolean network, Boole
   /**
    * The policy: Waymark's data directory (where the sandbox also keeps its seccomp program),
    * {@code keyFiles}, the usual secret locations but the visible ones, and the hidden paths hidden;
-   * {@code configDir} read-only; {@code ~/} is {@code userHome}.
+   * {@code configDir} read-only; {@code ~/} is {@code userHome}. The usual locations are hidden in
+   * {@code otherHome} too (the {@code HOME} commands get, when it is not Java's {@code user.home}).
    */
-  SandboxPolicy policy(WaymarkHome home, Path configDir, List<String> keyFiles, Path userHome) {
+  SandboxPolicy policy(WaymarkHome home, Path configDir, List<String> keyFiles, Path userHome, Optional<Path> otherHome) {
     List<Path> hidden = new ArrayList<>(List.of(home.root()));
     keyFiles.forEach(f -> hidden.add(expand(f, userHome)));
-    List<Path> opened = visible.stream().map(v -> expand(v, userHome).normalize()).toList();
-    SandboxPolicy.secretsIn(userHome).stream().filter(p -> !opened.contains(p)).forEach(hidden::add);
+    List<String> opened = visible.stream().map(v -> userHome.relativize(expand(v, userHome).normalize()).toString()).toList();
+    for (Path each : otherHome.filter(h -> !h.equals(userHome)).map(h -> List.of(userHome, h)).orElse(List.of(userHome))) {
+      SandboxPolicy.SECRETS.stream().filter(p -> !opened.contains(p)).forEach(p -> hidden.add(each.resolve(p)));
+    }
     this.hidden.forEach(h -> hidden.add(expand(h, userHome)));
     return new SandboxPolicy(mode == null ? SandboxMode.AUTO : SandboxMode.parse(mode),
         writable.stream().map(d -> expand(d, userHome)).toList(), Boolean.TRUE.equals(network),

@@ -93,6 +93,11 @@ class SandboxSettingsTest {
         .doesNotContain(userHome.resolve(".npmrc"));
     assertThat(loaded.warning()).get().asString().contains("sandbox.visible");
 
+    env.put("HOME", temp.resolve("other-home").toString()); // what commands take ~ for, when it is not Java's user.home
+    SandboxPolicy both = loaded.settings().sandboxPolicy(home, env, userHome);
+    assertThat(both.hidden()).contains(userHome.resolve(".ssh"), temp.resolve("other-home/.ssh"))
+        .doesNotContain(userHome.resolve(".npmrc"), temp.resolve("other-home/.npmrc"));
+
     write(Settings.userFile(env), "{\"sandbox\": {\"visible\": [\"" + home.root() + "\"]}}");
     assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
         .hasMessageContaining("is not one of the paths hidden by default");
