@@ -617,9 +617,17 @@ record Settings(
    * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
    */
   dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
+    return sandboxPolicy(home, env, Path.of(System.getProperty("user.home")));
+  }
+
+  /** {@link #sandboxPolicy(dev.waymark.core.WaymarkHome, Map)} with {@code userHome} as the user's home directory. */
+  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env,
+      Path userHome) {
+    String variable = env.get("HOME");
+    Optional<Path> commandsHome = variable != null && variable.startsWith("/") ? Optional.of(Path.of(variable)) : Optional.empty();
     return (sandbox == null ? SandboxSetting.NONE : sandbox).policy(home, userFile(env).getParent(),
-        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(),
-        Path.of(System.getProperty("user.home")));
+        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(), userHome,
+        commandsHome);
   }
 
   dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {

@@ -47,7 +47,8 @@ class SandboxSettingsTest {
     assertThat(policy.writable()).containsExactly(userHome.resolve(".m2"), Path.of("/opt/cache"));
     assertThat(policy.network()).isTrue();
     assertThat(policy.gitWritable()).isTrue();
-    assertThat(policy.hidden()).containsExactly(home.root(), userHome.resolve(".config/w.key"));
+    assertThat(policy.hidden()).startsWith(home.root(), userHome.resolve(".config/w.key"))
+        .contains(userHome.resolve(".ssh"), userHome.resolve(".aws"), userHome.resolve(".netrc"));
     assertThat(policy.readOnly()).containsExactly(temp.resolve("config/waymark"));
 
     SandboxPolicy defaults = Settings.NONE.sandboxPolicy(home, env);
@@ -71,6 +72,38 @@ class SandboxSettingsTest {
     write(Settings.userFile(env), "{\"sandbox\": {\"unixSockets\": [\"docker.sock\"]}}");
     assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
         .hasMessageContaining("\"docker.sock\" is not a path");
+  }
+
+  @Test
+  void theUsualSecretsAreHiddenByDefaultTheUserAddsAndOpensPathsAnUntrustedProjectOnlyAdds() throws Exception {
+    Path userHome = temp.resolve("home");
+    WaymarkHome home = new WaymarkHome(temp.resolve("data"));
+    SandboxPolicy defaults = Settings.NONE.sandboxPolicy(home, env, userHome);
+    assertThat(defaults.hidden()).contains(home.root(), userHome.resolve(".ssh"), userHome.resolve(".aws"),
+        userHome.resolve(".gnupg"), userHome.resolve(".config/gcloud"), userHome.resolve(".azure"), userHome.resolve(".kube"),
+        userHome.resolve(".docker/config.json"), userHome.resolve(".netrc"), userHome.resolve(".git-credentials"),
+        userHome.resolve(".npmrc"), userHome.resolve(".pypirc"), userHome.resolve(".mozilla"),
+        userHome.resolve(".config/google-chrome"), userHome.resolve(".config/chromium"));
+
+    write(Settings.userFile(env), "{\"sandbox\": {\"hidden\": [\"~/work/secrets\"], \"visible\": [\"~/.npmrc\"]}}");
+    write(Settings.projectFile(project), "{\"sandbox\": {\"hidden\": [\"/opt/vault\"], \"visible\": [\"~/.ssh\"]}}");
+    Settings.Loaded loaded = Settings.resolve(env, project);
+    SandboxPolicy policy = loaded.settings().sandboxPolicy(home, env, userHome);
+    assertThat(policy.hidden()).contains(userHome.resolve("work/secrets"), Path.of("/opt/vault"), userHome.resolve(".ssh"))
+        .doesNotContain(userHome.resolve(".npmrc"));
+    assertThat(loaded.warning()).get().asString().contains("sandbox.visible");
+
+    env.put("HOME", temp.resolve("other-home").toString()); // what commands take ~ for, when it is not Java's user.home
+    SandboxPolicy both = loaded.settings().sandboxPolicy(home, env, userHome);
+    assertThat(both.hidden()).contains(userHome.resolve(".ssh"), temp.resolve("other-home/.ssh"))
+        .doesNotContain(userHome.resolve(".npmrc"), temp.resolve("other-home/.npmrc"));
+
+    write(Settings.userFile(env), "{\"sandbox\": {\"visible\": [\"" + home.root() + "\"]}}");
+    assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
+        .hasMessageContaining("is not one of the paths hidden by default");
+    write(Settings.userFile(env), "{\"sandbox\": {\"hidden\": [\"secrets\"]}}");
+    assertThatThrownBy(() -> Settings.load(env, project)).isInstanceOf(Settings.BadSettings.class)
+        .hasMessageContaining("\"secrets\" is not a path");
   }
 
   @Test

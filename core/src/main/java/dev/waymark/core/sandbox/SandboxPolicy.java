@@ -55,6 +55,22 @@ public record SandboxPolicy(SandboxMode mode, List<Path> writable, boolean netwo
     return new SandboxPolicy(mode, writable, network, gitWritable, hidden, readOnly, sockets, privateDir);
   }
 
+  /**
+   * Where secrets usually are, from the home directory: keys and tokens of ssh, clouds, clusters,
+   * registries, package indexes and other agents, and the browsers' profiles (cookies, saved
+   * passwords). A command run unasked could print any of them into the model's context.
+   */
+  public static final List<String> SECRETS = List.of(".ssh", ".aws", ".gnupg", ".config/gcloud", ".azure", ".kube",
+      ".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".config/gh", ".cargo/credentials.toml",
+      ".vault-token", ".password-store", ".local/share/keyrings", ".claude/.credentials.json", ".codex/auth.json",
+      ".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+      ".config/microsoft-edge");
+
+  /** {@link #SECRETS} in {@code home}. */
+  public static List<Path> secretsIn(Path home) {
+    return SECRETS.stream().map(home::resolve).toList();
+  }
+
   private static List<Path> absolute(List<Path> paths) {
     return paths == null ? List.of() : paths.stream().map(p -> p.toAbsolutePath().normalize()).distinct().toList();
   }

@@ -1,6 +1,8 @@
 package dev.waymark.core.sandbox;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -18,14 +20,32 @@ public final class SandboxRefusals {
 
   /** The line to add to the tool result, if {@code output} shows the sandbox refused a write or (when off) a connection. */
   public static Optional<String> explain(String output, boolean networkOff) {
+    return explain(output, networkOff, false);
+  }
+
+  /** {@link #explain(String, boolean)}, naming a Unix socket too while the filter refuses them ({@code socketsBlocked}). */
+  public static Optional<String> explain(String output, boolean networkOff, boolean socketsBlocked) {
     boolean write = WRITE.stream().anyMatch(output::contains);
     boolean network = networkOff && NETWORK.stream().anyMatch(output::contains);
-    if (!write && !network) {
+    String lower = output.toLowerCase(Locale.ROOT);
+    // the filter's EPERM, said by the program that tried: "socket: operation not permitted", socket.py's PermissionError
+    boolean socket = socketsBlocked && lower.contains("socket") && lower.contains("operation not permitted");
+    if (!write && !network && !socket) {
       return Optional.empty();
     }
-    String what = write && network ? "a write outside the project's writable places and a network connection"
-        : write ? "a write outside the project's writable places (the project, /tmp and the declared writable directories)"
-        : "a network connection (the network is off in the sandbox, localhost included)";
+    List<String> parts = new ArrayList<>();
+    if (write) {
+      parts.add(network || socket ? "a write outside the project's writable places"
+          : "a write outside the project's writable places (the project, /tmp and the declared writable directories)");
+    }
+    if (network) {
+      parts.add(write || socket ? "a network connection"
+          : "a network connection (the network is off in the sandbox, localhost included)");
+    }
+    if (socket) {
+      parts.add("a Unix socket (no command in the sandbox can make one)");
+    }
+    String what = String.join(" and ", parts);
     return Optional.of("[the sandbox refused " + what + "; if the command needs it, ask the user, or run it again with "
         + "\"sandbox\": false, which the user must approve]");
   }

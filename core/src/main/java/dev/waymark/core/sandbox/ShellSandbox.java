@@ -75,53 +75,34 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return new ShellSandbox(policy, Optional.empty(), "bwrap was not found on PATH (install the package " + PACKAGE + ")");
     }
     if (!policy.unixSockets().isEmpty()) {
-      return started(policy, found.get(), Optional.empty(), "");
+      return started(policy, found.get(), "");
     }
     Optional<SocketFilter> program = SocketFilter.here();
     if (program.isEmpty()) {
-      return started(policy, found.get(), Optional.empty(), "Waymark has no seccomp program for this machine ("
+      return started(policy, found.get(), "Waymark has no seccomp program for this machine ("
           + System.getProperty("os.arch") + ")");
     }
     Path file;
     try {
-      file = program.get().writeTo(filterDir(policy));
-      if (policy.privateDir() == null) {
-        file.toFile().deleteOnExit(); // before its directory, which is deleted only once empty
-      }
+      file = PrivateFiles.filter(policy, program.get());
     } catch (IOException e) {
-      return started(policy, found.get(), Optional.empty(), "the seccomp program could not be written: " + e.getMessage());
+      return started(policy, found.get(), "the seccomp program could not be written: " + e.getMessage());
     }
     if (tryOnce(found.get(), Optional.of(file)) == null) {
       return new ShellSandbox(policy, found, "", Optional.of(file), "");
     }
-    return started(policy, found.get(), Optional.empty(), "bwrap could not load the seccomp program here");
+    return started(policy, found.get(), "bwrap could not load the seccomp program here");
   }
 
-  /** The sandbox without a socket filter, if bwrap starts one at all. */
-  private static ShellSandbox started(SandboxPolicy policy, Path bwrap, Optional<Path> filter, String unfiltered) {
-    String failure = tryOnce(bwrap, filter);
+  /** The sandbox without a socket filter ({@code unfiltered} says why), if bwrap starts one at all. */
+  private static ShellSandbox started(SandboxPolicy policy, Path bwrap, String unfiltered) {
+    String failure = tryOnce(bwrap, Optional.empty());
     if (failure != null) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap cannot start a sandbox here (" + failure
           + "); user namespaces may be disabled on this system");
     }
-    return new ShellSandbox(policy, Optional.of(bwrap), "", filter, unfiltered);
+    return new ShellSandbox(policy, Optional.of(bwrap), "", Optional.empty(), unfiltered);
   }
-
-  /** Where the seccomp program is kept: Waymark's private directory, else one of this process, hidden from commands. */
-  private static Path filterDir(SandboxPolicy policy) throws IOException {
-    if (policy.privateDir() != null) {
-      return policy.privateDir();
-    }
-    synchronized (ShellSandbox.class) {
-      if (ownFilterDir == null) {
-        ownFilterDir = Files.createTempDirectory("waymark-sandbox-");
-        ownFilterDir.toFile().deleteOnExit();
-      }
-      return ownFilterDir;
-    }
-  }
-
-  private static Path ownFilterDir;
 
   /** Whether commands cannot make a Unix socket. */
   public boolean blocksUnixSockets() {
@@ -139,7 +120,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       return "bwrap: the file system is read-only but for the project, a private /tmp"
           + (policy.writable().isEmpty() ? "" : " and " + policy.writable().size() + " declared directories")
           + "; .git" + (policy.gitWritable() ? " is writable" : " and .waymark are read-only")
-          + "; " + describeUnixSockets()
+          + "; " + describeHidden() + "; " + describeUnixSockets()
           + "; a command may ask to run outside the sandbox, which the user approves";
     }
     if (refuses()) {
@@ -151,6 +132,16 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     return "none (" + unavailable + "): shell commands run with the user's rights (what they change in the project is "
         + "still recorded)";
+  }
+
+  /** What commands cannot see, of what exists now: Waymark's data, key files, the user's secrets. */
+  public String describeHidden() {
+    String home = System.getProperty("user.home", "");
+    List<String> names = hiddenPaths().stream().filter(p -> Files.exists(p, LinkOption.NOFOLLOW_LINKS))
+        .map(p -> !home.isEmpty() && p.startsWith(home) && !p.toString().equals(home)
+            ? "~/" + Path.of(home).relativize(p) : p.toString())
+        .toList();
+    return names.isEmpty() ? "nothing is hidden" : "hidden (empty inside): " + String.join(", ", names);
   }
 
   /** What a command can connect to among the Unix sockets outside the sandbox. */
@@ -215,7 +206,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     List<String> opener = List.of();
     if (blocksUnixSockets()) {
       opener = new ArrayList<>(OPENER);
-      opener.add(filterFile().toString());
+      opener.add(PrivateFiles.filterAgain(socketFilter.get()).toString());
       add(args, "--seccomp", FILTER_FD);
     }
     boolean offline = !network && !policy.network();
@@ -229,18 +220,22 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     for (Path dir : policy.writable()) {
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
+    add(args, "--bind", project, project);
+    // after the project, which would cover what is hidden inside it (a project that is the home directory)
     List<Path> hidden = new ArrayList<>();
     for (Path path : hiddenPaths()) {
       real(path).filter(r -> !r.equals(project)).ifPresent(r -> {
         if (Files.isDirectory(r)) {
           add(args, "--tmpfs", r);
           hidden.add(r);
+          if (project.startsWith(r)) {
+            add(args, "--bind", project, project); // a project inside a hidden directory is the project still
+          }
         } else {
-          add(args, "--ro-bind", "/dev/null", r); // a key file: a device on a nodev mount, which opens for nobody
+          add(args, "--ro-bind", PrivateFiles.empty(policy), r); // a key file: empty
         }
       });
     }
-    add(args, "--bind", project, project);
     List<Path> placeholders = new ArrayList<>();
     Path git = project.resolve(".git");
     if (Files.isSymbolicLink(git)) {
@@ -268,7 +263,8 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       real(dir).ifPresent(r -> add(args, "--ro-bind", r, r));
     }
     for (Path socket : policy.unixSockets()) {
-      real(socket).ifPresent(r -> add(args, "--bind", r, r)); // named by the user: reachable even under /run
+      // named by the user: reachable even under /run; read-only, and only a socket, so that it opens nothing else
+      real(socket).filter(ShellSandbox::isSocket).ifPresent(r -> add(args, "--ro-bind", r, r));
     }
     for (Path dir : hidden) {
       add(args, "--remount-ro", dir);
@@ -284,27 +280,11 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     return new Wrapped(List.copyOf(all), List.copyOf(placeholders));
   }
 
-  /** What commands must not see: the policy's, and the seccomp program's own directory if it is this process's. */
+  /** What commands must not see: the policy's, and this process's own directory when the policy names none. */
   private List<Path> hiddenPaths() {
-    if (policy.privateDir() != null || socketFilter.isEmpty()) {
-      return policy.hidden();
-    }
     List<Path> all = new ArrayList<>(policy.hidden());
-    all.add(socketFilter.get().getParent());
+    PrivateFiles.ownDir(policy).ifPresent(all::add);
     return all;
-  }
-
-  /** The filter's file, written again if something removed it: a command must never start without it. */
-  private Path filterFile() {
-    Path file = socketFilter.orElseThrow();
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      try {
-        SocketFilter.here().orElseThrow().writeTo(file.getParent());
-      } catch (IOException e) {
-        // the opener cannot open it, and the command does not run: closed, not open
-      }
-    }
-    return file;
   }
 
   /**
@@ -352,6 +332,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       // unreadable: the .git file itself stays read-only
     }
     return dirs;
+  }
+
+  private static boolean isSocket(Path path) {
+    try {
+      return ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) == 0140000; // S_IFSOCK
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static Optional<Path> real(Path dir) {

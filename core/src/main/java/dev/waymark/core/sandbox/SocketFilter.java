@@ -72,7 +72,7 @@ public record SocketFilter(int arch, byte[] program) {
   }
 
   /**
-   * The file of this program in {@code dir}, written unless it is there with these bytes. Readable
+   * The file of this program in {@code dir} (which exists), written unless it is there with these bytes. Readable
    * by everyone (it is no secret, and a test starts the sandbox as another user); replaced by a
    * rename, so a sandbox starting meanwhile reads the old whole or the new whole.
    */
@@ -85,7 +85,6 @@ public record SocketFilter(int arch, byte[] program) {
     } catch (IOException absent) {
       // written below
     }
-    Files.createDirectories(dir);
     Path temp = Files.createTempFile(dir, "unix-sockets-", ".tmp");
     try {
       Files.write(temp, program);

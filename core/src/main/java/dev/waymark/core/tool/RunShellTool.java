@@ -227,7 +227,8 @@ final class RunShellTool extends AbstractTool {
       out.append("[a background process still holds the output open; later output is not shown]\n");
     }
     if (wrapped != null) {
-      SandboxRefusals.explain(output, !settings.sandbox().policy().network()).ifPresent(line -> out.append(line).append('\n'));
+      SandboxRefusals.explain(output, !settings.sandbox().policy().network(), settings.sandbox().blocksUnixSockets())
+          .ifPresent(line -> out.append(line).append('\n'));
     }
     boolean failed;
     if (cancelled.get()) {

@@ -53,13 +53,19 @@ class SandboxAsAnotherUserTest {
     Path outside = Files.createDirectories(base.resolve("outside"));
     Path data = Files.createDirectories(base.resolve("data"));
     Files.writeString(data.resolve("session.json"), "{}\n");
+    Path home = Files.createDirectories(base.resolve("home/.ssh")).getParent();
+    Path key = Files.writeString(home.resolve(".ssh/id_ed25519"), "PRIVATE-KEY\n");
+    Path netrc = Files.writeString(home.resolve(".netrc"), "machine x password PRIVATE-NETRC\n");
     if (root) {
-      for (Path p : List.of(base, project, project.resolve(".git"), outside, data, data.resolve("session.json"))) {
+      for (Path p : List.of(base, project, project.resolve(".git"), outside, data, data.resolve("session.json"), home,
+          home.resolve(".ssh"), key, netrc)) {
         Files.setAttribute(p, "unix:uid", NOBODY);
         Files.setAttribute(p, "unix:gid", NOBODY);
       }
     }
-    ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+    List<Path> hidden = new ArrayList<>(SandboxPolicy.secretsIn(home));
+    hidden.add(data);
+    ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, hidden,
         List.of(), List.of(), data));
     Path socket = outside.resolve("docker.sock");
     try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
@@ -75,7 +81,8 @@ class SandboxAsAnotherUserTest {
           "echo x > " + data.resolve("new") + " || echo DATA-REFUSED",
           "rm -rf " + data + " || echo DATA-KEPT",
           "(exec 3<>/dev/tcp/127.0.0.1/" + server.getLocalPort() + ") 2>/dev/null && echo CONNECTED || echo NO-NETWORK",
-          "python3 -c " + UNIX_CONNECT.replace("SOCKET", socket.toString()));
+          "python3 -c " + UNIX_CONNECT.replace("SOCKET", socket.toString()),
+          "cat " + key + " " + netrc + "; echo SECRETS-READ");
       List<String> argv = new ArrayList<>();
       if (root) {
         argv.addAll(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
@@ -94,7 +101,8 @@ class SandboxAsAnotherUserTest {
         assertThat(control.waitFor(30, TimeUnit.SECONDS)).isTrue();
       }
       assertThat(out).as(out).contains("PROJECT-WRITTEN", "OUTSIDE-REFUSED", "GIT-REFUSED", "DATA-ENTRIES 0",
-          "DATA-REFUSED", "DATA-KEPT", "NO-NETWORK", "UNIX-REFUSED").doesNotContain("CONNECTED\n");
+          "DATA-REFUSED", "DATA-KEPT", "NO-NETWORK", "UNIX-REFUSED", "SECRETS-READ").doesNotContain("CONNECTED\n")
+          .doesNotContain("PRIVATE-");
       assertThat(project.resolve("p.txt")).hasContent("p");
       assertThat(outside.resolve("x")).doesNotExist();
       assertThat(project.resolve(".git/x")).doesNotExist();

@@ -17,4 +17,15 @@ class SandboxRefusalsTest {
     assertThat(SandboxRefusals.explain("curl: (7) Connection refused", false)).isEmpty(); // the network is on: not the sandbox
     assertThat(SandboxRefusals.explain("BUILD SUCCESS", true)).isEmpty();
   }
+
+  @Test
+  void aUnixSocketRefusedByTheFilterIsNamedOnlyWhileTheFilterIsOn() {
+    String docker = "Cannot connect: dial unix /var/run/docker.sock: socket: operation not permitted";
+    assertThat(SandboxRefusals.explain(docker, false, true)).get().asString().contains("a Unix socket")
+        .contains("\"sandbox\": false");
+    assertThat(SandboxRefusals.explain("  File \"/usr/lib/python3.11/socket.py\", line 232\nPermissionError: [Errno 1] "
+        + "Operation not permitted", true, true)).get().asString().contains("a Unix socket");
+    assertThat(SandboxRefusals.explain(docker, false, false)).isEmpty();
+    assertThat(SandboxRefusals.explain("chmod: changing permissions of 'x': Operation not permitted", true, true)).isEmpty();
+  }
 }

@@ -126,8 +126,29 @@ class SandboxUnixSocketsTest {
       assertThat(run(sandbox, project, connect(other))).as("as /status says: seccomp cannot tell one path from another")
           .contains("CONNECTED");
       assertThat(sandbox(false).describe()).contains("Unix sockets are blocked");
+
+      Path dir = Files.createDirectories(base.resolve("sockets")); // a directory named by mistake: not made writable
+      ShellSandbox named = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+          List.of(), List.of(dir), data));
+      assertThat(run(named, project, "open('" + dir.resolve("x") + "', 'w')")).contains("Read-only file system");
+      assertThat(dir.resolve("x")).doesNotExist();
     } finally {
       Files.deleteIfExists(listed);
+    }
+  }
+
+  @Test
+  void theFilterIsKeptInWaymarksDataAndACommandNeverStartsWithoutIt() throws Exception {
+    Path socket = base.resolve("docker.sock");
+    try (var server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, List.of(data),
+          List.of(), List.of(), data));
+      Path filter = sandbox.socketFilter().orElseThrow();
+      assertThat(filter.getParent()).isEqualTo(data);
+      Files.delete(filter); // the user cleaning up, or anything else
+      assertThat(run(sandbox, project, connect(socket))).contains("REFUSED").doesNotContain("CONNECTED");
+      assertThat(filter).exists();
     }
   }
 }
