@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * {@code redo} on a project of 1,000 files. The configurations run interleaved, round after round,
  * so a machine busy with other work slows them alike; the median of the rounds is reported.
  *
- * <p>Run: {@code mvn -B -pl core,tui,app -Pbench verify -Dexec.skip -Dtest=none -Dit.test=none
+ * <p>Run: {@code mvn -B -pl core,tui,app -Pbench verify -Dexec.skip -Dbench.skipProcess=true -Dtest=none -Dit.test=none
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}
  * (arguments: jar, archive, work directory, rounds).
  */
