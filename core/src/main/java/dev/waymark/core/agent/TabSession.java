@@ -605,7 +605,7 @@ public final class TabSession implements AutoCloseable {
 
   /**
    * What comes back into the input when a restore reaches its target: going back (an undo), the
-   * prompt of the turn it undid, the target's child on the way from where the tab was; otherwise
+   * prompt the user typed for the turn it undid (a restore, revert or compaction has none), the target's child on the way from where the tab was; otherwise
    * what was in the input when the target was left. The draft kept at a checkpoint is the last
    * prompt sent from it, which after a branch from there is another branch's prompt.
    */
@@ -615,8 +615,8 @@ public final class TabSession implements AutoCloseable {
       child = tree.checkpoint(child).parent();
     }
     if (child > 0 && tree.checkpoint(child).parent() == result.target()) {
-      String prompt = conversation.promptOf(child);
-      if (!prompt.isEmpty() && !prompt.equals("/compact")) {
+      String prompt = conversation.typedPromptOf(child); // never a restore's or a revert's label
+      if (!prompt.isEmpty()) {
         return prompt;
       }
     }

@@ -594,6 +594,34 @@ class TabSessionTest {
   }
 
   @Test
+  void undoingARestoreARevertOrACompactionBringsBackNoLabelAsIfTheUserTypedIt() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    session.submit(new Command.Revert(1, 1, List.of(), false));
+    await(Event.CheckpointRestored.class, e -> e.result().applied());
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneRevert = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneRevert.draft()).as("revert #1 is no prompt of the user's").isEmpty();
+
+    session.submit(new Command.Restore(0, RestoreScope.FILES, false));
+    await(Event.CheckpointRestored.class, e -> e.result().applied() && e.result().target() == 0);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneRestore = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneRestore.draft()).as("restore files of #0 is no prompt of the user's").isEmpty();
+
+    model.respond(r -> text("THE SUMMARY"));
+    session.submit(new Command.Compact());
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneCompaction = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneCompaction.draft()).isEmpty();
+  }
+
+  @Test
   void aFilesOnlyRestoreBringsBackNoDraft() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
