@@ -202,4 +202,26 @@ final class Conversation {
     });
     return new TabSession.Memory(copy, Map.copyOf(drafts), Map.copyOf(pendingWhenLeft));
   }
+
+  /**
+   * About how many tokens {@code messages} take: four characters a token. For the context meter and
+   * automatic compaction where the provider gave no counts (after a restore, or a server that
+   * reports no usage).
+   */
+  static long estimatedTokens(List<ChatMessage> messages) {
+    return messages.stream().mapToLong(Conversation::length).sum() / 4;
+  }
+
+  private static long length(ChatMessage m) {
+    if (m instanceof ChatMessage.System s) {
+      return s.text().length();
+    } else if (m instanceof ChatMessage.User u) {
+      return u.text().length();
+    } else if (m instanceof ChatMessage.Assistant a) {
+      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
+    } else if (m instanceof ChatMessage.ToolResult r) {
+      return r.content().length();
+    }
+    return 0;
+  }
 }

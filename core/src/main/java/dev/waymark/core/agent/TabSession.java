@@ -582,25 +582,11 @@ public final class TabSession implements AutoCloseable {
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
-      // the provider counts nothing until the next call: about four characters a token until then
-      long characters = conversation.sent(tree.livePath()).stream().mapToLong(TabSession::length).sum();
-      contextTokens = characters / 4;
+      // the provider counts nothing until the next call: an estimate until then
+      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       lastTurnCompacted = false;
       emit(new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true));
     }
-  }
-
-  private static long length(ChatMessage m) {
-    if (m instanceof ChatMessage.System s) {
-      return s.text().length();
-    } else if (m instanceof ChatMessage.User u) {
-      return u.text().length();
-    } else if (m instanceof ChatMessage.Assistant a) {
-      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
-    } else if (m instanceof ChatMessage.ToolResult r) {
-      return r.content().length();
-    }
-    return 0;
   }
 
   /**

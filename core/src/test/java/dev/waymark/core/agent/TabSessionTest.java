@@ -1065,6 +1065,26 @@ class TabSessionTest {
   }
 
   @Test
+  void withoutTokenCountsFromTheServerTheMeterUsesAnEstimateAndCompactionStillRuns() throws Exception {
+    startWithWindow(1000, 85);
+    // a server that reports no usage (some OpenAI-compatible ones): about four characters a token
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("x".repeat(3600), List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt("one"));
+    Event.ContextUsed used = await(Event.ContextUsed.class, e -> e.checkpoint() == 1);
+    assertThat(used.estimated()).isTrue();
+    assertThat(used.tokens()).isBetween(900L, 1000L);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("THE SUMMARY", List.of()), Optional.empty(), "stop"));
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("answer", List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt("two"));
+    assertThat(await(Event.Compacting.class, e -> true).checkpoint()).isEqualTo(2);
+    assertThat(await(Event.ContextUsed.class, e -> e.checkpoint() == 2).tokens()).as("the summary's estimate, with the system prompt")
+        .isLessThan(used.tokens() / 4);
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 3).status()).isEqualTo(TurnStatus.DONE);
+  }
+
+  @Test
   void pastTheThresholdAPromptIsPrecededByACompactionOfItsOwnThatUndoTakesBack() throws Exception {
     startWithWindow(1000, 85);
     model.respond(r -> text("first answer", 840, 9)); // 849 tokens: under 85%
