@@ -916,7 +916,7 @@ class WaymarkUiTest {
     waitFor("First tab answer.");
 
     ctrl('w');
-    waitFor("Close tab 1 (1 checkpoints)? It stays in the session: /tab reopen brings it back.");
+    waitFor("Close tab 1 (1 checkpoint)? It stays in the session: /tab reopen brings it back.");
     type("y");
     String closed = waitFor(s -> !s.contains("First tab answer.") && !s.contains("Close tab"), "the tab to close");
     assertThat(closed).doesNotContain(" 2 ");
