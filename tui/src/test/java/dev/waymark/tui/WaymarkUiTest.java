@@ -889,6 +889,23 @@ class WaymarkUiTest {
   }
 
   @Test
+  void ctrlWOnTextDeletesTheWordBeforeTheCursorAndOnAnEmptyInputClosesTheTab() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    type("fix the build");
+    waitFor("› fix the build");
+    ctrl('w');
+    waitFor(s -> s.contains("› fix the ") && !s.contains("build"), "the last word deleted, as in readline");
+    assertThat(ui.finished()).isFalse();
+    ctrl('w');
+    ctrl('w');
+    waitFor(s -> !s.contains("› fix"), "the input emptied word by word");
+    assertThat(ui.finished()).as("the tab stays while its input had text").isFalse();
+    ctrl('w');
+    ui.step(20);
+    assertThat(ui.finished()).as("on an empty input Ctrl+W closes the tab, the last one quitting").isTrue();
+  }
+
+  @Test
   void closingATabThatRunsAsksFirst() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
     send("go");
