@@ -362,6 +362,9 @@ public final class TabSession implements AutoCloseable {
           // a new name
         }
         var saved = tree.save(c.name(), c.force());
+        if (before.isPresent() && before.getAsInt() == saved.number()) {
+          before = java.util.OptionalInt.empty(); // saved again where it was: nothing moved
+        }
         emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(saved), c.name(), tree.saveRef(c.name()), before));
       });
     }

@@ -717,6 +717,9 @@ class TabSessionTest {
     Event.CheckpointSaved moved = await(Event.CheckpointSaved.class, e -> true);
     assertThat(moved.checkpoint().number()).isZero();
     assertThat(moved.movedFrom()).hasValue(1);
+    session.submit(new Command.Save("four", true));
+    assertThat(await(Event.CheckpointSaved.class, e -> true).movedFrom()).as("saved again where it was: nothing moved")
+        .isEmpty();
 
     session.submit(new Command.DeleteSave("four"));
     Event.SaveDeleted deleted = await(Event.SaveDeleted.class, e -> true);
