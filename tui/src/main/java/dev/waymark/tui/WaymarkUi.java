@@ -516,7 +516,8 @@ public final class WaymarkUi implements Host {
     List<Picker.Choice> choices = new ArrayList<>();
     for (var p : tab.state().livePathPrompts()) {
       String prompt = p.prompt().strip().lines().findFirst().orElse("");
-      choices.add(new Picker.Choice("#" + p.checkpoint() + "  › " + prompt, "back to #" + p.before(), p.before()));
+      String shown = prompt.isEmpty() && !p.done().isEmpty() ? p.done().lines().findFirst().orElse("") : "› " + prompt;
+      choices.add(new Picker.Choice("#" + p.checkpoint() + "  " + shown, "back to #" + p.before(), p.before()));
     }
     if (choices.isEmpty()) {
       tab.state().notice(Tone.MUTED, "Nothing to rewind: no prompt yet on this branch.");

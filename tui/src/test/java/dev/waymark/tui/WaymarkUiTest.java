@@ -802,6 +802,21 @@ class WaymarkUiTest {
   }
 
   @Test
+  void rewindNamesARevertCheckpointByWhatItDidNotByAnEmptyPrompt() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'}]}");
+    send("one");
+    waitFor(s -> s.contains("Wrote one.") && s.contains("ready · #1"), "the first turn");
+    send("/revert 1");
+    waitFor(s -> s.contains("Reverted #1") && s.contains("ready · #2"), "the revert");
+
+    send("/rewind");
+    String list = waitFor("Rewind: go back to before a prompt");
+    assertThat(list).contains("▸ #2  ↺ Reverted #1", "#1  › one").doesNotContain("#2  › ");
+  }
+
+  @Test
   void rewindListsThePromptsAndEnterGoesBackToBeforeTheChosenOne() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':["
         + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
