@@ -73,6 +73,7 @@ public final class TabSession implements AutoCloseable {
   private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
   /** The tokens the live conversation takes, as last counted; -1 before any count. */
   private volatile long contextTokens = -1;
+  private final ChatModel model;
   private final Path projectRoot;
   /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
   private volatile boolean lastTurnCompacted;
@@ -126,6 +127,7 @@ public final class TabSession implements AutoCloseable {
         WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing)), memory);
     this.steering = new SteeringQueue(this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
+    this.model = model;
     this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
         this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
@@ -435,6 +437,13 @@ public final class TabSession implements AutoCloseable {
           + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
           + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
           + "then your prompt is sent.");
+    }
+    Optional<String> unavailable = model.unavailable();
+    if (opening.sendsPrompt() && unavailable.isPresent()) {
+      // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
+      emit(new Event.Error(unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
+          + opening.prompt()));
+      return;
     }
     Turn turn = openTurn(opening);
     if (turn == null) {

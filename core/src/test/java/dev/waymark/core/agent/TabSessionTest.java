@@ -622,6 +622,30 @@ class TabSessionTest {
   }
 
   @Test
+  void aPromptWithNoModelToAnswerItMakesNoCheckpointAndSaysSo() throws Exception {
+    ChatModel none = new ChatModel() {
+      @Override
+      public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
+        throw new ModelException(ModelException.Kind.AUTHENTICATION, "asked, though no model is configured");
+      }
+
+      @Override
+      public Optional<String> unavailable() {
+        return Optional.of("No model is configured.");
+      }
+    };
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), none, Toolset.of(List.of(new WriteTool())),
+        new SessionSettings("none", ApprovalMode.ASK, true, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    session.submit(new Command.SendPrompt("hello"));
+    Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.message()).contains("No model is configured.", "not sent", "hello");
+    session.idle().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(session.snapshot().tree().checkpoints()).as("only #0: no failed checkpoint").hasSize(1);
+  }
+
+  @Test
   void aFilesOnlyRestoreBringsBackNoDraft() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
