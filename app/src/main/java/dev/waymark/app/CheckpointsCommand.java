@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.agent.CheckpointOutline;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.RetentionPolicy;
@@ -26,9 +27,9 @@ import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code waymark checkpoints list | diff [N] | undo [N] | redo | goto N | restore N ... | revert N ... | save NAME}: the checkpoints
@@ -326,7 +327,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       String indent = line.depth() == 0 ? "" : "  ".repeat(line.depth() - 1) + (line.startsBranch() ? "└ " : "  ");
       out.printf("%s%s#%-4d %s  %s%s%s%s%s%n", c.number() == listed.live() ? "▸ " : "  ", indent, c.number(),
           TIME.format(c.created()), prompt.length() > 60 ? prompt.substring(0, 59) + "…" : prompt,
-          c.filesChanged() > 0 ? "  " + c.filesChanged() + " file(s) +" + c.added() + " −" + c.removed() : "",
+          c.filesChanged() > 0 ? "  " + Counted.of(c.filesChanged(), "file") + " +" + c.added() + " −" + c.removed() : "",
           line.startsBranch() ? "  branch from #" + c.parent().getAsInt() : "",
           switch (line.state()) {
             case LIVE -> "  live";

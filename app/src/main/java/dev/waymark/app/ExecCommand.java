@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -22,10 +23,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code waymark exec}: one turn, headless. The answer goes to stdout, tool activity to stderr. */
 @Command(
@@ -440,7 +441,7 @@ final class ExecCommand implements Callable<Integer> {
     if (!checkpoint.changedFiles()) {
       return "checkpoint #" + checkpoint.number() + ": no files changed";
     }
-    return "checkpoint #" + checkpoint.number() + ": " + checkpoint.changedPaths().size() + " file(s) changed, tag "
+    return "checkpoint #" + checkpoint.number() + ": " + Counted.of(checkpoint.changedPaths().size(), "file") + " changed, tag "
         + checkpoint.tag().orElse("(none)");
   }
 

@@ -130,6 +130,17 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       }
       return 1;
     });
+    CommandLine.IParameterExceptionHandler parseErrors = cli.getParameterExceptionHandler();
+    cli.setParameterExceptionHandler((e, arguments) -> {
+      if (e.getClass() != CommandLine.ParameterException.class) {
+        return parseErrors.handleParseException(e, arguments); // a word picocli could not place: the usage helps
+      }
+      // Waymark's own refusal (no key, two flags that exclude each other): the reason is the answer, and
+      // a whole usage after it would bury it
+      err.println("waymark: " + e.getMessage() + " (" + e.getCommandLine().getCommandSpec().qualifiedName()
+          + " --help shows the options)");
+      return 2;
+    });
     cli.setExecutionStrategy(parsed -> {
       String misplaced = beforeTheCommand(parsed);
       if (misplaced != null) {

@@ -1,12 +1,18 @@
 package dev.waymark.app;
 
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ChatRequest;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ModelException;
+import dev.waymark.core.model.StreamListener;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /** Picks the model provider from flags and environment, with a one-line reason when it cannot. */
@@ -63,10 +69,20 @@ final class Providers {
   }
 
   /** The model of a first run with no provider configured: every call says how to configure one. */
-  static final ChatModel NOT_CONFIGURED = (request, listener, cancellation) -> {
-    throw new dev.waymark.core.model.ModelException(dev.waymark.core.model.ModelException.Kind.AUTHENTICATION,
-        "No model is configured. Quit (Ctrl+D) and set OPENAI_API_KEY or ANTHROPIC_API_KEY, or point --base-url (or "
-            + "OPENAI_BASE_URL) at a local server such as Ollama (http://localhost:11434/v1), then start Waymark again.");
+  static final ChatModel NOT_CONFIGURED = new ChatModel() {
+    private static final String WHY = "No model is configured. Quit (Ctrl+D) and set OPENAI_API_KEY or ANTHROPIC_API_KEY, "
+        + "or point --base-url (or OPENAI_BASE_URL) at a local server such as Ollama (http://localhost:11434/v1), then "
+        + "start Waymark again.";
+
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
+      throw new ModelException(ModelException.Kind.AUTHENTICATION, WHY);
+    }
+
+    @Override
+    public Optional<String> unavailable() {
+      return Optional.of(WHY); // said before a prompt makes a checkpoint that could only fail
+    }
   };
 
   /** True on a first run: no flag and no environment variable names a provider, a key or a server. */

@@ -115,7 +115,7 @@ final class UiLauncher {
     List<String> models = settings.providers().stream().filter(p -> p.id().equalsIgnoreCase(choice.provider()))
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
     return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models,
-        sandbox.confines(), sandbox.describe(), settings.priceTable(),
+        sandbox.confines(), sandbox.describe() + "; network: " + sandbox.describeNetwork(), settings.priceTable(),
         () -> store.describeShellCapture(sandbox.confines() ? sandbox.bwrap() : Optional.empty()));
   }
 

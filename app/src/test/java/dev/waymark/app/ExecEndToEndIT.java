@@ -566,7 +566,7 @@ class ExecEndToEndIT {
 
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.out()).contains("Writing it.").contains("Done.");
-    assertThat(run.err()).contains("> write_file write hello.txt").contains("checkpoint #1: 1 file(s) changed");
+    assertThat(run.err()).contains("> write_file write hello.txt").contains("checkpoint #1: 1 file changed");
     assertThat(file("hello.txt")).isEqualTo("hi from the script\n");
     assertThat(server.requests()).isEmpty();
   }

@@ -187,8 +187,8 @@ class HeadlessCommandsIT {
     assertThat(firstRun.exit()).as(firstRun.err()).isZero();
     assertThat(second.exit()).as(second.err()).isZero();
     // 4 s against the second's start (a JVM, a model call) after the first file: the second waits, whatever the load
-    assertThat(firstRun.err()).contains("16 file(s) changed");
-    assertThat(second.err()).contains("4 file(s) changed").contains("waited");
+    assertThat(firstRun.err()).contains("16 files changed");
+    assertThat(second.err()).contains("4 files changed").contains("waited");
   }
 
   @Test

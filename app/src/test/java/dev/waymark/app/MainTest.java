@@ -171,6 +171,17 @@ class MainTest {
   }
 
   @Test
+  void execWithoutAKeySaysWhatToSetInOneLineWithoutTheWholeUsage() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    int status = Main.run(new String[] {"exec", "-C", project.toString(), "hello"}, new WaymarkHome(temp.resolve("home")),
+        new PrintWriter(out, true), new PrintWriter(err, true),
+        java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
+    assertThat(status).isEqualTo(2);
+    assertThat(err.toString()).startsWith("waymark: Set OPENAI_API_KEY to use OpenAI").contains("waymark exec --help")
+        .doesNotContain("Usage:").hasLineCount(1);
+  }
+
+  @Test
   void anUnknownOptionIsReportedWithUsage() {
     assertThat(run("--frobnicate")).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option: '--frobnicate'");

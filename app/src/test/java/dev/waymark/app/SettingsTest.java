@@ -1,5 +1,8 @@
 package dev.waymark.app;
 
+import java.util.Optional;
+import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.sandbox.SandboxPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -463,6 +466,17 @@ class SettingsTest {
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: " + config.resolve("waymark/settings.json") + ":2:15: ")
         .contains("ask, auto-edit, auto or yolo").doesNotContain("Usage").hasLineCount(1);
+  }
+
+  @Test
+  void statusSaysWhetherCommandsReachTheNetwork() throws Exception {
+    env.put("OPENAI_API_KEY", "k");
+    ShellSandbox offline = new ShellSandbox(SandboxPolicy.protecting(project.resolve("data"), project.resolve("config")),
+        Optional.of(Path.of("/usr/bin/bwrap")), "");
+    assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()), offline, null).sandbox())
+        .contains("network: off inside the sandbox");
+    assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()), ShellSandbox.OFF, null).sandbox())
+        .contains("network: not restricted");
   }
 
   @Test

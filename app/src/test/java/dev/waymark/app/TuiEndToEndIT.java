@@ -515,7 +515,7 @@ class TuiEndToEndIT {
     tmux.keys("M-1");
     tmux.waitFor("Wrote one.");
     tmux.keys("C-w");
-    tmux.waitFor("Close tab 1 \\(1 checkpoints\\)\\?");
+    tmux.waitFor("Close tab 1 \\(1 checkpoint\\)\\?");
     tmux.type("y");
     tmux.waitFor("Second tab.");
     send("/quit");

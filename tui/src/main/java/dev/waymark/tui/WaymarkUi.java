@@ -2,6 +2,7 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
+import dev.waymark.core.Counted;
 import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.mcp.McpInput;
@@ -13,7 +14,6 @@ import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.CommandEntry;
-import dev.waymark.tui.run.CommandRunner;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
@@ -22,6 +22,7 @@ import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.keys.KeyRouter;
+import dev.waymark.tui.run.CommandRunner;
 import dev.waymark.tui.screen.HelpText;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
@@ -456,8 +457,8 @@ public final class WaymarkUi implements Host {
     if (tab.state().running()) {
       layers.ask(new Layers.Confirm("A turn is running in this tab. Close it anyway?" + kept, () -> close(tab)));
     } else if (tab.state().checkpoints().size() > 1 || !tab.editor().isEmpty()) {
-      layers.ask(new Layers.Confirm("Close tab " + tabs.number(tab) + " (" + (tab.state().checkpoints().size() - 1)
-          + " checkpoints)?" + kept, () -> close(tab)));
+      layers.ask(new Layers.Confirm("Close tab " + tabs.number(tab) + " ("
+          + Counted.of(tab.state().checkpoints().size() - 1, "checkpoint") + ")?" + kept, () -> close(tab)));
     } else {
       close(tab);
     }
@@ -515,7 +516,8 @@ public final class WaymarkUi implements Host {
     List<Picker.Choice> choices = new ArrayList<>();
     for (var p : tab.state().livePathPrompts()) {
       String prompt = p.prompt().strip().lines().findFirst().orElse("");
-      choices.add(new Picker.Choice("#" + p.checkpoint() + "  › " + prompt, "back to #" + p.before(), p.before()));
+      String shown = prompt.isEmpty() && !p.done().isEmpty() ? p.done().lines().findFirst().orElse("") : "› " + prompt;
+      choices.add(new Picker.Choice("#" + p.checkpoint() + "  " + shown, "back to #" + p.before(), p.before()));
     }
     if (choices.isEmpty()) {
       tab.state().notice(Tone.MUTED, "Nothing to rewind: no prompt yet on this branch.");

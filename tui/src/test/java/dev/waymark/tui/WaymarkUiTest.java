@@ -802,6 +802,21 @@ class WaymarkUiTest {
   }
 
   @Test
+  void rewindNamesARevertCheckpointByWhatItDidNotByAnEmptyPrompt() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
+        + "{'whenLastUser':'one','text':'Wrote one.'}]}");
+    send("one");
+    waitFor(s -> s.contains("Wrote one.") && s.contains("ready · #1"), "the first turn");
+    send("/revert 1");
+    waitFor(s -> s.contains("Reverted #1") && s.contains("ready · #2"), "the revert");
+
+    send("/rewind");
+    String list = waitFor("Rewind: go back to before a prompt");
+    assertThat(list).contains("▸ #2  ↺ Reverted #1", "#1  › one").doesNotContain("#2  › ");
+  }
+
+  @Test
   void rewindListsThePromptsAndEnterGoesBackToBeforeTheChosenOne() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':["
         + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1'}}]},"
@@ -889,6 +904,23 @@ class WaymarkUiTest {
   }
 
   @Test
+  void ctrlWOnTextDeletesTheWordBeforeTheCursorAndOnAnEmptyInputClosesTheTab() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    type("fix the build");
+    waitFor("› fix the build");
+    ctrl('w');
+    waitFor(s -> s.contains("› fix the ") && !s.contains("build"), "the last word deleted, as in readline");
+    assertThat(ui.finished()).isFalse();
+    ctrl('w');
+    ctrl('w');
+    waitFor(s -> !s.contains("› fix"), "the input emptied word by word");
+    assertThat(ui.finished()).as("the tab stays while its input had text").isFalse();
+    ctrl('w');
+    ui.step(20);
+    assertThat(ui.finished()).as("on an empty input Ctrl+W closes the tab, the last one quitting").isTrue();
+  }
+
+  @Test
   void closingATabThatRunsAsksFirst() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
     send("go");
@@ -916,7 +948,7 @@ class WaymarkUiTest {
     waitFor("First tab answer.");
 
     ctrl('w');
-    waitFor("Close tab 1 (1 checkpoints)? It stays in the session: /tab reopen brings it back.");
+    waitFor("Close tab 1 (1 checkpoint)? It stays in the session: /tab reopen brings it back.");
     type("y");
     String closed = waitFor(s -> !s.contains("First tab answer.") && !s.contains("Close tab"), "the tab to close");
     assertThat(closed).doesNotContain(" 2 ");

@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import dev.waymark.core.context.Mentions;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
 import java.util.ArrayList;
@@ -122,6 +123,33 @@ final class Conversation {
     return made;
   }
 
+  /**
+   * The prompt the user typed that opened checkpoint {@code n}; empty when a restore, a revert, a
+   * /compact or an approved call opened it, whose labels are Waymark's words, not the user's.
+   */
+  String typedPromptOf(int n) {
+    List<ChatMessage> turn = messages.get(n);
+    if (turn == null) {
+      return "";
+    }
+    synchronized (turn) {
+      for (ChatMessage m : turn) { // a restore's label may follow the conversation it copied
+        if (m instanceof ChatMessage.User user && user.text().startsWith(LABEL)) {
+          return "";
+        }
+      }
+      for (ChatMessage m : turn) {
+        if (m instanceof ChatMessage.User user) {
+          return Mentions.typed(user.text());
+        }
+        if (m instanceof ChatMessage.System || m instanceof ChatMessage.ToolResult) {
+          return "";
+        }
+      }
+    }
+    return "";
+  }
+
   /** The prompt that opened checkpoint {@code n}: its first user message, or what an approval after a restore ran. */
   String promptOf(int n) {
     List<ChatMessage> turn = messages.get(n);
@@ -136,7 +164,7 @@ final class Conversation {
       }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return dev.waymark.core.context.Mentions.typed(user.text());
+          return Mentions.typed(user.text());
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";
@@ -173,5 +201,27 @@ final class Conversation {
       }
     });
     return new TabSession.Memory(copy, Map.copyOf(drafts), Map.copyOf(pendingWhenLeft));
+  }
+
+  /**
+   * About how many tokens {@code messages} take: four characters a token. For the context meter and
+   * automatic compaction where the provider gave no counts (after a restore, or a server that
+   * reports no usage).
+   */
+  static long estimatedTokens(List<ChatMessage> messages) {
+    return messages.stream().mapToLong(Conversation::length).sum() / 4;
+  }
+
+  private static long length(ChatMessage m) {
+    if (m instanceof ChatMessage.System s) {
+      return s.text().length();
+    } else if (m instanceof ChatMessage.User u) {
+      return u.text().length();
+    } else if (m instanceof ChatMessage.Assistant a) {
+      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
+    } else if (m instanceof ChatMessage.ToolResult r) {
+      return r.content().length();
+    }
+    return 0;
   }
 }

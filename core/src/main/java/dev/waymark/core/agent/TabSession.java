@@ -73,6 +73,7 @@ public final class TabSession implements AutoCloseable {
   private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
   /** The tokens the live conversation takes, as last counted; -1 before any count. */
   private volatile long contextTokens = -1;
+  private final ChatModel model;
   private final Path projectRoot;
   /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
   private volatile boolean lastTurnCompacted;
@@ -126,6 +127,7 @@ public final class TabSession implements AutoCloseable {
         WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing), tools.promptSection()), memory);
     this.steering = new SteeringQueue(this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
+    this.model = model;
     this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
         this::emit);
     this.queue = new TabQueue(tree.tabId(), this::publish);
@@ -362,6 +364,9 @@ public final class TabSession implements AutoCloseable {
           // a new name
         }
         var saved = tree.save(c.name(), c.force());
+        if (before.isPresent() && before.getAsInt() == saved.number()) {
+          before = java.util.OptionalInt.empty(); // saved again where it was: nothing moved
+        }
         emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(saved), c.name(), tree.saveRef(c.name()), before));
       });
     }
@@ -432,6 +437,13 @@ public final class TabSession implements AutoCloseable {
           + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
           + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
           + "then your prompt is sent.");
+    }
+    Optional<String> unavailable = model.unavailable();
+    if (opening.sendsPrompt() && unavailable.isPresent()) {
+      // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
+      emit(new Event.Error(unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
+          + opening.prompt()));
+      return;
     }
     Turn turn = openTurn(opening);
     if (turn == null) {
@@ -582,30 +594,16 @@ public final class TabSession implements AutoCloseable {
     viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
-      // the provider counts nothing until the next call: about four characters a token until then
-      long characters = conversation.sent(tree.livePath()).stream().mapToLong(TabSession::length).sum();
-      contextTokens = characters / 4;
+      // the provider counts nothing until the next call: an estimate until then
+      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       lastTurnCompacted = false;
       emit(new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true));
     }
   }
 
-  private static long length(ChatMessage m) {
-    if (m instanceof ChatMessage.System s) {
-      return s.text().length();
-    } else if (m instanceof ChatMessage.User u) {
-      return u.text().length();
-    } else if (m instanceof ChatMessage.Assistant a) {
-      return a.text().length() + a.toolCalls().stream().mapToLong(c -> c.argumentsJson().length() + c.name().length()).sum();
-    } else if (m instanceof ChatMessage.ToolResult r) {
-      return r.content().length();
-    }
-    return 0;
-  }
-
   /**
    * What comes back into the input when a restore reaches its target: going back (an undo), the
-   * prompt of the turn it undid, the target's child on the way from where the tab was; otherwise
+   * prompt the user typed for the turn it undid (a restore, revert or compaction has none), the target's child on the way from where the tab was; otherwise
    * what was in the input when the target was left. The draft kept at a checkpoint is the last
    * prompt sent from it, which after a branch from there is another branch's prompt.
    */
@@ -615,8 +613,8 @@ public final class TabSession implements AutoCloseable {
       child = tree.checkpoint(child).parent();
     }
     if (child > 0 && tree.checkpoint(child).parent() == result.target()) {
-      String prompt = conversation.promptOf(child);
-      if (!prompt.isEmpty() && !prompt.equals("/compact")) {
+      String prompt = conversation.typedPromptOf(child); // never a restore's or a revert's label
+      if (!prompt.isEmpty()) {
         return prompt;
       }
     }

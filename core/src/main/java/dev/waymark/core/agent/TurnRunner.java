@@ -130,11 +130,18 @@ final class TurnRunner {
     } catch (RuntimeException e) {
       LOG.error("the tab's snapshot could not be taken after turn #{}", n, e); // its events still go out
     }
-    usage.ifPresent(u -> {
+    Optional<ChatResponse.Usage> counted = usage.filter(u -> u.inputTokens() + u.outputTokens() > 0);
+    if (counted.isPresent()) {
       // after a compaction the summary is what the conversation takes; after a turn, what the last call read and wrote
+      ChatResponse.Usage u = counted.get();
       state.contextTokens = state.compacted ? u.outputTokens() : u.inputTokens() + u.outputTokens();
       emit.accept(new Event.ContextUsed(n, state.contextTokens, settings.get().contextWindow(), false));
-    });
+    } else {
+      // a server that counts nothing (or a turn that ended before it could): an estimate, so that the
+      // meter follows the conversation and automatic compaction still comes
+      state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+      emit.accept(new Event.ContextUsed(n, state.contextTokens, settings.get().contextWindow(), true));
+    }
     finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint))));
     emit.accept(new Event.TurnFinished(n, ProtocolViews.status(status), usage.map(ProtocolViews::usage)));
     if (leftover.isEmpty()) {

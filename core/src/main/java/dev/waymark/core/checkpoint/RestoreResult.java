@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.Counted;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,9 +60,9 @@ public record RestoreResult(
   /** A one-line account for a user. */
   public String summary() {
     if (!applied) {
-      return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": " + conflicts.size()
-          + " file(s) were changed since by someone else and clash with #" + target + ": " + String.join(", ", conflicts)
-          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+      return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": "
+          + Counted.of(conflicts.size(), "file was", "files were") + " changed since by someone else and clash with #"
+          + target + ": " + String.join(", ", conflicts) + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
     if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
       return action + "; the files stay as they are.";

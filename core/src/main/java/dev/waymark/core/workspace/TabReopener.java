@@ -1,5 +1,6 @@
 package dev.waymark.core.workspace;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
@@ -49,7 +50,7 @@ final class TabReopener {
         : store.restoreTab(SessionCodec.snapshot(record));
     String tabId = record.tabId();
     if (!restored.recreatedTags().isEmpty()) {
-      notes.add("Recreated " + restored.recreatedTags().size() + " missing tag(s) of tab " + tabId + " from their commits.");
+      notes.add("Recreated " + Counted.of(restored.recreatedTags().size(), "missing tag") + " of tab " + tabId + " from their commits.");
     }
     if (!restored.lostCheckpoints().isEmpty()) {
       notes.add("Checkpoint(s) " + restored.lostCheckpoints() + " of tab " + tabId

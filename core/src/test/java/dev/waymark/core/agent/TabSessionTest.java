@@ -594,6 +594,58 @@ class TabSessionTest {
   }
 
   @Test
+  void undoingARestoreARevertOrACompactionBringsBackNoLabelAsIfTheUserTypedIt() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write a"));
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    session.submit(new Command.Revert(1, 1, List.of(), false));
+    await(Event.CheckpointRestored.class, e -> e.result().applied());
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneRevert = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneRevert.draft()).as("revert #1 is no prompt of the user's").isEmpty();
+
+    session.submit(new Command.Restore(0, RestoreScope.FILES, false));
+    await(Event.CheckpointRestored.class, e -> e.result().applied() && e.result().target() == 0);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneRestore = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneRestore.draft()).as("restore files of #0 is no prompt of the user's").isEmpty();
+
+    model.respond(r -> text("THE SUMMARY"));
+    session.submit(new Command.Compact());
+    await(Event.TurnFinished.class, e -> true);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undoneCompaction = await(Event.CheckpointRestored.class, e -> e.result().target() == 1);
+    assertThat(undoneCompaction.draft()).isEmpty();
+  }
+
+  @Test
+  void aPromptWithNoModelToAnswerItMakesNoCheckpointAndSaysSo() throws Exception {
+    ChatModel none = new ChatModel() {
+      @Override
+      public ChatResponse stream(ChatRequest request, StreamListener listener, Cancellation cancellation) {
+        throw new ModelException(ModelException.Kind.AUTHENTICATION, "asked, though no model is configured");
+      }
+
+      @Override
+      public Optional<String> unavailable() {
+        return Optional.of("No model is configured.");
+      }
+    };
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), none, Toolset.of(List.of(new WriteTool())),
+        new SessionSettings("none", ApprovalMode.ASK, true, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+    session.submit(new Command.SendPrompt("hello"));
+    Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.message()).contains("No model is configured.", "not sent", "hello");
+    session.idle().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(session.snapshot().tree().checkpoints()).as("only #0: no failed checkpoint").hasSize(1);
+  }
+
+  @Test
   void aFilesOnlyRestoreBringsBackNoDraft() throws Exception {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"one\"}"));
@@ -689,6 +741,9 @@ class TabSessionTest {
     Event.CheckpointSaved moved = await(Event.CheckpointSaved.class, e -> true);
     assertThat(moved.checkpoint().number()).isZero();
     assertThat(moved.movedFrom()).hasValue(1);
+    session.submit(new Command.Save("four", true));
+    assertThat(await(Event.CheckpointSaved.class, e -> true).movedFrom()).as("saved again where it was: nothing moved")
+        .isEmpty();
 
     session.submit(new Command.DeleteSave("four"));
     Event.SaveDeleted deleted = await(Event.SaveDeleted.class, e -> true);
@@ -1034,6 +1089,26 @@ class TabSessionTest {
 
   private static ChatResponse text(String text, long in, long out) {
     return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(in, out)), "stop");
+  }
+
+  @Test
+  void withoutTokenCountsFromTheServerTheMeterUsesAnEstimateAndCompactionStillRuns() throws Exception {
+    startWithWindow(1000, 85);
+    // a server that reports no usage (some OpenAI-compatible ones): about four characters a token
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("x".repeat(3600), List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt("one"));
+    Event.ContextUsed used = await(Event.ContextUsed.class, e -> e.checkpoint() == 1);
+    assertThat(used.estimated()).isTrue();
+    assertThat(used.tokens()).isBetween(900L, 1000L);
+    await(Event.TurnFinished.class, e -> e.checkpoint() == 1);
+
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("THE SUMMARY", List.of()), Optional.empty(), "stop"));
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("answer", List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt("two"));
+    assertThat(await(Event.Compacting.class, e -> true).checkpoint()).isEqualTo(2);
+    assertThat(await(Event.ContextUsed.class, e -> e.checkpoint() == 2).tokens()).as("the summary's estimate, with the system prompt")
+        .isLessThan(used.tokens() / 4);
+    assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 3).status()).isEqualTo(TurnStatus.DONE);
   }
 
   @Test

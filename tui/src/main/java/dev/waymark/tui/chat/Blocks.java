@@ -334,6 +334,11 @@ public final class Blocks {
     public Tone tone() {
       return tone;
     }
+
+    /** What the notice says, without its style: its lines joined by newlines. */
+    public String text() {
+      return String.join("\n", body.stream().map(Line::text).toList());
+    }
   }
 
   static String firstLine(String text) {

@@ -166,7 +166,8 @@ public final class TabState {
   }
 
   /** A prompt of the live path, and the checkpoint it left: going back there undoes it. */
-  public record PathPrompt(int checkpoint, int before, String prompt) {}
+  /** A checkpoint of the live path: the prompt it answered, or, made by a revert or restore, what that did. */
+  public record PathPrompt(int checkpoint, int before, String prompt, String done) {}
 
   /** The prompts from #1 up to live along the live path, newest first. */
   public List<PathPrompt> livePathPrompts() {
@@ -177,9 +178,13 @@ public final class TabState {
       if (n == 0 || n > live || !mark.onLivePath()) {
         continue;
       }
-      String prompt = blocks.stream().filter(b -> b instanceof Blocks.Prompt && b.checkpoint() == n)
-          .map(b -> ((Blocks.Prompt) b).text()).findFirst().orElse("");
-      prompts.add(0, new PathPrompt(n, before, prompt));
+      Optional<String> typed = blocks.stream().filter(b -> b instanceof Blocks.Prompt && b.checkpoint() == n)
+          .map(b -> ((Blocks.Prompt) b).text()).findFirst();
+      // a revert or a restore that made a checkpoint has no prompt: its line in the chat says what it did
+      String said = typed.isPresent() ? "" : blocks.stream()
+          .filter(b -> b instanceof Blocks.Notice notice && b.checkpoint() == n && notice.text().startsWith("↺ "))
+          .map(b -> ((Blocks.Notice) b).text()).findFirst().orElse("");
+      prompts.add(0, new PathPrompt(n, before, typed.orElse(""), said));
       before = n;
     }
     return prompts;

@@ -185,7 +185,7 @@ public final class InputEditor {
     caret = i;
   }
 
-  /** Deletes the word before the caret (Alt+Backspace). */
+  /** Deletes the word before the caret (Alt+Backspace, Ctrl+W). */
   public void deleteWordBack() {
     if (replaceSelection()) {
       return;

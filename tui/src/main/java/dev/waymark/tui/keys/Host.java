@@ -10,7 +10,7 @@ public interface Host {
   /** Shows the tabs of a session the workspace brought back, in place of any shown. */
   void showOpened(Workspace.Opened opened);
 
-  /** Ctrl+W: closes the tab, asking first when it runs a turn or has history. */
+  /** Ctrl+W on an empty input: closes the tab, asking first when it runs a turn or has history. */
   void requestClose(TabController tab);
 
   /** Ctrl+D and /quit: asks first while a tool call waits for approval. */

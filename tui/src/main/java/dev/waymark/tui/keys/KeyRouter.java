@@ -191,7 +191,7 @@ public final class KeyRouter {
     } else if (onMenu(tabs.current(), action.get()) || onPlanQuestion(tabs.current(), action.get())) {
       return;
     } else if (!answerApproval(tabs.current(), action.get()) && !perform(action.get())) {
-      edit(tabs.current().editor(), action.get());
+      edit(tabs.current().editor(), keys.nextFor(stroke, action.get()).orElse(action.get()));
     }
   }
 
@@ -313,7 +313,12 @@ public final class KeyRouter {
     InputEditor editor = tab.editor();
     switch (action) {
       case NEW_TAB -> host.openTab();
-      case CLOSE_TAB -> host.requestClose(tab);
+      case CLOSE_TAB -> {
+        if (!editor.isEmpty()) {
+          return false; // the input's: a key it shares with an editing action does that (Ctrl+W deletes a word)
+        }
+        host.requestClose(tab);
+      }
       case NEXT_TAB -> tabs.next(1);
       case PREVIOUS_TAB -> tabs.next(-1);
       case TAB_1, TAB_2, TAB_3, TAB_4, TAB_5, TAB_6, TAB_7, TAB_8, TAB_9 -> tabs.activate(action.ordinal() - Action.TAB_1.ordinal());

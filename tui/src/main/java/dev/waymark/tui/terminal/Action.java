@@ -10,7 +10,7 @@ public enum Action {
   VIEW_BACK("view the previous checkpoint"),
   VIEW_FORWARD("view the next checkpoint (past the last: live)"),
   NEW_TAB("open a tab"),
-  CLOSE_TAB("close the tab (/tab reopen brings it back)"),
+  CLOSE_TAB("close the tab, on an empty input (/tab reopen brings it back)"),
   NEXT_TAB("next tab"),
   PREVIOUS_TAB("previous tab"),
   TAB_1("tab 1"), TAB_2("tab 2"), TAB_3("tab 3"), TAB_4("tab 4"), TAB_5("tab 5"),

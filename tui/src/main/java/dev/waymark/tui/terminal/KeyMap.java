@@ -52,7 +52,8 @@ public final class KeyMap {
     bind(b, Action.LINE_END, "end", "ctrl+e");
     bind(b, Action.DELETE_BACK, "backspace");
     bind(b, Action.DELETE_FORWARD, "delete");
-    bind(b, Action.DELETE_WORD_BACK, "alt+backspace");
+    // readline's Ctrl+W too: on text it deletes a word, on an empty input it is close-tab's
+    bind(b, Action.DELETE_WORD_BACK, "alt+backspace", "ctrl+w");
     bind(b, Action.KILL_TO_END, "ctrl+k");
     bind(b, Action.KILL_TO_START, "ctrl+u");
     return new KeyMap(b);
@@ -112,6 +113,22 @@ public final class KeyMap {
         if (chord.matches(stroke)) {
           return Optional.of(entry.getKey());
         }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The action after {@code first} bound to the same key, for a key that a tab's action leaves to the
+   * input when it does not apply now (Ctrl+W on text deletes a word instead of closing the tab).
+   */
+  public Optional<Action> nextFor(KeyStroke stroke, Action first) {
+    boolean past = false;
+    for (var entry : bindings.entrySet()) {
+      if (entry.getKey() == first) {
+        past = true;
+      } else if (past && entry.getValue().stream().anyMatch(chord -> chord.matches(stroke))) {
+        return Optional.of(entry.getKey());
       }
     }
     return Optional.empty();
