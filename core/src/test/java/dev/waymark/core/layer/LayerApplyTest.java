@@ -131,13 +131,13 @@ class LayerApplyTest {
     }
     assertThat(recordedFirst).as("every change is told before the first is made").hasSize(8);
     assertThat(Layers.tree(project)).isNotEqualTo(Layers.tree(reference));
-    // the next start: the layer is still on disk with its journal, and what it still holds is applied
+    // the next start: the layer is still on disk with its journal and the apply's plan, whose rest is made
     Layer again = Layer.read(layer.directory());
-    List<String> recorded = new ArrayList<>();
-    LayerApply.apply(again, Layers.read(again).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
-        (path, current, after) -> recorded.add(path));
+    LayerApply.Result rest = ApplyPlan.read(again).finish(TextMerge::merge, Layers.NO_RECORD);
     assertThat(Layers.tree(project)).isEqualTo(Layers.tree(reference));
-    assertThat(recorded).doesNotContain("d/keep.txt").contains("b.txt", "two"); // the first ones made are not made again
+    assertThat(rest.clashes()).isEmpty();
+    // the first ones made (deletions, deepest first) are not made again
+    assertThat(rest.applied()).doesNotContain("d/keep.txt", "d/e/f.txt").contains("b.txt", "one", "moved/keep.txt");
     again.delete();
   }
 

@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerChange;
@@ -191,6 +192,44 @@ final class LayerRecording {
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not apply {}", layer, e);
       throw new CheckpointException("Could not apply the command's changes to the project (" + e.getMessage()
+          + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CheckpointException("Interrupted before the command's changes were applied; they are kept in "
+          + layer.directory() + " and applied when Waymark next opens this tab", e);
+    }
+  }
+
+  /**
+   * Finishes the apply of {@code layer} that a kill stopped part way ({@code plan}: what it had
+   * decided, every change recorded in {@code turn}'s checkpoint before the first was made): makes
+   * what the plan still holds, keeps the command's versions of the paths that clashed under a
+   * {@code rescued} tag, and removes the layer. Nothing is recorded again, and nothing the apply
+   * already made is taken for someone else's change.
+   */
+  Outcome finishInterrupted(TabRecords turn, Layer layer, ApplyPlan plan) {
+    try (CommandSlot.Held applying = applySlot()) {
+      // kept first: the finish journals the rest anew, without the clashes decided before the kill
+      Optional<String> tag = plan.clashes().isEmpty() ? Optional.empty() : Optional.of(rescue(turn, plan.clashes()));
+      LayerApply.Result result = plan.finish(merge, (path, current, after) -> {});
+      List<String> notApplied = new ArrayList<>();
+      plan.clashes().forEach(clash -> notApplied.add(clash.path() + ": " + clash.reason()));
+      if (!result.clashes().isEmpty()) {
+        String later = rescue(turn, result.clashes());
+        tag = Optional.of(tag.map(first -> first + ", " + later).orElse(later));
+        result.clashes().forEach(clash -> notApplied.add(clash.path() + ": " + clash.reason() + " (since Waymark stopped)"));
+      }
+      Set<String> paths = plan.paths();
+      List<FileChange> made = turn.changes().stream().filter(c -> paths.contains(c.path())).toList();
+      try {
+        layer.delete();
+      } catch (IOException e) {
+        LOG.warn("{} was applied but could not be removed", layer, e);
+      }
+      return new Outcome(new WorkTreeChanges(made, List.of()), notApplied, tag);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not finish applying {}", layer, e);
+      throw new CheckpointException("Could not finish applying the command's changes to the project (" + e.getMessage()
           + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
