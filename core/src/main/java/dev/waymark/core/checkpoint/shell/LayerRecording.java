@@ -96,7 +96,7 @@ final class LayerRecording {
       // why each directory above a change is left out (absent: it is not), decided once
       Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
       // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
-      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes,
+      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes, maxFileSize,
           (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
       LayerApply.Result result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom), merge,
           new LayerApply.Recorder() {
