@@ -141,6 +141,24 @@ class LayerApplyTest {
     again.delete();
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aKillAfterAMergeWasPlannedFinishesWithTheMergeNotTheCommandsVersion(int killedAfter) throws Exception {
+    Layer layer = layers.run(project, "sed -i s/three/THREE/ a.txt; echo n > new.txt");
+    Thread.sleep(5); // a later change time than the layer's start on a coarse clock
+    Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
+    try (AutoCloseable kill = ApplyKills.after(killedAfter)) {
+      assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(),
+          path -> Optional.of("one\ntwo\nthree\n".getBytes()), TextMerge::merge, Layers.NO_RECORD))
+          .isInstanceOf(ApplyKills.Killed.class);
+    }
+    LayerApply.Result rest = ApplyPlan.read(Layer.read(layer.directory())).finish(TextMerge::merge, Layers.NO_RECORD);
+    assertThat(rest.clashes()).isEmpty();
+    assertThat(project.resolve("a.txt")).hasContent("ONE\ntwo\nTHREE");
+    assertThat(project.resolve("new.txt")).hasContent("n");
+    assertThat(layer.upper().resolve("a.txt")).doesNotExist();
+  }
+
   @Test
   void aLayerWhoseProcessIsGoneIsLeftBehindAndOnlyForItsOwner() throws Exception {
     Layer mine = layers.journal.begin(project, "tab-1/3", "m");

@@ -212,6 +212,8 @@ final class LayerRecording {
       // kept first: the finish journals the rest anew, without the clashes decided before the kill
       Optional<String> tag = plan.clashes().isEmpty() ? Optional.empty() : Optional.of(rescue(turn, plan.clashes()));
       LayerApply.Result result = plan.finish(merge, (path, current, after) -> {});
+      // the entries whose names are not UTF-8 are moved after the rest (their deletions were made before the plan)
+      UnnamedEntries.moveAfter(UpperReader.read(layer.upper(), layer.project(), Set.of()).unnamed());
       List<String> notApplied = new ArrayList<>();
       plan.clashes().forEach(clash -> notApplied.add(clash.path() + ": " + clash.reason()));
       if (!result.clashes().isEmpty()) {
