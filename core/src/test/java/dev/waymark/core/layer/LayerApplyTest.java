@@ -145,8 +145,9 @@ class LayerApplyTest {
   @ValueSource(ints = {1, 2})
   void aKillAfterAMergeWasPlannedFinishesWithTheMergeNotTheCommandsVersion(int killedAfter) throws Exception {
     Layer layer = layers.run(project, "sed -i s/three/THREE/ a.txt; echo n > new.txt");
-    Thread.sleep(5); // a later change time than the layer's start on a coarse clock
-    Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
+    do { // the user's save, seen as later than the layer's start however coarse the clock
+      Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
+    } while (!layer.changedSince(project.resolve("a.txt")));
     try (AutoCloseable kill = ApplyKills.after(killedAfter)) {
       assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(),
           path -> Optional.of("one\ntwo\nthree\n".getBytes()), TextMerge::merge, Layers.NO_RECORD))

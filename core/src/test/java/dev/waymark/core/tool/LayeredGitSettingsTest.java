@@ -80,6 +80,19 @@ class LayeredGitSettingsTest {
   }
 
   @Test
+  void attributesThatSelectAFilterAndALinkNamedGitLeadingToAProgramAreRefused() throws Exception {
+    GitCli.ok(f.project, "init", "-q", "vendor/lib");
+    f.nextTurn();
+    ToolResult result = f.shell("printf '* filter=x\\n' > vendor/lib/.git/info/attributes"
+        + " && mkdir -p w && git init -q --bare w/store && git --git-dir=w/store config core.editor ./e.sh"
+        + " && ln -s store w/.git");
+    assertThat(result.content()).contains("vendor/lib/.git/info/attributes").contains("w/store/config")
+        .contains("w/.git: not applied");
+    assertThat(f.exists("vendor/lib/.git/info/attributes")).isFalse();
+    assertThat(f.exists("w/.git")).isFalse();
+  }
+
+  @Test
   void settingsThatRunNoProgramAreAppliedInANestedRepository() throws Exception {
     GitCli.ok(f.project, "init", "-q", "vendor/lib");
     f.nextTurn();
