@@ -95,11 +95,13 @@ class LayeredGitSettingsTest {
   @Test
   void settingsThatRunNoProgramAreAppliedInANestedRepository() throws Exception {
     GitCli.ok(f.project, "init", "-q", "vendor/lib");
+    GitCli.ok(f.project.resolve("vendor/lib"), "config", "core.pager", "less -R"); // the user's own
     f.nextTurn();
     ToolResult result = f.shell("git -C vendor/lib config user.name agent && git -C vendor/lib config core.fsmonitor false");
     assertThat(result.content()).doesNotContain("not applied");
     Config now = settings(f.file("vendor/lib/.git/config"));
     assertThat(now.getString("user", null, "name")).isEqualTo("agent");
+    assertThat(now.getString("core", null, "pager")).as("the user's pager stays theirs").isEqualTo("less -R");
   }
 
   private static Config settings(Path file) throws IOException, ConfigInvalidException {
