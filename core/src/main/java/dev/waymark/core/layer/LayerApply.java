@@ -31,7 +31,8 @@ import java.util.UUID;
  * before the apply, as the command's change that was not made.
  *
  * <p>Every change is handed to the {@link Recorder} before the project is touched, so that a kill
- * at any moment loses nothing; applying the same layer again after a kill applies what is left.
+ * at any moment loses nothing; then its {@link ApplyPlan} is journalled, from which a kill during the
+ * changes is finished (the upper directory, part emptied, no longer tells what was made).
  */
 public final class LayerApply {
   private static final String TEMP_SUFFIX = ".waymark-layer.tmp";
@@ -249,6 +250,12 @@ public final class LayerApply {
           false, step.stamp()));
     }
     recorder.allTold();
+    if (!keepUpper) { // from here a kill is finished from the plan: the upper directory no longer tells what was made
+      java.util.Map<String, Path> mergedFiles = new java.util.HashMap<>();
+      files.stream().filter(f -> !f.after().equals(layer.upper().resolve(f.path())))
+          .forEach(f -> mergedFiles.put(f.path(), f.after()));
+      ApplyPlan.write(layer, changes, mergedFiles, clashes);
+    }
 
     List<String> applied = new ArrayList<>();
     for (Step step : deletions) {

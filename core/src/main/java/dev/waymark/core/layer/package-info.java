@@ -6,7 +6,8 @@
  * reads an upper directory into a list of changes ({@link UpperReader}), applies them to the
  * project with a three-way merge where someone else changed the same file meanwhile
  * ({@link LayerApply}), and keeps each layer on disk with its journal until it is applied, so a
- * kill at any moment is finished at the next start ({@link Layer}, {@link LayerJournal}).
+ * kill at any moment is finished at the next start ({@link Layer}, {@link LayerJournal}; a kill
+ * once the apply began to change the project, from its {@link ApplyPlan}).
  *
  * <p>It knows nothing of tabs, sessions or checkpoints: callers record what it hands them. May use
  * the JDK, Jackson (a layer's journal) and SLF4J only: no Lanterna, no JGit, nothing printed.

@@ -131,14 +131,33 @@ class LayerApplyTest {
     }
     assertThat(recordedFirst).as("every change is told before the first is made").hasSize(8);
     assertThat(Layers.tree(project)).isNotEqualTo(Layers.tree(reference));
-    // the next start: the layer is still on disk with its journal, and what it still holds is applied
+    // the next start: the layer is still on disk with its journal and the apply's plan, whose rest is made
     Layer again = Layer.read(layer.directory());
-    List<String> recorded = new ArrayList<>();
-    LayerApply.apply(again, Layers.read(again).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
-        (path, current, after) -> recorded.add(path));
+    LayerApply.Result rest = ApplyPlan.read(again).finish(TextMerge::merge, Layers.NO_RECORD);
     assertThat(Layers.tree(project)).isEqualTo(Layers.tree(reference));
-    assertThat(recorded).doesNotContain("d/keep.txt").contains("b.txt", "two"); // the first ones made are not made again
+    assertThat(rest.clashes()).isEmpty();
+    // the first ones made (deletions, deepest first) are not made again
+    assertThat(rest.applied()).doesNotContain("d/keep.txt", "d/e/f.txt").contains("b.txt", "one", "moved/keep.txt");
     again.delete();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aKillAfterAMergeWasPlannedFinishesWithTheMergeNotTheCommandsVersion(int killedAfter) throws Exception {
+    Layer layer = layers.run(project, "sed -i s/three/THREE/ a.txt; echo n > new.txt");
+    do { // the user's save, seen as later than the layer's start however coarse the clock
+      Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
+    } while (!layer.changedSince(project.resolve("a.txt")));
+    try (AutoCloseable kill = ApplyKills.after(killedAfter)) {
+      assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(),
+          path -> Optional.of("one\ntwo\nthree\n".getBytes()), TextMerge::merge, Layers.NO_RECORD))
+          .isInstanceOf(ApplyKills.Killed.class);
+    }
+    LayerApply.Result rest = ApplyPlan.read(Layer.read(layer.directory())).finish(TextMerge::merge, Layers.NO_RECORD);
+    assertThat(rest.clashes()).isEmpty();
+    assertThat(project.resolve("a.txt")).hasContent("ONE\ntwo\nTHREE");
+    assertThat(project.resolve("new.txt")).hasContent("n");
+    assertThat(layer.upper().resolve("a.txt")).doesNotExist();
   }
 
   @Test

@@ -80,13 +80,28 @@ class LayeredGitSettingsTest {
   }
 
   @Test
+  void attributesThatSelectAFilterAndALinkNamedGitLeadingToAProgramAreRefused() throws Exception {
+    GitCli.ok(f.project, "init", "-q", "vendor/lib");
+    f.nextTurn();
+    ToolResult result = f.shell("printf '* filter=x\\n' > vendor/lib/.git/info/attributes"
+        + " && mkdir -p w && git init -q --bare w/store && git --git-dir=w/store config core.editor ./e.sh"
+        + " && ln -s store w/.git");
+    assertThat(result.content()).contains("vendor/lib/.git/info/attributes").contains("w/store/config")
+        .contains("w/.git: not applied");
+    assertThat(f.exists("vendor/lib/.git/info/attributes")).isFalse();
+    assertThat(f.exists("w/.git")).isFalse();
+  }
+
+  @Test
   void settingsThatRunNoProgramAreAppliedInANestedRepository() throws Exception {
     GitCli.ok(f.project, "init", "-q", "vendor/lib");
+    GitCli.ok(f.project.resolve("vendor/lib"), "config", "core.pager", "less -R"); // the user's own
     f.nextTurn();
     ToolResult result = f.shell("git -C vendor/lib config user.name agent && git -C vendor/lib config core.fsmonitor false");
     assertThat(result.content()).doesNotContain("not applied");
     Config now = settings(f.file("vendor/lib/.git/config"));
     assertThat(now.getString("user", null, "name")).isEqualTo("agent");
+    assertThat(now.getString("core", null, "pager")).as("the user's pager stays theirs").isEqualTo("less -R");
   }
 
   private static Config settings(Path file) throws IOException, ConfigInvalidException {

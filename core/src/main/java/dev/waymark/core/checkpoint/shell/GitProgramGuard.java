@@ -99,7 +99,7 @@ final class GitProgramGuard {
     }
     if ((name.equals("config") || name.equals("config.worktree")) && gitDirectory(dir)) {
       return link ? Optional.of("git would read its settings from wherever the link leads")
-          : settingsIn(path).map(key -> "git would run the program its setting " + key + " names");
+          : settingsIn(path, gitDirectoryBefore(dir)).map(key -> "git would run the program its setting " + key + " names");
     }
     if (dirName.equals("hooks") && gitDirectory(gitDir) && GitProgramSettings.isHook(name)) {
       return Optional.of("a hook, which git runs");
@@ -125,7 +125,7 @@ final class GitProgramGuard {
     }
     String config = dir + "/config";
     if (exists(config)) {
-      Optional<String> key = settingsIn(config);
+      Optional<String> key = settingsIn(config, false); // no repository read them before: none is the user's
       if (key.isPresent()) {
         return Optional.of("its setting " + key.get() + " names a program");
       }
@@ -245,10 +245,21 @@ final class GitProgramGuard {
     }
   }
 
-  /** The setting in the config file at {@code path} (after the changes) that runs a program. */
-  private Optional<String> settingsIn(String path) throws IOException {
+  /**
+   * The setting in the config file at {@code path} (after the changes) that runs a program; with
+   * {@code ofARepository} (the file belongs to a repository that was one before the command), one
+   * the project's file held already is not the command's but the user's.
+   */
+  private Optional<String> settingsIn(String path, boolean ofARepository) throws IOException {
     Optional<String> text = text(path);
-    return text.isEmpty() ? Optional.of("(a file too large or unreadable to check)") : GitProgramSettings.runsAProgram(text.get());
+    if (text.isEmpty()) {
+      return Optional.of("(a file too large or unreadable to check)");
+    }
+    Path before = project.resolve(path);
+    BasicFileAttributes was = ofARepository ? attributes(before) : null;
+    String old = was != null && was.isRegularFile() && was.size() <= MAX_SETTINGS
+        ? new String(Files.readAllBytes(before), StandardCharsets.UTF_8) : "";
+    return GitProgramSettings.runsAProgram(text.get(), old);
   }
 
   /** The text at {@code path} once the changes are made; empty when there is none, or too much to be settings. */

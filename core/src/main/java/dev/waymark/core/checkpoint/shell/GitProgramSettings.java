@@ -32,19 +32,34 @@ final class GitProgramSettings {
    * refused as a whole ("unreadable"): what JGit cannot parse, git may read differently.
    */
   static Optional<String> runsAProgram(String text) {
+    return runsAProgram(text, "");
+  }
+
+  /**
+   * As above, but a setting {@code before} (the file as it was; empty: none) held with the same
+   * values is not the command's: a nested repository's own pager stays the user's business when a
+   * command changes another setting of it.
+   */
+  static Optional<String> runsAProgram(String text, String before) {
     Config config = new Config();
+    Config was = new Config();
     try {
       config.fromText(text);
     } catch (ConfigInvalidException e) {
       return Optional.of("settings git may read in a way Waymark cannot check");
     }
+    try {
+      was.fromText(before);
+    } catch (ConfigInvalidException e) {
+      was = new Config(); // nothing of it is taken for the user's
+    }
     for (String section : config.getSections()) {
-      Optional<String> found = inSection(config, section, null);
+      Optional<String> found = inSection(config, was, section, null);
       if (found.isPresent()) {
         return found;
       }
       for (String subsection : config.getSubsections(section)) {
-        found = inSection(config, section, subsection);
+        found = inSection(config, was, section, subsection);
         if (found.isPresent()) {
           return found;
         }
@@ -53,12 +68,12 @@ final class GitProgramSettings {
     return Optional.empty();
   }
 
-  private static Optional<String> inSection(Config config, String section, String subsection) {
+  private static Optional<String> inSection(Config config, Config was, String section, String subsection) {
     String s = section.toLowerCase(Locale.ROOT);
     for (String name : config.getNames(section, subsection)) {
       String n = name.toLowerCase(Locale.ROOT);
       String[] values = config.getStringList(section, subsection, name);
-      if (dangerous(s, n, values)) {
+      if (dangerous(s, n, values) && !java.util.Arrays.equals(values, was.getStringList(section, subsection, name))) {
         return Optional.of(section + (subsection == null ? "" : "." + subsection) + "." + name);
       }
     }

@@ -6,10 +6,12 @@ import dev.waymark.core.layer.LayerChange;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,8 +39,12 @@ final class LayerMovesOut {
 
   private LayerMovesOut() {}
 
-  /** The deletions among {@code changes} of left-out files of {@code project} that the layer moved to recorded paths. */
-  static Set<String> find(Path project, List<LayerChange> changes, LeftOut leftOut) throws IOException {
+  /**
+   * The deletions among {@code changes} of left-out files of {@code project} that the layer moved
+   * to recorded paths; files over {@code maxSize} bytes are not looked at (neither side would be
+   * recorded, so undo touches neither).
+   */
+  static Set<String> find(Path project, List<LayerChange> changes, long maxSize, LeftOut leftOut) throws IOException {
     Map<String, List<String>> byName = new HashMap<>();
     Map<Long, List<String>> bySize = new HashMap<>();
     for (LayerChange change : changes) {
@@ -47,7 +53,7 @@ final class LayerMovesOut {
       }
       FileStat stat = FileStat.read(project.resolve(change.path()));
       boolean file = !stat.directory() && (stat.kind() == FileKind.REGULAR || stat.kind() == FileKind.EXECUTABLE);
-      if (file && leftOut.test(change.path(), stat)) {
+      if (file && stat.size() <= maxSize && leftOut.test(change.path(), stat)) {
         byName.computeIfAbsent(name(change.path()), n -> new ArrayList<>()).add(change.path());
         bySize.computeIfAbsent(stat.size(), n -> new ArrayList<>()).add(change.path());
       }
@@ -56,24 +62,39 @@ final class LayerMovesOut {
       return Set.of(); // nothing left out was deleted: the common case costs nothing more
     }
     Set<String> moved = new HashSet<>();
+    // by size, then by content: each deleted file read once, however many new files have its size
+    Map<Long, Map<String, List<String>>> byContent = new HashMap<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE) {
         continue;
       }
       FileStat made = FileStat.read(change.source());
-      if (leftOut.test(change.path(), made)) {
+      if (made.size() > maxSize || leftOut.test(change.path(), made)) {
         continue; // a move from one left-out place to another: neither is recorded, and undo touches neither
       }
-      List<String> named = byName.getOrDefault(name(change.path()), List.of());
-      moved.addAll(named);
-      for (String deleted : bySize.getOrDefault(made.size(), List.of())) {
-        if (!named.contains(deleted) && !moved.contains(deleted)
-            && Arrays.equals(Files.readAllBytes(project.resolve(deleted)), Files.readAllBytes(change.source()))) {
-          moved.add(deleted);
+      moved.addAll(byName.getOrDefault(name(change.path()), List.of()));
+      List<String> sameSize = bySize.get(made.size());
+      if (sameSize != null) {
+        Map<String, List<String>> contents = byContent.get(made.size());
+        if (contents == null) {
+          contents = new HashMap<>();
+          for (String deleted : sameSize) {
+            contents.computeIfAbsent(digest(project.resolve(deleted)), d -> new ArrayList<>()).add(deleted);
+          }
+          byContent.put(made.size(), contents);
         }
+        moved.addAll(contents.getOrDefault(digest(change.source()), List.of()));
       }
     }
     return moved;
+  }
+
+  private static String digest(Path file) throws IOException {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JDK has SHA-256
+    }
   }
 
   private static String name(String path) {

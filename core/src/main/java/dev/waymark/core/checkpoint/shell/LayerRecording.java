@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerChange;
@@ -97,7 +98,7 @@ final class LayerRecording {
       // why each directory above a change is left out (absent: it is not), decided once
       Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
       // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
-      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes,
+      Set<String> movedOut = LayerMovesOut.find(layer.project(), changes, maxFileSize,
           (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
       LayerApply.Result result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom), merge,
           new LayerApply.Recorder() {
@@ -193,6 +194,46 @@ final class LayerRecording {
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not apply {}", layer, e);
       throw new CheckpointException("Could not apply the command's changes to the project (" + e.getMessage()
+          + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CheckpointException("Interrupted before the command's changes were applied; they are kept in "
+          + layer.directory() + " and applied when Waymark next opens this tab", e);
+    }
+  }
+
+  /**
+   * Finishes the apply of {@code layer} that a kill stopped part way ({@code plan}: what it had
+   * decided, every change recorded in {@code turn}'s checkpoint before the first was made): makes
+   * what the plan still holds, keeps the command's versions of the paths that clashed under a
+   * {@code rescued} tag, and removes the layer. Nothing is recorded again, and nothing the apply
+   * already made is taken for someone else's change.
+   */
+  Outcome finishInterrupted(TabRecords turn, Layer layer, ApplyPlan plan) {
+    try (CommandSlot.Held applying = applySlot()) {
+      // kept first: the finish journals the rest anew, without the clashes decided before the kill
+      Optional<String> tag = plan.clashes().isEmpty() ? Optional.empty() : Optional.of(rescue(turn, plan.clashes()));
+      LayerApply.Result result = plan.finish(merge, (path, current, after) -> {});
+      // the entries whose names are not UTF-8 are moved after the rest (their deletions were made before the plan)
+      UnnamedEntries.moveAfter(UpperReader.read(layer.upper(), layer.project(), Set.of()).unnamed());
+      List<String> notApplied = new ArrayList<>();
+      plan.clashes().forEach(clash -> notApplied.add(clash.path() + ": " + clash.reason()));
+      if (!result.clashes().isEmpty()) {
+        String later = rescue(turn, result.clashes());
+        tag = Optional.of(tag.map(first -> first + ", " + later).orElse(later));
+        result.clashes().forEach(clash -> notApplied.add(clash.path() + ": " + clash.reason() + " (since Waymark stopped)"));
+      }
+      Set<String> paths = plan.paths();
+      List<FileChange> made = turn.changes().stream().filter(c -> paths.contains(c.path())).toList();
+      try {
+        layer.delete();
+      } catch (IOException e) {
+        LOG.warn("{} was applied but could not be removed", layer, e);
+      }
+      return new Outcome(new WorkTreeChanges(made, List.of()), notApplied, tag);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not finish applying {}", layer, e);
+      throw new CheckpointException("Could not finish applying the command's changes to the project (" + e.getMessage()
           + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

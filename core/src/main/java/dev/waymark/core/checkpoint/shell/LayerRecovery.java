@@ -1,8 +1,11 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerJournal;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,12 +48,14 @@ final class LayerRecovery {
         new CommandMark(layer.mark()).stopAll(3_000);
       }
       try {
+        ApplyPlan plan = plan(layer);
+        boolean finishing = plan != null;
         LayerRecording.Outcome outcome;
         String where;
         if (tree.has(checkpoint)) {
           LayerRecording.Outcome[] done = {null};
           tree.amend(checkpoint, turn -> {
-            done[0] = recording.applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
+            done[0] = applyOrFinish(turn, layer, plan);
             return done[0].changes();
           });
           outcome = done[0];
@@ -58,14 +63,17 @@ final class LayerRecovery {
         } else {
           LayerRecording.Outcome[] done = {null};
           int number = tree.inNewCancelled(turn -> {
-            done[0] = recording.applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
+            done[0] = applyOrFinish(turn, layer, plan);
             return turn.number();
           });
           outcome = done[0];
           where = "new checkpoint #" + number;
         }
-        report.add("the shell command of checkpoint #" + checkpoint + " was interrupted when Waymark stopped; its "
-            + outcome.changes().recorded().size() + " file change(s) were applied now and are recorded in " + where
+        int count = outcome.changes().recorded().size();
+        report.add("the shell command of checkpoint #" + checkpoint + " was interrupted when Waymark stopped"
+            + (finishing ? " while its changes were applied; the rest were applied now, and its " + count
+                + " file change(s) are recorded in " + where
+                : "; its " + count + " file change(s) were applied now and are recorded in " + where)
             + (outcome.notApplied().isEmpty() ? "" : "; not applied, as the files changed since: "
                 + String.join(", ", outcome.notApplied()) + " (kept under " + outcome.rescueTag().orElse("") + ")"));
       } catch (RuntimeException e) {
@@ -75,5 +83,22 @@ final class LayerRecovery {
       }
     }
     return report;
+  }
+
+  /**
+   * An apply a kill stopped part way is finished from its plan (what it already made is not read
+   * again as the project's own); a layer without one had nothing made yet, and is applied whole.
+   */
+  private LayerRecording.Outcome applyOrFinish(TabRecords turn, Layer layer, ApplyPlan plan) {
+    return plan != null ? recording.finishInterrupted(turn, layer, plan)
+        : recording.applyAndRecord(turn, layer, Set.of(".waymark"), Long.MAX_VALUE, new LayerApply.SoFar(), false);
+  }
+
+  private static ApplyPlan plan(Layer layer) {
+    try {
+      return ApplyPlan.read(layer);
+    } catch (IOException e) {
+      throw new CheckpointException("Could not read how far the command's changes were applied (" + e.getMessage() + ")", e);
+    }
   }
 }

@@ -33,6 +33,13 @@ class GitProgramSettingsTest {
     assertThat(GitProgramSettings.runsAProgram(config)).isPresent();
   }
 
+  @org.junit.jupiter.api.Test
+  void aSettingTheFileHeldAlreadyIsNotTheCommandsButAChangedValueIs() {
+    String before = "[core]\n\tpager = less\n";
+    assertThat(GitProgramSettings.runsAProgram(before + "[user]\n\tname = a\n", before)).isEmpty();
+    assertThat(GitProgramSettings.runsAProgram("[core]\n\tpager = sh evil\n", before)).contains("core.pager");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n",
