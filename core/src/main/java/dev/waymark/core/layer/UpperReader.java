@@ -106,13 +106,16 @@ public final class UpperReader {
         }
         int mode = stMode & 07777;
         boolean belowIsDirectory = below != null && below.isDirectory();
-        if (below != null && !belowIsDirectory) {
-          changes.add(LayerChange.deleted(path)); // a file or link replaced by a directory
+        boolean opaque = opaque(up);
+        // a file or link the command replaced by a directory: made over its whiteout, so opaque; a directory that
+        // is not was one when the command started (or was made new), and what is there now is someone else's
+        if (below != null && !belowIsDirectory && opaque) {
+          changes.add(LayerChange.deleted(path));
         }
         if (!belowIsDirectory || mode != mode(low)) {
           changes.add(new LayerChange(path, LayerChange.Kind.DIRECTORY, up, mode));
         }
-        boolean hides = lowerHidden || opaque(up);
+        boolean hides = lowerHidden || opaque;
         if (belowIsDirectory && hides) {
           Set<String> kept = new TreeSet<>(names(up));
           for (String lowerName : names(low)) {

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,51 @@ class LayerApplyTest {
     assertThat(recorded).isNotEmpty().allMatch(p -> !p.endsWith("/"));
     layer.delete();
     assertThat(layer.directory()).doesNotExist();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"d", "d/e"})
+  void aDirectoryThatBecameALinkWhileTheCommandRanIsNeverWrittenThrough(String linked) throws Exception {
+    Path outside = Files.createDirectories(temp.resolve("outside"));
+    Files.createDirectories(outside.resolve(".ssh"));
+    Files.writeString(outside.resolve(".ssh/authorized_keys"), "the user's key\n");
+    Files.writeString(outside.resolve("keep.txt"), "outside\n");
+    Files.writeString(outside.resolve("f.txt"), "outside\n");
+    Files.createDirectories(outside.resolve("e"));
+    Files.writeString(outside.resolve("e/f.txt"), "outside\n");
+    Map<String, String> outsideBefore = Layers.tree(outside);
+    Layer layer = layers.run(project, "mkdir -p d/.ssh && echo attacker > d/.ssh/authorized_keys; rm d/keep.txt; "
+        + "echo changed > d/e/f.txt; mkdir -p d/e/n && echo n > d/e/n/x; chmod 700 d/e; "
+        + "rm -rf d/e && mkdir d/e && echo again > d/e/f.txt");
+    // meanwhile another apply (or process) made the directory a link to one outside the project
+    Files.move(project.resolve(linked), temp.resolve("moved-away"));
+    Files.createSymbolicLink(project.resolve(linked), outside);
+    List<Path> toldCurrent = new ArrayList<>();
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+        TextMerge::merge, new LayerApply.Recorder() {
+          @Override
+          public void beforeChange(String path, Path current, Path after) throws IOException {
+            if (current != null) {
+              // where it is (a link itself is told as a link, its target unread), looked at while the apply runs
+              toldCurrent.add(current.getParent().toRealPath().resolve(current.getFileName()));
+            }
+          }
+
+          @Override
+          public void clashed(String path, Path current, Path commandVersion) throws IOException {
+            beforeChange(path, current, commandVersion);
+          }
+        });
+    assertThat(Layers.tree(outside)).as("nothing outside the project is written, deleted or chmod'ed").isEqualTo(outsideBefore);
+    assertThat(Files.isSymbolicLink(project.resolve(linked))).isTrue();
+    for (Path current : toldCurrent) {
+      assertThat(current.startsWith(outside.toRealPath())).as("read through the link: " + current).isFalse();
+    }
+    // the link itself is someone else's change the command's directory clashes with; what is below it is refused
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains(linked + "/");
+    assertThat(result.clashes()).as("refused, and said").filteredOn(c -> c.path().startsWith(linked + "/") && c.path().length() > linked.length() + 1)
+        .isNotEmpty().allMatch(c -> c.reason().contains(linked + " is a link"), "names the link");
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains("d/e/f.txt");
   }
 
   @Test
