@@ -158,6 +158,8 @@ public final class LayerApply {
     List<Deletion> deletions = new ArrayList<>();
     List<LayerChange> sorted = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
         .sorted(Comparator.comparing(LayerChange::path, LayerApply::deepestFirst)).toList();
+    Map<String, Boolean> directoriesChanged = new HashMap<>(); // each looked at once, whatever number of entries it has
+    Set<String> kept = new HashSet<>();
     for (LayerChange change : sorted) {
       if (soFar.unchanged(change.path(), DELETED)) {
         continue;
@@ -169,6 +171,15 @@ public final class LayerApply {
       }
       BasicFileAttributes now = attributesOrNull(target.get());
       if (now == null) {
+        continue;
+      }
+      Optional<String> putThere = changedBelowDeleted(layer, dirs, change, now.isDirectory(), directoriesChanged);
+      if (putThere.isPresent()) {
+        if (kept.add(putThere.get())) {
+          clashes.add(new Clash(putThere.get() + "/", null, "moved into the project or changed there while the command "
+              + "ran, which deleted " + change.deletedWith() + ": kept, with what it holds"));
+        }
+        soFar.done(change.path(), DELETED);
         continue;
       }
       if (now.isDirectory()) {
@@ -404,6 +415,41 @@ public final class LayerApply {
     Files.write(file, result.get());
     Files.setAttribute(file, "unix:mode", change.mode());
     return Optional.of(file);
+  }
+
+  /**
+   * The directory at or above a deletion's path, below what the command itself deleted or emptied
+   * ({@link LayerChange#deletedWith}), that changed while the command ran, the highest first: a
+   * folder moved in meanwhile (a rename changes its change time, not its files'), or one whose
+   * entries someone changed. What the command deleted was listed as the project has it now; all
+   * below such a directory is kept, as what the command may never have seen. The directory the
+   * command deleted or emptied is not looked at: any change below it changes it.
+   */
+  private static Optional<String> changedBelowDeleted(Layer layer, Beneath dirs, LayerChange change, boolean directory,
+      Map<String, Boolean> known) throws IOException {
+    String with = change.deletedWith();
+    String path = change.path();
+    if (with == null || !path.startsWith(with + "/")) {
+      return Optional.empty();
+    }
+    for (int slash = path.indexOf('/', with.length() + 1); ; slash = path.indexOf('/', slash + 1)) {
+      if (slash < 0 && !directory) {
+        return Optional.empty(); // a file's own change time is a clash of its own
+      }
+      String dir = slash < 0 ? path : path.substring(0, slash);
+      Boolean changed = known.get(dir);
+      if (changed == null) {
+        Optional<Path> named = dirs.entry(dir);
+        changed = named.isPresent() && layer.changedSince(named.get());
+        known.put(dir, changed);
+      }
+      if (changed) {
+        return Optional.of(dir);
+      }
+      if (slash < 0) {
+        return Optional.empty();
+      }
+    }
   }
 
   /**

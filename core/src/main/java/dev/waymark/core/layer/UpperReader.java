@@ -98,7 +98,7 @@ public final class UpperReader {
       BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
       if (type == S_IFCHR && (Long) attributes.get("rdev") == 0) {
         if (below != null) {
-          deleteAll(lower, path, below, changes, unnamed);
+          deleteAll(lower, path, below, path, changes, unnamed);
         }
       } else if (type == S_IFDIR) {
         if (mountPoints.contains(path) && below == null && names(up).isEmpty()) {
@@ -121,14 +121,14 @@ public final class UpperReader {
           for (String lowerName : names(low)) {
             if (!kept.contains(lowerName)) {
               String gone = path + "/" + lowerName;
-              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), changes, unnamed);
+              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), path, changes, unnamed);
             }
           }
         }
         readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported, unnamed);
       } else if (type == S_IFLNK || type == S_IFREG) {
         if (below != null && below.isDirectory()) {
-          deleteAll(lower, path, below, changes, unnamed); // a directory replaced by a file or link
+          deleteAll(lower, path, below, path, changes, unnamed); // a directory replaced by a file or link
         }
         changes.add(type == S_IFLNK ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
             : new LayerChange(path, LayerChange.Kind.FILE, up, stMode & 07777));
@@ -138,9 +138,13 @@ public final class UpperReader {
     }
   }
 
-  /** Deletions of {@code path} in the lower and of everything below it, deepest first. */
-  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, List<LayerChange> changes,
-      List<LayerChanges.Unnamed> unnamed) throws IOException {
+  /**
+   * Deletions of {@code path} in the lower and of everything below it, deepest first, each as
+   * following from {@code with}'s whiteout or opaque directory: the lower is listed as it is now,
+   * and the apply tells what was put there while the command ran from what it deleted.
+   */
+  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, String with,
+      List<LayerChange> changes, List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
       Path dir = lower.resolve(path);
       Map<String, Path> notUtf8 = new java.util.TreeMap<>();
@@ -149,11 +153,11 @@ public final class UpperReader {
       notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)));
       for (String name : names) {
         String child = path + "/" + name;
-        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes, unnamed);
+        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), with, changes, unnamed);
       }
     }
     if (attributes != null) {
-      changes.add(LayerChange.deleted(path));
+      changes.add(LayerChange.deleted(path, with));
     }
   }
 

@@ -106,6 +106,27 @@ class LayerApplyTest {
     assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains("d/e/f.txt");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"rm -rf d", "rm -rf d && mkdir d && echo new > d/new.txt", "rm -rf d/e", "rm -rf d && echo f > d"})
+  void aFolderTheUserMovesIntoADirectoryTheCommandDeletesIsKept(String script) throws Exception {
+    Path photos = Files.createDirectories(temp.resolve("elsewhere/photos/2024"));
+    Files.writeString(photos.resolve("a.jpg"), "the user's photo\n");
+    Files.writeString(photos.resolveSibling("index"), "index\n");
+    Files.createDirectories(temp.resolve("elsewhere/empty"));
+    Layer layer = layers.run(project, script);
+    // the user's, moved in after the command started: their files keep their old change times
+    String into = script.contains("d/e") ? "d/e" : "d";
+    Files.move(photos.getParent(), project.resolve(into + "/photos"));
+    Files.move(temp.resolve("elsewhere/empty"), project.resolve(into + "/empty"));
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+        TextMerge::merge, Layers.NO_RECORD);
+    assertThat(project.resolve(into + "/photos/2024/a.jpg")).hasContent("the user's photo");
+    assertThat(project.resolve(into + "/photos/index")).hasContent("index");
+    assertThat(project.resolve(into + "/empty")).isEmptyDirectory();
+    assertThat(project.resolve(into.equals("d") ? "d/keep.txt" : "d/e/f.txt")).as("what the command deleted").doesNotExist();
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains(into + "/photos/", into + "/empty/");
+  }
+
   @Test
   void aUserWriteToAnotherFileDuringTheCommandIsKeptAndNotTheCommands() throws Exception {
     Layer layer = layers.run(project, "echo passed > test.log");
