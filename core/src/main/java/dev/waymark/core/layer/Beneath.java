@@ -89,16 +89,27 @@ final class Beneath implements AutoCloseable {
     return dir == null ? Optional.empty() : Optional.of(dir.named());
   }
 
-  /** The first directory on the way to {@code path} (not itself) that is a link now, if one is. */
-  Optional<String> linkAbove(String path) throws IOException {
+  /** What stands where a directory on the way to a path should: a link, or a file. */
+  record Blocker(String path, boolean link) {}
+
+  /** The first name on the way to {@code path} (not itself) that is there but not a directory: a link or a file. */
+  Optional<Blocker> blockerAbove(String path) throws IOException {
     for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
       String above = path.substring(0, slash);
       BasicFileAttributes attributes = entryAttributes(above);
-      if (attributes == null || !attributes.isDirectory()) {
-        return attributes != null && attributes.isSymbolicLink() ? Optional.of(above) : Optional.empty();
+      if (attributes == null) {
+        return Optional.empty(); // missing: made by the apply, or gone
+      }
+      if (!attributes.isDirectory()) {
+        return Optional.of(new Blocker(above, attributes.isSymbolicLink()));
       }
     }
     return Optional.empty();
+  }
+
+  /** The first directory on the way to {@code path} (not itself) that is a link now, if one is. */
+  Optional<String> linkAbove(String path) throws IOException {
+    return blockerAbove(path).filter(Blocker::link).map(Blocker::path);
   }
 
   /** Forgets what is held at and below {@code path}: it was deleted, or is to be made again. */

@@ -166,7 +166,11 @@ public final class LayerApply {
       }
       Optional<Path> target = dirs.entry(change.path());
       if (target.isEmpty()) {
-        refusedBelowLink(dirs, change.path(), null, Set.of(), clashes).ifPresent(c -> soFar.done(change.path(), DELETED));
+        // below a file someone made, there is nothing to delete; below a link, it is refused
+        if (dirs.linkAbove(change.path()).isPresent()) {
+          refusedBelowLink(dirs, change.path(), null, Set.of(), clashes);
+          soFar.done(change.path(), DELETED);
+        }
         continue;
       }
       BasicFileAttributes now = attributesOrNull(target.get());
@@ -273,7 +277,9 @@ public final class LayerApply {
     for (Deletion step : deletions) {
       Optional<Path> target = dirs.entry(step.path());
       if (target.isEmpty()) {
-        refusedBelowLink(dirs, step.path(), null, Set.of(), clashes);
+        if (dirs.linkAbove(step.path()).isPresent()) {
+          refusedBelowLink(dirs, step.path(), null, Set.of(), clashes);
+        }
         continue;
       }
       try {
@@ -377,17 +383,19 @@ public final class LayerApply {
    * When a directory above {@code path} is a link now (made by someone else while the command ran:
    * the command's own writes never reach the project), the change is refused: a clash naming the
    * link, the command's version ({@code commandVersion}, null for a deletion or a directory) kept.
-   * A link the command itself replaced by a directory ({@code deleting}: this apply deletes it
-   * first) refuses nothing.
+   * So is one below a file someone made where the command's directory goes. A link or file the
+   * command itself replaced by a directory ({@code deleting}: this apply deletes it first) refuses
+   * nothing.
    */
   private static Optional<Clash> refusedBelowLink(Beneath dirs, String path, Path commandVersion, Set<String> deleting,
       List<Clash> clashes) throws IOException {
-    Optional<String> link = dirs.linkAbove(path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
-    if (link.isEmpty() || deleting.contains(link.get())) {
+    Optional<Beneath.Blocker> blocker = dirs.blockerAbove(path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    if (blocker.isEmpty() || deleting.contains(blocker.get().path())) {
       return Optional.empty();
     }
-    Clash clash = new Clash(path, commandVersion, link.get() + " is a link now, made while the command ran: nothing is "
-        + "written, deleted or read through it");
+    Clash clash = new Clash(path, commandVersion, blocker.get().link()
+        ? blocker.get().path() + " is a link now, made while the command ran: nothing is written, deleted or read through it"
+        : blocker.get().path() + " is a file now, made while the command ran where the command's directory goes");
     clashes.add(clash);
     return Optional.of(clash);
   }
