@@ -83,7 +83,7 @@ public final class UpperReader {
     Map<String, Path> notUtf8 = new java.util.TreeMap<>();
     List<String> upperNames = namesApart(upperDir, notUtf8);
     notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
-        lower.resolve(upper.relativize(entry)))));
+        lower.resolve(upper.relativize(entry)), dir)));
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
         ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
@@ -150,7 +150,7 @@ public final class UpperReader {
       Map<String, Path> notUtf8 = new java.util.TreeMap<>();
       List<String> names = namesApart(dir, notUtf8);
       // deleted before the directory is
-      notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)));
+      notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry, path)));
       for (String name : names) {
         String child = path + "/" + name;
         deleteAll(lower, child, attributesOrNull(lower.resolve(child)), with, changes, unnamed);

@@ -128,6 +128,26 @@ class LayerApplyTest {
   }
 
   @Test
+  void entriesWhoseNamesAreNotUtf8AreNeitherDeletedNorMadeThroughALink() throws Exception {
+    Path outside = Files.createDirectories(temp.resolve("outside"));
+    String odd = "$(printf '\\377')";
+    Layers.runPlain(project, "printf mine > d/" + odd + "x");
+    Layers.runPlain(outside, "printf outside > " + odd + "x");
+    Layer layer = layers.run(project, "rm d/" + odd + "x; printf new > d/" + odd + "new");
+    Files.move(project.resolve("d"), temp.resolve("moved-away"));
+    Files.createSymbolicLink(project.resolve("d"), outside);
+    LayerChanges read = Layers.read(layer);
+    assertThat(read.unnamed()).hasSize(2);
+    UnnamedEntries.deleteFirst(read.unnamed());
+    UnnamedEntries.moveAfter(read.unnamed());
+    try (var names = Files.list(outside)) {
+      List<Path> there = names.toList();
+      assertThat(there).as("nothing is made there").hasSize(1);
+      assertThat(there.get(0)).as("the file outside is kept").hasContent("outside");
+    }
+  }
+
+  @Test
   void aUserWriteToAnotherFileDuringTheCommandIsKeptAndNotTheCommands() throws Exception {
     Layer layer = layers.run(project, "echo passed > test.log");
     Files.writeString(project.resolve("notes.txt"), "the user's note\n"); // an editor's save, after the command started
