@@ -39,6 +39,8 @@ final class Beneath implements AutoCloseable {
   private static final Field DFD = descriptorField();
 
   private final Path root;
+  /** Whether directories are held open and named through their descriptors, else checked by name each time (see above). */
+  private final boolean holding;
   /** By project-relative path ("" the root), least recently used first; a directory let go is opened again when asked for. */
   private final Map<String, Held> held = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
@@ -52,7 +54,13 @@ final class Beneath implements AutoCloseable {
   };
 
   Beneath(Path root) {
+    this(root, DFD != null);
+  }
+
+  /** With {@code holding} false, as where directories cannot be held open (a test tries both). */
+  Beneath(Path root, boolean holding) {
     this.root = root;
+    this.holding = holding && DFD != null;
   }
 
   /** An open directory, and how an entry in it is named. */
@@ -136,7 +144,7 @@ final class Beneath implements AutoCloseable {
     }
     Held found;
     if (path.isEmpty()) {
-      found = openRoot(root);
+      found = holding ? openRoot(root) : new Held(null, root);
     } else {
       int slash = path.lastIndexOf('/');
       Held parent = directory(slash < 0 ? "" : path.substring(0, slash));
@@ -159,9 +167,6 @@ final class Beneath implements AutoCloseable {
 
   /** The root, held open (its own path is the caller's and trusted). */
   private static Held openRoot(Path root) throws IOException {
-    if (DFD == null) {
-      return new Held(null, root);
-    }
     DirectoryStream<Path> stream = Files.newDirectoryStream(root);
     if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
       stream.close();
