@@ -1,6 +1,7 @@
 package dev.waymark.core.layer;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -81,7 +82,15 @@ final class LayerFiles {
 
   /** Sets a directory's mode without following a link put in its place (opened with {@code O_NOFOLLOW}, then fchmod). */
   static void setDirectoryMode(Path dir, int mode) throws IOException {
-    Files.setAttribute(dir, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+    try {
+      Files.setAttribute(dir, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+    } catch (AccessDeniedException unreadable) {
+      // a directory its owner cannot read (mode 0311) cannot be opened: chmod by its name, just checked not a link
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        throw unreadable;
+      }
+      Files.setAttribute(dir, "unix:mode", mode);
+    }
   }
 
   static BasicFileAttributes attributesOrNull(Path path) throws IOException {
