@@ -62,7 +62,7 @@ class LayerApplyProperties {
       Layers.copy(project, reference);
       Layers.runPlain(reference, script);
       Layer layer = layers.run(project, script);
-      Thread.sleep(2);
+      Layers.pastStart(layer); // a later change time than the layer's start
       for (var edit : user.entrySet()) {
         Path target = project.resolve(edit.getKey());
         if (Files.isDirectory(target.getParent()) && !Files.isDirectory(target)) {
@@ -150,7 +150,7 @@ class LayerApplyProperties {
       Layers.copy(project, reference);
       Layers.runPlain(reference, script);
       Layer layer = layers.run(project, script);
-      Thread.sleep(2); // a later change time than the layer's start on a coarse clock
+      Layers.pastStart(layer); // a later change time than the layer's start
       List<String> usersOwn = new ArrayList<>();
       for (var edit : user.entrySet()) {
         Path target = project.resolve(edit.getKey());

@@ -162,7 +162,7 @@ class LayerApplyTest {
   @Test
   void aConcurrentEditOfTheSameFileIsMergedWhenTheBaseIsKnown() throws Exception {
     Layer layer = layers.run(project, "sed -i s/three/THREE/ a.txt");
-    Thread.sleep(5); // a later change time than the layer's start on a coarse clock
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(),
         path -> Optional.of("one\ntwo\nthree\n".getBytes()), TextMerge::merge, Layers.NO_RECORD);
@@ -173,7 +173,7 @@ class LayerApplyTest {
   @Test
   void aClashKeepsTheUsersFileAndLeavesTheCommandsVersionInTheLayer() throws Exception {
     Layer layer = layers.run(project, "echo command > a.txt; rm b.txt");
-    Thread.sleep(5);
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "user\n");
     Files.writeString(project.resolve("b.txt"), "user kept this\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
@@ -188,7 +188,7 @@ class LayerApplyTest {
   @Test
   void theSameChangeMadeByBothIsNotAClash() throws Exception {
     Layer layer = layers.run(project, "echo same > a.txt");
-    Thread.sleep(5);
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "same\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
         Layers.NO_RECORD);
