@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -158,7 +157,7 @@ public final class LayerApply {
     List<Deletion> deletions = new ArrayList<>();
     List<LayerChange> sorted = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
         .sorted(Comparator.comparing(LayerChange::path, LayerApply::deepestFirst)).toList();
-    Map<String, Boolean> directoriesChanged = new HashMap<>(); // each looked at once, whatever number of entries it has
+    ChangedMeanwhile meanwhile = new ChangedMeanwhile(layer, dirs);
     Set<String> kept = new HashSet<>();
     for (LayerChange change : sorted) {
       if (soFar.unchanged(change.path(), DELETED)) {
@@ -177,7 +176,7 @@ public final class LayerApply {
       if (now == null) {
         continue;
       }
-      Optional<String> putThere = changedBelowDeleted(layer, dirs, change, now.isDirectory(), directoriesChanged);
+      Optional<String> putThere = meanwhile.belowDeleted(change, now.isDirectory());
       if (putThere.isPresent()) {
         if (kept.add(putThere.get())) {
           clashes.add(new Clash(putThere.get() + "/", null, "moved into the project or changed there while the command "
@@ -217,8 +216,6 @@ public final class LayerApply {
     LayerFiles.UpperListings upperNow = new LayerFiles.UpperListings();
     LayerFiles.Listings projectNow = new LayerFiles.Listings(dirs);
     boolean stamped = keepUpper || !soFar.isEmpty(); // only a layer applied more than once needs to know what changed
-    // a directory looked at once, whatever number of the command's new files it holds
-    Map<String, Boolean> parentsChanged = new HashMap<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
         continue;
@@ -240,7 +237,7 @@ public final class LayerApply {
       boolean deletedFirst = deleted.contains(change.path());
       // a file the command rewrote by rename (sed -i) is a new entry to overlayfs, not a copy-up: that it was
       // there when the command started is what says someone deleted it meanwhile
-      if (now == null && parentChanged(layer, dirs, change.path(), parentsChanged) && bases.existed(change.path())) {
+      if (now == null && meanwhile.parentOf(change.path()) && bases.existed(change.path())) {
         clashes.add(new Clash(change.path(), after, "deleted in the project while the command ran, which changed it"));
         soFar.done(change.path(), stamp);
         continue;
@@ -423,58 +420,6 @@ public final class LayerApply {
     Files.write(file, result.get());
     Files.setAttribute(file, "unix:mode", change.mode());
     return Optional.of(file);
-  }
-
-  /**
-   * The directory at or above a deletion's path, below what the command itself deleted or emptied
-   * ({@link LayerChange#deletedWith}), that changed while the command ran, the highest first: a
-   * folder moved in meanwhile (a rename changes its change time, not its files'), or one whose
-   * entries someone changed. What the command deleted was listed as the project has it now; all
-   * below such a directory is kept, as what the command may never have seen. The directory the
-   * command deleted or emptied is not looked at: any change below it changes it.
-   */
-  private static Optional<String> changedBelowDeleted(Layer layer, Beneath dirs, LayerChange change, boolean directory,
-      Map<String, Boolean> known) throws IOException {
-    String with = change.deletedWith();
-    String path = change.path();
-    if (with == null || !path.startsWith(with + "/")) {
-      return Optional.empty();
-    }
-    for (int slash = path.indexOf('/', with.length() + 1); ; slash = path.indexOf('/', slash + 1)) {
-      if (slash < 0 && !directory) {
-        return Optional.empty(); // a file's own change time is a clash of its own
-      }
-      String dir = slash < 0 ? path : path.substring(0, slash);
-      Boolean changed = known.get(dir);
-      if (changed == null) {
-        Optional<Path> named = dirs.entry(dir);
-        changed = named.isPresent() && layer.changedSince(named.get());
-        known.put(dir, changed);
-      }
-      if (changed) {
-        return Optional.of(dir);
-      }
-      if (slash < 0) {
-        return Optional.empty();
-      }
-    }
-  }
-
-  /**
-   * {@link Layer#changedSince} of the directory {@code path} is in, looked at once per apply
-   * ({@code known}): by its name in its own directory, reached without a link (the root by its path).
-   */
-  private static boolean parentChanged(Layer layer, Beneath dirs, String path, Map<String, Boolean> known)
-      throws IOException {
-    int slash = path.lastIndexOf('/');
-    String dir = slash < 0 ? "" : path.substring(0, slash);
-    Boolean changed = known.get(dir);
-    if (changed == null) {
-      Optional<Path> named = dir.isEmpty() ? Optional.of(layer.project()) : dirs.entry(dir);
-      changed = named.isPresent() && layer.changedSince(named.get());
-      known.put(dir, changed);
-    }
-    return changed;
   }
 
   private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
