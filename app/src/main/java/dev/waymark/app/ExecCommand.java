@@ -321,6 +321,11 @@ final class ExecCommand implements Callable<Integer> {
             err.flush();
             return 1;
           }
+          if (failure != null) { // an error in a turn that finished: its checkpoint could not be stored
+            err.println("waymark: " + failure);
+            err.flush();
+            return 1;
+          }
           err.flush();
           return 0;
         }

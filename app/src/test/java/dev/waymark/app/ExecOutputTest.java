@@ -48,4 +48,19 @@ class ExecOutputTest {
     assertThat(status).isEqualTo(1);
     assertThat(err.toString()).contains("could not be applied or recorded");
   }
+
+  @Test
+  void aCheckpointThatCouldNotBeStoredFailsTheRunThoughItsTurnFinished() throws Exception {
+    var events = new LinkedBlockingQueue<Event>(List.of(
+        new Event.TurnStarted(1, 0, "build it"),
+        new Event.Error("Checkpoint #1 could not be stored: Could not write the shadow repository: No space left on device"),
+        new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty())));
+    StringWriter err = new StringWriter();
+
+    int status = new ExecCommand().report(null, events, new PrintWriter(new StringWriter()), new PrintWriter(err), null,
+        s -> s, new ExecCommand.LastMessage());
+
+    assertThat(status).isEqualTo(1);
+    assertThat(err.toString()).contains("could not be stored");
+  }
 }
