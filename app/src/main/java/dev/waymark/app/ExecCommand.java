@@ -11,6 +11,7 @@ import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
@@ -35,7 +36,8 @@ import picocli.CommandLine;
     description = {
       "Run one agent turn in a project without the interface: the answer streams to stdout, tool activity to "
           + "stderr, and the turn's file changes become a checkpoint you can undo.",
-      "Exit status: 0 when the turn finished, 1 when it failed (one line on stderr says why), 2 for bad "
+      "Exit status: 0 when the turn finished, 1 when it failed or a tool call's file changes could not be applied or "
+          + "recorded (one line on stderr says why), 2 for bad "
           + "arguments, 130 when interrupted.",
       "",
       "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WAYMARK_HOME "
@@ -245,12 +247,13 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
-  private int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
+  int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
       java.util.function.UnaryOperator<String> advice, LastMessage last) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     CheckpointView unchanged = null;
     boolean started = false;
+    boolean unrecorded = false; // a tool call's file changes were not applied or recorded: never an exit 0
     int compacting = -1; // a checkpoint compacting by itself: the prompt's own turn follows it
     // with --json, stdout gets every event and stderr only what ends the run: its failure or interruption
     PrintWriter activity = json ? new PrintWriter(java.io.Writer.nullWriter()) : err;
@@ -284,6 +287,7 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
+        unrecorded |= finished.result().startsWith(ToolResult.NOT_RECORDED);
         notRecorded(finished.result()).forEach(activity::println);
       } else if (event instanceof Event.Compacting compaction) {
         compacting = compaction.checkpoint();
@@ -317,6 +321,17 @@ final class ExecCommand implements Callable<Integer> {
         if (finished.status() == TurnStatus.DONE) {
           if (unchanged != null) {
             activity.println(describe(unchanged));
+          }
+          if (unrecorded) {
+            err.println("waymark: the file changes of a tool call could not be applied or recorded (said above): the "
+                + "checkpoint does not hold them");
+            err.flush();
+            return 1;
+          }
+          if (failure != null) { // an error in a turn that finished: its checkpoint could not be stored
+            err.println("waymark: " + failure);
+            err.flush();
+            return 1;
           }
           err.flush();
           return 0;

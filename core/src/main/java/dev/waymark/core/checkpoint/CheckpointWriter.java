@@ -43,6 +43,7 @@ final class CheckpointWriter {
         entries.add(new ShadowRepository.TreeEntry("post/" + change.path(), change.after()));
       }
     }
+    entries = apart(entries);
     CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
         CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()));
     String tag = ShadowStore.tagPrefix(tabId) + node.number;
@@ -51,6 +52,37 @@ final class CheckpointWriter {
             + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
         node.created, tag, node.tag == null ? null : node.commit);
     node.tag = tag;
+  }
+
+  /**
+   * {@code entries} with each one that a git tree cannot hold beside the others set apart: a file
+   * or link at a path that is also a directory above another entry of the same tree (a layer that
+   * deleted {@code conf/app/settings.ini} through a link {@code conf} another process made records
+   * both). Such an entry goes to {@code pre@N/} (or {@code post@N/}), N its path's depth: no two
+   * paths of one depth lie one above the other. The manifest holds every version as it is; the
+   * trees keep the blobs reachable and readable with {@code git show}.
+   */
+  static List<ShadowRepository.TreeEntry> apart(List<ShadowRepository.TreeEntry> entries) {
+    Set<String> directories = new HashSet<>();
+    for (ShadowRepository.TreeEntry entry : entries) {
+      String path = entry.path();
+      for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        directories.add(path.substring(0, slash));
+      }
+    }
+    List<ShadowRepository.TreeEntry> placed = new ArrayList<>(entries.size());
+    for (ShadowRepository.TreeEntry entry : entries) {
+      if (!directories.contains(entry.path())) {
+        placed.add(entry);
+        continue;
+      }
+      int slash = entry.path().indexOf('/'); // after pre or post
+      String inside = entry.path().substring(slash + 1);
+      long depth = inside.chars().filter(c -> c == '/').count() + 1;
+      placed.add(new ShadowRepository.TreeEntry(entry.path().substring(0, slash) + "@" + depth + "/" + inside,
+          entry.version()));
+    }
+    return placed;
   }
 
   /** Deletes the tag of a running checkpoint whose changes folded back to nothing. */
@@ -78,6 +110,7 @@ final class CheckpointWriter {
         entries.add(new ShadowRepository.TreeEntry("post/" + entry.getKey(), entry.getValue()));
       }
     }
+    entries = apart(entries);
     CheckpointManifest manifest = CheckpointManifest.ofSave(tabId, live.number, parentNumber(live),
         CheckpointGraph.pathOf(live), live.status, live.created, name, files);
     parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(live),

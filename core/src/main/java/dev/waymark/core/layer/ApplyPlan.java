@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -117,12 +118,17 @@ public final class ApplyPlan {
    */
   public LayerApply.Result finish(LayerApply.Merge merge, LayerApply.Recorder recorder) throws IOException {
     List<String> movedMerges = new ArrayList<>();
-    for (Map.Entry<String, Path> entry : merged.entrySet()) {
-      if (exists(entry.getValue())) {
-        LayerApply.moveInto(entry.getValue(), layer.project().resolve(entry.getKey()));
-        movedMerges.add(entry.getKey());
+    try (Beneath dirs = new Beneath(layer.project())) { // reached as the apply reaches it: through no link
+      for (Map.Entry<String, Path> entry : merged.entrySet()) {
+        if (exists(entry.getValue())) {
+          Optional<Path> target = dirs.entry(entry.getKey());
+          if (target.isPresent()) {
+            LayerFiles.moveInto(entry.getValue(), target.get());
+            movedMerges.add(entry.getKey());
+          }
+        }
+        Files.deleteIfExists(layer.upper().resolve(entry.getKey())); // the command's own version is in the merge
       }
-      Files.deleteIfExists(layer.upper().resolve(entry.getKey())); // the command's own version is in the merge
     }
     LayerApply.Result rest = LayerApply.apply(layer, remaining(), LayerApply.Bases.UNKNOWN, merge, recorder,
         new LayerApply.SoFar(), false);

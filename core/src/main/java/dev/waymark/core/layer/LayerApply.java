@@ -1,19 +1,19 @@
 package dev.waymark.core.layer;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -33,10 +33,14 @@ import java.util.UUID;
  * <p>Every change is handed to the {@link Recorder} before the project is touched, so that a kill
  * at any moment loses nothing; then its {@link ApplyPlan} is journalled, from which a kill during the
  * changes is finished (the upper directory, part emptied, no longer tells what was made).
+ *
+ * <p>No link is followed in any component of a path the apply reads, writes, deletes or renames:
+ * each is reached from the project's root one directory at a time, held open ({@link Beneath}). A
+ * change below a directory someone made a link while the command ran is refused, a clash that
+ * names the link (the command's version kept, as for any clash). Applies to one project take
+ * turns across processes (the caller's lock; see {@code LayerRecording}).
  */
 public final class LayerApply {
-  private static final String TEMP_SUFFIX = ".waymark-layer.tmp";
-
   private LayerApply() {}
 
   /** Runs after each change is made to the project (a test stops an apply there, as a kill would). */
@@ -98,15 +102,20 @@ public final class LayerApply {
     }
   }
 
-  /** One thing to do to the project, decided before anything is done. */
-  private record Step(String path, Path target, Path after, boolean deleteDirectory, String stamp) {}
+  /** A deletion to make, decided before anything is done: a directory's goes once its entries' did. */
+  private record Deletion(String path, boolean directory) {}
+
+  /** A file or link to put at {@code path}; {@code replaces}: a file or link is there now (a directory is deleted first). */
+  private record Write(String path, Path after, boolean replaces, String stamp) {}
+
+  private static final String DELETED = "deleted";
 
   /**
    * What earlier applies of a layer that processes still write in made, so that the next one makes
    * only what changed since: by path, the upper entry as it was applied (or clashed).
    */
   public static final class SoFar {
-    private final java.util.Map<String, String> stamps = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> stamps = new java.util.concurrent.ConcurrentHashMap<>();
 
     boolean unchanged(String path, String stamp) {
       return stamp.equals(stamps.get(path));
@@ -131,70 +140,105 @@ public final class LayerApply {
 
   /**
    * Applies what changed in {@code layer} since {@code soFar}; with {@code keepUpper}, by copying,
-   * leaving the upper directory as it is: processes still write in it, through its mount.
+   * leaving the upper directory as it is: processes still write in it, through its mount. Every
+   * path in the project is reached from its root without a link ({@link Beneath}): a change below
+   * a directory that is a link now is refused, a clash that names the link.
    */
   public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder,
       SoFar soFar, boolean keepUpper) throws IOException {
-    Path project = layer.project();
+    try (Beneath dirs = new Beneath(layer.project())) {
+      return apply(layer, dirs, changes, bases, merge, recorder, soFar, keepUpper);
+    }
+  }
+
+  private static Result apply(Layer layer, Beneath dirs, List<LayerChange> changes, Bases bases, Merge merge,
+      Recorder recorder, SoFar soFar, boolean keepUpper) throws IOException {
     List<String> merged = new ArrayList<>();
     List<Clash> clashes = new ArrayList<>();
-    List<Step> deletions = new ArrayList<>();
+    List<Deletion> deletions = new ArrayList<>();
     List<LayerChange> sorted = changes.stream().filter(c -> c.kind() == LayerChange.Kind.DELETED)
         .sorted(Comparator.comparing(LayerChange::path, LayerApply::deepestFirst)).toList();
+    ChangedMeanwhile meanwhile = new ChangedMeanwhile(layer, dirs);
+    Set<String> kept = new HashSet<>();
     for (LayerChange change : sorted) {
-      Path target = project.resolve(change.path());
-      BasicFileAttributes now = attributesOrNull(target);
-      if (now == null || soFar.unchanged(change.path(), "deleted")) {
+      if (soFar.unchanged(change.path(), DELETED)) {
+        continue;
+      }
+      Optional<Path> target = dirs.entry(change.path());
+      if (target.isEmpty()) {
+        // below a file someone made, there is nothing to delete; below a link, it is refused
+        if (dirs.linkAbove(change.path()).isPresent()) {
+          refusedBelowLink(dirs, change.path(), null, Set.of(), clashes);
+          soFar.done(change.path(), DELETED);
+        }
+        continue;
+      }
+      BasicFileAttributes now = attributesOrNull(target.get());
+      if (now == null) {
+        continue;
+      }
+      Optional<String> putThere = meanwhile.belowDeleted(change, now.isDirectory());
+      if (putThere.isPresent()) {
+        if (kept.add(putThere.get())) {
+          clashes.add(new Clash(putThere.get() + "/", null, "moved into the project or changed there while the command "
+              + "ran, which deleted " + change.deletedWith() + ": kept, with what it holds"));
+        }
+        soFar.done(change.path(), DELETED);
         continue;
       }
       if (now.isDirectory()) {
-        deletions.add(new Step(change.path(), target, null, true, "deleted")); // its entries first; one added meanwhile keeps it
-      } else if (layer.changedSince(target)) {
+        deletions.add(new Deletion(change.path(), true)); // its entries first; one added meanwhile keeps it
+      } else if (layer.changedSince(target.get())) {
         clashes.add(new Clash(change.path(), null, "changed in the project while the command ran, which deleted it"));
-        soFar.done(change.path(), "deleted");
+        soFar.done(change.path(), DELETED);
       } else {
-        deletions.add(new Step(change.path(), target, null, false, "deleted"));
+        deletions.add(new Deletion(change.path(), false));
       }
     }
+    Set<String> deleted = new HashSet<>();
+    deletions.forEach(d -> deleted.add(d.path()));
     List<LayerChange> directories = new ArrayList<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.DIRECTORY) {
         continue;
       }
-      BasicFileAttributes now = attributesOrNull(project.resolve(change.path()));
-      boolean deletedFirst = deletions.stream().anyMatch(d -> d.path().equals(change.path()));
-      if (now != null && !now.isDirectory() && !deletedFirst) {
-        clashes.add(new Clash(change.path() + "/", null, "a file was made there while the command ran"));
+      Optional<Path> target = dirs.entry(change.path());
+      if (target.isEmpty() && refusedBelowLink(dirs, change.path() + "/", null, deleted, clashes).isPresent()) {
+        continue;
+      }
+      BasicFileAttributes now = target.isEmpty() ? null : attributesOrNull(target.get());
+      if (now != null && !now.isDirectory() && !deleted.contains(change.path())) {
+        clashes.add(new Clash(change.path() + "/", null, "a file or link was made there while the command ran"));
       } else {
         directories.add(change);
       }
     }
-    List<Step> files = new ArrayList<>();
-    java.util.Set<String> deleted = new java.util.HashSet<>();
-    deletions.forEach(d -> deleted.add(d.path()));
-    Listings upperNow = new Listings();
-    Listings projectNow = new Listings();
+    List<Write> files = new ArrayList<>();
+    LayerFiles.UpperListings upperNow = new LayerFiles.UpperListings();
+    LayerFiles.Listings projectNow = new LayerFiles.Listings(dirs);
     boolean stamped = keepUpper || !soFar.isEmpty(); // only a layer applied more than once needs to know what changed
-    // a directory looked at once, whatever number of the command's new files it holds
-    java.util.Map<Path, Boolean> parentsChanged = new java.util.HashMap<>();
     for (LayerChange change : changes) {
       if (change.kind() != LayerChange.Kind.FILE && change.kind() != LayerChange.Kind.SYMLINK) {
         continue;
       }
-      Path target = project.resolve(change.path());
       Path after = change.source();
       if (!upperNow.holds(after)) {
         continue; // moved already, by an apply a kill interrupted
       }
-      String stamp = stamped ? stamp(after) : "";
+      String stamp = stamped ? LayerFiles.stamp(after) : "";
       if (stamped && soFar.unchanged(change.path(), stamp)) {
         continue;
       }
-      BasicFileAttributes now = projectNow.holds(target) ? attributesOrNull(target) : null;
+      Optional<Path> target = dirs.entry(change.path());
+      if (target.isEmpty() && refusedBelowLink(dirs, change.path(), after, deleted, clashes).isPresent()) {
+        soFar.done(change.path(), stamp);
+        continue;
+      }
+      BasicFileAttributes now = target.isPresent() && projectNow.holds(change.path()) ? attributesOrNull(target.get()) : null;
       boolean deletedFirst = deleted.contains(change.path());
       // a file the command rewrote by rename (sed -i) is a new entry to overlayfs, not a copy-up: that it was
       // there when the command started is what says someone deleted it meanwhile
-      if (now == null && parentChanged(layer, target.getParent(), parentsChanged) && bases.existed(change.path())) {
+      if (now == null && meanwhile.parentOf(change.path()) && bases.existed(change.path())) {
         clashes.add(new Clash(change.path(), after, "deleted in the project while the command ran, which changed it"));
         soFar.done(change.path(), stamp);
         continue;
@@ -204,15 +248,15 @@ public final class LayerApply {
         soFar.done(change.path(), stamp);
         continue;
       }
-      if (now != null && !now.isDirectory() && layer.changedSince(target)) {
-        if (sameVersion(target, after)) {
+      if (now != null && !now.isDirectory() && layer.changedSince(target.get())) {
+        if (LayerFiles.sameVersion(target.get(), after)) {
           if (!keepUpper) {
             Files.delete(after); // the project already holds what the command made
           }
           soFar.done(change.path(), stamp);
           continue;
         }
-        Optional<Path> mergedFile = merged(layer, change, target, bases, merge);
+        Optional<Path> mergedFile = merged(layer, change, target.get(), bases, merge);
         if (mergedFile.isEmpty()) {
           clashes.add(new Clash(change.path(), after, "changed in the project while the command ran, and the two "
               + "changes could not be merged"));
@@ -223,33 +267,9 @@ public final class LayerApply {
         merged.add(change.path());
       }
       // a directory the command replaced is gone by the time this is made (its deletion goes first): nothing was there
-      boolean replacesDirectory = now != null && now.isDirectory();
-      files.add(new Step(change.path(), now == null || replacesDirectory ? null : target, after, false, stamp));
+      files.add(new Write(change.path(), after, now != null && !now.isDirectory(), stamp));
     }
-    for (Clash clash : clashes) {
-      if (!clash.path().endsWith("/")) {
-        Path current = project.resolve(clash.path());
-        BasicFileAttributes now = attributesOrNull(current);
-        if (now == null || !now.isDirectory()) {
-          recorder.clashed(clash.path(), now == null ? null : current, clash.commandVersion());
-        }
-      }
-    }
-    for (Step step : deletions) {
-      if (!step.deleteDirectory()) {
-        recorder.beforeChange(step.path(), step.target(), null);
-      }
-    }
-    for (Step step : files) {
-      recorder.beforeChange(step.path(), step.target(), step.after());
-    }
-    List<Step> absentBefore = files;
-    files = new ArrayList<>();
-    for (Step step : absentBefore) {
-      files.add(step.target() != null ? step : new Step(step.path(), project.resolve(step.path()), step.after(),
-          false, step.stamp()));
-    }
-    recorder.allTold();
+    tell(dirs, recorder, clashes, deletions, files);
     if (!keepUpper) { // from here a kill is finished from the plan: the upper directory no longer tells what was made
       java.util.Map<String, Path> mergedFiles = new java.util.HashMap<>();
       files.stream().filter(f -> !f.after().equals(layer.upper().resolve(f.path())))
@@ -258,60 +278,69 @@ public final class LayerApply {
     }
 
     List<String> applied = new ArrayList<>();
-    for (Step step : deletions) {
+    for (Deletion step : deletions) {
+      Optional<Path> target = dirs.entry(step.path());
+      if (target.isEmpty()) {
+        if (dirs.linkAbove(step.path()).isPresent()) {
+          refusedBelowLink(dirs, step.path(), null, Set.of(), clashes);
+        }
+        continue;
+      }
       try {
-        Files.deleteIfExists(step.target());
-        soFar.done(step.path(), step.stamp());
-        applied.add(step.deleteDirectory() ? step.path() + "/" : step.path());
+        Files.deleteIfExists(target.get());
+        if (step.directory()) {
+          dirs.forget(step.path()); // a directory made there again is not the one held
+        }
+        soFar.done(step.path(), DELETED);
+        applied.add(step.directory() ? step.path() + "/" : step.path());
         afterStep.run();
       } catch (DirectoryNotEmptyException keptForWhatWasAddedMeanwhile) {
         // its other entries were clashes, or made meanwhile: it stays for them
       }
     }
     for (LayerChange change : directories) {
-      Path target = project.resolve(change.path());
-      if (!Files.isDirectory(target.getParent(), LinkOption.NOFOLLOW_LINKS)) {
-        clashes.add(new Clash(change.path() + "/", null, "its directory was removed or replaced while the command ran"));
+      Optional<Path> target = dirs.entry(change.path());
+      if (target.isEmpty()) {
+        if (refusedBelowLink(dirs, change.path() + "/", null, Set.of(), clashes).isEmpty()) {
+          clashes.add(new Clash(change.path() + "/", null, "its directory was removed or replaced while the command ran"));
+        }
         continue;
       }
-      if (!Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.isDirectory(target.get(), LinkOption.NOFOLLOW_LINKS)) {
         try {
-          Files.createDirectory(target);
-        } catch (java.nio.file.FileAlreadyExistsException madeMeanwhile) {
-          clashes.add(new Clash(change.path() + "/", null, "a file was made there while the command ran"));
+          Files.createDirectory(target.get());
+        } catch (FileAlreadyExistsException madeMeanwhile) {
+          clashes.add(new Clash(change.path() + "/", null, "a file or link was made there while the command ran"));
           continue;
         }
       }
       if (change.mode() >= 0) {
-        Files.setAttribute(target, "unix:mode", change.mode());
+        LayerFiles.setDirectoryMode(target.get(), change.mode());
       }
     }
-    java.util.Set<Path> directoriesThere = new java.util.HashSet<>(); // looked at once each, not once per file
-    for (Step step : files) {
-      Path parent = step.target().getParent();
-      if (!directoriesThere.contains(parent)) {
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+    for (Write step : files) {
+      Optional<Path> target = dirs.entry(step.path());
+      if (target.isEmpty()) {
+        if (refusedBelowLink(dirs, step.path(), step.after(), Set.of(), clashes).isEmpty()) {
           clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
-          continue;
         }
-        directoriesThere.add(parent);
+        continue;
       }
       Path source = layer.upper().resolve(step.path());
       boolean mergedFile = !step.after().equals(source);
       try {
         if (keepUpper && !mergedFile) {
-          copyInto(step.after(), step.target());
+          LayerFiles.copyInto(step.after(), target.get());
         } else {
-          moveInto(step.after(), step.target());
+          LayerFiles.moveInto(step.after(), target.get());
         }
       } catch (IOException e) {
         // made meanwhile (the plan saw none): a rename over a directory or into a removed one fails, and is a clash
-        if (Files.isDirectory(step.target(), LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.isDirectory(target.get(), LinkOption.NOFOLLOW_LINKS)) {
           clashes.add(new Clash(step.path(), step.after(), "the directory there holds files changed while the command ran"));
           continue;
         }
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-          directoriesThere.remove(parent);
+        if (!Files.isDirectory(target.get().getParent())) {
           clashes.add(new Clash(step.path(), step.after(), "its directory was removed or replaced while the command ran"));
           continue;
         }
@@ -325,6 +354,54 @@ public final class LayerApply {
       afterStep.run();
     }
     return new Result(applied, merged, clashes);
+  }
+
+  /**
+   * Tells {@code recorder} of every change before any is made: the clashes first (the project's
+   * version as it is), then the deletions and the files. Each path in the project is named as it
+   * is reached now, without a link; one below a link is told as absent (nothing is read through it).
+   */
+  private static void tell(Beneath dirs, Recorder recorder, List<Clash> clashes, List<Deletion> deletions,
+      List<Write> files) throws IOException {
+    for (Clash clash : clashes) {
+      if (!clash.path().endsWith("/")) {
+        Path current = dirs.entry(clash.path()).orElse(null);
+        BasicFileAttributes now = attributesOrNull(current);
+        if (now == null || !now.isDirectory()) {
+          recorder.clashed(clash.path(), now == null ? null : current, clash.commandVersion());
+        }
+      }
+    }
+    for (Deletion step : deletions) {
+      if (!step.directory()) {
+        recorder.beforeChange(step.path(), dirs.entry(step.path()).orElse(null), null);
+      }
+    }
+    for (Write step : files) {
+      recorder.beforeChange(step.path(), step.replaces() ? dirs.entry(step.path()).orElse(null) : null, step.after());
+    }
+    recorder.allTold();
+  }
+
+  /**
+   * When a directory above {@code path} is a link now (made by someone else while the command ran:
+   * the command's own writes never reach the project), the change is refused: a clash naming the
+   * link, the command's version ({@code commandVersion}, null for a deletion or a directory) kept.
+   * So is one below a file someone made where the command's directory goes. A link or file the
+   * command itself replaced by a directory ({@code deleting}: this apply deletes it first) refuses
+   * nothing.
+   */
+  private static Optional<Clash> refusedBelowLink(Beneath dirs, String path, Path commandVersion, Set<String> deleting,
+      List<Clash> clashes) throws IOException {
+    Optional<Beneath.Blocker> blocker = dirs.blockerAbove(path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+    if (blocker.isEmpty() || deleting.contains(blocker.get().path())) {
+      return Optional.empty();
+    }
+    Clash clash = new Clash(path, commandVersion, blocker.get().link()
+        ? blocker.get().path() + " is a link now, made while the command ran: nothing is written, deleted or read through it"
+        : blocker.get().path() + " is a file now, made while the command ran where the command's directory goes");
+    clashes.add(clash);
+    return Optional.of(clash);
   }
 
   /** {@code a} before {@code b} when {@code a} lies below {@code b}; otherwise in reverse order. */
@@ -352,103 +429,7 @@ public final class LayerApply {
     return Optional.of(file);
   }
 
-  /** {@link Layer#changedSince} of {@code dir}, looked at once per apply ({@code known}). */
-  private static boolean parentChanged(Layer layer, Path dir, java.util.Map<Path, Boolean> known) throws IOException {
-    Boolean changed = known.get(dir);
-    if (changed == null) {
-      changed = layer.changedSince(dir);
-      known.put(dir, changed);
-    }
-    return changed;
-  }
-
-  /** Whether two paths hold the same kind, bytes (or link target) and mode. */
-  static boolean sameVersion(Path a, Path b) throws IOException {
-    BasicFileAttributes x = Files.readAttributes(a, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    BasicFileAttributes y = Files.readAttributes(b, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (x.isSymbolicLink() || y.isSymbolicLink()) {
-      return x.isSymbolicLink() && y.isSymbolicLink() && Files.readSymbolicLink(a).equals(Files.readSymbolicLink(b));
-    }
-    return x.isRegularFile() && y.isRegularFile() && x.size() == y.size()
-        && UpperReader.mode(a) == UpperReader.mode(b)
-        && Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(b));
-  }
-
-  /**
-   * The names in each directory, listed once: whether a path exists is then known without a stat
-   * that fails (an exception each) for each of thousands of new files.
-   */
-  private static final class Listings {
-    private final java.util.Map<Path, java.util.Set<String>> byDirectory = new java.util.HashMap<>();
-
-    boolean holds(Path path) throws IOException {
-      java.util.Set<String> names = byDirectory.get(path.getParent());
-      if (names == null) {
-        names = new java.util.HashSet<>();
-        if (Files.isDirectory(path.getParent(), LinkOption.NOFOLLOW_LINKS)) {
-          try (var entries = Files.list(path.getParent())) {
-            for (Path entry : (Iterable<Path>) entries::iterator) {
-              names.add(entry.getFileName().toString());
-            }
-          } catch (NoSuchFileException gone) {
-            // empty
-          }
-        }
-        byDirectory.put(path.getParent(), names);
-      }
-      return names.contains(path.getFileName().toString());
-    }
-  }
-
-  /** What an upper entry is now: a later write through the mount changes it. */
-  private static String stamp(Path upperEntry) throws IOException {
-    var attributes = Files.readAttributes(upperEntry, "unix:ctime,size,mode,ino", LinkOption.NOFOLLOW_LINKS);
-    return attributes.get("ctime") + ":" + attributes.get("size") + ":" + attributes.get("mode") + ":" + attributes.get("ino");
-  }
-
-  /** Puts a copy of {@code source} at {@code target} whole (mode and link kept), leaving the source. */
-  static void copyInto(Path source, Path target) throws IOException {
-    Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
-    try {
-      Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(temp);
-    }
-  }
-
-  /**
-   * Puts {@code source} at {@code target} whole: a rename where they share a file system, else a
-   * copy beside the target (mode and link kept) renamed over it.
-   */
-  static void moveInto(Path source, Path target) throws IOException {
-    try {
-      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
-      return;
-    } catch (AtomicMoveNotSupportedException otherFileSystem) {
-      // copied below
-    } catch (IOException e) {
-      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-        throw e;
-      }
-      if (!String.valueOf(e.getMessage()).contains("cross-device")) {
-        throw e;
-      }
-    }
-    copyInto(source, target);
-    Files.delete(source);
-  }
-
   private static BasicFileAttributes attributesOrNull(Path path) throws IOException {
-    try {
-      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException missing) {
-      return null;
-    } catch (java.nio.file.FileSystemException notADirectory) {
-      if (notADirectory.getReason() != null && notADirectory.getReason().contains("Not a directory")) {
-        return null;
-      }
-      throw notADirectory;
-    }
+    return LayerFiles.attributesOrNull(path);
   }
 }

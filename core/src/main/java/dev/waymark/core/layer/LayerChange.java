@@ -10,8 +10,11 @@ import java.util.Objects;
  * @param kind what the path becomes
  * @param source the file or link in the upper directory that holds the new version; null for a deletion
  * @param mode the permission bits of a file or directory ({@code -1} for links and deletions)
+ * @param deletedWith for a deletion, the path whose whiteout or opaque directory (what the command
+ *     itself deleted or emptied) it follows from: the path itself, or one above it, whose entries
+ *     were listed as the project has them at the apply, not as the command saw them; null otherwise
  */
-public record LayerChange(String path, Kind kind, Path source, int mode) {
+public record LayerChange(String path, Kind kind, Path source, int mode, String deletedWith) {
   /** What a path becomes. */
   public enum Kind {
     /** A regular file, with its content and mode in {@link #source()}. */
@@ -24,6 +27,10 @@ public record LayerChange(String path, Kind kind, Path source, int mode) {
     DELETED
   }
 
+  public LayerChange(String path, Kind kind, Path source, int mode) {
+    this(path, kind, source, mode, kind == Kind.DELETED ? path : null);
+  }
+
   public LayerChange {
     Objects.requireNonNull(path);
     Objects.requireNonNull(kind);
@@ -34,5 +41,10 @@ public record LayerChange(String path, Kind kind, Path source, int mode) {
 
   static LayerChange deleted(String path) {
     return new LayerChange(path, Kind.DELETED, null, -1);
+  }
+
+  /** {@code path} deleted as what the lower holds below {@code with}, which the command deleted or emptied. */
+  static LayerChange deleted(String path, String with) {
+    return new LayerChange(path, Kind.DELETED, null, -1, with);
   }
 }

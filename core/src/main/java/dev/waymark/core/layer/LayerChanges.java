@@ -21,9 +21,11 @@ public record LayerChanges(List<LayerChange> changes, List<String> unsupported, 
   /**
    * An upper entry whose name is not UTF-8: {@code shown} is its path as a message can show it (a
    * stand-in character for each byte that is not UTF-8), {@code source} and {@code target} its raw
-   * paths in the upper directory and the project.
+   * paths in the upper directory and the project, {@code directory} the project-relative path of
+   * the directory it is in (UTF-8: an entry below one that is not is part of that one), by which it
+   * is reached without a link.
    */
-  public record Unnamed(String shown, java.nio.file.Path source, java.nio.file.Path target) {}
+  public record Unnamed(String shown, java.nio.file.Path source, java.nio.file.Path target, String directory) {}
 
   public boolean isEmpty() {
     return changes.isEmpty() && unsupported.isEmpty() && unnamed.isEmpty();

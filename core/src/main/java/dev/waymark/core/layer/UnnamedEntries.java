@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -20,22 +21,57 @@ import java.util.stream.Stream;
 public final class UnnamedEntries {
   private UnnamedEntries() {}
 
-  /** Deletes what the command deleted below a directory it removed: before the directory's own deletion. */
+  /**
+   * Deletes what the command deleted below a directory it removed: before the directory's own
+   * deletion. Each is reached from the project's root without a link ({@link Beneath}): one below
+   * a directory someone made a link meanwhile is left.
+   */
   public static void deleteFirst(List<LayerChanges.Unnamed> entries) throws IOException {
-    for (LayerChanges.Unnamed entry : entries) {
-      if (entry.source() == null) {
-        deleteTree(entry.target());
+    try (Beneath dirs = beneath(entries)) {
+      for (LayerChanges.Unnamed entry : entries) {
+        if (entry.source() == null) {
+          Optional<Path> target = reached(dirs, entry);
+          if (target.isPresent()) {
+            deleteTree(target.get());
+          }
+        }
       }
     }
   }
 
-  /** Moves the rest into the project, once the apply made the directories they go in. */
+  /** Moves the rest into the project, once the apply made the directories they go in; never through a link. */
   public static void moveAfter(List<LayerChanges.Unnamed> entries) throws IOException {
-    for (LayerChanges.Unnamed entry : entries) {
-      if (entry.source() != null) {
-        merge(entry.source(), entry.target());
+    try (Beneath dirs = beneath(entries)) {
+      for (LayerChanges.Unnamed entry : entries) {
+        if (entry.source() != null) {
+          Optional<Path> target = reached(dirs, entry);
+          if (target.isPresent()) {
+            merge(entry.source(), target.get());
+          }
+        }
       }
     }
+  }
+
+  /** The project's directories, from its root: the target's directory less as many names as {@code directory} has. */
+  private static Beneath beneath(List<LayerChanges.Unnamed> entries) {
+    if (entries.isEmpty()) {
+      return new Beneath(Path.of("/nonexistent"));
+    }
+    LayerChanges.Unnamed first = entries.get(0);
+    Path root = first.target().getParent();
+    if (!first.directory().isEmpty()) {
+      for (int i = first.directory().split("/").length; i > 0; i--) {
+        root = root.getParent();
+      }
+    }
+    return new Beneath(root);
+  }
+
+  /** {@code entry}'s raw path in its directory as reached without a link; empty below a link or a file. */
+  private static Optional<Path> reached(Beneath dirs, LayerChanges.Unnamed entry) throws IOException {
+    Optional<Path> dir = dirs.directoryPath(entry.directory());
+    return dir.map(d -> d.resolve(entry.target().getFileName()));
   }
 
   /** {@code source} (in the upper directory) put at {@code target}: a whiteout deletes, a directory merges. */

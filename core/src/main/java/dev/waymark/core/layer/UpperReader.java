@@ -83,7 +83,7 @@ public final class UpperReader {
     Map<String, Path> notUtf8 = new java.util.TreeMap<>();
     List<String> upperNames = namesApart(upperDir, notUtf8);
     notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
-        lower.resolve(upper.relativize(entry)))));
+        lower.resolve(upper.relativize(entry)), dir)));
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
         ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
@@ -98,7 +98,7 @@ public final class UpperReader {
       BasicFileAttributes below = lowerNames.contains(name) ? attributesOrNull(low) : null;
       if (type == S_IFCHR && (Long) attributes.get("rdev") == 0) {
         if (below != null) {
-          deleteAll(lower, path, below, changes, unnamed);
+          deleteAll(lower, path, below, path, changes, unnamed);
         }
       } else if (type == S_IFDIR) {
         if (mountPoints.contains(path) && below == null && names(up).isEmpty()) {
@@ -106,26 +106,29 @@ public final class UpperReader {
         }
         int mode = stMode & 07777;
         boolean belowIsDirectory = below != null && below.isDirectory();
-        if (below != null && !belowIsDirectory) {
-          changes.add(LayerChange.deleted(path)); // a file or link replaced by a directory
+        boolean opaque = opaque(up);
+        // a file or link the command replaced by a directory: made over its whiteout, so opaque; a directory that
+        // is not was one when the command started (or was made new), and what is there now is someone else's
+        if (below != null && !belowIsDirectory && opaque) {
+          changes.add(LayerChange.deleted(path));
         }
         if (!belowIsDirectory || mode != mode(low)) {
           changes.add(new LayerChange(path, LayerChange.Kind.DIRECTORY, up, mode));
         }
-        boolean hides = lowerHidden || opaque(up);
+        boolean hides = lowerHidden || opaque;
         if (belowIsDirectory && hides) {
           Set<String> kept = new TreeSet<>(names(up));
           for (String lowerName : names(low)) {
             if (!kept.contains(lowerName)) {
               String gone = path + "/" + lowerName;
-              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), changes, unnamed);
+              deleteAll(lower, gone, attributesOrNull(lower.resolve(gone)), path, changes, unnamed);
             }
           }
         }
         readDirectory(upper, lower, path, hides || !belowIsDirectory, mountPoints, changes, unsupported, unnamed);
       } else if (type == S_IFLNK || type == S_IFREG) {
         if (below != null && below.isDirectory()) {
-          deleteAll(lower, path, below, changes, unnamed); // a directory replaced by a file or link
+          deleteAll(lower, path, below, path, changes, unnamed); // a directory replaced by a file or link
         }
         changes.add(type == S_IFLNK ? new LayerChange(path, LayerChange.Kind.SYMLINK, up, -1)
             : new LayerChange(path, LayerChange.Kind.FILE, up, stMode & 07777));
@@ -135,22 +138,26 @@ public final class UpperReader {
     }
   }
 
-  /** Deletions of {@code path} in the lower and of everything below it, deepest first. */
-  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, List<LayerChange> changes,
-      List<LayerChanges.Unnamed> unnamed) throws IOException {
+  /**
+   * Deletions of {@code path} in the lower and of everything below it, deepest first, each as
+   * following from {@code with}'s whiteout or opaque directory: the lower is listed as it is now,
+   * and the apply tells what was put there while the command ran from what it deleted.
+   */
+  private static void deleteAll(Path lower, String path, BasicFileAttributes attributes, String with,
+      List<LayerChange> changes, List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
       Path dir = lower.resolve(path);
       Map<String, Path> notUtf8 = new java.util.TreeMap<>();
       List<String> names = namesApart(dir, notUtf8);
       // deleted before the directory is
-      notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry)));
+      notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry, path)));
       for (String name : names) {
         String child = path + "/" + name;
-        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), changes, unnamed);
+        deleteAll(lower, child, attributesOrNull(lower.resolve(child)), with, changes, unnamed);
       }
     }
     if (attributes != null) {
-      changes.add(LayerChange.deleted(path));
+      changes.add(LayerChange.deleted(path, with));
     }
   }
 

@@ -277,6 +277,9 @@ final class RunShellTool extends AbstractTool {
       } catch (CheckpointException e) {
         LOG.warn("could not record the changes of {}", command, e);
         out.append("[").append(snapshot.whyNotRecorded(e)).append("]\n");
+        // whatever the command's exit: its changes are not in the project, or not undoable; said first, for a one-line view
+        out.insert(0, ToolResult.NOT_RECORDED + "the command's file changes could not be applied or recorded: see below]\n");
+        failed = true;
       }
     }
     if (wrapped != null && (left != null ? left : stillRunning(run)).isEmpty()) {

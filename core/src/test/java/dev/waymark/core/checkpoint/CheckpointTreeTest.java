@@ -46,6 +46,35 @@ class CheckpointTreeTest {
   }
 
   @Test
+  void aPathRecordedAsALinkAndAsADirectoryAboveAnotherCommitsWithBothVersionsKept() throws Exception {
+    // a layer that deleted conf/app/settings.ini through a link conf someone made: both are "pre" paths
+    Turn turn = tab.begin();
+    turn.record("conf", FileState.symlink("/elsewhere/conf"), FileState.absent());
+    turn.record("conf/app/settings.ini", FileState.regular("x=1\n"), FileState.absent());
+    turn.record("conf/app", FileState.regular("a file\n"), FileState.regular("a file, changed\n"));
+    Checkpoint cp = turn.finish(CheckpointStatus.DONE);
+    assertThat(cp.tag()).isPresent();
+    java.util.Set<String> blobs = new java.util.TreeSet<>();
+    try (var objects = new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
+        var walk = new org.eclipse.jgit.revwalk.RevWalk(objects);
+        var tree = new org.eclipse.jgit.treewalk.TreeWalk(objects)) {
+      tree.addTree(walk.parseCommit(objects.resolve(cp.tag().get())).getTree());
+      tree.setRecursive(true);
+      while (tree.next()) {
+        blobs.add(tree.getObjectId(0).name());
+      }
+    }
+    // every version the checkpoint holds stays reachable from its commit (kept by gc)
+    for (FileChange change : cp.changes()) {
+      for (var version : java.util.List.of(change.before(), change.after())) {
+        if (version.exists()) {
+          assertThat(blobs).contains(version.blob().name());
+        }
+      }
+    }
+  }
+
+  @Test
   void undoRedoMoveTheBytesOnDisk() throws IOException {
     fx.writeExternally("a.txt", "original\n");
     fx.turn(tab, "a.txt", "agent\n");

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,92 @@ class LayerApplyTest {
     assertThat(layer.directory()).doesNotExist();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"d", "d/e"})
+  void aDirectoryThatBecameALinkWhileTheCommandRanIsNeverWrittenThrough(String linked) throws Exception {
+    Path outside = Files.createDirectories(temp.resolve("outside"));
+    Files.createDirectories(outside.resolve(".ssh"));
+    Files.writeString(outside.resolve(".ssh/authorized_keys"), "the user's key\n");
+    Files.writeString(outside.resolve("keep.txt"), "outside\n");
+    Files.writeString(outside.resolve("f.txt"), "outside\n");
+    Files.createDirectories(outside.resolve("e"));
+    Files.writeString(outside.resolve("e/f.txt"), "outside\n");
+    Map<String, String> outsideBefore = Layers.tree(outside);
+    Layer layer = layers.run(project, "mkdir -p d/.ssh && echo attacker > d/.ssh/authorized_keys; rm d/keep.txt; "
+        + "echo changed > d/e/f.txt; mkdir -p d/e/n && echo n > d/e/n/x; chmod 700 d/e; "
+        + "rm -rf d/e && mkdir d/e && echo again > d/e/f.txt");
+    // meanwhile another apply (or process) made the directory a link to one outside the project
+    Files.move(project.resolve(linked), temp.resolve("moved-away"));
+    Files.createSymbolicLink(project.resolve(linked), outside);
+    List<Path> toldCurrent = new ArrayList<>();
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+        TextMerge::merge, new LayerApply.Recorder() {
+          @Override
+          public void beforeChange(String path, Path current, Path after) throws IOException {
+            if (current != null) {
+              // where it is (a link itself is told as a link, its target unread), looked at while the apply runs
+              toldCurrent.add(current.getParent().toRealPath().resolve(current.getFileName()));
+            }
+          }
+
+          @Override
+          public void clashed(String path, Path current, Path commandVersion) throws IOException {
+            beforeChange(path, current, commandVersion);
+          }
+        });
+    assertThat(Layers.tree(outside)).as("nothing outside the project is written, deleted or chmod'ed").isEqualTo(outsideBefore);
+    assertThat(Files.isSymbolicLink(project.resolve(linked))).isTrue();
+    for (Path current : toldCurrent) {
+      assertThat(current.startsWith(outside.toRealPath())).as("read through the link: " + current).isFalse();
+    }
+    // the link itself is someone else's change the command's directory clashes with; what is below it is refused
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains(linked + "/");
+    assertThat(result.clashes()).as("refused, and said").filteredOn(c -> c.path().startsWith(linked + "/") && c.path().length() > linked.length() + 1)
+        .isNotEmpty().allMatch(c -> c.reason().contains(linked + " is a link"), "names the link");
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains("d/e/f.txt");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"rm -rf d", "rm -rf d && mkdir d && echo new > d/new.txt", "rm -rf d/e", "rm -rf d && echo f > d"})
+  void aFolderTheUserMovesIntoADirectoryTheCommandDeletesIsKept(String script) throws Exception {
+    Path photos = Files.createDirectories(temp.resolve("elsewhere/photos/2024"));
+    Files.writeString(photos.resolve("a.jpg"), "the user's photo\n");
+    Files.writeString(photos.resolveSibling("index"), "index\n");
+    Files.createDirectories(temp.resolve("elsewhere/empty"));
+    Layer layer = layers.run(project, script);
+    // the user's, moved in after the command started: their files keep their old change times
+    String into = script.contains("d/e") ? "d/e" : "d";
+    Files.move(photos.getParent(), project.resolve(into + "/photos"));
+    Files.move(temp.resolve("elsewhere/empty"), project.resolve(into + "/empty"));
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+        TextMerge::merge, Layers.NO_RECORD);
+    assertThat(project.resolve(into + "/photos/2024/a.jpg")).hasContent("the user's photo");
+    assertThat(project.resolve(into + "/photos/index")).hasContent("index");
+    assertThat(project.resolve(into + "/empty")).isEmptyDirectory();
+    assertThat(project.resolve(into.equals("d") ? "d/keep.txt" : "d/e/f.txt")).as("what the command deleted").doesNotExist();
+    assertThat(result.clashes()).extracting(LayerApply.Clash::path).contains(into + "/photos/", into + "/empty/");
+  }
+
+  @Test
+  void entriesWhoseNamesAreNotUtf8AreNeitherDeletedNorMadeThroughALink() throws Exception {
+    Path outside = Files.createDirectories(temp.resolve("outside"));
+    String odd = "$(printf '\\377')";
+    Layers.runPlain(project, "printf mine > d/" + odd + "x");
+    Layers.runPlain(outside, "printf outside > " + odd + "x");
+    Layer layer = layers.run(project, "rm d/" + odd + "x; printf new > d/" + odd + "new");
+    Files.move(project.resolve("d"), temp.resolve("moved-away"));
+    Files.createSymbolicLink(project.resolve("d"), outside);
+    LayerChanges read = Layers.read(layer);
+    assertThat(read.unnamed()).hasSize(2);
+    UnnamedEntries.deleteFirst(read.unnamed());
+    UnnamedEntries.moveAfter(read.unnamed());
+    try (var names = Files.list(outside)) {
+      List<Path> there = names.toList();
+      assertThat(there).as("nothing is made there").hasSize(1);
+      assertThat(there.get(0)).as("the file outside is kept").hasContent("outside");
+    }
+  }
+
   @Test
   void aUserWriteToAnotherFileDuringTheCommandIsKeptAndNotTheCommands() throws Exception {
     Layer layer = layers.run(project, "echo passed > test.log");
@@ -75,7 +162,7 @@ class LayerApplyTest {
   @Test
   void aConcurrentEditOfTheSameFileIsMergedWhenTheBaseIsKnown() throws Exception {
     Layer layer = layers.run(project, "sed -i s/three/THREE/ a.txt");
-    Thread.sleep(5); // a later change time than the layer's start on a coarse clock
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "ONE\ntwo\nthree\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(),
         path -> Optional.of("one\ntwo\nthree\n".getBytes()), TextMerge::merge, Layers.NO_RECORD);
@@ -86,7 +173,7 @@ class LayerApplyTest {
   @Test
   void aClashKeepsTheUsersFileAndLeavesTheCommandsVersionInTheLayer() throws Exception {
     Layer layer = layers.run(project, "echo command > a.txt; rm b.txt");
-    Thread.sleep(5);
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "user\n");
     Files.writeString(project.resolve("b.txt"), "user kept this\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
@@ -101,7 +188,7 @@ class LayerApplyTest {
   @Test
   void theSameChangeMadeByBothIsNotAClash() throws Exception {
     Layer layer = layers.run(project, "echo same > a.txt");
-    Thread.sleep(5);
+    Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "same\n");
     var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
         Layers.NO_RECORD);

@@ -101,6 +101,20 @@ final class Layers {
     }
   }
 
+  /**
+   * Returns once the file system's clock is past {@code layer}'s start: a write made then has a
+   * later change time, as a user's write during the command does. Waits on that clock, which a
+   * probe file in the layer's directory reads, not on a fixed sleep (a coarse clock ticks every few ms).
+   */
+  static void pastStart(Layer layer) throws IOException {
+    Path probe = layer.directory().resolve("clock-probe");
+    do {
+      Files.writeString(probe, "");
+      Thread.onSpinWait();
+    } while (!layer.changedSince(probe));
+    Files.delete(probe);
+  }
+
   static final LayerApply.Recorder NO_RECORD = (path, current, after) -> {};
 
   /** The empty directories the sandbox mounts over (the project's missing .waymark): never a command's change. */

@@ -178,6 +178,25 @@ class LayeredShellTest {
   }
 
   @Test
+  void aLayerThatCannotBeRecordedIsAFailureSaidFirstNeverASuccessWithNoFilesChanged() throws Exception {
+    f.shell("true"); // the store and the layers' directory exist
+    Path objects = f.store.shadowDirectory().resolve("objects");
+    Path aside = objects.resolveSibling("objects.aside");
+    Files.move(objects, aside); // as a full disk or a broken store would: nothing can be stored
+    Files.writeString(objects, "not a directory\n");
+    ToolResult result;
+    try {
+      result = f.shell("echo x > new.txt");
+    } finally {
+      Files.delete(objects);
+      Files.move(aside, objects);
+    }
+    assertThat(result.isError()).as(result.content()).isTrue();
+    assertThat(result.content()).startsWith(ToolResult.NOT_RECORDED).contains("[exit code 0]");
+    assertThat(f.exists("new.txt")).as("not applied unrecorded").isFalse();
+  }
+
+  @Test
   void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
     f.write("a.txt", "start\n");
     f.nextTurn();
