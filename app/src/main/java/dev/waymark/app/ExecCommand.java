@@ -456,7 +456,8 @@ final class ExecCommand implements Callable<Integer> {
     if (!checkpoint.changedFiles()) {
       return "checkpoint #" + checkpoint.number() + ": no files changed";
     }
-    return "checkpoint #" + checkpoint.number() + ": " + Counted.of(checkpoint.changedPaths().size(), "file") + " changed, tag "
+    return "checkpoint #" + checkpoint.number() + ": " + Counted.of(checkpoint.changedPaths().size(), "file")
+        + " changed, tag "
         + checkpoint.tag().orElse("(none)");
   }
 

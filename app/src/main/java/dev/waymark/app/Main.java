@@ -244,7 +244,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         welcome.addAll(Demo.welcome(project));
       }
       int status = UiLauncher.run(project, home, settings, dev.waymark.core.permission.Permissions.none(), choice, approval, keys,
-          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue", GivenNow.NOTHING), welcome,
+          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue",
+              GivenNow.NOTHING), welcome,
           List.of(), cli.getErr(), sandbox);
       cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
       return status;

@@ -921,6 +921,16 @@ class WaymarkUiTest {
   }
 
   @Test
+  void ctrlDUnderTheHelpQuitsAsEverywhereElseOnAnEmptyInput() throws Exception {
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    send("/help");
+    waitFor(s -> s.contains("Esc/q close"), "the help");
+    ctrl('d');
+    ui.step(20);
+    assertThat(ui.finished()).as("Ctrl+D quits under the help, as the help itself says").isTrue();
+  }
+
+  @Test
   void closingATabThatRunsAsksFirst() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'delayMs':20000,'text':'slow'}]}");
     send("go");

@@ -603,8 +603,9 @@ public final class TabSession implements AutoCloseable {
 
   /**
    * What comes back into the input when a restore reaches its target: going back (an undo), the
-   * prompt the user typed for the turn it undid (a restore, revert or compaction has none), the target's child on the way from where the tab was; otherwise
-   * what was in the input when the target was left. The draft kept at a checkpoint is the last
+   * prompt the user typed for the turn it undid (a restore, revert or compaction has none), the
+   * target's child on the way from where the tab was; otherwise what was in the input when the
+   * target was left. The draft kept at a checkpoint is the last
    * prompt sent from it, which after a branch from there is another branch's prompt.
    */
   private String draftOnReturn(RestoreResult result) {

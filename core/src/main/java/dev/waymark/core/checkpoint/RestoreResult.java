@@ -61,8 +61,10 @@ public record RestoreResult(
   public String summary() {
     if (!applied) {
       return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": "
-          + Counted.of(conflicts.size(), "file was", "files were") + " changed since by someone else and clash with #"
-          + target + ": " + String.join(", ", conflicts) + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+          + Counted.of(conflicts.size(), "file was changed since by someone else and clashes",
+              "files were changed since by someone else and clash") + " with #" + target + ": "
+          + String.join(", ", conflicts)
+          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
     }
     if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
       return action + "; the files stay as they are.";

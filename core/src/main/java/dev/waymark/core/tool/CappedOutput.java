@@ -37,7 +37,16 @@ final class CappedOutput {
     return total;
   }
 
+  /**
+   * The output as text for the chat and the model: colour codes and carriage returns taken out, other
+   * control characters shown as symbols (raw, they would drive the terminal), and output that is
+   * mostly not text named by its size instead of printed.
+   */
   synchronized String text() {
+    return ReadableOutput.of(raw(), total);
+  }
+
+  private String raw() {
     String start = new String(head, 0, headLength, StandardCharsets.UTF_8);
     if (tailWritten <= tail.length) {
       return start + new String(tail, 0, (int) tailWritten, StandardCharsets.UTF_8);

@@ -199,6 +199,7 @@ public final class KeyRouter {
     int page = Math.max(1, host.chatHeight() - 2);
     switch (action) {
       case INTERRUPT, CLEAR_OR_EXIT, HELP -> layers.closePanels();
+      case EXIT_IF_EMPTY -> quitFromPanel();
       case HISTORY_PREVIOUS -> overlay.scroll(-1, page);
       case HISTORY_NEXT -> overlay.scroll(1, page);
       case SCROLL_UP -> overlay.scroll(-page, page);
@@ -209,10 +210,19 @@ public final class KeyRouter {
     }
   }
 
+  /** Ctrl+D over a panel does what it does under it: quits on an empty input (asking when it must), else nothing. */
+  private void quitFromPanel() {
+    if (tabs.current().editor().isEmpty()) {
+      layers.closePanels();
+      host.requestQuit();
+    }
+  }
+
   private void onPicker(Picker picker, Action action) {
     int page = Math.max(1, host.chatHeight() - 2);
     switch (action) {
       case INTERRUPT, CLEAR_OR_EXIT -> layers.closePanels();
+      case EXIT_IF_EMPTY -> quitFromPanel();
       case HISTORY_PREVIOUS -> picker.move(-1);
       case HISTORY_NEXT -> picker.move(1);
       case SCROLL_UP -> picker.move(-page);
