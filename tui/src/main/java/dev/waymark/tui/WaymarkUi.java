@@ -145,7 +145,8 @@ public final class WaymarkUi implements Host {
     if (options.files() != null) {
       layers.mentions(new MentionFinder(options.files(),
           () -> mcp.resources().stream().map(dev.waymark.core.mcp.McpResource::mention).toList()));
-      options.files().refresh(); // in the background: the finder is ready by the time @ is typed, usually
+      // no walk at start: the project is listed when @ is first typed (the finder says "indexing…" meanwhile), so
+      // a Waymark that only answers and runs sandboxed commands never lists the project's directories
     }
   }
 

@@ -334,6 +334,20 @@ class WaymarkUiTest {
   }
 
   @Test
+  void theProjectIsListedForTheFinderOnlyOnceAtIsTypedNeverAtTheStart() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    Files.writeString(project.resolve("notes.md"), "notes\n");
+    files = new dev.waymark.core.context.FileIndex(project);
+    start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
+    ui.drawNow();
+    assertThat(files.walksStarted()).as("a Waymark nobody asked for files walks nothing").isZero();
+
+    type("@");
+    waitFor(s -> s.contains("@ files") && s.contains("notes.md"), "the finder, once the first listing is done");
+    assertThat(files.walksStarted()).isEqualTo(1);
+  }
+
+  @Test
   void initAsksTheAgentToWriteAgentsMdInATurnThatUndoTakesBack() throws Exception {
     start(100, 30, ApprovalMode.YOLO, "{'responses':["
         + "{'expectLastUser':'write a starting AGENTS.md','toolCalls':[{'name':'write_file','arguments':"

@@ -28,6 +28,7 @@ public final class FileIndex {
 
   private final Path root;
   private final AtomicBoolean walking = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicInteger walks = new java.util.concurrent.atomic.AtomicInteger();
   private volatile Snapshot snapshot = new Snapshot(new String[0], new String[0], false, false);
 
   /** One walk's entries (directories end with {@code /}), and their lower-case forms for matching. */
@@ -42,6 +43,7 @@ public final class FileIndex {
     if (!walking.compareAndSet(false, true)) {
       return;
     }
+    walks.incrementAndGet();
     Thread walker = new Thread(() -> {
       try {
         snapshot = walk();
@@ -57,7 +59,13 @@ public final class FileIndex {
 
   /** Walks now, on this thread (tests, and exec prompts, which need it at once). */
   public void refreshNow() {
+    walks.incrementAndGet();
     snapshot = walk();
+  }
+
+  /** How many walks of the project were started: none until someone asks for the files. */
+  public int walksStarted() {
+    return walks.get();
   }
 
   /** Whether a walk has finished: before that, searches find nothing. */
