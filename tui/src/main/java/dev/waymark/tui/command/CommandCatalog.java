@@ -48,6 +48,7 @@ public final class CommandCatalog {
       entry("/status", "provider, model, server, mode, sandbox, how commands are captured, context, tokens and cost"),
       entry("/cost", "the same as /status: tokens and cost of this tab and the session"),
       entry("/init", "ask the agent to write a starting AGENTS.md for this project (a normal turn)"),
+      entry("/clear", "a fresh conversation in this tab, as a checkpoint: the files stay, undo brings the conversation back"),
       entry("/compact", "summarise the conversation into one message, a checkpoint of its own"),
       entry("/reasoning", "show or fold a reasoning model's thinking"),
       entry("/permissions", "the allow and deny rules in force (settings and this session), numbered; deny wins"),

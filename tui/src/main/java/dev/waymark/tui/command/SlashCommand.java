@@ -19,7 +19,7 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
-      "/output", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
+      "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
@@ -106,6 +106,10 @@ public final class SlashCommand {
       case "/compact":
         return words.length == 1 ? new Parsed.ForTab(List.of(new Command.Compact()), false)
             : invalid("/compact takes no arguments.");
+      case "/clear":
+        // the conversation of #0 as a new checkpoint: files stay, the tree keeps every turn, undo brings it all back
+        return words.length == 1 ? new Parsed.ForTab(List.of(new Command.Restore(0, RestoreScope.CONVERSATION, false)), false)
+            : invalid("/clear takes no arguments.");
       case "/mcp":
         return words.length == 1 ? new Parsed.McpServers() : invalid("/mcp takes no arguments.");
       case "/skills":

@@ -175,6 +175,12 @@ class SlashCommandTest {
   }
 
   @Test
+  void clearStartsAFreshConversationAsACheckpointKeepingTheFilesAndTheTree() {
+    assertThat(commands("/clear")).containsExactly(new Command.Restore(0, RestoreScope.CONVERSATION, false));
+    assertThat(parse("/clear all")).isInstanceOf(Parsed.Invalid.class);
+  }
+
+  @Test
   void compactAsksTheTabToSummariseAndReasoningTogglesTheThoughts() {
     assertThat(commands("/compact")).containsExactly(new Command.Compact());
     assertThat(parse("/compact now")).isInstanceOf(Parsed.Invalid.class);
