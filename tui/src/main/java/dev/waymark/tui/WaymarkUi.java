@@ -90,6 +90,9 @@ public final class WaymarkUi implements Host {
   /** An MCP server's prompts or resources may have changed. */
   private record McpListsChanged() {}
 
+  /** A listing of the project for the @ finder ended: the next frame shows its files. */
+  private record FilesIndexed() {}
+
   /** What the MCP servers made of a message given to them, back on the interface's thread. */
   private record McpExpanded(TabController tab, String typed, McpInput.Expansion expansion) {}
 
@@ -145,6 +148,7 @@ public final class WaymarkUi implements Host {
     if (options.files() != null) {
       layers.mentions(new MentionFinder(options.files(),
           () -> mcp.resources().stream().map(dev.waymark.core.mcp.McpResource::mention).toList()));
+      options.files().onWalked(() -> inbox.add(new FilesIndexed()));
       // no walk at start: the project is listed when @ is first typed (the finder says "indexing…" meanwhile), so
       // a Waymark that only answers and runs sandboxed commands never lists the project's directories
     }

@@ -29,6 +29,7 @@ public final class FileIndex {
   private final Path root;
   private final AtomicBoolean walking = new AtomicBoolean();
   private final java.util.concurrent.atomic.AtomicInteger walks = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile Runnable whenWalked = () -> { };
   private volatile Snapshot snapshot = new Snapshot(new String[0], new String[0], false, false);
 
   /** One walk's entries (directories end with {@code /}), and their lower-case forms for matching. */
@@ -51,6 +52,7 @@ public final class FileIndex {
         LOG.warn("indexing {} for the @ finder failed", root, e);
       } finally {
         walking.set(false);
+        whenWalked.run();
       }
     }, "waymark-file-index");
     walker.setDaemon(true);
@@ -61,6 +63,16 @@ public final class FileIndex {
   public void refreshNow() {
     walks.incrementAndGet();
     snapshot = walk();
+  }
+
+  /** {@code listener} runs (on the walking thread) each time a background walk ends: the finder is redrawn with its files. */
+  public void onWalked(Runnable listener) {
+    whenWalked = listener == null ? () -> { } : listener;
+  }
+
+  /** Changes each time a walk replaces the entries searched, so that remembered matches are searched again. */
+  public Object version() {
+    return snapshot;
   }
 
   /** How many walks of the project were started: none until someone asks for the files. */

@@ -51,7 +51,8 @@ public final class MentionFinder {
   /** Whether the finder shows now for {@code editor}: an {@code @word} at the caret, not dismissed, with matches. */
   public boolean open(InputEditor editor) {
     Optional<Token> token = token(editor.text(), editor.caret());
-    return token.isPresent() && !token.get().equals(dismissed) && !matches(token.get().query()).isEmpty();
+    // open while the first listing runs too, saying so, rather than showing nothing until a key is pressed
+    return token.isPresent() && !token.get().equals(dismissed) && (indexing() || !matches(token.get().query()).isEmpty());
   }
 
   /** Whether an MCP server lists resources the finder offers too. */
@@ -64,10 +65,14 @@ public final class MentionFinder {
     return !index.ready();
   }
 
+  /** The index's entries the remembered matches were searched in. */
+  private Object searched;
+
   /** The matches for {@code query}, remembered until it changes: a frame redrawn costs no search. */
   public List<String> matches(String query) {
-    if (!query.equals(lastQuery)) {
+    if (!query.equals(lastQuery) || index.version() != searched) {
       lastQuery = query;
+      searched = index.version();
       lastMatches = search(query);
       selected = 0;
     }
