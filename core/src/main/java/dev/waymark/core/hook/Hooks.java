@@ -1,0 +1,82 @@
+package dev.waymark.core.hook;
+
+import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The hooks configured for a project, and how they are run. */
+public final class Hooks {
+  public static final Hooks NONE = new Hooks(List.of(), new HookRunner(Optional.empty(), 0));
+
+  private final List<HookMatcher> matchers;
+  private final HookRunner runner;
+
+  public Hooks(List<HookMatcher> matchers, HookRunner runner) {
+    this.matchers = List.copyOf(matchers);
+    this.runner = runner;
+  }
+
+  public boolean isEmpty() {
+    return matchers.isEmpty();
+  }
+
+  /** Every configured entry, in the order of the settings (the user's first). */
+  public List<HookMatcher> matchers() {
+    return matchers;
+  }
+
+  /** What {@code /hooks} shows: each hook with its event, matcher, timeout and where it was configured. */
+  public List<String> describe() {
+    if (matchers.isEmpty()) {
+      return List.of("No hooks are configured. Add a \"hooks\" block to your settings (Claude Code's format; see the"
+          + " README's Hooks section); a project's own hooks run once you trust the project.");
+    }
+    List<String> lines = new ArrayList<>(List.of("Hooks (run in this order at each event):"));
+    for (HookMatcher matcher : matchers) {
+      String tools = !matcher.event().perTool() ? "" : matcher.matcher().isEmpty() ? " (every tool)" : " " + matcher.matcher();
+      for (HookCommand command : matcher.commands()) {
+        lines.add("  " + matcher.event().settingName() + tools + ": " + command.command() + "  [timeout "
+            + command.timeout().toSeconds() + " s; " + command.source() + "]");
+      }
+    }
+    return lines;
+  }
+
+  /** The commands that run at {@code event} for {@code tool} (empty for an event of no tool), each once. */
+  public List<HookCommand> commandsFor(HookEvent event, Optional<String> tool) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<HookCommand> found = new ArrayList<>();
+    for (HookMatcher matcher : matchers) {
+      if (matcher.event() == event && matcher.matches(tool.orElse(""))) {
+        // the same command configured twice runs once, as in Claude Code
+        matcher.commands().stream().filter(c -> seen.add(c.command())).forEach(found::add);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Runs the hooks of {@code event} for {@code tool}, one after another, each with {@code input};
+   * their changes are recorded in {@code turn} when there is one. Never throws: a hook that fails
+   * is one of {@link HookVerdict#problems()}.
+   */
+  public HookVerdict fire(HookEvent event, Optional<String> tool, String input, Path project, Optional<Turn> turn) {
+    List<HookCommand> commands = commandsFor(event, tool);
+    if (commands.isEmpty()) {
+      return HookVerdict.NONE;
+    }
+    List<HookOutcome> outcomes = new ArrayList<>();
+    List<WorkTreeChanges> changes = new ArrayList<>();
+    for (HookCommand command : commands) {
+      HookRunner.Ran ran = runner.run(command, input, project, turn);
+      outcomes.add(ran.outcome());
+      ran.changes().ifPresent(changes::add);
+    }
+    return new HookVerdict(outcomes, changes);
+  }
+}
