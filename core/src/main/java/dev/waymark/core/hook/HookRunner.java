@@ -39,6 +39,8 @@ public final class HookRunner {
   private static final int MAX_OUTPUT = 1 << 20;
   /** How long to wait for output still in the pipes after the hook ended or was killed. */
   private static final long DRAIN_MILLIS = 1_000;
+  /** How long killed processes are waited for, so none writes after the hook's changes are taken. */
+  private static final long KILL_WAIT_MILLIS = 2_000;
 
   private final Optional<Path> bwrap;
   private final long maxFileSize;
@@ -95,7 +97,6 @@ public final class HookRunner {
       }
       List<String> argv = chosen.noLayer().isEmpty() ? snapshot.enter(unconfined(bwrap.orElseThrow(), project, shell)) : shell;
       HookOutcome outcome = start(hook, argv, input, project, mark);
-      CommandMark.stop(mark.processes(), 0); // what it left running would write after its changes were taken
       try {
         WorkTreeChanges changes = snapshot.recordChanges(new CommandCapture.Ended(List.of(), List::of));
         return new Ran(outcome, Optional.of(changes));
@@ -136,11 +137,10 @@ public final class HookRunner {
       Thread.currentThread().interrupt();
       ended = false;
     }
-    if (!ended) {
-      List<ProcessHandle> tree = new ArrayList<>(List.of(process.toHandle()));
-      tree.addAll(mark.processes());
-      CommandMark.stop(tree, 0);
-    }
+    // what it left running would write after its changes were taken, and hold its output open: a hook ends whole
+    List<ProcessHandle> left = new ArrayList<>(List.of(process.toHandle()));
+    left.addAll(mark.processes());
+    CommandMark.stop(left.stream().filter(ProcessHandle::isAlive).toList(), KILL_WAIT_MILLIS);
     out.join();
     err.join();
     if (!ended) {

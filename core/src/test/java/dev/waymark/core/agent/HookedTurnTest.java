@@ -65,8 +65,12 @@ class HookedTurnTest {
   }
 
   private void start(ApprovalMode mode, boolean layered, HookMatcher... matchers) {
+    start(mode, false, layered, matchers);
+  }
+
+  private void start(ApprovalMode mode, boolean interactive, boolean layered, HookMatcher... matchers) {
     session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(Tools.standard(toolSettings).all()), new SessionSettings("test-model", mode, false, "base prompt"));
+        Toolset.of(Tools.standard(toolSettings).all()), new SessionSettings("test-model", mode, interactive, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);
     session.hooks(new Hooks(List.of(matchers), new HookRunner(
@@ -190,6 +194,32 @@ class HookedTurnTest {
     assertThat(model.requests).hasSize(2);
     assertThat(((ChatMessage.System) model.requests.get(0).messages().get(0)).text()).contains("remember: tabs not spaces");
     assertThat(lastUser(1)).contains("run the tests first");
+  }
+
+  @Test
+  void notificationRunsWhenAnApprovalWaitsPreCompactBeforeACompactionAndSessionEndAsTheTabCloses() throws Exception {
+    start(ApprovalMode.ASK, true, false,
+        hook(HookEvent.NOTIFICATION, "", "cat > " + temp.resolve("notification.json")),
+        hook(HookEvent.PRE_COMPACT, "", "cat > " + temp.resolve("compact.json")),
+        hook(HookEvent.SESSION_END, "", "cat > " + temp.resolve("end.json")));
+    model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\"}"));
+    model.respond(r -> text("written"));
+    session.submit(new Command.SendPrompt("write"));
+    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class);
+    session.submit(new Command.Approve(proposed.call().id(), false));
+    await(Event.TurnFinished.class);
+    assertThat(Files.readString(temp.resolve("notification.json"))).contains("\"hook_event_name\":\"Notification\"",
+        "needs your permission to use write_file");
+
+    model.respond(r -> text("summary"));
+    session.submit(new Command.Compact());
+    await(Event.TurnFinished.class);
+    assertThat(Files.readString(temp.resolve("compact.json"))).contains("\"hook_event_name\":\"PreCompact\"",
+        "\"trigger\":\"manual\"");
+
+    session.close();
+    session = null;
+    assertThat(Files.readString(temp.resolve("end.json"))).contains("\"hook_event_name\":\"SessionEnd\"");
   }
 
   private String lastUser(int request) {
