@@ -122,6 +122,9 @@ final class Conversation {
     return made;
   }
 
+  /** What starts the context a UserPromptSubmit hook adds after the prompt. */
+  static final String HOOK_CONTEXT = "\n\n[From the user's UserPromptSubmit hook]\n";
+
   /** The prompt that opened checkpoint {@code n}: its first user message, or what an approval after a restore ran. */
   String promptOf(int n) {
     List<ChatMessage> turn = messages.get(n);
@@ -136,7 +139,9 @@ final class Conversation {
       }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return dev.waymark.core.context.Mentions.typed(user.text());
+          String typed = dev.waymark.core.context.Mentions.typed(user.text());
+          int hook = typed.indexOf(HOOK_CONTEXT);
+          return hook < 0 ? typed : typed.substring(0, hook); // what the user's hook added is not what they typed
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";

@@ -260,7 +260,7 @@ final class TurnRunner {
     }
     if (!said.context().isBlank()) {
       synchronized (mine) {
-        mine.set(mine.indexOf(prompt), new ChatMessage.User(prompt.text() + "\n\n[From the user's UserPromptSubmit hook]\n"
+        mine.set(mine.indexOf(prompt), new ChatMessage.User(prompt.text() + Conversation.HOOK_CONTEXT
             + said.context().strip(), prompt.images()));
       }
     }

@@ -107,9 +107,12 @@ public final class HookRunner {
     }
   }
 
-  /** {@code bwrap} that only carries the hook into its layer: everything bound as it is, writable as the user may. */
+  /**
+   * {@code bwrap} that only carries the hook into its layer: everything bound as it is, writable as the user may;
+   * {@code /dev} made anew, as the host's device nodes cannot be opened from the layer's user namespace.
+   */
   private static List<String> unconfined(Path bwrap, Path project, List<String> shell) {
-    List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--bind", "/", "/", "--chdir", project.toString(), "--"));
+    List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--bind", "/", "/", "--dev", "/dev", "--chdir", project.toString(), "--"));
     argv.addAll(shell);
     return argv;
   }

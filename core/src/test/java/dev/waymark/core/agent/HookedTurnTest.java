@@ -104,7 +104,8 @@ class HookedTurnTest {
   @ValueSource(booleans = {true, false})
   void aPostToolUseFormatterWritesAfterAnEditAndUndoTakesItsChangeBackWithTheCall(boolean layered) throws Exception {
     start(ApprovalMode.YOLO, layered, hook(HookEvent.POST_TOOL_USE, "write_file|edit_file",
-        "f=$(sed -n 's/.*\"file_path\":\"\\([^\"]*\\)\".*/\\1/p'); printf 'formatted\\n' >> \"$f\"; echo log > hook.log; readlink /proc/self/ns/mnt > "
+        // git and many tools open /dev/null for reading and writing: it must be a device there too
+        "exec 3<>/dev/null || exit 1; f=$(sed -n 's/.*\"file_path\":\"\\([^\"]*\\)\".*/\\1/p'); printf 'formatted\\n' >> \"$f\"; echo log > hook.log; readlink /proc/self/ns/mnt > "
             + temp.resolve("ns")));
     model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}"));
     model.respond(r -> text("done"));
@@ -180,6 +181,17 @@ class HookedTurnTest {
     assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
         .anySatisfy(m -> assertThat(m).contains("blocked the prompt", "prompt holds a secret"));
     assertThat(session.conversation()).noneMatch(m -> m instanceof ChatMessage.User u && u.text().contains("secret"));
+  }
+
+  @Test
+  void undoingAPromptGivesBackWhatTheUserTypedWithoutWhatTheirHookAdded() throws Exception {
+    start(ApprovalMode.YOLO, false, hook(HookEvent.USER_PROMPT_SUBMIT, "", "echo 'branch: main'"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("hello"));
+    await(Event.TurnFinished.class);
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class);
+    assertThat(undone.draft()).isEqualTo("hello");
   }
 
   @Test
