@@ -32,7 +32,7 @@ class ExecHooksTest {
               "hooks": [
                 {
                   "type": "command",
-                  "command": "cmd=$(jq -r '.tool_input.command'); if echo \\"$cmd\\" | grep -q 'rm -rf'; then echo 'Blocked: rm -rf is not allowed here' >&2; exit 2; fi"
+                  "command": "input=$(cat); [ \\"$(echo \\"$input\\" | jq -r .tool_name)\\" = Bash ] || exit 0; cmd=$(echo \\"$input\\" | jq -r '.tool_input.command'); if echo \\"$cmd\\" | grep -q 'rm -rf'; then echo 'Blocked: rm -rf is not allowed here' >&2; exit 2; fi"
                 }
               ]
             }

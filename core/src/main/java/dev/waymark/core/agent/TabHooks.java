@@ -119,7 +119,7 @@ final class TabHooks {
     if (now.commandsFor(event, tool).isEmpty()) {
       return HookVerdict.NONE;
     }
-    HookVerdict verdict = now.fire(event, tool, input.toString(), projectRoot, turn);
+    HookVerdict verdict = now.fire(event, tool, input, projectRoot, turn);
     for (String problem : verdict.problems()) {
       emit.accept(new Event.Warning(event.settingName() + ": " + problem + "; going on."));
     }

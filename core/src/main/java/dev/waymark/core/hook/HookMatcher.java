@@ -36,6 +36,20 @@ public record HookMatcher(HookEvent event, String matcher, List<HookCommand> com
     return pattern.matcher(tool).matches() || claudeName != null && pattern.matcher(claudeName).matches();
   }
 
+  /**
+   * Claude Code's name for {@code tool} when this entry names the tool by it alone ({@code Bash}, not
+   * {@code run_shell}): its hooks then get that name as {@code tool_name}, as they would from Claude Code.
+   */
+  public java.util.Optional<String> claudeName(String tool) {
+    String claudeName = CLAUDE_NAMES.get(tool);
+    if (claudeName == null || !event.perTool() || matcher.isEmpty() || matcher.equals("*")) {
+      return java.util.Optional.empty();
+    }
+    Pattern pattern = pattern(matcher);
+    return pattern.matcher(claudeName).matches() && !pattern.matcher(tool).matches()
+        ? java.util.Optional.of(claudeName) : java.util.Optional.empty();
+  }
+
   private static Pattern pattern(String matcher) {
     try {
       return Pattern.compile(matcher.equals("*") ? ".*" : matcher);

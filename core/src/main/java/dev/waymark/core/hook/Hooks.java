@@ -1,5 +1,6 @@
 package dev.waymark.core.hook;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.nio.file.Path;
@@ -49,31 +50,43 @@ public final class Hooks {
 
   /** The commands that run at {@code event} for {@code tool} (empty for an event of no tool), each once. */
   public List<HookCommand> commandsFor(HookEvent event, Optional<String> tool) {
+    return selected(event, tool).stream().map(Selected::command).toList();
+  }
+
+  /** A command to run, and the tool name its hook knows the tool by (Claude Code's, when its matcher used that). */
+  private record Selected(HookCommand command, Optional<String> claudeName) {}
+
+  private List<Selected> selected(HookEvent event, Optional<String> tool) {
     Set<String> seen = new LinkedHashSet<>();
-    List<HookCommand> found = new ArrayList<>();
+    List<Selected> found = new ArrayList<>();
     for (HookMatcher matcher : matchers) {
       if (matcher.event() == event && matcher.matches(tool.orElse(""))) {
+        Optional<String> claudeName = tool.flatMap(matcher::claudeName);
         // the same command configured twice runs once, as in Claude Code
-        matcher.commands().stream().filter(c -> seen.add(c.command())).forEach(found::add);
+        matcher.commands().stream().filter(c -> seen.add(c.command())).forEach(c -> found.add(new Selected(c, claudeName)));
       }
     }
     return found;
   }
 
   /**
-   * Runs the hooks of {@code event} for {@code tool}, one after another, each with {@code input};
+   * Runs the hooks of {@code event} for {@code tool}, one after another, each with {@code input}
+   * (its {@code tool_name} Claude Code's when the hook's matcher named the tool so);
    * their changes are recorded in {@code turn} when there is one. Never throws: a hook that fails
    * is one of {@link HookVerdict#problems()}.
    */
-  public HookVerdict fire(HookEvent event, Optional<String> tool, String input, Path project, Optional<Turn> turn) {
-    List<HookCommand> commands = commandsFor(event, tool);
+  public HookVerdict fire(HookEvent event, Optional<String> tool, ObjectNode input, Path project, Optional<Turn> turn) {
+    List<Selected> commands = selected(event, tool);
     if (commands.isEmpty()) {
       return HookVerdict.NONE;
     }
     List<HookOutcome> outcomes = new ArrayList<>();
     List<WorkTreeChanges> changes = new ArrayList<>();
-    for (HookCommand command : commands) {
-      HookRunner.Ran ran = runner.run(command, input, project, turn);
+    for (Selected selected : commands) {
+      // a hook written for Claude Code's "Bash" may test tool_name == "Bash"
+      String sent = selected.claudeName().map(name -> input.deepCopy().put("tool_name", name).toString())
+          .orElseGet(input::toString);
+      HookRunner.Ran ran = runner.run(selected.command(), sent, project, turn);
       outcomes.add(ran.outcome());
       ran.changes().ifPresent(changes::add);
     }
