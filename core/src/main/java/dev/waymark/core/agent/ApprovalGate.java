@@ -118,7 +118,8 @@ final class ApprovalGate {
           + "allowed. Do not retry it; find another way or ask the user."));
     }
     Map<String, FileChange> before = changesByPath(turn); // a hook's changes are the call's
-    HookVerdict pre = hooks.preToolUse(call.name(), arguments, turn);
+    // hooks know a tool as rules do: an MCP tool as mcp__SERVER__TOOL, Claude Code's name for it
+    HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn);
     if (pre.blocks()) {
       String reason = pre.reason();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
@@ -166,7 +167,7 @@ final class ApprovalGate {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
-    result = afterHooks(call, arguments, result, turn);
+    result = afterHooks(tool.ruleName(), arguments, result, turn);
     return finish(state, call, result, changedSince(before, turn));
   }
 
@@ -174,8 +175,8 @@ final class ApprovalGate {
    * The result with what PostToolUse hooks said for the model: a block's reason (the call ran; the
    * model is told why the user's hook objects) and the context they add.
    */
-  private ToolResult afterHooks(ToolCall call, JsonNode arguments, ToolResult result, Turn turn) {
-    HookVerdict post = hooks.postToolUse(call.name(), arguments, result, turn);
+  private ToolResult afterHooks(String toolName, JsonNode arguments, ToolResult result, Turn turn) {
+    HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn);
     StringBuilder said = new StringBuilder();
     if (post.blocks()) {
       said.append("\n[the user's PostToolUse hook objects: ").append(post.reason()).append(']');

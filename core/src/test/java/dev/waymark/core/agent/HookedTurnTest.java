@@ -17,7 +17,12 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolContext;
+import dev.waymark.core.tool.ToolKind;
+import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
@@ -69,8 +74,10 @@ class HookedTurnTest {
   }
 
   private void start(ApprovalMode mode, boolean interactive, boolean layered, HookMatcher... matchers) {
+    List<Tool> tools = new java.util.ArrayList<>(Tools.standard(toolSettings).all());
+    tools.add(new McpLike());
     session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(Tools.standard(toolSettings).all()), new SessionSettings("test-model", mode, interactive, "base prompt"));
+        Toolset.of(tools), new SessionSettings("test-model", mode, interactive, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);
     session.hooks(new Hooks(List.of(matchers), new HookRunner(
@@ -232,6 +239,48 @@ class HookedTurnTest {
     session.close();
     session = null;
     assertThat(Files.readString(temp.resolve("end.json"))).contains("\"hook_event_name\":\"SessionEnd\"");
+  }
+
+  @Test
+  void anMcpToolIsMatchedAndNamedAsClaudeCodeNamesIt() throws Exception {
+    start(ApprovalMode.YOLO, false, hook(HookEvent.PRE_TOOL_USE, "mcp__docs__.*",
+        "cat > " + temp.resolve("mcp.json") + "; echo 'not the docs server' >&2; exit 2"));
+    model.respond(r -> call("docs__search", "{\"q\":\"hooks\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("search"));
+    await(Event.TurnFinished.class);
+
+    assertThat(lastToolResult()).contains("not the docs server");
+    assertThat(Files.readString(temp.resolve("mcp.json"))).contains("\"tool_name\":\"mcp__docs__search\"");
+  }
+
+  /** A tool as an MCP server's is offered: {@code SERVER__TOOL} to the model, {@code mcp__SERVER__TOOL} to rules and hooks. */
+  static final class McpLike implements Tool {
+    @Override
+    public ToolSpec spec() {
+      return new ToolSpec("docs__search", "search the docs", new com.fasterxml.jackson.databind.ObjectMapper()
+          .createObjectNode().put("type", "object"));
+    }
+
+    @Override
+    public ToolKind kind() {
+      return ToolKind.MCP;
+    }
+
+    @Override
+    public String ruleName() {
+      return "mcp__docs__search";
+    }
+
+    @Override
+    public String describe(com.fasterxml.jackson.databind.JsonNode arguments) {
+      return "search";
+    }
+
+    @Override
+    public ToolResult run(com.fasterxml.jackson.databind.JsonNode arguments, ToolContext context) {
+      return ToolResult.ok("found");
+    }
   }
 
   private String lastUser(int request) {
