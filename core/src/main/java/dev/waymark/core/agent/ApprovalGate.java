@@ -120,6 +120,12 @@ final class ApprovalGate {
     Map<String, FileChange> before = changesByPath(turn); // a hook's changes are the call's
     // hooks know a tool as rules do: an MCP tool as mcp__SERVER__TOOL, Claude Code's name for it
     HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn);
+    if (pre.stops().isPresent()) {
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      stopTurn(state, "PreToolUse", pre.stops().get());
+      return finish(state, call, ToolResult.error("Not run: the user's PreToolUse hook stopped the turn."),
+          changedSince(before, turn));
+    }
     if (pre.blocks()) {
       String reason = pre.reason();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
@@ -167,7 +173,7 @@ final class ApprovalGate {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
-    result = afterHooks(tool.ruleName(), arguments, result, turn);
+    result = afterHooks(tool.ruleName(), arguments, result, turn, state);
     return finish(state, call, result, changedSince(before, turn));
   }
 
@@ -175,8 +181,9 @@ final class ApprovalGate {
    * The result with what PostToolUse hooks said for the model: a block's reason (the call ran; the
    * model is told why the user's hook objects) and the context they add.
    */
-  private ToolResult afterHooks(String toolName, JsonNode arguments, ToolResult result, Turn turn) {
+  private ToolResult afterHooks(String toolName, JsonNode arguments, ToolResult result, Turn turn, RunningTurn state) {
     HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn);
+    post.stops().ifPresent(reason -> stopTurn(state, "PostToolUse", reason));
     StringBuilder said = new StringBuilder();
     if (post.blocks()) {
       said.append("\n[the user's PostToolUse hook objects: ").append(post.reason()).append(']');
@@ -189,6 +196,12 @@ final class ApprovalGate {
           .append(" (recorded with this call)]");
     }
     return said.length() == 0 ? result : new ToolResult(result.content() + said, result.isError());
+  }
+
+  /** A hook said {@code "continue": false}: the turn ends as if interrupted, what it did so far kept. */
+  private void stopTurn(RunningTurn state, String event, String reason) {
+    emit.accept(new Event.Warning("Your " + event + " hook stopped the turn" + (reason.isBlank() ? "." : ": " + reason)));
+    state.cancel();
   }
 
   private static List<String> changedSince(Map<String, FileChange> before, Turn turn) {

@@ -251,11 +251,12 @@ final class TurnRunner {
       prompt = user;
     }
     dev.waymark.core.hook.HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn);
-    if (said.blocks()) {
+    if (said.blocks() || said.stops().isPresent()) {
       synchronized (mine) {
         mine.remove(prompt);
       }
-      emit.accept(new Event.Warning("Your UserPromptSubmit hook blocked the prompt; it was not sent: " + said.reason()));
+      emit.accept(new Event.Warning("Your UserPromptSubmit hook blocked the prompt; it was not sent: "
+          + (said.blocks() ? said.reason() : said.stops().get())));
       return false;
     }
     if (!said.context().isBlank()) {
@@ -270,7 +271,7 @@ final class TurnRunner {
   /** Whether the Stop hooks keep the turn going; if so, their reason is appended for the model. */
   private boolean stopBlocked(Turn turn, boolean active, List<ChatMessage> mine) {
     dev.waymark.core.hook.HookVerdict said = hooks.stop(active, turn);
-    if (!said.blocks()) {
+    if (!said.blocks() || said.stops().isPresent()) { // "continue": false wins: the turn ends
       return false;
     }
     emit.accept(new Event.Warning("Your Stop hook sends the turn on: " + said.reason()));

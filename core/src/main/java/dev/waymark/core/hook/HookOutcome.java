@@ -72,6 +72,12 @@ public record HookOutcome(HookCommand hook, int exitCode, String stdout, String 
     }).orElse("");
   }
 
+  /** Its {@code stopReason} when its JSON says {@code "continue": false}: the turn ends after it. */
+  public Optional<String> stops() {
+    return json().filter(node -> node.path("continue").isBoolean() && !node.path("continue").asBoolean())
+        .map(node -> node.path("stopReason").asText(""));
+  }
+
   /** What it adds to the model's context: {@code additionalContext}, or on exit 0 its plain standard output. */
   public String context() {
     if (exitCode != 0) {

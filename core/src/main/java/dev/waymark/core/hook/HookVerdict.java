@@ -28,6 +28,11 @@ public record HookVerdict(List<HookOutcome> outcomes, List<WorkTreeChanges> chan
     return String.join("\n", deciding.stream().map(HookOutcome::reason).filter(r -> !r.isBlank()).toList());
   }
 
+  /** Why the turn ends here, when a hook said {@code "continue": false} (its {@code stopReason}, maybe empty). */
+  public Optional<String> stops() {
+    return outcomes.stream().flatMap(o -> o.stops().stream()).findFirst();
+  }
+
   /** PreToolUse's decision: deny, ask or allow, the strictest said; empty when no hook said one. */
   public Optional<String> permission() {
     for (String strictest : List.of("deny", "ask", "allow")) {

@@ -242,6 +242,22 @@ class HookedTurnTest {
   }
 
   @Test
+  void aHookThatSaysContinueFalseStopsTheTurnWithItsReason() throws Exception {
+    start(ApprovalMode.YOLO, false, hook(HookEvent.PRE_TOOL_USE, "",
+        "echo '{\"continue\": false, \"stopReason\": \"enough for today\"}'"));
+    model.respond(r -> call("run_shell", "{\"command\":\"echo ran > ran.txt\"}"));
+    model.respond(r -> text("never asked"));
+    session.submit(new Command.SendPrompt("go"));
+    Event.TurnFinished done = await(Event.TurnFinished.class);
+
+    assertThat(project.resolve("ran.txt")).doesNotExist();
+    assertThat(model.requests).hasSize(1);
+    assertThat(done.status().toString()).isEqualTo("CANCELLED");
+    assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
+        .anySatisfy(m -> assertThat(m).contains("stopped the turn", "enough for today"));
+  }
+
+  @Test
   void anMcpToolIsMatchedAndNamedAsClaudeCodeNamesIt() throws Exception {
     start(ApprovalMode.YOLO, false, hook(HookEvent.PRE_TOOL_USE, "mcp__docs__.*",
         "cat > " + temp.resolve("mcp.json") + "; echo 'not the docs server' >&2; exit 2"));
