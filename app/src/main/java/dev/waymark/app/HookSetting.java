@@ -6,8 +6,10 @@ import dev.waymark.core.hook.HookEvent;
 import dev.waymark.core.hook.HookMatcher;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One entry of the settings' {@code "hooks"} block, in Claude Code's format:
@@ -29,21 +31,21 @@ record HookSetting(String matcher, List<Command> hooks) {
   }
 
   /** Why {@code block} cannot be run as it is written; empty when it can. */
-  static java.util.Optional<String> problem(Map<String, List<HookSetting>> block) {
+  static Optional<String> problem(Map<String, List<HookSetting>> block) {
     for (var entry : block.entrySet()) {
       if (HookEvent.named(entry.getKey()).isEmpty()) {
-        return java.util.Optional.of("hooks: unknown event \"" + entry.getKey() + "\" (known: "
-            + String.join(", ", java.util.Arrays.stream(HookEvent.values()).map(HookEvent::settingName).toList()) + ")");
+        return Optional.of("hooks: unknown event \"" + entry.getKey() + "\" (known: "
+            + String.join(", ", Arrays.stream(HookEvent.values()).map(HookEvent::settingName).toList()) + ")");
       }
       for (HookSetting setting : entry.getValue()) {
         try {
           setting.matchers(HookEvent.named(entry.getKey()).get(), "");
         } catch (IllegalArgumentException e) {
-          return java.util.Optional.of("hooks." + entry.getKey() + ": " + e.getMessage());
+          return Optional.of("hooks." + entry.getKey() + ": " + e.getMessage());
         }
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /** The hooks of {@code block} that run, each tagged with {@code source}, in the order written. */

@@ -369,7 +369,7 @@ record Settings(
 
   /** Every value a settings file can get wrong, each reported where it stands in the file. */
   private void check(Path file, String text) throws BadSettings {
-    java.util.Optional<String> badHook = HookSetting.problem(hooks);
+    Optional<String> badHook = HookSetting.problem(hooks);
     if (badHook.isPresent()) {
       throw new BadSettings(file + ": " + badHook.get() + ".");
     }

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.context.InstructionFiles;
+import dev.waymark.core.hook.HookVerdict;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
@@ -250,7 +251,7 @@ final class TurnRunner {
       }
       prompt = user;
     }
-    dev.waymark.core.hook.HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn);
+    HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn);
     if (said.blocks() || said.stops().isPresent()) {
       synchronized (mine) {
         mine.remove(prompt);
@@ -270,7 +271,7 @@ final class TurnRunner {
 
   /** Whether the Stop hooks keep the turn going; if so, their reason is appended for the model. */
   private boolean stopBlocked(Turn turn, boolean active, List<ChatMessage> mine) {
-    dev.waymark.core.hook.HookVerdict said = hooks.stop(active, turn);
+    HookVerdict said = hooks.stop(active, turn);
     if (!said.blocks() || said.stops().isPresent()) { // "continue": false wins: the turn ends
       return false;
     }

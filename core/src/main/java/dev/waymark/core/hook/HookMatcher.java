@@ -3,6 +3,7 @@ package dev.waymark.core.hook;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -40,14 +41,14 @@ public record HookMatcher(HookEvent event, String matcher, List<HookCommand> com
    * Claude Code's name for {@code tool} when this entry names the tool by it alone ({@code Bash}, not
    * {@code run_shell}): its hooks then get that name as {@code tool_name}, as they would from Claude Code.
    */
-  public java.util.Optional<String> claudeName(String tool) {
+  public Optional<String> claudeName(String tool) {
     String claudeName = CLAUDE_NAMES.get(tool);
     if (claudeName == null || !event.perTool() || matcher.isEmpty() || matcher.equals("*")) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Pattern pattern = pattern(matcher);
     return pattern.matcher(claudeName).matches() && !pattern.matcher(tool).matches()
-        ? java.util.Optional.of(claudeName) : java.util.Optional.empty();
+        ? Optional.of(claudeName) : Optional.empty();
   }
 
   private static Pattern pattern(String matcher) {

@@ -2,6 +2,8 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -13,11 +15,11 @@ import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
-import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
@@ -28,12 +30,14 @@ import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,7 +78,7 @@ class HookedTurnTest {
   }
 
   private void start(ApprovalMode mode, boolean interactive, boolean layered, HookMatcher... matchers) {
-    List<Tool> tools = new java.util.ArrayList<>(Tools.standard(toolSettings).all());
+    List<Tool> tools = new ArrayList<>(Tools.standard(toolSettings).all());
     tools.add(new McpLike());
     session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(tools), new SessionSettings("test-model", mode, interactive, "base prompt"));
@@ -274,7 +278,7 @@ class HookedTurnTest {
   static final class McpLike implements Tool {
     @Override
     public ToolSpec spec() {
-      return new ToolSpec("docs__search", "search the docs", new com.fasterxml.jackson.databind.ObjectMapper()
+      return new ToolSpec("docs__search", "search the docs", new ObjectMapper()
           .createObjectNode().put("type", "object"));
     }
 
@@ -289,12 +293,12 @@ class HookedTurnTest {
     }
 
     @Override
-    public String describe(com.fasterxml.jackson.databind.JsonNode arguments) {
+    public String describe(JsonNode arguments) {
       return "search";
     }
 
     @Override
-    public ToolResult run(com.fasterxml.jackson.databind.JsonNode arguments, ToolContext context) {
+    public ToolResult run(JsonNode arguments, ToolContext context) {
       return ToolResult.ok("found");
     }
   }
@@ -319,7 +323,7 @@ class HookedTurnTest {
     return type.cast(await(Event.class, type::isInstance));
   }
 
-  private Event await(Class<Event> any, java.util.function.Predicate<Event> wanted) throws InterruptedException {
+  private Event await(Class<Event> any, Predicate<Event> wanted) throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < end) {
       Event e = queue.poll(50, TimeUnit.MILLISECONDS);
