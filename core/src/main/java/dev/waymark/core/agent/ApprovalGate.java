@@ -178,10 +178,13 @@ final class ApprovalGate {
   }
 
   /**
-   * The result with what PostToolUse hooks said for the model: a block's reason (the call ran; the
+   * The result, after a call that succeeded, with what PostToolUse hooks said for the model: a block's reason (the call ran; the
    * model is told why the user's hook objects) and the context they add.
    */
   private ToolResult afterHooks(String toolName, JsonNode arguments, ToolResult result, Turn turn, RunningTurn state) {
+    if (result.isError()) {
+      return result; // as in Claude Code: a formatter is not run over a write that failed
+    }
     HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn);
     post.stops().ifPresent(reason -> stopTurn(state, "PostToolUse", reason));
     StringBuilder said = new StringBuilder();

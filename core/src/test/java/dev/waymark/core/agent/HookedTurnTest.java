@@ -246,6 +246,19 @@ class HookedTurnTest {
   }
 
   @Test
+  void postToolUseRunsOnlyAfterACallThatSucceededAsInClaudeCode() throws Exception {
+    start(ApprovalMode.YOLO, false, hook(HookEvent.POST_TOOL_USE, "Edit", "touch " + temp.resolve("ran")));
+    model.respond(r -> call("edit_file", "{\"path\":\"missing.txt\",\"old_string\":\"a\",\"new_string\":\"b\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("edit"));
+    Event.ToolCallFinished failed = await(Event.ToolCallFinished.class);
+    await(Event.TurnFinished.class);
+
+    assertThat(failed.isError()).isTrue();
+    assertThat(temp.resolve("ran")).doesNotExist();
+  }
+
+  @Test
   void aHookThatSaysContinueFalseStopsTheTurnWithItsReason() throws Exception {
     start(ApprovalMode.YOLO, false, hook(HookEvent.PRE_TOOL_USE, "",
         "echo '{\"continue\": false, \"stopReason\": \"enough for today\"}'"));
