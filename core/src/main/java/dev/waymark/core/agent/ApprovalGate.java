@@ -119,7 +119,11 @@ final class ApprovalGate {
     }
     Map<String, FileChange> before = changesByPath(turn); // a hook's changes are the call's
     // hooks know a tool as rules do: an MCP tool as mcp__SERVER__TOOL, Claude Code's name for it
-    HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn);
+    HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn, state.cancellation);
+    if (state.cancellation.isCancelled()) { // Esc while the hook ran: the call it was asked about is not run
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      return finish(state, call, ToolResult.error("Not run: the user interrupted the turn."), changedSince(before, turn));
+    }
     if (pre.stops().isPresent()) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
       stopTurn(state, "PreToolUse", pre.stops().get());
@@ -146,7 +150,7 @@ final class ApprovalGate {
         tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
       if (ask) {
-        hooks.notification("Waymark needs your permission to use " + call.name(), turn);
+        hooks.notification("Waymark needs your permission to use " + call.name(), turn, state.cancellation);
       }
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
@@ -185,7 +189,7 @@ final class ApprovalGate {
     if (result.isError()) {
       return result; // as in Claude Code: a formatter is not run over a write that failed
     }
-    HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn);
+    HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn, state.cancellation);
     post.stops().ifPresent(reason -> stopTurn(state, "PostToolUse", reason));
     StringBuilder said = new StringBuilder();
     if (post.blocks()) {

@@ -77,7 +77,7 @@ final class TurnRunner {
           follow = Optional.of(opening.then().get().prompt());
         }
         state.compacted = true;
-        hooks.preCompact(opening.then().isPresent() ? "auto" : "manual", turn);
+        hooks.preCompact(opening.then().isPresent() ? "auto" : "manual", turn, state.cancellation);
         usage = compact(n, mine, state);
       } else {
         try {
@@ -97,7 +97,7 @@ final class TurnRunner {
               + " compacts it, as /compact does (undo takes it back), and your prompt is sent again after it."));
           follow = Optional.of(prompt);
           state.compacted = true;
-          hooks.preCompact("auto", turn);
+          hooks.preCompact("auto", turn, state.cancellation);
           usage = compact(n, mine, state);
         }
       }
@@ -184,7 +184,7 @@ final class TurnRunner {
       // checkpoint answered it with (see Conversation#sent), so the model sees the call once
       Conversation.append(mine, gate.run(opening.approvedCall().get(), turn, state, true));
     }
-    if (opening.sendsPrompt() && !promptPassesHooks(turn, mine)) {
+    if (opening.sendsPrompt() && !promptPassesHooks(turn, state, mine)) {
       return CheckpointStatus.CANCELLED;
     }
     int stopsBlocked = 0;
@@ -205,7 +205,7 @@ final class TurnRunner {
       Conversation.append(mine, response.message());
       List<ToolCall> calls = response.message().toolCalls();
       if (calls.isEmpty()) {
-        if (stopsBlocked < MAX_STOPS_BLOCKED && stopBlocked(turn, stopsBlocked > 0, mine)) {
+        if (stopsBlocked < MAX_STOPS_BLOCKED && stopBlocked(turn, state, stopsBlocked > 0, mine)) {
           stopsBlocked++;
           continue; // the user's Stop hook wants more: its reason goes to the model as the next message
         }
@@ -243,7 +243,7 @@ final class TurnRunner {
    * Runs the UserPromptSubmit hooks over the turn's prompt: one that blocks takes the prompt out
    * of what is sent (the user is told why); what they print joins the prompt as context.
    */
-  private boolean promptPassesHooks(Turn turn, List<ChatMessage> mine) {
+  private boolean promptPassesHooks(Turn turn, RunningTurn state, List<ChatMessage> mine) {
     ChatMessage.User prompt;
     synchronized (mine) {
       if (mine.isEmpty() || !(mine.get(mine.size() - 1) instanceof ChatMessage.User user)) {
@@ -251,7 +251,7 @@ final class TurnRunner {
       }
       prompt = user;
     }
-    HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn);
+    HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn, state.cancellation);
     if (said.blocks() || said.stops().isPresent()) {
       synchronized (mine) {
         mine.remove(prompt);
@@ -270,8 +270,8 @@ final class TurnRunner {
   }
 
   /** Whether the Stop hooks keep the turn going; if so, their reason is appended for the model. */
-  private boolean stopBlocked(Turn turn, boolean active, List<ChatMessage> mine) {
-    HookVerdict said = hooks.stop(active, turn);
+  private boolean stopBlocked(Turn turn, RunningTurn state, boolean active, List<ChatMessage> mine) {
+    HookVerdict said = hooks.stop(active, turn, state.cancellation);
     if (!said.blocks() || said.stops().isPresent()) { // "continue": false wins: the turn ends
       return false;
     }

@@ -7,6 +7,7 @@ import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.model.Cancellation;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,21 +59,25 @@ public final class HookRunner {
   /** A hook's run and what it changed (nothing without a turn to record in). */
   public record Ran(HookOutcome outcome, Optional<WorkTreeChanges> changes) {}
 
-  /** Runs {@code hook} with {@code input} on its standard input, recording its changes in {@code turn} when there is one. */
-  public Ran run(HookCommand hook, String input, Path project, Optional<Turn> turn) {
+  /**
+   * Runs {@code hook} with {@code input} on its standard input, recording its changes in {@code turn} when there is
+   * one; {@code cancellation} (Esc) stops it as its timeout would.
+   */
+  public Ran run(HookCommand hook, String input, Path project, Optional<Turn> turn, Cancellation cancellation) {
     List<String> shell = List.of(SHELL, "-c", hook.command());
     try {
       if (turn.isEmpty()) {
-        return new Ran(start(hook, shell, input, project, CommandMark.random()), Optional.empty());
+        return new Ran(start(hook, shell, input, project, CommandMark.random(), cancellation), Optional.empty());
       }
-      return captured(hook, shell, input, project, turn.get());
+      return captured(hook, shell, input, project, turn.get(), cancellation);
     } catch (IOException | RuntimeException e) {
       LOG.warn("hook {} failed", hook.command(), e);
       return new Ran(new HookOutcome(hook, -1, "", "", Optional.of("could not run: " + e.getMessage())), Optional.empty());
     }
   }
 
-  private Ran captured(HookCommand hook, List<String> shell, String input, Path project, Turn turn) throws IOException {
+  private Ran captured(HookCommand hook, List<String> shell, String input, Path project, Turn turn,
+      Cancellation cancellation) throws IOException {
     Turn.ShellCapture chosen = turn.shellCapture(bwrap);
     CommandCapture capture = chosen.capture();
     CommandSlot.Held slot = null;
@@ -96,7 +102,7 @@ public final class HookRunner {
             Optional.empty());
       }
       List<String> argv = chosen.noLayer().isEmpty() ? snapshot.enter(unconfined(bwrap.orElseThrow(), project, shell)) : shell;
-      HookOutcome outcome = start(hook, argv, input, project, mark);
+      HookOutcome outcome = start(hook, argv, input, project, mark, cancellation);
       try {
         WorkTreeChanges changes = snapshot.recordChanges(new CommandCapture.Ended(List.of(), List::of));
         return new Ran(outcome, Optional.of(changes));
@@ -117,8 +123,11 @@ public final class HookRunner {
     return argv;
   }
 
-  private static HookOutcome start(HookCommand hook, List<String> argv, String input, Path project, CommandMark mark)
-      throws IOException {
+  private static HookOutcome start(HookCommand hook, List<String> argv, String input, Path project, CommandMark mark,
+      Cancellation cancellation) throws IOException {
+    if (cancellation.isCancelled()) {
+      return new HookOutcome(hook, -1, "", "", Optional.of("was not run: the turn was interrupted"));
+    }
     ProcessBuilder builder = new ProcessBuilder(argv).directory(project.toFile());
     // where Claude Code's hooks find the project (its settings write "$CLAUDE_PROJECT_DIR"/.claude/hooks/...)
     builder.environment().put("CLAUDE_PROJECT_DIR", project.toString());
@@ -126,6 +135,15 @@ public final class HookRunner {
     builder.environment().keySet().removeIf(name -> name.startsWith("WAYMARK_UTF8_"));
     builder.environment().put(CommandMark.VARIABLE, mark.value());
     Process process = builder.start();
+    AtomicBoolean interrupted = new AtomicBoolean();
+    cancellation.onCancel(() -> {
+      if (process.isAlive()) {
+        interrupted.set(true);
+        List<ProcessHandle> tree = new ArrayList<>(List.of(process.toHandle()));
+        tree.addAll(mark.processes());
+        CommandMark.stop(tree, 0);
+      }
+    });
     Drain out = new Drain(process.getInputStream());
     Drain err = new Drain(process.getErrorStream());
     try (OutputStream stdin = process.getOutputStream()) {
@@ -146,6 +164,9 @@ public final class HookRunner {
     CommandMark.stop(left.stream().filter(ProcessHandle::isAlive).toList(), KILL_WAIT_MILLIS);
     out.join();
     err.join();
+    if (interrupted.get()) {
+      return new HookOutcome(hook, -1, out.text(), err.text(), Optional.of("was stopped: the turn was interrupted"));
+    }
     if (!ended) {
       return new HookOutcome(hook, -1, out.text(), err.text(), Optional.of("was stopped at its timeout of "
           + hook.timeout().toSeconds() + " s"));

@@ -3,6 +3,7 @@ package dev.waymark.core.hook;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.model.Cancellation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -75,7 +76,8 @@ public final class Hooks {
    * their changes are recorded in {@code turn} when there is one. Never throws: a hook that fails
    * is one of {@link HookVerdict#problems()}.
    */
-  public HookVerdict fire(HookEvent event, Optional<String> tool, ObjectNode input, Path project, Optional<Turn> turn) {
+  public HookVerdict fire(HookEvent event, Optional<String> tool, ObjectNode input, Path project, Optional<Turn> turn,
+      Cancellation cancellation) {
     List<Selected> commands = selected(event, tool);
     if (commands.isEmpty()) {
       return HookVerdict.NONE;
@@ -83,10 +85,13 @@ public final class Hooks {
     List<HookOutcome> outcomes = new ArrayList<>();
     List<WorkTreeChanges> changes = new ArrayList<>();
     for (Selected selected : commands) {
+      if (cancellation.isCancelled()) {
+        break; // the user interrupted the turn: the rest of its hooks do not start
+      }
       // a hook written for Claude Code's "Bash" may test tool_name == "Bash"
       String sent = selected.claudeName().map(name -> input.deepCopy().put("tool_name", name).toString())
           .orElseGet(input::toString);
-      HookRunner.Ran ran = runner.run(selected.command(), sent, project, turn);
+      HookRunner.Ran ran = runner.run(selected.command(), sent, project, turn, cancellation);
       outcomes.add(ran.outcome());
       ran.changes().ifPresent(changes::add);
     }

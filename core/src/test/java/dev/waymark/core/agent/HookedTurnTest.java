@@ -159,6 +159,23 @@ class HookedTurnTest {
   }
 
   @Test
+  void escStopsARunningHookAndTheCallItWasAskedAboutIsNotRun() throws Exception {
+    Path started = temp.resolve("started");
+    assertThat(new ProcessBuilder("mkfifo", started.toString()).start().waitFor()).isZero();
+    start(ApprovalMode.YOLO, false, new HookMatcher(HookEvent.PRE_TOOL_USE, "", List.of(new HookCommand(
+        "echo $$ > " + started + "; sleep 300", Duration.ofSeconds(120), "test"))));
+    model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\"}"));
+    session.submit(new Command.SendPrompt("go"));
+    long pid = Long.parseLong(Files.readString(started).strip()); // opening the pipe waits for the hook to write it
+    session.submit(new Command.Cancel());
+    Event.TurnFinished done = await(Event.TurnFinished.class);
+
+    assertThat(done.status().toString()).isEqualTo("CANCELLED");
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+  }
+
+  @Test
   void aPreToolUseHookMayAllowWhatTheModeWouldAskAboutOrDenyIt() throws Exception {
     start(ApprovalMode.ASK, false,
         hook(HookEvent.PRE_TOOL_USE, "Bash",
