@@ -108,6 +108,11 @@ final class Conversation {
     return false;
   }
 
+  /** The system prompt's source says more now (a SessionStart hook's output): the next request makes it again. */
+  synchronized void systemPromptChanged() {
+    systemPrompt = null;
+  }
+
   private String systemPrompt() {
     String made = systemPrompt;
     if (made == null) {

@@ -183,6 +183,7 @@ public final class TabSession implements AutoCloseable {
       HookVerdict said = hooks.sessionStart(source);
       if (!said.context().isBlank()) {
         hookContext = "\n\n# From the user's SessionStart hook\n" + said.context().strip();
+        conversation.systemPromptChanged(); // in case something asked for it before the hook answered
       }
     });
   }

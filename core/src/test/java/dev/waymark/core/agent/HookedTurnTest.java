@@ -333,6 +333,20 @@ class HookedTurnTest {
     }
   }
 
+  @Test
+  void aSessionStartHookThatAnswersAfterTheSystemPromptWasFirstMadeStillReachesIt() throws Exception {
+    Path go = temp.resolve("go");
+    assertThat(new ProcessBuilder("mkfifo", go.toString()).start().waitFor()).isZero();
+    start(ApprovalMode.YOLO, false, hook(HookEvent.SESSION_START, "", "cat " + go + " > /dev/null; echo 'late context'"));
+    assertThat(((ChatMessage.System) session.conversation().get(0)).text()).doesNotContain("late context");
+    Files.writeString(go, "now\n"); // opening the pipe waits for the hook to read it
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("hi"));
+    await(Event.TurnFinished.class);
+
+    assertThat(((ChatMessage.System) model.requests.get(0).messages().get(0)).text()).contains("late context");
+  }
+
   private String lastUser(int request) {
     List<ChatMessage> sent = model.requests.get(request).messages();
     for (int i = sent.size() - 1; i >= 0; i--) {
