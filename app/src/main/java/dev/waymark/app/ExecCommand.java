@@ -162,6 +162,7 @@ final class ExecCommand implements Callable<Integer> {
           mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search());
       workspace.skills(skills);
+      workspace.hooks(HookFiles.of(env, directory.toAbsolutePath(), sandbox, settings.toolSettings().maxFileSize()));
       workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));

@@ -43,7 +43,8 @@ record Settings(
     Map<String, Integer> contextWindows,
     Integer autoCompactPercent,
     SandboxSetting sandbox,
-    WebSetting web) {
+    WebSetting web,
+    Map<String, List<HookSetting>> hooks) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -61,6 +62,7 @@ record Settings(
     mcpServers = mcpServers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
     contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
+    hooks = hooks == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hooks));
   }
 
   /** The settings before allow and deny rules, the bell setting, prices, MCP servers and context windows existed. */
@@ -68,7 +70,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null, null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -240,6 +242,10 @@ record Settings(
     if (own.web() != null && own.web().search() != null) {
       ignored.add("web.search");
     }
+    // a hook is a program run with the user's rights at every call: a cloned repository must not start one
+    if (!own.hooks().isEmpty()) {
+      ignored.add("hooks (not run: " + HookSetting.listed(own.hooks()) + ")");
+    }
     // keys are the user's hands: a project rebinding them could take away the interrupt or the quit
     if (!own.keyBindings().isEmpty()) {
       ignored.add("keyBindings");
@@ -258,7 +264,7 @@ record Settings(
     Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
-        sandbox, null);
+        sandbox, null, null);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -353,8 +359,20 @@ record Settings(
     }
   }
 
+  /** Each event's hooks: this file's, then {@code later}'s (a later file adds hooks, never replaces them). */
+  private Map<String, List<HookSetting>> mergedHooks(Settings later) {
+    Map<String, List<HookSetting>> merged = new LinkedHashMap<>();
+    hooks.forEach((event, list) -> merged.computeIfAbsent(event, e -> new ArrayList<>()).addAll(list));
+    later.hooks().forEach((event, list) -> merged.computeIfAbsent(event, e -> new ArrayList<>()).addAll(list));
+    return merged;
+  }
+
   /** Every value a settings file can get wrong, each reported where it stands in the file. */
   private void check(Path file, String text) throws BadSettings {
+    Optional<String> badHook = HookSetting.problem(hooks);
+    if (badHook.isPresent()) {
+      throw new BadSettings(file + ": " + badHook.get() + ".");
+    }
     if (approval != null) {
       try {
         dev.waymark.core.tool.ApprovalMode.parse(approval);
@@ -553,7 +571,7 @@ record Settings(
         union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed,
         windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
         sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()),
-        web == null ? later.web() : web.overriddenBy(later.web()));
+        web == null ? later.web() : web.overriddenBy(later.web()), mergedHooks(later));
   }
 
   /** The backend {@code web_search} asks, with its key from {@code env}; none (and why, when one was asked for) otherwise. */

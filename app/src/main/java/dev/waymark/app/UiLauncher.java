@@ -68,6 +68,7 @@ final class UiLauncher {
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search());
       workspace.skills(skills);
+      workspace.hooks(HookFiles.of(System.getenv(), project, sandbox, settings.toolSettings().maxFileSize()));
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
       try {

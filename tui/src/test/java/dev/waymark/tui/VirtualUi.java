@@ -47,6 +47,13 @@ final class VirtualUi implements AutoCloseable {
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
       dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
       dev.waymark.core.context.CustomCommands custom) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, custom, dev.waymark.core.hook.Hooks.NONE);
+  }
+
+  /** With hooks, which the first tab runs already. */
+  VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
+      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
+      dev.waymark.core.context.CustomCommands custom, dev.waymark.core.hook.Hooks hooks) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
@@ -58,6 +65,7 @@ final class VirtualUi implements AutoCloseable {
     if (mcp != null) {
       workspace.mcp(mcp);
     }
+    workspace.hooks(hooks);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone(),
             dev.waymark.tui.command.RunInfo.of("scripted · test-model"), custom, files));

@@ -3,6 +3,7 @@ package dev.waymark.core.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.hook.HookVerdict;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
@@ -38,9 +39,11 @@ final class ApprovalGate {
   private final Path projectRoot;
   private final Consumer<Event> emit;
   private final Permissions permissions;
+  private final TabHooks hooks;
 
   ApprovalGate(Toolset tools, Supplier<SessionSettings> settings, Path projectRoot, Consumer<Event> emit,
-      Permissions permissions) {
+      Permissions permissions, TabHooks hooks) {
+    this.hooks = hooks;
     this.tools = tools;
     this.settings = settings;
     this.projectRoot = projectRoot;
@@ -114,16 +117,41 @@ final class ApprovalGate {
       return finish(state, call, ToolResult.error("Denied by the user's rule \"" + rule.rule() + "\": this call is not "
           + "allowed. Do not retry it; find another way or ask the user."));
     }
+    Map<String, FileChange> before = changesByPath(turn); // a hook's changes are the call's
+    // hooks know a tool as rules do: an MCP tool as mcp__SERVER__TOOL, Claude Code's name for it
+    HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn, state.cancellation);
+    if (state.cancellation.isCancelled()) { // Esc while the hook ran: the call it was asked about is not run
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      return finish(state, call, ToolResult.error("Not run: the user interrupted the turn."), changedSince(before, turn));
+    }
+    if (pre.stops().isPresent()) {
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      stopTurn(state, "PreToolUse", pre.stops().get());
+      return finish(state, call, ToolResult.error("Not run: the user's PreToolUse hook stopped the turn."),
+          changedSince(before, turn));
+    }
+    if (pre.blocks()) {
+      String reason = pre.reason();
+      emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
+      emit.accept(new Event.Warning("A PreToolUse hook blocked " + call.name() + " (" + tool.describe(arguments) + "): "
+          + reason));
+      return finish(state, call, ToolResult.error("Blocked by the user's PreToolUse hook: " + reason), changedSince(before, turn));
+    }
+    // a hook's "allow" stands for an allow rule, its "ask" asks whatever the mode; secrets are asked about still
+    Optional<String> hookSaid = pre.permission();
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
-    boolean needsApproval = !approved && (sensitive.isPresent()
+    boolean needsApproval = !approved && (sensitive.isPresent() || hookSaid.equals(Optional.of("ask"))
         || mode.needsApproval(tool.kind(arguments)) && verdict.outcome() != Permissions.Outcome.ALLOW
-        && !tool.preApproved());
+        && !tool.preApproved() && !hookSaid.equals(Optional.of("allow")));
     boolean ask = needsApproval && settings.get().interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
     emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), summary,
         tool.preview(arguments, projectRoot), needsApproval));
     if (needsApproval) {
+      if (ask) {
+        hooks.notification("Waymark needs your permission to use " + call.name(), turn, state.cancellation);
+      }
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
             .orElse("it needs approval and there is nobody to ask. Use --approval "
@@ -143,17 +171,50 @@ final class ApprovalGate {
       }
     }
     ToolResult result;
-    Map<String, FileChange> before = changesByPath(turn);
     try {
       result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation));
     } catch (RuntimeException e) {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
     }
+    result = afterHooks(tool.ruleName(), arguments, result, turn, state);
+    return finish(state, call, result, changedSince(before, turn));
+  }
+
+  /**
+   * The result, after a call that succeeded, with what PostToolUse hooks said for the model: a block's reason (the call ran; the
+   * model is told why the user's hook objects) and the context they add.
+   */
+  private ToolResult afterHooks(String toolName, JsonNode arguments, ToolResult result, Turn turn, RunningTurn state) {
+    if (result.isError()) {
+      return result; // as in Claude Code: a formatter is not run over a write that failed
+    }
+    HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn, state.cancellation);
+    post.stops().ifPresent(reason -> stopTurn(state, "PostToolUse", reason));
+    StringBuilder said = new StringBuilder();
+    if (post.blocks()) {
+      said.append("\n[the user's PostToolUse hook objects: ").append(post.reason()).append(']');
+    }
+    if (!post.context().isBlank()) {
+      said.append("\n[PostToolUse hook: ").append(post.context()).append(']');
+    }
+    if (!post.changedPaths().isEmpty()) {
+      said.append("\n[the user's PostToolUse hook changed ").append(String.join(", ", post.changedPaths()))
+          .append(" (recorded with this call)]");
+    }
+    return said.length() == 0 ? result : new ToolResult(result.content() + said, result.isError());
+  }
+
+  /** A hook said {@code "continue": false}: the turn ends as if interrupted, what it did so far kept. */
+  private void stopTurn(RunningTurn state, String event, String reason) {
+    emit.accept(new Event.Warning("Your " + event + " hook stopped the turn" + (reason.isBlank() ? "." : ": " + reason)));
+    state.cancel();
+  }
+
+  private static List<String> changedSince(Map<String, FileChange> before, Turn turn) {
     Map<String, FileChange> after = changesByPath(turn);
-    List<String> changed = after.keySet().stream()
+    return after.keySet().stream()
         .filter(path -> !java.util.Objects.equals(before.get(path), after.get(path))).sorted().toList();
-    return finish(state, call, result, changed);
   }
 
   private static Map<String, FileChange> changesByPath(Turn turn) {

@@ -109,6 +109,11 @@ final class Conversation {
     return false;
   }
 
+  /** The system prompt's source says more now (a SessionStart hook's output): the next request makes it again. */
+  synchronized void systemPromptChanged() {
+    systemPrompt = null;
+  }
+
   private String systemPrompt() {
     String made = systemPrompt;
     if (made == null) {
@@ -122,6 +127,9 @@ final class Conversation {
     }
     return made;
   }
+
+  /** What starts the context a UserPromptSubmit hook adds after the prompt. */
+  static final String HOOK_CONTEXT = "\n\n[From the user's UserPromptSubmit hook]\n";
 
   /**
    * The prompt the user typed that opened checkpoint {@code n}; empty when a restore, a revert, a
@@ -140,7 +148,7 @@ final class Conversation {
       }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return Mentions.typed(user.text());
+          return typed(user.text());
         }
         if (m instanceof ChatMessage.System || m instanceof ChatMessage.ToolResult) {
           return "";
@@ -164,7 +172,7 @@ final class Conversation {
       }
       for (ChatMessage m : turn) {
         if (m instanceof ChatMessage.User user) {
-          return Mentions.typed(user.text());
+          return typed(user.text());
         }
         if (m instanceof ChatMessage.System) {
           return "/compact";
@@ -175,6 +183,13 @@ final class Conversation {
       }
     }
     return "";
+  }
+
+  /** What the user typed of a prompt: its mentions as typed, without what their UserPromptSubmit hook added. */
+  private static String typed(String sent) {
+    String typed = Mentions.typed(sent);
+    int hook = typed.indexOf(HOOK_CONTEXT);
+    return hook < 0 ? typed : typed.substring(0, hook);
   }
 
   void keepDraft(int n, String text) {

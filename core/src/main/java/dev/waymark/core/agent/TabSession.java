@@ -3,6 +3,8 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.hook.HookVerdict;
+import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.context.Mentions;
 import dev.waymark.core.context.PromptImages;
 import dev.waymark.core.context.Sandboxing;
@@ -64,6 +66,9 @@ public final class TabSession implements AutoCloseable {
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
+  private final TabHooks hooks;
+  /** What SessionStart hooks said, which the system prompt carries from then on. */
+  private volatile String hookContext = "";
   private final Permissions permissions;
   private final TurnRunner runner;
   private final TabQueue queue;
@@ -124,12 +129,14 @@ public final class TabSession implements AutoCloseable {
     this.permissions = permissions;
     this.settings = new AtomicReference<>(settings);
     this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
-        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing), tools.promptSection()), memory);
+        WorkingEnvironment.of(projectRoot, System.getenv(), LocalDate.now(), sandboxing), tools.promptSection())
+        + hookContext, memory);
     this.steering = new SteeringQueue(this::emit);
-    this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions);
+    this.hooks = new TabHooks(tree.tabId(), projectRoot, this.settings::get, this::emit);
+    this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions, hooks);
     this.model = model;
     this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
-        this::emit);
+        this::emit, hooks);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
     // what a command's background processes wrote in its layer reaches the project as they end, not at the next prompt
@@ -162,6 +169,31 @@ public final class TabSession implements AutoCloseable {
   }
 
   private static final int BACKGROUND_SHOWN = 5;
+
+  /**
+   * Runs the tab's hooks from now on ({@link Hooks#NONE}: none), starting with its SessionStart
+   * hooks, whose output the system prompt carries; on the tab's queue, so a prompt sent meanwhile
+   * waits for it.
+   */
+  public void hooks(Hooks configured) {
+    hooks.set(configured);
+    if (configured.isEmpty()) {
+      return;
+    }
+    String source = tree.live() == 0 ? "startup" : "resume";
+    queue.later("SessionStart", () -> {
+      HookVerdict said = hooks.sessionStart(source);
+      if (!said.context().isBlank()) {
+        hookContext = "\n\n# From the user's SessionStart hook\n" + said.context().strip();
+        conversation.systemPromptChanged(); // in case something asked for it before the hook answered
+      }
+    });
+  }
+
+  /** The hooks this tab runs, for /hooks. */
+  public Hooks hooks() {
+    return hooks.configured();
+  }
 
   public String tabId() {
     return tree.tabId();
@@ -638,6 +670,9 @@ public final class TabSession implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closing) {
+      hooks.sessionEnd("other"); // outside any turn: what it changes is not recorded
+    }
     closing = true;
     steering.current().ifPresent(RunningTurn::cancel);
     if (queue.close()) {

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.context.InstructionFiles;
+import dev.waymark.core.hook.HookVerdict;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
@@ -42,10 +43,12 @@ final class TurnRunner {
   private final SteeringQueue steering;
   private final ApprovalGate gate;
   private final Consumer<Event> emit;
+  private final TabHooks hooks;
 
   TurnRunner(CheckpointTree tree, java.nio.file.Path projectRoot, ChatModel model, Toolset tools,
       java.util.function.Supplier<SessionSettings> settings, Conversation conversation, SteeringQueue steering,
-      ApprovalGate gate, Consumer<Event> emit) {
+      ApprovalGate gate, Consumer<Event> emit, TabHooks hooks) {
+    this.hooks = hooks;
     this.tree = tree;
     this.projectRoot = projectRoot;
     this.model = model;
@@ -74,6 +77,7 @@ final class TurnRunner {
           follow = Optional.of(opening.then().get().prompt());
         }
         state.compacted = true;
+        hooks.preCompact(opening.then().isPresent() ? "auto" : "manual", turn, state.cancellation);
         usage = compact(n, mine, state);
       } else {
         try {
@@ -93,6 +97,7 @@ final class TurnRunner {
               + " compacts it, as /compact does (undo takes it back), and your prompt is sent again after it."));
           follow = Optional.of(prompt);
           state.compacted = true;
+          hooks.preCompact("auto", turn, state.cancellation);
           usage = compact(n, mine, state);
         }
       }
@@ -186,6 +191,10 @@ final class TurnRunner {
       // checkpoint answered it with (see Conversation#sent), so the model sees the call once
       Conversation.append(mine, gate.run(opening.approvedCall().get(), turn, state, true));
     }
+    if (opening.sendsPrompt() && !promptPassesHooks(turn, state, mine)) {
+      return CheckpointStatus.CANCELLED;
+    }
+    int stopsBlocked = 0;
     while (true) {
       steering.foldInto(state, mine);
       if (state.cancellation.isCancelled()) {
@@ -203,6 +212,10 @@ final class TurnRunner {
       Conversation.append(mine, response.message());
       List<ToolCall> calls = response.message().toolCalls();
       if (calls.isEmpty()) {
+        if (stopsBlocked < MAX_STOPS_BLOCKED && stopBlocked(turn, state, stopsBlocked > 0, mine)) {
+          stopsBlocked++;
+          continue; // the user's Stop hook wants more: its reason goes to the model as the next message
+        }
         if (steering.closeIfEmpty()) {
           return CheckpointStatus.DONE;
         }
@@ -228,6 +241,50 @@ final class TurnRunner {
         return CheckpointStatus.FAILED;
       }
     }
+  }
+
+  /** How many times one turn's Stop hooks may send it on, so a hook that always blocks cannot run it without end. */
+  private static final int MAX_STOPS_BLOCKED = 5;
+
+  /**
+   * Runs the UserPromptSubmit hooks over the turn's prompt: one that blocks takes the prompt out
+   * of what is sent (the user is told why); what they print joins the prompt as context.
+   */
+  private boolean promptPassesHooks(Turn turn, RunningTurn state, List<ChatMessage> mine) {
+    ChatMessage.User prompt;
+    synchronized (mine) {
+      if (mine.isEmpty() || !(mine.get(mine.size() - 1) instanceof ChatMessage.User user)) {
+        return true;
+      }
+      prompt = user;
+    }
+    HookVerdict said = hooks.userPromptSubmit(prompt.text(), turn, state.cancellation);
+    if (said.blocks() || said.stops().isPresent()) {
+      synchronized (mine) {
+        mine.remove(prompt);
+      }
+      emit.accept(new Event.Warning("Your UserPromptSubmit hook blocked the prompt; it was not sent: "
+          + (said.blocks() ? said.reason() : said.stops().get())));
+      return false;
+    }
+    if (!said.context().isBlank()) {
+      synchronized (mine) {
+        mine.set(mine.indexOf(prompt), new ChatMessage.User(prompt.text() + Conversation.HOOK_CONTEXT
+            + said.context().strip(), prompt.images()));
+      }
+    }
+    return true;
+  }
+
+  /** Whether the Stop hooks keep the turn going; if so, their reason is appended for the model. */
+  private boolean stopBlocked(Turn turn, RunningTurn state, boolean active, List<ChatMessage> mine) {
+    HookVerdict said = hooks.stop(active, turn, state.cancellation);
+    if (!said.blocks() || said.stops().isPresent()) { // "continue": false wins: the turn ends
+      return false;
+    }
+    emit.accept(new Event.Warning("Your Stop hook sends the turn on: " + said.reason()));
+    Conversation.append(mine, new ChatMessage.User("[The user's Stop hook] " + said.reason()));
+    return true;
   }
 
   /** The plan-mode instructions joined to the system prompt (the first message), where every provider takes them. */

@@ -1,5 +1,6 @@
 package dev.waymark.core.workspace;
 
+import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
@@ -65,8 +66,13 @@ public final class Workspace implements AutoCloseable {
   public Workspace(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
     this.files = SessionStore.of(store);
-    this.factory = factory;
-    this.reopener = new TabReopener(store, provider, factory);
+    // every tab, new or reopened, runs the hooks set by then
+    this.factory = (tree, memory) -> {
+      TabSession session = factory.create(tree, memory);
+      session.hooks(hooks);
+      return session;
+    };
+    this.reopener = new TabReopener(store, provider, this.factory);
     this.saver = new SessionSaver(store, files, provider, this::tabs, this::notice);
     this.listing = new SessionListing(files, store);
   }
@@ -92,6 +98,17 @@ public final class Workspace implements AutoCloseable {
   public void mcp(dev.waymark.core.mcp.McpServers servers) {
     this.mcp = servers;
     servers.onProblem(this::notice); // whoever listens to the notices then, not now
+  }
+
+  private volatile Hooks hooks = Hooks.NONE;
+
+  /** The hooks the tabs run (set by whoever started them), for {@code /hooks}. */
+  public void hooks(Hooks configured) {
+    this.hooks = configured;
+  }
+
+  public Hooks hooks() {
+    return hooks;
   }
 
   /** The Agent Skills the tabs' model may load (set by whoever started them), for {@code /skills}. */

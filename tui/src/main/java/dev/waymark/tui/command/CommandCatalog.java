@@ -55,6 +55,7 @@ public final class CommandCatalog {
       entry("/permissions remove N", "take rule N out (and out of the settings file it came from)"),
       entry("/mcp", "the MCP servers: state, tools, prompts, resources and last error"),
       entry("/skills", "the Agent Skills the agent may load (SKILL.md folders), and those not loaded with why"),
+      entry("/hooks", "the hooks configured (Claude Code's format): event, tools, command, timeout, and which settings file"),
       entry("/help", "keys and commands"),
       entry("/quit", "leave Waymark"));
 

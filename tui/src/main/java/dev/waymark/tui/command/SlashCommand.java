@@ -20,7 +20,7 @@ public final class SlashCommand {
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
-      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/help", "/quit");
+      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
@@ -52,6 +52,9 @@ public final class SlashCommand {
 
     /** {@code /skills}: the Agent Skills the model may load, and the folders not loaded with why. */
     record Skills() implements Parsed {}
+
+    /** {@code /hooks}: the hooks configured, each with where it was configured. */
+    record Hooks() implements Parsed {}
 
     record Invalid(String message) implements Parsed {}
 
@@ -114,6 +117,8 @@ public final class SlashCommand {
         return words.length == 1 ? new Parsed.McpServers() : invalid("/mcp takes no arguments.");
       case "/skills":
         return words.length == 1 ? new Parsed.Skills() : invalid("/skills takes no arguments.");
+      case "/hooks":
+        return words.length == 1 ? new Parsed.Hooks() : invalid("/hooks takes no arguments.");
       case "/reasoning":
         return words.length == 1 ? new Parsed.ToggleReasoning() : invalid("/reasoning takes no arguments.");
       case "/quit":

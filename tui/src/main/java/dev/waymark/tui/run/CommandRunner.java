@@ -69,6 +69,8 @@ public final class CommandRunner {
           dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
     } else if (parsed instanceof SlashCommand.Parsed.Skills) {
       state.notice(Tone.NORMAL, String.join("\n", workspace.skills().describe()));
+    } else if (parsed instanceof SlashCommand.Parsed.Hooks) {
+      state.notice(Tone.NORMAL, String.join("\n", workspace.hooks().describe()));
     } else if (parsed instanceof SlashCommand.Parsed.ToggleReasoning) {
       state.toggleReasoning();
     } else if (parsed instanceof SlashCommand.Parsed.PermissionsCommand permissions) {

@@ -1,0 +1,136 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.FakeModelServer.Reply;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A hooks block written for Claude Code, pasted unchanged into the user's settings, works in {@code exec} against a real model server. */
+@Timeout(90)
+class ExecHooksTest {
+  /** As Claude Code's documentation writes them: jq reads the event, Bash and Write|Edit are its tool names. */
+  static final String CLAUDE_CODE_HOOKS = """
+      {
+        "hooks": {
+          "PreToolUse": [
+            {
+              "matcher": "Bash",
+              "hooks": [
+                {
+                  "type": "command",
+                  "command": "input=$(cat); [ \\"$(echo \\"$input\\" | jq -r .tool_name)\\" = Bash ] || exit 0; cmd=$(echo \\"$input\\" | jq -r '.tool_input.command'); if echo \\"$cmd\\" | grep -q 'rm -rf'; then echo 'Blocked: rm -rf is not allowed here' >&2; exit 2; fi"
+                }
+              ]
+            }
+          ],
+          "PostToolUse": [
+            {
+              "matcher": "Write|Edit",
+              "hooks": [
+                {
+                  "type": "command",
+                  "command": "jq -r '.tool_input.file_path' | { read file_path; sed -i 's/[[:space:]]*$//' \\"$file_path\\"; }",
+                  "timeout": 30
+                }
+              ]
+            }
+          ]
+        }
+      }
+      """;
+
+  @TempDir Path temp;
+  Path project;
+  FakeModelServer server;
+  final Map<String, String> env = new HashMap<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    if (Stream.of("/usr/bin/jq", "/bin/jq", "/usr/local/bin/jq").noneMatch(p -> Files.isExecutable(Path.of(p)))) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        org.junit.jupiter.api.Assertions.fail("no jq, which Claude Code's hook examples read the event with "
+            + "(CI must install the package jq: see .ci/run)");
+      }
+      assumeTrue(false, "Claude Code's examples read the event with jq");
+    }
+    project = Files.createDirectories(temp.resolve("project"));
+    server = FakeModelServer.start();
+    env.put("HOME", temp.resolve("userhome").toString());
+    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    env.put("OPENAI_BASE_URL", server.url("/v1").toString());
+    env.put("OPENAI_API_KEY", "sk-test");
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static Reply call(String id, String tool, String arguments) {
+    return Reply.sse(
+        FakeModelServer.data("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}"),
+        FakeModelServer.openAiToolChunk(0, id, tool, arguments),
+        FakeModelServer.openAiFinish("tool_calls"), FakeModelServer.OPENAI_DONE);
+  }
+
+  private int exec(StringWriter out, StringWriter err, String... args) {
+    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true), env);
+  }
+
+  @Test
+  void aClaudeCodeBashBlockerAndWriteFormatterWorkUnchanged() throws Exception {
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), CLAUDE_CODE_HOOKS);
+    server.enqueue(call("c1", "run_shell", "{\"command\":\"rm -rf src\"}"),
+        call("c2", "write_file", "{\"path\":\"a.txt\",\"content\":\"trailing   \\nspaces\\t\\n\"}"),
+        FakeModelServer.openAiText("Done."));
+    Files.createDirectories(project.resolve("src"));
+    Files.writeString(project.resolve("src/keep.txt"), "kept\n");
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = exec(out, err, "exec", "-C", project.toString(), "--approval", "yolo", "clean up");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(project.resolve("src/keep.txt")).as("the blocked command did not run").hasContent("kept");
+    assertThat(server.requests().get(1).body()).contains("Blocked: rm -rf is not allowed here");
+    assertThat(project.resolve("a.txt")).as("the formatter ran after the write").hasContent("trailing\nspaces");
+
+    StringWriter undoOut = new StringWriter();
+    assertThat(exec(undoOut, new StringWriter(), "checkpoints", "-C", project.toString(), "undo")).isZero();
+    assertThat(project.resolve("a.txt")).as("undo takes back the write and the formatter's edit").doesNotExist();
+  }
+
+  @Test
+  void anUntrustedProjectsHooksDoNotRunAndTheWarningListsThem() throws Exception {
+    Files.createDirectories(project.resolve(".waymark"));
+    Files.writeString(project.resolve(".waymark/settings.json"), """
+        {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch ran-by-the-project"}]}]}}
+        """);
+    server.enqueue(FakeModelServer.openAiText("Hi."));
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = exec(out, err, "exec", "-C", project.toString(), "hello");
+
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(project.resolve("ran-by-the-project")).doesNotExist();
+    assertThat(err.toString()).contains("not trusted", "hooks (not run: UserPromptSubmit: touch ran-by-the-project)");
+  }
+}
