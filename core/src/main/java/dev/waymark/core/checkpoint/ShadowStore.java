@@ -337,12 +337,24 @@ public final class ShadowStore implements AutoCloseable {
     return prepareInBackground(maxFileSize, () -> true);
   }
 
+  /** Whether a prepare still decides if a scan is needed (probing for layers); done when none does. */
+  private volatile java.util.concurrent.CompletableFuture<Void> deciding =
+      java.util.concurrent.CompletableFuture.completedFuture(null);
+
   private java.util.concurrent.CompletableFuture<Void> prepareInBackground(long maxFileSize,
       java.util.function.BooleanSupplier needed) {
     java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<Void> decided = new java.util.concurrent.CompletableFuture<>();
+    deciding = decided;
     Thread thread = new Thread(() -> {
       try {
-        if (needed.getAsBoolean()) {
+        boolean scan;
+        try {
+          scan = needed.getAsBoolean();
+        } finally {
+          decided.complete(null);
+        }
+        if (scan) {
           parts.changeTracker().prepare(maxFileSize);
         }
       } catch (RuntimeException e) {
@@ -415,6 +427,14 @@ public final class ShadowStore implements AutoCloseable {
   @Override
   public void close() {
     parts.maintenance().close();
+    try {
+      // the layer probe writes in the store: it ends before the store does (a scan it started is stopped below)
+      deciding.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      LOG.warn("the layer probe did not end before the store closed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     parts.captures().close();
     parts.workTree().close();
     parts.tabLocks().releaseAll();
