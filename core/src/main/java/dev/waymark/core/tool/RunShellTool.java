@@ -68,6 +68,26 @@ final class RunShellTool extends AbstractTool {
     }
   }
 
+  /**
+   * In plan mode a command runs unasked, like a read, but only in the sandbox and with the project
+   * mounted read-only, so that it can look around (git log, ls, test discovery) and change nothing.
+   */
+  @Override
+  public PlanUse inPlan(com.fasterxml.jackson.databind.JsonNode arguments) {
+    if (!settings.sandbox().confines()) {
+      return PlanUse.refused("plan mode runs shell commands only in a sandbox with the project read-only, and there is "
+          + "no sandbox here (" + (settings.sandbox().unavailable().isBlank() ? "turned off in the settings"
+              : settings.sandbox().unavailable()) + ")");
+    }
+    try {
+      return outside(Args.of(arguments)) ? PlanUse.refused("plan mode runs no command outside the sandbox; call "
+          + "run_shell without \"sandbox\": false, or propose the command in your plan")
+          : PlanUse.as(ToolKind.READ);
+    } catch (ToolError | RuntimeException e) {
+      return PlanUse.refused(e.getMessage());
+    }
+  }
+
   @Override
   java.util.Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
     return outside(args) ? java.util.Optional.of(Sensitive.OUTSIDE_SANDBOX) : java.util.Optional.empty();
@@ -112,6 +132,13 @@ final class RunShellTool extends AbstractTool {
       return ToolResult.error("Cancelled before the command started.");
     }
     boolean outside = outside(args);
+    if (context.readOnly()) {
+      if (outside || !settings.sandbox().confines()) { // the gate refuses these in plan mode; never run one unfenced
+        return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
+      }
+      // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
+      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true, null);
+    }
     if (!outside && settings.sandbox().refuses()) {
       return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
           + "cannot start here: " + settings.sandbox().unavailable() + ". Tell the user; they may allow this one command "
@@ -164,6 +191,9 @@ final class RunShellTool extends AbstractTool {
     }
   }
 
+  private static final String PLAN_READ_ONLY = "[plan mode: the project is read-only for commands, which may look "
+      + "but not change anything; put the change in your plan]";
+
   /** Whether this process said once that sandboxed commands cannot have layers here. */
   private static final AtomicBoolean SAID_NO_LAYERS = new AtomicBoolean();
 
@@ -192,7 +222,7 @@ final class RunShellTool extends AbstractTool {
     }
 
     List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
-    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
+    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly()) : null;
     List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
     Run run = Run.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
         settings.withheldVariables(), mark, wrapped != null);
@@ -227,8 +257,9 @@ final class RunShellTool extends AbstractTool {
       out.append("[a background process still holds the output open; later output is not shown]\n");
     }
     if (wrapped != null) {
+      // in plan mode leaving the sandbox is refused, so the usual advice (ask to leave it) would mislead
       SandboxRefusals.explain(output, !settings.sandbox().policy().network(), settings.sandbox().blocksUnixSockets())
-          .ifPresent(line -> out.append(line).append('\n'));
+          .map(line -> context.readOnly() ? PLAN_READ_ONLY : line).ifPresent(line -> out.append(line).append('\n'));
     }
     boolean failed;
     if (cancelled.get()) {
