@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.googlecode.lanterna.input.KeyType;
 import dev.waymark.core.tool.ApprovalMode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,28 @@ class ToolOutputUiTest {
 
       ui.send("/output 7");
       ui.waitFor("#7 made no tool call");
+    }
+  }
+
+  @Test
+  void aRunningCommandShowsItsLastLinesAsTheyComeAndCtrlOShowsAllOfIt() throws Exception {
+    Path go = temp.resolve("go");
+    try (VirtualUi ui = new VirtualUi(temp, 100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'seq 1 12; while [ ! -e " + go
+        + " ]; do sleep 0.05; done; echo finished'}}]},{'text':'Built.'}]}")) {
+      ui.send("build");
+      String running = ui.waitFor(s -> s.contains("    12"), "the command's output while it runs");
+      assertThat(running).as("the last lines, not all").contains("    8", "    12").doesNotContainPattern("\n +7 *\n")
+          .contains("● run_shell").doesNotContain("Built.");
+
+      ui.ctrl('o');
+      String all = ui.waitFor(s -> s.contains("    1 ") || s.contains("  ⎿ 1"), "all the output so far");
+      assertThat(all).contains("    12").doesNotContain("Built.");
+      ui.ctrl('o');
+
+      Files.createFile(go);
+      String done = ui.waitFor(s -> s.contains("Built.") && s.contains("ready · #1"), "the turn's end");
+      assertThat(done).contains("✓ run_shell").doesNotContain("    12");
     }
   }
 }

@@ -152,7 +152,8 @@ final class ApprovalGate {
     ToolResult result;
     Map<String, FileChange> before = changesByPath(turn);
     try {
-      result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation, plan));
+      result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation, plan,
+          text -> emit.accept(new Event.ToolOutput(state.checkpoint, call.id(), text))));
     } catch (RuntimeException e) {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());

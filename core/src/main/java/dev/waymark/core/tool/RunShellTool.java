@@ -225,7 +225,7 @@ final class RunShellTool extends AbstractTool {
     ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly()) : null;
     List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
     Run run = Run.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
-        settings.withheldVariables(), mark, wrapped != null);
+        settings.withheldVariables(), mark, wrapped != null, new LiveOutput(context.output()));
     if (snapshot != null && run.sessionLeader) {
       snapshot.commandStarted(mark.leading(run.process.toHandle()));
     }
@@ -238,7 +238,7 @@ final class RunShellTool extends AbstractTool {
     });
     boolean timedOut = false;
     try {
-      if (!run.process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
+      if (!waitShowingOutput(run, timeoutMs)) {
         timedOut = !cancelled.get();
         killTree(run.process);
         run.process.waitFor(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
@@ -249,6 +249,7 @@ final class RunShellTool extends AbstractTool {
       cancelled.set(true);
     }
     boolean drained = run.drain(DRAIN_MILLIS);
+    run.live.send(); // the rest, before the result
 
     StringBuilder out = new StringBuilder(notes);
     String output = run.output.text();
@@ -317,6 +318,21 @@ final class RunShellTool extends AbstractTool {
       wrapped.removePlaceholders(); // a sandbox with jobs left still holds them; an empty one is harmless
     }
     return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+  }
+
+  /** Waits for the command to end, at most {@code timeoutMs}, sending its output as it comes once a frame. */
+  private static boolean waitShowingOutput(Run run, long timeoutMs) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (;;) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      if (run.process.waitFor(Math.min(left, TimeUnit.MILLISECONDS.toNanos(LiveOutput.FRAME_MILLIS)), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      run.live.send();
+    }
   }
 
   /** Appends what the command changed: recorded changes, then what was left out. */
@@ -436,6 +452,7 @@ final class RunShellTool extends AbstractTool {
   private static final class Run {
     final Process process;
     final CappedOutput output;
+    final LiveOutput live;
     final Thread reader;
     final CommandMark mark;
     final boolean sandboxed;
@@ -445,9 +462,11 @@ final class RunShellTool extends AbstractTool {
     private volatile boolean inRead;
     private volatile long reads;
 
-    private Run(Process process, CappedOutput output, CommandMark mark, boolean sandboxed, boolean sessionLeader) {
+    private Run(Process process, CappedOutput output, LiveOutput live, CommandMark mark, boolean sandboxed,
+        boolean sessionLeader) {
       this.process = process;
       this.output = output;
+      this.live = live;
       this.mark = mark;
       this.sandboxed = sandboxed;
       this.sessionLeader = sessionLeader;
@@ -467,6 +486,7 @@ final class RunShellTool extends AbstractTool {
             break;
           }
           output.write(buffer, n);
+          live.write(buffer, n);
         }
       } catch (IOException e) {
         LOG.debug("output of a shell command ended: {}", e.toString());
@@ -474,7 +494,7 @@ final class RunShellTool extends AbstractTool {
     }
 
     static Run start(List<String> command, Path root, int maxBytes, java.util.Set<String> withheld,
-        CommandMark mark, boolean sandboxed) throws IOException {
+        CommandMark mark, boolean sandboxed, LiveOutput live) throws IOException {
       // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the
       // command, as a child of this JVM leads no process group, so the command's pid is the session's id)
       List<String> argv = new java.util.ArrayList<>();
@@ -500,7 +520,7 @@ final class RunShellTool extends AbstractTool {
       if (!devNull.exists()) {
         process.getOutputStream().close();
       }
-      Run run = new Run(process, new CappedOutput(maxBytes), mark, sandboxed, SETSID.isPresent());
+      Run run = new Run(process, new CappedOutput(maxBytes), live, mark, sandboxed, SETSID.isPresent());
       run.reader.start();
       return run;
     }
