@@ -81,4 +81,25 @@ class ToolOutputUiTest {
       assertThat(done).contains("✓ run_shell").doesNotContain("    12");
     }
   }
+
+  @Test
+  void theOutputPanelMovesByPagesWithPgDnAndPgUp() throws Exception {
+    try (VirtualUi ui = new VirtualUi(temp, 100, 30, ApprovalMode.YOLO, "{'responses':["
+        + "{'toolCalls':[{'name':'run_shell','arguments':{'command':'seq 1 1000'}}]},{'text':'Counted.'}]}")) {
+      ui.send("count");
+      ui.waitFor(s -> s.contains("Counted.") && s.contains("ready · #1"), "the turn");
+      ui.send("/output 1");
+      String top = ui.waitFor("Output of #1");
+      assertThat(top).containsPattern("\n +1 *\n").doesNotContainPattern("\n +40 *\n");
+
+      ui.key(KeyType.PageDown);
+      String page = ui.waitFor(s -> !s.matches("(?s).*\n +1 *\n.*"), "a page down");
+      assertThat(page).as("a page, not a line").doesNotContainPattern("\n +[1-9] *\n").containsPattern("\n +3\\d *\n");
+      ui.key(KeyType.PageDown);
+      ui.waitFor(s -> s.matches("(?s).*\n +5\\d *\n.*"), "another page");
+      ui.key(KeyType.PageUp);
+      ui.key(KeyType.PageUp);
+      ui.waitFor(s -> s.matches("(?s).*\n +1 *\n.*"), "the top again");
+    }
+  }
 }
