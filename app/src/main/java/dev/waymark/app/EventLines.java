@@ -68,6 +68,8 @@ final class EventLines {
       call(node, e.call());
       node.put("result", e.result()).put("is_error", e.isError());
       strings(node.putArray("files"), e.changedPaths());
+    } else if (event instanceof Event.ToolOutput e) {
+      node.put("checkpoint", e.checkpoint()).put("id", e.id()).put("text", e.text());
     } else if (event instanceof Event.SteeringQueued e) {
       node.put("checkpoint", e.checkpoint()).put("text", e.text());
     } else if (event instanceof Event.SteeringFolded e) {

@@ -31,7 +31,7 @@ final class ModelOptions {
   Path script;
 
   @Option(names = "--approval", paramLabel = "MODE",
-      description = "plan (only reading tools run; the model answers with a plan), ask (edits and shell commands need "
+      description = "plan (reading tools and sandboxed commands on the read-only project run; the model answers with a plan), ask (edits and shell commands need "
           + "approval), auto-edit (edits run, shell asks), auto (edits and sandboxed shell commands run; a command "
           + "outside the sandbox asks), yolo (everything runs; leaving the sandbox still asks). "
           + "Default: WAYMARK_APPROVAL, else the settings' approval, else ask.")

@@ -185,6 +185,7 @@ class ExecJsonTest {
     List<Event> samples = List.of(
         new Event.TurnStarted(1, 0, "p"), new Event.ReasoningDelta(1, "r"), new Event.AssistantDelta(1, "t"),
         new Event.ToolCallProposed(1, call, "a.txt", "", false), new Event.ToolCallFinished(1, call, "A", false, List.of()),
+        new Event.ToolOutput(1, "c1", "compiling\n"),
         new Event.SteeringQueued(1, "s"), new Event.SteeringFolded(1, "s"), new Event.CheckpointCreated(view),
         new Event.CheckpointRestored(new RestoreOutcome(true, 2, 1, List.of("a.txt"), List.of(), List.of(), Optional.empty(),
             List.of(0, 1), "ok"), Optional.of(call), "draft"),

@@ -11,9 +11,11 @@ import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.PlanUse;
 import dev.waymark.core.tool.Sensitive;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
+import dev.waymark.core.tool.ToolKind;
 import dev.waymark.core.tool.ToolResult;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -101,12 +103,17 @@ final class ApprovalGate {
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
     ApprovalMode mode = settings.get().approval(); // read per call: Shift+Tab during a turn applies to its next call
-    if (!mode.allows(tool.kind(arguments))) {
+    boolean plan = mode == ApprovalMode.PLAN;
+    PlanUse planUse = plan ? tool.inPlan(arguments) : PlanUse.as(tool.kind(arguments));
+    if (planUse.kind().isEmpty()) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments),
           "", false));
-      return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools run ("
-          + readingTools() + "). Make no changes now: finish investigating and answer with your plan."));
+      return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools ("
+          + readingTools() + "), sandboxed shell commands on the read-only project and MCP tools declared read-only run"
+          + (planUse.refusal().isBlank() ? "" : "; " + planUse.refusal())
+          + ". Make no changes now: finish investigating and answer with your plan."));
     }
+    ToolKind kind = planUse.kind().get();
     Permissions.Verdict verdict = permissions.check(tool.ruleName(),
         tool.ruleSubject(arguments).or(() -> shellCommand(call.name(), arguments)));
     if (verdict.outcome() == Permissions.Outcome.DENY) {
@@ -141,7 +148,7 @@ final class ApprovalGate {
     Optional<String> hookSaid = pre.permission();
     Optional<Sensitive> sensitive = tool.sensitive(arguments, projectRoot);
     boolean needsApproval = !approved && (sensitive.isPresent() || hookSaid.equals(Optional.of("ask"))
-        || mode.needsApproval(tool.kind(arguments)) && verdict.outcome() != Permissions.Outcome.ALLOW
+        || mode.needsApproval(kind) && verdict.outcome() != Permissions.Outcome.ALLOW
         && !tool.preApproved() && !hookSaid.equals(Optional.of("allow")));
     boolean ask = needsApproval && settings.get().interactive();
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
@@ -155,7 +162,7 @@ final class ApprovalGate {
       if (!ask) {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
             .orElse("it needs approval and there is nobody to ask. Use --approval "
-                + advice(tool.kind(arguments)) + " to allow it.")));
+                + advice(kind) + " to allow it.")));
         return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
@@ -172,7 +179,8 @@ final class ApprovalGate {
     }
     ToolResult result;
     try {
-      result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation));
+      result = tool.run(arguments, new ToolContext(projectRoot, turn, state.cancellation, plan,
+          text -> emit.accept(new Event.ToolOutput(state.checkpoint, call.id(), text))));
     } catch (RuntimeException e) {
       LOG.error("tool {} failed", call.name(), e);
       result = ToolResult.error(call.name() + " failed: " + e.getMessage());
@@ -225,11 +233,11 @@ final class ApprovalGate {
 
   private String readingTools() {
     return String.join(", ", tools.specs().stream().map(s -> s.name())
-        .filter(name -> tools.find(name).map(t -> t.kind() == dev.waymark.core.tool.ToolKind.READ).orElse(false)).toList());
+        .filter(name -> tools.find(name).map(t -> t.kind() == ToolKind.READ).orElse(false)).toList());
   }
 
   /** The approval modes that would let a call of {@code kind} run unasked. */
-  private static String advice(dev.waymark.core.tool.ToolKind kind) {
+  private static String advice(ToolKind kind) {
     return !ApprovalMode.AUTO_EDIT.needsApproval(kind) ? "auto-edit or yolo"
         : !ApprovalMode.AUTO.needsApproval(kind) ? "auto or yolo" : "yolo";
   }

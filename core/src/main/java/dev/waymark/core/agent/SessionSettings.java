@@ -37,10 +37,12 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
    */
   public static final String PLAN_PROMPT = String.join("\n",
       "# Plan mode",
-      "You are in plan mode: only reading tools (read_file, list_files, grep and other read-only tools) run; any",
-      "call that would change a file or run a command is refused. Investigate what you need, then answer with a",
-      "concrete, numbered plan: the files to change, what to change in each, and how to check the result. Do not",
-      "make the changes now. After your answer the user is asked whether to carry out the plan.");
+      "You are in plan mode: reading tools (read_file, list_files, grep and other read-only tools) run, and so do",
+      "shell commands with run_shell, in the sandbox with the project read-only: use them to look around (git log,",
+      "ls, finding and listing tests), not to change anything, which fails. Any call that would change a file is",
+      "refused. Investigate what you need, then answer with a concrete, numbered plan: the files to change, what to",
+      "change in each, and how to check the result. Do not make the changes now. After your answer the user is",
+      "asked whether to carry out the plan.");
 
   public SessionSettings {
     Objects.requireNonNull(model);

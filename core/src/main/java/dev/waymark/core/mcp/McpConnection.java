@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /** One live session with one MCP server: the seam behind which the SDK stays. */
 interface McpConnection extends AutoCloseable {
   /** A tool as the server lists it. */
-  record ToolInfo(String name, String description, JsonNode inputSchema) {}
+  /** A tool the server offers; {@code readOnly} is its {@code readOnlyHint} annotation (absent means false). */
+  record ToolInfo(String name, String description, JsonNode inputSchema, boolean readOnly) {}
 
   List<ToolInfo> tools();
 

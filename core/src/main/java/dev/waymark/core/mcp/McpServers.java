@@ -353,7 +353,7 @@ public final class McpServers implements AutoCloseable {
       List<Tool> offered = new ArrayList<>();
       for (McpConnection.ToolInfo info : started.tools()) {
         offered.add(new McpTool(this, info.name(), info.description(), info.inputSchema(), allowed(info.name()),
-            options.toolSettings()));
+            options.toolSettings()).readOnly(info.readOnly()));
       }
       synchronized (this) {
         starting = null;

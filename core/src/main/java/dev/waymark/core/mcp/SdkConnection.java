@@ -268,7 +268,8 @@ final class SdkConnection implements McpConnection {
     do {
       McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
       for (McpSchema.Tool tool : page.tools()) {
-        tools.add(new ToolInfo(tool.name(), tool.description(), JSON.valueToTree(tool.inputSchema())));
+        boolean readOnly = tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
+        tools.add(new ToolInfo(tool.name(), tool.description(), JSON.valueToTree(tool.inputSchema()), readOnly));
       }
       cursor = page.nextCursor();
     } while (cursor != null && !cursor.isEmpty() && tools.size() < 10_000);

@@ -35,6 +35,13 @@ public sealed interface Event {
     }
   }
 
+  /**
+   * What the running call {@code id} printed since its last {@code ToolOutput} (a shell command's
+   * output as it comes, a few times a second at most); its {@link ToolCallFinished} follows and
+   * holds the output the model gets, which is what stays.
+   */
+  record ToolOutput(int checkpoint, String id, String text) implements Event {}
+
   /** A steering message waits for the next model call. */
   record SteeringQueued(int checkpoint, String text) implements Event {}
 

@@ -198,6 +198,15 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
    * get an empty read-only mount point, listed in the result so that it can be removed afterwards.
    */
   public Wrapped wrap(List<String> argv, Path project, boolean network) {
+    return wrap(argv, project, network, false);
+  }
+
+  /**
+   * As {@link #wrap(List, Path, boolean)}, with the project mounted read-only when {@code readOnly}
+   * (plan mode: a command looks around and changes nothing, so there is nothing to capture). Nothing
+   * inside a read-only project needs fencing off, and no mount point can be made in it.
+   */
+  public Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly) {
     if (!confines()) {
       throw new IllegalStateException("no sandbox to run in: " + unavailable);
     }
@@ -220,7 +229,8 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     for (Path dir : policy.writable()) {
       real(dir).ifPresent(r -> add(args, "--bind", r, r));
     }
-    add(args, "--bind", project, project);
+    String projectBind = readOnly ? "--ro-bind" : "--bind";
+    add(args, projectBind, project, project);
     // after the project, which would cover what is hidden inside it (a project that is the home directory)
     List<Path> hidden = new ArrayList<>();
     for (Path path : hiddenPaths()) {
@@ -229,7 +239,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
           add(args, "--tmpfs", r);
           hidden.add(r);
           if (project.startsWith(r)) {
-            add(args, "--bind", project, project); // a project inside a hidden directory is the project still
+            add(args, projectBind, project, project); // a project inside a hidden directory is the project still
           }
         } else {
           add(args, "--ro-bind", PrivateFiles.empty(policy), r); // a key file: empty
@@ -238,7 +248,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     }
     List<Path> placeholders = new ArrayList<>();
     Path git = project.resolve(".git");
-    if (Files.isSymbolicLink(git)) {
+    if (readOnly) {
+      // the project is read-only already; a .git that leads elsewhere (a link, a work tree's file) is made read-only too
+      if (Files.isSymbolicLink(git)) {
+        real(git).ifPresent(r -> add(args, "--ro-bind", r, r));
+      } else if (Files.isRegularFile(git, LinkOption.NOFOLLOW_LINKS)) {
+        gitDirs(git).forEach(dir -> add(args, "--ro-bind", dir, dir));
+      }
+    } else if (Files.isSymbolicLink(git)) {
       real(git).ifPresent(r -> add(args, policy.gitWritable() ? "--bind" : "--ro-bind", r, r));
     } else if (Files.isDirectory(git, LinkOption.NOFOLLOW_LINKS)) {
       if (!policy.gitWritable()) {
@@ -252,7 +269,9 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       }
     }
     Path own = project.resolve(".waymark");
-    if (Files.exists(own, LinkOption.NOFOLLOW_LINKS)) {
+    if (readOnly) {
+      // read-only with the project
+    } else if (Files.exists(own, LinkOption.NOFOLLOW_LINKS)) {
       add(args, "--ro-bind", own, own);
     } else {
       // cannot be bound read-only before it exists; an empty read-only one keeps a command from making it

@@ -6,7 +6,11 @@ import java.util.Locale;
 
 /** Which tool calls run, which wait for the user's approval, and (in plan mode) which are refused. */
 public enum ApprovalMode {
-  /** Read only: reading tools run, every other call is refused; the model is asked for a plan. */
+  /**
+   * Read only: reading tools run, and so do shell commands in the sandbox on the read-only project;
+   * MCP tools their server declares read-only are asked about; every other call is refused (see
+   * {@code Tool.inPlan}). The model is asked for a plan.
+   */
   PLAN,
   /** Edits and shell commands wait for approval (the default). */
   ASK,
@@ -17,7 +21,10 @@ public enum ApprovalMode {
   /** Everything runs. */
   YOLO;
 
-  /** False when a call of this kind is refused outright in this mode (not even asked about). */
+  /**
+   * False when a call of this kind is refused outright in this mode by its kind alone; a tool can let
+   * a call of another kind run in plan mode where it changes nothing ({@code Tool.inPlan}).
+   */
   public boolean allows(ToolKind kind) {
     return this != PLAN || kind == ToolKind.READ;
   }

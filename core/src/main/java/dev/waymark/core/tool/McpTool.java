@@ -43,26 +43,36 @@ public final class McpTool implements Tool {
   private final ToolSpec spec;
   private final boolean preApproved;
   private final ToolSettings settings;
+  /** The server's {@code readOnlyHint}: its word that the tool changes nothing, which plan mode goes by (see {@link #inPlan}). */
+  private final boolean readOnly;
 
   public McpTool(Server server, String tool, String description, JsonNode inputSchema, boolean preApproved,
       ToolSettings settings) {
     this(server, tool, new ToolSpec(nameOf(server.name(), tool),
         "[MCP server " + server.name() + "] " + (description == null || description.isBlank() ? tool : description),
-        schema(inputSchema)), preApproved, settings);
+        schema(inputSchema)), preApproved, settings, false);
   }
 
-  private McpTool(Server server, String tool, ToolSpec spec, boolean preApproved, ToolSettings settings) {
+  private McpTool(Server server, String tool, ToolSpec spec, boolean preApproved, ToolSettings settings,
+      boolean readOnly) {
     this.server = server;
     this.tool = tool;
     this.spec = spec;
     this.preApproved = preApproved;
     this.settings = settings;
+    this.readOnly = readOnly;
+  }
+
+  /** This tool, declared read-only ({@code readOnlyHint: true} among its annotations) or not by its server. */
+  public McpTool readOnly(boolean declared) {
+    return declared == readOnly ? this : new McpTool(server, tool, spec, preApproved, settings, declared);
   }
 
   /** This tool offered to the model as {@code name} (one that no other tool offered has). */
   public McpTool named(String name) {
     return name.equals(spec.name()) ? this
-        : new McpTool(server, tool, new ToolSpec(name, spec.description(), spec.parameters()), preApproved, settings);
+        : new McpTool(server, tool, new ToolSpec(name, spec.description(), spec.parameters()), preApproved, settings,
+            readOnly);
   }
 
   /** Whether {@link #nameOf} had to change the server's or the tool's name (characters or length). */
@@ -104,6 +114,16 @@ public final class McpTool implements Tool {
   @Override
   public ToolKind kind() {
     return ToolKind.MCP;
+  }
+
+  /**
+   * A tool its server declares read-only may be called in plan mode, asked about as MCP tools are in
+   * every mode but yolo: {@code readOnlyHint} is the server's word, not a fence, so the user judges.
+   */
+  @Override
+  public PlanUse inPlan(JsonNode arguments) {
+    return readOnly ? PlanUse.as(ToolKind.MCP) : PlanUse.refused("the MCP server does not declare " + tool
+        + " read-only (readOnlyHint)");
   }
 
   @Override

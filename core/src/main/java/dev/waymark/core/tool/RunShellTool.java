@@ -13,10 +13,8 @@ import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -68,6 +66,26 @@ final class RunShellTool extends AbstractTool {
     }
   }
 
+  /**
+   * In plan mode a command runs unasked, like a read, but only in the sandbox and with the project
+   * mounted read-only, so that it can look around (git log, ls, test discovery) and change nothing.
+   */
+  @Override
+  public PlanUse inPlan(com.fasterxml.jackson.databind.JsonNode arguments) {
+    if (!settings.sandbox().confines()) {
+      return PlanUse.refused("plan mode runs shell commands only in a sandbox with the project read-only, and there is "
+          + "no sandbox here (" + (settings.sandbox().unavailable().isBlank() ? "turned off in the settings"
+              : settings.sandbox().unavailable()) + ")");
+    }
+    try {
+      return outside(Args.of(arguments)) ? PlanUse.refused("plan mode runs no command outside the sandbox; call "
+          + "run_shell without \"sandbox\": false, or propose the command in your plan")
+          : PlanUse.as(ToolKind.READ);
+    } catch (ToolError | RuntimeException e) {
+      return PlanUse.refused(e.getMessage());
+    }
+  }
+
   @Override
   java.util.Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
     return outside(args) ? java.util.Optional.of(Sensitive.OUTSIDE_SANDBOX) : java.util.Optional.empty();
@@ -112,6 +130,13 @@ final class RunShellTool extends AbstractTool {
       return ToolResult.error("Cancelled before the command started.");
     }
     boolean outside = outside(args);
+    if (context.readOnly()) {
+      if (outside || !settings.sandbox().confines()) { // the gate refuses these in plan mode; never run one unfenced
+        return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
+      }
+      // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
+      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true, null);
+    }
     if (!outside && settings.sandbox().refuses()) {
       return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
           + "cannot start here: " + settings.sandbox().unavailable() + ". Tell the user; they may allow this one command "
@@ -164,6 +189,9 @@ final class RunShellTool extends AbstractTool {
     }
   }
 
+  private static final String PLAN_READ_ONLY = "[plan mode: the project is read-only for commands, which may look "
+      + "but not change anything; put the change in your plan]";
+
   /** Whether this process said once that sandboxed commands cannot have layers here. */
   private static final AtomicBoolean SAID_NO_LAYERS = new AtomicBoolean();
 
@@ -192,10 +220,10 @@ final class RunShellTool extends AbstractTool {
     }
 
     List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
-    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false) : null;
+    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly()) : null;
     List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
-    Run run = Run.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
-        settings.withheldVariables(), mark, wrapped != null);
+    ShellRun run = ShellRun.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
+        settings.withheldVariables(), mark, wrapped != null, new LiveOutput(context.output()));
     if (snapshot != null && run.sessionLeader) {
       snapshot.commandStarted(mark.leading(run.process.toHandle()));
     }
@@ -208,7 +236,7 @@ final class RunShellTool extends AbstractTool {
     });
     boolean timedOut = false;
     try {
-      if (!run.process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
+      if (!waitShowingOutput(run, timeoutMs)) {
         timedOut = !cancelled.get();
         killTree(run.process);
         run.process.waitFor(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
@@ -219,6 +247,7 @@ final class RunShellTool extends AbstractTool {
       cancelled.set(true);
     }
     boolean drained = run.drain(DRAIN_MILLIS);
+    run.live.send(); // the rest, before the result
 
     StringBuilder out = new StringBuilder(notes);
     String output = run.output.text();
@@ -227,8 +256,9 @@ final class RunShellTool extends AbstractTool {
       out.append("[a background process still holds the output open; later output is not shown]\n");
     }
     if (wrapped != null) {
+      // in plan mode leaving the sandbox is refused, so the usual advice (ask to leave it) would mislead
       SandboxRefusals.explain(output, !settings.sandbox().policy().network(), settings.sandbox().blocksUnixSockets())
-          .ifPresent(line -> out.append(line).append('\n'));
+          .map(line -> context.readOnly() ? PLAN_READ_ONLY : line).ifPresent(line -> out.append(line).append('\n'));
     }
     boolean failed;
     if (cancelled.get()) {
@@ -286,6 +316,21 @@ final class RunShellTool extends AbstractTool {
       wrapped.removePlaceholders(); // a sandbox with jobs left still holds them; an empty one is harmless
     }
     return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+  }
+
+  /** Waits for the command to end, at most {@code timeoutMs}, sending its output as it comes once a frame. */
+  private static boolean waitShowingOutput(ShellRun run, long timeoutMs) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (;;) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      if (run.process.waitFor(Math.min(left, TimeUnit.MILLISECONDS.toNanos(LiveOutput.FRAME_MILLIS)), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      run.live.send();
+    }
   }
 
   /** Appends what the command changed: recorded changes, then what was left out. */
@@ -354,7 +399,7 @@ final class RunShellTool extends AbstractTool {
    * started a session of its own). Both survive being re-parented. Where {@code /proc} is not
    * readable, the command's remaining descendants.
    */
-  private static List<ProcessHandle> stillRunning(Run run) {
+  private static List<ProcessHandle> stillRunning(ShellRun run) {
     if (!CommandMark.findable()) {
       return run.process.descendants().filter(ProcessHandle::isAlive).toList();
     }
@@ -371,13 +416,10 @@ final class RunShellTool extends AbstractTool {
   }
 
   /** Whether {@code process} is a sandbox's first process ({@code bwrap}, which waits for the rest). */
-  private static boolean sandboxInit(ProcessHandle process) {
+  static boolean sandboxInit(ProcessHandle process) {
     return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(false);
   }
 
-  /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
-  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
-      .filter(candidate -> Files.isExecutable(Path.of(candidate))).findFirst();
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
   static void killTree(Process process) {
@@ -401,139 +443,4 @@ final class RunShellTool extends AbstractTool {
     return List.of("sh", "-c");
   }
 
-  /** A started process and the thread that reads its merged output. */
-  private static final class Run {
-    final Process process;
-    final CappedOutput output;
-    final Thread reader;
-    final CommandMark mark;
-    final boolean sandboxed;
-    /** Whether the process leads a session of its own, whose id is its pid. */
-    final boolean sessionLeader;
-    /** Whether the reader waits in a read, and how many reads it has made: no read in a while means nothing is left. */
-    private volatile boolean inRead;
-    private volatile long reads;
-
-    private Run(Process process, CappedOutput output, CommandMark mark, boolean sandboxed, boolean sessionLeader) {
-      this.process = process;
-      this.output = output;
-      this.mark = mark;
-      this.sandboxed = sandboxed;
-      this.sessionLeader = sessionLeader;
-      this.reader = new Thread(this::read, "waymark-shell-output");
-      reader.setDaemon(true);
-    }
-
-    private void read() {
-      byte[] buffer = new byte[8192];
-      try (InputStream in = process.getInputStream()) {
-        for (;;) {
-          inRead = true;
-          int n = in.read(buffer);
-          inRead = false;
-          reads++;
-          if (n < 0) {
-            break;
-          }
-          output.write(buffer, n);
-        }
-      } catch (IOException e) {
-        LOG.debug("output of a shell command ended: {}", e.toString());
-      }
-    }
-
-    static Run start(List<String> command, Path root, int maxBytes, java.util.Set<String> withheld,
-        CommandMark mark, boolean sandboxed) throws IOException {
-      // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the
-      // command, as a child of this JVM leads no process group, so the command's pid is the session's id)
-      List<String> argv = new java.util.ArrayList<>();
-      SETSID.ifPresent(argv::add);
-      argv.addAll(command);
-      ProcessBuilder builder = new ProcessBuilder(argv)
-          .directory(root.toFile())
-          .redirectErrorStream(true);
-      File devNull = new File("/dev/null");
-      if (devNull.exists()) {
-        builder.redirectInput(devNull);
-      }
-      // The provider keys stay with Waymark: a command's output goes to the model and the session file.
-      builder.environment().keySet().removeAll(withheld);
-      // how this Waymark was started again in a UTF-8 locale (the prompt's words among them): not the command's
-      builder.environment().keySet().removeIf(name -> name.startsWith("WAYMARK_UTF8_"));
-      // No pager or prompt may wait for a terminal that is not there.
-      builder.environment().put("PAGER", "cat");
-      builder.environment().put("GIT_PAGER", "cat");
-      builder.environment().put("GIT_TERMINAL_PROMPT", "0");
-      builder.environment().put(CommandMark.VARIABLE, mark.value());
-      Process process = builder.start();
-      if (!devNull.exists()) {
-        process.getOutputStream().close();
-      }
-      Run run = new Run(process, new CappedOutput(maxBytes), mark, sandboxed, SETSID.isPresent());
-      run.reader.start();
-      return run;
-    }
-
-    /**
-     * Waits for the rest of the output; false if something still holds the pipe open. A sandbox's
-     * first process holds it as long as the sandbox lives: once the command has ended, everything
-     * written is read and no other process of the sandbox holds it, the output is whole.
-     */
-    boolean drain(long millis) {
-      long deadline = System.nanoTime() + Duration.ofMillis(millis).toNanos();
-      try {
-        while (reader.isAlive() && System.nanoTime() < deadline) {
-          long before = reads;
-          reader.join(QUIET_MILLIS);
-          if (sandboxed && reader.isAlive() && !process.isAlive() && inRead && reads == before
-              && onlyTheSandboxHoldsTheOutput()) {
-            return true;
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return !reader.isAlive();
-    }
-
-    /** Whether no process of the command but the sandbox's init holds the write end of the output pipe. */
-    private boolean onlyTheSandboxHoldsTheOutput() {
-      List<ProcessHandle> marked = mark.processes();
-      String pipe = null;
-      for (ProcessHandle p : marked) {
-        if (sandboxInit(p)) {
-          try {
-            pipe = Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).toString();
-          } catch (IOException | UnsupportedOperationException e) {
-            return false;
-          }
-        }
-      }
-      if (pipe == null) {
-        return false; // the init is gone, and the pipe with it: the reader ends by itself
-      }
-      for (ProcessHandle p : marked) {
-        if (sandboxInit(p)) {
-          continue;
-        }
-        try (var fds = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
-          for (Path fd : (Iterable<Path>) fds::iterator) {
-            try {
-              if (Files.readSymbolicLink(fd).toString().equals(pipe)) {
-                return false;
-              }
-            } catch (IOException closedMeanwhile) {
-              // gone
-            }
-          }
-        } catch (IOException | SecurityException unreadable) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
-  /** How long the output must stay quiet before the sandbox's pipe holders are looked at. */
-  private static final long QUIET_MILLIS = 50;
 }

@@ -20,6 +20,15 @@ public interface Tool {
     return kind();
   }
 
+  /**
+   * How this call runs in plan mode: a read runs as one; any other call is refused unless its tool
+   * can run it without changing anything (a sandboxed command on a read-only project, an MCP tool
+   * its server declares read-only).
+   */
+  default PlanUse inPlan(JsonNode arguments) {
+    return kind(arguments) == ToolKind.READ ? PlanUse.as(ToolKind.READ) : PlanUse.refused("");
+  }
+
   /** A short human summary of a call, e.g. the path or the command, for approval prompts and logs. */
   String describe(JsonNode arguments);
 

@@ -44,6 +44,10 @@ class McpApprovalTest {
   }
 
   private McpTool tool(String name, boolean preApproved) {
+    return tool(name, preApproved, false);
+  }
+
+  private McpTool tool(String name, boolean preApproved, boolean readOnly) {
     McpTool.Server server = new McpTool.Server() {
       @Override
       public String name() {
@@ -56,7 +60,7 @@ class McpApprovalTest {
         return ToolResult.ok("ran " + tool);
       }
     };
-    return new McpTool(server, name, null, null, preApproved, ToolSettings.DEFAULTS);
+    return new McpTool(server, name, null, null, preApproved, ToolSettings.DEFAULTS).readOnly(readOnly);
   }
 
   @Test
@@ -94,5 +98,34 @@ class McpApprovalTest {
     assertThat(calls).containsExactly("allowed");
     assertThat(seen).filteredOn(e -> e instanceof Event.Warning).singleElement().asString()
         .contains("Denied srv__other", "Use --approval yolo");
+  }
+
+  @Test
+  void inPlanModeAToolThatDeclaresItselfReadOnlyIsAskedAboutAndAnotherIsRefused() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": ["
+        + "{\"toolCalls\": [{\"name\": \"srv__search\", \"arguments\": {}}, {\"name\": \"srv__create\", \"arguments\": {}}]},"
+        + "{\"text\": \"the plan\"}]}", "test"));
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(List.of(tool("search", false, true), tool("create", false, false))),
+        new SessionSettings("m", ApprovalMode.PLAN, true, null));
+    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    session.subscribe(events::add);
+    session.submit(new Command.SendPrompt("plan"));
+    List<Event> seen = new java.util.ArrayList<>();
+    while (seen.stream().noneMatch(e -> e instanceof Event.TurnFinished)) {
+      Event e = events.poll(30, TimeUnit.SECONDS);
+      assertThat(e).as("events so far: %s", seen).isNotNull();
+      seen.add(e);
+      if (e instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
+        session.submit(new Command.Approve(proposed.call().id(), false));
+      }
+    }
+    assertThat(calls).containsExactly("search");
+    assertThat(seen).filteredOn(e -> e instanceof Event.ToolCallProposed).extracting(e -> ((Event.ToolCallProposed) e).needsApproval())
+        .containsExactly(true, false);
+    assertThat(seen).filteredOn(e -> e instanceof Event.ToolCallFinished).extracting(e -> ((Event.ToolCallFinished) e).result())
+        .last().asString().contains("Not run", "plan mode");
   }
 }

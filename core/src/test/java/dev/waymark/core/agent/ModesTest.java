@@ -83,7 +83,7 @@ class ModesTest {
     assertThat(results.get(1).content()).contains("plan mode", "read_file");
     assertThat(results.get(2).isError()).isTrue();
     ChatMessage.System system = (ChatMessage.System) model.requests.get(0).messages().get(0);
-    assertThat(system.text()).startsWith("base prompt").contains("# Plan mode", "numbered plan");
+    assertThat(system.text()).startsWith("base prompt").contains("# Plan mode", "numbered plan", "run_shell", "read-only");
     assertThat(events).anyMatch(e -> e instanceof Event.CheckpointCreated c && c.checkpoint().number() == 1);
   }
 

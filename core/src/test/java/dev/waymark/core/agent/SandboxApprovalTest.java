@@ -143,16 +143,41 @@ class SandboxApprovalTest {
   }
 
   @Test
-  void planModeRunsNoCommandInsideOrOutsideTheSandbox() throws Exception {
+  void planModeRunsASandboxedCommandUnaskedOnAReadOnlyProjectAndRefusesOneThatLeavesTheSandbox() throws Exception {
+    Files.writeString(project.resolve("notes.txt"), "the notes\n");
     start(ApprovalMode.PLAN, true, Bwrap.required(policy()));
+    model.respond(r -> call("{\"command\":\"cat notes.txt; echo in > in.txt; rm notes.txt\"}"));
     model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("look around"));
+    await(Event.TurnFinished.class);
+
+    assertThat(events.stream().filter(Event.ToolCallProposed.class::isInstance)
+        .map(e -> ((Event.ToolCallProposed) e).needsApproval())).as("a look around is not asked about").containsOnly(false);
+    List<Event.ToolCallFinished> results = events.stream().filter(Event.ToolCallFinished.class::isInstance)
+        .map(Event.ToolCallFinished.class::cast).toList();
+    assertThat(results.get(0).result()).contains("the notes", "Read-only file system", "plan mode: the project is read-only")
+        .doesNotContain("\"sandbox\": false");
+    assertThat(results.get(0).changedPaths()).isEmpty();
+    assertThat(results.get(1).isError()).isTrue();
+    assertThat(results.get(1).result()).contains("Not run", "plan mode", "outside the sandbox");
+    assertThat(project.resolve("in.txt")).doesNotExist();
+    assertThat(project.resolve("out.txt")).doesNotExist();
+    assertThat(project.resolve("notes.txt")).hasContent("the notes");
+    assertThat(session.snapshot().checkpoint(1).orElseThrow().changes()).as("nothing to record").isEmpty();
+  }
+
+  @Test
+  void planModeWithoutASandboxRefusesShellCommandsSayingWhy() throws Exception {
+    start(ApprovalMode.PLAN, true, ShellSandbox.detect(policy(), "/nonexistent-bin"));
     model.respond(r -> call("{\"command\":\"echo in > in.txt\"}"));
     model.respond(r -> text("done"));
-    session.submit(new Command.SendPrompt("leave it"));
+    session.submit(new Command.SendPrompt("look around"));
     await(Event.TurnFinished.class);
-    assertThat(events.stream().filter(Event.ToolCallProposed.class::isInstance)
-        .map(e -> ((Event.ToolCallProposed) e).needsApproval())).containsOnly(false);
-    assertThat(project.resolve("out.txt")).doesNotExist();
+    Event.ToolCallFinished result = events.stream().filter(Event.ToolCallFinished.class::isInstance)
+        .map(Event.ToolCallFinished.class::cast).findFirst().orElseThrow();
+    assertThat(result.isError()).isTrue();
+    assertThat(result.result()).contains("Not run", "plan mode", "no sandbox");
     assertThat(project.resolve("in.txt")).doesNotExist();
   }
 

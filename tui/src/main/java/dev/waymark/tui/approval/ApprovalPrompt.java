@@ -75,6 +75,32 @@ public final class ApprovalPrompt {
     return reason;
   }
 
+  /** The first row of the pending diff on screen; PgUp and PgDn move it by the page the last layout had room for. */
+  private int diffTop;
+  private int diffPage = 1;
+  private int diffMax;
+
+  /**
+   * Told by the layout: {@code page} rows of the diff make a page, and its first row shown can be at
+   * most {@code max}. Returns that first row, kept within them (a resize can shrink them).
+   */
+  public int diffTop(int page, int max) {
+    diffPage = Math.max(1, page);
+    diffMax = Math.max(0, max);
+    diffTop = Math.max(0, Math.min(diffMax, diffTop));
+    return diffTop;
+  }
+
+  /** PgUp ({@code -1}) or PgDn ({@code 1}) over the diff; false when it cannot move that way, so the chat scrolls instead. */
+  public boolean scrollDiff(int pages) {
+    int to = Math.max(0, Math.min(diffMax, diffTop + pages * diffPage));
+    if (to == diffTop) {
+      return false;
+    }
+    diffTop = to;
+    return true;
+  }
+
   /** ↑ or ↓: the answer or the place above or below, stopping at the ends. */
   public void move(int delta) {
     if (step == Step.CHOOSE) {

@@ -23,6 +23,8 @@ public final class ApprovalRows {
   }
 
   private static final String REASON_MARK = " why? › ";
+  /** Rows a diff needs to scroll: some of it, and the line saying where it stands. */
+  private static final int MIN_SCROLLING_ROWS = 3;
 
   private ApprovalRows() {}
 
@@ -49,6 +51,10 @@ public final class ApprovalRows {
       List<Line> body = pending.preview().isBlank() ? List.of() : DiffLines.render(pending.preview(), width - 2).stream()
           .filter(l -> !l.text().startsWith("diff --waymark ")).toList();
       int bodyRoom = room - title.size();
+      if (body.size() > bodyRoom && bodyRoom >= MIN_SCROLLING_ROWS) {
+        scrolled(lines, body, prompt, bodyRoom);
+        body = List.of();
+      }
       for (int i = 0; i < body.size() && i < bodyRoom; i++) {
         lines.add(i == bodyRoom - 1 && body.size() > bodyRoom
             ? Line.of(Span.of("  … " + (body.size() - bodyRoom + 1) + " more lines", Tone.MUTED))
@@ -62,6 +68,21 @@ public final class ApprovalRows {
     }
     int caret = CellWidth.of(REASON_MARK) + CellWidth.of(prompt.reason().text().substring(0, prompt.reason().caret()));
     return new Rendered(lines, OptionalInt.of(first + 1), Math.min(width - 1, caret));
+  }
+
+  /**
+   * A diff longer than its room, a page of it from where PgUp and PgDn left it, and a line saying
+   * which lines show and which keys move it; a page keeps one line of the last for context.
+   */
+  private static void scrolled(List<Line> lines, List<Line> body, ApprovalPrompt prompt, int room) {
+    int visible = room - 1;
+    int top = prompt.diffTop(Math.max(1, visible - 1), body.size() - visible);
+    for (int i = top; i < top + visible; i++) {
+      lines.add(body.get(i).prefixed("  "));
+    }
+    String keys = (top > 0 ? "PgUp " : "") + (top + visible < body.size() ? "PgDn " : "");
+    lines.add(Line.of(Span.of("  lines " + (top + 1) + "–" + (top + visible) + " of " + body.size() + " · " + keys
+        + "scroll the diff", Tone.MUTED)));
   }
 
   /** The step's rows; empty when not even they fit. */

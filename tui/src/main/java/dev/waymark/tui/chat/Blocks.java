@@ -20,6 +20,10 @@ public final class Blocks {
   static final int PREVIEW_ROWS = 12;
   /** Files of a shell command listed while its block is folded. */
   static final int FOLDED_FILES = 4;
+  /** Lines of a running command's output shown while it runs, folded: the last ones, as a terminal would. */
+  static final int LIVE_ROWS = 5;
+  /** Characters of a running command's output kept for the chat: the latest (its result holds the output the model gets). */
+  static final int LIVE_CHARS = 256 * 1024;
   /** Rows of a result or diff shown once expanded, so one huge output cannot swamp the chat. */
   static final int EXPANDED_ROWS = 400;
 
@@ -130,6 +134,8 @@ public final class Blocks {
     private String result;
     private boolean failed;
     private boolean expanded;
+    /** What the running call printed so far; dropped when its result comes. */
+    private final StringBuilder live = new StringBuilder();
 
     public ToolUse(int checkpoint, String id, String name, String summary, String preview, boolean awaitingApproval) {
       super(checkpoint);
@@ -160,7 +166,21 @@ public final class Blocks {
       return result != null;
     }
 
+    /** More of what the running call prints. */
+    public void live(String text) {
+      if (result != null) {
+        return;
+      }
+      live.append(text);
+      if (live.length() > LIVE_CHARS) {
+        live.delete(0, live.indexOf("\n", live.length() - LIVE_CHARS) + 1);
+      }
+      changed();
+    }
+
     public void finish(String resultText, boolean isError) {
+      live.setLength(0);
+      live.trimToSize();
       result = resultText;
       failed = isError;
       awaitingApproval = false;
@@ -196,6 +216,9 @@ public final class Blocks {
       if (awaitingApproval) {
         rows.add(Line.of(Span.of("  waiting for your approval", Tone.WARNING)));
       }
+      if (result == null && live.length() > 0) {
+        liveOutput(rows, width);
+      }
       if (result != null && (name.equals("run_shell") || isMcpTool(name))) {
         shellResult(rows, width);
       } else if (result != null && expanded) {
@@ -206,6 +229,33 @@ public final class Blocks {
             width, Line.plain("    ")));
       }
       return rows;
+    }
+
+    /** The running command's last lines as a terminal shows them (all of them expanded), each cut at the width. */
+    private void liveOutput(List<Line> rows, int width) {
+      List<String> lines = new ArrayList<>();
+      for (String line : live.toString().split("\n")) {
+        lines.add(asShown(line));
+      }
+      int from = expanded ? Math.max(0, lines.size() - EXPANDED_ROWS) : Math.max(0, lines.size() - LIVE_ROWS);
+      if (from > 0) {
+        rows.add(Line.of(Span.of("  ⎿ … " + from + " more line" + (from == 1 ? "" : "s")
+            + (expanded ? " not shown" : " (Ctrl+O shows them)"), Tone.MUTED)));
+      }
+      for (int i = from; i < lines.size(); i++) {
+        rows.add(Wrap.truncate(Line.of(Span.of(i == 0 ? "  ⎿ " : "    ", Tone.MUTED), Span.of(lines.get(i), Tone.MUTED)),
+            width));
+      }
+    }
+
+    /**
+     * A line as a terminal would leave it: what follows its last carriage return (a progress bar
+     * redrawn in place), tabs expanded, other control characters and escape sequences left out.
+     */
+    static String asShown(String line) {
+      String text = line.substring(line.lastIndexOf('\r', line.length() - 2) + 1).replace("\r", "");
+      text = text.replaceAll("\u001b\\[[0-9;?]*[ -/]*[@-~]", "");
+      return Wrap.expandTabs(text).replaceAll("\\p{Cntrl}", "");
     }
 
     /** An MCP server's tool ({@code SERVER__tool}): its files are listed like a shell command's. */

@@ -382,6 +382,11 @@ public final class TabState {
       if (pending != null && pending.call().id().equals(finished.call().id())) {
         pending = null;
       }
+    } else if (event instanceof Event.ToolOutput output) {
+      Blocks.ToolUse use = toolUses.get(output.id());
+      if (use != null) {
+        use.live(output.text());
+      }
     } else if (event instanceof Event.SteeringQueued queued) {
       steeringQueue.add(queued.text());
     } else if (event instanceof Event.SteeringFolded folded) {

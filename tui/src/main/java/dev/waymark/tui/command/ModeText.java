@@ -11,7 +11,7 @@ public final class ModeText {
   /** One line: the mode and what it lets run. */
   public static String describe(ApprovalMode mode) {
     return switch (mode) {
-      case PLAN -> "plan: only reading tools run; the model answers with a plan, then you are asked whether to run it";
+      case PLAN -> "plan: reading tools and sandboxed read-only commands run; the model answers with a plan, then you are asked whether to run it";
       case ASK -> "ask: edits and shell commands wait for your approval";
       case AUTO_EDIT -> "auto-edit: edits run, shell commands wait for your approval";
       case AUTO -> "auto: edits and shell commands in the sandbox run; a command outside it waits for your approval";

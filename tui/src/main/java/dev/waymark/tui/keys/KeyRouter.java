@@ -132,6 +132,11 @@ public final class KeyRouter {
     switch (action) {
       case HISTORY_PREVIOUS -> prompt.move(-1);
       case HISTORY_NEXT -> prompt.move(1);
+      case SCROLL_UP, SCROLL_DOWN -> {
+        if (!prompt.scrollDiff(action == Action.SCROLL_UP ? -1 : 1)) {
+          return false; // a diff that fits, or at its end: the chat scrolls
+        }
+      }
       case SUBMIT -> {
         if (prompt.step() == ApprovalPrompt.Step.CHOOSE
             && Duration.between(tab.state().pendingSince(), clock.instant()).compareTo(APPROVAL_READING_TIME) < 0) {

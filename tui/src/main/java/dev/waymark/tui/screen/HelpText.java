@@ -89,8 +89,8 @@ public final class HelpText {
         + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
         + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));
     rows.add(Line.EMPTY);
-    rows.addAll(Wrap.wrap(Line.of(Span.of("Modes (Shift+Tab or /mode): plan runs only reading tools and asks for a plan, "
-        + "then whether to carry it out; ask asks before edits and commands; auto-edit runs edits and asks before "
+    rows.addAll(Wrap.wrap(Line.of(Span.of("Modes (Shift+Tab or /mode): plan runs reading tools and sandboxed commands on the "
+        + "read-only project and asks for a plan, then whether to carry it out; ask asks before edits and commands; auto-edit runs edits and asks before "
         + "commands; yolo (only by /mode yolo or --approval yolo) runs everything.", Tone.MUTED)), width));
     return rows;
   }

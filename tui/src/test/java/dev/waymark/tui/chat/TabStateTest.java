@@ -199,6 +199,13 @@ class TabStateTest {
   /** What a live tab showed of a turn: its tool call's diff and result, the partial answer, the error, "Interrupted". */
   private static final ToolCallView WRITE = new ToolCallView("c1", "write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}");
 
+  @Test
+  void aRunningCommandsLinesShowAsATerminalLeavesThem() {
+    assertThat(Blocks.ToolUse.asShown("10%\r50%\r100%")).isEqualTo("100%");
+    assertThat(Blocks.ToolUse.asShown("done\r")).isEqualTo("done");
+    assertThat(Blocks.ToolUse.asShown("\u001b[32mok\u001b[0m\u0007")).isEqualTo("ok");
+  }
+
   private static List<Event> liveTurn() {
     return List.of(new Event.TurnStarted(1, 0, "write a.txt"),
         new Event.ToolCallProposed(1, WRITE, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", false),

@@ -1,0 +1,119 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A running command's output reaches the front ends as it comes, throttled, before the call's result. */
+class LiveShellOutputTest {
+  @TempDir Path temp;
+  Path project;
+  ShadowStore store;
+  TabSessionTest.ScriptModel model;
+  TabSession session;
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void open() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    model = new TabSessionTest.ScriptModel();
+    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
+        new SessionSettings("test-model", ApprovalMode.YOLO, true, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+  }
+
+  @AfterEach
+  void close() {
+    session.close();
+    store.close();
+  }
+
+  @Test
+  void whatACommandPrintsIsToldWhileItRunsAndTheCallEndsAfterIt() throws Exception {
+    Path go = temp.resolve("go");
+    model.respond(r -> call("{\"command\":\"echo compiling; while [ ! -e '" + go + "' ]; do sleep 0.05; done; "
+        + "echo testing\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("build it"));
+
+    Event.ToolOutput first = await(Event.ToolOutput.class);
+    assertThat(first.text()).isEqualTo("compiling\n");
+    assertThat(first.id()).isEqualTo(callId);
+    assertThat(events).as("the command still runs").noneMatch(Event.ToolCallFinished.class::isInstance);
+    Files.createFile(go);
+    await(Event.TurnFinished.class);
+
+    List<Event> fromTheCall = events.stream().filter(e -> e instanceof Event.ToolOutput || e instanceof Event.ToolCallFinished)
+        .toList();
+    assertThat(fromTheCall.get(fromTheCall.size() - 1)).as("output before the result").isInstanceOf(Event.ToolCallFinished.class);
+    assertThat(outputs()).isEqualTo("compiling\ntesting\n");
+  }
+
+  @Test
+  void aFloodOfOutputComesInAFewUpdatesWithNothingLostInOrder() throws Exception {
+    model.respond(r -> call("{\"command\":\"seq 1 20000\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("count"));
+    await(Event.TurnFinished.class);
+
+    assertThat(outputs()).isEqualTo(java.util.stream.IntStream.rangeClosed(1, 20000).mapToObj(i -> i + "\n")
+        .collect(Collectors.joining()));
+    long updates = events.stream().filter(Event.ToolOutput.class::isInstance).count();
+    assertThat(updates).as("one update per frame, not one per read").isLessThan(20);
+  }
+
+  private String outputs() {
+    return events.stream().filter(Event.ToolOutput.class::isInstance).map(e -> ((Event.ToolOutput) e).text())
+        .collect(Collectors.joining());
+  }
+
+  private <T extends Event> T await(Class<T> type) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (type.isInstance(e)) {
+        return type.cast(e);
+      }
+    }
+    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
+  }
+
+  private static ChatResponse text(String text) {
+    return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(10, 2)), "stop");
+  }
+
+  private String callId;
+
+  private ChatResponse call(String arguments) {
+    callId = "live" + System.nanoTime();
+    return new ChatResponse(new ChatMessage.Assistant("", List.of(new ToolCall(callId, "run_shell", arguments))),
+        Optional.empty(), "tool_calls");
+  }
+}
