@@ -47,7 +47,7 @@ class ExecEndToEndIT {
   /** The API key the child gets; it must never be written anywhere under WAYMARK_HOME. */
   private static final String KEY_MARKER = "sk-e2e-MARKER-9f27c1d4e6";
   private static final Pattern CHECKPOINT_LINE =
-      Pattern.compile("checkpoint #1: (\\d+) file\\(s\\) changed, tag refs/tags/waymark/(t[0-9a-f]{12})/1");
+      Pattern.compile("checkpoint #1: (\\d+) files? changed, tag refs/tags/waymark/(t[0-9a-f]{12})/1");
 
   @TempDir Path temp;
   Path home;
@@ -256,7 +256,7 @@ class ExecEndToEndIT {
   }
 
   @Test
-  void theServerReceivesTheModelSystemPromptUserPromptSixToolsAndThenTheToolResults() throws Exception {
+  void theServerReceivesTheModelSystemPromptUserPromptTheToolsAndThenTheToolResults() throws Exception {
     seedProject();
     server.enqueue(toolReply(), openAiText("All done."));
 
@@ -284,7 +284,8 @@ class ExecEndToEndIT {
       assertThat(t.at("/function/parameters/type").asText()).isEqualTo("object");
       toolNames.add(t.at("/function/name").asText());
     });
-    assertThat(toolNames).containsExactly("read_file", "write_file", "edit_file", "list_files", "grep", "run_shell");
+    assertThat(toolNames).containsExactly("read_file", "write_file", "edit_file", "list_files", "grep", "run_shell",
+        "web_fetch");
 
     JsonNode second = requests.get(1).json();
     assertThat(second.get("tools")).isEqualTo(body.get("tools"));
@@ -393,7 +394,7 @@ class ExecEndToEndIT {
 
     assertThat(run.exit()).isEqualTo(2);
     assertThat(run.err().lines().findFirst().orElseThrow())
-        .startsWith("Unknown provider \"bogus\": use openai, anthropic, scripted (providers are defined in settings.json;")
+        .startsWith("waymark: Unknown provider \"bogus\": use openai, anthropic, scripted (providers are defined in settings.json;")
         .contains("--provider openai --base-url http://localhost:11434/v1");
     assertThat(server.requests()).isEmpty();
   }
@@ -403,7 +404,7 @@ class ExecEndToEndIT {
     Run run = waymark("--script", temp.resolve("nope.json").toString(), "hello");
 
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err().lines().findFirst()).contains("No script file at " + temp.resolve("nope.json") + ".");
+    assertThat(run.err().lines().findFirst().orElseThrow()).contains("No script file at " + temp.resolve("nope.json") + ".");
   }
 
   @Test

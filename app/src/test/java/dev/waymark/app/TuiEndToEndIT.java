@@ -634,13 +634,14 @@ class TuiEndToEndIT {
 
     tmux.keys("C-d");
     tmux.waitForExit(Duration.ofSeconds(20));
+    // no --approval now: the tab's own mode comes back (a flag given now would win, with a notice)
     List<String> command = Waymark.command(List.of(), List.of("--script", temp.resolve("script.json").toString(),
-        "--approval", "ask", "--continue", project.toString()));
+        "--continue", project.toString()));
     tmux.close();
     tmux = new Tmux();
     tmux.start(120, 36, project, Map.of("WAYMARK_HOME", home.toString(), "HOME", temp.resolve("user").toString(),
         "XDG_CONFIG_HOME", temp.resolve("config").toString()), command);
     tmux.waitFor("ready · #2");
-    assertThat(tmux.screen()).as("the tab's own mode, not the run's").contains("scripted · auto-edit");
+    assertThat(tmux.screen()).as("the tab's own mode, saved with the session").contains("scripted · auto-edit");
   }
 }

@@ -48,7 +48,7 @@ public final class Layer {
 
   /** Makes a new layer of {@code project} under {@code layersRoot}, journalled before anything runs in it. */
   static Layer create(Path layersRoot, Path project, String owner, String mark) throws IOException {
-    Files.createDirectories(layersRoot);
+    LayerFiles.privateDirectories(layersRoot);
     Path dir = Files.createTempDirectory(layersRoot, "layer-");
     Files.createDirectory(dir.resolve("upper"));
     Files.createDirectory(dir.resolve("work"));

@@ -154,4 +154,20 @@ final class LayerFiles {
       return names.contains(path.getFileName().toString());
     }
   }
+
+  /**
+   * Makes {@code dir} (and what is missing above it) readable by its owner only, as everything in
+   * Waymark's data directory is: a layer holds what a command wrote, which may be private.
+   */
+  static void privateDirectories(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    try {
+      Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException notPosix) {
+      Files.createDirectories(dir);
+    }
+  }
 }

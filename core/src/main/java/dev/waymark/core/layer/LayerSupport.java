@@ -54,7 +54,7 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
     LayerSupport candidate = new LayerSupport(unshare, mount, "");
     Path scratch = null;
     try {
-      Files.createDirectories(layersRoot);
+      LayerFiles.privateDirectories(layersRoot);
       scratch = Files.createTempDirectory(layersRoot, "probe-");
       Path lower = Files.createDirectory(scratch.resolve("lower"));
       Files.writeString(lower.resolve("file"), "lower\n");
