@@ -100,7 +100,10 @@ final class LayerRecording {
       // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
       Set<String> movedOut = LayerMovesOut.find(layer.project(), changes, maxFileSize,
           (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
-      LayerApply.Result result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom), merge,
+      UsersRepository users = new UsersRepository(layer.project());
+      LayerApply.Result result;
+      try {
+        result = LayerApply.apply(layer, changes, bases(turn, layer, startedFrom, users), merge,
           new LayerApply.Recorder() {
             /** Read but not yet stored: stored in batches (one pack each), then recorded together. */
             private final List<String> paths = new ArrayList<>();
@@ -166,6 +169,9 @@ final class LayerRecording {
                   .filter(change -> !clashed.contains(change.path())).toList(), System.currentTimeMillis());
             }
           }, soFar, keepUpper);
+      } finally {
+        users.close();
+      }
       if (!keepUpper) { // moved whole, so not while processes still write in the layer
         UnnamedEntries.moveAfter(read.unnamed());
       }
@@ -270,7 +276,8 @@ final class LayerRecording {
    * now was there if such a write replaced it, if the scan vouched for it, if the user's git index
    * tracks it, or if this turn recorded it as there.
    */
-  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom) {
+  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom,
+      UsersRepository users) {
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = writeLog.since(since);
     return new LayerApply.Bases() {
@@ -298,13 +305,12 @@ final class LayerRecording {
        * file. Either way the user's version is this checkpoint's "before", so nothing is lost.
        */
       private Optional<byte[]> staged(String path) {
-        try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {
-          if (git == null) {
-            return Optional.empty();
-          }
-          var entry = git.index().tracked().get(path);
-          return entry == null || entry.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? Optional.empty()
-              : git.readBlob(entry.blob(), entry.size(), () -> git.normalisesLineEndings(path));
+        try {
+          return users.get().flatMap(git -> {
+            var entry = git.index().tracked().get(path);
+            return entry == null || entry.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? Optional.empty()
+                : git.readBlob(entry.blob(), entry.size(), () -> git.normalisesLineEndings(path));
+          });
         } catch (RuntimeException unreadable) {
           return Optional.empty();
         }
@@ -325,9 +331,7 @@ final class LayerRecording {
           return true;
         }
         if (tracked == null) {
-          try (var git = dev.waymark.core.checkpoint.project.UserGitRepository.find(layer.project()).orElse(null)) {
-            tracked = git == null ? new java.util.TreeSet<>() : git.trackedPaths();
-          }
+          tracked = users.get().map(git -> git.trackedPaths()).orElseGet(java.util.TreeSet::new);
         }
         return tracked.contains(path);
       }
@@ -389,5 +393,29 @@ final class LayerRecording {
           ? repo.insert(List.of(FileState.read(clash.commandVersion()))).get(0) : FileVersion.ABSENT);
     }
     return turn.rescueCommandVersions(versions);
+  }
+
+  /** The user's repository, opened at the first question an apply asks of it and closed with the apply: once, not per path. */
+  private static final class UsersRepository implements AutoCloseable {
+    private final Path project;
+    private Optional<dev.waymark.core.checkpoint.project.UserGitRepository> opened;
+
+    UsersRepository(Path project) {
+      this.project = project;
+    }
+
+    Optional<dev.waymark.core.checkpoint.project.UserGitRepository> get() {
+      if (opened == null) {
+        opened = dev.waymark.core.checkpoint.project.UserGitRepository.find(project);
+      }
+      return opened;
+    }
+
+    @Override
+    public void close() {
+      if (opened != null) {
+        opened.ifPresent(dev.waymark.core.checkpoint.project.UserGitRepository::close);
+      }
+    }
   }
 }
