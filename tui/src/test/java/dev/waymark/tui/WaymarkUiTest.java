@@ -163,7 +163,7 @@ class WaymarkUiTest {
   @Test
   void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
-    ui.inject(new dev.waymark.core.protocol.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
+    ui.inject(new dev.waymark.core.protocol.Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, "Shown at once.")); // changes the tab without a message in the inbox
     // a minute without input: the frame the notice asked for must not wait for any
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> ui.step(60_000));
     assertThat(screen()).contains("Shown at once.");

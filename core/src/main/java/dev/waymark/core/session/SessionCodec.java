@@ -232,7 +232,8 @@ public final class SessionCodec {
       } else if (event instanceof Event.Warning e) {
         entries.add(entry("warning", e.message()));
       } else if (event instanceof Event.Error e) {
-        entries.add(entry("error", e.message()));
+        // the kind rides in status: an error has no status of its own
+        entries.add(new SessionFile.Entry("error", e.message(), null, null, null, null, e.kind().code()));
       } else if (event instanceof Event.ToolCallProposed e) {
         entries.add(new SessionFile.Entry("tool", null, call(e.call()), e.summary(), e.preview(), null, null));
       } else if (event instanceof Event.ToolCallFinished e) {
@@ -285,7 +286,7 @@ public final class SessionCodec {
         case "answer" -> events.add(new Event.AssistantDelta(n, text));
         case "steering" -> events.add(new Event.SteeringFolded(n, text));
         case "warning" -> events.add(new Event.Warning(text));
-        case "error" -> events.add(new Event.Error(text));
+        case "error" -> events.add(new Event.Error(dev.waymark.core.protocol.ErrorKind.ofCode(e.status()), text));
         case "tool" -> events.add(new Event.ToolCallProposed(n, view(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
             e.preview() == null ? "" : e.preview(), false));
         case "result" -> {

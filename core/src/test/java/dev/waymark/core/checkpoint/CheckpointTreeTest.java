@@ -556,13 +556,18 @@ class CheckpointTreeTest {
 
   @Test
   void unknownCheckpointsAndBadPathsGetClearMessages() {
-    assertThatThrownBy(() -> tab.goTo(7)).hasMessage("This tab has no checkpoint #7 (it has #0 to #0).");
-    assertThatThrownBy(tab::undo).hasMessageContaining("Nothing to undo");
+    assertThatThrownBy(() -> tab.goTo(7)).hasMessage("This tab has no checkpoint #7 (it has #0 to #0).")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.NOT_FOUND);
+    assertThatThrownBy(tab::undo).hasMessageContaining("Nothing to undo")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.NOTHING_TO_DO);
     Turn turn = tab.begin();
     for (String bad : new String[] {"../x", "/etc/passwd", "a/../b", "a//b", ".git/config", "", "a/"}) {
       assertThatThrownBy(() -> turn.record(bad, FileState.absent(), FileState.regular("x")))
-          .isInstanceOf(CheckpointException.class);
+          .isInstanceOf(CheckpointException.class)
+          .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.REFUSED);
     }
+    assertThatThrownBy(() -> tab.begin()).as("one turn at a time")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.BUSY);
   }
 
   @Test
