@@ -233,7 +233,8 @@ class SessionStoreTest {
     TabSession other = busyTab("c.txt"); // not in the session: its tags stay
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThatThrownBy(() -> sessions.delete(saved.id(), store)).as("its tabs are open here")
-        .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted");
+        .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted")
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.BUSY);
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThat(sessions.file(saved.id())).exists();
     opened.forEach(TabSession::close);
@@ -253,7 +254,8 @@ class SessionStoreTest {
     Files.write(file, corrupt);
 
     assertThatThrownBy(() -> sessions.load("20260101-000000-abcdef"))
-        .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is");
+        .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is")
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.LOST);
     assertThat(Files.readAllBytes(file)).isEqualTo(corrupt);
     assertThat(sessions.list()).singleElement().satisfies(l -> assertThat(l.problem()).isPresent());
     assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class).hasMessageContaining(file.toString());
