@@ -102,8 +102,6 @@ final class TabQueue {
       command.work().run();
     } catch (CheckpointException e) {
       emit(new Event.Error(ErrorKinds.of(e), e.getMessage()));
-    } catch (dev.waymark.core.session.SessionException e) {
-      emit(new Event.Error(e.kind(), e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("{} failed", command.name(), e);
       emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, command.name() + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
