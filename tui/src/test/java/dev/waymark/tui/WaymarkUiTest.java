@@ -27,10 +27,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole interface on a virtual terminal, with real sessions and the scripted model, read back cell by cell. */
+@Tag("process")
 class WaymarkUiTest {
   @TempDir Path temp;
   Path project;

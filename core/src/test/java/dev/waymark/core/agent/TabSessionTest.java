@@ -44,6 +44,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,6 +97,7 @@ class TabSessionTest {
     return out.lines().filter(l -> l.startsWith("opened") || l.contains("in use")).findFirst().orElse(out);
   }
 
+  @Tag("process")
   @Test
   void closingATabsSessionLetsAnotherProcessOpenTheTab() throws Exception {
     start(ApprovalMode.YOLO, false);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -421,6 +422,7 @@ class CheckpointTreeTest {
         .isEqualTo("rw-------");
   }
 
+  @Tag("process")
   @Test
   void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
     try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {

@@ -13,10 +13,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A Waymark killed while a sandboxed command runs in its layer: the next one applies and records the layer, and says so. */
+@Tag("process")
 class LayerRecoveryTest {
   @TempDir Path temp;
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from a stat cache kept between processes, under the ignore rules of the command's start, without
  * taking another tab's writes, and without a window in which a kill loses them.
  */
+@Tag("process")
 class ShellCaptureTest {
   private static final long MAX = 1 << 20;
   @TempDir Path temp;

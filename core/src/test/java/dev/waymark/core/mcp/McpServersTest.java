@@ -22,10 +22,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real MCP servers through the SDK: one written here with the SDK's server classes in its own JVM over stdio, one on HTTP. */
+@Tag("process")
 class McpServersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path project;

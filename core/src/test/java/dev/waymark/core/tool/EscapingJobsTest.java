@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Background jobs that clear their environment ({@code env -i}) are still found as the command's:
  * by the session the command was started in, not only by a variable they can drop.
  */
+@Tag("process")
 class EscapingJobsTest {
   @TempDir Path temp;
   ToolFixture f;

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Sandboxed {@code run_shell} in a copy-on-write layer: what the command changed is exactly what it
  * wrote, so nobody else's write during it is taken for its own, and tabs' commands run at once.
  */
+@Tag("process")
 class LayeredShellTest {
   @TempDir Path temp;
   ToolFixture f;

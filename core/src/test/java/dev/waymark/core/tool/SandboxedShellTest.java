@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * send. Places outside the project are made outside {@code /tmp} ({@code /var/tmp}), since the
  * sandbox's private {@code /tmp} would hide the test's temporary directories anyway.
  */
+@Tag("process")
 class SandboxedShellTest {
   @TempDir Path temp;
   Path outside; // under /var/tmp: seen by the sandbox, read-only there

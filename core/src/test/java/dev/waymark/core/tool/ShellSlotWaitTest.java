@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Ctrl+Z or SIGSTOP: the wait counts against the command's timeout, names the process it waits
  * for and says it is stopped, and can be cancelled.
  */
+@Tag("process")
 class ShellSlotWaitTest {
   @TempDir Path temp;
   ToolFixture f;
