@@ -318,9 +318,10 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"partial\"}"));
     model.respond(r -> {
-      r.cancellation.onCancel(() -> { });
-      while (!r.cancellation.isCancelled()) {
-        sleep(5);
+      CountDownLatch cancelled = new CountDownLatch(1);
+      r.cancellation.onCancel(cancelled::countDown);
+      if (!r.cancellation.isCancelled()) {
+        awaitLatch(cancelled); // the Cancel the test submits
       }
       throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
     });
@@ -1260,14 +1261,6 @@ class TabSessionTest {
       }
     } catch (InterruptedException e) {
       throw new AssertionError(e);
-    }
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

@@ -36,6 +36,14 @@ public final class Eventually {
 
   /** As {@link #until(String, Condition)}, with its own hang guard. */
   public static void until(String what, Duration timeout, Condition condition) {
+    until(what, timeout, Duration.ofMillis(POLL_MILLIS), condition);
+  }
+
+  /**
+   * As {@link #until(String, Duration, Condition)}, asking every {@code every}: for a condition
+   * that costs a process to ask (a terminal's screen through tmux) or that acts (a key pressed).
+   */
+  public static void until(String what, Duration timeout, Duration every, Condition condition) {
     long end = System.nanoTime() + timeout.toNanos();
     Exception last = null;
     while (true) {
@@ -53,7 +61,7 @@ public final class Eventually {
       if (System.nanoTime() - end > 0) {
         throw new AssertionError("waited " + timeout.toMillis() + " ms for: " + what, last);
       }
-      pause(what);
+      pause(what, every.toMillis());
     }
   }
 
@@ -69,7 +77,7 @@ public final class Eventually {
           throw new AssertionError("still failing after " + TIMEOUT.toMillis() + " ms", e);
         }
       }
-      pause("a check to pass");
+      pause("a check to pass", POLL_MILLIS);
     }
   }
 
@@ -82,9 +90,9 @@ public final class Eventually {
     return found;
   }
 
-  private static void pause(String what) {
+  private static void pause(String what, long millis) {
     try {
-      Thread.sleep(POLL_MILLIS); // the poll's own interval: the one sleep behind every wait here
+      Thread.sleep(millis); // the poll's own interval: the one sleep behind every wait here
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted while waiting for: " + what, e);
