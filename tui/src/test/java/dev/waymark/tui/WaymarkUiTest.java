@@ -232,7 +232,7 @@ class WaymarkUiTest {
   /** Waits for an approval to show, and as long as Enter waits before it answers one (a person reads it first). */
   private String readApproval(String text) throws Exception {
     String s = waitFor(text);
-    Thread.sleep(KeyRouter.APPROVAL_READING_TIME.toMillis() + 50);
+    ahead = ahead.plus(KeyRouter.APPROVAL_READING_TIME).plusMillis(50); // the interface's clock, not a sleep
     return s;
   }
 
