@@ -34,12 +34,14 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code exec --json}, the prompt from standard input and {@code --output-last-message}, in process with a scripted model. */
 @Timeout(60)
+@Tag("process")
 class ExecJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -27,10 +27,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole interface on a virtual terminal, with real sessions and the scripted model, read back cell by cell. */
+@Tag("process")
 class WaymarkUiTest {
   @TempDir Path temp;
   Path project;
@@ -230,7 +232,7 @@ class WaymarkUiTest {
   /** Waits for an approval to show, and as long as Enter waits before it answers one (a person reads it first). */
   private String readApproval(String text) throws Exception {
     String s = waitFor(text);
-    Thread.sleep(KeyRouter.APPROVAL_READING_TIME.toMillis() + 50);
+    ahead = ahead.plus(KeyRouter.APPROVAL_READING_TIME).plusMillis(50); // the interface's clock, not a sleep
     return s;
   }
 

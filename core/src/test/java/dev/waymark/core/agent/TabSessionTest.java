@@ -44,6 +44,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,6 +97,7 @@ class TabSessionTest {
     return out.lines().filter(l -> l.startsWith("opened") || l.contains("in use")).findFirst().orElse(out);
   }
 
+  @Tag("process")
   @Test
   void closingATabsSessionLetsAnotherProcessOpenTheTab() throws Exception {
     start(ApprovalMode.YOLO, false);
@@ -318,9 +320,10 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"partial\"}"));
     model.respond(r -> {
-      r.cancellation.onCancel(() -> { });
-      while (!r.cancellation.isCancelled()) {
-        sleep(5);
+      CountDownLatch cancelled = new CountDownLatch(1);
+      r.cancellation.onCancel(cancelled::countDown);
+      if (!r.cancellation.isCancelled()) {
+        awaitLatch(cancelled); // the Cancel the test submits
       }
       throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
     });
@@ -1281,14 +1284,6 @@ class TabSessionTest {
       }
     } catch (InterruptedException e) {
       throw new AssertionError(e);
-    }
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

@@ -9,10 +9,12 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -421,6 +423,7 @@ class CheckpointTreeTest {
         .isEqualTo("rw-------");
   }
 
+  @Tag("process")
   @Test
   void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
     try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
@@ -821,10 +824,7 @@ class CheckpointTreeTest {
       fx.turn(tab, "a.txt", i + "\n");
     }
     java.nio.file.Path packed = fx.store.shadowDirectory().resolve("packed-refs");
-    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    while (!java.nio.file.Files.exists(packed) && System.nanoTime() < end) {
-      Thread.sleep(50);
-    }
+    Eventually.until("the refs were packed", () -> java.nio.file.Files.exists(packed));
     assertThat(packed).exists();
     assertThat(java.nio.file.Files.readString(packed)).contains("refs/tags/waymark/tab1/64");
     assertThat(fx.tags("tab1")).hasSize(64);

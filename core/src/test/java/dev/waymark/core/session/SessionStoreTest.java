@@ -13,6 +13,7 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;
@@ -287,7 +288,7 @@ class SessionStoreTest {
   @Test
   void listIsNewestFirstAndLatestSkipsUnreadableFiles() throws Exception {
     SessionFile first = saveAll(List.of(busyTab("a.txt")));
-    Thread.sleep(5);
+    Eventually.until("the store's clock moved past the first save", () -> sessions.now().isAfter(first.updated()));
     SessionFile second = new SessionFile(1, sessions.newId() + "b", null, project.toString(), sessions.now(),
         sessions.now(), null, List.of());
     sessions.save(second);
