@@ -464,7 +464,8 @@ class WaymarkUiTest {
     send("make");
     waitFor("ready · #1");
     send("/checkpoint undo");
-    waitFor("› make");
+    // the chat shows "› make" already: the signal is the prompt back in the input, a second such line
+    waitFor(s -> s.contains("Restored #0") && s.lines().filter(l -> l.startsWith("› make")).count() == 2, "the refill");
     key(KeyType.End);
     send(" more");
     String s = waitFor("Again.");
