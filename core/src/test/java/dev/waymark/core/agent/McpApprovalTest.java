@@ -3,44 +3,38 @@ package dev.waymark.core.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.tool.ToolSettings;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** MCP tool calls through the approval gate: asked like shell commands unless the settings pre-allow them. */
 class McpApprovalTest {
   @TempDir Path temp;
-  ShadowStore store;
-  TabSession session;
+  TestTabs tabs;
   final List<String> calls = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void open() {
+    tabs = new TestTabs(temp);
+  }
 
   @AfterEach
   void close() {
-    if (session != null) {
-      session.close();
-    }
-    if (store != null) {
-      store.close();
-    }
+    tabs.close();
   }
 
   private McpTool tool(String name, boolean preApproved) {
@@ -65,9 +59,7 @@ class McpApprovalTest {
 
   @Test
   void theRuleAlwaysOffersForARenamedToolNamesTheServersOwnTool() throws Exception {
-    Path project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": []}", "test")),
+    TabSession session = tabs.open("tab1", TestTabs.scripted("{'responses': []}"),
         Toolset.of(List.of(tool("list_issues", false), tool("list.issues", false).named("srv__list_issues_2"))),
         new SessionSettings("m", ApprovalMode.ASK, true, null));
     assertThat(session.ruleFor(new ToolCallView("c1", "srv__list_issues_2", "{}")).toString())
@@ -78,23 +70,12 @@ class McpApprovalTest {
 
   @Test
   void withNobodyToAskAPreAllowedToolRunsAndAnotherIsDeniedNamingTheMode() throws Exception {
-    Path project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
-    ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": ["
-        + "{\"toolCalls\": [{\"name\": \"srv__allowed\", \"arguments\": {}}, {\"name\": \"srv__other\", \"arguments\": {}}]},"
-        + "{\"text\": \"ok\"}]}", "test"));
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(List.of(tool("allowed", true), tool("other", false))),
+    ScriptedChatModel model = TestTabs.scripted("{'responses': ["
+        + "{'toolCalls': [{'name': 'srv__allowed', 'arguments': {}}, {'name': 'srv__other', 'arguments': {}}]},"
+        + "{'text': 'ok'}]}");
+    TabSession session = tabs.open("tab1", model, Toolset.of(List.of(tool("allowed", true), tool("other", false))),
         new SessionSettings("m", ApprovalMode.AUTO_EDIT, false, null));
-    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    session.subscribe(events::add);
-    session.submit(new Command.SendPrompt("go"));
-    List<Event> seen = new java.util.ArrayList<>();
-    while (seen.stream().noneMatch(e -> e instanceof Event.TurnFinished)) {
-      Event e = events.poll(30, TimeUnit.SECONDS);
-      assertThat(e).as("events so far: %s", seen).isNotNull();
-      seen.add(e);
-    }
+    List<Event> seen = TestTabs.untilTurnFinished(session, () -> session.submit(new Command.SendPrompt("go")), e -> { });
     assertThat(calls).containsExactly("allowed");
     assertThat(seen).filteredOn(e -> e instanceof Event.Warning).singleElement().asString()
         .contains("Denied srv__other", "Use --approval yolo");
@@ -102,26 +83,16 @@ class McpApprovalTest {
 
   @Test
   void inPlanModeAToolThatDeclaresItselfReadOnlyIsAskedAboutAndAnotherIsRefused() throws Exception {
-    Path project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
-    ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse("{\"responses\": ["
-        + "{\"toolCalls\": [{\"name\": \"srv__search\", \"arguments\": {}}, {\"name\": \"srv__create\", \"arguments\": {}}]},"
-        + "{\"text\": \"the plan\"}]}", "test"));
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
-        Toolset.of(List.of(tool("search", false, true), tool("create", false, false))),
+    ScriptedChatModel model = TestTabs.scripted("{'responses': ["
+        + "{'toolCalls': [{'name': 'srv__search', 'arguments': {}}, {'name': 'srv__create', 'arguments': {}}]},"
+        + "{'text': 'the plan'}]}");
+    TabSession session = tabs.open("tab1", model, Toolset.of(List.of(tool("search", false, true), tool("create", false, false))),
         new SessionSettings("m", ApprovalMode.PLAN, true, null));
-    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    session.subscribe(events::add);
-    session.submit(new Command.SendPrompt("plan"));
-    List<Event> seen = new java.util.ArrayList<>();
-    while (seen.stream().noneMatch(e -> e instanceof Event.TurnFinished)) {
-      Event e = events.poll(30, TimeUnit.SECONDS);
-      assertThat(e).as("events so far: %s", seen).isNotNull();
-      seen.add(e);
+    List<Event> seen = TestTabs.untilTurnFinished(session, () -> session.submit(new Command.SendPrompt("plan")), e -> {
       if (e instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
         session.submit(new Command.Approve(proposed.call().id(), false));
       }
-    }
+    });
     assertThat(calls).containsExactly("search");
     assertThat(seen).filteredOn(e -> e instanceof Event.ToolCallProposed).extracting(e -> ((Event.ToolCallProposed) e).needsApproval())
         .containsExactly(true, false);

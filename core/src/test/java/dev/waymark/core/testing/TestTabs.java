@@ -1,0 +1,83 @@
+package dev.waymark.core.testing;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Event;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The agent layer's fixture: a project and a Waymark home under a test's temporary directory, its
+ * store, and tabs with a model (scripted, or the test's own); closing it closes the tabs, then the
+ * store. The one place the agent tests build a {@link TabSession} from parts.
+ */
+public final class TestTabs implements AutoCloseable {
+  public final Path project;
+  public final Path home;
+  public final ShadowStore store;
+  private final List<TabSession> open = new CopyOnWriteArrayList<>();
+
+  public TestTabs(Path temp) {
+    try {
+      this.project = Files.createDirectories(temp.resolve("project"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.home = temp.resolve("home");
+    this.store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT);
+  }
+
+  /** A model that plays {@code json} (single quotes read as double). */
+  public static ScriptedChatModel scripted(String json) {
+    return new ScriptedChatModel(ScriptedChatModel.parse(json.replace('\'', '"'), "test script"));
+  }
+
+  /** Tab {@code tabId} of the store, run by {@code model} with {@code tools}. */
+  public TabSession open(String tabId, ChatModel model, Toolset tools, SessionSettings settings) {
+    TabSession session = new TabSession(store.openTab(tabId), store.projectDirectory(), model, tools, settings);
+    open.add(session);
+    return session;
+  }
+
+  /**
+   * The events of {@code session}'s turn, from now until it finishes; {@code each} sees every one
+   * as it comes (to answer an approval). Fails when none comes for 30 s.
+   */
+  public static List<Event> untilTurnFinished(TabSession session, Runnable start, Consumer<Event> each)
+      throws InterruptedException {
+    BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    session.subscribe(events::add);
+    start.run();
+    List<Event> seen = new ArrayList<>();
+    while (seen.stream().noneMatch(e -> e instanceof Event.TurnFinished)) {
+      Event e = events.poll(30, TimeUnit.SECONDS);
+      if (e == null) {
+        throw new AssertionError("no event for 30 s; events so far: " + seen);
+      }
+      seen.add(e);
+      each.accept(e);
+    }
+    return seen;
+  }
+
+  @Override
+  public void close() {
+    open.forEach(TabSession::close);
+    store.close();
+  }
+}
