@@ -98,12 +98,9 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
         Workspace workspace = Workspaces.headless(store)) {
       TabSession tab = openTab(workspace, err);
-      Map<String, String> environment = new HashMap<>(env);
-      environment.keySet().removeAll(settings.toolSettings().withheldVariables());
       Bisection bisection;
       try {
-        bisection = Bisection.open(new Bisection.Setup(store.projectDirectory(), store.scratchDirectory("bisect"), sandbox,
-            store::readBlob, environment, Duration.ofSeconds(timeoutSeconds)));
+        bisection = Bisection.open(BisectSetups.of(store, settings, sandbox, env, Duration.ofSeconds(timeoutSeconds)));
       } catch (Bisection.Unavailable e) {
         err.println("waymark: cannot bisect: " + e.getMessage() + ".");
         return 1;

@@ -77,6 +77,15 @@ public final class Bisection {
     return new Bisection(setup, support);
   }
 
+  /** Opens a bisect where the sandbox, the store and the environment are known (the interface's {@code /bisect}). */
+  public interface Opener {
+    Opener NONE = () -> {
+      throw new Unavailable("bisect was not set up in this run");
+    };
+
+    Bisection open() throws Unavailable;
+  }
+
   /** Why a bisect cannot run here; its message is the user's. */
   public static final class Unavailable extends Exception {
     public Unavailable(String message) {

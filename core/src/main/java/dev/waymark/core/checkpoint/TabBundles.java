@@ -36,13 +36,20 @@ public final class TabBundles {
 
   /** The files {@link #write} put in {@code file}; a file that is not such a bundle is a clear error. */
   public static Map<String, byte[]> files(ShadowStore store, Path file) {
+    boolean ours;
     try {
-      if (!ShadowBundle.refs(store.parts().repo(), file).containsKey(ShadowBundle.FILES_REF)) {
-        throw new CheckpointException(file + " is a git bundle, but not one `waymark sessions export` wrote.");
-      }
-      return ShadowBundle.files(store.parts().repo(), file);
+      ours = ShadowBundle.refs(store.parts().repo(), file).containsKey(ShadowBundle.FILES_REF);
     } catch (IOException e) {
       throw new CheckpointException(file + " cannot be read as a Waymark bundle (" + e.getMessage() + ").", e);
+    }
+    if (!ours) {
+      throw new CheckpointException(file + " is a git bundle, but not one `waymark sessions export` wrote.");
+    }
+    try {
+      return ShadowBundle.files(store.parts().repo(), file);
+    } catch (IOException | CheckpointException e) {
+      // a bundle whose pack is cut or damaged fails as its objects are fetched (on the store's writer)
+      throw new CheckpointException(file + " cannot be read as a Waymark bundle (" + rootMessage(e) + ").", e);
     }
   }
 
@@ -71,8 +78,16 @@ public final class TabBundles {
           .filter(ref -> tabIds.stream().anyMatch(tab -> ref.startsWith(ShadowStore.tagPrefix(tab)))).toList();
       ShadowBundle.fetchRefs(store.parts().repo(), file, refs);
       return refs.size();
-    } catch (IOException e) {
-      throw new CheckpointException("Could not bring the tags in from " + file + ": " + e.getMessage(), e);
+    } catch (IOException | CheckpointException e) {
+      throw new CheckpointException("Could not bring the tags in from " + file + ": " + rootMessage(e), e);
     }
+  }
+
+  private static String rootMessage(Exception e) {
+    Throwable cause = e;
+    while (cause instanceof CheckpointException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
   }
 }
