@@ -101,9 +101,10 @@ public final class ScratchLayer implements AutoCloseable {
   }
 
   /**
-   * Makes the whiteouts and gives the directories made their modes. A whiteout is a character device {@code 0:0}, which overlayfs reads as "deleted" and an
-   * unprivileged user may make (Linux 5.8 on; layers need 5.11). Java cannot make a device, so a
-   * shell runs {@code mknod} for each, a few thousand to a process.
+   * Makes the whiteouts and gives the directories made their modes. A whiteout is a character
+   * device {@code 0:0}, which overlayfs reads as "deleted" and an unprivileged user may make (Linux
+   * 5.8 on; layers need 5.11). Java cannot make a device, so a shell runs {@code mknod} for each, a
+   * few thousand to a process.
    */
   public void seal() throws IOException {
     for (int from = 0; from < whiteouts.size(); from += WHITEOUTS_PER_PROCESS) {
