@@ -19,9 +19,6 @@ import java.util.concurrent.TimeUnit;
  * {@link #sweep} deletes what an earlier process left.
  */
 public final class ScratchLayer implements AutoCloseable {
-  /** How many whiteouts one {@code mknod} shell makes (an argument list stays far below the kernel's limit). */
-  private static final int WHITEOUTS_PER_PROCESS = 2_000;
-
   private final Path dir;
   private final Path project;
   private final List<Path> whiteouts = new ArrayList<>();
@@ -37,19 +34,23 @@ public final class ScratchLayer implements AutoCloseable {
   /** A new, empty layer of {@code project} (a real path) under {@code root}, private to the user. */
   public static ScratchLayer create(Path root, Path project) throws IOException {
     LayerFiles.privateDirectories(root);
-    Path dir = Files.createTempDirectory(root, "scratch-");
+    // the process's id in the name: a sweep leaves the layers of processes still running
+    Path dir = Files.createTempDirectory(root, "scratch-" + ProcessHandle.current().pid() + "-");
     Files.createDirectory(dir.resolve("upper"));
     Files.createDirectory(dir.resolve("work"));
     return new ScratchLayer(dir, project);
   }
 
-  /** Deletes the layers a process that was killed left under {@code root} (none of them is ever applied). */
+  /**
+   * Deletes the layers processes that ended (killed, say) left under {@code root}; none of them is
+   * ever applied. Those of a process still running are its own, in use.
+   */
   public static void sweep(Path root) {
     if (!Files.isDirectory(root)) {
       return;
     }
     try (var entries = Files.list(root)) {
-      for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith("scratch-")).toList()) {
+      for (Path entry : entries.filter(p -> p.getFileName().toString().startsWith("scratch-") && !ownerRuns(p)).toList()) {
         try {
           Layer.deleteTree(entry);
         } catch (IOException stillUsed) {
@@ -58,6 +59,15 @@ public final class ScratchLayer implements AutoCloseable {
       }
     } catch (IOException unreadable) {
       // nothing to sweep
+    }
+  }
+
+  private static boolean ownerRuns(Path layer) {
+    String[] parts = layer.getFileName().toString().split("-");
+    try {
+      return parts.length > 2 && ProcessHandle.of(Long.parseLong(parts[1])).map(ProcessHandle::isAlive).orElse(false);
+    } catch (NumberFormatException notOurs) {
+      return false;
     }
   }
 
@@ -102,26 +112,20 @@ public final class ScratchLayer implements AutoCloseable {
 
   /**
    * Makes the whiteouts and gives the directories made their modes. A whiteout is a character
-   * device {@code 0:0}, which overlayfs reads as "deleted" and an unprivileged user may make (Linux
-   * 5.8 on; layers need 5.11). Java cannot make a device, so a shell runs {@code mknod} for each, a
-   * few thousand to a process.
+   * device {@code 0:0}, which overlayfs reads as "deleted"; each is a hard link to one made once
+   * under the root ({@link #template}), as overlayfs itself shares one: no process per layer.
    */
   public void seal() throws IOException {
-    for (int from = 0; from < whiteouts.size(); from += WHITEOUTS_PER_PROCESS) {
-      List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", "for p; do mknod \"$p\" c 0 0 || exit 1; done", "sh"));
-      whiteouts.subList(from, Math.min(whiteouts.size(), from + WHITEOUTS_PER_PROCESS)).forEach(p -> argv.add(p.toString()));
-      Process process = new ProcessBuilder(argv).redirectErrorStream(true)
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    Path template = null;
+    for (Path whiteout : whiteouts) {
+      if (template == null) {
+        template = template(dir.getParent());
+      }
       try {
-        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-          process.destroyForcibly();
-          throw new IOException("could not make the layer's whiteouts: " + output.strip());
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while making the layer's whiteouts", e);
+        Files.createLink(whiteout, template);
+      } catch (java.nio.file.FileSystemException tooManyLinks) {
+        template = template(dir.getParent(), true);
+        Files.createLink(whiteout, template);
       }
     }
     // last: a read-only directory of the project is read-only here too once nothing more goes in
@@ -131,6 +135,44 @@ public final class ScratchLayer implements AutoCloseable {
         Files.setAttribute(made.get(i), "unix:mode", (Integer) Files.getAttribute(lower, "unix:mode") & 07777);
       }
     }
+  }
+
+  private static final String TEMPLATE = "whiteout";
+
+  private static Path template(Path root) throws IOException {
+    return template(root, false);
+  }
+
+  /**
+   * The whiteout under {@code root} that layers link to, made with {@code mknod} (Java cannot make a
+   * device; an unprivileged user may make this one from Linux 5.8 on, and layers need 5.11) the
+   * first time, or again when {@code renew} (it has as many links as the file system allows).
+   */
+  private static Path template(Path root, boolean renew) throws IOException {
+    Path template = root.resolve(TEMPLATE);
+    if (!renew && Files.exists(template, LinkOption.NOFOLLOW_LINKS)) {
+      if (!UpperReader.whiteout(template, Files.readAttributes(template,
+          java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS))) {
+        throw new IOException(template + " is not a whiteout (a character device 0:0)");
+      }
+      return template;
+    }
+    Path made = root.resolve(TEMPLATE + "." + ProcessHandle.current().pid() + "." + System.nanoTime());
+    Process process = new ProcessBuilder("mknod", made.toString(), "c", "0", "0").redirectErrorStream(true)
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    try {
+      String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        process.destroyForcibly();
+        throw new IOException("could not make a whiteout with mknod: " + output.strip());
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while making a whiteout", e);
+    }
+    Files.move(made, template, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    return template;
   }
 
   /** How many files and links the upper holds. */
