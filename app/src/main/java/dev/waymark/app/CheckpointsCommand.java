@@ -37,10 +37,11 @@ import picocli.CommandLine;
  * of one tab of a saved session, through the same engine as the interface. What changes here is
  * saved to the session, so the interface shows it when it opens the session.
  */
-@CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
+@CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true, subcommands = CheckpointsBisectCommand.class,
     description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
         "  restore N [files|conversation|both]    restore N -- PATH...",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
+        "  bisect --run CMD [--good A] [--bad B]  (see `checkpoints bisect --help`)",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -48,7 +49,9 @@ final class CheckpointsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto, restore, revert or save")
+  // optional for picocli, so that `checkpoints bisect ...` reaches its subcommand; required by command()
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
+      description = "list, diff, undo, redo, goto, restore, revert or save")
   String action;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
@@ -119,6 +122,10 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   private Command command() {
     CommandLine cli = spec.commandLine();
+    if (action == null) {
+      throw new CommandLine.ParameterException(cli, "Missing required parameter: 'ACTION' (list, diff, undo, redo, goto, "
+          + "restore, revert, save or bisect).");
+    }
     if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(action)) {
       throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
           + action + ".");

@@ -21,9 +21,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code waymark sessions [list | delete ID]}: the saved sessions of a project. */
+/** {@code waymark sessions [list | delete ID | export ID FILE | import FILE]}: the saved sessions of a project. */
 @Command(name = "sessions", mixinStandardHelpOptions = true,
-    description = {"List the saved sessions of a project, newest first, or delete one (with its tags)."})
+    description = {"List the saved sessions of a project, newest first, or delete one (with its tags).",
+        "  export ID FILE   one file (a git bundle) with the session and its checkpoints, for another clone",
+        "  import FILE      open such a file here; refused while the files its checkpoints touched differ"})
 final class SessionsCommand implements Callable<Integer> {
   static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
       .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT);
@@ -31,11 +33,16 @@ final class SessionsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", defaultValue = "list", description = "list (default) or delete")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", defaultValue = "list",
+      description = "list (default), delete, export or import")
   String action;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "The session to delete (id or name).")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "The session to delete or export (id or name); "
+      + "import: the FILE.")
   String id;
+
+  @Parameters(index = "2", arity = "0..1", paramLabel = "FILE", description = "export: the file to write.")
+  Path file;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");
@@ -81,8 +88,8 @@ final class SessionsCommand implements Callable<Integer> {
           return 0;
         }
         case "delete" -> {
-          if (id == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "`sessions delete` needs the session's id.");
+          if (id == null || file != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "`sessions delete` needs the session's id, alone.");
           }
           SessionFile deleted = workspace.deleteSession(id);
           if (json) {
@@ -92,8 +99,22 @@ final class SessionsCommand implements Callable<Integer> {
           }
           return 0;
         }
+        case "export" -> {
+          if (id == null || file == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Usage: `sessions export ID FILE`.");
+          }
+          SessionShareLines.export(store, files, id, file, json, out);
+          return 0;
+        }
+        case "import" -> {
+          if (id == null || file != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Usage: `sessions import FILE`.");
+          }
+          SessionShareLines.importFrom(store, files, Path.of(id), json, out, err);
+          return 0;
+        }
         default -> throw new CommandLine.ParameterException(spec.commandLine(),
-            "Unknown action \"" + action + "\": use list or delete.");
+            "Unknown action \"" + action + "\": use list, delete, export or import.");
       }
     } catch (SessionException e) {
       err.println("waymark: " + e.getMessage());

@@ -70,6 +70,8 @@ final class UiLauncher {
           settings.webAccess(), search.search());
       workspace.skills(skills);
       workspace.hooks(HookFiles.of(System.getenv(), project, sandbox, settings.toolSettings().maxFileSize()));
+      workspace.bisection(() -> dev.waymark.core.bisect.Bisection.open(BisectSetups.of(store, settings, sandbox,
+          System.getenv(), BisectSetups.DEFAULT_TIMEOUT)));
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
       try {

@@ -85,6 +85,9 @@ public final class WaymarkUi implements Host {
 
   private record Wake() {}
 
+  /** Work another thread hands the interface's ({@link #later}). */
+  private record Later(Runnable work) {}
+
   private record Notice(String text, Tone tone) {}
 
   /** An MCP server's prompts or resources may have changed. */
@@ -320,7 +323,14 @@ public final class WaymarkUi implements Host {
       mcpListsChanged();
     } else if (item instanceof McpExpanded expanded) {
       mcpExpanded(expanded);
+    } else if (item instanceof Later later) {
+      later.work().run();
     }
+  }
+
+  @Override
+  public void later(Runnable work) {
+    inbox.add(new Later(work));
   }
 
   /** Each MCP server's prompts as {@code /SERVER:PROMPT} in the menu and the help, in place of those it had. */

@@ -176,6 +176,16 @@ public final class ShadowStore implements AutoCloseable {
     return parts.shadowDirectory();
   }
 
+  /** The bytes of a blob a checkpoint names (a bisect reads them off the tab's thread; JGit's reads are thread-safe). */
+  public byte[] readBlob(org.eclipse.jgit.lib.ObjectId blob) throws IOException {
+    return parts.repo().read(blob);
+  }
+
+  /** A directory of this project's store for throw-away work ({@code name}), out of every sandbox's reach. */
+  public Path scratchDirectory(String name) {
+    return parts.shadowDirectory().resolveSibling(name);
+  }
+
   /** What opening the store did about a restore that a crash interrupted; empty normally. */
   public List<String> recovered() {
     return recovered;

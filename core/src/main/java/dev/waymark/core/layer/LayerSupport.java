@@ -162,6 +162,11 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
     return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, callerId("uid"), callerId("gid"));
   }
 
+  /** {@link #enter(Layer, List)} for a throw-away layer, which is never journalled nor applied. */
+  public List<String> enter(ScratchLayer layer, List<String> sandboxArgv) {
+    return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv);
+  }
+
   /** {@link #enter(Layer, List)} for a command started as user {@code uid} and group {@code gid} (a test runs one as another user). */
   List<String> enter(Layer layer, List<String> sandboxArgv, long uid, long gid) {
     return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, uid, gid);

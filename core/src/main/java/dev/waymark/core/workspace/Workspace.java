@@ -112,6 +112,17 @@ public final class Workspace implements AutoCloseable {
     return hooks;
   }
 
+  private volatile dev.waymark.core.bisect.Bisection.Opener bisection = dev.waymark.core.bisect.Bisection.Opener.NONE;
+
+  /** How a bisect of a tab starts (set by whoever started the tabs, who knows the sandbox), for {@code /bisect}. */
+  public void bisection(dev.waymark.core.bisect.Bisection.Opener opener) {
+    this.bisection = opener;
+  }
+
+  public dev.waymark.core.bisect.Bisection.Opener bisection() {
+    return bisection;
+  }
+
   /** The Agent Skills the tabs' model may load (set by whoever started them), for {@code /skills}. */
   public void skills(dev.waymark.core.skill.SkillCatalog catalog) {
     this.skills = catalog;

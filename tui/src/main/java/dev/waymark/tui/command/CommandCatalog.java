@@ -42,6 +42,8 @@ public final class CommandCatalog {
       entry("/revert N[..M] [-- PATH…] [--force]", "short for /checkpoint revert: take back what #N changed, keeping later changes"),
       entry("/rewind", "pick an earlier prompt to go back to before it (or Esc Esc on an idle, empty input)"),
       entry("/diff [N]", "short for /checkpoint diff [N]"),
+      entry("/bisect [--good A] [--bad B] CMD", "the first checkpoint from A (#0) to B (live) where CMD fails, each "
+          + "tested in the sandbox on a throw-away layer: the files here are never touched"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),

@@ -20,7 +20,7 @@ public final class SlashCommand {
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
-      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/help", "/quit");
+      "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
 
   private static final CommandCatalog BUILT_IN = new CommandCatalog();
 
@@ -71,6 +71,9 @@ public final class SlashCommand {
 
     /** A prompt a command stands for ({@code /init}, a custom command): sent as if typed. */
     record Prompt(String text) implements Parsed {}
+
+    /** {@code /bisect}: the first checkpoint from {@code good} to {@code bad} where {@code command} fails. */
+    record Bisect(String command, java.util.OptionalInt good, java.util.OptionalInt bad) implements Parsed {}
 
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
@@ -145,6 +148,8 @@ public final class SlashCommand {
         } catch (IllegalArgumentException e) {
           return invalid(e.getMessage());
         }
+      case "/bisect":
+        return BisectLine.parse(text);
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       case "/mode":

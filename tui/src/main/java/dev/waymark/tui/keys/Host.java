@@ -45,6 +45,14 @@ public interface Host {
    */
   boolean sendThroughMcp(TabController tab, String text);
 
+  /**
+   * Runs {@code work} on the interface's thread, from any thread (a bisect reports from its own); a
+   * host without a thread of its own runs it at once.
+   */
+  default void later(Runnable work) {
+    work.run();
+  }
+
   /** The chat's width and height in the last frame, for scrolling by a page. */
   int chatWidth();
 

@@ -36,6 +36,7 @@ public final class CommandRunner {
   private final Host host;
   private final CommandCatalog catalog;
   private final CustomCommands custom;
+  private final BisectRunner bisect;
 
   /** {@code catalog}: the commands a mistyped one is compared with; {@code custom}: the user's own, run as prompts. */
   public CommandRunner(Tabs tabs, Workspace workspace, Clock clock, Host host, CommandCatalog catalog,
@@ -46,6 +47,7 @@ public final class CommandRunner {
     this.host = host;
     this.catalog = catalog;
     this.custom = custom;
+    this.bisect = new BisectRunner(workspace, host);
   }
 
   public void run(TabController tab, String text) {
@@ -60,6 +62,8 @@ public final class CommandRunner {
       host.requestQuit();
     } else if (parsed instanceof SlashCommand.Parsed.TabCommand tabCommand) {
       tabCommand(tab, tabCommand);
+    } else if (parsed instanceof SlashCommand.Parsed.Bisect asked) {
+      bisect.start(tab, asked);
     } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.Output output) {

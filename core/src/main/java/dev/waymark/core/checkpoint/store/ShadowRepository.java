@@ -190,6 +190,11 @@ public final class ShadowRepository implements AutoCloseable {
     });
   }
 
+  /** JGit's repository, for the store's helpers that need more than these methods ({@link ShadowBundle}). */
+  Repository jgit() {
+    return repo;
+  }
+
   public boolean has(ObjectId id) {
     try (ObjectReader reader = repo.newObjectReader()) {
       return reader.has(id);
