@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.bisect.BisectResult;
 import dev.waymark.core.bisect.BisectStep;
@@ -135,10 +136,10 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
   /** The tab asked for, read only: a bisect moves nothing, so the interface may hold the tab meanwhile. */
   private TabSession openTab(Workspace workspace, PrintWriter err) {
     SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-        .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
+        .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
     String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
     if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-      throw new SessionException("Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
+      throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
           + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
           + ").");
     }

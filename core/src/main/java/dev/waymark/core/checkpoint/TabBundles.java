@@ -29,7 +29,7 @@ public final class TabBundles {
     try {
       ShadowBundle.write(store.parts().repo(), refs, files, file);
     } catch (IOException e) {
-      throw new CheckpointException("Could not write " + file + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not write " + file + ": " + e.getMessage(), e);
     }
     return refs.size();
   }
@@ -40,16 +40,16 @@ public final class TabBundles {
     try {
       ours = ShadowBundle.refs(store.parts().repo(), file).containsKey(ShadowBundle.FILES_REF);
     } catch (IOException e) {
-      throw new CheckpointException(file + " cannot be read as a Waymark bundle (" + e.getMessage() + ").", e);
+      throw new CheckpointException(CheckpointException.Kind.LOST, file + " cannot be read as a Waymark bundle (" + e.getMessage() + ").", e);
     }
     if (!ours) {
-      throw new CheckpointException(file + " is a git bundle, but not one `waymark sessions export` wrote.");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, file + " is a git bundle, but not one `waymark sessions export` wrote.");
     }
     try {
       return ShadowBundle.files(store.parts().repo(), file);
     } catch (IOException | CheckpointException e) {
       // a bundle whose pack is cut or damaged fails as its objects are fetched (on the store's writer)
-      throw new CheckpointException(file + " cannot be read as a Waymark bundle (" + rootMessage(e) + ").", e);
+      throw new CheckpointException(CheckpointException.Kind.LOST, file + " cannot be read as a Waymark bundle (" + rootMessage(e) + ").", e);
     }
   }
 
@@ -63,7 +63,7 @@ public final class TabBundles {
         }
       }
     } catch (IOException e) {
-      throw new CheckpointException(file + " cannot be read as a Waymark bundle (" + e.getMessage() + ").", e);
+      throw new CheckpointException(CheckpointException.Kind.LOST, file + " cannot be read as a Waymark bundle (" + e.getMessage() + ").", e);
     }
     return tabs;
   }
@@ -79,7 +79,7 @@ public final class TabBundles {
       ShadowBundle.fetchRefs(store.parts().repo(), file, refs);
       return refs.size();
     } catch (IOException | CheckpointException e) {
-      throw new CheckpointException("Could not bring the tags in from " + file + ": " + rootMessage(e), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not bring the tags in from " + file + ": " + rootMessage(e), e);
     }
   }
 

@@ -7,6 +7,7 @@ import java.util.Locale;
  * {@link #code()} in {@code exec --json}), never on the message, whose words may change.
  */
 public enum ErrorKind {
+  // the first nine are named as CheckpointException's kinds are, so that one maps onto the other by name
   /** No such checkpoint, save, tab, session or path. */
   NOT_FOUND,
   /** Already so, or nothing to act on: nothing to undo, the files already are as asked. */

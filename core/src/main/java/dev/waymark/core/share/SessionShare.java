@@ -1,6 +1,7 @@
 package dev.waymark.core.share;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabBundles;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
@@ -50,7 +51,7 @@ public final class SessionShare {
           Map.of(SESSION, Files.readAllBytes(files.file(session.id())), BASE, JSON.writeValueAsBytes(base)), file);
       return new Exported(session, tags, paths.size());
     } catch (IOException | CheckpointException e) {
-      throw new SessionException("Could not export session " + session.id() + " to " + file + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not export session " + session.id() + " to " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -64,10 +65,10 @@ public final class SessionShare {
     try {
       carried = TabBundles.files(store, file);
     } catch (CheckpointException e) {
-      throw new SessionException(e.getMessage(), e);
+      throw new SessionException(ErrorKind.valueOf(e.kind().name()), e.getMessage(), e);
     }
     if (!carried.containsKey(SESSION) || !carried.containsKey(BASE)) {
-      throw new SessionException(file + " is a Waymark bundle without a session: it was not written by `waymark sessions "
+      throw new SessionException(ErrorKind.REFUSED, file + " is a Waymark bundle without a session: it was not written by `waymark sessions "
           + "export`.");
     }
     SessionFile session = parse(store, files, carried.get(SESSION));
@@ -75,10 +76,10 @@ public final class SessionShare {
     try {
       base = JSON.readValue(carried.get(BASE), ProjectBase.class);
     } catch (IOException e) {
-      throw new SessionException("The base in " + file + " cannot be read: " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.LOST, "The base in " + file + " cannot be read: " + e.getMessage(), e);
     }
     if (Files.isRegularFile(files.file(session.id()))) {
-      throw new SessionException("Session " + session.id() + " is in this project already (imported before, or this is "
+      throw new SessionException(ErrorKind.REFUSED, "Session " + session.id() + " is in this project already (imported before, or this is "
           + "where it was made): `waymark --resume " + session.id() + "` opens it; to import it again, `waymark sessions "
           + "delete " + session.id() + "` first.");
     }
@@ -86,7 +87,7 @@ public final class SessionShare {
     Set<String> clash = new TreeSet<>(tabs);
     clash.retainAll(store.tabIds());
     if (!clash.isEmpty()) {
-      throw new SessionException("Tab " + String.join(", ", clash) + " of session " + session.id() + " already has "
+      throw new SessionException(ErrorKind.REFUSED, "Tab " + String.join(", ", clash) + " of session " + session.id() + " already has "
           + "checkpoints in this project (another session holds it); nothing was imported.");
     }
     refuseOtherFiles(store.projectDirectory(), base);
@@ -101,7 +102,7 @@ public final class SessionShare {
     try {
       tags = TabBundles.fetch(store, file, tabs);
     } catch (CheckpointException e) {
-      throw new SessionException(e.getMessage(), e);
+      throw new SessionException(ErrorKind.valueOf(e.kind().name()), e.getMessage(), e);
     }
     SessionFile here = new SessionFile(session.schemaVersion(), session.id(), session.name(),
         store.projectDirectory().toString(), session.created(), session.updated(), session.activeTab(), session.tabs(),
@@ -119,7 +120,7 @@ public final class SessionShare {
       Files.write(temp, bytes);
       return files.read(temp);
     } catch (IOException e) {
-      throw new SessionException("Could not read the session in the bundle: " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.LOST, "Could not read the session in the bundle: " + e.getMessage(), e);
     } finally {
       if (temp != null) {
         try {
@@ -136,7 +137,7 @@ public final class SessionShare {
     try {
       differ = base.differences(project);
     } catch (IOException e) {
-      throw new SessionException("Could not compare the project's files with the bundle's base: " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not compare the project's files with the bundle's base: " + e.getMessage(), e);
     }
     if (differ.isEmpty()) {
       return;
@@ -161,6 +162,6 @@ public final class SessionShare {
     } else {
       why.append("Make these files as they were in ").append(base.project()).append(" (copy them over), and import again.");
     }
-    throw new SessionException(why.toString());
+    throw new SessionException(ErrorKind.CLASH, why.toString());
   }
 }
