@@ -119,7 +119,7 @@ public final class GitBranchExport {
           made.add(new Made(parent, List.of(c.number()), firstLine(prompt, c.number()), files));
         }
         if (squash && squashed > 0) {
-          String subject = squashedNumbers.size() == 1 ? firstLine(prompts.apply(squashedNumbers.get(0)).strip(),
+          String subject = squashedNumbers.size() == 1 && startFiles == 0 ? firstLine(prompts.apply(squashedNumbers.get(0)).strip(),
               squashedNumbers.get(0)) : "Waymark: checkpoints #" + from.number() + ".." + "#" + to.number();
           parent = writer.commit(parent, subject + "\n\n" + body + "\nWaymark-Checkpoints: #" + from.number() + "..#"
               + to.number() + " of tab " + to.tabId() + "\n", to.checkpoint().created());
