@@ -88,10 +88,10 @@ final class CheckpointTools {
     CheckpointAt from = resolve(c.from());
     CheckpointAt to = resolve(c.to());
     CheckpointRef side = fixed(c.toSide() ? to : from);
-    String what = (c.hunk() < 0 ? c.path() : "hunk " + (c.hunk() + 1) + " of " + c.path()) + " as " + side + " holds it";
+    String what = (c.hunk() < 0 ? c.path() : "hunk " + (c.hunk() + 1) + " of " + c.path()) + " from " + side;
     RestoreResult result = tree.take(from, to, c.path(), c.hunk(), c.toSide(), "Took " + what, c.force());
-    return new Taken(result, "take " + what, "The user took " + what + " (from the diff of " + fixed(from) + " and "
-        + fixed(to) + ") into the project, merged with every later change.");
+    return new Taken(result, "take " + what, "The user took " + what + ", as " + side + " holds it (from the diff of "
+        + fixed(from) + " and " + fixed(to) + "), into the project, merged with every later change.");
   }
 
   ExportView export(Command.Export c) {

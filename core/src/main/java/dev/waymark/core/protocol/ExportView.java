@@ -23,4 +23,26 @@ public record ExportView(String branch, Optional<String> base, List<Commit> comm
       checkpoints = List.copyOf(checkpoints);
     }
   }
+
+  /** What the interface and the command line say of an export. */
+  public String summary() {
+    ExportView export = this;
+    StringBuilder text = new StringBuilder();
+    int n = export.commits().size();
+    text.append("Wrote ").append(n).append(n == 1 ? " commit" : " commits").append(" to the branch ")
+        .append(export.branch()).append(export.base().map(b -> " (on HEAD " + b.substring(0, 7) + ")").orElse(""))
+        .append(export.replaced().map(r -> ", replacing " + r.substring(0, 7)).orElse("")).append(':');
+    for (ExportView.Commit c : export.commits()) {
+      text.append("\n  ").append(c.id(), 0, 7).append(' ')
+          .append(String.join(",", c.checkpoints().stream().map(k -> "#" + k).toList())).append(' ').append(c.subject())
+          .append(" (").append(c.files()).append(c.files() == 1 ? " file)" : " files)");
+    }
+    if (!export.skipped().isEmpty()) {
+      text.append("\nNo commit for ").append(String.join(", ", export.skipped().stream().map(k -> "#" + k).toList()))
+          .append(": no file changed.");
+    }
+    text.append("\nHEAD, the index and the work tree are as they were; `git log ").append(export.branch())
+        .append("` shows the branch.");
+    return text.toString();
+  }
 }

@@ -94,7 +94,7 @@ class CompareTabsTest {
     assertThat(taken.result().applied()).as(taken.result().summary()).isTrue();
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("1\nfrom one\n3\n");
     assertThat(one.session().snapshot().live()).isEqualTo(2);
-    assertThat(one.session().conversation().toString()).contains("The user took hunk 1 of a.txt as #1 holds it");
+    assertThat(one.session().conversation().toString()).contains("The user took hunk 1 of a.txt from #1, as #1 holds it");
 
     events.clear();
     one.session().submit(new Command.Compare(CheckpointRef.of(0), CheckpointRef.parse("9:1"), List.of()));
