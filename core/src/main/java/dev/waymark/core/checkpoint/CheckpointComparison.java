@@ -32,6 +32,8 @@ public final class CheckpointComparison {
     }
   }
 
+  private static final ShadowRepository.Limited EMPTY = new ShadowRepository.Limited(0, new byte[0]);
+
   private final ShadowRepository repo;
 
   CheckpointComparison(ShadowRepository repo) {
@@ -85,15 +87,15 @@ public final class CheckpointComparison {
       return new FileText(delta, header.toString(), List.of(), 0, 0, false); // the mode alone
     }
     try {
-      long fromSize = from.exists() ? repo.size(from.blob()) : 0;
-      long toSize = to.exists() ? repo.size(to.blob()) : 0;
-      if (fromSize > DIFF_LIMIT || toSize > DIFF_LIMIT) {
-        header.append("Large files ").append(fromName).append(" (").append(fromSize).append(" bytes) and ").append(toName)
-            .append(" (").append(toSize).append(" bytes) differ\n");
+      ShadowRepository.Limited fromBlob = from.exists() ? repo.readUpTo(from.blob(), DIFF_LIMIT) : EMPTY;
+      ShadowRepository.Limited toBlob = to.exists() ? repo.readUpTo(to.blob(), DIFF_LIMIT) : EMPTY;
+      if (fromBlob.bytes() == null || toBlob.bytes() == null) {
+        header.append("Large files ").append(fromName).append(" (").append(fromBlob.size()).append(" bytes) and ")
+            .append(toName).append(" (").append(toBlob.size()).append(" bytes) differ\n");
         return new FileText(delta, header.toString(), List.of(), 0, 0, true);
       }
-      byte[] a = content(from);
-      byte[] b = content(to);
+      byte[] a = fromBlob.bytes();
+      byte[] b = toBlob.bytes();
       if (RawText.isBinary(a) || RawText.isBinary(b)) {
         header.append("Binary files ").append(fromName).append(" and ").append(toName).append(" differ\n");
         return new FileText(delta, header.toString(), List.of(), 0, 0, true);
