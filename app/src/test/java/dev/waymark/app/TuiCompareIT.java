@@ -62,7 +62,7 @@ class TuiCompareIT {
   @Test
   void aHunkOfAnotherTabsCheckpointIsTakenFromTheDiffViewThenThePathIsExported() throws Exception {
     String first = TWENTY.replace("1\\n2\\n", "1\\nTWO\\n").replace("18\\n", "EIGHTEEN\\n");
-    String second = TWENTY.replace("5\\n", "FIVE\\n");
+    String second = TWENTY.replace("4\\n5\\n", "4\\nFIVE\\n");
     Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
         + "{'whenLastUser':'first','toolCalls':[{'name':'write_file','arguments':{'path':'f.txt','content':'" + first + "'}}]},"
         + "{'whenLastUser':'first','text':'First done.'},"
@@ -84,23 +84,26 @@ class TuiCompareIT {
 
     send("/diff 2:1 live"); // the second tab's #1 against this tab's live #1
     tmux.waitFor("Diff 2?t[0-9a-f]+:#1 → #1 · 1 file");
-    String view = tmux.waitFor("▌ @@ -1,5 \\+1,5 @@");
+    String view = tmux.waitFor("▌ @@ -1,8 \\+1,8 @@"); // 2 and 5 share a hunk
     assertThat(view).contains("-2", "+TWO", "-FIVE", "+5", "+EIGHTEEN");
     tmux.type("n");
     tmux.waitFor("▌ @@ -15,6 \\+15,6 @@");
-    tmux.type("a"); // this hunk as side a (the second tab) holds it: 18 again
-    tmux.waitFor("Take hunk 2 of f.txt as t[0-9a-f]+:#1 holds it .*\\[y/N\\]");
+    tmux.type("p");
+    tmux.waitFor("▌ @@ -1,8 \\+1,8 @@");
+    // this tab's first hunk (TWO, 5) onto the disk, which holds what the second tab wrote last: merged with it
+    tmux.type("b");
+    tmux.waitFor("Take hunk 1 of f.txt as #1 holds it .*\\[y/N\\]");
     tmux.type("y");
     tmux.keys("Escape");
-    tmux.waitFor("Took hunk 2 of f.txt from t[0-9a-f]+:#1 as #2"); // said once the file is written
-    assertThat(Files.readString(project.resolve("f.txt")))
-        .isEqualTo(first.replace("EIGHTEEN\\n", "18\\n").replace("\\n", "\n"));
+    tmux.waitFor("Took hunk 1 of f.txt from #1 as #2"); // said once the file is written
+    assertThat(Files.readString(project.resolve("f.txt"))).isEqualTo(TWENTY.replace("1\\n2\\n", "1\\nTWO\\n")
+        .replace("\\n", "\n"));
 
     String status = GitCli.ok(project, "status", "--porcelain").text();
     send("/export agent/first");
     tmux.waitFor("Wrote 2 commits to the branch agent/first");
     assertThat(GitCli.ok(project, "log", "--format=%s", "agent/first").lines()).hasSize(3).first().asString()
-        .startsWith("take hunk 2 of f.txt from");
+        .startsWith("take hunk 1 of f.txt from #1");
     assertThat(GitCli.ok(project, "show", "agent/first:f.txt").text()).isEqualTo(Files.readString(project.resolve("f.txt")));
     assertThat(GitCli.ok(project, "show", "agent/first~1:f.txt").text()).contains("EIGHTEEN");
     assertThat(GitCli.ok(project, "status", "--porcelain").text()).isEqualTo(status);
