@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
@@ -92,12 +93,12 @@ final class CheckpointsCommand implements Callable<Integer> {
         Workspace workspace = Workspaces.headless(store)) {
       workspace.onNotice(note -> err.println("waymark: " + note));
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-          .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
+          .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
       boolean looking = command instanceof Command.List || command instanceof Command.Diff
           || command instanceof Command.Compare;
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-        throw new SessionException("Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
+        throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
             + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
             + ").");
       }

@@ -7,6 +7,7 @@ import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ExportView;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.workspace.Workspace;
@@ -75,10 +76,10 @@ final class CheckpointsExport implements Callable<Integer> {
     try (ShadowStore store = ShadowStore.open(dir.toAbsolutePath(), parent.main.home(), RetentionPolicy.DEFAULT);
         Workspace workspace = Workspaces.headless(store)) {
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-          .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
+          .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-        throw new SessionException("Session " + file.id() + " has no tab " + tabId + " (it has "
+        throw new SessionException(ErrorKind.NOT_FOUND, "Session " + file.id() + " has no tab " + tabId + " (it has "
             + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList()) + ").");
       }
       Workspace.Opened opened = workspace.open(file, true, wanted::equals); // read-only: the tab is not changed

@@ -130,7 +130,7 @@ final class EventLines {
     } else if (event instanceof Event.Warning e) {
       node.put("message", e.message());
     } else if (event instanceof Event.Error e) {
-      node.put("message", e.message());
+      node.put("code", e.kind().code()).put("message", e.message());
     } else if (event instanceof Event.ContextUsed e) {
       node.put("checkpoint", e.checkpoint()).put("tokens", e.tokens());
       if (e.window() > 0) {

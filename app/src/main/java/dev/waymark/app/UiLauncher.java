@@ -2,6 +2,7 @@ package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
@@ -130,7 +131,7 @@ final class UiLauncher {
     if (opening.continueLast()) {
       Optional<SessionFile> last = files.latest();
       if (last.isEmpty()) {
-        throw new SessionException(NOTHING_TO_CONTINUE);
+        throw new SessionException(ErrorKind.NOT_FOUND, NOTHING_TO_CONTINUE);
       }
       return last;
     }
@@ -148,11 +149,11 @@ final class UiLauncher {
   private static Optional<SessionFile> pick(SessionStore files, PrintWriter err) {
     List<SessionStore.Listing> all = files.list();
     if (all.isEmpty()) {
-      throw new SessionException("This project has no saved sessions; `waymark` starts a new one.");
+      throw new SessionException(ErrorKind.NOT_FOUND, "This project has no saved sessions; `waymark` starts a new one.");
     }
     Console console = System.console();
     if (console == null) {
-      throw new SessionException("--resume without an id needs a terminal to choose on; give the id (`waymark sessions` lists them).");
+      throw new SessionException(ErrorKind.REFUSED, "--resume without an id needs a terminal to choose on; give the id (`waymark sessions` lists them).");
     }
     PrintWriter out = console.writer();
     out.println("Saved sessions of this project, newest first:");

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code checkpoints diff A B} across branches, and {@code checkpoints export}, read back with the real git. */
+@org.junit.jupiter.api.Tag("process") // runs the real git
 class CheckpointsDiffExportTest {
   @TempDir Path temp;
   final StringWriter out = new StringWriter();

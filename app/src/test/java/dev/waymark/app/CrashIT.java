@@ -91,6 +91,7 @@ class CrashIT {
       Process p = start(home, project, args, round);
       boolean kill = random.nextInt(100) < 85;
       if (kill) {
+        // No signal, on purpose: the kill lands at a random moment of the process's work (seeded)
         Thread.sleep(100 + random.nextInt(1500));
       }
       if (kill && p.isAlive()) {

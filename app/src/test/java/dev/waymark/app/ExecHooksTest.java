@@ -15,12 +15,14 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A hooks block written for Claude Code, pasted unchanged into the user's settings, works in {@code exec} against a real model server. */
 @Timeout(90)
+@Tag("process")
 class ExecHooksTest {
   /** As Claude Code's documentation writes them: jq reads the event, Bash and Write|Edit are its tool names. */
   static final String CLAUDE_CODE_HOOKS = """

@@ -34,12 +34,14 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code exec --json}, the prompt from standard input and {@code --output-last-message}, in process with a scripted model. */
 @Timeout(60)
+@Tag("process")
 class ExecJsonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -171,6 +173,7 @@ class ExecJsonTest {
     List<JsonNode> lines = run.lines();
     JsonNode error = lines.stream().filter(l -> l.get("type").asText().equals("error")).findFirst().orElseThrow();
     assertThat(error.get("message").asText()).contains("the key was refused");
+    assertThat(error.get("code").asText()).as("what sort of failure, for scripts").isEqualTo("model_failed");
     assertThat(fields(error)).containsExactlyElementsOf(documented().get("error"));
     assertThat(lines.stream().filter(l -> l.get("type").asText().equals("turn_finished")).findFirst().orElseThrow()
         .get("status").asText()).isEqualTo("failed");
@@ -202,7 +205,7 @@ class ExecJsonTest {
                 "a.txt", dev.waymark.core.protocol.ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
         new Event.Exported(new dev.waymark.core.protocol.ExportView("b", Optional.of("abc"), List.of(
             new dev.waymark.core.protocol.ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of())),
-        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error("e", OptionalLong.empty()),
+        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(dev.waymark.core.protocol.ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
         new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),
         new Event.TabRestored("t", List.of(), 0, List.of(0), Optional.empty()));
@@ -221,6 +224,20 @@ class ExecJsonTest {
     Arrays.stream(Event.class.getPermittedSubclasses()).forEach(c -> written.add(EventLines.type(c)));
     written.add("session");
     assertThat(documented.keySet()).as("the README documents no type that is never written").isEqualTo(written);
+  }
+
+  @Test
+  void theReadmeListsEveryErrorCodeAnErrorLineCanCarry() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    String row = readme.lines().filter(l -> l.startsWith("| `error` |")).findFirst().orElseThrow();
+    Set<String> listed = new LinkedHashSet<>();
+    Matcher code = Pattern.compile("`([a-z_]+)`").matcher(row.substring(row.indexOf('(')));
+    while (code.find()) {
+      listed.add(code.group(1));
+    }
+    listed.remove("message");
+    assertThat(listed).containsExactlyInAnyOrderElementsOf(
+        Arrays.stream(dev.waymark.core.protocol.ErrorKind.values()).map(dev.waymark.core.protocol.ErrorKind::code).toList());
   }
 
   @Test

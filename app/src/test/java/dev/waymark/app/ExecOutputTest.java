@@ -53,7 +53,7 @@ class ExecOutputTest {
   void aCheckpointThatCouldNotBeStoredFailsTheRunThoughItsTurnFinished() throws Exception {
     var events = new LinkedBlockingQueue<Event>(List.of(
         new Event.TurnStarted(1, 0, "build it"),
-        new Event.Error("Checkpoint #1 could not be stored: Could not write the shadow repository: No space left on device"),
+        new Event.Error(dev.waymark.core.protocol.ErrorKind.STORE_IO, "Checkpoint #1 could not be stored: Could not write the shadow repository: No space left on device"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty())));
     StringWriter err = new StringWriter();
 

@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A Claude Code skill folder, unchanged, is offered to a real model over HTTP and loaded by the skill tool. */
 @Timeout(60)
+@Tag("process")
 class ExecSkillsTest {
   @TempDir Path temp;
   Path project;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,11 +95,7 @@ class HeadlessCommandsIT {
         Waymark.command(List.of(), List.of("exec", "--script", slow.toString(), "--approval", "yolo", "change a")))
         .redirectOutput(temp.resolve("killed-out.txt").toFile()).redirectError(temp.resolve("killed-err.txt").toFile()).start();
     try {
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!Files.readString(project.resolve("a.txt")).equals("agent\n")) {
-        assertThat(System.nanoTime()).as("the agent never wrote a.txt").isLessThan(end);
-        Thread.sleep(20);
-      }
+      Eventually.until("the agent wrote a.txt", () -> Files.readString(project.resolve("a.txt")).equals("agent\n"));
     } finally {
       p.destroyForcibly(); // SIGKILL, in the middle of the turn
       p.waitFor(10, TimeUnit.SECONDS);
@@ -178,9 +175,7 @@ class HeadlessCommandsIT {
       }
     });
     Path started = project.resolve("a1.txt");
-    for (int i = 0; i < 200 && !Files.exists(started); i++) {
-      Thread.sleep(25);
-    }
+    Eventually.until("the first command started", () -> Files.exists(started));
     Run second = waymarkIn("quick", "exec", "--script", quick.toString(), "--approval", "yolo", "quick");
     Run firstRun = first.get(60, TimeUnit.SECONDS);
 

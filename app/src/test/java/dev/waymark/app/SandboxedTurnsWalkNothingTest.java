@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * capture's stat cache, which every walk ends by writing, is never made).
  */
 @Timeout(120)
+@Tag("process")
 class SandboxedTurnsWalkNothingTest {
   @TempDir Path temp;
   Path project;

@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,16 +78,14 @@ final class Tmux implements AutoCloseable {
   /** Waits until the screen matches {@code regex} (found anywhere); fails with the screen when it does not. */
   String waitFor(String regex, Duration timeout) throws Exception {
     Pattern pattern = Pattern.compile(regex, Pattern.MULTILINE);
-    long end = System.nanoTime() + timeout.toNanos();
-    String last = "";
-    while (System.nanoTime() < end) {
-      last = screen();
-      if (pattern.matcher(last).find()) {
-        return last;
-      }
-      Thread.sleep(100);
+    String[] last = {""};
+    try {
+      Eventually.until("/" + regex + "/ on the screen", timeout, Duration.ofMillis(50), () -> pattern.matcher(last[0] = screen()).find());
+    } catch (AssertionError timedOut) {
+      throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for /" + regex + "/; the screen was:\n"
+          + last[0], timedOut);
     }
-    throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for /" + regex + "/; the screen was:\n" + last);
+    return last[0];
   }
 
   String waitFor(String regex) throws Exception {
@@ -103,14 +102,11 @@ final class Tmux implements AutoCloseable {
 
   /** Waits until the program has ended. */
   void waitForExit(Duration timeout) throws Exception {
-    long end = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < end) {
-      if (!alive()) {
-        return;
-      }
-      Thread.sleep(100);
+    try {
+      Eventually.until("the program exited", timeout, Duration.ofMillis(50), () -> !alive());
+    } catch (AssertionError stillRunning) {
+      throw new AssertionError("the program did not exit; the screen was:\n" + screen(), stillRunning);
     }
-    throw new AssertionError("the program did not exit; the screen was:\n" + screen());
   }
 
   /** Whether the program rang the terminal bell (tmux keeps the mark while no client looks at the window). */

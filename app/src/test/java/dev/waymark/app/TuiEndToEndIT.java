@@ -2,6 +2,7 @@ package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,10 +46,16 @@ class TuiEndToEndIT {
       if (tmux.alive()) {
         escape();
         // Ctrl+C clears the input, interrupts a turn, then arms the exit: pressed until Waymark is gone
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (tmux.alive() && System.nanoTime() < end) {
-          tmux.keys("C-c");
-          Thread.sleep(200);
+        try {
+          Eventually.until("Waymark gone", Duration.ofSeconds(20), Duration.ofMillis(200), () -> {
+            if (!tmux.alive()) {
+              return true;
+            }
+            tmux.keys("C-c");
+            return false;
+          });
+        } catch (AssertionError stillThere) {
+          // waitForExit says so, with the screen
         }
         tmux.waitForExit(Duration.ofSeconds(5));
       }
@@ -75,12 +82,16 @@ class TuiEndToEndIT {
   /** Esc, then a pause: an Esc followed at once by another key reads as Alt and that key, as in any terminal. */
   private void escape() throws Exception {
     tmux.keys("Escape");
+    // No signal: the terminal's input decoder tells Esc from Alt by the time until the next byte
+    // (and an Esc may change nothing on the screen); this pause is that protocol's, not a guess.
     Thread.sleep(300);
   }
 
   /** Waits for an approval, then as long as a person reads it: Enter answers nothing before (KeyRouter.APPROVAL_READING_TIME). */
   private void readApproval(String regex) throws Exception {
     tmux.waitFor(regex);
+    // No signal: the packaged jar runs on the system clock (the virtual UI tests move theirs instead),
+    // and the reading time is measured from when the approval was drawn.
     Thread.sleep(500);
   }
 
@@ -90,12 +101,12 @@ class TuiEndToEndIT {
   }
 
   private void waitForFile(String path, String content) throws Exception {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      if (content == null ? file(path) == null : content.equals(file(path))) {
-        return;
-      }
-      Thread.sleep(50);
+    try {
+      Eventually.until(path + " holds " + content, Duration.ofSeconds(20),
+          () -> content == null ? file(path) == null : content.equals(file(path)));
+      return;
+    } catch (AssertionError notYet) {
+      // said below, with the screen
     }
     throw new AssertionError(path + " is " + file(path) + ", not " + content + "; the screen was:\n" + tmux.screen());
   }
@@ -328,8 +339,7 @@ class TuiEndToEndIT {
     send("/diff 1");
     tmux.waitFor("Diff: disk against #1");
     escape();
-    tmux.keys("Escape");
-    Thread.sleep(200);
+    escape(); // two Escs, apart (not an Alt) and within KeyRouter's SECOND_ESC
     tmux.keys("Escape");
     tmux.waitFor("Rewind: go back to before a prompt");
     tmux.keys("Down");
@@ -473,9 +483,10 @@ class TuiEndToEndIT {
   }
 
   private void waitForPath(Path path, boolean exists) throws Exception {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end && Files.exists(path) != exists) {
-      Thread.sleep(50);
+    try {
+      Eventually.until(path + (exists ? " exists" : " is gone"), Duration.ofSeconds(20), () -> Files.exists(path) == exists);
+    } catch (AssertionError notYet) {
+      // said below, with the screen
     }
     assertThat(Files.exists(path)).as(path + "; the screen was:\n" + tmux.screen()).isEqualTo(exists);
   }

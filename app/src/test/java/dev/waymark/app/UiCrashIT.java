@@ -68,6 +68,7 @@ class UiCrashIT {
         tmux.keys("Enter");
         // the first kill lands as the first prompt is sent, before or while its session is first saved;
         // a turn takes about half a second: the other kills land in it, in the autosave after it, or later
+        // No signal, on purpose: the kill lands at a random moment of the turn (seeded)
         Thread.sleep(round == 0 ? 0 : random.nextInt(900));
         String screen = tmux.screen();
         long pid = Long.parseLong(tmux.run("display-message", "-p", "-t", "ui", "#{pane_pid}").strip());

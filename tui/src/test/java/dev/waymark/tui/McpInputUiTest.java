@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * An MCP server's prompts as {@code /SERVER:PROMPT} commands and its resources as {@code @SERVER:URI}
  * mentions, in the interface, against the tests' server (the SDK's own server classes, its own JVM).
  */
+@Tag("process")
 class McpInputUiTest {
   @TempDir Path temp;
   McpServers servers;

@@ -38,7 +38,7 @@ class RefusedBranchUiTest {
       String asked = ui.waitFor("Branch from #1 anyway");
       assertThat(asked).contains("overwriting a.txt", "rescued tag", "[y/N]");
 
-      Thread.sleep(KeyRouterReadingTime.MILLIS);
+      ui.readIt();
       ui.type("n");
       String declined = ui.waitFor(s -> !s.contains("Branch from #1 anyway"), "the question to go");
       assertThat(declined.split("a\\.txt, changed since", -1)).as("the refusal is said once").hasSize(2);
@@ -58,23 +58,18 @@ class RefusedBranchUiTest {
       assertThat(still).contains("Branch from #1 anyway").doesNotContain("Branched.");
       assertThat(ui.input()).isEqualTo("› another wayy");
       assertThat(Files.readString(ui.project.resolve("a.txt"))).isEqualTo("mine\n");
-      Thread.sleep(KeyRouterReadingTime.MILLIS);
+      ui.readIt();
       ui.type("n");
       ui.waitFor(s -> !s.contains("Branch from #1 anyway"), "the question to go");
       assertThat(Files.readString(ui.project.resolve("a.txt"))).isEqualTo("mine\n");
     }
   }
 
-  /** How long a question that came up by itself is shown before a typed letter answers it. */
-  private static final class KeyRouterReadingTime {
-    static final long MILLIS = dev.waymark.tui.keys.KeyRouter.APPROVAL_READING_TIME.toMillis() + 100;
-  }
-
   @Test
   void answeringYesBranchesOverwritingTheClashingFileAndKeepsWhatItHeldUnderARescuedTag() throws Exception {
     try (VirtualUi ui = twoTurnsThenViewTheFirstWithTheFileEditedByHand()) {
       ui.waitFor("Branch from #1 anyway");
-      Thread.sleep(KeyRouterReadingTime.MILLIS); // read it first
+      ui.readIt();
       ui.type("y");
       String branched = ui.waitFor(s -> s.contains("Branched.") && s.contains("ready · #3"), "the forced branch");
       assertThat(branched).contains("Restored #1: 1 overwritten by force (kept under").doesNotContain("no file changed");

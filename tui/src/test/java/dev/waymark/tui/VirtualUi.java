@@ -27,6 +27,27 @@ import java.util.function.Predicate;
  * scripted model ({@code '} for {@code "} in the script) and read back as text.
  */
 final class VirtualUi implements AutoCloseable {
+  /** How far {@link #readIt} moved the interface's clock ahead of the system's. */
+  private volatile java.time.Duration ahead = java.time.Duration.ZERO;
+
+  /** The interface's clock: the system's, moved forward by {@link #readIt}. */
+  private final Clock clock = new Clock() {
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneId.systemDefault();
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.now().plus(ahead);
+    }
+  };
+
   final Path project;
   final ShadowStore store;
   final Workspace workspace;
@@ -67,10 +88,18 @@ final class VirtualUi implements AutoCloseable {
     }
     workspace.hooks(hooks);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
-        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), Clock.systemDefaultZone(),
+        new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), clock,
             dev.waymark.tui.command.RunInfo.of("scripted · test-model"), custom, files));
     ui.openTab();
     ui.drawNow();
+  }
+
+  /**
+   * As long as a question that came up by itself is shown before a typed key answers it (a person
+   * reads it first): the interface's clock moves on by that, no time passes.
+   */
+  void readIt() {
+    ahead = ahead.plus(dev.waymark.tui.keys.KeyRouter.APPROVAL_READING_TIME).plusMillis(100);
   }
 
   /** The screen as text, one line per row, wide characters once. */

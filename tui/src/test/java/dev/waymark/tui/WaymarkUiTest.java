@@ -27,10 +27,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole interface on a virtual terminal, with real sessions and the scripted model, read back cell by cell. */
+@Tag("process")
 class WaymarkUiTest {
   @TempDir Path temp;
   Path project;
@@ -163,7 +165,7 @@ class WaymarkUiTest {
   @Test
   void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
-    ui.inject(new dev.waymark.core.protocol.Event.Error("Shown at once.")); // changes the tab without a message in the inbox
+    ui.inject(new dev.waymark.core.protocol.Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, "Shown at once.")); // changes the tab without a message in the inbox
     // a minute without input: the frame the notice asked for must not wait for any
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> ui.step(60_000));
     assertThat(screen()).contains("Shown at once.");
@@ -230,7 +232,7 @@ class WaymarkUiTest {
   /** Waits for an approval to show, and as long as Enter waits before it answers one (a person reads it first). */
   private String readApproval(String text) throws Exception {
     String s = waitFor(text);
-    Thread.sleep(KeyRouter.APPROVAL_READING_TIME.toMillis() + 50);
+    ahead = ahead.plus(KeyRouter.APPROVAL_READING_TIME).plusMillis(50); // the interface's clock, not a sleep
     return s;
   }
 

@@ -42,7 +42,7 @@ final class CheckpointTools {
   /** What {@code ref} names, now. */
   CheckpointAt resolve(CheckpointRef ref) {
     CheckpointTree.Snapshot at = ref.tab().isEmpty() || ref.tab().equals(tree.tabId()) ? tree.snapshot()
-        : peers.apply(ref.tab()).orElseThrow(() -> new CheckpointException("This session has no tab " + ref.tab()
+        : peers.apply(ref.tab()).orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This session has no tab " + ref.tab()
             + " (name a tab by its id, or by its place: 1 for the first; `checkpoints list --tab ID` or the tab bar)."));
     String name = ref.checkpoint();
     if (ref.isNumber()) {
@@ -53,7 +53,7 @@ final class CheckpointTools {
     }
     return new CheckpointAt(at, at.checkpoints().stream().filter(c -> c.savedNames().contains(name))
         .mapToInt(Checkpoint::number).findFirst()
-        .orElseThrow(() -> new CheckpointException("Tab " + at.tabId() + " has no checkpoint or save named " + name
+        .orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOT_FOUND, "Tab " + at.tabId() + " has no checkpoint or save named " + name
             + ".")));
   }
 

@@ -101,10 +101,10 @@ final class TabQueue {
     try {
       command.work().run();
     } catch (CheckpointException e) {
-      emit(new Event.Error(e.getMessage()));
+      emit(new Event.Error(ErrorKinds.of(e), e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("{} failed", command.name(), e);
-      emit(new Event.Error(command.name() + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
+      emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, command.name() + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
     } finally {
       try {
         if (touchesTree && !turnRunning) {
@@ -112,7 +112,7 @@ final class TabQueue {
         }
       } catch (RuntimeException e) {
         LOG.error("the tab's snapshot could not be taken after {}", command.name(), e);
-        emit(new Event.Error("The tab could not be read after " + command.name() + ": " + e.getMessage()));
+        emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.STORE_IO, "The tab could not be read after " + command.name() + ": " + e.getMessage()));
       }
       flush();
     }
@@ -174,7 +174,7 @@ final class TabQueue {
   void emit(Event event) {
     if (buffered != null && onQueueThread()) {
       buffered.add(event instanceof Event.Error error && error.submission().isEmpty() && running != 0
-          ? new Event.Error(error.message(), java.util.OptionalLong.of(running)) // the command that failed
+          ? new Event.Error(error.kind(), error.message(), java.util.OptionalLong.of(running)) // the command that failed
           : event);
       return;
     }

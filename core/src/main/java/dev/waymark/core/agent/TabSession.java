@@ -506,7 +506,7 @@ public final class TabSession implements AutoCloseable {
     Optional<String> unavailable = model.unavailable();
     if (opening.sendsPrompt() && unavailable.isPresent()) {
       // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
-      emit(new Event.Error(unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
+      emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.MODEL_UNAVAILABLE, unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
           + opening.prompt()));
       return;
     }

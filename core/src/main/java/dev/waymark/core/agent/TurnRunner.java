@@ -14,6 +14,7 @@ import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
 import java.util.ArrayList;
@@ -108,14 +109,20 @@ final class TurnRunner {
         follow = Optional.empty();
       } else {
         status = CheckpointStatus.FAILED;
-        emit.accept(new Event.Error(e.getMessage() + wayOut(e)));
+        emit.accept(new Event.Error(ErrorKinds.of(e), e.getMessage() + wayOut(e)));
         notSent(follow);
         follow = Optional.empty();
       }
+    } catch (CheckpointException e) {
+      status = CheckpointStatus.FAILED;
+      emit.accept(new Event.Error(ErrorKinds.of(e), e.kind() == CheckpointException.Kind.NOTHING_TO_DO ? e.getMessage()
+          : "The turn failed: " + e.getMessage()));
+      notSent(follow);
+      follow = Optional.empty();
     } catch (RuntimeException e) {
       LOG.error("turn #{} failed", n, e);
       status = CheckpointStatus.FAILED;
-      emit.accept(new Event.Error("The turn failed: " + e.getMessage()));
+      emit.accept(new Event.Error(ErrorKind.INTERNAL, "The turn failed: " + e.getMessage()));
       notSent(follow);
       follow = Optional.empty();
     }
@@ -128,7 +135,7 @@ final class TurnRunner {
     try {
       finished = Optional.of(turn.finish(status));
     } catch (CheckpointException e) {
-      emit.accept(new Event.Error("Checkpoint #" + n + " could not be stored: " + e.getMessage()));
+      emit.accept(new Event.Error(ErrorKinds.of(e), "Checkpoint #" + n + " could not be stored: " + e.getMessage()));
     }
     try {
       published.run();
@@ -236,7 +243,7 @@ final class TurnRunner {
         Conversation.append(mine, result);
       }
       if (limitReached && !state.cancellation.isCancelled()) {
-        emit.accept(new Event.Error("The turn was stopped after " + settings.get().maxStepsPerTurn() + " tool calls, its limit "
+        emit.accept(new Event.Error(ErrorKind.STEP_LIMIT, "The turn was stopped after " + settings.get().maxStepsPerTurn() + " tool calls, its limit "
             + "(maxStepsPerTurn in settings). What it did is in this checkpoint; send a message to go on."));
         return CheckpointStatus.FAILED;
       }
@@ -365,7 +372,7 @@ final class TurnRunner {
       request.add(m);
     }
     if (request.size() < 2) {
-      throw new ModelException(ModelException.Kind.BAD_REQUEST, "There is nothing to compact yet.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "There is nothing to compact yet.");
     }
     request.add(new ChatMessage.User(TabSession.COMPACT_REQUEST));
     StreamListener listener = text -> emit.accept(new Event.AssistantDelta(n, text));
@@ -388,7 +395,7 @@ final class TurnRunner {
       return ". The conversation is kept: /compact summarises it into one message (undo that to get the turns"
           + " back), or /checkpoint undo takes turns out of it; then go on.";
     }
-    if (e.kind() == ModelException.Kind.BAD_REQUEST && !e.getMessage().startsWith("There is nothing")) {
+    if (e.kind() == ModelException.Kind.BAD_REQUEST) {
       return ". The conversation is kept; if the server keeps refusing it, /checkpoint undo takes the last turn out"
           + " of what is sent.";
     }

@@ -47,9 +47,9 @@ final class ViewCursor {
   private static Checkpoint existing(TabSnapshot tab, int number) {
     int last = tab.tree().checkpoints().stream().mapToInt(Checkpoint::number).max().orElse(0);
     if (number < 0 || number > last) {
-      throw new CheckpointException("This tab has no checkpoint #" + number + " (it has #0 to #" + last + ").");
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This tab has no checkpoint #" + number + " (it has #0 to #" + last + ").");
     }
-    return tab.checkpoint(number).orElseThrow(() -> new CheckpointException("Checkpoint #" + number
+    return tab.checkpoint(number).orElseThrow(() -> new CheckpointException(CheckpointException.Kind.LOST, "Checkpoint #" + number
         + " of this tab changed no files and was not brought back from the store."));
   }
 }

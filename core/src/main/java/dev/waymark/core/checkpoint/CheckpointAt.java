@@ -17,7 +17,7 @@ public record CheckpointAt(CheckpointTree.Snapshot tree, int number) {
   public CheckpointAt {
     int wanted = number;
     if (tree.checkpoints().stream().noneMatch(c -> c.number() == wanted)) {
-      throw new CheckpointException("Tab " + tree.tabId() + " has no checkpoint #" + number + ".");
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "Tab " + tree.tabId() + " has no checkpoint #" + number + ".");
     }
   }
 

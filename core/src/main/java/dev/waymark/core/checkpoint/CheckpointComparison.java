@@ -104,7 +104,7 @@ public final class CheckpointComparison {
       Hunks hunks = new Hunks(a, b);
       return new FileText(delta, header.toString(), hunks.texts(), hunks.added(), hunks.removed(), false);
     } catch (IOException e) {
-      throw new CheckpointException("Could not read " + path + " for the diff: " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read " + path + " for the diff: " + e.getMessage(), e);
     }
   }
 
@@ -121,11 +121,11 @@ public final class CheckpointComparison {
     }
     FileText text = text(delta);
     if (text.binary() || text.hunks().isEmpty()) {
-      throw new CheckpointException(delta.path() + " has no hunks to take (" + (text.binary() ? "binary or too large"
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, delta.path() + " has no hunks to take (" + (text.binary() ? "binary or too large"
           : "only its mode differs") + "); take the whole file.");
     }
     if (hunk >= text.hunks().size()) {
-      throw new CheckpointException(delta.path() + " has " + text.hunks().size() + " hunk"
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, delta.path() + " has " + text.hunks().size() + " hunk"
           + (text.hunks().size() == 1 ? "" : "s") + "; there is no hunk " + (hunk + 1) + ".");
     }
     try {
@@ -136,7 +136,7 @@ public final class CheckpointComparison {
       FileKind kind = shape.kind();
       return new Taken(base, new FileVersion(kind, repo.insertBlobs(List.of(bytes)).get(0), shape.mode()));
     } catch (IOException e) {
-      throw new CheckpointException("Could not read " + delta.path() + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read " + delta.path() + ": " + e.getMessage(), e);
     }
   }
 

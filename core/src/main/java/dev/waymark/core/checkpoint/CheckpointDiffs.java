@@ -51,7 +51,7 @@ final class CheckpointDiffs {
         diffs.add(unifiedDiff(path, at, version.kind(), version.mode(), now, disk.blocked() ? null : disk.kind(), disk.mode()));
       }
     } catch (IOException e) {
-      throw new CheckpointException("Could not read the project's files for the diff: " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read the project's files for the diff: " + e.getMessage(), e);
     }
     return new CheckpointDiff(number, diffs);
   }
@@ -67,7 +67,7 @@ final class CheckpointDiffs {
             change.after().kind(), change.after().mode()));
       }
     } catch (IOException e) {
-      throw new CheckpointException("Could not read checkpoint #" + node.number + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read checkpoint #" + node.number + ": " + e.getMessage(), e);
     }
     return diffs;
   }

@@ -55,12 +55,12 @@ final class CheckpointGraph {
   /** The node {@code #number}; a clear error when the tab has none. */
   Node node(int number) {
     if (number < 0 || number >= nodes.size()) {
-      throw new CheckpointException("This tab has no checkpoint #" + number
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This tab has no checkpoint #" + number
           + " (it has #0 to #" + (nodes.size() - 1) + ").");
     }
     Node found = nodes.get(number);
     if (found == null) {
-      throw new CheckpointException("Checkpoint #" + number + " of this tab changed no files and was not brought back "
+      throw new CheckpointException(CheckpointException.Kind.LOST, "Checkpoint #" + number + " of this tab changed no files and was not brought back "
           + "from the store.");
     }
     return found;
@@ -115,7 +115,7 @@ final class CheckpointGraph {
       }
       names.addAll(n.saved);
     }
-    throw new CheckpointException("This tab has no save named \"" + name + "\""
+    throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This tab has no save named \"" + name + "\""
         + (names.isEmpty() ? " (it has none)." : " (it has " + String.join(", ", names) + ")."));
   }
 
@@ -177,7 +177,7 @@ final class CheckpointGraph {
   /** Where undo goes: live's parent. */
   Node undoTarget() {
     if (live.parent == null) {
-      throw new CheckpointException("Nothing to undo: #0 is the start of this tab.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing to undo: #0 is the start of this tab.");
     }
     return live.parent;
   }
@@ -186,7 +186,7 @@ final class CheckpointGraph {
   Node undoToTarget(int number) {
     Node target = node(number);
     if (target == live || !isAncestor(target, live)) {
-      throw new CheckpointException("#" + number + " does not come before the live checkpoint #" + live.number
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + number + " does not come before the live checkpoint #" + live.number
           + "; use goto to move to any checkpoint.");
     }
     return target;
@@ -194,7 +194,7 @@ final class CheckpointGraph {
 
   Node redoTarget() {
     if (redo.isEmpty()) {
-      throw new CheckpointException("Nothing to redo.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing to redo.");
     }
     return redo.peek();
   }
@@ -247,7 +247,7 @@ final class CheckpointGraph {
       }
     }
     if (!lost.isEmpty()) {
-      throw new CheckpointException("Cannot restore #" + to.number + ": what checkpoint(s) "
+      throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot restore #" + to.number + ": what checkpoint(s) "
           + String.join(", ", lost.stream().map(n -> "#" + n).toList())
           + " changed is gone from the shadow repository (deleted or damaged), so nothing was restored.");
     }

@@ -131,7 +131,7 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
       throw damaged(ref, "it has no format number");
     }
     if (format.asInt() != FORMAT) {
-      throw new CheckpointException("The manifest of " + ref + " has format " + format.asInt() + ", which this version"
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "The manifest of " + ref + " has format " + format.asInt() + ", which this version"
           + " of Waymark does not know (it reads format " + FORMAT + "); a newer Waymark wrote it.");
     }
     String tab = text(m, "tab", ref);
@@ -247,6 +247,6 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
   }
 
   private static CheckpointException damaged(String ref, String why) {
-    return new CheckpointException("The manifest of " + ref + " (waymark.json) is damaged: " + why + ".");
+    return new CheckpointException(CheckpointException.Kind.LOST, "The manifest of " + ref + " (waymark.json) is damaged: " + why + ".");
   }
 }

@@ -119,7 +119,7 @@ public final class CheckpointTree {
   public void release() {
     Optional<Turn> running = recorder.running();
     if (running.isPresent()) {
-      throw new CheckpointException("Checkpoint #" + running.get().number() + " is still running; tab " + tabId
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; tab " + tabId
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
@@ -370,7 +370,7 @@ public final class CheckpointTree {
    */
   private RestoreResult restoreFilesOnly(Node target, boolean force) {
     if (target == graph.files()) {
-      throw new CheckpointException("The files already are as #" + target.number + " holds them; nothing to restore.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The files already are as #" + target.number + " holds them; nothing to restore.");
     }
     graph.refuseLost(graph.files(), target);
     Map<String, Planned> plan = RestorePlanner.plan(graph.files(), target);
@@ -384,7 +384,7 @@ public final class CheckpointTree {
    */
   private RestoreResult restoreConversationOnly(Node target) {
     if (target == graph.live()) {
-      throw new CheckpointException("The conversation already is #" + target.number + "'s; nothing to restore.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The conversation already is #" + target.number + "'s; nothing to restore.");
     }
     int from = live();
     Node node = graph.add(graph.live(), parts.clock().instant());
@@ -406,14 +406,14 @@ public final class CheckpointTree {
     Node from = graph.node(first);
     Node to = graph.node(last);
     if (from.parent == null) {
-      throw new CheckpointException("#0 is the start of the tab; there is nothing to revert.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "#0 is the start of the tab; there is nothing to revert.");
     }
     if (!CheckpointGraph.isAncestor(from, to)) {
-      throw new CheckpointException("#" + first + " does not come before #" + last + " on one branch; a range is "
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + first + " does not come before #" + last + " on one branch; a range is "
           + "N..M with #N on the way to #M.");
     }
     if (!CheckpointGraph.isAncestor(to, graph.live())) {
-      throw new CheckpointException("#" + last + " is not on the live path (" + pathText() + "); only what the live "
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + last + " is not on the live path (" + pathText() + "); only what the live "
           + "checkpoint builds on can be reverted.");
     }
     graph.refuseLost(to, from.parent);
@@ -422,13 +422,13 @@ public final class CheckpointTree {
     if (!paths.isEmpty()) {
       for (String path : paths) {
         if (!plan.containsKey(path)) {
-          throw new CheckpointException(range + " did not change " + path + "; nothing was reverted.");
+          throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, range + " did not change " + path + "; nothing was reverted.");
         }
       }
       plan.keySet().retainAll(paths);
     }
     if (plan.isEmpty()) {
-      throw new CheckpointException(range + " changed no files; nothing to revert.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, range + " changed no files; nothing to revert.");
     }
     return asCheckpoint(graph.live(), plan, from, "Reverted " + range, force);
   }
@@ -442,7 +442,7 @@ public final class CheckpointTree {
     requireNoTurn("restore");
     java.util.Set<String> paths = projectPaths(named);
     if (paths.isEmpty()) {
-      throw new CheckpointException("Name the files to restore.");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Name the files to restore.");
     }
     Node target = graph.node(number);
     Map<String, FileVersion> wanted = graph.versionsAt(target, null);
@@ -450,7 +450,7 @@ public final class CheckpointTree {
     Map<String, Planned> plan = new TreeMap<>();
     for (String path : paths) {
       if (!wanted.containsKey(path)) {
-        throw new CheckpointException("No checkpoint of this tab changed " + path + ", so #" + number
+        throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "No checkpoint of this tab changed " + path + ", so #" + number
             + " holds no version of it; nothing was restored.");
       }
       plan.put(path, new Planned(now.get(path), wanted.get(path)));
@@ -490,7 +490,7 @@ public final class CheckpointTree {
           Optional.empty(), livePath(), action);
     }
     if (outcome.changes().isEmpty()) {
-      throw new CheckpointException("Nothing written (" + action + "): the files already are so; no checkpoint was made.");
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing written (" + action + "): the files already are so; no checkpoint was made.");
     }
     Node node = graph.add(parent, parts.clock().instant());
     for (FileChange change : outcome.changes()) {
@@ -567,7 +567,7 @@ public final class CheckpointTree {
     String path = projectPaths(java.util.Set.of(named)).iterator().next();
     CheckpointComparison.Delta delta = CheckpointComparison.deltas(from, to, java.util.Set.of(path)).stream()
         .filter(d -> d.path().equals(path)).findFirst()
-        .orElseThrow(() -> new CheckpointException("The two checkpoints hold " + path + " alike; nothing to take."));
+        .orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The two checkpoints hold " + path + " alike; nothing to take."));
     CheckpointComparison.Taken taken = comparison().taken(delta, hunk, toSide);
     return asCheckpoint(graph.live(), Map.of(path, new Planned(taken.base(), taken.target())), graph.live(), action, force);
   }
@@ -596,13 +596,13 @@ public final class CheckpointTree {
     Node live = graph.live();
     for (Node n = live; n != null; n = n.parent) {
       if (n.lost) {
-        throw new CheckpointException("Cannot save #" + live.number + ": what #" + n.number
+        throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot save #" + live.number + ": what #" + n.number
             + " changed is gone from the shadow repository (deleted or damaged).");
       }
     }
     Optional<Node> holder = graph.nodes().stream().filter(n -> n.saved.contains(name)).findFirst();
     if (holder.isPresent() && !force) {
-      throw new CheckpointException(holder.get() == live
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, holder.get() == live
           ? "#" + live.number + " is saved as " + name + " already."
           : "This tab already has a save named " + name + " (#" + holder.get().number + "); repeat with --force to move "
               + "it to #" + live.number + ", or delete it first.");
@@ -640,17 +640,17 @@ public final class CheckpointTree {
         : name.endsWith(".lock") ? "it may not end with \".lock\""
         : null;
     if (why != null) {
-      throw new CheckpointException("Not a valid save name: \"" + name + "\" (" + why + ").");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a valid save name: \"" + name + "\" (" + why + ").");
     }
   }
 
   private void requireNoTurn(String what) {
     if (released) {
-      throw new CheckpointException("Tab " + tabId + " was closed; open it again to " + what + ".");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tabId + " was closed; open it again to " + what + ".");
     }
     Optional<Turn> running = recorder.running();
     if (running.isPresent()) {
-      throw new CheckpointException("Checkpoint #" + running.get().number() + " is still running; finish or cancel it before you " + what + ".");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; finish or cancel it before you " + what + ".");
     }
   }
 }

@@ -102,7 +102,7 @@ final class CheckpointWriter {
     String tag = saveTag(name);
     ObjectId existing = parts.repo().resolve(tag);
     if (existing != null && !move) {
-      throw new CheckpointException("This tab already has a save named " + name + ".");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "This tab already has a save named " + name + ".");
     }
     List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
     for (var entry : files.entrySet()) {

@@ -64,16 +64,16 @@ public final class GitBranchExport {
     List<Checkpoint> path = path(from, to);
     String ref = Constants.R_HEADS + branch;
     if (branch.isEmpty() || branch.startsWith("-") || !Repository.isValidRefName(ref)) {
-      throw new CheckpointException("Not a valid branch name: \"" + branch + "\" (see git check-ref-format).");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a valid branch name: \"" + branch + "\" (see git check-ref-format).");
     }
     try (Repository repo = openUserRepository()) {
       Ref existing = repo.exactRef(ref);
       if (existing != null && !force) {
-        throw new CheckpointException("The branch " + branch + " exists already (at "
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "The branch " + branch + " exists already (at "
             + existing.getObjectId().abbreviate(7).name() + "); choose another name, or --force to replace it.");
       }
       if (existing != null && ref.equals(repo.getFullBranch())) {
-        throw new CheckpointException("The branch " + branch + " is checked out: replacing it would move your HEAD; "
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "The branch " + branch + " is checked out: replacing it would move your HEAD; "
             + "choose another name.");
       }
       String prefix = prefix(repo);
@@ -126,7 +126,7 @@ public final class GitBranchExport {
           made.add(new Made(parent, List.copyOf(squashedNumbers), subject, writer.changedSince(head, walk)));
         }
         if (made.isEmpty()) {
-          throw new CheckpointException("Nothing to export: from #" + from.number() + " to #" + to.number()
+          throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing to export: from #" + from.number() + " to #" + to.number()
               + " no file changed from what HEAD holds; no branch was written.");
         }
         inserter.flush();
@@ -137,20 +137,20 @@ public final class GitBranchExport {
         update.setRefLogMessage("waymark: export of checkpoints #" + from.number() + "..#" + to.number(), false);
         RefUpdate.Result result = update.update(walk);
         if (!List.of(RefUpdate.Result.NEW, RefUpdate.Result.FORCED, RefUpdate.Result.FAST_FORWARD).contains(result)) {
-          throw new CheckpointException("Could not write the branch " + branch + " (" + result + "); nothing else changed.");
+          throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not write the branch " + branch + " (" + result + "); nothing else changed.");
         }
         return new Result(branch, Optional.ofNullable(head), made,
             Optional.ofNullable(existing).map(Ref::getObjectId), skipped);
       }
     } catch (IOException e) {
-      throw new CheckpointException("Could not export to the branch " + branch + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not export to the branch " + branch + ": " + e.getMessage(), e);
     }
   }
 
   /** The checkpoints after {@code from} up to {@code to}, oldest first; refused unless {@code from} is on the way to {@code to}. */
   static List<Checkpoint> path(CheckpointAt from, CheckpointAt to) {
     if (!from.tabId().equals(to.tabId())) {
-      throw new CheckpointException("An export follows one tab's checkpoints; " + from.tabId() + " and " + to.tabId()
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "An export follows one tab's checkpoints; " + from.tabId() + " and " + to.tabId()
           + " are two tabs.");
     }
     Map<Integer, Checkpoint> all = to.byNumber();
@@ -161,11 +161,11 @@ public final class GitBranchExport {
       c = all.get(c.parent());
     }
     if (c == null) {
-      throw new CheckpointException("#" + from.number() + " is not on the way to #" + to.number() + ": an export takes "
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + from.number() + " is not on the way to #" + to.number() + ": an export takes "
           + "a path A..B with #A before #B on one branch (checkpoints list shows the branches).");
     }
     if (path.isEmpty()) {
-      throw new CheckpointException("Nothing to export: #" + from.number() + ".." + "#" + to.number()
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing to export: #" + from.number() + ".." + "#" + to.number()
           + " holds no checkpoint (A..B exports those after #A up to #B).");
     }
     Collections.reverse(path);
@@ -188,13 +188,13 @@ public final class GitBranchExport {
   private Repository openUserRepository() throws IOException {
     FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(project.toFile());
     if (builder.getGitDir() == null) {
-      throw new CheckpointException("The project " + project + " is not in a git repository, so there is no branch to "
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "The project " + project + " is not in a git repository, so there is no branch to "
           + "export to: run `git init` (and commit) first.");
     }
     Repository repo = builder.setMustExist(true).build();
     if (repo.isBare()) {
       repo.close();
-      throw new CheckpointException("The project's repository " + builder.getGitDir() + " is bare; nothing to export to.");
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "The project's repository " + builder.getGitDir() + " is bare; nothing to export to.");
     }
     return repo;
   }

@@ -118,7 +118,7 @@ public final class ShadowStore implements AutoCloseable {
     Path project = realProject(projectDir);
     Path storeDir = home.projectsDir().resolve(projectId(project));
     if (storeDir.startsWith(project)) {
-      throw new CheckpointException("The Waymark home " + home.root() + " lies inside the project " + project
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "The Waymark home " + home.root() + " lies inside the project " + project
           + "; Waymark never creates files inside a project. Set WAYMARK_HOME elsewhere.");
     }
     try {
@@ -132,7 +132,7 @@ public final class ShadowStore implements AutoCloseable {
           .run(() -> ShadowRepository.openOrCreate(storeDir.resolve("shadow.git")));
       return new ShadowStore(project, storeDir, repo, retention, clock, List.copyOf(exclusions));
     } catch (IOException e) {
-      throw new CheckpointException("Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not open the checkpoint store in " + storeDir + ": " + e.getMessage(), e);
     }
   }
 
@@ -154,10 +154,10 @@ public final class ShadowStore implements AutoCloseable {
     try {
       project = projectDir.toRealPath();
     } catch (IOException e) {
-      throw new CheckpointException("The project directory " + projectDir + " does not exist or cannot be read.", e);
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "The project directory " + projectDir + " does not exist or cannot be read.", e);
     }
     if (!Files.isDirectory(project)) {
-      throw new CheckpointException("The project path " + projectDir + " is not a directory.");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "The project path " + projectDir + " is not a directory.");
     }
     return project;
   }
@@ -192,7 +192,7 @@ public final class ShadowStore implements AutoCloseable {
   public CheckpointTree openTab(String tabId) {
     checkTabId(tabId);
     if (!parts.repo().refs(tagPrefix(tabId)).isEmpty()) {
-      throw new CheckpointException("Tab " + tabId + " already has checkpoints in this project; "
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tabId + " already has checkpoints in this project; "
           + "open it from its session, or delete the tab first.");
     }
     parts.tabLocks().claim(tabId);
@@ -388,7 +388,7 @@ public final class ShadowStore implements AutoCloseable {
 
   private static void checkTabId(String tabId) {
     if (tabId == null || !TAB_ID.matcher(tabId).matches()) {
-      throw new CheckpointException("Not a valid tab id: \"" + tabId + "\" (letters, digits, - and _ only)");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a valid tab id: \"" + tabId + "\" (letters, digits, - and _ only)");
     }
   }
 

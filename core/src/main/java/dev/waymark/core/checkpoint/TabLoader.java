@@ -45,17 +45,17 @@ final class TabLoader {
         } else if (rest.startsWith("saved/")) {
           CheckpointManifest manifest = manifest(ref.getObjectId(), ref.getName());
           if (!manifest.tab().equals(tabId)) {
-            throw new CheckpointException(ref.getName() + " holds a save of tab " + manifest.tab() + ", not of " + tabId
+            throw new CheckpointException(CheckpointException.Kind.LOST, ref.getName() + " holds a save of tab " + manifest.tab() + ", not of " + tabId
                 + ": the shadow repository " + parts.shadowDirectory() + " was changed by hand or is damaged.");
           }
           saves.computeIfAbsent(manifest.checkpoint(), k -> new TreeSet<>()).add(rest.substring("saved/".length()));
         }
       }
     } catch (IOException e) {
-      throw new CheckpointException("Could not read the checkpoints of tab " + tabId + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read the checkpoints of tab " + tabId + ": " + e.getMessage(), e);
     }
     if (stored.isEmpty() && saves.isEmpty()) {
-      throw new CheckpointException("This project has no checkpoints of tab " + tabId + ".");
+      throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This project has no checkpoints of tab " + tabId + ".");
     }
     CheckpointTree tree = new CheckpointTree(parts, tabId, GraphLoader.rebuild(stored, saves, parts.clock().instant()), false);
     List<String> notes = parts.captures().recover(tree.history());
@@ -69,7 +69,7 @@ final class TabLoader {
   private CheckpointManifest manifest(ObjectId commit, String ref) throws IOException {
     byte[] bytes = parts.repo().readAt(commit, "waymark.json");
     if (bytes == null) {
-      throw new CheckpointException(ref + " has no waymark.json manifest");
+      throw new CheckpointException(CheckpointException.Kind.LOST, ref + " has no waymark.json manifest");
     }
     return CheckpointManifest.parse(bytes, ref);
   }
@@ -78,7 +78,7 @@ final class TabLoader {
     CheckpointManifest manifest = manifest(commit, ref);
     // a tag is trusted for its number only if its manifest says the same: else the tree would take one checkpoint for another
     if (!ref.equals(ShadowStore.tagPrefix(manifest.tab()) + manifest.checkpoint())) {
-      throw new CheckpointException(ref + " holds the manifest of " + manifest.tab() + " #" + manifest.checkpoint()
+      throw new CheckpointException(CheckpointException.Kind.LOST, ref + " holds the manifest of " + manifest.tab() + " #" + manifest.checkpoint()
           + ", not of its own checkpoint: the shadow repository " + parts.shadowDirectory() + " was changed by hand or is "
           + "damaged. Point the tag back at its own commit, or delete it (git --git-dir=... tag -d).");
     }

@@ -152,7 +152,7 @@ public final class Turn implements TabRecords {
     try {
       return tree.readProjectFile(WorkTree.checkPath(path));
     } catch (IOException e) {
-      throw new CheckpointException("Could not read " + path + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read " + path + ": " + e.getMessage(), e);
     }
   }
 

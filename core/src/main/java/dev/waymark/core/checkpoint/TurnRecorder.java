@@ -56,7 +56,7 @@ final class TurnRecorder {
   FileVersion record(Node node, String path, FileVersion before, FileState after) {
     checkRecordable(node, path);
     if (before.exists() && !parts.repo().has(before.blob())) {
-      throw new CheckpointException("The earlier content of " + path + " (blob " + before.blob().name()
+      throw new CheckpointException(CheckpointException.Kind.LOST, "The earlier content of " + path + " (blob " + before.blob().name()
           + ") is not in the shadow repository");
     }
     FileVersion last = parts.repo().insert(List.of(after)).get(0);
@@ -134,7 +134,7 @@ final class TurnRecorder {
   /** Ends the running checkpoint with {@code status}: its final commit, or no tag without changes. */
   void finish(Node node, CheckpointStatus status) {
     if (running == null || running.node != node) {
-      throw new CheckpointException("Checkpoint #" + node.number + " is finished already.");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + node.number + " is finished already.");
     }
     if (status == CheckpointStatus.RUNNING) {
       throw new IllegalArgumentException("finish with done, cancelled or failed");
@@ -159,7 +159,7 @@ final class TurnRecorder {
    */
   <T> T amend(Turn turn, Function<Turn, T> work) {
     if (running != null) {
-      throw new CheckpointException("Checkpoint #" + running.number() + " is running; nothing can be amended now.");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.number() + " is running; nothing can be amended now.");
     }
     running = turn;
     try {
@@ -176,7 +176,7 @@ final class TurnRecorder {
 
   private void checkRunning(Node node, String why) {
     if (running == null || running.node != node) {
-      throw new CheckpointException("Checkpoint #" + node.number + " is finished; " + why + ".");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + node.number + " is finished; " + why + ".");
     }
   }
 
@@ -202,7 +202,7 @@ final class TurnRecorder {
     try {
       parts.workTree().refuseLinkedParent(path);
     } catch (IOException e) {
-      throw new CheckpointException("Could not check " + path + ": " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not check " + path + ": " + e.getMessage(), e);
     }
   }
 }

@@ -101,12 +101,12 @@ public sealed interface Event {
   record Warning(String message) implements Event {}
 
   /**
-   * Something went wrong; {@code submission} is the id {@code submit} returned for the command that
-   * failed, when a command failed (not, say, a model call inside a turn).
+   * Something went wrong, of {@code kind}; {@code submission} is the id {@code submit} returned for
+   * the command that failed, when a command failed (not, say, a model call inside a turn).
    */
-  record Error(String message, java.util.OptionalLong submission) implements Event {
-    public Error(String message) {
-      this(message, java.util.OptionalLong.empty());
+  record Error(ErrorKind kind, String message, java.util.OptionalLong submission) implements Event {
+    public Error(ErrorKind kind, String message) {
+      this(kind, message, java.util.OptionalLong.empty());
     }
   }
 

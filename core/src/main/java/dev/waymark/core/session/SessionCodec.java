@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,19 +70,19 @@ public final class SessionCodec {
   /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */
   public static CheckpointTree.Snapshot snapshot(SessionFile.Tab tab) {
     if (tab.tabId() == null || !tab.tabId().matches("[A-Za-z0-9_-]{1,64}")) {
-      throw new SessionException("a tab without a usable id");
+      throw new SessionException(ErrorKind.LOST, "a tab without a usable id");
     }
     Set<Integer> numbers = new java.util.HashSet<>();
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       boolean start = cp.number() == 0 && cp.parent() == -1;
       if (cp.number() < 0 || cp.number() > 10_000_000 || !numbers.add(cp.number())
           || (!start && (cp.parent() < 0 || cp.parent() >= cp.number() || !numbers.contains(cp.parent())))) {
-        throw new SessionException("tab " + tab.tabId() + " has a checkpoint #" + cp.number() + " that does not fit its tree");
+        throw new SessionException(ErrorKind.LOST, "tab " + tab.tabId() + " has a checkpoint #" + cp.number() + " that does not fit its tree");
       }
     }
     for (int n : concat(List.of(tab.live(), tab.filesAt()), tab.redo())) {
       if (n != 0 && !numbers.contains(n)) {
-        throw new SessionException("tab " + tab.tabId() + " refers to checkpoint #" + n + ", which it does not have");
+        throw new SessionException(ErrorKind.LOST, "tab " + tab.tabId() + " refers to checkpoint #" + n + ", which it does not have");
       }
     }
     List<Checkpoint> checkpoints = new ArrayList<>();
@@ -136,19 +137,19 @@ public final class SessionCodec {
 
   private static FileVersion version(SessionFile.Version v) {
     if (v == null) {
-      throw new SessionException("a file change without its versions");
+      throw new SessionException(ErrorKind.LOST, "a file change without its versions");
     }
     FileKind kind = FileKind.valueOf(v.kind().toUpperCase(Locale.ROOT));
     int mode;
     try {
       mode = FileModes.parse(v.mode());
     } catch (IllegalArgumentException e) {
-      throw new SessionException("a file version with a bad mode \"" + v.mode() + "\"");
+      throw new SessionException(ErrorKind.LOST, "a file version with a bad mode \"" + v.mode() + "\"");
     }
     try {
       return kind == FileKind.ABSENT ? FileVersion.ABSENT : new FileVersion(kind, ObjectId.fromString(v.blob()), mode);
     } catch (IllegalArgumentException e) {
-      throw new SessionException("a bad file version (" + e.getMessage() + ")");
+      throw new SessionException(ErrorKind.LOST, "a bad file version (" + e.getMessage() + ")");
     }
   }
 
@@ -203,7 +204,7 @@ public final class SessionCodec {
               .map(r -> new ChatMessage.Reasoning(r.text(), r.signature(), r.redacted())).toList());
       case "tool" -> new ChatMessage.ToolResult(m.toolCallId(), m.toolName(), text, Boolean.TRUE.equals(m.isError()));
       case "system" -> new ChatMessage.System(text);
-      default -> throw new SessionException("a message with an unknown role \"" + m.role() + "\"");
+      default -> throw new SessionException(ErrorKind.LOST, "a message with an unknown role \"" + m.role() + "\"");
     };
   }
 
@@ -232,7 +233,8 @@ public final class SessionCodec {
       } else if (event instanceof Event.Warning e) {
         entries.add(entry("warning", e.message()));
       } else if (event instanceof Event.Error e) {
-        entries.add(entry("error", e.message()));
+        // the kind rides in status: an error has no status of its own
+        entries.add(new SessionFile.Entry("error", e.message(), null, null, null, null, e.kind().code()));
       } else if (event instanceof Event.ToolCallProposed e) {
         entries.add(new SessionFile.Entry("tool", null, call(e.call()), e.summary(), e.preview(), null, null));
       } else if (event instanceof Event.ToolCallFinished e) {
@@ -285,7 +287,7 @@ public final class SessionCodec {
         case "answer" -> events.add(new Event.AssistantDelta(n, text));
         case "steering" -> events.add(new Event.SteeringFolded(n, text));
         case "warning" -> events.add(new Event.Warning(text));
-        case "error" -> events.add(new Event.Error(text));
+        case "error" -> events.add(new Event.Error(dev.waymark.core.protocol.ErrorKind.ofCode(e.status()), text));
         case "tool" -> events.add(new Event.ToolCallProposed(n, view(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
             e.preview() == null ? "" : e.preview(), false));
         case "result" -> {
@@ -297,7 +299,7 @@ public final class SessionCodec {
         // shown again as the checkpoint it made (its live path ends there); where the tab stands comes after
         case "restored" -> events.add(new Event.CheckpointRestored(new dev.waymark.core.protocol.RestoreOutcome(true,
             cp.parent(), -1, List.of(), List.of(), List.of(), Optional.empty(), List.of(n), text), Optional.empty(), ""));
-        default -> throw new SessionException("checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
+        default -> throw new SessionException(ErrorKind.LOST, "checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
       }
     }
     return events;
@@ -305,14 +307,14 @@ public final class SessionCodec {
 
   private static String required(String value, String what) {
     if (value == null) {
-      throw new SessionException(what + " is missing");
+      throw new SessionException(ErrorKind.LOST, what + " is missing");
     }
     return value;
   }
 
   private static SessionFile.ToolCallRecord required(SessionFile.ToolCallRecord call, SessionFile.Checkpoint cp) {
     if (call == null || call.id() == null || call.name() == null) {
-      throw new SessionException("checkpoint #" + cp.number() + " has a transcript line without its tool call");
+      throw new SessionException(ErrorKind.LOST, "checkpoint #" + cp.number() + " has a transcript line without its tool call");
     }
     return call;
   }

@@ -1,12 +1,25 @@
 package dev.waymark.core.session;
 
-/** A session that cannot be saved, found or read; the message says which and why, for a user. */
+import dev.waymark.core.protocol.ErrorKind;
+
+/**
+ * A session that cannot be saved, found or read; the message says which and why, for a user, and
+ * the kind what sort of failure it is, for callers.
+ */
 public final class SessionException extends RuntimeException {
-  public SessionException(String message) {
+  private final ErrorKind kind;
+
+  public SessionException(ErrorKind kind, String message) {
     super(message);
+    this.kind = kind;
   }
 
-  public SessionException(String message, Throwable cause) {
+  public SessionException(ErrorKind kind, String message, Throwable cause) {
     super(message, cause);
+    this.kind = kind;
+  }
+
+  public ErrorKind kind() {
+    return kind;
   }
 }

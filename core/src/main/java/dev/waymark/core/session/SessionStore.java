@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -75,7 +76,7 @@ public final class SessionStore {
 
   public Path file(String id) {
     if (!ID.matcher(id).matches()) {
-      throw new SessionException("Not a session id: \"" + id + "\".");
+      throw new SessionException(ErrorKind.REFUSED, "Not a session id: \"" + id + "\".");
     }
     return directory.resolve(id + ".json");
   }
@@ -96,7 +97,7 @@ public final class SessionStore {
     } catch (java.nio.file.NoSuchFileException gone) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not read " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -138,7 +139,7 @@ public final class SessionStore {
       var attributes = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class);
       return new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes));
     } catch (IOException e) {
-      throw new SessionException("Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
     }
   }
 
@@ -150,7 +151,7 @@ public final class SessionStore {
     for (Listing listing : list()) {
       if (idOrName.equals(listing.name()) || listing.id().startsWith(idOrName)) {
         if (listing.problem().isPresent()) {
-          throw new SessionException(listing.problem().get());
+          throw new SessionException(ErrorKind.STORE_IO, listing.problem().get());
         }
         return read(listing.file());
       }
@@ -163,7 +164,7 @@ public final class SessionStore {
         }
       }
     }
-    throw new SessionException("No session \"" + idOrName + "\" in " + directory
+    throw new SessionException(ErrorKind.NOT_FOUND, "No session \"" + idOrName + "\" in " + directory
         + ". `waymark sessions` lists them.");
   }
 
@@ -179,7 +180,7 @@ public final class SessionStore {
     }
     Listing newest = all.get(0);
     if (newest.problem().isPresent()) {
-      throw new SessionException("The newest session file " + newest.file() + " cannot be loaded: "
+      throw new SessionException(ErrorKind.LOST, "The newest session file " + newest.file() + " cannot be loaded: "
           + newest.problem().get() + " Name another session (--session ID or --resume ID; `waymark sessions` "
           + "lists them), or move that file away.");
     }
@@ -247,7 +248,7 @@ public final class SessionStore {
         }
       }
     } catch (IOException e) {
-      throw new SessionException("Could not list the sessions in " + directory + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not list the sessions in " + directory + ": " + e.getMessage(), e);
     }
     all.sort(Comparator.comparing(Listing::updated, Comparator.nullsFirst(Comparator.naturalOrder())).reversed());
     return all;
@@ -275,13 +276,13 @@ public final class SessionStore {
     try {
       store.deleteTabs(only);
     } catch (dev.waymark.core.checkpoint.lib.CheckpointException inUse) {
-      throw new SessionException("Session " + session.id() + " was not deleted: " + inUse.getMessage()
+      throw new SessionException(ErrorKind.BUSY, "Session " + session.id() + " was not deleted: " + inUse.getMessage()
           + " Nothing was deleted.", inUse);
     }
     try {
       Files.deleteIfExists(file(session.id()));
     } catch (IOException e) {
-      throw new SessionException("Could not delete " + file(session.id()) + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not delete " + file(session.id()) + ": " + e.getMessage(), e);
     }
     return session;
   }
@@ -292,31 +293,31 @@ public final class SessionStore {
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not read " + file + ": " + e.getMessage(), e);
     }
     JsonNode tree;
     try {
       tree = JSON.readTree(bytes);
     } catch (JsonProcessingException e) {
-      throw new SessionException(file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
+      throw new SessionException(ErrorKind.LOST, file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
     } catch (IOException e) {
-      throw new SessionException("Could not read " + file + ": " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.STORE_IO, "Could not read " + file + ": " + e.getMessage(), e);
     }
     if (tree == null || !tree.isObject()) {
-      throw new SessionException(file + ": not a session file (no JSON object). It was left as it is.");
+      throw new SessionException(ErrorKind.LOST, file + ": not a session file (no JSON object). It was left as it is.");
     }
     int schema = tree.path("schemaVersion").asInt(-1);
     if (schema > SCHEMA_VERSION) {
-      throw new SessionException(file + " was written by a newer Waymark (session format " + schema
+      throw new SessionException(ErrorKind.UNSUPPORTED, file + " was written by a newer Waymark (session format " + schema
           + "; this one reads up to " + SCHEMA_VERSION + "). Update Waymark to open it; the file was left as it is.");
     }
     if (schema < 1) {
-      throw new SessionException(file + ": not a session file (no schemaVersion). It was left as it is.");
+      throw new SessionException(ErrorKind.LOST, file + ": not a session file (no schemaVersion). It was left as it is.");
     }
     try {
       SessionFile session = JSON.treeToValue(tree, SessionFile.class);
       if (session.id() == null || session.tabs() == null) {
-        throw new SessionException(file + ": a session file without an id. It was left as it is.");
+        throw new SessionException(ErrorKind.LOST, file + ": a session file without an id. It was left as it is.");
       }
       for (SessionFile.Tab tab : session.tabs()) {
         try {
@@ -324,17 +325,17 @@ public final class SessionStore {
           SessionCodec.memory(tab);
           SessionCodec.history(tab);
         } catch (RuntimeException e) {
-          throw new SessionException(file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
+          throw new SessionException(ErrorKind.LOST, file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
         }
       }
       return session;
     } catch (JsonProcessingException e) {
-      throw new SessionException(file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
+      throw new SessionException(ErrorKind.LOST, file + where(e) + ": not a valid session file (" + e.getOriginalMessage() + "). It was left as it is.", e);
     } catch (RuntimeException e) {
       if (e instanceof SessionException) {
         throw e;
       }
-      throw new SessionException(file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
+      throw new SessionException(ErrorKind.LOST, file + ": not a valid session file (" + e.getMessage() + "). It was left as it is.", e);
     }
   }
 

@@ -221,7 +221,7 @@ abstract class AbstractTool implements Tool {
     try {
       previous = turn.recordAhead(file.relative(), before, after);
     } catch (CheckpointException e) {
-      throw new CheckpointException(file.relative() + " could not be checkpointed (" + e.getMessage()
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, file.relative() + " could not be checkpointed (" + e.getMessage()
           + "), so the change was not made: the file is as it was.", e);
     }
     try {

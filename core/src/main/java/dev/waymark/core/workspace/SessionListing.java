@@ -1,6 +1,7 @@
 package dev.waymark.core.workspace;
 
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
@@ -51,7 +52,7 @@ final class SessionListing {
   SessionFile deleteSession(String idOrName, String currentId, String currentLabel) {
     SessionFile file = files.load(idOrName);
     if (file.id().equals(currentId)) {
-      throw new SessionException("Session " + currentLabel + " is the one open; load another first.");
+      throw new SessionException(ErrorKind.BUSY, "Session " + currentLabel + " is the one open; load another first.");
     }
     return files.delete(file.id(), store);
   }

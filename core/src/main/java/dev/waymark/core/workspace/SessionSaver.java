@@ -1,6 +1,7 @@
 package dev.waymark.core.workspace;
 
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
@@ -165,13 +166,13 @@ final class SessionSaver {
         return write(newName, null, null, true);
       });
     } catch (RejectedExecutionException closed) {
-      throw new SessionException("The session is closed.");
+      throw new SessionException(ErrorKind.REFUSED, "The session is closed.");
     }
     try {
       return done.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SessionException("Interrupted while saving the session.", e);
+      throw new SessionException(ErrorKind.INTERRUPTED, "Interrupted while saving the session.", e);
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     }
@@ -198,7 +199,7 @@ final class SessionSaver {
    */
   private synchronized String write(String newName, WorkspaceTab drafted, String draft, boolean explicit) {
     if (newName != null && !newName.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-      throw new SessionException("Not a session name: \"" + newName + "\" (letters, digits, '.', '-' and '_').");
+      throw new SessionException(ErrorKind.REFUSED, "Not a session name: \"" + newName + "\" (letters, digits, '.', '-' and '_').");
     }
     List<SessionFile.Tab> records = new ArrayList<>();
     boolean empty = newName == null;

@@ -2,6 +2,7 @@ package dev.waymark.core.workspace;
 
 import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.CheckpointTree;
@@ -265,7 +266,7 @@ public final class Workspace implements AutoCloseable {
     save(null);
     SessionFile file = files.load(idOrName);
     if (file.id().equals(id())) {
-      throw new SessionException("Session " + label() + " is the one open.");
+      throw new SessionException(ErrorKind.BUSY, "Session " + label() + " is the one open.");
     }
     List<WorkspaceTab> old = List.copyOf(tabs);
     Opened opened = open(file);

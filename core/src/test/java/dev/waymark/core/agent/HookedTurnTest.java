@@ -40,12 +40,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Hooks run by a tab at its events, real scripts in real processes, as Claude Code runs them. */
+@Tag("process")
 class HookedTurnTest {
   @TempDir Path temp;
   Path project;

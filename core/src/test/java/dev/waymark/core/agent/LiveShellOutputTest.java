@@ -24,10 +24,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A running command's output reaches the front ends as it comes, throttled, before the call's result. */
+@Tag("process")
 class LiveShellOutputTest {
   @TempDir Path temp;
   Path project;

@@ -44,6 +44,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,6 +97,7 @@ class TabSessionTest {
     return out.lines().filter(l -> l.startsWith("opened") || l.contains("in use")).findFirst().orElse(out);
   }
 
+  @Tag("process")
   @Test
   void closingATabsSessionLetsAnotherProcessOpenTheTab() throws Exception {
     start(ApprovalMode.YOLO, false);
@@ -160,6 +162,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("second"));
     await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
     assertThat(find(Event.Error.class).message()).contains("HTTP 400", "/checkpoint undo");
+    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED);
 
     session.submit(Command.Undo.one());
     await(Event.CheckpointRestored.class, e -> true);
@@ -229,6 +232,7 @@ class TabSessionTest {
     await(Event.TurnFinished.class, e -> true);
 
     assertThat(find(Event.Error.class).message()).contains("too long", "/compact", "/checkpoint undo");
+    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.CONTEXT_TOO_LONG);
   }
 
   @Test
@@ -316,9 +320,10 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> call("write", "{\"path\":\"a.txt\",\"content\":\"partial\"}"));
     model.respond(r -> {
-      r.cancellation.onCancel(() -> { });
-      while (!r.cancellation.isCancelled()) {
-        sleep(5);
+      CountDownLatch cancelled = new CountDownLatch(1);
+      r.cancellation.onCancel(cancelled::countDown);
+      if (!r.cancellation.isCancelled()) {
+        awaitLatch(cancelled); // the Cancel the test submits
       }
       throw new ModelException(ModelException.Kind.CANCELLED, "cancelled");
     });
@@ -514,6 +519,8 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     session.submit(new Command.Restore(0, null, false)); // no scope: not a CheckpointException
     assertThat(await(Event.Error.class, e -> true).message()).isNotBlank();
+    assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
+        .isEqualTo(dev.waymark.core.protocol.ErrorKind.INTERNAL);
 
     model.respond(r -> text("still here"));
     session.submit(new Command.SendPrompt("hello"));
@@ -530,6 +537,7 @@ class TabSessionTest {
     assertThat(failed).isGreaterThan(listed);
     assertThat(viewed).isGreaterThan(failed);
     Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
     assertThat(error.submission()).hasValue(failed);
     assertThat(error.message()).contains("99");
   }
@@ -640,6 +648,7 @@ class TabSessionTest {
     session.subscribe(queue::add);
     session.submit(new Command.SendPrompt("hello"));
     Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_UNAVAILABLE);
     assertThat(error.message()).contains("No model is configured.", "not sent", "hello");
     session.idle().get(10, java.util.concurrent.TimeUnit.SECONDS);
     assertThat(session.snapshot().tree().checkpoints()).as("only #0: no failed checkpoint").hasSize(1);
@@ -737,6 +746,8 @@ class TabSessionTest {
     session.submit(Command.Undo.one());
     session.submit(new Command.Save("four"));
     assertThat(await(Event.Error.class, e -> true).message()).contains("already has a save named four (#1)", "--force");
+    assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
+        .isEqualTo(dev.waymark.core.protocol.ErrorKind.REFUSED);
     session.submit(new Command.Save("four", true));
     Event.CheckpointSaved moved = await(Event.CheckpointSaved.class, e -> true);
     assertThat(moved.checkpoint().number()).isZero();
@@ -751,6 +762,8 @@ class TabSessionTest {
     assertThat(session.checkpoints().snapshot().saves()).doesNotContainKey("four");
     session.submit(new Command.GoToSaved("four", false));
     assertThat(await(Event.Error.class, e -> true).message()).contains("no save named \"four\"");
+    assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
+        .isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
   }
 
   @Test
@@ -790,6 +803,8 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     session.submit(Command.View.at(7));
     assertThat(await(Event.Error.class, e -> true).message()).contains("7");
+    assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
+        .isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
     session.idle().get(10, TimeUnit.SECONDS);
     assertThat(session.snapshot().view().live()).isTrue();
   }
@@ -1001,6 +1016,7 @@ class TabSessionTest {
 
     assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("3 tool calls", "maxStepsPerTurn");
+    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.STEP_LIMIT);
     assertThat(model.requests).hasSize(4);
     assertThat(project.resolve("f2.txt")).exists();
     assertThat(project.resolve("f3.txt")).doesNotExist();
@@ -1020,6 +1036,7 @@ class TabSessionTest {
 
     assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("OPENAI_API_KEY");
+    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED);
     assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("hello");
   }
 
@@ -1098,6 +1115,15 @@ class TabSessionTest {
 
   private static ChatResponse text(String text, long in, long out) {
     return new ChatResponse(new ChatMessage.Assistant(text, List.of()), Optional.of(new ChatResponse.Usage(in, out)), "stop");
+  }
+
+  @Test
+  void aCompactionWithNothingToCompactSaysSoAsNothingToDoWithoutTheServersWayOut() throws Exception {
+    start(ApprovalMode.YOLO, false);
+    session.submit(new Command.Compact());
+    Event.Error error = await(Event.Error.class, e -> true);
+    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.NOTHING_TO_DO);
+    assertThat(error.message()).isEqualTo("There is nothing to compact yet.");
   }
 
   @Test
@@ -1258,14 +1284,6 @@ class TabSessionTest {
       }
     } catch (InterruptedException e) {
       throw new AssertionError(e);
-    }
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

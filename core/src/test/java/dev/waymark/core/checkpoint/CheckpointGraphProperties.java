@@ -28,6 +28,7 @@ import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.statistics.Statistics;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -49,6 +50,7 @@ import org.eclipse.jgit.lib.ObjectId;
  *
  * <p>Each try is a list of numbers, each read as one step; shrinking shortens the list.
  */
+@Tag("load")
 class CheckpointGraphProperties {
   static final List<String> PATHS = List.of("a.txt", "b.txt", "src/c.txt", "run.sh");
   static final List<FileVersion> VERSIONS = List.of(

@@ -56,6 +56,14 @@ class CheckpointPackagesTest {
     assertThat(upward).isEmpty();
   }
 
+  /** The values and file utilities at the bottom could be lifted out as a library of their own. */
+  @Test
+  void libUsesNothingOfWaymark() {
+    assertThat(CORE.uses().stream()
+        .filter(use -> use.from().equals(ENGINE + ".lib") && use.to().startsWith("dev.waymark"))
+        .toList()).isEmpty();
+  }
+
   @Test
   void theFacadeUsesNoWaymarkPackageOutsideTheEngine() {
     List<PackageGraph.Use> outside = CORE.uses().stream()

@@ -46,6 +46,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
@@ -90,6 +91,7 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * The statistics (in the surefire output) show how many tries reached each notable situation,
  * and coverage floors fail the property should the generator stop reaching them.
  */
+@Tag("load")
 class CheckpointTreeProperties {
   /** Where each try's project and home go: memory when the machine has it, else the temp dir. */
   static final Path SCRATCH = Files.isDirectory(Path.of("/dev/shm")) && Files.isWritable(Path.of("/dev/shm"))

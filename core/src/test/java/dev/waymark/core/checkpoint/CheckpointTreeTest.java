@@ -9,10 +9,12 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -421,6 +423,7 @@ class CheckpointTreeTest {
         .isEqualTo("rw-------");
   }
 
+  @Tag("process")
   @Test
   void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
     try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
@@ -556,13 +559,18 @@ class CheckpointTreeTest {
 
   @Test
   void unknownCheckpointsAndBadPathsGetClearMessages() {
-    assertThatThrownBy(() -> tab.goTo(7)).hasMessage("This tab has no checkpoint #7 (it has #0 to #0).");
-    assertThatThrownBy(tab::undo).hasMessageContaining("Nothing to undo");
+    assertThatThrownBy(() -> tab.goTo(7)).hasMessage("This tab has no checkpoint #7 (it has #0 to #0).")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.NOT_FOUND);
+    assertThatThrownBy(tab::undo).hasMessageContaining("Nothing to undo")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.NOTHING_TO_DO);
     Turn turn = tab.begin();
     for (String bad : new String[] {"../x", "/etc/passwd", "a/../b", "a//b", ".git/config", "", "a/"}) {
       assertThatThrownBy(() -> turn.record(bad, FileState.absent(), FileState.regular("x")))
-          .isInstanceOf(CheckpointException.class);
+          .isInstanceOf(CheckpointException.class)
+          .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.REFUSED);
     }
+    assertThatThrownBy(() -> tab.begin()).as("one turn at a time")
+        .extracting(e -> ((CheckpointException) e).kind()).isEqualTo(CheckpointException.Kind.BUSY);
   }
 
   @Test
@@ -816,10 +824,7 @@ class CheckpointTreeTest {
       fx.turn(tab, "a.txt", i + "\n");
     }
     java.nio.file.Path packed = fx.store.shadowDirectory().resolve("packed-refs");
-    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    while (!java.nio.file.Files.exists(packed) && System.nanoTime() < end) {
-      Thread.sleep(50);
-    }
+    Eventually.until("the refs were packed", () -> java.nio.file.Files.exists(packed));
     assertThat(packed).exists();
     assertThat(java.nio.file.Files.readString(packed)).contains("refs/tags/waymark/tab1/64");
     assertThat(fx.tags("tab1")).hasSize(64);

@@ -26,6 +26,7 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -266,6 +267,7 @@ class EdgeCaseTest {
     assertThat(tool.bytes("new-empty")).isEmpty();
   }
 
+  @Tag("load")
   @Test
   void aFiftyMegabyteBinaryFileSurvivesUndoAndRedoByteForByte() throws IOException {
     long size = 50L * 1024 * 1024 + 3;

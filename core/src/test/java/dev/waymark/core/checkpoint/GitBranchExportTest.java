@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A path of checkpoints written as commits of a branch of the user's repository, read back with the real git. */
+@org.junit.jupiter.api.Tag("process") // runs the real git
 class GitBranchExportTest {
   @TempDir Path temp;
   StoreFixture fx;

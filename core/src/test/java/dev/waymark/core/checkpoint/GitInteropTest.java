@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own git repository and git configuration. Needs {@code git} on PATH: without it every test
  * fails with a message saying so (CI installs it).
  */
+@Tag("process")
 class GitInteropTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -30,6 +31,8 @@ import net.jqwik.api.constraints.IntRange;
  * exactly as if the apply had finished, nothing is told as changed by someone else, and undo then
  * brings back the project as it was before the command.
  */
+@Tag("load")
+@Tag("process")
 class LayerApplyKillProperties {
   static final String COMMAND = "rm -rf out && mkdir out && for i in $(seq 1 30); do echo $i > out/f$i; done;"
       + " echo again > out/old1; echo changed > a.txt; rm -rf d;"

@@ -8,15 +8,18 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.testing.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A Waymark killed while a sandboxed command runs in its layer: the next one applies and records the layer, and says so. */
+@Tag("process")
 class LayerRecoveryTest {
   @TempDir Path temp;
 
@@ -40,9 +43,7 @@ class LayerRecoveryTest {
     Process running = builder.start();
     try {
       Path layersRoot = f.store.shadowDirectory().resolveSibling("layers");
-      for (int i = 0; i < 100 && !written(layersRoot); i++) {
-        Thread.sleep(20);
-      }
+      Eventually.until("the command wrote new.txt in its layer", () -> written(layersRoot));
       assertThat(f.exists("new.txt")).as("the project does not change while the command runs").isFalse();
       // Waymark is killed here: its layer stays, with a journal naming a process that is gone
       f.store.close();

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * output, ignore rules the agent added, special files and mode bits. Each command runs after a
  * first one, so that both the whole walk and the watch-driven scan are exercised.
  */
+@Tag("process")
 class ObservedCaptureTest {
   private static final long MAX = 1 << 20;
   @TempDir Path temp;

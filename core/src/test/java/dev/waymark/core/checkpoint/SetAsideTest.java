@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.FileRestore;
 import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -258,7 +259,7 @@ class SetAsideTest {
       }
       try (SetAside next = SetAside.open(parent)) {
         eventually(() -> !Files.exists(left));
-        Thread.sleep(300); // the sweeps are done
+        Eventually.until("the sweeps are done", () -> !sweeping());
         try (Stream<Path> dirs = Files.list(parent)) {
           assertThat(dirs.count()).as("the living store's, the next one's and the one being made").isEqualTo(3);
         }
@@ -309,17 +310,13 @@ class SetAsideTest {
     }
   }
 
-  private interface Check {
-    boolean holds() throws Exception;
+  private static void eventually(Eventually.Condition check) {
+    Eventually.until("the set-aside files to be dropped", java.time.Duration.ofSeconds(10), check);
   }
 
-  private static void eventually(Check check) throws Exception {
-    long until = System.currentTimeMillis() + 10_000;
-    while (!check.holds()) {
-      if (System.currentTimeMillis() > until) {
-        throw new AssertionError("did not happen within 10 s");
-      }
-      Thread.sleep(20);
-    }
+  /** Whether a set-aside sweep (a thread each SetAside.open starts) is still running. */
+  private static boolean sweeping() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.isAlive() && t.getName().equals("waymark-aside-sweep"));
   }
 }

@@ -26,6 +26,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 
 /**
  * What a shell command records is exactly what a plain model says it changed (files written or
@@ -36,6 +37,8 @@ import net.jqwik.api.ShrinkingMode;
  *
  * <p>The model knows the few ignore patterns the generator writes and matches them itself.
  */
+@Tag("load")
+@Tag("process")
 class ShellCaptureProperties {
   static final List<String> PATHS = List.of("a.txt", "b.txt", "src/c.txt", ".env", "data/d.txt", "x.log", ".gitignore");
   static final List<String> IGNORE_VARIANTS = List.of("", ".env\ndata/\n*.log\n", "src/\n", "*.txt\n!a.txt\n", ".env\n");

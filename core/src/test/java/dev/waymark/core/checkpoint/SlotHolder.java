@@ -15,7 +15,7 @@ public final class SlotHolder {
     CommandSlot.Held held = new CommandSlot(Path.of(args[0])).take(10_000).orElseThrow();
     System.out.println("held");
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    new java.util.concurrent.CountDownLatch(1).await(); // holds the slot until the test stops or kills it
     held.close();
   }
 

@@ -60,6 +60,8 @@ class WorkTreeSnapshotTest {
     assertThat(first.recordChanges().isEmpty()).isTrue();
     // Files written just before a scan are "racily clean" (as in git): the next scan reads them
     // again; once a scan happens well after their mtime, their stat is trusted.
+    // No signal: "well after" is FileStat.RACY_MILLIS of wall time against the files' own mtimes,
+    // which the kernel sets; setting them back instead would change the stat this test trusts.
     Thread.sleep(FileStat.RACY_MILLIS + 100);
     assertThat(turn.snapshotWorkTree(1 << 20).storedCount()).isEqualTo(3);
     f.writeExternally("src/b.txt", "b2");

@@ -2,6 +2,7 @@ package dev.waymark.core.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.testing.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -45,10 +46,7 @@ class FileIndexTest {
     index.refreshNow();
     Files.writeString(root.resolve("later.txt"), "");
     index.refresh();
-    long end = System.nanoTime() + 10_000_000_000L;
-    while (index.search("later", 1).isEmpty() && System.nanoTime() < end) {
-      Thread.sleep(20);
-    }
+    Eventually.until("the refresh found later.txt", () -> !index.search("later", 1).isEmpty());
     assertThat(index.search("later", 1)).containsExactly("later.txt");
   }
 }

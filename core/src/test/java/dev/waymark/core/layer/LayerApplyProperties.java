@@ -16,6 +16,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.Tag;
 
 /**
  * A command run in a layer while the user edits files, then applied: the project must match a
@@ -23,6 +24,7 @@ import net.jqwik.api.ShrinkingMode;
  * anything the command did to it or to the directories above it), and exactly the paths the
  * command changed and nobody else did are handed to the recorder.
  */
+@Tag("load")
 class LayerApplyProperties {
   static final List<String> FILES = List.of("a", "b", "s/c", "s/t/d");
   static final List<String> USER_FILES = List.of("a", "b", "s/c", "s/t/d", "s/new", "n");

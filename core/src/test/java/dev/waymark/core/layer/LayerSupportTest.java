@@ -6,10 +6,12 @@ import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Layers are probed once per machine state: a later process trusts the note, a failed mount drops it. */
+@Tag("process")
 class LayerSupportTest {
   @TempDir Path temp;
 

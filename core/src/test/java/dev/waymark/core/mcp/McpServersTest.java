@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.permission.PermissionRule;
@@ -22,10 +23,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real MCP servers through the SDK: one written here with the SDK's server classes in its own JVM over stdio, one on HTTP. */
+@Tag("process")
 class McpServersTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path project;
@@ -230,11 +233,7 @@ class McpServersTest {
     command.add(pidFile.toString());
     start(Map.of(), Set.of(), McpServerConfig.stdio("slow", command.get(0), command.subList(1, command.size()))
         .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(60)));
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!Files.exists(pidFile) || Files.readString(pidFile).isEmpty()) {
-      assertThat(System.nanoTime()).as("the server started").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+    Eventually.until("the server started", () -> Files.exists(pidFile) && !Files.readString(pidFile).isEmpty());
     ProcessHandle server = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElseThrow();
     assertThat(servers.status().get(0).state()).isEqualTo(McpServers.State.STARTING);
     servers.close();
@@ -325,11 +324,8 @@ class McpServersTest {
     servers.onListsChanged(changed::countDown);
     assertThat(call("t__add_prompt_and_resource", "text", "fresh").content()).contains("added fresh");
     assertThat(changed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while ((servers.prompts().stream().noneMatch(p -> p.name().equals("fresh"))
-        || servers.resources().stream().noneMatch(r -> r.uri().equals("test://fresh.txt"))) && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    Eventually.until("the lists fetched again", () -> servers.prompts().stream().anyMatch(p -> p.name().equals("fresh"))
+        && servers.resources().stream().anyMatch(r -> r.uri().equals("test://fresh.txt")));
     assertThat(servers.prompts()).extracting(McpPrompt::name).contains("fresh", "greet");
     assertThat(servers.resources()).extracting(McpResource::uri).contains("test://fresh.txt");
   }

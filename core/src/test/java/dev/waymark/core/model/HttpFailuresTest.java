@@ -5,8 +5,10 @@ import static dev.waymark.core.testing.FakeModelServer.openAiTextChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
+import dev.waymark.core.testing.Running;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -498,7 +500,7 @@ class HttpFailuresTest {
 
   // ---- cancellation ----
 
-  private static ModelException cancelledWithin(CompletableFuture<ChatResponse> call, Duration limit)
+  private static ModelException cancelledWithin(java.util.concurrent.Future<ChatResponse> call, Duration limit)
       throws Exception {
     try {
       call.get(limit.toMillis(), TimeUnit.MILLISECONDS);
@@ -528,9 +530,8 @@ class HttpFailuresTest {
     OpenAiChatModel model = openAi();
     CompletableFuture<ChatResponse> call =
         CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
-    awaitRequests(1);
+    awaitRequests(1); // sent: what is left is the wait for the headers
 
-    Thread.sleep(100);
     cancellation.cancel();
 
     cancelledWithin(call, HANG);
@@ -541,14 +542,13 @@ class HttpFailuresTest {
     server.enqueue(Reply.sse(": waiting\n\n", openAiTextChunk("late")).slowly(Duration.ofMillis(300)));
     Cancellation cancellation = new Cancellation();
     OpenAiChatModel model = openAi();
-    CompletableFuture<ChatResponse> call =
-        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    Running<ChatResponse> running = Running.start("call", () -> model.stream(hello(), listener, cancellation));
     awaitRequests(1);
-    Thread.sleep(100);
+    running.awaitIn("SseReader."); // the headers came: the body is being read
 
     cancellation.cancel();
 
-    cancelledWithin(call, HANG);
+    cancelledWithin(running.future(), HANG);
     assertThat(listener.texts).isEmpty();
   }
 
@@ -578,14 +578,13 @@ class HttpFailuresTest {
     Cancellation cancellation = new Cancellation();
     OpenAiChatModel model =
         new OpenAiChatModel(server.url("/v1"), null, "m", OpenAiChatModelTest.FAST); // real delays
-    CompletableFuture<ChatResponse> call =
-        CompletableFuture.supplyAsync(() -> model.stream(hello(), listener, cancellation));
+    Running<ChatResponse> running = Running.start("call", () -> model.stream(hello(), listener, cancellation));
     awaitRequests(1);
-    Thread.sleep(100);
+    running.awaitIn("HttpTransport$Exchange.sleep"); // the retry's pause
 
     cancellation.cancel();
 
-    cancelledWithin(call, HANG);
+    cancelledWithin(running.future(), HANG);
     assertThat(server.requests()).hasSize(1);
   }
 
@@ -611,11 +610,8 @@ class HttpFailuresTest {
     assertThat(server.awaitDisconnect(Duration.ofSeconds(3))).isTrue();
   }
 
-  private void awaitRequests(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (server.requests().size() < n && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+  private void awaitRequests(int n) {
+    Eventually.until(n + " request(s) at the server", () -> server.requests().size() >= n);
     assertThat(server.requests()).hasSizeGreaterThanOrEqualTo(n);
   }
 }

@@ -3,6 +3,7 @@ package dev.waymark.core.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.testing.Running;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -134,13 +135,12 @@ class ScriptedChatModelTest {
   void aDelayedResponseEndsAtOnceWhenCancelled() throws Exception {
     ScriptedChatModel model = scripted("{'responses':[{'delayMs':600000,'text':'late'}]}"); // only a cancel ends it
     Cancellation cancellation = new Cancellation();
-    CompletableFuture<ChatResponse> call =
-        CompletableFuture.supplyAsync(() -> model.stream(user("a"), listener, cancellation));
-    Thread.sleep(50);
+    Running<ChatResponse> call = Running.start("call", () -> model.stream(user("a"), listener, cancellation))
+        .awaitIn("ScriptedChatModel.pause"); // the delay
 
     cancellation.cancel();
 
-    assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> call.get(10))
         .isInstanceOf(ExecutionException.class)
         .satisfies(e -> assertThat(kindOf(e.getCause())).isEqualTo(ModelException.Kind.CANCELLED));
     assertThat(listener.texts).isEmpty();

@@ -9,12 +9,14 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 
 /**
  * Command lines made of words and every shell operator, judged against a plain reference: an allow
  * prefix covers a line only when the line starts with the prefix as a word and holds no operator
  * that could start another command; a deny prefix refuses a line when any command in it starts so.
  */
+@Tag("load")
 class PermissionRuleProperties {
   private static final List<String> OPERATORS = List.of(";", "&&", "||", "|", "&", "`", "$(", ")", "\n", "<(", " 2>&1");
 

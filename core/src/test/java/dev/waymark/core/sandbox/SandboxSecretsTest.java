@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * instruction would have a command {@code cat} into the model's context. The home here is made up
  * under /var/tmp (the sandbox's /tmp is its own), holding each kind of secret.
  */
+@Tag("process")
 class SandboxSecretsTest {
   Path base;
   Path home;

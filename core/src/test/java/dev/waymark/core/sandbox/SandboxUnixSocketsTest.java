@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * lies (a Docker socket in the home directory, a database's socket under /var/lib), abstract ones
  * included; what a command does among its own processes (a connected pair, TCP inside) still works.
  */
+@Tag("process")
 class SandboxUnixSocketsTest {
   Path base;
   Path project;

@@ -17,12 +17,14 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 
 /**
  * Fuzzed session files: whatever bytes a session file holds, reading it either gives a session
  * or a {@link SessionException} with a message, never another exception, and never changes the
  * file.
  */
+@Tag("load")
 class SessionFileProperties {
   private static final byte[] VALID = validSession();
 

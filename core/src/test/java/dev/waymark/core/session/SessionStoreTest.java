@@ -13,6 +13,7 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;
@@ -233,7 +234,8 @@ class SessionStoreTest {
     TabSession other = busyTab("c.txt"); // not in the session: its tags stay
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThatThrownBy(() -> sessions.delete(saved.id(), store)).as("its tabs are open here")
-        .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted");
+        .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted")
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.BUSY);
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThat(sessions.file(saved.id())).exists();
     opened.forEach(TabSession::close);
@@ -253,7 +255,8 @@ class SessionStoreTest {
     Files.write(file, corrupt);
 
     assertThatThrownBy(() -> sessions.load("20260101-000000-abcdef"))
-        .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is");
+        .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is")
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.LOST);
     assertThat(Files.readAllBytes(file)).isEqualTo(corrupt);
     assertThat(sessions.list()).singleElement().satisfies(l -> assertThat(l.problem()).isPresent());
     assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class).hasMessageContaining(file.toString());
@@ -285,7 +288,7 @@ class SessionStoreTest {
   @Test
   void listIsNewestFirstAndLatestSkipsUnreadableFiles() throws Exception {
     SessionFile first = saveAll(List.of(busyTab("a.txt")));
-    Thread.sleep(5);
+    Eventually.until("the store's clock moved past the first save", () -> sessions.now().isAfter(first.updated()));
     SessionFile second = new SessionFile(1, sessions.newId() + "b", null, project.toString(), sessions.now(),
         sessions.now(), null, List.of());
     sessions.save(second);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -35,18 +36,21 @@ public final class PackageGraph {
   }
 
   private final List<Use> uses;
+  private final Set<String> packages;
 
-  private PackageGraph(List<Use> uses) {
+  private PackageGraph(List<Use> uses, Set<String> packages) {
     this.uses = List.copyOf(uses);
+    this.packages = Collections.unmodifiableSet(new TreeSet<>(packages));
   }
 
   /** The graph of every {@code .java} file under the given source roots. */
   public static PackageGraph ofSources(Path... roots) {
     List<Use> uses = new ArrayList<>();
+    Set<String> packages = new TreeSet<>();
     for (Path root : roots) {
       try (Stream<Path> files = Files.walk(root)) {
         for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-          read(root, file, uses);
+          read(root, file, uses).ifPresent(packages::add);
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
@@ -55,14 +59,15 @@ public final class PackageGraph {
     if (uses.isEmpty()) {
       throw new IllegalStateException("no use between packages found under " + List.of(roots));
     }
-    return new PackageGraph(uses);
+    return new PackageGraph(uses, packages);
   }
 
-  private static void read(Path root, Path file, List<Use> uses) throws IOException {
+  /** Adds the uses {@code file} makes; returns its package. */
+  private static java.util.Optional<String> read(Path root, Path file, List<Use> uses) throws IOException {
     String code = withoutComments(Files.readString(file));
     Matcher declared = PACKAGE.matcher(code);
     if (!declared.find()) {
-      return;
+      return java.util.Optional.empty();
     }
     String from = declared.group(1);
     Matcher reference = REFERENCE.matcher(code);
@@ -71,6 +76,7 @@ public final class PackageGraph {
         uses.add(new Use(from, root.relativize(file).toString(), reference.group(1), reference.group(2)));
       }
     }
+    return java.util.Optional.of(from);
   }
 
   /**
@@ -112,8 +118,6 @@ public final class PackageGraph {
 
   /** Every package a file is in. */
   public Set<String> packages() {
-    Set<String> packages = new TreeSet<>();
-    uses.forEach(use -> packages.add(use.from()));
     return packages;
   }
 

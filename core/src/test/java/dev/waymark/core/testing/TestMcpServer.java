@@ -130,6 +130,7 @@ public final class TestMcpServer {
     }));
     tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "slow", TEXT), (exchange, request) -> {
       try {
+        // not a wait of a test: this tool's work is to take that long (the tests of a call's timeout)
         Thread.sleep(Long.parseLong(String.valueOf(request.arguments().get("text"))));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

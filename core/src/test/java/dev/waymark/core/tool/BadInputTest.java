@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bytes that are not UTF-8, and one shell command that changes 20,000 files. Each ends in a clear
  * result, never an exception, and nothing is lost.
  */
+@Tag("process")
 class BadInputTest {
   @TempDir Path temp;
   ToolFixture f;
@@ -102,6 +104,7 @@ class BadInputTest {
     assertThat(f.call("list_files", "path", "").isError()).isFalse();
   }
 
+  @Tag("load")
   @Test
   void oneShellCommandThatChangesTwentyThousandFilesIsRecordedAndUndoneWhole() throws Exception {
     f.write("keep/one.txt", "one\n");

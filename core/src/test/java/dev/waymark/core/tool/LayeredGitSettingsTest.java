@@ -12,6 +12,7 @@ import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.lib.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the project (one it makes, a nested one, one a {@code .git} file leads to, a bare one): those
  * changes are refused and said, and the rest of the command's changes are applied.
  */
+@Tag("process")
 class LayeredGitSettingsTest {
   @TempDir Path temp;
   ToolFixture f;

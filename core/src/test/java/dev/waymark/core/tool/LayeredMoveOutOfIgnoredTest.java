@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A sandboxed command that moves the user's files out of an ignored place: undo never deletes the
  * only copy of them. The move is recorded as one (the ignored side too), so undo puts them back.
  */
+@Tag("process")
 class LayeredMoveOutOfIgnoredTest {
   @TempDir Path temp;
   ToolFixture f;

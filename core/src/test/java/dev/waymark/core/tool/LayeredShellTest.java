@@ -8,6 +8,9 @@ import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.Processes;
+import dev.waymark.core.testing.Running;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Sandboxed {@code run_shell} in a copy-on-write layer: what the command changed is exactly what it
  * wrote, so nobody else's write during it is taken for its own, and tabs' commands run at once.
  */
+@Tag("process")
 class LayeredShellTest {
   @TempDir Path temp;
   ToolFixture f;
@@ -63,7 +68,7 @@ class LayeredShellTest {
   void anEditorSaveDuringTheCommandIsNotUndoneWithIt() throws Exception {
     f.write("notes.txt", "before\n");
     var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo passed > test.log"));
-    Thread.sleep(400);
+    commandRuns("sleep 1");
     f.write("notes.txt", "saved by the user during the command\n");
     ToolResult result = command.get();
     assertThat(result.content()).contains("created test.log").doesNotContain("notes.txt");
@@ -79,7 +84,7 @@ class LayeredShellTest {
     CheckpointTree other = f.store.openTab("tab2");
     Turn otherTurn = other.begin();
     var command = CompletableFuture.supplyAsync(() -> f.shell("sleep 1; echo mine > mine.txt"));
-    Thread.sleep(400);
+    commandRuns("sleep 1");
     ToolResult wrote = f.tools.find("write_file").orElseThrow().run(ToolFixture.args("path", "other.txt", "content",
         "written by the other tab\n"), new ToolContext(f.project, otherTurn, new Cancellation()));
     assertThat(wrote.isError()).isFalse();
@@ -97,7 +102,7 @@ class LayeredShellTest {
     CheckpointTree other = f.store.openTab("tab2");
     Turn otherTurn = other.begin();
     var first = CompletableFuture.supplyAsync(() -> f.shell("sleep 5; touch a"));
-    Thread.sleep(500);
+    commandRuns("sleep 5");
     ToolResult second = f.tools.find("run_shell").orElseThrow().run(ToolFixture.args("command", "touch b"),
         new ToolContext(f.project, otherTurn, new Cancellation()));
     // no timing: had the second waited for the first, the first would be done by now
@@ -299,12 +304,38 @@ class LayeredShellTest {
    */
   private CompletableFuture<ToolResult> startedAndWrote(String command, String path) throws Exception {
     var running = CompletableFuture.supplyAsync(() -> f.shell(command));
-    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-    while (layersLeft().stream().noneMatch(layer -> Files.exists(layer.resolve("upper").resolve(path)))) {
-      assertThat(System.nanoTime()).as("the command wrote " + path + " in its layer").isLessThan(end);
-      Thread.sleep(20);
-    }
+    Eventually.until("the command wrote " + path + " in its layer",
+        () -> layersLeft().stream().anyMatch(layer -> Files.exists(layer.resolve("upper").resolve(path))));
     return running;
+  }
+
+  /**
+   * Returns once a process of this JVM's commands (in its sandbox, a descendant all the same) runs
+   * {@code exact}, such as the {@code sleep} the command is in: what the test does next happens
+   * while the command runs, after what it did before that sleep.
+   */
+  private static void commandRuns(String exact) {
+    Eventually.until("a command runs " + exact,
+        () -> ProcessHandle.current().descendants().anyMatch(p -> p.isAlive() && Processes.is(p, exact)));
+  }
+
+  /** Returns once a command's layer holds {@code path} with {@code content}: a background job wrote it there. */
+  private void layerHolds(String path, String content) {
+    Eventually.until("a layer holds " + path, () -> layersLeft().stream().map(layer -> layer.resolve("upper").resolve(path))
+        .anyMatch(file -> Files.isRegularFile(file) && content.equals(readOrNull(file))));
+  }
+
+  private static String readOrNull(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException gone) {
+      return null; // applied meanwhile, or not written yet
+    }
+  }
+
+  /** Returns once no background job of the store's commands is left running (the layers' jobs have ended). */
+  private void jobsEnded() {
+    Eventually.until("the background jobs ended", () -> f.store.backgroundProcesses() == 0);
   }
 
   /**
@@ -406,7 +437,7 @@ class LayeredShellTest {
   @Test
   void aCommandStoppedByEscAppliesWhatItDidSoFar() throws Exception {
     var command = CompletableFuture.supplyAsync(() -> f.shell("echo early > early.txt; sleep 30; echo late > late.txt"));
-    Thread.sleep(1_000);
+    commandRuns("sleep 30"); // early.txt written
     f.cancellation.cancel();
     ToolResult result = command.get();
     assertThat(result.content()).contains("cancelled");
@@ -420,7 +451,7 @@ class LayeredShellTest {
   void aBackgroundJobsWritesAreAppliedAndRecordedAtTheNextCommand() throws Exception {
     ToolResult started = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
     assertThat(started.content()).contains("background process(es) still running in the command's layer");
-    Thread.sleep(1_600);
+    jobsEnded();
     assertThat(f.exists("late.txt")).as("still in the layer").isFalse();
     ToolResult next = f.shell("cat late.txt");
     assertThat(next.content()).startsWith("late\n");
@@ -433,11 +464,11 @@ class LayeredShellTest {
   @Test
   void aBackgroundJobStillRunningAsTheTurnEndsHasItsWritesSoFarRecordedAndTheRestLater() throws Exception {
     f.shell("(echo 1 > one.txt; sleep 1.5; echo 2 > two.txt) > /dev/null 2>&1 &");
-    Thread.sleep(300);
+    layerHolds("one.txt", "1\n");
     f.nextTurn(); // the job is still running: what it wrote so far is applied into #1
     assertThat(f.read("one.txt")).isEqualTo("1\n");
     assertThat(f.exists("two.txt")).isFalse();
-    Thread.sleep(1_800);
+    jobsEnded();
     f.finish(); // it has ended: the rest is applied into #2, and the layer is gone
     assertThat(f.read("two.txt")).isEqualTo("2\n");
     assertThat(f.tab.checkpoints().get(1).changes()).extracting(c -> c.path()).containsExactly("one.txt");
@@ -469,7 +500,7 @@ class LayeredShellTest {
   @Test
   void closingStopsTheJobsAndRecordsWhatTheyDid() throws Exception {
     f.shell("(echo 1 > one.txt; sleep 30; echo 2 > two.txt) > /dev/null 2>&1 &");
-    Thread.sleep(300);
+    layerHolds("one.txt", "1\n");
     f.finish(); // the turn ends with the job running: what it wrote so far is in #1
     f.close();
     assertThat(f.read("one.txt")).isEqualTo("1\n");
@@ -524,9 +555,9 @@ class LayeredShellTest {
   @Test
   void anUndoFirstRecordsWhatTheJobsWroteSoItUndoesThemToo() throws Exception {
     f.shell("(echo 1 > one.txt; sleep 0.5; echo 2 > two.txt) > /dev/null 2>&1 &");
-    Thread.sleep(200);
+    layerHolds("one.txt", "1\n");
     f.finish(); // #1 holds one.txt; the job goes on
-    Thread.sleep(1_000); // two.txt is in the layer, not yet in the project
+    jobsEnded(); // two.txt is in the layer, not yet in the project
     assertThat(f.tab.undo().applied()).isTrue();
     assertThat(f.exists("one.txt")).isFalse();
     assertThat(f.exists("two.txt")).as("recorded in #1 before the undo, so undone with it").isFalse();
@@ -541,11 +572,11 @@ class LayeredShellTest {
     try (var channel = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE,
         java.nio.file.StandardOpenOption.WRITE)) {
       var held = channel.lock(); // as another Waymark applying its layer holds it
-      var command = CompletableFuture.supplyAsync(() -> f.shell("echo x > waited.txt"));
-      Thread.sleep(1_500);
-      assertThat(command).as("waiting for the other apply").isNotDone();
+      var command = Running.start("command", () -> f.shell("echo x > waited.txt"));
+      command.awaitIn("CommandSlot.take"); // its apply waits for apply.lock
+      assertThat(command.future()).as("waiting for the other apply").isNotDone();
       held.release();
-      ToolResult result = command.get();
+      ToolResult result = command.get(20);
       assertThat(result.content()).as(result.content()).contains("created waited.txt");
     }
     assertThat(f.read("waited.txt")).isEqualTo("x\n");

@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * No tool reads, lists, searches or writes outside the project: not by {@code ..}, not by an
  * absolute path, not through a link to a file or a directory outside. Each is a tool error.
  */
+@Tag("process")
 class PathEscapeTest {
   @TempDir Path temp;
   ToolFixture f;

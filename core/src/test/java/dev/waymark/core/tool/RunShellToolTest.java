@@ -8,6 +8,9 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.Processes;
+import dev.waymark.core.testing.Running;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +20,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("process")
 class RunShellToolTest {
   @TempDir Path temp;
   ToolFixture f;
@@ -185,9 +190,7 @@ class RunShellToolTest {
     var tool = f.tools.find("run_shell").orElseThrow();
     CompletableFuture<ToolResult> first = CompletableFuture.supplyAsync(() -> f.shell(
         "for i in 1 2 3 4 5 6; do echo a$i > a$i.txt; sleep 0.25; done"));
-    for (int i = 0; i < 200 && !f.exists("a1.txt"); i++) { // the first command holds the slot
-      Thread.sleep(10);
-    }
+    Eventually.until("the first command wrote a1.txt: it holds the slot", () -> f.exists("a1.txt"));
     ToolResult second = tool.run(ToolFixture.args("command", "for i in 1 2 3; do echo b$i > b$i.txt; sleep 0.1; done"),
         new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation()));
     first.get(20, TimeUnit.SECONDS);
@@ -202,10 +205,10 @@ class RunShellToolTest {
   void aCommandWaitingForAnotherCanBeCancelled() throws Exception {
     var otherTurn = f.store.openTab("tab2").begin();
     try (var held = otherTurn.commandSlot().take(1_000).orElseThrow()) {
-      CompletableFuture<ToolResult> waiting = CompletableFuture.supplyAsync(() -> f.shell("echo never > n.txt"));
-      Thread.sleep(300);
+      Running<ToolResult> waiting = Running.start("waiting", () -> f.shell("echo never > n.txt"))
+          .awaitIn("CommandSlot.take");
       f.cancellation.cancel();
-      ToolResult r = waiting.get(10, TimeUnit.SECONDS);
+      ToolResult r = waiting.get(10);
       assertThat(r.isError()).isTrue();
       assertThat(r.content()).contains("Cancelled while waiting for another shell command");
     }
@@ -215,7 +218,8 @@ class RunShellToolTest {
   @Test
   void cancellationKillsALongSleep() throws Exception {
     CompletableFuture<ToolResult> result = CompletableFuture.supplyAsync(() -> f.shell("sleep 30"));
-    Thread.sleep(300);
+    Eventually.until("the command's sleep runs", () -> ProcessHandle.current().descendants()
+        .anyMatch(p -> Processes.is(p, "sleep 30")));
     f.cancellation.cancel();
     ToolResult r = result.get(10, TimeUnit.SECONDS); // a hang guard, shorter than the sleep the cancel cuts short
     assertThat(r.isError()).isTrue();
@@ -254,24 +258,20 @@ class RunShellToolTest {
    * Whether the process ends within two seconds. A zombie counts as dead: it was killed, and only
    * waits for its new parent (init, or whatever reaps orphans here) to collect it.
    */
-  private static boolean waitUntilDead(long pid) throws InterruptedException {
-    for (int i = 0; i < 40; i++) {
-      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !zombie(pid)) {
-        Thread.sleep(50);
-      } else {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean zombie(long pid) {
+  private static boolean waitUntilDead(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
-    } catch (IOException | RuntimeException e) {
+      Eventually.until("process " + pid + " ended", java.time.Duration.ofSeconds(2),
+          () -> !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) || Processes.zombie(pid));
+      return true;
+    } catch (AssertionError stillAlive) {
       return false;
     }
+  }
+
+  /** Returns once the tab's background job has written {@code content} to {@code path} and no job is left running. */
+  private void jobWroteAndEnded(String path, String content) {
+    Eventually.until("the job wrote " + path + " and ended",
+        () -> f.exists(path) && f.read(path).equals(content) && f.store.backgroundProcesses() == 0);
   }
 
   @Test
@@ -279,10 +279,7 @@ class RunShellToolTest {
     ToolResult r = f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
     assertThat(r.content()).contains("background process(es) still running");
     assertThat(f.recorded()).isEmpty();
-    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100); // the job has written and ended
+    jobWroteAndEnded("late.txt", "late\n");
     assertThat(f.exists("late.txt")).isTrue();
     f.finish();
     assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("late.txt");
@@ -300,10 +297,7 @@ class RunShellToolTest {
       f.nextTurn(); // tab1's turn ends meanwhile
     }
     assertThat(f.tab.checkpoints().get(1).changes()).extracting(FileChange::path).doesNotContain("theirs.txt");
-    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100);
+    jobWroteAndEnded("late.txt", "late\n");
     f.shell("true"); // the tab's next command records what its job did meanwhile
     assertThat(f.recorded()).contains("late.txt");
   }
@@ -325,10 +319,7 @@ class RunShellToolTest {
   @Test
   void aBackgroundJobsChangesAreRecordedAtTheNextCommandOfTheTab() throws Exception {
     f.shell("(sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
-    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100);
+    jobWroteAndEnded("late.txt", "late\n");
     f.shell("true");
     assertThat(f.recorded()).containsExactly("late.txt");
   }
@@ -341,18 +332,12 @@ class RunShellToolTest {
     f.shell("echo changed > kept.txt; (sleep 1; echo late > late.txt; sleep 1; echo later > later.txt) "
         + "> /dev/null 2>&1 &");
     f.finish(); // #2: kept.txt changed, the job still running
-    for (int i = 0; i < 100 && !f.exists("late.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100);
+    Eventually.until("the job wrote late.txt", () -> f.exists("late.txt") && f.read("late.txt").equals("late\n"));
 
     assertThat(f.tab.undo().applied()).isTrue(); // back to #1, while the job runs
     assertThat(f.read("kept.txt")).isEqualTo("original\n");
     assertThat(f.exists("late.txt")).as("written by #2's job before the undo: undone with #2").isFalse();
-    for (int i = 0; i < 100 && !f.exists("later.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100);
+    jobWroteAndEnded("later.txt", "later\n");
 
     f.turn = f.tab.begin(); // #3, from #1
     f.shell("echo three > three.txt");
@@ -372,12 +357,8 @@ class RunShellToolTest {
   void closingTheTabStopsWhatItsCommandsLeftRunningAndRecordsWhatTheyChanged() throws Exception {
     f.shell("(echo started > started.txt; sleep 29.71; echo never > never.txt) > /dev/null 2>&1 &");
     f.finish();
-    for (int i = 0; i < 100 && !f.exists("started.txt"); i++) {
-      Thread.sleep(50);
-    }
-    Thread.sleep(100);
-    List<ProcessHandle> job = ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.71")).toList();
+    Eventually.until("the job wrote started.txt", () -> f.exists("started.txt"));
+    List<ProcessHandle> job = Processes.awaitStarted("sleep 29.71", "sleep 29.71");
     assertThat(job).isNotEmpty();
 
     f.tab.release(); // the tab closes
@@ -390,9 +371,7 @@ class RunShellToolTest {
   void closingTheStoreStopsWhatCommandsLeftRunning() throws Exception {
     f.shell("(sleep 29.72; echo never > never.txt) > /dev/null 2>&1 &");
     f.finish();
-    Thread.sleep(200);
-    List<ProcessHandle> job = ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.72")).toList();
+    List<ProcessHandle> job = Processes.awaitStarted("sleep 29.72", "sleep 29.72");
     assertThat(job).isNotEmpty();
     assertThat(f.store.backgroundProcesses()).as("what quitting would stop").isEqualTo(job.size());
 

@@ -7,6 +7,8 @@ import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.Processes;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -17,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * send. Places outside the project are made outside {@code /tmp} ({@code /var/tmp}), since the
  * sandbox's private {@code /tmp} would hide the test's temporary directories anyway.
  */
+@Tag("process")
 class SandboxedShellTest {
   @TempDir Path temp;
   Path outside; // under /var/tmp: seen by the sandbox, read-only there
@@ -248,7 +252,7 @@ class SandboxedShellTest {
     ToolResult r = f.shell("(sleep 1; echo late > late.txt; echo x > " + outside.resolve("cache/late") + "; echo y > "
         + data.resolve("late") + ") > /dev/null 2>&1 &");
     assertThat(r.content()).contains("[2 background process(es) still running"); // the subshell and its sleep, not the sandbox
-    Thread.sleep(1_800); // the job has written (in the command's layer: applied when the turn ends)
+    Eventually.until("the job ended", () -> f.store.backgroundProcesses() == 0); // it has written (in the command's layer: applied when the turn ends)
     assertThat(Files.exists(data.resolve("late"))).isFalse(); // the job ran in the command's sandbox
     f.finish();
     assertThat(f.exists("late.txt")).isTrue();
@@ -257,12 +261,13 @@ class SandboxedShellTest {
 
   @Test
   void exitStopsEveryProcessInTheSandboxThoseThatDroppedTheMarkIncluded() throws Exception {
-    ToolResult r = f.shell("(sleep 2; echo late > late.txt) > /dev/null 2>&1 & "
-        + "setsid env -i /bin/sh -c 'sleep 2; echo x > escaped.txt' > /dev/null 2>&1 &");
+    ToolResult r = f.shell("(sleep 2.01; echo late > late.txt) > /dev/null 2>&1 & "
+        + "setsid env -i /bin/sh -c 'sleep 2.02; echo x > escaped.txt' > /dev/null 2>&1 &");
     assertThat(r.content()).contains("background process(es) still running");
     Path project = f.project;
     f.close(); // what Waymark does as it exits
-    Thread.sleep(3_000);
+    Processes.awaitNone("sleep 2.01"); // stopped, or ended: either way nothing of theirs writes after this
+    Processes.awaitNone("sleep 2.02");
     assertThat(project.resolve("late.txt")).doesNotExist();
     assertThat(project.resolve("escaped.txt")).doesNotExist();
     f = null;
@@ -280,9 +285,7 @@ class SandboxedShellTest {
     ToolResult r = f.call("run_shell", "command", "setsid sleep " + tag + " & (env -i /bin/sleep " + tag
         + " &) ; nohup sleep " + tag + " > /dev/null 2>&1 & sleep 30", "timeout_ms", 500);
     assertThat(r.content()).contains("[timed out after 500 ms");
-    for (int i = 0; i < 50 && !sleepers(tag).isEmpty(); i++) {
-      Thread.sleep(100);
-    }
+    Eventually.until("the sleepers are gone", () -> sleepers(tag).isEmpty()); // they sleep 900 s and more
     assertThat(sleepers(tag)).isEmpty();
   }
 

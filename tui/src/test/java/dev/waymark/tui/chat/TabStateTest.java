@@ -211,7 +211,7 @@ class TabStateTest {
         new Event.ToolCallProposed(1, WRITE, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", false),
         new Event.ToolCallFinished(1, WRITE, "Created a.txt (3 bytes).", false),
         new Event.AssistantDelta(1, "Now checking the te"),
-        new Event.Error("The model stopped answering (connection reset)."),
+        new Event.Error(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED, "The model stopped answering (connection reset)."),
         new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()));
   }
 

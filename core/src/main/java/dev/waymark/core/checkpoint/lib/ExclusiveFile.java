@@ -1,6 +1,5 @@
 package dev.waymark.core.checkpoint.lib;
 
-import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -23,12 +22,26 @@ public final class ExclusiveFile {
 
   private ExclusiveFile() {}
 
+  /** Creates {@code file} readable by its owner only, where the file system has POSIX modes; one that exists is kept. */
+  private static void createPrivate(Path file) throws IOException {
+    try {
+      if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+      } else {
+        Files.createFile(file);
+      }
+    } catch (java.nio.file.FileAlreadyExistsException another) {
+      // another process made it between the check and here: the same empty lock file
+    }
+  }
+
   /** Runs {@code work} holding {@code file}'s lock (a {@code .lock} file beside it). */
   public static <T> T with(Path file, Work<T> work) throws IOException {
     Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
     synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
       if (!Files.exists(lockFile)) {
-        WaymarkHome.writePrivate(lockFile, new byte[0], true);
+        createPrivate(lockFile);
       }
       try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
           FileLock lock = channel.lock()) {

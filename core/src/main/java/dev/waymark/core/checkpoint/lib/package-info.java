@@ -4,7 +4,7 @@
  * ({@code FileVersion}), a change ({@code FileChange}), the engine's exception, a persistent path
  * table, temporary names beside a file, a file lock between processes.
  *
- * <p>May use the JDK, JGit's object ids and file modes, and {@code WaymarkHome}: no other Waymark
- * package.
+ * <p>May use the JDK and JGit's object ids and file modes: nothing of Waymark, so that it could be a
+ * library of its own (a rules test holds this).
  */
 package dev.waymark.core.checkpoint.lib;

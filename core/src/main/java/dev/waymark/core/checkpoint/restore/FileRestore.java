@@ -74,7 +74,7 @@ public final class FileRestore {
       }
     }
     if (!unforceable.isEmpty()) {
-      throw new CheckpointException("Cannot restore #" + to + ", even by force: " + String.join("; ", unforceable) + ".");
+      throw new CheckpointException(CheckpointException.Kind.CLASH, "Cannot restore #" + to + ", even by force: " + String.join("; ", unforceable) + ".");
     }
 
     Optional<String> rescueTag = Optional.empty();

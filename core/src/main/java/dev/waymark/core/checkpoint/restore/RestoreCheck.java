@@ -55,7 +55,7 @@ final class RestoreCheck {
     for (var entry : plan.entrySet()) {
       FileVersion target = entry.getValue().target();
       if (target.exists() && !repo.has(target.blob())) {
-        throw new CheckpointException("Cannot restore #" + to + ": the stored content of " + entry.getKey()
+        throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot restore #" + to + ": the stored content of " + entry.getKey()
             + " is gone from the shadow repository (pruned by retention, or the repository was damaged).");
       }
     }

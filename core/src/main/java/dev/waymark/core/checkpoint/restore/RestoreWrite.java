@@ -51,7 +51,7 @@ final class RestoreWrite {
     try {
       RestoreJournal.write(parts.journalFile(), new RestoreJournal.Content(1, tabId, liveNumber, to, entries));
     } catch (IOException e) {
-      throw new CheckpointException("Cannot restore #" + to + ": the restore journal could not be written in "
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Cannot restore #" + to + ": the restore journal could not be written in "
           + parts.journalFile().getParent() + " (" + reason(e) + "); no file was changed.", e);
     }
     long generation = parts.workTree().beginWrites();
@@ -111,7 +111,7 @@ final class RestoreWrite {
       }
       rollBack(applied);
       Files.deleteIfExists(parts.journalFile());
-      throw new CheckpointException("Restore of #" + to + " failed at " + failedAt + ": "
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Restore of #" + to + " failed at " + failedAt + ": "
           + (current == null ? String.valueOf(e.getMessage()) : why(e, current.path()))
           + "; every file was put back as it was.", e);
     }

@@ -73,18 +73,18 @@ public final class WorkTree {
   public static String checkPath(String path) {
     Objects.requireNonNull(path, "path");
     if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0) {
-      throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
+      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a project-relative file path: \"" + path + "\"");
     }
     for (String segment : path.split("/", -1)) {
       if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-        throw new CheckpointException("Not a project-relative file path: \"" + path + "\"");
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a project-relative file path: \"" + path + "\"");
       }
     }
     for (String segment : path.split("/", -1)) {
       // Any .git, a nested repository's too, in any case: JGit refuses to store such a path, so a
       // checkpoint that recorded one could never be committed.
       if (segment.equalsIgnoreCase(".git")) {
-        throw new CheckpointException("Waymark never records or writes the project's own .git, nor a nested "
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "Waymark never records or writes the project's own .git, nor a nested "
             + "repository's: \"" + path + "\"");
       }
     }
@@ -282,7 +282,7 @@ public final class WorkTree {
       String ancestor = path.substring(0, slash);
       Path dir = resolve(ancestor);
       if (Files.isSymbolicLink(dir)) {
-        throw new CheckpointException(ancestor + " is a symbolic link; Waymark does not read or write through links: \""
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, ancestor + " is a symbolic link; Waymark does not read or write through links: \""
             + path + "\"");
       }
       if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {

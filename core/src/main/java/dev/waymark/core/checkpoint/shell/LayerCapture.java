@@ -86,7 +86,7 @@ public final class LayerCapture implements CommandCapture {
   public Before before(TabRecords checkpoint, long maxFileSize, CommandMark mark) {
     LayerSupport support = probed;
     if (support == null || !support.available()) {
-      throw new CheckpointException("no copy-on-write layer can be mounted here");
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "no copy-on-write layer can be mounted here");
     }
     jobs.settle(checkpoint);
     // taken before the layer starts: a file someone changes after this held what it vouches for when the command began
@@ -95,7 +95,7 @@ public final class LayerCapture implements CommandCapture {
       return new Entered(journal.begin(project, owner(checkpoint.tabId(), checkpoint.number()), mark.value()), support,
           maxFileSize, startedFrom);
     } catch (IOException e) {
-      throw new CheckpointException(e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getMessage(), e);
     }
   }
 
@@ -198,7 +198,7 @@ public final class LayerCapture implements CommandCapture {
     try {
       restarted = layer.restarted();
     } catch (IOException e) {
-      throw new CheckpointException("Could not keep the layer of a command's background processes: " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not keep the layer of a command's background processes: " + e.getMessage(), e);
     }
     jobs.follow(checkpoint.history(), restarted, points, entered.maxFileSize(), stillRunning, soFar);
     return new Applied(outcome);

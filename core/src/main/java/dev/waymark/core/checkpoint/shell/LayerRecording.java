@@ -199,11 +199,11 @@ final class LayerRecording {
       return new Outcome(new WorkTreeChanges(made, skipped), notApplied, tag);
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not apply {}", layer, e);
-      throw new CheckpointException("Could not apply the command's changes to the project (" + e.getMessage()
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not apply the command's changes to the project (" + e.getMessage()
           + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CheckpointException("Interrupted before the command's changes were applied; they are kept in "
+      throw new CheckpointException(CheckpointException.Kind.INTERRUPTED, "Interrupted before the command's changes were applied; they are kept in "
           + layer.directory() + " and applied when Waymark next opens this tab", e);
     }
   }
@@ -239,11 +239,11 @@ final class LayerRecording {
       return new Outcome(new WorkTreeChanges(made, List.of()), notApplied, tag);
     } catch (IOException | RuntimeException e) {
       LOG.warn("could not finish applying {}", layer, e);
-      throw new CheckpointException("Could not finish applying the command's changes to the project (" + e.getMessage()
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not finish applying the command's changes to the project (" + e.getMessage()
           + "); they are kept in " + layer.directory() + " and applied when Waymark next opens this tab", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CheckpointException("Interrupted before the command's changes were applied; they are kept in "
+      throw new CheckpointException(CheckpointException.Kind.INTERRUPTED, "Interrupted before the command's changes were applied; they are kept in "
           + layer.directory() + " and applied when Waymark next opens this tab", e);
     }
   }

@@ -98,7 +98,7 @@ final class LayerRecovery {
     try {
       return ApplyPlan.read(layer);
     } catch (IOException e) {
-      throw new CheckpointException("Could not read how far the command's changes were applied (" + e.getMessage() + ")", e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read how far the command's changes were applied (" + e.getMessage() + ")", e);
     }
   }
 }

@@ -125,7 +125,7 @@ final class TreeWalks {
     try {
       walker.scan(rules, collector(files::put, excluded::put, directories::put));
     } catch (IOException e) {
-      throw new CheckpointException("Could not scan the project's files: " + e.getMessage(), e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not scan the project's files: " + e.getMessage(), e);
     }
     if (watch == null || !watch.working()) {
       mark = OptionalLong.empty();

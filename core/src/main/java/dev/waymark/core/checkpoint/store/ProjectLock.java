@@ -37,7 +37,7 @@ public final class ProjectLock {
         held = channel.lock();
       } catch (IOException e) {
         closeQuietly(channel);
-        throw new CheckpointException("Could not lock " + lockFile + ": " + e.getMessage(), e);
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not lock " + lockFile + ": " + e.getMessage(), e);
       }
       // What the work throws is its own failure, not the lock's.
       try (FileChannel open = channel) {
@@ -49,10 +49,10 @@ public final class ProjectLock {
       } catch (CheckpointException e) {
         throw e;
       } catch (java.nio.file.FileSystemException e) {
-        throw new CheckpointException(e.getFile() + ": " + (e instanceof java.nio.file.AccessDeniedException
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getFile() + ": " + (e instanceof java.nio.file.AccessDeniedException
             ? "permission denied" : e.getReason() == null ? e.getClass().getSimpleName() : e.getReason()), e);
       } catch (Exception e) {
-        throw new CheckpointException(String.valueOf(e.getMessage()), e);
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, String.valueOf(e.getMessage()), e);
       }
     } finally {
       inProcess.unlock();

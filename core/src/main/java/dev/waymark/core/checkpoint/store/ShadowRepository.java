@@ -88,7 +88,7 @@ public final class ShadowRepository implements AutoCloseable {
       config.save();
     } else if (!repo.getObjectDatabase().exists()) {
       repo.close();
-      throw new CheckpointException("The shadow repository at " + gitDir + " is damaged: it has no object store.");
+      throw new CheckpointException(CheckpointException.Kind.LOST, "The shadow repository at " + gitDir + " is damaged: it has no object store.");
     }
     return new ShadowRepository(repo, gitDir.getParent().getFileName().toString());
   }
@@ -104,13 +104,13 @@ public final class ShadowRepository implements AutoCloseable {
       return future.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new CheckpointException("Interrupted while writing the shadow repository", e);
+      throw new CheckpointException(CheckpointException.Kind.INTERRUPTED, "Interrupted while writing the shadow repository", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof CheckpointException) {
         throw (CheckpointException) cause;
       }
-      throw new CheckpointException("Could not write the shadow repository: " + cause.getMessage(), cause);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not write the shadow repository: " + cause.getMessage(), cause);
     }
   }
 
@@ -208,7 +208,7 @@ public final class ShadowRepository implements AutoCloseable {
       loader.copyTo(out);
       return out.toByteArray();
     } catch (MissingObjectException e) {
-      throw new CheckpointException("The shadow repository no longer holds blob " + blob.name()
+      throw new CheckpointException(CheckpointException.Kind.LOST, "The shadow repository no longer holds blob " + blob.name()
           + " (pruned by retention, or the repository was damaged)", e);
     }
   }
@@ -223,7 +223,7 @@ public final class ShadowRepository implements AutoCloseable {
       long size = loader.getSize();
       return new Limited(size, size > limit ? null : loader.getCachedBytes(Integer.MAX_VALUE - 8));
     } catch (MissingObjectException e) {
-      throw new CheckpointException("The shadow repository no longer holds blob " + blob.name()
+      throw new CheckpointException(CheckpointException.Kind.LOST, "The shadow repository no longer holds blob " + blob.name()
           + " (pruned by retention, or the repository was damaged)", e);
     }
   }
@@ -301,7 +301,7 @@ public final class ShadowRepository implements AutoCloseable {
       RefUpdate.Result result = update.update();
       if (result != (replacing == null ? RefUpdate.Result.NEW : RefUpdate.Result.FORCED)
           && !(replacing != null && result == RefUpdate.Result.NO_CHANGE)) {
-        throw new CheckpointException("Could not create tag " + tagRef + " in the shadow repository: " + result);
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not create tag " + tagRef + " in the shadow repository: " + result);
       }
       return commit;
     });
@@ -321,7 +321,7 @@ public final class ShadowRepository implements AutoCloseable {
         case FAST_FORWARD:
           return null;
         default:
-          throw new CheckpointException("Could not write " + ref + ": " + result);
+          throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not write " + ref + ": " + result);
       }
     });
   }
@@ -330,7 +330,7 @@ public final class ShadowRepository implements AutoCloseable {
     try {
       return repo.getRefDatabase().getRefsByPrefix(prefix);
     } catch (IOException e) {
-      throw new CheckpointException("Could not list " + prefix + " in the shadow repository", e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not list " + prefix + " in the shadow repository", e);
     }
   }
 
@@ -339,7 +339,7 @@ public final class ShadowRepository implements AutoCloseable {
       Ref found = repo.exactRef(ref);
       return found == null ? null : found.getObjectId();
     } catch (IOException e) {
-      throw new CheckpointException("Could not read " + ref, e);
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read " + ref, e);
     }
   }
 
@@ -361,7 +361,7 @@ public final class ShadowRepository implements AutoCloseable {
       }
       for (ReceiveCommand command : batch.getCommands()) {
         if (command.getResult() != ReceiveCommand.Result.OK) {
-          throw new CheckpointException("Could not delete " + command.getRefName() + ": " + command.getResult());
+          throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not delete " + command.getRefName() + ": " + command.getResult());
         }
       }
       return null;

@@ -85,7 +85,7 @@ public final class TabLocks {
         if (e instanceof CheckpointException ce) {
           throw ce;
         }
-        throw new CheckpointException("Could not lock tab " + tabId + " (" + file + "): " + e.getMessage(), e);
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not lock tab " + tabId + " (" + file + "): " + e.getMessage(), e);
       }
     }
   }
@@ -129,7 +129,7 @@ public final class TabLocks {
   }
 
   private static CheckpointException inUse(String tabId, long pid) {
-    return new CheckpointException("Tab " + tabId + " is in use by process " + (pid < 0 ? "(unknown)" : pid)
+    return new CheckpointException(CheckpointException.Kind.BUSY, "Tab " + tabId + " is in use by process " + (pid < 0 ? "(unknown)" : pid)
         + "; wait until it is done with the tab, or close it there.");
   }
 
