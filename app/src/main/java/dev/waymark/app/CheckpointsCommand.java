@@ -37,11 +37,14 @@ import picocli.CommandLine;
  * of one tab of a saved session, through the same engine as the interface. What changes here is
  * saved to the session, so the interface shows it when it opens the session.
  */
-@CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true, subcommands = CheckpointsBisectCommand.class,
+@CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
+    subcommands = {CheckpointsBisectCommand.class, CheckpointsExport.class},
     description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
         "  restore N [files|conversation|both]    restore N -- PATH...",
+        "  diff [N] (the disk against #N)         diff A B [-- PATH...] [--stat] (A, B: N, live, a save; TAB:N another tab)",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
         "  bisect --run CMD [--good A] [--bad B]  (see `checkpoints bisect --help`)",
+        "  export --branch NAME [--squash] [--force] [A..B]  (see `checkpoints export --help`)",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -49,7 +52,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  // optional for picocli, so that `checkpoints bisect ...` reaches its subcommand; required by command()
+  // optional to picocli only so that a subcommand (bisect, export) may stand in its place; command() requires it
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
       description = "list, diff, undo, redo, goto, restore, revert or save")
   String action;
@@ -74,6 +77,9 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON for scripts.")
   boolean json;
 
+  @Option(names = "--stat", description = "diff A B: a line per file and the totals, as git diff --stat.")
+  boolean stat;
+
   @Option(names = "--force", description = "undo, redo, goto, restore, revert: overwrite later edits that clash (what they "
       + "held is kept under a rescued tag); save: move an existing name.")
   boolean force;
@@ -91,7 +97,8 @@ final class CheckpointsCommand implements Callable<Integer> {
       workspace.onNotice(note -> err.println("waymark: " + note));
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
           .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-      boolean looking = command instanceof Command.List || command instanceof Command.Diff;
+      boolean looking = command instanceof Command.List || command instanceof Command.Diff
+          || command instanceof Command.Compare;
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
         throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
@@ -99,9 +106,10 @@ final class CheckpointsCommand implements Callable<Integer> {
             + ").");
       }
       // only the tab asked for is locked: the interface may hold the others meanwhile
-      Workspace.Opened opened = workspace.open(file, looking, wanted::equals);
+      // a comparison may name any tab of the session: all come back, read-only
+      Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true : wanted::equals);
       opened.notes().forEach(note -> err.println("waymark: " + note));
-      TabSession tab = opened.tabs().get(0).session();
+      TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().orElseThrow().session();
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);
@@ -124,7 +132,7 @@ final class CheckpointsCommand implements Callable<Integer> {
     CommandLine cli = spec.commandLine();
     if (action == null) {
       throw new CommandLine.ParameterException(cli, "Missing required parameter: 'ACTION' (list, diff, undo, redo, goto, "
-          + "restore, revert, save or bisect).");
+          + "restore, revert, save, bisect or export).");
     }
     if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(action)) {
       throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
@@ -134,7 +142,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cli, "--delete goes with save, not " + action + ".");
     }
     // picocli keeps "--" out of the positional list: the words after the first two are the paths or the scope
-    boolean takesMore = action.equals("restore") || action.equals("revert");
+    boolean takesMore = action.equals("restore") || action.equals("revert") || action.equals("diff");
     if (takesMore && more.isEmpty() && spec.commandLine().getParseResult().originalArgs().contains("--")) {
       throw new CommandLine.ParameterException(cli, "Name the files after \"--\": `checkpoints " + action
           + " N -- PATH...`.");
@@ -146,7 +154,8 @@ final class CheckpointsCommand implements Callable<Integer> {
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
-        case "diff" -> argument == null ? Command.Diff.live() : Command.Diff.of(number());
+        case "diff" -> !more.isEmpty() || stat ? CheckpointsDiff.command(cli, argument, more, afterDashes())
+            : argument == null ? Command.Diff.live() : Command.Diff.of(number());
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));
         case "goto" -> {
@@ -228,6 +237,13 @@ final class CheckpointsCommand implements Callable<Integer> {
     return Integer.parseInt(digits);
   }
 
+  /** The positional words given after "--" (picocli drops the "--" itself). */
+  private List<String> afterDashes() {
+    List<String> raw = spec.commandLine().getParseResult().originalArgs();
+    int dashes = raw.indexOf("--");
+    return dashes < 0 ? List.of() : more.subList(Math.max(0, more.size() - (raw.size() - dashes - 1)), more.size());
+  }
+
   /** Whether the words after N came after "--" (paths); picocli drops the "--" itself. */
   private boolean dashed() {
     List<String> raw = spec.commandLine().getParseResult().originalArgs();
@@ -244,6 +260,10 @@ final class CheckpointsCommand implements Callable<Integer> {
       }
       if (event instanceof Event.CheckpointsListed listed) {
         list(listed, workspace, tab, out);
+        return 0;
+      }
+      if (event instanceof Event.ComparisonReady compared) {
+        CheckpointsDiff.print(compared.comparison(), json, stat, out);
         return 0;
       }
       if (event instanceof Event.DiffReady diff) {

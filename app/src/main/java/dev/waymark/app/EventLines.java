@@ -106,6 +106,25 @@ final class EventLines {
       ArrayNode files = node.putArray("files");
       e.diff().files().forEach(f -> files.addObject().put("path", f.path()).put("added", f.added())
           .put("removed", f.removed()).put("binary", f.binary()).put("unified", f.unified()));
+    } else if (event instanceof Event.ComparisonReady e) {
+      node.put("from", e.comparison().from().toString()).put("to", e.comparison().to().toString());
+      ArrayNode files = node.putArray("files");
+      e.comparison().files().forEach(f -> {
+        var file = files.addObject().put("path", f.path()).put("change", f.change().name().toLowerCase(Locale.ROOT))
+            .put("added", f.added()).put("removed", f.removed()).put("binary", f.binary());
+        strings(file.putArray("hunks"), f.hunks());
+        file.put("unified", f.unified());
+      });
+    } else if (event instanceof Event.Exported e) {
+      node.put("branch", e.export().branch()).put("base", e.export().base().orElse(null))
+          .put("replaced", e.export().replaced().orElse(null));
+      ArrayNode commits = node.putArray("commits");
+      e.export().commits().forEach(c -> {
+        var commit = commits.addObject().put("id", c.id());
+        c.checkpoints().forEach(commit.putArray("checkpoints")::add);
+        commit.put("subject", c.subject()).put("files", c.files());
+      });
+      e.export().skipped().forEach(node.putArray("skipped")::add);
     } else if (event instanceof Event.Waiting e) {
       node.put("checkpoint", e.checkpoint()).put("message", e.message());
     } else if (event instanceof Event.Warning e) {

@@ -200,6 +200,11 @@ class ExecJsonTest {
         new Event.CheckpointsListed(List.of(new CheckpointSummary(0, OptionalInt.empty(), TurnStatus.DONE, Instant.EPOCH, "",
             0, 0, 0, true, Optional.empty(), Set.of())), 0),
         new Event.DiffReady(new DiffView(1, List.of(new DiffView.FileDiff("a.txt", "@@", 1, 0, false)))),
+        new Event.ComparisonReady(new dev.waymark.core.protocol.ComparisonView(dev.waymark.core.protocol.CheckpointRef.of(1),
+            dev.waymark.core.protocol.CheckpointRef.of(2), List.of(new dev.waymark.core.protocol.ComparisonView.FileComparison(
+                "a.txt", dev.waymark.core.protocol.ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
+        new Event.Exported(new dev.waymark.core.protocol.ExportView("b", Optional.of("abc"), List.of(
+            new dev.waymark.core.protocol.ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of())),
         new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(dev.waymark.core.protocol.ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
         new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),

@@ -24,6 +24,7 @@ import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.run.CommandRunner;
 import dev.waymark.tui.screen.HelpText;
+import dev.waymark.tui.screen.ComparisonPanel;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
@@ -419,6 +420,9 @@ public final class WaymarkUi implements Host {
       layers.hint(reaction.hint());
     }
     reaction.diff().ifPresent(this::showDiff);
+    if (tab == tabs.current()) {
+      tab.state().takeComparisonToShow().ifPresent(view -> showComparison(tab, view));
+    }
     reaction.branchRefused().ifPresent(refused -> layers.ask(new Layers.Confirm("Branch from #" + refused.from()
         + " anyway, overwriting " + String.join(", ", refused.result().conflicts())
         + " (what they hold now is kept under a rescued tag)? [y/N]", () -> tab.forceBranch(refused),
@@ -546,6 +550,15 @@ public final class WaymarkUi implements Host {
     int files = diff.files().size();
     layers.show(new Overlay("Diff: disk against #" + diff.checkpoint() + " · " + files + (files == 1 ? " file" : " files"),
         width -> DiffLines.render(diff.unified(), width)));
+  }
+
+  /** The diff of two checkpoints, walked by hunk and file; a hunk or file is taken only after a yes. */
+  private void showComparison(TabController tab, dev.waymark.core.protocol.ComparisonView view) {
+    layers.show(new ComparisonPanel(view, take -> layers.ask(new Layers.Confirm("Take "
+        + (take.hunk() < 0 ? take.path() : "hunk " + (take.hunk() + 1) + " of " + take.path()) + " as "
+        + (take.toSide() ? view.to() : view.from()) + " holds it into the project, merged with later edits, as a new "
+        + "checkpoint? [y/N]", () -> tab.run(List.of(new dev.waymark.core.protocol.Command.Take(view.from(), view.to(),
+            take.path(), take.hunk(), take.toSide(), false)))))).overlay());
   }
 
   private void ringBell() {

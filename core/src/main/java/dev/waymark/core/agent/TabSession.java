@@ -31,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,6 +189,20 @@ public final class TabSession implements AutoCloseable {
         conversation.systemPromptChanged(); // in case something asked for it before the hook answered
       }
     });
+  }
+
+  private volatile CheckpointTools.Peers peers = CheckpointTools.Peers.NONE;
+
+  /**
+   * How this tab finds the other tabs of its session, by id or by place (1 for the first), for
+   * commands that name their checkpoints ({@code Compare}, {@code Take}).
+   */
+  public void peers(Function<String, Optional<CheckpointTree.Snapshot>> lookup) {
+    peers = lookup::apply;
+  }
+
+  private CheckpointTools tools() {
+    return new CheckpointTools(tree, peers, conversation::promptOf);
   }
 
   /** The hooks this tab runs, for /hooks. */
@@ -409,6 +424,24 @@ public final class TabSession implements AutoCloseable {
         int number = tree.deleteSave(c.name());
         emit(new Event.SaveDeleted(number, c.name(), tree.saveRef(c.name())));
       });
+    }
+
+    @Override
+    public void compare(Command.Compare c) {
+      later(c, () -> emit(new Event.ComparisonReady(tools().compare(c))));
+    }
+
+    @Override
+    public void take(Command.Take c) {
+      later(c, () -> {
+        CheckpointTools.Taken taken = tools().take(c);
+        noted(taken.result(), taken.label(), taken.told());
+      });
+    }
+
+    @Override
+    public void export(Command.Export c) {
+      later(c, () -> emit(new Event.Exported(tools().export(c))));
     }
 
     @Override

@@ -551,6 +551,32 @@ public final class CheckpointTree {
     return new CheckpointDiffs(parts).ofChanges(graph.node(number));
   }
 
+  /** Reads how two checkpoints of any tabs of this store differ ({@link CheckpointComparison}). */
+  public CheckpointComparison comparison() {
+    return new CheckpointComparison(parts.repo());
+  }
+
+  /**
+   * Takes one file ({@code hunk} -1) or one hunk of the diff from {@code from} to {@code to}, as
+   * the side {@code toSide} (else {@code from}) holds it, into the project: merged with later edits
+   * as {@link #revert} is, a new checkpoint under live; a clash stops it unless {@code force}.
+   */
+  public RestoreResult take(CheckpointAt from, CheckpointAt to, String named, int hunk, boolean toSide, String action,
+      boolean force) {
+    requireNoTurn("take a change");
+    String path = projectPaths(java.util.Set.of(named)).iterator().next();
+    CheckpointComparison.Delta delta = CheckpointComparison.deltas(from, to, java.util.Set.of(path)).stream()
+        .filter(d -> d.path().equals(path)).findFirst()
+        .orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The two checkpoints hold " + path + " alike; nothing to take."));
+    CheckpointComparison.Taken taken = comparison().taken(delta, hunk, toSide);
+    return asCheckpoint(graph.live(), Map.of(path, new Planned(taken.base(), taken.target())), graph.live(), action, force);
+  }
+
+  /** Writes paths of this store's checkpoints to branches of the user's repository ({@link GitBranchExport}). */
+  public GitBranchExport exporter() {
+    return new GitBranchExport(parts.repo(), parts.project());
+  }
+
   /**
    * Tags the live checkpoint under {@code name} ({@code refs/tags/waymark/<tab>/saved/<name>}):
    * a commit whose {@code post/} tree holds every file the tab tracks as it is at live. Saves are

@@ -53,6 +53,12 @@ public sealed interface Command {
 
     void diff(Diff command);
 
+    void compare(Compare command);
+
+    void take(Take command);
+
+    void export(Export command);
+
     void list(List command);
 
     void setMode(SetMode command);
@@ -326,6 +332,48 @@ public sealed interface Command {
 
     public static Diff of(int checkpoint) {
       return new Diff(OptionalInt.of(checkpoint));
+    }
+  }
+
+  /**
+   * How two checkpoints differ, of this tab or another of the session ({@link CheckpointRef});
+   * only {@code paths} when some are given. Answered by {@link Event.ComparisonReady}.
+   */
+  record Compare(CheckpointRef from, CheckpointRef to, java.util.List<String> paths) implements Command {
+    public Compare {
+      paths = java.util.List.copyOf(paths);
+    }
+
+    @Override
+    public void dispatch(Handler handler) {
+      handler.compare(this);
+    }
+  }
+
+  /**
+   * Takes one file ({@code hunk} -1) or one hunk of the diff from {@code from} to {@code to} into the
+   * project, as the side {@code toSide} (else {@code from}'s side) holds it, merged with later edits
+   * as a revert is: a new checkpoint on the live path, the model told in one message. With
+   * {@code force}, a clash is overwritten and what it held kept under a rescued tag.
+   */
+  record Take(CheckpointRef from, CheckpointRef to, String path, int hunk, boolean toSide, boolean force)
+      implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.take(this);
+    }
+  }
+
+  /**
+   * Writes the path from {@code from} to {@code to} (of this tab) as commits on a new branch of
+   * the user's git repository, one per checkpoint that changed files or one ({@code squash}),
+   * never touching HEAD, the index or the work tree; {@code force} replaces a branch of that name.
+   * Answered by {@link Event.Exported}.
+   */
+  record Export(CheckpointRef from, CheckpointRef to, String branch, boolean squash, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.export(this);
     }
   }
 

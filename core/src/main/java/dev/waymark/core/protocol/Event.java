@@ -89,6 +89,12 @@ public sealed interface Event {
   /** The answer to a Diff command. */
   record DiffReady(DiffView diff) implements Event {}
 
+  /** The answer to a Compare command. */
+  record ComparisonReady(ComparisonView comparison) implements Event {}
+
+  /** The answer to an Export command. */
+  record Exported(ExportView export) implements Event {}
+
   /** The model call failed before any answer and is retried after a wait, e.g. {@code rate limited, retrying in 12 s (2/3)}. */
   record Waiting(int checkpoint, String message) implements Event {}
 

@@ -71,6 +71,7 @@ public final class Workspace implements AutoCloseable {
     this.factory = (tree, memory) -> {
       TabSession session = factory.create(tree, memory);
       session.hooks(hooks);
+      session.peers(this::peer);
       return session;
     };
     this.reopener = new TabReopener(store, provider, this.factory);
@@ -194,6 +195,20 @@ public final class Workspace implements AutoCloseable {
   /** Whether the session has a file yet. */
   public boolean saved() {
     return Files.exists(files.file(id()));
+  }
+
+  /**
+   * The tree of a tab of this session, by its id or by its place among {@link #tabs()} (1 for the
+   * first), as it was last published: for commands that name another tab's checkpoints.
+   */
+  private Optional<CheckpointTree.Snapshot> peer(String tab) {
+    List<WorkspaceTab> all = tabs();
+    Optional<WorkspaceTab> found = all.stream().filter(t -> t.tabId().equals(tab)).findFirst();
+    if (found.isEmpty() && tab.matches("\\d{1,4}")) {
+      int place = Integer.parseInt(tab);
+      found = place >= 1 && place <= all.size() ? Optional.of(all.get(place - 1)) : Optional.empty();
+    }
+    return found.map(t -> t.session().snapshot().tree());
   }
 
   /** Every tab, open ones first, in the order the session keeps them. */

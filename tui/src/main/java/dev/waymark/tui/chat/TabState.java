@@ -46,6 +46,7 @@ public final class TabState {
   private String draftToRestore;
   private Event.BranchRefused branchRefused;
   private DiffView diffToShow;
+  private dev.waymark.core.protocol.ComparisonView comparisonToShow;
   private boolean unseenFinish;
   private boolean expanded;
   private int version;
@@ -209,6 +210,13 @@ public final class TabState {
     DiffView d = diffToShow;
     diffToShow = null;
     return Optional.ofNullable(d);
+  }
+
+  /** Takes the diff a Compare command brought, once. */
+  public Optional<dev.waymark.core.protocol.ComparisonView> takeComparisonToShow() {
+    var c = comparisonToShow;
+    comparisonToShow = null;
+    return Optional.ofNullable(c);
   }
 
   // ------------------------------------------------------------------------------- changing
@@ -408,6 +416,15 @@ public final class TabState {
     } else if (event instanceof Event.SaveDeleted deleted) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Deleted the save \"" + deleted.name() + "\" (" + deleted.ref()
           + "); #" + deleted.checkpoint() + " stays."));
+    } else if (event instanceof Event.ComparisonReady compared) {
+      if (compared.comparison().isEmpty()) {
+        add(new Blocks.Notice(-1, Tone.MUTED, compared.comparison().from() + " and " + compared.comparison().to()
+            + " hold the same files."));
+      } else {
+        comparisonToShow = compared.comparison();
+      }
+    } else if (event instanceof Event.Exported exported) {
+      add(new Blocks.Notice(-1, Tone.ACCENT, exported.export().summary()));
     } else if (event instanceof Event.DiffReady diff) {
       if (diff.diff().isEmpty()) {
         add(new Blocks.Notice(-1, Tone.MUTED, "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));

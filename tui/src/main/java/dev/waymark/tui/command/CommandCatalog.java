@@ -25,6 +25,8 @@ public final class CommandCatalog {
       entry("/checkpoint save --delete NAME", "delete a save (the checkpoint stays)"),
       entry("/checkpoint goto N|NAME [--force]", "make #N (or the save NAME) live, even one undone or on another branch"),
       entry("/checkpoint diff [N]", "how the files on disk differ from #N"),
+      entry("/checkpoint diff A B [-- PATH...]", "how two checkpoints differ, of any branch or tab (N, live, a save; "
+          + "2:N for the second tab's): n/p hunk, N/P file, a/b or A/B take a hunk or file into the project"),
       entry("/checkpoint restore N [files|conversation|both] [--force]",
           "restore only files, only conversation (each a new checkpoint), or both"),
       entry("/checkpoint restore N -- PATH... [--force]", "put only these files back as #N holds them, as a new checkpoint"),
@@ -44,6 +46,9 @@ public final class CommandCatalog {
       entry("/diff [N]", "short for /checkpoint diff [N]"),
       entry("/bisect [--good A] [--bad B] CMD", "the first checkpoint from A (#0) to B (live) where CMD fails, each "
           + "tested in the sandbox on a throw-away layer: the files here are never touched"),
+      entry("/diff A B [-- PATH...]", "short for /checkpoint diff A B: two checkpoints, of any branch or tab"),
+      entry("/export BRANCH [A..B] [--squash] [--force]", "write #0..live (or A..B) as commits on a new branch of your "
+          + "git repository, HEAD, index and work tree untouched"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),

@@ -2,6 +2,7 @@ package dev.waymark.tui.command;
 
 import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.context.InstructionFiles;
+import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.tool.ApprovalMode;
@@ -18,7 +19,7 @@ public final class SlashCommand {
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
 
@@ -139,6 +140,8 @@ public final class SlashCommand {
         return alias(words, current, defaultSaveName);
       case "/tab":
         return tab(words);
+      case "/export":
+        return export(words);
       case "/permissions":
         return permissions(words);
       case "/output":
@@ -208,8 +211,8 @@ public final class SlashCommand {
     if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(sub)) {
       return invalid("Only undo, redo, goto, restore, revert and save take --force.");
     }
-    if (dashes && !List.of("restore", "revert").contains(sub)) {
-      return invalid("Only restore and revert take \"-- PATH...\".");
+    if (dashes && !List.of("restore", "revert", "diff").contains(sub)) {
+      return invalid("Only restore, revert and diff A B take \"-- PATH...\".");
     }
     if (dashes && paths.isEmpty()) {
       return invalid("Name the files after \"--\": /checkpoint " + sub + " N -- PATH...");
@@ -260,8 +263,12 @@ public final class SlashCommand {
           return new Parsed.ForTab(List.of(words[2].matches("#?\\d+") ? new Command.GoTo(number(words[2]), force)
               : new Command.GoToSaved(words[2], force)), true);
         case "diff":
-          return args <= 1 ? tab(Command.Diff.of(args == 0 ? current : number(words[2])))
-              : invalid("Usage: /checkpoint diff [N]");
+          if (args == 2) {
+            return tab(new Command.Compare(CheckpointRef.parse(words[2]), CheckpointRef.parse(words[3]), paths));
+          }
+          return args <= 1 && !dashes ? tab(Command.Diff.of(args == 0 ? current : number(words[2])))
+              : invalid("Usage: /checkpoint diff [N] (the disk against #N), or /checkpoint diff A B [-- PATH...] "
+                  + "(A, B: N, live or a save's name; TAB:N for another tab, 2:N for the second)");
         case "restore":
           if (dashes) {
             return args == 1 ? new Parsed.ForTab(List.of(new Command.RestoreFiles(number(words[2]), paths, force)), true)
@@ -294,6 +301,41 @@ public final class SlashCommand {
       return invalid(bad.message().replace("/checkpoint " + full[1], "/" + full[1]));
     }
     return parsed;
+  }
+
+  /** {@code /export BRANCH [A..B] [--squash] [--force]}: the path (default #0..live) as commits on a new branch. */
+  private static Parsed export(String[] words) {
+    String usage = "Usage: /export BRANCH [A..B] [--squash] [--force] (default: #0..live; A.. ends at live)";
+    List<String> rest = new ArrayList<>();
+    boolean squash = false;
+    boolean force = false;
+    for (int i = 1; i < words.length; i++) {
+      switch (words[i]) {
+        case "--squash" -> squash = true;
+        case "--force" -> force = true;
+        default -> rest.add(words[i]);
+      }
+    }
+    if (rest.isEmpty() || rest.size() > 2 || rest.get(0).startsWith("-")) {
+      return invalid(usage);
+    }
+    CheckpointRef from = null;
+    CheckpointRef to = null;
+    if (rest.size() == 2) {
+      int dots = rest.get(1).indexOf("..");
+      if (dots < 0) {
+        return invalid(usage);
+      }
+      try {
+        String a = rest.get(1).substring(0, dots);
+        String b = rest.get(1).substring(dots + 2);
+        from = a.isEmpty() ? null : CheckpointRef.parse(a);
+        to = b.isEmpty() ? null : CheckpointRef.parse(b);
+      } catch (IllegalArgumentException e) {
+        return invalid(e.getMessage());
+      }
+    }
+    return tab(new Command.Export(from, to, rest.get(0), squash, force));
   }
 
   private static Parsed tab(String[] words) {

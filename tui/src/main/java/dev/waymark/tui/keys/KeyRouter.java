@@ -94,6 +94,9 @@ public final class KeyRouter {
       layers.answer(text);
       return;
     }
+    if (layers.overlay() != null && layers.overlay().typed(text, Math.max(1, host.chatHeight() - 2))) {
+      return;
+    }
     if (layers.overlay() != null || layers.picker() != null) {
       if (text.equals("q")) {
         layers.closePanels();

@@ -218,6 +218,21 @@ public final class ShadowRepository implements AutoCloseable {
     }
   }
 
+  /** A blob's size, and its bytes unless it is bigger than the limit it was read with (then null). */
+  public record Limited(long size, byte[] bytes) {}
+
+  /** Reads a blob with one lookup, its bytes only up to {@code limit} (a diff's: a huge file is not loaded). */
+  public Limited readUpTo(ObjectId blob, long limit) throws IOException {
+    try (ObjectReader reader = repo.newObjectReader()) {
+      ObjectLoader loader = reader.open(blob, Constants.OBJ_BLOB);
+      long size = loader.getSize();
+      return new Limited(size, size > limit ? null : loader.getCachedBytes(Integer.MAX_VALUE - 8));
+    } catch (MissingObjectException e) {
+      throw new CheckpointException(CheckpointException.Kind.LOST, "The shadow repository no longer holds blob " + blob.name()
+          + " (pruned by retention, or the repository was damaged)", e);
+    }
+  }
+
   /** The bytes at {@code path} in a commit's tree, or null when the tree has no such file. */
   public byte[] readAt(ObjectId commit, String path) throws IOException {
     try (RevWalk walk = new RevWalk(repo);
