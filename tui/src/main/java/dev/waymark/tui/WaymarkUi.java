@@ -136,8 +136,9 @@ public final class WaymarkUi implements Host {
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog, options.customCommands());
     // the user's own commands are in the / menu and the help beside the built-in ones
-    options.customCommands().list().forEach(c -> catalog.add(new CommandEntry("/" + c.name() + " [arguments]",
-        c.description())));
+    // (read again as the menu opens, so a command file written while Waymark runs is there at once)
+    catalog.poll("custom", () -> options.customCommands().list().stream()
+        .map(c -> new CommandEntry("/" + c.name() + " [arguments]", c.description())).toList());
     McpServers mcp = workspace.mcp();
     mcpInput = mcp.isEmpty() ? null : new McpInput(mcp);
     if (mcpInput != null) {
@@ -507,6 +508,7 @@ public final class WaymarkUi implements Host {
 
   @Override
   public void showHelp() {
+    catalog.refresh();
     layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), catalog.entries(), width)));
   }
 

@@ -88,6 +88,21 @@ public final class CommandCatalog {
     }
   }
 
+  /** Lists read again as the menu opens or its text changes: custom command files written while Waymark runs. */
+  private final java.util.Map<String, java.util.function.Supplier<List<CommandEntry>>> polled =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Offers the commands {@code read} gives, read now and again at each {@link #refresh}. */
+  public void poll(String source, java.util.function.Supplier<List<CommandEntry>> read) {
+    polled.put(source, read);
+    replace(source, read.get());
+  }
+
+  /** Reads the polled lists again (a directory listing each): called as the menu's text changes, not at every frame. */
+  public void refresh() {
+    polled.forEach((source, read) -> replace(source, read.get()));
+  }
+
   public List<CommandEntry> entries() {
     List<CommandEntry> all = new ArrayList<>(entries);
     replaceable.values().forEach(all::addAll);

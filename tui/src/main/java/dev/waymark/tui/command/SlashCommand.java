@@ -354,9 +354,16 @@ public final class SlashCommand {
 
   /** The commands that start with what was typed; Tab completes to their longest common prefix. */
   public static List<String> completions(String typed) {
+    return completions(typed, List.of());
+  }
+
+  /** The same among the built-in commands and {@code more} (the user's own, an MCP server's prompts). */
+  public static List<String> completions(String typed, List<String> more) {
     String lower = typed.toLowerCase(Locale.ROOT);
     List<String> found = new ArrayList<>();
-    for (String word : WORDS) {
+    List<String> words = new ArrayList<>(WORDS);
+    more.stream().filter(w -> !words.contains(w)).forEach(words::add);
+    for (String word : words) {
       if (word.startsWith(lower) && !word.equals(lower)) {
         found.add(word);
       }
@@ -366,7 +373,12 @@ public final class SlashCommand {
 
   /** What Tab turns {@code typed} into: the longest common prefix of the completions, plus a space when unique. */
   public static String complete(String typed) {
-    List<String> found = completions(typed);
+    return complete(typed, List.of());
+  }
+
+  /** The same among the built-in commands and {@code more}. */
+  public static String complete(String typed, List<String> more) {
+    List<String> found = completions(typed, more);
     if (found.isEmpty()) {
       return typed;
     }

@@ -403,9 +403,10 @@ public final class KeyRouter {
     if (!SlashCommand.isCommand(text) || text.contains("\n")) {
       return;
     }
-    String completed = SlashCommand.complete(text);
+    List<String> more = layers.menu().catalog().entries().stream().map(e -> e.command()).toList(); // custom ones too
+    String completed = SlashCommand.complete(text, more);
     if (completed.equals(text)) {
-      List<String> options = SlashCommand.completions(text);
+      List<String> options = SlashCommand.completions(text, more);
       layers.hint(String.join("  ", options));
     } else {
       editor.setText(completed);
@@ -413,13 +414,13 @@ public final class KeyRouter {
   }
 
   private void interrupt(TabController tab) {
-    if (tab.state().pendingApproval().isPresent()) {
+    if (tab.state().viewed().isPresent()) {
+      tab.viewLive(); // only the viewing ends: a running turn goes on (a second Esc interrupts it)
+    } else if (tab.state().pendingApproval().isPresent()) {
       stop(tab); // with a message typed: the turn stops, and the message stays in the input
     } else if (tab.state().running()) {
       tab.cancel();
       layers.hint(INTERRUPTING);
-    } else if (tab.state().viewed().isPresent()) {
-      tab.viewLive();
     } else if (tab.editor().isEmpty()) {
       // Esc Esc on an idle, empty input: the rewind list, as in Claude Code
       Instant now = clock.instant();

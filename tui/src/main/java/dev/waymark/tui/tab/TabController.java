@@ -183,7 +183,9 @@ public final class TabController {
     if (pending.isEmpty()) {
       approvalPrompt = null;
     } else if (approvalPrompt == null || !approvalPrompt.callId().equals(pending.get().call().id())) {
-      approvalPrompt = new ApprovalPrompt(pending.get().call(), session.ruleFor(pending.get().call()));
+      var permissions = session.permissions();
+      approvalPrompt = new ApprovalPrompt(pending.get().call(), session.ruleFor(pending.get().call()),
+          ApprovalPrompt.SCOPES.stream().filter(permissions::keepsAllowRules).toList());
     }
     return Optional.ofNullable(approvalPrompt);
   }
