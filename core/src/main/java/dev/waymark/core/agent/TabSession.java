@@ -272,6 +272,11 @@ public final class TabSession implements AutoCloseable {
     }
 
     @Override
+    public void runShell(Command.RunShell c) {
+      later(c, () -> startTurn(Opening.shell(c.command())));
+    }
+
+    @Override
     public void sendPrompt(Command.SendPrompt c) {
       later(c, () -> startTurn(Opening.prompt(c.text())));
     }

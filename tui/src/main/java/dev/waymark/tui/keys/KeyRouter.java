@@ -72,7 +72,9 @@ public final class KeyRouter {
     }
     if (input instanceof UiInput.Paste paste) {
       if (!layers.modal()) {
-        type(tabs.current(), paste.text());
+        TabController tab = tabs.current();
+        boolean reason = tab.approvalPrompt().filter(p -> p.step() == ApprovalPrompt.Step.REASON).isPresent();
+        type(tab, reason ? paste.text() : tabs.pastes().fold(paste.text())); // a long paste: one placeholder
       }
     } else if (input instanceof UiInput.Text text) {
       onText(text.text());
@@ -461,6 +463,12 @@ public final class KeyRouter {
     }
     history.add(text);
     tab.editor().clear();
+    text = tabs.pastes().expand(text); // the pastes folded in it, whole
+    if (text.startsWith("!") && !text.substring(1).isBlank()) {
+      tab.runShell(text.substring(1).strip()); // !command: the user's own shell command, recorded like the agent's
+      tab.scroll().follow();
+      return;
+    }
     if (host.sendThroughMcp(tab, text)) {
       tab.scroll().follow();
       return;

@@ -97,6 +97,11 @@ public final class TabController {
 
   /** Sends a message to the running turn; while viewing, the tab goes back to live (it does not branch). */
   /** A message typed in the input: it steers the running turn, or starts one; the chat then follows its end. */
+  /** {@code !command}: run in a checkpoint of its own, its output shown and given to the model with the next prompt. */
+  public void runShell(String command) {
+    workspace.submit(tab, List.of(new Command.RunShell(command)));
+  }
+
   public void sendOrSteer(String text) {
     if (state.running()) {
       steer(text);
