@@ -85,6 +85,9 @@ public final class WaymarkUi implements Host {
 
   private record Wake() {}
 
+  /** What work done in the background gives back, to run on this thread. */
+  private record Callback(Runnable then) {}
+
   private record Notice(String text, Tone tone) {}
 
   /** An MCP server's prompts or resources may have changed. */
@@ -108,6 +111,7 @@ public final class WaymarkUi implements Host {
   private final Layers layers = new Layers(catalog);
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
+  private final dev.waymark.tui.run.Background background = new dev.waymark.tui.run.Background(r -> inbox.add(new Callback(r)));
   private final CommandRunner commands;
   /** Null when no MCP server is configured. */
   private final McpInput mcpInput;
@@ -321,6 +325,8 @@ public final class WaymarkUi implements Host {
       mcpListsChanged();
     } else if (item instanceof McpExpanded expanded) {
       mcpExpanded(expanded);
+    } else if (item instanceof Callback callback) {
+      callback.then().run();
     }
   }
 
@@ -424,6 +430,11 @@ public final class WaymarkUi implements Host {
       return; // an MCP server's prompt, chosen in the menu
     }
     commands.run(tab, line);
+  }
+
+  @Override
+  public <T> void inBackground(java.util.concurrent.Callable<T> work, java.util.function.BiConsumer<T, Exception> then) {
+    background.run(work, then);
   }
 
   @Override
