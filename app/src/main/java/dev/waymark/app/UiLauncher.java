@@ -87,6 +87,10 @@ final class UiLauncher {
                 approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
                 CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
+        if (settings.notifies()) {
+          ui.notifications(new dev.waymark.tui.run.Notifier(terminal::send, dev.waymark.tui.run.Notifier.kindFor(System.getenv()),
+              System.getenv("TMUX") != null));
+        }
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {

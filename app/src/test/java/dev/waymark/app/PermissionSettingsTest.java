@@ -116,4 +116,11 @@ class PermissionSettingsTest {
     write(Settings.userFile(env), "{\"bell\": false}");
     assertThat(Settings.resolve(env, project).settings().ringsBell()).isFalse();
   }
+
+  @Test
+  void desktopNotificationsAreOnUnlessASettingTurnsThemOff() throws Exception {
+    assertThat(Settings.resolve(env, project).settings().notifies()).isTrue();
+    write(Settings.userFile(env), "{\"notifications\": false}");
+    assertThat(Settings.resolve(env, project).settings().notifies()).isFalse();
+  }
 }

@@ -126,6 +126,8 @@ public final class WaymarkUi implements Host {
   private int chatHeight = 20;
   private boolean tooSmall; // as last drawn: keys other than quit and interrupt wait for a larger window
   private boolean bell = true;
+  /** Null: no notifications (the setting "notifications": false, or no terminal to send them to). */
+  private dev.waymark.tui.run.Notifier notifier;
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -167,6 +169,11 @@ public final class WaymarkUi implements Host {
   /** Whether the terminal bell rings once when a tool call starts waiting for approval (the setting {@code bell}). */
   public void bellOnApproval(boolean ring) {
     bell = ring;
+  }
+
+  /** Whether, and how, a turn's end or a waiting approval is told while the terminal is unfocused (null: never). */
+  public void notifications(dev.waymark.tui.run.Notifier notifier) {
+    this.notifier = notifier;
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -317,6 +324,10 @@ public final class WaymarkUi implements Host {
     dirty = true;
     if (item instanceof TabEvent te) {
       onEvent(te.tab(), te.event());
+    } else if (item instanceof UiInput.Focus focus) {
+      if (notifier != null) {
+        notifier.focused(focus.focused());
+      }
     } else if (item instanceof UiInput input) {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
@@ -408,6 +419,15 @@ public final class WaymarkUi implements Host {
     TabController.Reaction reaction = tab.apply(event, tab == tabs.current(), chatWidth, history);
     if (event instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
       ringBell(); // once per call: a turn waits for the user, in whichever tab
+      if (notifier != null) {
+        notifier.notify(proposed.call().name() + " waits for your approval in tab " + tabs.number(tab) + ".", bell);
+      }
+    }
+    if (event instanceof Event.TurnFinished finished) {
+      if (notifier != null) {
+        notifier.notify("Turn #" + finished.checkpoint() + " " + finished.status().name().toLowerCase(java.util.Locale.ROOT)
+            + " in tab " + tabs.number(tab) + ".", false);
+      }
     }
     if (reaction.turnEnded() && tab == tabs.current() && layers.hint().equals(KeyRouter.INTERRUPTING)) {
       layers.hint(""); // the chat now says "Interrupted."
