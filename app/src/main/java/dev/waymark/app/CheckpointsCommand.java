@@ -40,6 +40,7 @@ import picocli.CommandLine;
     description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
         "  restore N [files|conversation|both]    restore N -- PATH...",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
+        "  rescued [NAME [restore [--force]]]     what a --force overwrote: list, show against the disk, put back",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -87,7 +88,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       workspace.onNotice(note -> err.println("waymark: " + note));
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
           .orElseThrow(() -> new SessionException("This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-      boolean looking = command instanceof Command.List || command instanceof Command.Diff;
+      boolean looking = command == null || command instanceof Command.List || command instanceof Command.Diff;
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
         throw new SessionException("Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
@@ -98,6 +99,9 @@ final class CheckpointsCommand implements Callable<Integer> {
       Workspace.Opened opened = workspace.open(file, looking, wanted::equals);
       opened.notes().forEach(note -> err.println("waymark: " + note));
       TabSession tab = opened.tabs().get(0).session();
+      if (command == null) { // rescued [NAME]: only read
+        return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
+      }
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);
@@ -118,7 +122,7 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   private Command command() {
     CommandLine cli = spec.commandLine();
-    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(action)) {
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save", "rescued").contains(action)) {
       throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
           + action + ".");
     }
@@ -126,7 +130,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cli, "--delete goes with save, not " + action + ".");
     }
     // picocli keeps "--" out of the positional list: the words after the first two are the paths or the scope
-    boolean takesMore = action.equals("restore") || action.equals("revert");
+    boolean takesMore = action.equals("restore") || action.equals("revert") || action.equals("rescued");
     if (takesMore && more.isEmpty() && spec.commandLine().getParseResult().originalArgs().contains("--")) {
       throw new CommandLine.ParameterException(cli, "Name the files after \"--\": `checkpoints " + action
           + " N -- PATH...`.");
@@ -138,6 +142,15 @@ final class CheckpointsCommand implements Callable<Integer> {
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
+        case "rescued" -> { // null: list or show, read without the tab's queue
+          if (more.equals(List.of("restore")) && argument != null) {
+            yield new Command.RestoreRescued(argument, force);
+          }
+          if (!more.isEmpty() || force) {
+            throw new CommandLine.ParameterException(cli, "Usage: `checkpoints rescued [NAME [restore [--force]]]`.");
+          }
+          yield null;
+        }
         case "diff" -> argument == null ? Command.Diff.live() : Command.Diff.of(number());
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));

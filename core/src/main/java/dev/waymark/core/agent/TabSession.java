@@ -379,6 +379,13 @@ public final class TabSession implements AutoCloseable {
     }
 
     @Override
+    public void restoreRescued(Command.RestoreRescued c) {
+      later(c, () -> noted(tree.restoreRescued(c.name(), c.force()), "restore rescued " + c.name(),
+          "The user put back file versions Waymark had kept when a forced restore overwrote them (rescued " + c.name()
+              + "); every other file stays as it was."));
+    }
+
+    @Override
     public void revert(Command.Revert c) {
       later(c, () -> {
         RestoreResult result = tree.revert(c.first(), c.last(), new java.util.TreeSet<>(c.paths()), c.force());

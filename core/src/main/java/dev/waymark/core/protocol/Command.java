@@ -60,6 +60,8 @@ public sealed interface Command {
     void setModel(SetModel command);
 
     void runShell(RunShell command);
+
+    void restoreRescued(RestoreRescued command);
   }
 
   /**
@@ -106,6 +108,17 @@ public sealed interface Command {
     @Override
     public void dispatch(Handler handler) {
       handler.runShell(this);
+    }
+  }
+
+  /**
+   * Puts back the file versions kept under the tab's rescued tag {@code name} (what a {@code --force}
+   * overwrote), every other file untouched, as a new checkpoint; {@code force}: overwrite clashing edits.
+   */
+  record RestoreRescued(String name, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.restoreRescued(this);
     }
   }
 

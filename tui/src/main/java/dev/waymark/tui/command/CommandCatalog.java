@@ -30,6 +30,8 @@ public final class CommandCatalog {
       entry("/checkpoint restore N -- PATH... [--force]", "put only these files back as #N holds them, as a new checkpoint"),
       entry("/checkpoint revert N[..M] [-- PATH...] [--force]", "take back what #N (to #M) changed, keep every later "
           + "change: a new checkpoint; the model is told"),
+      entry("/checkpoint rescued [NAME [restore]] [--force]", "what a --force overwrote, kept under rescued tags: "
+          + "the list, how one differs from the disk, or put one back as a new checkpoint"),
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project"),

@@ -17,7 +17,7 @@ public final class SlashCommand {
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
-      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
+      "/checkpoint save", "/checkpoint goto", "/checkpoint rescued", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/help", "/quit");
@@ -71,6 +71,9 @@ public final class SlashCommand {
 
     /** A prompt a command stands for ({@code /init}, a custom command): sent as if typed. */
     record Prompt(String text) implements Parsed {}
+
+    /** {@code /checkpoint rescued [NAME]}: list the tab's rescued versions ({@code name} null), or show one. */
+    record Rescued(String name) implements Parsed {}
 
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
@@ -200,8 +203,8 @@ public final class SlashCommand {
         kept.add(word);
       }
     }
-    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(sub)) {
-      return invalid("Only undo, redo, goto, restore, revert and save take --force.");
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save", "rescued").contains(sub)) {
+      return invalid("Only undo, redo, goto, restore, revert, save and rescued … restore take --force.");
     }
     if (dashes && !List.of("restore", "revert").contains(sub)) {
       return invalid("Only restore and revert take \"-- PATH...\".");
@@ -215,6 +218,12 @@ public final class SlashCommand {
       switch (sub) {
         case "list":
           return args == 0 ? tab(new Command.List()) : invalid("Usage: /checkpoint list");
+        case "rescued":
+          if (args == 2 && words[3].equalsIgnoreCase("restore")) {
+            return new Parsed.ForTab(List.of(new Command.RestoreRescued(words[2], force)), true);
+          }
+          return args <= 1 && !force ? new Parsed.Rescued(args == 0 ? null : words[2])
+              : invalid("Usage: /checkpoint rescued [NAME [restore [--force]]]");
         case "live":
           return args == 0 ? tab(Command.View.live()) : invalid("Usage: /checkpoint live");
         case "undo":

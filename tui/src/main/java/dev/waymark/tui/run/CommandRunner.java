@@ -64,6 +64,8 @@ public final class CommandRunner {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.Output output) {
       output(state, output.checkpoint());
+    } else if (parsed instanceof SlashCommand.Parsed.Rescued rescued) {
+      RescuedReport.show(tab, rescued.name(), host);
     } else if (parsed instanceof SlashCommand.Parsed.McpServers) {
       state.notice(Tone.NORMAL, "MCP servers:\n" + String.join("\n",
           dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
