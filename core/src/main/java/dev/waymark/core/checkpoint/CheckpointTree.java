@@ -520,7 +520,7 @@ public final class CheckpointTree {
     }
     commitAdded(node);
     return new RestoreResult(true, from, subject.number, outcome.written(), outcome.merged(), outcome.conflicts(),
-        outcome.rescueTag(), livePath(), action + " as #" + node.number);
+        outcome.rescueTag(), livePath(), outcome.deleted(), action + " as #" + node.number);
   }
 
   private void commitAdded(Node node) {
