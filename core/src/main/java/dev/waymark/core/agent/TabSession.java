@@ -632,6 +632,17 @@ public final class TabSession implements AutoCloseable {
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
   }
 
+  /**
+   * What the live conversation takes, for a tab brought back from a session: the server has counted
+   * nothing yet, so an estimate, which automatic compaction then goes by too. Called while the tab is idle.
+   */
+  public Event.ContextUsed contextEstimate() {
+    if (contextTokens < 0) {
+      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+    }
+    return new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true);
+  }
+
   private void restored(RestoreResult result) {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? draftOnReturn(result) : "";
