@@ -45,6 +45,7 @@ import picocli.CommandLine;
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
         "  bisect --run CMD [--good A] [--bad B]  (see `checkpoints bisect --help`)",
         "  export --branch NAME [--squash] [--force] [A..B]  (see `checkpoints export --help`)",
+        "  rescued [NAME [restore [--force]]]     what a --force overwrote: list, show against the disk, put back",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -97,7 +98,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       workspace.onNotice(note -> err.println("waymark: " + note));
       SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
           .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-      boolean looking = command instanceof Command.List || command instanceof Command.Diff
+      boolean looking = command == null || command instanceof Command.List || command instanceof Command.Diff
           || command instanceof Command.Compare;
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
@@ -110,6 +111,9 @@ final class CheckpointsCommand implements Callable<Integer> {
       Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true : wanted::equals);
       opened.notes().forEach(note -> err.println("waymark: " + note));
       TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().orElseThrow().session();
+      if (command == null) { // rescued [NAME]: only read
+        return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
+      }
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);
@@ -134,7 +138,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cli, "Missing required parameter: 'ACTION' (list, diff, undo, redo, goto, "
           + "restore, revert, save, bisect or export).");
     }
-    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(action)) {
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save", "rescued").contains(action)) {
       throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
           + action + ".");
     }
@@ -142,7 +146,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cli, "--delete goes with save, not " + action + ".");
     }
     // picocli keeps "--" out of the positional list: the words after the first two are the paths or the scope
-    boolean takesMore = action.equals("restore") || action.equals("revert") || action.equals("diff");
+    boolean takesMore = action.equals("restore") || action.equals("revert") || action.equals("diff") || action.equals("rescued");
     if (takesMore && more.isEmpty() && spec.commandLine().getParseResult().originalArgs().contains("--")) {
       throw new CommandLine.ParameterException(cli, "Name the files after \"--\": `checkpoints " + action
           + " N -- PATH...`.");
@@ -156,6 +160,15 @@ final class CheckpointsCommand implements Callable<Integer> {
         case "list" -> noArgument(new Command.List());
         case "diff" -> !more.isEmpty() || stat ? CheckpointsDiff.command(cli, argument, more, afterDashes())
             : argument == null ? Command.Diff.live() : Command.Diff.of(number());
+        case "rescued" -> { // null: list or show, read without the tab's queue
+          if (more.equals(List.of("restore")) && argument != null) {
+            yield new Command.RestoreRescued(argument, force);
+          }
+          if (!more.isEmpty() || force) {
+            throw new CommandLine.ParameterException(cli, "Usage: `checkpoints rescued [NAME [restore [--force]]]`.");
+          }
+          yield null;
+        }
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));
         case "goto" -> {

@@ -40,6 +40,11 @@ final class RuleFiles implements Permissions.RuleFiles {
   }
 
   @Override
+  public boolean keepsAllowRules(Permissions.Scope scope) {
+    return scope != Permissions.Scope.PROJECT || trusted;
+  }
+
+  @Override
   public void remove(Permissions.Scope scope, boolean deny, String rule) throws IOException {
     edit(scope, deny, rule, false);
   }

@@ -44,7 +44,8 @@ record Settings(
     Integer autoCompactPercent,
     SandboxSetting sandbox,
     WebSetting web,
-    Map<String, List<HookSetting>> hooks) {
+    Map<String, List<HookSetting>> hooks,
+    Boolean notifications) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -70,7 +71,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null, null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null, null, null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -264,7 +265,7 @@ record Settings(
     Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
-        sandbox, null, null);
+        sandbox, null, null, own.notifications());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -571,7 +572,8 @@ record Settings(
         union(deny, later.deny()), later.bell() != null ? later.bell() : bell, mergedPrices(later), servers, allowed,
         windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
         sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()),
-        web == null ? later.web() : web.overriddenBy(later.web()), mergedHooks(later));
+        web == null ? later.web() : web.overriddenBy(later.web()), mergedHooks(later),
+        later.notifications() != null ? later.notifications() : notifications);
   }
 
   /** The backend {@code web_search} asks, with its key from {@code env}; none (and why, when one was asked for) otherwise. */
@@ -594,6 +596,11 @@ record Settings(
     List<String> all = new ArrayList<>(first);
     later.stream().filter(r -> !all.contains(r)).forEach(all::add);
     return all;
+  }
+
+  /** Whether a desktop notification (or the bell) says a turn ended or an approval waits while the terminal is unfocused (default yes). */
+  boolean notifies() {
+    return notifications == null || notifications;
   }
 
   /** Whether the bell rings when a tool call starts waiting for approval (default yes). */

@@ -90,6 +90,10 @@ final class UiLauncher {
                 approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
                 CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
+        if (settings.notifies()) {
+          ui.notifications(new dev.waymark.tui.run.Notifier(terminal::send, dev.waymark.tui.run.Notifier.kindFor(System.getenv()),
+              System.getenv("TMUX") != null));
+        }
         terminal.onResize(ui::wake);
         KeyReader.start(terminal, ui::post);
         if (opened != null) {
@@ -120,7 +124,16 @@ final class UiLauncher {
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
     return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models,
         sandbox.confines(), sandbox.describe() + "; network: " + sandbox.describeNetwork(), settings.priceTable(),
-        () -> store.describeShellCapture(sandbox.confines() ? sandbox.bwrap() : Optional.empty()));
+        () -> store.describeShellCapture(sandbox.confines() ? sandbox.bwrap() : Optional.empty()),
+        serverModels(choice));
+  }
+
+  /** How /model asks the server for its models; null for a provider with no server (scripted, demo, none). */
+  static dev.waymark.tui.command.ModelLister serverModels(Providers.Choice choice) {
+    if (choice.baseUrl() == null || List.of("none", "scripted", "demo").contains(choice.type())) {
+      return null;
+    }
+    return () -> dev.waymark.core.model.ServerModels.list(choice.endpoint(), choice.type().equals("anthropic"));
   }
 
   /** The footer's approval mode; {@code auto} without a sandbox says that commands are asked about. */
@@ -160,7 +173,7 @@ final class UiLauncher {
     PrintWriter out = console.writer();
     out.println("Saved sessions of this project, newest first:");
     for (int i = 0; i < all.size(); i++) {
-      out.printf("%3d) %s%n", i + 1, Workspace.describe(all.get(i), "").strip());
+      out.printf("%3d) %s%n", i + 1, SessionsCommand.line(all.get(i), java.time.Instant.now())); // titles, as `waymark sessions`
     }
     while (true) {
       String answer = console.readLine("Open which one? [1-%d, Enter to cancel] ", all.size());

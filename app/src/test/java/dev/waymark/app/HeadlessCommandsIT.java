@@ -132,6 +132,33 @@ class HeadlessCommandsIT {
   }
 
   @Test
+  void whatAForcedUndoOverwroteIsListedShownAndPutBackHeadless() throws Exception {
+    Path writes = temp.resolve("writes.json");
+    Files.writeString(writes, ("{'responses':[{'toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':"
+        + "'agent\\n'}}]},{'text':'Wrote.'}]}").replace('\'', '"'));
+    Run wrote = waymark("exec", "--script", writes.toString(), "--approval", "yolo", "write a");
+    assertThat(wrote.exit()).as(wrote.err()).isZero();
+    Files.writeString(project.resolve("a.txt"), "mine\n");
+    assertThat(waymark("checkpoints", "undo").exit()).as("my edit clashes").isEqualTo(1);
+    Run forced = waymark("checkpoints", "undo", "--force");
+    assertThat(forced.exit()).as(forced.err()).isZero();
+
+    Run listed = waymark("checkpoints", "rescued");
+    assertThat(listed.exit()).as(listed.err()).isZero();
+    assertThat(listed.out()).contains("files overwritten by a forced restore of #0: a.txt");
+    String name = listed.out().lines().findFirst().orElseThrow().split("  ")[0];
+    assertThat(waymark("checkpoints", "rescued", "--json").json().get(0).get("files").toString()).isEqualTo("[\"a.txt\"]");
+
+    Run shown = waymark("checkpoints", "rescued", name);
+    assertThat(shown.exit()).as(shown.err()).isZero();
+    assertThat(shown.out()).contains("-mine");
+    Run restored = waymark("checkpoints", "rescued", name, "restore");
+    assertThat(restored.exit()).as(restored.err()).isZero();
+    assertThat(file("a.txt")).isEqualTo("mine\n");
+    assertThat(waymark("checkpoints", "rescued", "nosuch").err()).contains("No rescued version nosuch in this tab; there are " + name);
+  }
+
+  @Test
   void aProjectWithNonAsciiNamesWorksWithoutALocale() throws Exception {
     Path accented = Files.createDirectories(temp.resolve("projé ü"));
     Files.writeString(accented.resolve("naïve.txt"), "mine\n");

@@ -64,6 +64,16 @@ class PermissionSettingsTest {
   }
 
   @Test
+  void anUntrustedProjectsFileIsNotAPlaceAnApprovalOffersForAnAllowRule() throws Exception {
+    Permissions untrusted = Settings.resolve(env, project).permissions(env, project);
+    assertThat(untrusted.keepsAllowRules(Permissions.Scope.PROJECT)).isFalse();
+    assertThat(untrusted.keepsAllowRules(Permissions.Scope.USER)).isTrue();
+    assertThat(untrusted.keepsAllowRules(Permissions.Scope.SESSION)).isTrue();
+    assertThat(new Permissions(java.util.List.of(), new RuleFiles(env, project, true)).keepsAllowRules(Permissions.Scope.PROJECT))
+        .isTrue();
+  }
+
+  @Test
   void aBadRuleIsReportedWithItsPathLineAndColumn() throws Exception {
     write(Settings.userFile(env), "{\n  \"allow\": [\"read_file\",\n    \"write_file(src)\"]\n}");
     assertThatThrownBy(() -> Settings.resolve(env, project)).isInstanceOf(Settings.BadSettings.class)
@@ -105,5 +115,12 @@ class PermissionSettingsTest {
     assertThat(Settings.resolve(env, project).settings().ringsBell()).isTrue();
     write(Settings.userFile(env), "{\"bell\": false}");
     assertThat(Settings.resolve(env, project).settings().ringsBell()).isFalse();
+  }
+
+  @Test
+  void desktopNotificationsAreOnUnlessASettingTurnsThemOff() throws Exception {
+    assertThat(Settings.resolve(env, project).settings().notifies()).isTrue();
+    write(Settings.userFile(env), "{\"notifications\": false}");
+    assertThat(Settings.resolve(env, project).settings().notifies()).isFalse();
   }
 }

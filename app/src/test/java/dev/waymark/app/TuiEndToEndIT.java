@@ -514,6 +514,23 @@ class TuiEndToEndIT {
   }
 
   @Test
+  void resumeWithoutAnIdListsTheSessionsByTheirFirstPrompt() throws Exception {
+    start(120, 36, "yolo", "{'responses':[{'text':'Answered.'}]}");
+    send("fix the flaky login test");
+    tmux.waitFor("ready · #1");
+    send("/quit");
+    tmux.waitForExit(Duration.ofSeconds(20));
+
+    tmux.close();
+    tmux = new Tmux();
+    startWith(List.of("--resume", "--script", temp.resolve("script.json").toString(), project.toString()));
+    String listed = tmux.waitFor("Open which one");
+    assertThat(listed).contains("1) ", "fix the flaky login test", "(1 tab, 1 checkpoint)");
+    send("1");
+    assertThat(tmux.waitFor("ready · #1")).contains("Answered.");
+  }
+
+  @Test
   void aClosedTabStaysInTheSessionAndReopensAfterContinue() throws Exception {
     start(120, 36, "yolo", "{'responses':["
         + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'1\\n'}}]},"

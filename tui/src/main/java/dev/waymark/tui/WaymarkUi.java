@@ -88,6 +88,8 @@ public final class WaymarkUi implements Host {
 
   /** Work another thread hands the interface's ({@link #later}). */
   private record Later(Runnable work) {}
+  /** What work done in the background gives back, to run on this thread. */
+  private record Callback(Runnable then) {}
 
   private record Notice(String text, Tone tone) {}
 
@@ -112,6 +114,7 @@ public final class WaymarkUi implements Host {
   private final Layers layers = new Layers(catalog);
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
+  private final dev.waymark.tui.run.Background background = new dev.waymark.tui.run.Background(r -> inbox.add(new Callback(r)));
   private final CommandRunner commands;
   /** Null when no MCP server is configured. */
   private final McpInput mcpInput;
@@ -126,6 +129,8 @@ public final class WaymarkUi implements Host {
   private int chatHeight = 20;
   private boolean tooSmall; // as last drawn: keys other than quit and interrupt wait for a larger window
   private boolean bell = true;
+  /** Null: no notifications (the setting "notifications": false, or no terminal to send them to). */
+  private dev.waymark.tui.run.Notifier notifier;
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -140,8 +145,9 @@ public final class WaymarkUi implements Host {
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog, options.customCommands());
     // the user's own commands are in the / menu and the help beside the built-in ones
-    options.customCommands().list().forEach(c -> catalog.add(new CommandEntry("/" + c.name() + " [arguments]",
-        c.description())));
+    // (read again as the menu opens, so a command file written while Waymark runs is there at once)
+    catalog.poll("custom", () -> options.customCommands().list().stream()
+        .map(c -> new CommandEntry("/" + c.name() + " [arguments]", c.description())).toList());
     McpServers mcp = workspace.mcp();
     mcpInput = mcp.isEmpty() ? null : new McpInput(mcp);
     if (mcpInput != null) {
@@ -166,6 +172,11 @@ public final class WaymarkUi implements Host {
   /** Whether the terminal bell rings once when a tool call starts waiting for approval (the setting {@code bell}). */
   public void bellOnApproval(boolean ring) {
     bell = ring;
+  }
+
+  /** Whether, and how, a turn's end or a waiting approval is told while the terminal is unfocused (null: never). */
+  public void notifications(dev.waymark.tui.run.Notifier notifier) {
+    this.notifier = notifier;
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -316,6 +327,10 @@ public final class WaymarkUi implements Host {
     dirty = true;
     if (item instanceof TabEvent te) {
       onEvent(te.tab(), te.event());
+    } else if (item instanceof UiInput.Focus focus) {
+      if (notifier != null) {
+        notifier.focused(focus.focused());
+      }
     } else if (item instanceof UiInput input) {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
@@ -326,6 +341,8 @@ public final class WaymarkUi implements Host {
       mcpExpanded(expanded);
     } else if (item instanceof Later later) {
       later.work().run();
+    } else if (item instanceof Callback callback) {
+      callback.then().run();
     }
   }
 
@@ -412,6 +429,15 @@ public final class WaymarkUi implements Host {
     TabController.Reaction reaction = tab.apply(event, tab == tabs.current(), chatWidth, history);
     if (event instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
       ringBell(); // once per call: a turn waits for the user, in whichever tab
+      if (notifier != null) {
+        notifier.notify(proposed.call().name() + " waits for your approval in tab " + tabs.number(tab) + ".", bell);
+      }
+    }
+    if (event instanceof Event.TurnFinished finished) {
+      if (notifier != null) {
+        notifier.notify("Turn #" + finished.checkpoint() + " " + finished.status().name().toLowerCase(java.util.Locale.ROOT)
+            + " in tab " + tabs.number(tab) + ".", false);
+      }
     }
     if (reaction.turnEnded() && tab == tabs.current() && layers.hint().equals(KeyRouter.INTERRUPTING)) {
       layers.hint(""); // the chat now says "Interrupted."
@@ -437,6 +463,11 @@ public final class WaymarkUi implements Host {
       return; // an MCP server's prompt, chosen in the menu
     }
     commands.run(tab, line);
+  }
+
+  @Override
+  public <T> void inBackground(java.util.concurrent.Callable<T> work, java.util.function.BiConsumer<T, Exception> then) {
+    background.run(work, then);
   }
 
   @Override
@@ -521,6 +552,7 @@ public final class WaymarkUi implements Host {
 
   @Override
   public void showHelp() {
+    catalog.refresh();
     layers.show(new Overlay("Help", width -> HelpText.render(options.keys(), catalog.entries(), width)));
   }
 

@@ -75,6 +75,14 @@ final class VirtualUi implements AutoCloseable {
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
       dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
       dev.waymark.core.context.CustomCommands custom, dev.waymark.core.hook.Hooks hooks) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, custom, hooks, dev.waymark.tui.command.RunInfo.of("scripted · test-model"));
+  }
+
+  /** With what /status and /model know of the run too. */
+  VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
+      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
+      dev.waymark.core.context.CustomCommands custom, dev.waymark.core.hook.Hooks hooks,
+      dev.waymark.tui.command.RunInfo run) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
@@ -89,7 +97,7 @@ final class VirtualUi implements AutoCloseable {
     workspace.hooks(hooks);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), KeyMap.defaults(), clock,
-            dev.waymark.tui.command.RunInfo.of("scripted · test-model"), custom, files));
+            run, custom, files));
     ui.openTab();
     ui.drawNow();
   }

@@ -1070,17 +1070,30 @@ class WaymarkUiTest {
   }
 
   @Test
-  void aHugePasteStaysInTheInputAndTheRuleSaysHowMuchIsThere() throws Exception {
-    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+  void aHugePasteIsFoldedInTheInputAndSentWhole() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'line 4999 🚀 日本語','text':'Read all of it.'}]}");
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < 5000; i++) {
       text.append("line ").append(i).append(" 🚀 日本語\n");
     }
+    type("Why? ");
     ui.post(new UiInput.Paste(text.toString()));
-    String s = waitFor("5001 lines");
-    assertThat(s).contains("line 4999 🚀 日本語").doesNotContain("line 0 ");
+    type(" thanks");
+    waitFor(s -> input(s).equals("› Why? [Pasted text #1 +5000 lines] thanks"), "the paste folded in the input");
+    assertThat(screen()).doesNotContain("line 4999");
     key(KeyType.Enter);
-    waitFor(t -> !t.contains("5001 lines"), "the paste to be sent");
+    waitFor("Read all of it.");
+  }
+
+  @Test
+  void aLongTypedDraftStaysInTheInputAndTheRuleSaysHowMuchIsThere() throws Exception {
+    start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
+    StringBuilder text = new StringBuilder("line 0");
+    for (int i = 1; i < 30; i++) {
+      text.append("\nline ").append(i);
+    }
+    type(text.toString()); // typed, not pasted: it is not folded
+    assertThat(waitFor("30 lines")).contains("line 29");
   }
 
   @Test

@@ -143,7 +143,8 @@ final class Conversation {
     synchronized (turn) {
       for (ChatMessage m : turn) { // a restore's label may follow the conversation it copied
         if (m instanceof ChatMessage.User user && user.text().startsWith(LABEL)) {
-          return "";
+          String label = user.text().substring(LABEL.length(), Math.max(LABEL.length(), user.text().indexOf("]\n")));
+          return label.startsWith(Opening.SHELL) ? label : ""; // a !command is what the user typed
         }
       }
       for (ChatMessage m : turn) {

@@ -287,6 +287,11 @@ public final class TabSession implements AutoCloseable {
     }
 
     @Override
+    public void runShell(Command.RunShell c) {
+      later(c, () -> startTurn(Opening.shell(c.command())));
+    }
+
+    @Override
     public void sendPrompt(Command.SendPrompt c) {
       later(c, () -> startTurn(Opening.prompt(c.text())));
     }
@@ -386,6 +391,13 @@ public final class TabSession implements AutoCloseable {
             "The user put these files back to how they were at checkpoint #" + c.checkpoint()
                 + "; every other file stays as it was.");
       });
+    }
+
+    @Override
+    public void restoreRescued(Command.RestoreRescued c) {
+      later(c, () -> noted(tree.restoreRescued(c.name(), c.force()), "restore rescued " + c.name(),
+          "The user put back file versions Waymark had kept when a forced restore overwrote them (rescued " + c.name()
+              + "); every other file stays as it was."));
     }
 
     @Override
@@ -651,6 +663,17 @@ public final class TabSession implements AutoCloseable {
       viewToLive = true;
     }
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
+  }
+
+  /**
+   * What the live conversation takes, for a tab brought back from a session: the server has counted
+   * nothing yet, so an estimate, which automatic compaction then goes by too. Called while the tab is idle.
+   */
+  public Event.ContextUsed contextEstimate() {
+    if (contextTokens < 0) {
+      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+    }
+    return new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true);
   }
 
   private void restored(RestoreResult result) {

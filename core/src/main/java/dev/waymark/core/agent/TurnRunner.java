@@ -198,6 +198,9 @@ final class TurnRunner {
       // checkpoint answered it with (see Conversation#sent), so the model sees the call once
       Conversation.append(mine, gate.run(opening.approvedCall().get(), turn, state, true));
     }
+    if (opening.shellCommand().isPresent()) {
+      return UserShell.run(opening.shellCommand().get(), n, turn, state, gate, mine);
+    }
     if (opening.sendsPrompt() && !promptPassesHooks(turn, state, mine)) {
       return CheckpointStatus.CANCELLED;
     }

@@ -460,6 +460,28 @@ public final class CheckpointTree {
         force);
   }
 
+  /** What this tab's {@code --force} overwrote (and commands could not apply), kept under rescued tags; read only. */
+  public RescuedVersions rescued() {
+    return new RescuedVersions(parts.repo(), tabId);
+  }
+
+  /** How the files on disk differ from the versions rescued under {@code name}. */
+  public CheckpointDiff rescuedDiff(String name) {
+    RescuedVersions rescued = rescued();
+    return new CheckpointDiffs(parts).againstDisk(live(), rescued.versions(rescued.find(name)));
+  }
+
+  /** Puts back the versions rescued under {@code name}, every other file untouched: a new checkpoint under live. */
+  public RestoreResult restoreRescued(String name, boolean force) {
+    requireNoTurn("restore");
+    RescuedVersions rescued = rescued();
+    RescuedVersions.Rescued found = rescued.find(name);
+    Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
+    Map<String, Planned> plan = new TreeMap<>();
+    rescued.versions(found).forEach((path, version) -> plan.put(path, new Planned(now.getOrDefault(path, FileVersion.ABSENT), version)));
+    return asCheckpoint(graph.live(), plan, graph.live(), "Restored the versions rescued under " + found.name(), force);
+  }
+
   /**
    * The paths a user named, as the tab records them: relative to the project, with '/' ({@code
    * ./src/A.java} and the absolute path of a file in the project are {@code src/A.java}).
@@ -498,7 +520,7 @@ public final class CheckpointTree {
     }
     commitAdded(node);
     return new RestoreResult(true, from, subject.number, outcome.written(), outcome.merged(), outcome.conflicts(),
-        outcome.rescueTag(), livePath(), action + " as #" + node.number);
+        outcome.rescueTag(), livePath(), outcome.deleted(), action + " as #" + node.number);
   }
 
   private void commitAdded(Node node) {

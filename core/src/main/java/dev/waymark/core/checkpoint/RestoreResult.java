@@ -69,20 +69,29 @@ public record RestoreResult(
     if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
       return action + "; the files stay as they are.";
     }
-    // a file taken away is not "written": say which of the two each was
-    int put = written.size() - deleted.size();
+    // a file taken away is not "written": say which of the two each was, each file once
+    List<String> deletedByForce = conflicts.stream().filter(deleted::contains).toList();
+    long put = written.stream().filter(p -> !deleted.contains(p) && !conflicts.contains(p)).count();
+    long gone = deleted.stream().filter(p -> !conflicts.contains(p)).count();
     java.util.List<String> parts = new java.util.ArrayList<>();
     if (put > 0) {
       parts.add(put + (put == 1 ? " file written" : " files written"));
     }
-    if (!deleted.isEmpty()) {
-      parts.add(deleted.size() + (deleted.size() == 1 ? " file deleted" : " files deleted"));
+    if (gone > 0) {
+      parts.add(gone + (gone == 1 ? " file deleted" : " files deleted"));
     }
     if (!merged.isEmpty()) {
       parts.add(merged.size() + " merged with later edits (" + String.join(", ", merged) + ")");
     }
+    int overwritten = conflicts.size() - deletedByForce.size();
+    if (overwritten > 0) {
+      parts.add(overwritten + " overwritten by force");
+    }
+    if (!deletedByForce.isEmpty()) { // a created file a revert takes away, though the user had changed it
+      parts.add(deletedByForce.size() + " deleted by force");
+    }
     if (!conflicts.isEmpty()) {
-      parts.add(conflicts.size() + " overwritten by force (kept under " + rescueTag.orElse("?") + ")");
+      parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " (kept under " + rescueTag.orElse("?") + ")");
     }
     return action + ": " + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)) + ".";
   }

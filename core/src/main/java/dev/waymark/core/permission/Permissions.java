@@ -47,6 +47,11 @@ public final class Permissions {
     /** Takes the rule out of the file of {@code scope}, keeping everything else in it. */
     void remove(Scope scope, boolean deny, String rule) throws IOException;
 
+    /** Whether an allow rule kept in {@code scope}'s file is honoured (an untrusted project's allow rules are not). */
+    default boolean keepsAllowRules(Scope scope) {
+      return true;
+    }
+
     RuleFiles NONE = new RuleFiles() {
       @Override
       public void add(Scope scope, boolean deny, String rule) throws IOException {
@@ -66,6 +71,11 @@ public final class Permissions {
   public Permissions(List<Entry> configured, RuleFiles files) {
     this.entries = new CopyOnWriteArrayList<>(configured);
     this.files = files;
+  }
+
+  /** Whether an allow rule can be kept in {@code scope} and then hold: the approval offers only those places. */
+  public boolean keepsAllowRules(Scope scope) {
+    return scope == Scope.SESSION || files.keepsAllowRules(scope);
   }
 
   /** No configured rules; session rules only. */

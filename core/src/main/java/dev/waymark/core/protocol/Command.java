@@ -64,6 +64,10 @@ public sealed interface Command {
     void setMode(SetMode command);
 
     void setModel(SetModel command);
+
+    void runShell(RunShell command);
+
+    void restoreRescued(RestoreRescued command);
   }
 
   /**
@@ -101,6 +105,29 @@ public sealed interface Command {
    * cursor stands. A front end that shows an earlier checkpoint sends {@link Branch} instead, with
    * the checkpoint it shows, so a view moved meanwhile cannot change where the prompt goes.
    */
+  /**
+   * {@code !command} typed by the user: a checkpoint of its own that runs the command as the agent's
+   * run_shell would (sandboxed where commands are, recorded, undone with the checkpoint), shows its
+   * output, and gives it to the model with the next prompt; the model is not called.
+   */
+  record RunShell(String command) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.runShell(this);
+    }
+  }
+
+  /**
+   * Puts back the file versions kept under the tab's rescued tag {@code name} (what a {@code --force}
+   * overwrote), every other file untouched, as a new checkpoint; {@code force}: overwrite clashing edits.
+   */
+  record RestoreRescued(String name, boolean force) implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.restoreRescued(this);
+    }
+  }
+
   record SendPrompt(String text) implements Command {
     @Override
     public void dispatch(Handler handler) {

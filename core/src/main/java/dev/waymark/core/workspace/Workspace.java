@@ -337,6 +337,9 @@ public final class Workspace implements AutoCloseable {
     if (command instanceof Command.Branch branch) {
       return Optional.of(branch.text());
     }
+    if (command instanceof Command.RunShell shell) {
+      return Optional.of("!" + shell.command());
+    }
     return Optional.empty();
   }
 

@@ -75,7 +75,10 @@ public final class WorkspaceTab {
 
   /** Events of the tab from now on, after what it showed when it was saved (for a restored tab). */
   public void subscribe(Consumer<Event> subscriber) {
-    restored.ifPresent(subscriber);
+    restored.ifPresent(shown -> {
+      subscriber.accept(shown);
+      subscriber.accept(session.contextEstimate()); // the footer's figure now, not after the next turn
+    });
     session.subscribe(subscriber);
   }
 

@@ -42,11 +42,23 @@ public final class ApprovalPrompt {
   private Step step = Step.CHOOSE;
   private Choice choice = Choice.ALLOW_ONCE;
   private int scope;
+  private final List<Permissions.Scope> scopes;
 
   /** @param rule what "allow …" keeps in force: the session names the tool as rules know it */
   public ApprovalPrompt(ToolCallView call, PermissionRule rule) {
+    this(call, rule, SCOPES);
+  }
+
+  /** @param scopes the places offered for the rule, of {@link #SCOPES} (an untrusted project's file would be ignored) */
+  public ApprovalPrompt(ToolCallView call, PermissionRule rule, List<Permissions.Scope> scopes) {
     this.callId = call.id();
     this.rule = rule;
+    this.scopes = SCOPES.stream().filter(scopes::contains).toList();
+  }
+
+  /** Where this prompt offers to keep a rule, in the order shown. */
+  public List<Permissions.Scope> scopes() {
+    return scopes;
   }
 
   public String callId() {
@@ -67,7 +79,7 @@ public final class ApprovalPrompt {
   }
 
   public Permissions.Scope scope() {
-    return SCOPES.get(scope);
+    return scopes.get(scope);
   }
 
   /** The reason being typed at the deny step. */
@@ -106,7 +118,7 @@ public final class ApprovalPrompt {
     if (step == Step.CHOOSE) {
       choice = Choice.values()[Math.max(0, Math.min(Choice.values().length - 1, choice.ordinal() + delta))];
     } else if (step == Step.SCOPE) {
-      scope = Math.max(0, Math.min(SCOPES.size() - 1, scope + delta));
+      scope = Math.max(0, Math.min(scopes.size() - 1, scope + delta));
     }
   }
 

@@ -23,6 +23,10 @@ public final class ApprovalRows {
   }
 
   private static final String REASON_MARK = " why? › ";
+  private static final java.util.Map<dev.waymark.core.permission.Permissions.Scope, String> PLACES = java.util.Map.of(
+      dev.waymark.core.permission.Permissions.Scope.SESSION, "this session only (all its tabs)",
+      dev.waymark.core.permission.Permissions.Scope.PROJECT, "the project's settings (.waymark/settings.json)",
+      dev.waymark.core.permission.Permissions.Scope.USER, "your user settings (every project)");
   /** Rows a diff needs to scroll: some of it, and the line saying where it stands. */
   private static final int MIN_SCROLLING_ROWS = 3;
 
@@ -114,11 +118,9 @@ public final class ApprovalRows {
       case SCOPE -> {
         rows.add(Wrap.truncate(Line.of(new Span("Allow " + prompt.rule() + " without asking, kept in:",
             Style.of(Tone.WARNING).bolded())), width));
-        List<String> places = List.of("this session only (all its tabs)", "the project's settings (.waymark/settings.json)",
-            "your user settings (every project)");
-        for (int i = 0; i < places.size(); i++) {
-          boolean chosen = prompt.scope() == ApprovalPrompt.SCOPES.get(i);
-          rows.add(Wrap.truncate(Line.of(Span.of(chosen ? " › " : "   ", Tone.ACCENT), choice(places.get(i), chosen)), width));
+        for (var place : prompt.scopes()) {
+          boolean chosen = prompt.scope() == place;
+          rows.add(Wrap.truncate(Line.of(Span.of(chosen ? " › " : "   ", Tone.ACCENT), choice(PLACES.get(place), chosen)), width));
         }
         rows.add(Wrap.truncate(Line.of(Span.of(" ↑↓ choose · Enter allow and keep the rule · Esc back", Tone.MUTED)), width));
       }

@@ -32,6 +32,8 @@ public final class CommandCatalog {
       entry("/checkpoint restore N -- PATH... [--force]", "put only these files back as #N holds them, as a new checkpoint"),
       entry("/checkpoint revert N[..M] [-- PATH...] [--force]", "take back what #N (to #M) changed, keep every later "
           + "change: a new checkpoint; the model is told"),
+      entry("/checkpoint rescued [NAME [restore]] [--force]", "what a --force overwrote, kept under rescued tags: "
+          + "the list, how one differs from the disk, or put one back as a new checkpoint"),
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project"),
@@ -93,6 +95,21 @@ public final class CommandCatalog {
     } else {
       replaceable.put(source, kept);
     }
+  }
+
+  /** Lists read again as the menu opens or its text changes: custom command files written while Waymark runs. */
+  private final java.util.Map<String, java.util.function.Supplier<List<CommandEntry>>> polled =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Offers the commands {@code read} gives, read now and again at each {@link #refresh}. */
+  public void poll(String source, java.util.function.Supplier<List<CommandEntry>> read) {
+    polled.put(source, read);
+    replace(source, read.get());
+  }
+
+  /** Reads the polled lists again (a directory listing each): called as the menu's text changes, not at every frame. */
+  public void refresh() {
+    polled.forEach((source, read) -> replace(source, read.get()));
   }
 
   public List<CommandEntry> entries() {

@@ -16,9 +16,15 @@ import java.util.function.Supplier;
  * @param prices per model, from settings ({@code prices}); a model without one is shown in tokens only
  * @param commands what {@code /status} says of how shell commands' changes are found (asked each
  *     time: a layer that could not be mounted turns them to comparison); empty: nothing is said
+ * @param serverModels asks the server for its models, for {@code /model}; null when there is no server to ask
  */
 public record RunInfo(String provider, String baseUrl, List<String> models, boolean sandboxed, String sandbox,
-    Map<String, ModelPrice> prices, Supplier<String> commands) {
+    Map<String, ModelPrice> prices, Supplier<String> commands, ModelLister serverModels) {
+  public RunInfo(String provider, String baseUrl, List<String> models, boolean sandboxed, String sandbox,
+      Map<String, ModelPrice> prices, Supplier<String> commands) {
+    this(provider, baseUrl, models, sandboxed, sandbox, prices, commands, null);
+  }
+
   public RunInfo(String provider, String baseUrl, List<String> models, boolean sandboxed, String sandbox,
       Map<String, ModelPrice> prices) {
     this(provider, baseUrl, models, sandboxed, sandbox, prices, () -> "");

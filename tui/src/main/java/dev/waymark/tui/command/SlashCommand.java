@@ -18,7 +18,7 @@ public final class SlashCommand {
 
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
-      "/checkpoint save", "/checkpoint goto", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
+      "/checkpoint save", "/checkpoint goto", "/checkpoint rescued", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
@@ -75,6 +75,8 @@ public final class SlashCommand {
 
     /** {@code /bisect}: the first checkpoint from {@code good} to {@code bad} where {@code command} fails. */
     record Bisect(String command, java.util.OptionalInt good, java.util.OptionalInt bad) implements Parsed {}
+    /** {@code /checkpoint rescued [NAME]}: list the tab's rescued versions ({@code name} null), or show one. */
+    record Rescued(String name) implements Parsed {}
 
     /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
@@ -208,8 +210,8 @@ public final class SlashCommand {
         kept.add(word);
       }
     }
-    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save").contains(sub)) {
-      return invalid("Only undo, redo, goto, restore, revert and save take --force.");
+    if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save", "rescued").contains(sub)) {
+      return invalid("Only undo, redo, goto, restore, revert, save and rescued … restore take --force.");
     }
     if (dashes && !List.of("restore", "revert", "diff").contains(sub)) {
       return invalid("Only restore, revert and diff A B take \"-- PATH...\".");
@@ -223,6 +225,12 @@ public final class SlashCommand {
       switch (sub) {
         case "list":
           return args == 0 ? tab(new Command.List()) : invalid("Usage: /checkpoint list");
+        case "rescued":
+          if (args == 2 && words[3].equalsIgnoreCase("restore")) {
+            return new Parsed.ForTab(List.of(new Command.RestoreRescued(words[2], force)), true);
+          }
+          return args <= 1 && !force ? new Parsed.Rescued(args == 0 ? null : words[2])
+              : invalid("Usage: /checkpoint rescued [NAME [restore [--force]]]");
         case "live":
           return args == 0 ? tab(Command.View.live()) : invalid("Usage: /checkpoint live");
         case "undo":
@@ -401,9 +409,16 @@ public final class SlashCommand {
 
   /** The commands that start with what was typed; Tab completes to their longest common prefix. */
   public static List<String> completions(String typed) {
+    return completions(typed, List.of());
+  }
+
+  /** The same among the built-in commands and {@code more} (the user's own, an MCP server's prompts). */
+  public static List<String> completions(String typed, List<String> more) {
     String lower = typed.toLowerCase(Locale.ROOT);
     List<String> found = new ArrayList<>();
-    for (String word : WORDS) {
+    List<String> words = new ArrayList<>(WORDS);
+    more.stream().filter(w -> !words.contains(w)).forEach(words::add);
+    for (String word : words) {
       if (word.startsWith(lower) && !word.equals(lower)) {
         found.add(word);
       }
@@ -413,7 +428,12 @@ public final class SlashCommand {
 
   /** What Tab turns {@code typed} into: the longest common prefix of the completions, plus a space when unique. */
   public static String complete(String typed) {
-    List<String> found = completions(typed);
+    return complete(typed, List.of());
+  }
+
+  /** The same among the built-in commands and {@code more}. */
+  public static String complete(String typed, List<String> more) {
+    List<String> found = completions(typed, more);
     if (found.isEmpty()) {
       return typed;
     }

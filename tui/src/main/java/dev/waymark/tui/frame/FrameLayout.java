@@ -149,15 +149,18 @@ public final class FrameLayout {
       put(0, above, Wrap.truncate(Line.of(Span.of(layers.hint(), Tone.WARNING)), width), width);
     }
 
+    if (layers.confirm() != null) { // above the input, like an approval: the chat it is about stays readable
+      List<Line> question = Wrap.wrap(Line.of(new Span(layers.confirm().question(), Style.of(Tone.WARNING).bolded())), width);
+      int shown = Math.min(question.size(), Math.max(1, above - 2));
+      above -= shown;
+      for (int r = 0; r < shown; r++) {
+        put(0, above + r, question.get(r), width);
+      }
+    }
     int chatTop = 1;
     int chatHeight = Math.max(0, above - chatTop);
     int chatWidth = Math.max(1, width - Rail.WIDTH - 1);
-    if (layers.confirm() != null) {
-      List<Line> question = Wrap.wrap(Line.of(new Span(layers.confirm().question(), Style.of(Tone.WARNING).bolded())), width);
-      for (int r = 0; r < question.size() && r < chatHeight; r++) {
-        put(0, chatTop + r, question.get(r), width);
-      }
-    } else if (layers.overlay() != null) {
+    if (layers.overlay() != null) {
       overlay(layers.overlay(), chatTop, chatHeight, width);
     } else if (layers.picker() != null) {
       picker(layers.picker(), chatTop, chatHeight, width);
@@ -185,7 +188,7 @@ public final class FrameLayout {
       return state.viewed().isPresent() ? "Send a message to branch from #" + state.viewed().get() + "…"
           : "Ask for a change, or type / for commands…";
     }
-    return state.viewed().isPresent() ? "A turn is running: Enter steers it and ends viewing; Esc or Ctrl+C interrupts…"
+    return state.viewed().isPresent() ? "A turn is running: Enter steers it and ends viewing; Esc ends viewing, Ctrl+C interrupts…"
         : "Type to steer the running turn (Enter), Esc or Ctrl+C to interrupt…";
   }
 

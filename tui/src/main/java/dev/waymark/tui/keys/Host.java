@@ -57,4 +57,7 @@ public interface Host {
   int chatWidth();
 
   int chatHeight();
+
+  /** Runs {@code work} off the interface's thread; {@code then} gets its result (or null and what it threw) back on it. */
+  <T> void inBackground(java.util.concurrent.Callable<T> work, java.util.function.BiConsumer<T, Exception> then);
 }

@@ -72,7 +72,9 @@ public final class KeyRouter {
     }
     if (input instanceof UiInput.Paste paste) {
       if (!layers.modal()) {
-        type(tabs.current(), paste.text());
+        TabController tab = tabs.current();
+        boolean reason = tab.approvalPrompt().filter(p -> p.step() == ApprovalPrompt.Step.REASON).isPresent();
+        type(tab, reason ? paste.text() : tabs.pastes().fold(paste.text())); // a long paste: one placeholder
       }
     } else if (input instanceof UiInput.Text text) {
       onText(text.text());
@@ -406,9 +408,10 @@ public final class KeyRouter {
     if (!SlashCommand.isCommand(text) || text.contains("\n")) {
       return;
     }
-    String completed = SlashCommand.complete(text);
+    List<String> more = layers.menu().catalog().entries().stream().map(e -> e.command()).toList(); // custom ones too
+    String completed = SlashCommand.complete(text, more);
     if (completed.equals(text)) {
-      List<String> options = SlashCommand.completions(text);
+      List<String> options = SlashCommand.completions(text, more);
       layers.hint(String.join("  ", options));
     } else {
       editor.setText(completed);
@@ -416,13 +419,13 @@ public final class KeyRouter {
   }
 
   private void interrupt(TabController tab) {
-    if (tab.state().pendingApproval().isPresent()) {
+    if (tab.state().viewed().isPresent()) {
+      tab.viewLive(); // only the viewing ends: a running turn goes on (a second Esc interrupts it)
+    } else if (tab.state().pendingApproval().isPresent()) {
       stop(tab); // with a message typed: the turn stops, and the message stays in the input
     } else if (tab.state().running()) {
       tab.cancel();
       layers.hint(INTERRUPTING);
-    } else if (tab.state().viewed().isPresent()) {
-      tab.viewLive();
     } else if (tab.editor().isEmpty()) {
       // Esc Esc on an idle, empty input: the rewind list, as in Claude Code
       Instant now = clock.instant();
@@ -463,6 +466,12 @@ public final class KeyRouter {
     }
     history.add(text);
     tab.editor().clear();
+    text = tabs.pastes().expand(text); // the pastes folded in it, whole
+    if (text.startsWith("!") && !text.substring(1).isBlank()) {
+      tab.runShell(text.substring(1).strip()); // !command: the user's own shell command, recorded like the agent's
+      tab.scroll().follow();
+      return;
+    }
     if (host.sendThroughMcp(tab, text)) {
       tab.scroll().follow();
       return;

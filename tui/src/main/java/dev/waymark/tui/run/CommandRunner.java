@@ -68,6 +68,8 @@ public final class CommandRunner {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.Output output) {
       output(state, output.checkpoint());
+    } else if (parsed instanceof SlashCommand.Parsed.Rescued rescued) {
+      RescuedReport.show(tab, rescued.name(), host);
     } else if (parsed instanceof SlashCommand.Parsed.McpServers) {
       state.notice(Tone.NORMAL, "MCP servers:\n" + String.join("\n",
           dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
@@ -140,9 +142,34 @@ public final class CommandRunner {
       tab.state().notice(Tone.MUTED, "Model " + name + " from the next turn." + known);
       return;
     }
+    if (run.serverModels() != null) {
+      tab.state().notice(Tone.MUTED, "Asking " + run.provider() + " for its models…");
+      host.inBackground(run.serverModels()::list, (offered, failed) -> {
+        if (failed == null) {
+          pickModel(tab, run, offered);
+          return;
+        } // said in the chat, not under a picker that would hide it
+        tab.state().notice(Tone.WARNING, "! " + run.provider() + " could not list its models: " + failed.getMessage()
+            + ". Model " + tab.model() + (run.models().isEmpty() ? "" : "; settings list " + String.join(", ", run.models()))
+            + ". /model NAME sets any name the server knows.");
+      });
+      return;
+    }
+    pickModel(tab, run, List.of());
+  }
+
+  /** The picker over the tab's model, those the settings list and those the server offered. */
+  private void pickModel(TabController tab, RunInfo run, List<String> offered) {
     List<String> models = new ArrayList<>(run.models());
+    offered.stream().filter(m -> !models.contains(m)).forEach(models::add);
     if (!models.contains(tab.model())) {
       models.add(0, tab.model());
+    }
+    if (models.size() == 1 && run.serverModels() != null) {
+      if (!offered.isEmpty()) { // else the server's failure was said
+        tab.state().notice(Tone.NORMAL, "Model " + tab.model() + ": the only one " + run.provider() + " offers.");
+      }
+      return;
     }
     if (models.size() == 1) {
       tab.state().notice(Tone.NORMAL, "Model " + tab.model() + ". Provider " + run.provider() + " lists no other model in "

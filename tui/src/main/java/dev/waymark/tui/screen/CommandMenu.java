@@ -39,6 +39,9 @@ public final class CommandMenu {
     if (!text.equals(typed)) {
       typed = text;
       selected = 0; // what was typed changed the list: its best match first
+      if (text.startsWith("/")) {
+        catalog.refresh(); // a command file written meanwhile is offered at once
+      }
     }
     if (!text.startsWith("/") || text.startsWith("//") || text.contains("\n") || text.equals(dismissed)) {
       return List.of();

@@ -85,6 +85,10 @@ public final class HelpText {
         + "other tabs' footers count it, and the bell rings once (\"bell\": false in settings turns it off).",
         Tone.MUTED)), width));
     rows.add(Line.EMPTY);
+    rows.addAll(Wrap.wrap(Line.of(Span.of("!command runs a shell command yourself, unasked, as the agent's run_shell would "
+        + "(sandboxed where commands are): a checkpoint of its own, its output shown and given to the model with your next "
+        + "prompt. A long paste is folded into [Pasted text #1 +N lines] and sent whole.", Tone.MUTED)), width));
+    rows.add(Line.EMPTY);
     rows.addAll(Wrap.wrap(Line.of(Span.of("Every prompt makes a checkpoint. Browsing never touches your files; "
         + "sending a message while viewing an earlier checkpoint branches from it. Undo never deletes anything: "
         + "/checkpoint goto N reaches any checkpoint again.", Tone.MUTED)), width));

@@ -97,6 +97,11 @@ public final class TabController {
 
   /** Sends a message to the running turn; while viewing, the tab goes back to live (it does not branch). */
   /** A message typed in the input: it steers the running turn, or starts one; the chat then follows its end. */
+  /** {@code !command}: run in a checkpoint of its own, its output shown and given to the model with the next prompt. */
+  public void runShell(String command) {
+    workspace.submit(tab, List.of(new Command.RunShell(command)));
+  }
+
   public void sendOrSteer(String text) {
     if (state.running()) {
       steer(text);
@@ -183,7 +188,9 @@ public final class TabController {
     if (pending.isEmpty()) {
       approvalPrompt = null;
     } else if (approvalPrompt == null || !approvalPrompt.callId().equals(pending.get().call().id())) {
-      approvalPrompt = new ApprovalPrompt(pending.get().call(), session.ruleFor(pending.get().call()));
+      var permissions = session.permissions();
+      approvalPrompt = new ApprovalPrompt(pending.get().call(), session.ruleFor(pending.get().call()),
+          ApprovalPrompt.SCOPES.stream().filter(permissions::keepsAllowRules).toList());
     }
     return Optional.ofNullable(approvalPrompt);
   }

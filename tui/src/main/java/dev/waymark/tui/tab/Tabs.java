@@ -10,6 +10,12 @@ import java.util.List;
 public final class Tabs {
   private final List<TabController> open = new ArrayList<>();
   private final List<TabController> closed = new ArrayList<>();
+  private final dev.waymark.tui.input.PastedTexts pastes = new dev.waymark.tui.input.PastedTexts();
+
+  /** The large pastes folded in the inputs of every tab. */
+  public dev.waymark.tui.input.PastedTexts pastes() {
+    return pastes;
+  }
   private int active;
 
   public boolean isEmpty() {
@@ -110,10 +116,10 @@ public final class Tabs {
   /** Tells the workspace what sits in each tab's input and which tab is shown, for its next save. */
   public void syncDrafts(dev.waymark.core.workspace.Workspace workspace) {
     for (TabController t : open) {
-      t.tab().input(t.editor().text());
+      t.tab().input(pastes.expand(t.editor().text())); // a draft brought back later has no placeholders to expand
     }
     for (TabController t : closed) {
-      t.tab().input(t.editor().text());
+      t.tab().input(pastes.expand(t.editor().text()));
     }
     if (!open.isEmpty()) {
       workspace.show(current().tab());

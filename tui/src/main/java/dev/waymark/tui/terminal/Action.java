@@ -21,7 +21,7 @@ public enum Action {
   SCROLL_UP("scroll the chat up"),
   SCROLL_DOWN("scroll the chat down"),
   EXPAND("expand or fold tool calls: whole diffs, output, changed files"),
-  CYCLE_MODE("the tab's next approval mode: plan → ask → auto-edit"),
+  CYCLE_MODE("the tab's next approval mode: plan → ask → auto-edit → auto (when sandboxed), never yolo"),
   CLEAR_OR_EXIT("clear the input · interrupt the turn · twice when idle: quit"),
   EXIT_IF_EMPTY("quit (on an empty input; asks while a call waits for approval)"),
   HELP("keys and commands"),

@@ -21,6 +21,9 @@ public final class InputTranslator {
     if (stroke.getKeyType() == KeyType.EOF) {
       return Optional.of(new UiInput.Eof());
     }
+    if (stroke instanceof FocusReport.Marker focus) {
+      return Optional.of(new UiInput.Focus(focus.focused()));
+    }
     if (stroke instanceof BracketedPaste.Marker marker) {
       if (marker.isStart()) {
         paste = new StringBuilder();

@@ -13,6 +13,9 @@ public sealed interface UiInput {
   /** Everything pasted at once; its line breaks are text, never Enter. */
   record Paste(String text) implements UiInput {}
 
+  /** The terminal window gained ({@code true}) or lost the focus. */
+  record Focus(boolean focused) implements UiInput {}
+
   /** The terminal's input ended. */
   record Eof() implements UiInput {}
 }

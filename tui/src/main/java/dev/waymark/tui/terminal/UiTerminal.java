@@ -108,7 +108,7 @@ public final class UiTerminal implements AutoCloseable {
     this.out = out;
     this.terminal = terminal;
     if (terminal instanceof com.googlecode.lanterna.terminal.ansi.StreamBasedTerminal stream) {
-      stream.getInputDecoder().addProfile(() -> List.of(new BracketedPaste(), new LineKeys()));
+      stream.getInputDecoder().addProfile(() -> List.of(new BracketedPaste(), new LineKeys(), new FocusReport()));
     }
     this.screen = new TerminalScreen(terminal);
     this.savedOut = System.out;
@@ -125,6 +125,7 @@ public final class UiTerminal implements AutoCloseable {
       ui.screen.startScreen();
       terminal.stty("-ixon", "-icrnl", "-iexten", "susp", "undef", "quit", "undef");
       ui.write(BracketedPaste.ENABLE.getBytes(StandardCharsets.US_ASCII));
+      ui.write(FocusReport.ENABLE.getBytes(StandardCharsets.US_ASCII)); // notifications only while the user looks elsewhere
       out.flush();
       Runtime.getRuntime().addShutdownHook(ui.restoreOnSignal);
       System.setOut(new PrintStream(new LogStream("stdout"), true, StandardCharsets.UTF_8));
@@ -161,6 +162,16 @@ public final class UiTerminal implements AutoCloseable {
     }
   }
 
+  /** Writes an escape sequence between frames (a desktop notification); a failure is logged, never thrown. */
+  public void send(String sequence) {
+    try {
+      write(sequence.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    } catch (IOException e) {
+      LOG.debug("could not write to the terminal", e);
+    }
+  }
+
   private void write(byte[] bytes) throws IOException {
     synchronized (out) {
       out.write(bytes);
@@ -176,6 +187,7 @@ public final class UiTerminal implements AutoCloseable {
     try {
       write(SYNC_END);
       write(BracketedPaste.DISABLE.getBytes(StandardCharsets.US_ASCII));
+      write(FocusReport.DISABLE.getBytes(StandardCharsets.US_ASCII));
       out.flush();
     } catch (IOException e) {
       LOG.debug("could not switch bracketed paste off", e);

@@ -165,7 +165,7 @@ class SlashCommandTest {
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
     assertThat(SlashCommand.complete("/zzz")).isEqualTo("/zzz");
-    assertThat(SlashCommand.completions("/checkpoint r")).containsExactly("/checkpoint redo", "/checkpoint restore", "/checkpoint revert");
+    assertThat(SlashCommand.completions("/checkpoint r")).containsExactly("/checkpoint redo", "/checkpoint rescued", "/checkpoint restore", "/checkpoint revert");
   }
 
   @Test

@@ -12,4 +12,11 @@ class HelpTextTest {
       assertThat(HelpText.explain(usage)).as(usage).isNotBlank();
     }
   }
+
+  @Test
+  void shiftTabIsSaidToReachAutoAsItDoes() {
+    String help = HelpText.render(dev.waymark.tui.terminal.KeyMap.defaults(), dev.waymark.tui.command.CommandCatalog.BUILT_IN, 200)
+        .stream().map(dev.waymark.tui.text.Line::text).reduce("", (a, b) -> a + "\n" + b);
+    assertThat(help).contains("plan → ask → auto-edit → auto (when sandboxed), never yolo");
+  }
 }

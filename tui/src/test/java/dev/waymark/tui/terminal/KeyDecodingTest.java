@@ -20,7 +20,7 @@ class KeyDecodingTest {
     InputDecoder decoder = new InputDecoder(new InputStreamReader(
         new ByteArrayInputStream(bytes.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
     decoder.addProfile(new DefaultKeyDecodingProfile());
-    decoder.addProfile(() -> List.of(new BracketedPaste(), new LineKeys()));
+    decoder.addProfile(() -> List.of(new BracketedPaste(), new LineKeys(), new FocusReport()));
     InputTranslator translator = new InputTranslator();
     List<UiInput> inputs = new ArrayList<>();
     for (KeyStroke stroke = decoder.getNextCharacter(true); stroke != null && stroke.getKeyType() != KeyType.EOF;
@@ -28,6 +28,12 @@ class KeyDecodingTest {
       translator.translate(stroke).ifPresent(inputs::add);
     }
     return inputs;
+  }
+
+  @Test
+  void theTerminalsFocusReportsAreFocusInputsNotKeys() throws Exception {
+    assertThat(decode("a\u001b[Ob\u001b[I")).containsExactly(
+        new UiInput.Text("a"), new UiInput.Focus(false), new UiInput.Text("b"), new UiInput.Focus(true));
   }
 
   @Test

@@ -242,6 +242,34 @@ public final class ShadowRepository implements AutoCloseable {
     }
   }
 
+  /** The files under {@code folder} in a commit's tree, by their path below it, with the kind git keeps (file, executable, link). */
+  public java.util.Map<String, FileVersion> filesAt(ObjectId commit, String folder) throws IOException {
+    java.util.Map<String, FileVersion> files = new java.util.TreeMap<>();
+    try (RevWalk walk = new RevWalk(repo); org.eclipse.jgit.treewalk.TreeWalk tree = new org.eclipse.jgit.treewalk.TreeWalk(repo)) {
+      tree.addTree(walk.parseCommit(commit).getTree());
+      tree.setRecursive(true);
+      tree.setFilter(org.eclipse.jgit.treewalk.filter.PathFilter.create(folder.replaceAll("/$", "")));
+      while (tree.next()) {
+        FileMode mode = tree.getFileMode(0);
+        dev.waymark.core.checkpoint.lib.FileKind kind = mode == FileMode.SYMLINK ? dev.waymark.core.checkpoint.lib.FileKind.SYMLINK
+            : mode == FileMode.EXECUTABLE_FILE ? dev.waymark.core.checkpoint.lib.FileKind.EXECUTABLE
+            : dev.waymark.core.checkpoint.lib.FileKind.REGULAR;
+        files.put(tree.getPathString().substring(folder.length()), new FileVersion(kind, tree.getObjectId(0)));
+      }
+    }
+    return files;
+  }
+
+  /** A commit's message and when it was made. */
+  public record CommitInfo(String message, Instant when) {}
+
+  public CommitInfo info(ObjectId commit) throws IOException {
+    try (RevWalk walk = new RevWalk(repo)) {
+      var parsed = walk.parseCommit(commit);
+      return new CommitInfo(parsed.getFullMessage(), parsed.getCommitterIdent().getWhenAsInstant());
+    }
+  }
+
   public void copyTo(ObjectId blob, OutputStream out) throws IOException {
     try (ObjectReader reader = repo.newObjectReader()) {
       reader.open(blob, Constants.OBJ_BLOB).copyTo(out);
