@@ -16,6 +16,10 @@ import dev.waymark.core.tool.WebFetchTool;
 import dev.waymark.core.tool.WebSearch;
 import dev.waymark.core.tool.WebSearchTool;
 import dev.waymark.core.tool.Tools;
+import dev.waymark.core.subagent.AgentDefinition;
+import dev.waymark.core.subagent.ChildSetup;
+import dev.waymark.core.subagent.TaskTool;
+import dev.waymark.core.subagent.WorkspaceSubagents;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ToolSpec;
@@ -65,9 +69,18 @@ final class Workspaces {
     if (!skills.isEmpty()) {
       standard.add(new SkillTool(skills, toolSettings));
     }
+    // a subagent's tab gets the parent's tools its agent allows (never task), mode and rules
+    java.util.concurrent.atomic.AtomicReference<Toolset> all = new java.util.concurrent.atomic.AtomicReference<>();
+    WorkspaceSubagents subagents = new WorkspaceSubagents((tree, parent, agent) -> new TabSession(tree,
+        store.projectDirectory(), models.get(), ChildSetup.tools(all.get(), agent), ChildSetup.settings(parent.settings(),
+        agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), WorkspaceSubagents.DEFAULT_MAX_PARALLEL,
+        () -> List.of(AgentDefinition.GENERAL, AgentDefinition.EXPLORE));
+    standard.add(new TaskTool(subagents));
     Toolset toolset = withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills);
+    all.set(toolset);
     Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
         models.get(), toolset, settings, memory, permissions, sandboxing));
+    subagents.attach(workspace);
     workspace.mcp(mcp);
     return workspace;
   }

@@ -196,10 +196,26 @@ public final class Workspace implements AutoCloseable {
 
   /** A new tab with a new checkpoint tree, the last of the open ones. */
   public WorkspaceTab newTab() {
-    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newTab(), TabSession.Memory.EMPTY), new Transcript(Map.of()),
-        Optional.empty(), "", "", false);
+    return newTab(factory);
+  }
+
+  /** A new tab whose session {@code made} makes (a subagent's, with its agent's tools and settings); it runs the hooks too. */
+  public WorkspaceTab newTab(TabFactory made) {
+    TabSession session = made.create(store.newTab(), TabSession.Memory.EMPTY);
+    if (made != factory) {
+      session.hooks(hooks);
+    }
+    WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
     tabs.add(watch(tab));
+    opened.forEach(listener -> listener.accept(tab));
     return tab;
+  }
+
+  private final List<Consumer<WorkspaceTab>> opened = new CopyOnWriteArrayList<>();
+
+  /** Told each tab opened from now on, on the thread that opened it: a front end shows a subagent's tab so. */
+  public void onTabOpened(Consumer<WorkspaceTab> listener) {
+    opened.add(listener);
   }
 
   /** Makes {@code file} the session and brings back its tabs, replacing any open here (the caller closes those). */
