@@ -78,8 +78,8 @@ final class Workspaces {
     standard.add(new TaskTool(subagents));
     Toolset toolset = withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills);
     all.set(toolset);
-    Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
-        models.get(), toolset, settings, memory, permissions, sandboxing));
+    Workspace workspace = new Workspace(store, provider, (tree, memory) -> subagents.watched(new TabSession(tree,
+        store.projectDirectory(), models.get(), toolset, settings, memory, permissions, sandboxing)));
     subagents.attach(workspace);
     workspace.mcp(mcp);
     return workspace;

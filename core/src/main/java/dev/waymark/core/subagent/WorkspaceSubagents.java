@@ -43,6 +43,7 @@ public final class WorkspaceSubagents implements Subagents {
   private final Supplier<List<AgentDefinition>> agents;
   private final Map<String, Child> childOf = new ConcurrentHashMap<>();
   private volatile Workspace workspace;
+  private final ChildUndo undo = new ChildUndo(() -> workspace);
 
   public WorkspaceSubagents(ChildTabs children, int maxParallel, Supplier<List<AgentDefinition>> agents) {
     this.children = children;
@@ -53,6 +54,12 @@ public final class WorkspaceSubagents implements Subagents {
   /** The workspace whose tabs the subagents run in; set once it exists (its tabs' tools were made before it). */
   public void attach(Workspace opened) {
     this.workspace = opened;
+  }
+
+  /** {@code tab}, whose undo and redo from now on take its subagents' changes back and bring them again. */
+  public TabSession watched(TabSession tab) {
+    undo.watch(tab);
+    return tab;
   }
 
   @Override

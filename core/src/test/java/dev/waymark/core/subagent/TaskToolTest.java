@@ -71,8 +71,8 @@ class TaskToolTest {
         parent.permissions());
     subagents = new WorkspaceSubagents(children, 4, () -> List.of(AgentDefinition.GENERAL, AgentDefinition.EXPLORE));
     all.add(new TaskTool(subagents));
-    workspace = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project, model,
-        Toolset.of(all), new SessionSettings("scripted", mode, false, null), memory));
+    workspace = new Workspace(store, "scripted", (tree, memory) -> subagents.watched(new TabSession(tree, project, model,
+        Toolset.of(all), new SessionSettings("scripted", mode, false, null), memory)));
     subagents.attach(workspace);
     return workspace.newTab();
   }
@@ -151,6 +151,53 @@ class TaskToolTest {
     assertThat(requests).filteredOn(r -> r.startsWith("Write")).allSatisfy(r -> assertThat(r).doesNotContain("task"))
         .isNotEmpty();
     assertThat(requests).filteredOn(r -> r.startsWith("PARENT")).allSatisfy(r -> assertThat(r).contains("task"));
+  }
+
+  @Test
+  void undoingTheParentsTurnTakesBackWhatItsSubagentsChangedAndRedoBringsItBack() throws Exception {
+    WorkspaceTab parent = parentTab(recording(new ScriptedChatModel(ScriptedChatModel.parse(TWO_CHILDREN, "test")),
+        null), ApprovalMode.YOLO);
+    runPrompt(parent, "PARENT: write two files");
+    List<WorkspaceTab> children = workspace.tabs().subList(1, 3);
+    List<LinkedBlockingQueue<Event>> childEvents = new ArrayList<>();
+    for (WorkspaceTab child : children) {
+      LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+      child.session().subscribe(events::add);
+      childEvents.add(events);
+    }
+
+    parent.session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    for (int i = 0; i < 2; i++) {
+      assertThat(restoredTo(childEvents.get(i))).as("the child went back to #0").isZero();
+      assertThat(children.get(i).session().snapshot().live()).isZero();
+    }
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(project.resolve("b.txt")).doesNotExist();
+
+    parent.session().submit(new Command.Redo(false));
+    for (int i = 0; i < 2; i++) {
+      assertThat(restoredTo(childEvents.get(i))).as("the child came back to #1").isEqualTo(1);
+    }
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("A\n");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("B\n");
+
+    // in its own tab, the subagent's step is undone as any other
+    children.get(0).session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    assertThat(restoredTo(childEvents.get(0))).isZero();
+    assertThat(project.resolve("a.txt").toFile().exists() ^ project.resolve("b.txt").toFile().exists())
+        .as("one of the two files is back to absent").isTrue();
+  }
+
+  /** The checkpoint the next applied restore in {@code events} went to. */
+  private static int restoredTo(LinkedBlockingQueue<Event> events) throws InterruptedException {
+    while (true) {
+      Event e = events.poll(20, TimeUnit.SECONDS);
+      assertThat(e).as("a restore in time").isNotNull();
+      if (e instanceof Event.CheckpointRestored r) {
+        assertThat(r.result().applied()).as(r.result().summary()).isTrue();
+        return r.result().target();
+      }
+    }
   }
 
   @Test
