@@ -90,6 +90,9 @@ public final class WaymarkUi implements Host {
   /** An MCP server's prompts or resources may have changed. */
   private record McpListsChanged() {}
 
+  /** A subagent of the tab {@code parent} works in {@code tab}: it goes beside its parent in the bar. */
+  private record SubagentOpened(TabController tab, String parent) {}
+
   /** A listing of the project for the @ finder ended: the next frame shows its files. */
   private record FilesIndexed() {}
 
@@ -133,6 +136,12 @@ public final class WaymarkUi implements Host {
     this.workspace = workspace;
     this.options = options;
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
+    // a subagent's tab: made and followed on the thread that opened it, before its first event, then shown
+    workspace.onTabOpened(opened -> opened.subagentOf().ifPresent(parent -> {
+      TabController tab = new TabController(workspace, opened, options.clock());
+      inbox.add(new SubagentOpened(tab, parent));
+      opened.subscribe(event -> inbox.add(new TabEvent(tab, event)));
+    }));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog, options.customCommands());
     // the user's own commands are in the / menu and the help beside the built-in ones
@@ -316,6 +325,8 @@ public final class WaymarkUi implements Host {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
       tabs.current().state().notice(notice.tone(), notice.text());
+    } else if (item instanceof SubagentOpened opened) {
+      tabs.addBeside(opened.tab(), opened.parent());
     } else if (item instanceof McpListsChanged) {
       mcpListsChanged();
     } else if (item instanceof McpExpanded expanded) {

@@ -107,7 +107,7 @@ public final class WorkspaceSubagents implements Subagents {
   }
 
   private Outcome runIn(Workspace ws, TabSession parent, AgentDefinition agent, Request request, Cancellation cancellation) {
-    WorkspaceTab tab = ws.newTab((tree, memory) -> children.create(tree, parent, agent));
+    WorkspaceTab tab = ws.newTab((tree, memory) -> children.create(tree, parent, agent), request.parentTab());
     String id = tab.tabId();
     childOf.put(id, new Child(request.parentTab(), request.description(), agent.name()));
     List<Integer> made = new CopyOnWriteArrayList<>();

@@ -196,16 +196,21 @@ public final class Workspace implements AutoCloseable {
 
   /** A new tab with a new checkpoint tree, the last of the open ones. */
   public WorkspaceTab newTab() {
-    return newTab(factory);
+    return newTab(factory, Optional.empty());
   }
 
-  /** A new tab whose session {@code made} makes (a subagent's, with its agent's tools and settings); it runs the hooks too. */
-  public WorkspaceTab newTab(TabFactory made) {
+  /** A new tab where a subagent of {@code parentTab} works, whose session {@code made} makes; it runs the hooks too. */
+  public WorkspaceTab newTab(TabFactory made, String parentTab) {
+    return newTab(made, Optional.of(parentTab));
+  }
+
+  private WorkspaceTab newTab(TabFactory made, Optional<String> parentTab) {
     TabSession session = made.create(store.newTab(), TabSession.Memory.EMPTY);
     if (made != factory) {
       session.hooks(hooks);
     }
     WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
+    parentTab.ifPresent(tab::subagentOf);
     tabs.add(watch(tab));
     opened.forEach(listener -> listener.accept(tab));
     return tab;
