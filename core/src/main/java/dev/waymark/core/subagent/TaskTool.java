@@ -57,7 +57,7 @@ public final class TaskTool implements Tool {
 
   @Override
   public String describe(JsonNode arguments) {
-    return "task " + arguments.path("agent").asText("general") + ": " + arguments.path("description").asText("");
+    return arguments.path("agent").asText("general") + ": " + arguments.path("description").asText(""); // shown after the name
   }
 
   @Override
