@@ -470,7 +470,16 @@ public final class WaymarkUi implements Host {
   public void requestClose(TabController tab) {
     String kept = tabs.size() == 1 ? " Closing the last tab quits; --continue brings it back. [y/N]"
         : " It stays in the session: /tab reopen brings it back. [y/N]";
-    if (tab.state().running()) {
+    List<TabController> working = tabs.open().stream().filter(t -> t.state().running()
+        && t.tab().subagentOf().equals(java.util.Optional.of(tab.tab().tabId()))).toList();
+    if (!working.isEmpty()) { // closing interrupts the parent's turn, which stops its subagents
+      layers.ask(new Layers.Confirm("Subagents of this tab still work (tab" + (working.size() == 1 ? " " : "s ")
+          + String.join(", ", working.stream().map(t -> String.valueOf(tabs.number(t))).toList()) + "). Close it and "
+          + "stop them? Their tabs stay, with what they did. [y/N]", () -> {
+        working.forEach(TabController::cancel);
+        close(tab);
+      }));
+    } else if (tab.state().running()) {
       layers.ask(new Layers.Confirm("A turn is running in this tab. Close it anyway?" + kept, () -> close(tab)));
     } else if (tab.state().checkpoints().size() > 1 || !tab.editor().isEmpty()) {
       layers.ask(new Layers.Confirm("Close tab " + tabs.number(tab) + " ("

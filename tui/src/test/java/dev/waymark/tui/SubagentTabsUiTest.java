@@ -41,6 +41,15 @@ class SubagentTabsUiTest {
       assertThat(bar.indexOf("2 ↳1 child task")).isLessThan(bar.indexOf("3 other prompt"));
       assertThat(ui.screen()).as("the tab shown stays the user's").contains("› other prompt");
 
+      // closing the parent while its subagent works asks first; no keeps both
+      ui.ui.post(new dev.waymark.tui.terminal.UiInput.Key(new com.googlecode.lanterna.input.KeyStroke('1', false, true)));
+      ui.waitFor("› parent prompt");
+      ui.ctrl('w');
+      ui.waitFor("Subagents of this tab still work (tab 2). Close it and stop them?");
+      ui.type("n");
+      ui.waitFor(s -> !s.contains("Subagents of this tab") && s.lines().findFirst().orElse("").contains("1 parent prompt"),
+          "the parent kept");
+
       ui.ui.post(new dev.waymark.tui.terminal.UiInput.Key(new com.googlecode.lanterna.input.KeyStroke('2', false, true)));
       ui.waitFor("Allow write_file");
       ui.key(com.googlecode.lanterna.input.KeyType.Enter); // approved in the subagent's own tab
