@@ -160,7 +160,7 @@ final class ExecCommand implements Callable<Integer> {
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox), skills,
-          settings.webAccess(), search.search(), AgentFiles.of(env, directory.toAbsolutePath()));
+          settings.webAccess(), search.search(), AgentFiles.of(env, directory.toAbsolutePath()), settings.parallelSubagents());
       workspace.skills(skills);
       workspace.hooks(HookFiles.of(env, directory.toAbsolutePath(), sandbox, settings.toolSettings().maxFileSize()));
       workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved

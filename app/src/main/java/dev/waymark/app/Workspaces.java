@@ -62,13 +62,16 @@ final class Workspaces {
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
       WebAccess web, Optional<WebSearch> search) {
     return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, skills, web, search,
-        AgentCatalog.BUILT_IN);
+        AgentCatalog.BUILT_IN, WorkspaceSubagents.DEFAULT_MAX_PARALLEL);
   }
 
-  /** And the task tool over the agents of {@code agents}, which the parent's system prompt lists. */
+  /**
+   * And the task tool over the agents of {@code agents}, which the parent's system prompt lists, running at
+   * most {@code maxParallel} subagents at once.
+   */
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
-      WebAccess web, Optional<WebSearch> search, AgentCatalog agents) {
+      WebAccess web, Optional<WebSearch> search, AgentCatalog agents, int maxParallel) {
     List<Tool> standard = new ArrayList<>(Tools.standard(toolSettings).all());
     if (web != null) {
       standard.add(new WebFetchTool(web, toolSettings));
@@ -81,7 +84,7 @@ final class Workspaces {
     java.util.concurrent.atomic.AtomicReference<Toolset> all = new java.util.concurrent.atomic.AtomicReference<>();
     WorkspaceSubagents subagents = new WorkspaceSubagents((tree, parent, agent) -> new TabSession(tree,
         store.projectDirectory(), models.get(), ChildSetup.tools(all.get(), agent), ChildSetup.settings(parent.settings(),
-        agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), WorkspaceSubagents.DEFAULT_MAX_PARALLEL,
+        agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), maxParallel,
         agents::agents);
     standard.add(new TaskTool(subagents));
     all.set(withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills, ""));
