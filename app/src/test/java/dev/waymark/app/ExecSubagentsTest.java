@@ -88,5 +88,15 @@ class ExecSubagentsTest {
       JsonNode tree = JSON.readTree(listed.out());
       assertThat(tree.toString()).contains("Write ");
     }
+
+    // undoing the parent's turn headless takes back what its subagents wrote; redo brings it back
+    Run undone = waymark("checkpoints", "-C", project.toString(), "--session", session, "--tab", parent, "undo");
+    assertThat(undone.exit()).as(undone.err()).isZero();
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(project.resolve("b.txt")).doesNotExist();
+    Run redone = waymark("checkpoints", "-C", project.toString(), "--session", session, "--tab", parent, "redo");
+    assertThat(redone.exit()).as(redone.err()).isZero();
+    assertThat(project.resolve("a.txt")).hasContent("A");
+    assertThat(project.resolve("b.txt")).hasContent("B");
   }
 }
