@@ -201,6 +201,47 @@ class TaskToolTest {
   }
 
   @Test
+  void interruptingTheParentStopsItsSubagents() throws Exception {
+    String script = json("{'responses':["
+        + "{'whenLastUser':'PARENT','toolCalls':["
+        + "{'name':'task','arguments':{'description':'slow one','prompt':'Think one'}},"
+        + "{'name':'task','arguments':{'description':'slow two','prompt':'Think two'}}]},"
+        + "{'whenLastUser':'Think one','text':'Never said.','delayMs':60000},"
+        + "{'whenLastUser':'Think two','text':'Never said.','delayMs':60000}]}");
+    WorkspaceTab parent = parentTab(recording(new ScriptedChatModel(ScriptedChatModel.parse(script, "test")), null),
+        ApprovalMode.YOLO);
+    LinkedBlockingQueue<Event.TurnFinished> childrenEnded = new LinkedBlockingQueue<>();
+    java.util.concurrent.CountDownLatch bothStarted = new java.util.concurrent.CountDownLatch(2);
+    workspace.onTabOpened(child -> child.session().subscribe(e -> {
+      if (e instanceof Event.TurnStarted) {
+        bothStarted.countDown();
+      } else if (e instanceof Event.TurnFinished f) {
+        childrenEnded.add(f);
+      }
+    }));
+    new Thread(() -> {
+      try {
+        if (bothStarted.await(20, TimeUnit.SECONDS)) {
+          parent.session().submit(new Command.Cancel()); // Esc in the parent's tab
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }).start();
+
+    Event.TurnFinished done = runPrompt(parent, "PARENT: think");
+
+    assertThat(done.status()).isEqualTo(dev.waymark.core.protocol.TurnStatus.CANCELLED);
+    for (int i = 0; i < 2; i++) {
+      Event.TurnFinished child = childrenEnded.poll(20, TimeUnit.SECONDS);
+      assertThat(child).as("a subagent's turn ended").isNotNull();
+      assertThat(child.status()).isEqualTo(dev.waymark.core.protocol.TurnStatus.CANCELLED);
+    }
+    assertThat(results(parent, done.checkpoint())).extracting(ChatMessage.ToolResult::content)
+        .allSatisfy(r -> assertThat(r).startsWith("The subagent was stopped before it finished"));
+  }
+
+  @Test
   void aFailedSubagentAndAnIsolatedOneAndAnUnknownAgentGiveClearResults() throws Exception {
     String script = json("{'responses':["
         + "{'whenLastUser':'PARENT','toolCalls':["
