@@ -106,9 +106,12 @@ final class CheckpointsCommand implements Callable<Integer> {
             + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
             + ").");
       }
-      // only the tab asked for is locked: the interface may hold the others meanwhile
-      // a comparison may name any tab of the session: all come back, read-only
-      Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true : wanted::equals);
+      // only the tab asked for is locked, and the tabs its subagents worked in when it moves (an undo of a turn
+      // takes back what its subagents did): the interface may hold the others meanwhile; a comparison may name any
+      // tab of the session: all come back, read-only
+      java.util.Set<String> subagents = looking ? java.util.Set.of() : subagentTabs(file, wanted);
+      Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true
+          : id -> id.equals(wanted) || subagents.contains(id));
       opened.notes().forEach(note -> err.println("waymark: " + note));
       TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().orElseThrow().session();
       if (command == null) { // rescued [NAME]: only read
@@ -118,6 +121,9 @@ final class CheckpointsCommand implements Callable<Integer> {
       tab.subscribe(events::add);
       tab.submit(command);
       tab.idle().get(60, TimeUnit.SECONDS);
+      for (var other : opened.tabs()) {
+        other.session().idle().get(60, TimeUnit.SECONDS); // the subagents' tabs moving with it
+      }
       int status = report(events, workspace, tab, out, err);
       if (!looking) {
         String told = workspace.save(null);
@@ -130,6 +136,16 @@ final class CheckpointsCommand implements Callable<Integer> {
       err.println("waymark: " + e.getMessage());
       return 1;
     }
+  }
+
+  /** The tabs that the subagents of {@code tabId}'s turns worked in, as its task results name them. */
+  private static java.util.Set<String> subagentTabs(SessionFile file, String tabId) {
+    java.util.Set<String> found = new java.util.HashSet<>();
+    file.tabs().stream().filter(t -> t.tabId().equals(tabId)).flatMap(t -> t.checkpoints().stream())
+        .flatMap(c -> c.messages() == null ? java.util.stream.Stream.empty() : c.messages().stream())
+        .filter(m -> dev.waymark.core.subagent.TaskTool.NAME.equals(m.toolName()) && m.text() != null)
+        .forEach(m -> dev.waymark.core.subagent.ChildLink.in(m.text()).ifPresent(link -> found.add(link.childTab())));
+    return found;
   }
 
   private Command command() {

@@ -11,6 +11,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.ToolCallView;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -29,9 +30,14 @@ final class EventLines {
 
   private EventLines() {}
 
-  /** One line (no newline) for {@code event}. */
-  static String line(Event event) {
-    return write(toJson(event));
+  /** One line (no newline) for {@code event} of the tab {@code tab} (a subagent's events come from its own tab). */
+  static String line(Event event, String tab) {
+    ObjectNode body = toJson(event);
+    ObjectNode node = head(body.get("type").asText());
+    node.put("tab", tab); // first after the type, as the README's table lists it
+    body.remove(List.of("v", "type"));
+    node.setAll(body);
+    return write(node);
   }
 
   /** The line that ends an exec run: which session and tab hold the turn, for {@code --session} and {@code --tab}. */

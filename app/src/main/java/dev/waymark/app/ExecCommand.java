@@ -160,7 +160,7 @@ final class ExecCommand implements Callable<Integer> {
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
           settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox), skills,
-          settings.webAccess(), search.search());
+          settings.webAccess(), search.search(), AgentFiles.of(env, directory.toAbsolutePath()), settings.parallelSubagents());
       workspace.skills(skills);
       workspace.hooks(HookFiles.of(env, directory.toAbsolutePath(), sandbox, settings.toolSettings().maxFileSize()));
       workspace.givenNow(options.givenNow()); // --model and --approval win over what the tab saved
@@ -187,6 +187,8 @@ final class ExecCommand implements Callable<Integer> {
         chosen = workspace.newTab();
       }
       TabSession session = chosen.session();
+      // the subagents the turn starts work in tabs of their own: their events are told too, tagged with their tab
+      workspace.onTabOpened(new SubagentLines(json, out, err, console)::follow);
       try (workspace) {
         session.subscribe(events::add);
         Thread interrupt = new Thread(() -> {
@@ -262,7 +264,7 @@ final class ExecCommand implements Callable<Integer> {
       Event event = events.take();
       last.see(event);
       if (json) {
-        out.println(EventLines.line(event));
+        out.println(EventLines.line(event, session.tabId()));
         out.flush();
       }
       if (event instanceof Event.TurnStarted) {
@@ -430,7 +432,7 @@ final class ExecCommand implements Callable<Integer> {
         + session + "` and /compact it there, or start a new session by leaving out --session.";
   }
 
-  private static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed, String rule) {
+  static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed, String rule) {
     while (true) {
       String answer = console.readLine("Allow %s %s? [y]es, [a]lways %s this session, [n]o: ",
           proposed.call().name(), proposed.summary(), rule);

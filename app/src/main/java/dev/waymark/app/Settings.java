@@ -45,7 +45,7 @@ record Settings(
     SandboxSetting sandbox,
     WebSetting web,
     Map<String, List<HookSetting>> hooks,
-    Boolean notifications) {
+    Boolean notifications, Integer maxParallelSubagents) {
 
   static final Settings NONE = new Settings(List.of(), null, null, null, Map.of(), null, List.of(), List.of(), null, null);
   private static final ObjectMapper JSON = new ObjectMapper()
@@ -71,7 +71,7 @@ record Settings(
       Map<String, List<String>> keyBindings, Retention retention, List<String> exclusions, List<String> trustedProjects,
       Integer maxStepsPerTurn, Integer maxAnswerMiB) {
     this(providers, provider, model, approval, keyBindings, retention, exclusions, trustedProjects, maxStepsPerTurn,
-        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null, null, null);
+        maxAnswerMiB, List.of(), List.of(), null, Map.of(), Map.of(), List.of(), Map.of(), null, null, null, null, null, null);
   }
 
   /** What a model costs, in dollars per million tokens read ({@code input}) and written ({@code output}). */
@@ -265,7 +265,7 @@ record Settings(
     Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
         own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
-        sandbox, null, null, own.notifications());
+        sandbox, null, null, own.notifications(), own.maxParallelSubagents());
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);
@@ -448,6 +448,10 @@ record Settings(
       throw bad(file, text, "/maxAnswerMiB", "maxAnswerMiB must be from 1 to 4096 (default 32).");
     }
     checkMcpServers(file, text);
+    if (maxParallelSubagents != null && (maxParallelSubagents < 1 || maxParallelSubagents > 64)) {
+      throw bad(file, text, "/maxParallelSubagents", "maxParallelSubagents must be from 1 to 64 (default "
+          + dev.waymark.core.subagent.WorkspaceSubagents.DEFAULT_MAX_PARALLEL + ").");
+    }
     if (autoCompactPercent != null && (autoCompactPercent < 0 || autoCompactPercent > 100)) {
       throw bad(file, text, "/autoCompactPercent", "autoCompactPercent must be from 0 (never) to 100 (default "
           + dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT + ").");
@@ -573,7 +577,8 @@ record Settings(
         windows(later), later.autoCompactPercent() != null ? later.autoCompactPercent() : autoCompactPercent,
         sandbox == null ? later.sandbox() : sandbox.overriddenBy(later.sandbox()),
         web == null ? later.web() : web.overriddenBy(later.web()), mergedHooks(later),
-        later.notifications() != null ? later.notifications() : notifications);
+        later.notifications() != null ? later.notifications() : notifications,
+        later.maxParallelSubagents() != null ? later.maxParallelSubagents() : maxParallelSubagents);
   }
 
   /** The backend {@code web_search} asks, with its key from {@code env}; none (and why, when one was asked for) otherwise. */
@@ -623,6 +628,12 @@ record Settings(
   /** The window of {@code model} in tokens (settings first, then the known models), 0 when unknown. */
   long contextWindow(String model) {
     return dev.waymark.core.model.ContextWindows.of(model, contextWindows).orElse(0);
+  }
+
+  /** How many subagents of one turn run at once (the others wait for a place). */
+  int parallelSubagents() {
+    return maxParallelSubagents != null ? maxParallelSubagents
+        : dev.waymark.core.subagent.WorkspaceSubagents.DEFAULT_MAX_PARALLEL;
   }
 
   /** How full the window may get before a prompt compacts the conversation first, in percent (0: never). */

@@ -67,7 +67,7 @@ final class UiLauncher {
           () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
-          settings.webAccess(), search.search());
+          settings.webAccess(), search.search(), AgentFiles.of(System.getenv(), project), settings.parallelSubagents());
       workspace.skills(skills);
       workspace.hooks(HookFiles.of(System.getenv(), project, sandbox, settings.toolSettings().maxFileSize()));
       workspace.bisection(() -> dev.waymark.core.bisect.Bisection.open(BisectSetups.of(store, settings, sandbox,

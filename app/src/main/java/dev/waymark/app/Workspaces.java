@@ -16,6 +16,10 @@ import dev.waymark.core.tool.WebFetchTool;
 import dev.waymark.core.tool.WebSearch;
 import dev.waymark.core.tool.WebSearchTool;
 import dev.waymark.core.tool.Tools;
+import dev.waymark.core.subagent.AgentCatalog;
+import dev.waymark.core.subagent.ChildSetup;
+import dev.waymark.core.subagent.TaskTool;
+import dev.waymark.core.subagent.WorkspaceSubagents;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ToolSpec;
@@ -57,6 +61,17 @@ final class Workspaces {
   static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
       ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
       WebAccess web, Optional<WebSearch> search) {
+    return of(store, provider, models, settings, toolSettings, permissions, mcp, sandboxing, skills, web, search,
+        AgentCatalog.BUILT_IN, WorkspaceSubagents.DEFAULT_MAX_PARALLEL);
+  }
+
+  /**
+   * And the task tool over the agents of {@code agents}, which the parent's system prompt lists, running at
+   * most {@code maxParallel} subagents at once.
+   */
+  static Workspace of(ShadowStore store, String provider, Supplier<ChatModel> models, SessionSettings settings,
+      ToolSettings toolSettings, Permissions permissions, McpServers mcp, Sandboxing sandboxing, SkillCatalog skills,
+      WebAccess web, Optional<WebSearch> search, AgentCatalog agents, int maxParallel) {
     List<Tool> standard = new ArrayList<>(Tools.standard(toolSettings).all());
     if (web != null) {
       standard.add(new WebFetchTool(web, toolSettings));
@@ -65,16 +80,25 @@ final class Workspaces {
     if (!skills.isEmpty()) {
       standard.add(new SkillTool(skills, toolSettings));
     }
-    Toolset toolset = withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills);
-    Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
-        models.get(), toolset, settings, memory, permissions, sandboxing));
+    // a subagent's tab gets the parent's tools its agent allows (never task), mode and rules
+    java.util.concurrent.atomic.AtomicReference<Toolset> all = new java.util.concurrent.atomic.AtomicReference<>();
+    WorkspaceSubagents subagents = new WorkspaceSubagents((tree, parent, agent) -> new TabSession(tree,
+        store.projectDirectory(), models.get(), ChildSetup.tools(all.get(), agent), ChildSetup.settings(parent.settings(),
+        agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), maxParallel,
+        agents::agents);
+    standard.add(new TaskTool(subagents));
+    all.set(withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills, ""));
+    Toolset toolset = withSkills(all.get(), SkillCatalog.NONE, agents.promptSection()); // a subagent's prompt lists no agents
+    Workspace workspace = new Workspace(store, provider, (tree, memory) -> subagents.watched(new TabSession(tree,
+        store.projectDirectory(), models.get(), toolset, settings, memory, permissions, sandboxing)));
+    subagents.attach(workspace);
     workspace.mcp(mcp);
     return workspace;
   }
 
-  /** {@code tools}, whose system prompt section lists {@code skills}. */
-  private static Toolset withSkills(Toolset tools, SkillCatalog skills) {
-    if (skills.isEmpty()) {
+  /** {@code tools}, whose system prompt section lists {@code skills}, then says {@code more}. */
+  private static Toolset withSkills(Toolset tools, SkillCatalog skills, String more) {
+    if (skills.isEmpty() && more.isEmpty()) {
       return tools;
     }
     return new Toolset() {
@@ -90,7 +114,7 @@ final class Workspaces {
 
       @Override
       public String promptSection() {
-        return skills.promptSection();
+        return tools.promptSection() + (skills.isEmpty() ? "" : skills.promptSection()) + more;
       }
     };
   }

@@ -215,7 +215,7 @@ class ExecJsonTest {
 
     Map<String, Set<String>> documented = documented();
     for (Event event : samples) {
-      JsonNode line = JSON.readTree(EventLines.line(event));
+      JsonNode line = JSON.readTree(EventLines.line(event, "t"));
       String type = line.get("type").asText();
       assertThat(documented).as("%s is documented", type).containsKey(type);
       assertThat(fields(line)).as("fields of %s", type).containsExactlyInAnyOrderElementsOf(documented.get(type));

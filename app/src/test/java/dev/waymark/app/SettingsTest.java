@@ -446,6 +446,7 @@ class SettingsTest {
     cases.put("{\"keyBindings\": {\n  \"launch-missiles\": [\"ctrl+n\"]}}", ":2:22: ");
     cases.put("{\n\"maxStepsPerTurn\": 0}", ":2:20: maxStepsPerTurn");
     cases.put("{\"maxAnswerMiB\": -1}", ":1:18: maxAnswerMiB");
+    cases.put("{\"maxParallelSubagents\": 0}", ":1:26: maxParallelSubagents must be from 1 to 64");
     cases.put("{\"prices\": {\n  \"gpt-x\": {\"input\": -1, \"output\": 2}}}", ":2:12: the price of model \"gpt-x\"");
     cases.put("{\"prices\": {\"gpt-x\": {\"input\": 1}}}", ":1:22: the price of model \"gpt-x\" needs");
     for (var c : cases.entrySet()) {

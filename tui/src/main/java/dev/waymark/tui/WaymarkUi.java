@@ -96,6 +96,9 @@ public final class WaymarkUi implements Host {
   /** An MCP server's prompts or resources may have changed. */
   private record McpListsChanged() {}
 
+  /** A subagent of the tab {@code parent} works in {@code tab}: it goes beside its parent in the bar. */
+  private record SubagentOpened(TabController tab, String parent) {}
+
   /** A listing of the project for the @ finder ended: the next frame shows its files. */
   private record FilesIndexed() {}
 
@@ -142,6 +145,12 @@ public final class WaymarkUi implements Host {
     this.workspace = workspace;
     this.options = options;
     workspace.onNotice(note -> inbox.add(new Notice("! " + note, Tone.WARNING)));
+    // a subagent's tab: made and followed on the thread that opened it, before its first event, then shown
+    workspace.onTabOpened(opened -> opened.subagentOf().ifPresent(parent -> {
+      TabController tab = new TabController(workspace, opened, options.clock());
+      inbox.add(new SubagentOpened(tab, parent));
+      opened.subscribe(event -> inbox.add(new TabEvent(tab, event)));
+    }));
     this.keys = new KeyRouter(tabs, layers, options.keys(), options.clock(), history, this);
     this.commands = new CommandRunner(tabs, workspace, options.clock(), this, catalog, options.customCommands());
     // the user's own commands are in the / menu and the help beside the built-in ones
@@ -335,6 +344,8 @@ public final class WaymarkUi implements Host {
       keys.route(input, tooSmall);
     } else if (item instanceof Notice notice && !tabs.isEmpty()) {
       tabs.current().state().notice(notice.tone(), notice.text());
+    } else if (item instanceof SubagentOpened opened) {
+      tabs.addBeside(opened.tab(), opened.parent());
     } else if (item instanceof McpListsChanged) {
       mcpListsChanged();
     } else if (item instanceof McpExpanded expanded) {
@@ -504,7 +515,16 @@ public final class WaymarkUi implements Host {
   public void requestClose(TabController tab) {
     String kept = tabs.size() == 1 ? " Closing the last tab quits; --continue brings it back. [y/N]"
         : " It stays in the session: /tab reopen brings it back. [y/N]";
-    if (tab.state().running()) {
+    List<TabController> working = tabs.open().stream().filter(t -> t.state().running()
+        && t.tab().subagentOf().equals(java.util.Optional.of(tab.tab().tabId()))).toList();
+    if (!working.isEmpty()) { // closing interrupts the parent's turn, which stops its subagents
+      layers.ask(new Layers.Confirm("Subagents of this tab still work (tab" + (working.size() == 1 ? " " : "s ")
+          + String.join(", ", working.stream().map(t -> String.valueOf(tabs.number(t))).toList()) + "). Close it and "
+          + "stop them? Their tabs stay, with what they did. [y/N]", () -> {
+        working.forEach(TabController::cancel);
+        close(tab);
+      }));
+    } else if (tab.state().running()) {
       layers.ask(new Layers.Confirm("A turn is running in this tab. Close it anyway?" + kept, () -> close(tab)));
     } else if (tab.state().checkpoints().size() > 1 || !tab.editor().isEmpty()) {
       layers.ask(new Layers.Confirm("Close tab " + tabs.number(tab) + " ("

@@ -232,9 +232,13 @@ final class TurnRunner {
         continue; // a steer came in during this last call: it goes to the model now
       }
       boolean limitReached = false;
+      java.util.Map<String, java.util.concurrent.CompletableFuture<ChatMessage.ToolResult>> early =
+          ConcurrentCalls.start(calls, tools, settings.get().maxStepsPerTurn() - state.steps, state,
+              call -> gate.run(call, turn, state, false));
       for (ToolCall call : calls) {
         limitReached = limitReached || state.steps >= settings.get().maxStepsPerTurn();
-        ChatMessage.ToolResult result = state.cancellation.isCancelled()
+        ChatMessage.ToolResult result = early.containsKey(call.id()) ? early.get(call.id()).join() // it ran, cancelled or not
+            : state.cancellation.isCancelled()
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the user interrupted the turn.", true)
             : limitReached
             ? new ChatMessage.ToolResult(call.id(), call.name(), "Not run: the turn reached its limit of "

@@ -94,6 +94,14 @@ public interface Tool {
     return name();
   }
 
+  /**
+   * Set for a tool whose calls may run at the same time as other such calls of one model response
+   * (a {@code task} hands work to a subagent tab, which changes nothing of the caller's turn).
+   */
+  default boolean concurrent() {
+    return false;
+  }
+
   /** Set when the user's settings pre-allow this tool ({@code allowedTools}): it runs unasked like one allowed for the session. */
   default boolean preApproved() {
     return false;

@@ -222,10 +222,31 @@ public final class Workspace implements AutoCloseable {
 
   /** A new tab with a new checkpoint tree, the last of the open ones. */
   public WorkspaceTab newTab() {
-    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newTab(), TabSession.Memory.EMPTY), new Transcript(Map.of()),
-        Optional.empty(), "", "", false);
+    return newTab(factory, Optional.empty());
+  }
+
+  /** A new tab where a subagent of {@code parentTab} works, whose session {@code made} makes; it runs the hooks too. */
+  public WorkspaceTab newTab(TabFactory made, String parentTab) {
+    return newTab(made, Optional.of(parentTab));
+  }
+
+  private WorkspaceTab newTab(TabFactory made, Optional<String> parentTab) {
+    TabSession session = made.create(store.newTab(), TabSession.Memory.EMPTY);
+    if (made != factory) {
+      session.hooks(hooks);
+    }
+    WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
+    parentTab.ifPresent(tab::subagentOf);
     tabs.add(watch(tab));
+    opened.forEach(listener -> listener.accept(tab));
     return tab;
+  }
+
+  private final List<Consumer<WorkspaceTab>> opened = new CopyOnWriteArrayList<>();
+
+  /** Told each tab opened from now on, on the thread that opened it: a front end shows a subagent's tab so. */
+  public void onTabOpened(Consumer<WorkspaceTab> listener) {
+    opened.add(listener);
   }
 
   /** Makes {@code file} the session and brings back its tabs, replacing any open here (the caller closes those). */

@@ -50,6 +50,17 @@ public final class WorkspaceTab {
     return session.tabId();
   }
 
+  /** The tab whose subagent works in this one, for the tab bar; empty for a tab of the user's. */
+  private volatile Optional<String> subagentOf = Optional.empty();
+
+  public Optional<String> subagentOf() {
+    return subagentOf;
+  }
+
+  void subagentOf(String parentTab) {
+    this.subagentOf = Optional.of(parentTab);
+  }
+
   /** The first line of the tab's first prompt, its label. */
   public String title() {
     return title;

@@ -81,7 +81,9 @@ public final class FrameLayout {
     for (TabController t : tabs.open()) {
       TabState s = t.state();
       boolean awaiting = s.pendingApproval().isPresent();
-      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish(), awaiting));
+      // a subagent's tab is marked as its parent's: ↳ and the parent's number
+      String title = t.tab().subagentOf().map(p -> "↳" + parentNumber(tabs, p) + " " + s.title()).orElse(s.title());
+      tabLabels.add(new TabBar.Label(title, t == tab, s.running(), s.unseenFinish(), awaiting));
       if (awaiting && t != tab) {
         waitingElsewhere.add(tabLabels.size());
       }
@@ -175,6 +177,17 @@ public final class FrameLayout {
       cursor = Optional.of(new TerminalPosition(approval.caretColumn(), approvalTop + approval.caretRow().getAsInt()));
     }
     return new Frame(size, rows, cursor, chatWidth, chatHeight, false);
+  }
+
+  /** The number the bar gives the open tab {@code tabId}; empty when it is not open. */
+  private static String parentNumber(Tabs tabs, String tabId) {
+    List<TabController> open = tabs.open();
+    for (int i = 0; i < open.size(); i++) {
+      if (open.get(i).tab().tabId().equals(tabId)) {
+        return String.valueOf(i + 1);
+      }
+    }
+    return "";
   }
 
   private static String placeholder(TabState state) {

@@ -67,6 +67,25 @@ public final class Tabs {
     }
   }
 
+  /**
+   * Adds a subagent's tab after its parent's tab and the parent's other subagents, without showing it;
+   * the last of the open ones when the parent is not open.
+   */
+  public void addBeside(TabController tab, String parentTab) {
+    int at = -1;
+    for (int i = 0; i < open.size(); i++) {
+      String id = open.get(i).tab().tabId();
+      if (id.equals(parentTab) || at >= 0 && open.get(i).tab().subagentOf().equals(java.util.Optional.of(parentTab))) {
+        at = i + 1;
+      }
+    }
+    at = at < 0 ? open.size() : at;
+    open.add(at, tab);
+    if (at <= active && open.size() > 1) {
+      active++; // the tab shown stays shown
+    }
+  }
+
   public void activate(int index) {
     if (index >= 0 && index < open.size()) {
       active = index;

@@ -1,0 +1,90 @@
+package dev.waymark.core.subagent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolContext;
+import dev.waymark.core.tool.ToolKind;
+import dev.waymark.core.tool.ToolResult;
+import java.util.stream.Collectors;
+
+/**
+ * {@code task}: hands a self-contained piece of work to a subagent, which runs in a new tab with its own
+ * conversation and checkpoints; its final answer is this call's result. Several calls in one response
+ * run at once. The call itself needs no approval: each of the subagent's own calls is judged as the
+ * parent's would be (same mode, same rules).
+ */
+public final class TaskTool implements Tool {
+  public static final String NAME = "task";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Subagents subagents;
+
+  public TaskTool(Subagents subagents) {
+    this.subagents = subagents;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    ObjectNode schema = JSON.createObjectNode().put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties.putObject("description").put("type", "string").put("description", "A short (3-5 words) title of the task");
+    properties.putObject("prompt").put("type", "string").put("description",
+        "The task, complete in itself: the subagent sees nothing of this conversation");
+    properties.putObject("agent").put("type", "string").put("description", "The agent to run (default general): "
+        + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")));
+    properties.putObject("isolated").put("type", "boolean").put("description",
+        "Run in an isolated tab (not available yet)");
+    schema.putArray("required").add("description").add("prompt");
+    schema.put("additionalProperties", false);
+    return new ToolSpec(NAME, "Start a subagent in a new tab for a self-contained task and wait for its final answer. "
+        + "Call task several times in one response to run subagents at once. Agents:\n"
+        + subagents.agents().stream().map(a -> "- " + a.name() + ": " + a.description())
+            .collect(Collectors.joining("\n")), schema);
+  }
+
+  @Override
+  public ToolKind kind() {
+    return ToolKind.READ; // the subagent's own calls are asked about in its tab
+  }
+
+  @Override
+  public boolean concurrent() {
+    return true;
+  }
+
+  @Override
+  public String describe(JsonNode arguments) {
+    return arguments.path("agent").asText("general") + ": " + arguments.path("description").asText(""); // shown after the name
+  }
+
+  @Override
+  public ToolResult run(JsonNode arguments, ToolContext context) {
+    String description = arguments.path("description").asText("").strip();
+    String prompt = arguments.path("prompt").asText("").strip();
+    String agent = arguments.path("agent").asText("general").strip();
+    if (prompt.isEmpty()) {
+      return ToolResult.error("Not run: task needs a prompt, the whole task for the subagent.");
+    }
+    if (arguments.path("isolated").asBoolean(false)) {
+      return ToolResult.error("Not run: isolated subagents are not available yet; call task without isolated (the "
+          + "subagent then works on the project's files, and undoing this turn takes its changes back).");
+    }
+    if (subagents.agents().stream().noneMatch(a -> a.name().equals(agent))) {
+      return ToolResult.error("Not run: no agent named \"" + agent + "\". The agents are: "
+          + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")) + ".");
+    }
+    Subagents.Outcome outcome = subagents.run(new Subagents.Request(context.turn().tabId(), context.turn().number(),
+        description.isEmpty() ? prompt.lines().findFirst().orElse(prompt) : description, prompt, agent),
+        context.cancellation());
+    String link = outcome.childTab().isEmpty() ? "" : "\n\n" + new ChildLink(outcome.childTab(), outcome.checkpoints()).line();
+    return switch (outcome.ending()) {
+      case DONE -> ToolResult.ok(outcome.text() + link);
+      case STOPPED -> ToolResult.error("The subagent was stopped before it finished"
+          + (outcome.text().isBlank() ? "." : "; what it had said:\n" + outcome.text()) + link);
+      case FAILED -> ToolResult.error("The subagent failed: " + outcome.text() + link);
+    };
+  }
+}

@@ -1,0 +1,155 @@
+package dev.waymark.core.subagent;
+
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.core.workspace.WorkspaceTab;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * {@link Subagents} over a {@link Workspace}: each subagent is a new tab of it, whose session
+ * {@link ChildTabs} makes from the parent's (its mode and rules, never more) and the agent's definition.
+ * At most {@code maxParallel} subagents run at once; the others wait for a place.
+ */
+public final class WorkspaceSubagents implements Subagents {
+  /** Makes a subagent's tab session: the parent's model, mode and rules, the agent's tools and instructions, no {@code task}. */
+  public interface ChildTabs {
+    TabSession create(CheckpointTree tree, TabSession parent, AgentDefinition agent);
+  }
+
+  /** The subagent tabs, by tab id: whose they are. */
+  public record Child(String parentTab, String description, String agent) {}
+
+  /** How many subagents run at once unless set otherwise. */
+  public static final int DEFAULT_MAX_PARALLEL = 4;
+
+  private final ChildTabs children;
+  private final Semaphore places;
+  private final Supplier<List<AgentDefinition>> agents;
+  private final Map<String, Child> childOf = new ConcurrentHashMap<>();
+  private volatile Workspace workspace;
+  private final ChildUndo undo = new ChildUndo(() -> workspace);
+
+  public WorkspaceSubagents(ChildTabs children, int maxParallel, Supplier<List<AgentDefinition>> agents) {
+    this.children = children;
+    this.places = new Semaphore(Math.max(1, maxParallel), true);
+    this.agents = agents;
+  }
+
+  /** The workspace whose tabs the subagents run in; set once it exists (its tabs' tools were made before it). */
+  public void attach(Workspace opened) {
+    this.workspace = opened;
+  }
+
+  /** {@code tab}, whose undo and redo from now on take its subagents' changes back and bring them again. */
+  public TabSession watched(TabSession tab) {
+    undo.watch(tab);
+    return tab;
+  }
+
+  @Override
+  public List<AgentDefinition> agents() {
+    return agents.get();
+  }
+
+  /** Whose subagent the tab {@code tabId} is, if it is one this process started. */
+  public Optional<Child> child(String tabId) {
+    return Optional.ofNullable(childOf.get(tabId));
+  }
+
+  @Override
+  public Outcome run(Request request, Cancellation cancellation) {
+    Workspace ws = workspace;
+    Optional<WorkspaceTab> parent = ws == null ? Optional.empty()
+        : ws.tabs().stream().filter(t -> t.tabId().equals(request.parentTab())).findFirst();
+    AgentDefinition agent = agents().stream().filter(a -> a.name().equals(request.agent())).findFirst().orElse(null);
+    if (parent.isEmpty() || agent == null) {
+      return new Outcome("", List.of(), Ending.FAILED, "no subagent can start here (no workspace, or no agent "
+          + request.agent() + ").");
+    }
+    if (!takePlace(cancellation)) {
+      return new Outcome("", List.of(), Ending.STOPPED, "");
+    }
+    try {
+      return runIn(ws, parent.get().session(), agent, request, cancellation);
+    } finally {
+      places.release();
+    }
+  }
+
+  private boolean takePlace(Cancellation cancellation) {
+    try {
+      while (!places.tryAcquire(100, TimeUnit.MILLISECONDS)) { // the parent's Esc ends the wait too
+        if (cancellation.isCancelled()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private Outcome runIn(Workspace ws, TabSession parent, AgentDefinition agent, Request request, Cancellation cancellation) {
+    WorkspaceTab tab = ws.newTab((tree, memory) -> children.create(tree, parent, agent), request.parentTab());
+    String id = tab.tabId();
+    childOf.put(id, new Child(request.parentTab(), request.description(), agent.name()));
+    List<Integer> made = new CopyOnWriteArrayList<>();
+    List<String> errors = new CopyOnWriteArrayList<>();
+    CompletableFuture<Event.TurnFinished> finished = new CompletableFuture<>();
+    tab.session().subscribe(event -> {
+      if (event instanceof Event.TurnStarted started && !finished.isDone()) {
+        made.add(started.checkpoint());
+      } else if (event instanceof Event.Error error && !finished.isDone()) {
+        errors.add(error.message());
+      } else if (event instanceof Event.TurnFinished done) {
+        finished.complete(done);
+      }
+    });
+    cancellation.onCancel(() -> tab.session().submit(new Command.Cancel()));
+    ws.submit(tab, List.of(new Command.SendPrompt(request.prompt())));
+    Event.TurnFinished done;
+    try {
+      done = finished.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      tab.session().submit(new Command.Cancel());
+      return new Outcome(id, made, Ending.STOPPED, "");
+    } catch (ExecutionException e) {
+      return new Outcome(id, made, Ending.FAILED, String.valueOf(e.getCause()));
+    }
+    String answer = lastAnswer(tab.session(), done.checkpoint());
+    if (done.status() == TurnStatus.DONE) {
+      return new Outcome(id, made, Ending.DONE, answer.isBlank() ? "(the subagent answered nothing)" : answer);
+    }
+    if (done.status() == TurnStatus.CANCELLED) {
+      return new Outcome(id, made, Ending.STOPPED, answer);
+    }
+    return new Outcome(id, made, Ending.FAILED, errors.isEmpty() ? "its turn ended with " + done.status()
+        : String.join("; ", errors));
+  }
+
+  private static String lastAnswer(TabSession session, int checkpoint) {
+    List<ChatMessage> messages = session.memory().messages().getOrDefault(checkpoint, List.of());
+    List<ChatMessage> reversed = new ArrayList<>(messages);
+    java.util.Collections.reverse(reversed);
+    return reversed.stream().filter(m -> m instanceof ChatMessage.Assistant a && !a.text().isBlank())
+        .map(m -> ((ChatMessage.Assistant) m).text().strip()).findFirst().orElse("");
+  }
+}
