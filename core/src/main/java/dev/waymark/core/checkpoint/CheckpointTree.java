@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -44,11 +45,13 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class CheckpointTree {
   private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
-  private final StoreParts parts;
+  /** The store's parts as this tab uses them: an isolated tab's until it lands and goes on as a normal tab. */
+  private StoreParts parts;
+  private final StoreParts projectParts;
   private final String tabId;
   private final CheckpointGraph graph;
-  private final CheckpointWriter writer;
-  private final TurnRecorder recorder;
+  private CheckpointWriter writer;
+  private TurnRecorder recorder;
   private final boolean reconciled;
   /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
   private boolean holdsTab;
@@ -59,11 +62,12 @@ public final class CheckpointTree {
   }
 
   CheckpointTree(StoreParts parts, String tabId, CheckpointGraph graph, boolean reconciled) {
-    this.parts = parts;
+    this.projectParts = parts;
+    this.parts = parts.forTab(tabId); // an isolated tab's files are its view's
     this.tabId = tabId;
     this.graph = graph;
-    this.writer = new CheckpointWriter(parts, tabId);
-    this.recorder = new TurnRecorder(parts, tabId, writer);
+    this.writer = new CheckpointWriter(this.parts, tabId);
+    this.recorder = new TurnRecorder(this.parts, tabId, writer);
     this.reconciled = reconciled;
   }
 
@@ -131,6 +135,73 @@ public final class CheckpointTree {
 
   Path projectRoot() {
     return parts.project();
+  }
+
+  /** Where the isolated tab's view is kept; empty for a tab that works on the project itself. */
+  public Optional<Path> viewDirectory() {
+    return parts.view();
+  }
+
+  /** How many files the isolated tab's view holds that the project does not; 0 for a tab that is not isolated. */
+  public int viewDiffers() {
+    return parts.view().map(dir -> parts.layers().views().differing(dir)).orElse(0);
+  }
+
+  /**
+   * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
+   * what the tab made after; undo takes it back out of the project). The tab then goes on as a
+   * normal tab, or, with {@code staysIsolated}, in a new, empty view.
+   */
+  public ViewLanding.Landed land(boolean staysIsolated) {
+    Path view = parts.view().orElseThrow(() -> new CheckpointException("Tab " + tabId + " is not isolated; there is "
+        + "nothing to land."));
+    requireNoTurn("land");
+    if (parts.layers().views().differing(view) == 0) {
+      throw new CheckpointException("The view of tab " + tabId + " holds no changes; there is nothing to land.");
+    }
+    Turn turn = begin();
+    ViewLanding.Landed landed;
+    try {
+      landed = parts.layers().views().land(turn, view);
+    } catch (RuntimeException e) {
+      turn.finish(CheckpointStatus.FAILED);
+      throw e;
+    }
+    turn.finish(CheckpointStatus.DONE);
+    if (!staysIsolated) {
+      parts.layers().views().close(view);
+      useParts(projectParts);
+    }
+    return landed;
+  }
+
+  /**
+   * Empties the isolated tab's view, as a new checkpoint of the view going back to the project:
+   * undo brings what it held back. Returns the paths it held.
+   */
+  public List<String> discard() {
+    Path view = parts.view().orElseThrow(() -> new CheckpointException("Tab " + tabId + " is not isolated; there is "
+        + "nothing to discard."));
+    requireNoTurn("discard");
+    if (parts.layers().views().differing(view) == 0) {
+      throw new CheckpointException("The view of tab " + tabId + " holds no changes; there is nothing to discard.");
+    }
+    Turn turn = begin();
+    List<String> paths;
+    try {
+      paths = parts.layers().views().discard(turn, view);
+    } catch (RuntimeException e) {
+      turn.finish(CheckpointStatus.FAILED);
+      throw e;
+    }
+    turn.finish(CheckpointStatus.DONE);
+    return paths;
+  }
+
+  private void useParts(StoreParts next) {
+    this.parts = next;
+    this.writer = new CheckpointWriter(next, tabId);
+    this.recorder = new TurnRecorder(next, tabId, writer);
   }
 
   /** Where the view cursor stands. */

@@ -297,6 +297,15 @@ public final class View {
   }
 
   /**
+   * Readies {@code path} to be written in the view by the caller (a write, then a rename over it):
+   * its base kept, its parents made in the upper directory as the view has them; returns where.
+   */
+  public Path prepareWrite(String path) throws IOException {
+    bases().note(project, path);
+    return directoriesFor(path);
+  }
+
+  /**
    * Takes the file or link at {@code path} out of the view: gone from the upper directory, and a
    * whiteout where the project has something there. A directory is refused.
    */
