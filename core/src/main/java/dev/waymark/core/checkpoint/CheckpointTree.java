@@ -150,9 +150,10 @@ public final class CheckpointTree {
   /**
    * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
    * what the tab made after; undo takes it back out of the project). The tab then goes on as a
-   * normal tab, or, with {@code staysIsolated}, in a new, empty view.
+   * normal tab (undo of the land then acts on the project, as it must); open a new isolated tab to
+   * go on in isolation.
    */
-  public ViewLanding.Landed land(boolean staysIsolated) {
+  public ViewLanding.Landed land() {
     Path view = parts.view().orElseThrow(() -> new CheckpointException("Tab " + tabId + " is not isolated; there is "
         + "nothing to land."));
     requireNoTurn("land");
@@ -168,10 +169,8 @@ public final class CheckpointTree {
       throw e;
     }
     turn.finish(CheckpointStatus.DONE);
-    if (!staysIsolated) {
-      parts.layers().views().close(view);
-      useParts(projectParts);
-    }
+    parts.layers().views().close(view);
+    useParts(projectParts);
     return landed;
   }
 

@@ -56,6 +56,9 @@ record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, Projec
    */
   StoreParts forTab(String tabId) {
     Path viewDir = viewDirectory(tabId);
+    if (layers.views().endedByALand(tabId, viewDir)) {
+      return this; // a land a kill interrupted: the tab is a normal one, and the land is finished as it is opened
+    }
     Optional<WorkTree> inView = workTree.forView(viewDir);
     if (inView.isEmpty()) {
       return this;

@@ -119,6 +119,39 @@ public final class ViewLanding {
     }
   }
 
+  /**
+   * Whether a land of {@code tabId}'s view was under way when Waymark was killed, its view already
+   * handed to the land's layer (which {@link LayerRecovery} finishes as the tab is opened): then the
+   * view, left empty, is removed now, and the tab goes on as a normal tab, as after a land. A land
+   * killed before the handover left the view whole, and the tab stays isolated.
+   */
+  public boolean endedByALand(String tabId, Path viewDir) {
+    try {
+      Optional<View> view = View.read(viewDir);
+      if (view.isEmpty() || !view.get().empty()) {
+        return false;
+      }
+      String owner = tabId + "#";
+      for (Layer layer : journal.leftBehind(o -> o.startsWith(owner))) {
+        if (layer.bases().isPresent() && !isEmpty(layer.upper())) {
+          view.get().delete();
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new CheckpointException("The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return true;
+    }
+  }
+
   /** Removes the view kept in {@code viewDir}: its tab goes on as a normal tab. */
   public void close(Path viewDir) {
     try {
