@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,7 +38,8 @@ import picocli.CommandLine;
  * saved to the session, so the interface shows it when it opens the session.
  */
 @CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
-    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
+    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session;",
+        "land or discard an isolated tab's view (diff then shows the view against the project).",
         "  restore N [files|conversation|both]    restore N -- PATH...",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
@@ -47,7 +49,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
 
-  @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto, restore, revert or save")
+  @Parameters(index = "0", paramLabel = "ACTION", description = "list, diff, undo, redo, goto, restore, revert, save, land or discard")
   String action;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
@@ -98,6 +100,12 @@ final class CheckpointsCommand implements Callable<Integer> {
       Workspace.Opened opened = workspace.open(file, looking, wanted::equals);
       opened.notes().forEach(note -> err.println("waymark: " + note));
       TabSession tab = opened.tabs().get(0).session();
+      if (command instanceof Command.Diff d && d.checkpoint().isEmpty() && !json) {
+        Optional<Integer> isolated = IsolatedTabDiff.print(tab, out);
+        if (isolated.isPresent()) {
+          return isolated.get();
+        }
+      }
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);
@@ -138,6 +146,8 @@ final class CheckpointsCommand implements Callable<Integer> {
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
+        case "land" -> noArgument(new Command.Land());
+        case "discard" -> noArgument(new Command.Discard());
         case "diff" -> argument == null ? Command.Diff.live() : Command.Diff.of(number());
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));

@@ -387,6 +387,34 @@ public final class TabSession implements AutoCloseable {
     }
 
     @Override
+    public void land(Command.Land c) {
+      later(c, () -> {
+        int from = tree.live();
+        var landed = tree.land();
+        List<String> clashed = landed.notLanded().stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": "))))
+            .toList();
+        noted(new RestoreResult(true, from, tree.live(), landed.landed().stream().filter(p -> !clashed.contains(p)).toList(),
+            List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()),
+            "land", "The user landed this tab's view on the project: the project now holds what this tab changed"
+                + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
+                    + " (the user's version kept)")
+                + ". From here the tab works on the project itself.");
+      });
+    }
+
+    @Override
+    public void discard(Command.Discard c) {
+      later(c, () -> {
+        int from = tree.live();
+        List<String> paths = tree.discard();
+        noted(new RestoreResult(true, from, tree.live(), paths, List.of(), List.of(), Optional.empty(), tree.livePath(),
+            List.of(), "Discarded the view as #"
+                + tree.live()), "discard", "The user discarded this tab's view: its files are the project's again, and "
+                + "what this tab changed before is gone from them (undo brings it back).");
+      });
+    }
+
+    @Override
     public void save(Command.Save c) {
       later(c, () -> {
         java.util.OptionalInt before = java.util.OptionalInt.empty();

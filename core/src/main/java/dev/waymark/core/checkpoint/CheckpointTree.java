@@ -197,6 +197,40 @@ public final class CheckpointTree {
     return paths;
   }
 
+  /**
+   * How the isolated tab's view differs from the project, as unified diffs (the project's side
+   * first); empty for a tab that is not isolated, "" for a view that holds nothing.
+   */
+  public Optional<String> viewDiff() {
+    Optional<Path> view = parts.view();
+    if (view.isEmpty()) {
+      return Optional.empty();
+    }
+    StringBuilder out = new StringBuilder();
+    for (ViewLanding.Difference d : parts.layers().views().differences(view.get())) {
+      String before = text(d.project());
+      String after = text(d.view());
+      if ((d.project() != null && before == null) || (d.view() != null && after == null)) {
+        out.append("Binary files a/").append(d.path()).append(" and b/").append(d.path()).append(" differ\n");
+      } else {
+        out.append(UnifiedDiff.of(d.path(), before, after));
+      }
+    }
+    return Optional.of(out.toString());
+  }
+
+  /** UTF-8 text, or null (absent, or not text). */
+  private static String text(byte[] bytes) {
+    if (bytes == null) {
+      return null;
+    }
+    try {
+      return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (java.nio.charset.CharacterCodingException binary) {
+      return null;
+    }
+  }
+
   private void useParts(StoreParts next) {
     this.parts = next;
     this.writer = new CheckpointWriter(next, tabId);

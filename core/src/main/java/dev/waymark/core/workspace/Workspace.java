@@ -201,6 +201,17 @@ public final class Workspace implements AutoCloseable {
     return tab;
   }
 
+  /**
+   * A new isolated tab (it works on a view of the project of its own until it lands), the last of
+   * the open ones; refused, saying why, where commands run by {@code bwrap} cannot have layers.
+   */
+  public WorkspaceTab newIsolatedTab(Optional<java.nio.file.Path> bwrap) {
+    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newIsolatedTab(bwrap), TabSession.Memory.EMPTY),
+        new Transcript(Map.of()), Optional.empty(), "", "", false);
+    tabs.add(watch(tab));
+    return tab;
+  }
+
   /** Makes {@code file} the session and brings back its tabs, replacing any open here (the caller closes those). */
   public Opened open(SessionFile file) {
     return open(file, false);

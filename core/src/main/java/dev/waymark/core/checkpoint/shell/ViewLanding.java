@@ -152,6 +152,37 @@ public final class ViewLanding {
     }
   }
 
+  /** One path the view holds other than the project: each side's bytes (a link's target), null where absent. */
+  public record Difference(String path, byte[] project, byte[] view) {}
+
+  /** What the view kept in {@code viewDir} holds that the project does not, path by path. */
+  public List<Difference> differences(Path viewDir) {
+    View view = read(viewDir);
+    try {
+      List<Difference> found = new ArrayList<>();
+      for (LayerChange change : view.changes().changes()) {
+        if (change.kind() == LayerChange.Kind.DIRECTORY) {
+          continue;
+        }
+        byte[] inProject = bytes(project.resolve(change.path()));
+        byte[] inView = change.source() == null ? null : bytes(change.source());
+        if (!java.util.Arrays.equals(inProject, inView)) {
+          found.add(new Difference(change.path(), inProject, inView));
+        }
+      }
+      return found;
+    } catch (IOException e) {
+      throw new CheckpointException("The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] bytes(Path file) throws IOException {
+    if (Files.isSymbolicLink(file)) {
+      return Files.readSymbolicLink(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(file) : null;
+  }
+
   /** Removes the view kept in {@code viewDir}: its tab goes on as a normal tab. */
   public void close(Path viewDir) {
     try {
