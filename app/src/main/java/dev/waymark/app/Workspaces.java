@@ -69,6 +69,7 @@ final class Workspaces {
     Workspace workspace = new Workspace(store, provider, (tree, memory) -> new TabSession(tree, store.projectDirectory(),
         models.get(), toolset, settings, memory, permissions, sandboxing));
     workspace.mcp(mcp);
+    workspace.isolateWith(toolSettings.sandbox().bwrap()); // isolated tabs' commands run in this sandbox, in their views
     return workspace;
   }
 

@@ -201,6 +201,19 @@ public final class Workspace implements AutoCloseable {
     return tab;
   }
 
+  /** The sandbox isolated tabs' commands run in (empty: none, and isolated tabs are refused). */
+  private volatile Optional<java.nio.file.Path> isolatingSandbox = Optional.empty();
+
+  /** Sets the sandbox ({@code bwrap}) isolated tabs' commands run in, in their views. */
+  public void isolateWith(Optional<java.nio.file.Path> bwrap) {
+    isolatingSandbox = bwrap;
+  }
+
+  /** {@link #newIsolatedTab(Optional)} in the sandbox set by {@link #isolateWith}. */
+  public WorkspaceTab newIsolatedTab() {
+    return newIsolatedTab(isolatingSandbox);
+  }
+
   /**
    * A new isolated tab (it works on a view of the project of its own until it lands), the last of
    * the open ones; refused, saying why, where commands run by {@code bwrap} cannot have layers.

@@ -81,7 +81,7 @@ public final class FrameLayout {
     for (TabController t : tabs.open()) {
       TabState s = t.state();
       boolean awaiting = s.pendingApproval().isPresent();
-      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish(), awaiting));
+      tabLabels.add(new TabBar.Label(s.title(), t == tab, s.running(), s.unseenFinish(), awaiting, t.isolationMark()));
       if (awaiting && t != tab) {
         waitingElsewhere.add(tabLabels.size());
       }

@@ -60,6 +60,8 @@ public final class CommandRunner {
       host.requestQuit();
     } else if (parsed instanceof SlashCommand.Parsed.TabCommand tabCommand) {
       tabCommand(tab, tabCommand);
+    } else if (parsed instanceof SlashCommand.Parsed.OpenIsolated) {
+      host.openIsolatedTab();
     } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.Output output) {
