@@ -540,7 +540,7 @@ public final class TabSession implements AutoCloseable {
    * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
    */
   private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
-    String text = Mentions.expand(projectRoot, prompt);
+    String text = Mentions.expand(projectRoot, isolatedView(), prompt); // an isolated tab's @ reads its view
     PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
     leftOut.addAll(found.leftOut());
     List<ChatMessage.Image> images = found.images();
@@ -634,6 +634,16 @@ public final class TabSession implements AutoCloseable {
    * A restore or revert that made a checkpoint of its own: the checkpoint's one message tells the
    * model what happened and which files changed (its first line is the label lists show).
    */
+  /** The isolated tab's view, read as it is now; null for a tab that works on the project itself. */
+  private dev.waymark.core.layer.View isolatedView() {
+    try {
+      java.util.Optional<Path> dir = tree.viewDirectory();
+      return dir.isEmpty() ? null : dev.waymark.core.layer.View.read(dir.get()).orElse(null);
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
   private void noted(RestoreResult result, String label, String what) {
     if (result.applied()) {
       int n = tree.live();
