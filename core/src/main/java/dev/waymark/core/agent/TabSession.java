@@ -692,6 +692,14 @@ public final class TabSession implements AutoCloseable {
     return conversation.draft(result.target());
   }
 
+  /**
+   * Publishes the tree again, on the tab's queue: a headless command recorded a checkpoint in it
+   * directly ({@code waymark shell}), and the session saved next must hold it. Wait on {@link #idle}.
+   */
+  public void treeChanged() {
+    queue.later("TreeChanged", this::publish);
+  }
+
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */
   private void publish() {
     boolean toLive = queue.onQueueThread() && viewToLive;
