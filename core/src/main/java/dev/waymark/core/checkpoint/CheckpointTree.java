@@ -52,6 +52,7 @@ public final class CheckpointTree {
   private final CheckpointGraph graph;
   private CheckpointWriter writer;
   private TurnRecorder recorder;
+  private final TabIsolation isolation;
   private final boolean reconciled;
   /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
   private boolean holdsTab;
@@ -69,6 +70,7 @@ public final class CheckpointTree {
     this.writer = new CheckpointWriter(this.parts, tabId);
     this.recorder = new TurnRecorder(this.parts, tabId, writer);
     this.reconciled = reconciled;
+    this.isolation = new TabIsolation(this);
   }
 
   /**
@@ -144,91 +146,32 @@ public final class CheckpointTree {
 
   /** How many files the isolated tab's view holds that the project does not; 0 for a tab that is not isolated. */
   public int viewDiffers() {
-    return parts.view().map(dir -> parts.layers().views().differing(dir)).orElse(0);
+    return isolation.viewDiffers();
   }
 
-  /**
-   * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
-   * what the tab made after; undo takes it back out of the project). The tab then goes on as a
-   * normal tab (undo of the land then acts on the project, as it must); open a new isolated tab to
-   * go on in isolation.
-   */
+  /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
   public ViewLanding.Landed land() {
-    Path view = parts.view().orElseThrow(() -> new CheckpointException("Tab " + tabId + " is not isolated; there is "
-        + "nothing to land."));
-    requireNoTurn("land");
-    if (parts.layers().views().differing(view) == 0) {
-      throw new CheckpointException("The view of tab " + tabId + " holds no changes; there is nothing to land.");
-    }
-    Turn turn = begin();
-    ViewLanding.Landed landed;
-    try {
-      landed = parts.layers().views().land(turn, view);
-    } catch (RuntimeException e) {
-      turn.finish(CheckpointStatus.FAILED);
-      throw e;
-    }
-    turn.finish(CheckpointStatus.DONE);
-    parts.layers().views().close(view);
-    useParts(projectParts);
-    return landed;
+    return isolation.land();
   }
 
-  /**
-   * Empties the isolated tab's view, as a new checkpoint of the view going back to the project:
-   * undo brings what it held back. Returns the paths it held.
-   */
+  /** See {@link TabIsolation#discard}. */
   public List<String> discard() {
-    Path view = parts.view().orElseThrow(() -> new CheckpointException("Tab " + tabId + " is not isolated; there is "
-        + "nothing to discard."));
-    requireNoTurn("discard");
-    if (parts.layers().views().differing(view) == 0) {
-      throw new CheckpointException("The view of tab " + tabId + " holds no changes; there is nothing to discard.");
-    }
-    Turn turn = begin();
-    List<String> paths;
-    try {
-      paths = parts.layers().views().discard(turn, view);
-    } catch (RuntimeException e) {
-      turn.finish(CheckpointStatus.FAILED);
-      throw e;
-    }
-    turn.finish(CheckpointStatus.DONE);
-    return paths;
+    return isolation.discard();
   }
 
-  /**
-   * How the isolated tab's view differs from the project, as unified diffs (the project's side
-   * first); empty for a tab that is not isolated, "" for a view that holds nothing.
-   */
+  /** See {@link TabIsolation#viewDiff}. */
   public Optional<String> viewDiff() {
-    Optional<Path> view = parts.view();
-    if (view.isEmpty()) {
-      return Optional.empty();
-    }
-    StringBuilder out = new StringBuilder();
-    for (ViewLanding.Difference d : parts.layers().views().differences(view.get())) {
-      String before = text(d.project());
-      String after = text(d.view());
-      if ((d.project() != null && before == null) || (d.view() != null && after == null)) {
-        out.append("Binary files a/").append(d.path()).append(" and b/").append(d.path()).append(" differ\n");
-      } else {
-        out.append(UnifiedDiff.of(d.path(), before, after));
-      }
-    }
-    return Optional.of(out.toString());
+    return isolation.viewDiff();
   }
 
-  /** UTF-8 text, or null (absent, or not text). */
-  private static String text(byte[] bytes) {
-    if (bytes == null) {
-      return null;
-    }
-    try {
-      return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-    } catch (java.nio.charset.CharacterCodingException binary) {
-      return null;
-    }
+  /** The tab's isolation has ended (it landed): from here its files are the project's. */
+  void leaveView() {
+    useParts(projectParts);
+  }
+
+  /** Refuses while a turn runs; for {@link TabIsolation}. */
+  void requireIdle(String what) {
+    requireNoTurn(what);
   }
 
   private void useParts(StoreParts next) {
