@@ -131,6 +131,11 @@ public final class View {
     return kept;
   }
 
+  /** Deletes what {@link #discard} moved aside, once the caller kept it elsewhere. */
+  public static void deleteMoved(Path moved) throws IOException {
+    Layer.deleteTree(moved);
+  }
+
   /** Removes the view altogether (its tab is deleted, or goes on as a normal tab); what it held is gone. */
   public void delete() throws IOException {
     Files.deleteIfExists(dir.resolve(JOURNAL));

@@ -151,6 +151,9 @@ class IsolatedTabTest {
     f.finish();
     assertThat(f.tab.discard()).containsExactly("a.txt");
     assertThat(f.tab.viewDiffers()).isZero();
+    try (var left = Files.list(f.store.shadowDirectory().resolveSibling("discarded"))) {
+      assertThat(left).as("what it held is kept by the checkpoint's tag, not by a copy retention never drops").isEmpty();
+    }
     assertThat(f.tab.undo().applied()).isTrue();
     assertThat(f.tab.viewDiffers()).isEqualTo(1);
     assertThat(f.tree()).isEqualTo(projectBefore);

@@ -81,7 +81,7 @@ public final class ViewLanding {
   /**
    * Records in {@code turn} the view kept in {@code viewDir} going back to the project (each path
    * from the view's version to the project's: undo brings the view back), then empties it; what it
-   * held is also moved beside the views. Returns the paths.
+   * held stays reachable from the checkpoint's tag until retention drops it. Returns the paths.
    */
   public List<String> discard(TabRecords turn, Path viewDir) {
     View view = read(viewDir);
@@ -112,7 +112,9 @@ public final class ViewLanding {
       }
       turn.recordStoredChanges(changes);
       turn.persist(); // under the checkpoint's tag before the view is emptied
-      view.discard(viewsRoot.resolveSibling("discarded"));
+      // what it held is under the checkpoint's tag now, until retention drops it: the moved copy is not kept as well
+      Path moved = view.discard(viewsRoot.resolveSibling("discarded"));
+      View.deleteMoved(moved);
       return changes.stream().map(FileChange::path).toList();
     } catch (IOException e) {
       throw new CheckpointException("Could not discard the tab's view: " + e.getMessage(), e);
