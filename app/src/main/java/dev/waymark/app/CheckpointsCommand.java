@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -39,7 +40,8 @@ import picocli.CommandLine;
  */
 @CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
     subcommands = {CheckpointsBisectCommand.class, CheckpointsExport.class},
-    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session.",
+    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session;",
+        "land or discard an isolated tab's view (diff then shows the view against the project).",
         "  restore N [files|conversation|both]    restore N -- PATH...",
         "  diff [N] (the disk against #N)         diff A B [-- PATH...] [--stat] (A, B: N, live, a save; TAB:N another tab)",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
@@ -55,7 +57,7 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   // optional to picocli only so that a subcommand (bisect, export) may stand in its place; command() requires it
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
-      description = "list, diff, undo, redo, goto, restore, revert or save")
+      description = "list, diff, undo, redo, goto, restore, revert, save, land or discard")
   String action;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
@@ -116,6 +118,12 @@ final class CheckpointsCommand implements Callable<Integer> {
       TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().orElseThrow().session();
       if (command == null) { // rescued [NAME]: only read
         return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
+      }
+      if (command instanceof Command.Diff d && d.checkpoint().isEmpty() && !json) {
+        Optional<Integer> isolated = IsolatedTabDiff.print(tab, out);
+        if (isolated.isPresent()) {
+          return isolated.get();
+        }
       }
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
@@ -185,6 +193,8 @@ final class CheckpointsCommand implements Callable<Integer> {
           }
           yield null;
         }
+        case "land" -> noArgument(new Command.Land());
+        case "discard" -> noArgument(new Command.Discard());
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));
         case "goto" -> {

@@ -70,6 +70,10 @@ final class ExecCommand implements Callable<Integer> {
       + "anyway (what they held is kept under a rescued tag).")
   boolean force;
 
+  @Option(names = "--isolated", description = "Run the prompt in a new isolated tab: it works on a copy-on-write view "
+      + "of the project, which does not change until you land it (waymark checkpoints land); needs layers (bwrap and overlay).")
+  boolean isolated;
+
   @Option(names = "--json", description = "Write every event of the turn to stdout as one JSON object per line "
       + "(schema in the README, version field \"v\") instead of the answer as text.")
   boolean json;
@@ -167,6 +171,11 @@ final class ExecCommand implements Callable<Integer> {
       // a save that went unexpectedly (failed, or the session changed elsewhere); the turn goes on
       workspace.onNotice(note -> err.println("waymark: " + note));
       WorkspaceTab chosen;
+      if (isolated && sessionId != null) {
+        workspace.close();
+        throw new CommandLine.ParameterException(spec.commandLine(), "--isolated opens a new tab in a new session; it "
+            + "goes without --session (an isolated tab of a session is continued with --session S --tab T).");
+      }
       if (sessionId != null) {
         var file = workspace.files().load(sessionId);
         String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
@@ -180,9 +189,21 @@ final class ExecCommand implements Callable<Integer> {
         Workspace.Opened opened = workspace.open(file, false, wanted::equals);
         opened.notes().forEach(note -> err.println("waymark: " + note));
         chosen = opened.tabs().get(0);
+      } else if (isolated && (tabId != null || from != null)) {
+        workspace.close();
+        throw new CommandLine.ParameterException(spec.commandLine(), "--isolated opens a new tab; it goes without --tab "
+            + "and --from.");
       } else if (tabId != null || from != null) {
         workspace.close();
         throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");
+      } else if (isolated) {
+        try {
+          chosen = workspace.newIsolatedTab(sandbox.bwrap());
+        } catch (dev.waymark.core.checkpoint.lib.CheckpointException refused) {
+          workspace.close();
+          err.println("waymark: " + refused.getMessage());
+          return 1;
+        }
       } else {
         chosen = workspace.newTab();
       }

@@ -25,7 +25,7 @@ import picocli.CommandLine;
       "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WAYMARK_HOME "
           + "(where checkpoints and logs live), XDG_CONFIG_HOME (settings.json: key bindings).",
     },
-    subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, StoreCommand.class, McpCommand.class,
+    subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, ShellCommand.class, StoreCommand.class, McpCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

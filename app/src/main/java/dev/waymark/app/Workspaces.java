@@ -93,6 +93,7 @@ final class Workspaces {
         store.projectDirectory(), models.get(), toolset, settings, memory, permissions, sandboxing)));
     subagents.attach(workspace);
     workspace.mcp(mcp);
+    workspace.isolateWith(toolSettings.sandbox().bwrap()); // isolated tabs' commands run in this sandbox, in their views
     return workspace;
   }
 

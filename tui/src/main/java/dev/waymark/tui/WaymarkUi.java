@@ -313,6 +313,20 @@ public final class WaymarkUi implements Host {
     dirty = false;
   }
 
+  @Override
+  public void openIsolatedTab() {
+    try {
+      TabController tab = new TabController(workspace, workspace.newIsolatedTab(), options.clock());
+      tab.tab().subscribe(event -> inbox.add(new TabEvent(tab, event)));
+      tabs.add(tab, false, true);
+      tab.state().notice(Tone.NORMAL, "Isolated tab: it works on a copy-on-write view of the project, which does not "
+          + "change until you /land it (or /discard the view).");
+    } catch (RuntimeException e) {
+      tabs.current().state().notice(Tone.ERROR, "✗ " + e.getMessage());
+    }
+    dirty = true;
+  }
+
   /** Opens a new tab and makes it active. */
   @Override
   public void openTab() {

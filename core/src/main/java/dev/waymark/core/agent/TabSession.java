@@ -414,6 +414,34 @@ public final class TabSession implements AutoCloseable {
     }
 
     @Override
+    public void land(Command.Land c) {
+      later(c, () -> {
+        int from = tree.live();
+        var landed = tree.land();
+        List<String> clashed = landed.notLanded().stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": "))))
+            .toList();
+        noted(new RestoreResult(true, from, tree.live(), landed.landed().stream().filter(p -> !clashed.contains(p)).toList(),
+            List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()),
+            "land", "The user landed this tab's view on the project: the project now holds what this tab changed"
+                + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
+                    + " (the user's version kept)")
+                + ". From here the tab works on the project itself.");
+      });
+    }
+
+    @Override
+    public void discard(Command.Discard c) {
+      later(c, () -> {
+        int from = tree.live();
+        List<String> paths = tree.discard();
+        noted(new RestoreResult(true, from, tree.live(), paths, List.of(), List.of(), Optional.empty(), tree.livePath(),
+            List.of(), "Discarded the view as #"
+                + tree.live()), "discard", "The user discarded this tab's view: its files are the project's again, and "
+                + "what this tab changed before is gone from them (undo brings it back).");
+      });
+    }
+
+    @Override
     public void save(Command.Save c) {
       later(c, () -> {
         java.util.OptionalInt before = java.util.OptionalInt.empty();
@@ -557,7 +585,7 @@ public final class TabSession implements AutoCloseable {
    * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
    */
   private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
-    String text = Mentions.expand(projectRoot, prompt);
+    String text = Mentions.expand(projectRoot, isolatedView(), prompt); // an isolated tab's @ reads its view
     PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
     leftOut.addAll(found.leftOut());
     List<ChatMessage.Image> images = found.images();
@@ -651,6 +679,16 @@ public final class TabSession implements AutoCloseable {
    * A restore or revert that made a checkpoint of its own: the checkpoint's one message tells the
    * model what happened and which files changed (its first line is the label lists show).
    */
+  /** The isolated tab's view, read as it is now; null for a tab that works on the project itself. */
+  private dev.waymark.core.layer.View isolatedView() {
+    try {
+      java.util.Optional<Path> dir = tree.viewDirectory();
+      return dir.isEmpty() ? null : dev.waymark.core.layer.View.read(dir.get()).orElse(null);
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
   private void noted(RestoreResult result, String label, String what) {
     if (result.applied()) {
       int n = tree.live();
@@ -708,6 +746,14 @@ public final class TabSession implements AutoCloseable {
       }
     }
     return conversation.draft(result.target());
+  }
+
+  /**
+   * Publishes the tree again, on the tab's queue: a headless command recorded a checkpoint in it
+   * directly ({@code waymark shell}), and the session saved next must hold it. Wait on {@link #idle}.
+   */
+  public void treeChanged() {
+    queue.later("TreeChanged", this::publish);
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */

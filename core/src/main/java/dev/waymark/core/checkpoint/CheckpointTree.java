@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -44,11 +45,14 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class CheckpointTree {
   private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
-  private final StoreParts parts;
+  /** The store's parts as this tab uses them: an isolated tab's until it lands and goes on as a normal tab. */
+  private StoreParts parts;
+  private final StoreParts projectParts;
   private final String tabId;
   private final CheckpointGraph graph;
-  private final CheckpointWriter writer;
-  private final TurnRecorder recorder;
+  private CheckpointWriter writer;
+  private TurnRecorder recorder;
+  private final TabIsolation isolation;
   private final boolean reconciled;
   /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
   private boolean holdsTab;
@@ -59,12 +63,14 @@ public final class CheckpointTree {
   }
 
   CheckpointTree(StoreParts parts, String tabId, CheckpointGraph graph, boolean reconciled) {
-    this.parts = parts;
+    this.projectParts = parts;
+    this.parts = parts.forTab(tabId); // an isolated tab's files are its view's
     this.tabId = tabId;
     this.graph = graph;
-    this.writer = new CheckpointWriter(parts, tabId);
-    this.recorder = new TurnRecorder(parts, tabId, writer);
+    this.writer = new CheckpointWriter(this.parts, tabId);
+    this.recorder = new TurnRecorder(this.parts, tabId, writer);
     this.reconciled = reconciled;
+    this.isolation = new TabIsolation(this);
   }
 
   /**
@@ -131,6 +137,47 @@ public final class CheckpointTree {
 
   Path projectRoot() {
     return parts.project();
+  }
+
+  /** Where the isolated tab's view is kept; empty for a tab that works on the project itself. */
+  public Optional<Path> viewDirectory() {
+    return parts.view();
+  }
+
+  /** How many files the isolated tab's view holds that the project does not; 0 for a tab that is not isolated. */
+  public int viewDiffers() {
+    return isolation.viewDiffers();
+  }
+
+  /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
+  public ViewLanding.Landed land() {
+    return isolation.land();
+  }
+
+  /** See {@link TabIsolation#discard}. */
+  public List<String> discard() {
+    return isolation.discard();
+  }
+
+  /** See {@link TabIsolation#viewDiff}. */
+  public Optional<String> viewDiff() {
+    return isolation.viewDiff();
+  }
+
+  /** The tab's isolation has ended (it landed): from here its files are the project's. */
+  void leaveView() {
+    useParts(projectParts);
+  }
+
+  /** Refuses while a turn runs; for {@link TabIsolation}. */
+  void requireIdle(String what) {
+    requireNoTurn(what);
+  }
+
+  private void useParts(StoreParts next) {
+    this.parts = next;
+    this.writer = new CheckpointWriter(next, tabId);
+    this.recorder = new TurnRecorder(next, tabId, writer);
   }
 
   /** Where the view cursor stands. */

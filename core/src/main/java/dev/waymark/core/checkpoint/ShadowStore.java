@@ -198,6 +198,25 @@ public final class ShadowStore implements AutoCloseable {
     return openTab("t" + HexFormat.of().formatHex(random));
   }
 
+  /**
+   * Starts an isolated tab: its files are a view of the project of its own (an upper directory
+   * over the live project), its commands run in the sandbox with the view mounted at the project's
+   * path, and the project does not change until it lands. Refused, saying why, where commands run
+   * by {@code bwrap} (empty: none) cannot have a copy-on-write layer here.
+   */
+  public CheckpointTree newIsolatedTab(Optional<Path> bwrap) {
+    Optional<String> unavailable = parts.layers().unavailable(bwrap);
+    if (unavailable.isPresent()) {
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "Isolated tabs need copy-on-write layers, which are not available here ("
+          + unavailable.get() + "); open a normal tab instead.");
+    }
+    byte[] random = new byte[6];
+    new SecureRandom().nextBytes(random);
+    String tabId = "t" + HexFormat.of().formatHex(random);
+    parts.layers().views().open(tabId);
+    return openTab(tabId);
+  }
+
   /** Starts an empty tree for {@code tabId}; refused when the store already holds tags of that tab. */
   public CheckpointTree openTab(String tabId) {
     checkTabId(tabId);

@@ -12,7 +12,9 @@ import dev.waymark.core.checkpoint.store.TabLocks;
 import dev.waymark.core.checkpoint.store.TabMoves;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.function.Consumer;
+import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 
 /**
  * What one project's store is made of, wired once by {@link ShadowStore#open} and handed to the
@@ -36,6 +38,43 @@ import java.util.function.Consumer;
 record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, ProjectLock lock, Clock clock,
     RetentionPolicy retention, Path journalFile, WriteLog writeLog, ShellChangeTracker changeTracker, LayerCapture layers, Captures captures, Maintenance maintenance,
     TabMoves tabMoves, TabLocks tabLocks, Consumer<String> beforeRestoreWrite) {
+
+  /** Where the isolated tabs' views of this project are kept: beside the shadow repository, out of every sandbox's reach. */
+  Path viewsRoot() {
+    return repo.directory().resolveSibling("views");
+  }
+
+  /** Where the view of {@code tabId} is, whether or not it is isolated. */
+  Path viewDirectory(String tabId) {
+    return viewsRoot().resolve(tabId);
+  }
+
+  /**
+   * The parts {@code tabId}'s tree works with: these, or for an isolated tab (one with a view) the
+   * same with its files read and written in its view, and a restore journal of its own (a restore
+   * a kill interrupted is rolled back here, in the view).
+   */
+  StoreParts forTab(String tabId) {
+    Path viewDir = viewDirectory(tabId);
+    if (layers.views().endedByALand(tabId, viewDir)) {
+      return this; // a land a kill interrupted: the tab is a normal one, and the land is finished as it is opened
+    }
+    Optional<WorkTree> inView = workTree.forView(viewDir);
+    if (inView.isEmpty()) {
+      return this;
+    }
+    Path journal = viewDir.resolve("restore-journal.json");
+    if (java.nio.file.Files.exists(journal)) {
+      lock.run(() -> RestoreRecovery.rollBack(journal, inView.get(), repo, clock));
+    }
+    return new StoreParts(project, repo, inView.get(), lock, clock, retention, journal, writeLog, changeTracker, layers,
+        captures, maintenance, tabMoves, tabLocks, beforeRestoreWrite);
+  }
+
+  /** Whether these parts are an isolated tab's: its files are its view's. */
+  Optional<Path> view() {
+    return workTree.viewDirectory();
+  }
 
   /** The bare shadow repository's directory. */
   Path shadowDirectory() {

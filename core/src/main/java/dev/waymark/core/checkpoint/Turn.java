@@ -122,6 +122,10 @@ public final class Turn implements TabRecords {
    * {@link #snapshotWorkTree(CommandCapture, long, CommandMark)}.
    */
   public ShellCapture shellCapture(Optional<java.nio.file.Path> bwrap) {
+    Optional<java.nio.file.Path> view = tree.viewDirectory();
+    if (view.isPresent()) { // an isolated tab's commands run in its view, or not at all
+      return new ShellCapture(tree.parts().layers().inView(view.get(), bwrap), Optional.empty());
+    }
     Optional<String> noLayer = tree.parts().layers().unavailable(bwrap);
     return new ShellCapture(noLayer.isEmpty() ? tree.parts().layers() : tree.parts().changeTracker(), noLayer);
   }
@@ -140,6 +144,11 @@ public final class Turn implements TabRecords {
   /** Whether this process runs inside another Waymark's shell command on this project, which holds the slot for it. */
   public boolean insideACommandOnThisProject() {
     return tree.parts().changeTracker().insideACommandHere();
+  }
+
+  /** Where the isolated tab's view is kept; empty when the tab works on the project itself. */
+  public Optional<java.nio.file.Path> viewDirectory() {
+    return tree.viewDirectory();
   }
 
   /** Where {@code path} (project-relative) is on disk. */

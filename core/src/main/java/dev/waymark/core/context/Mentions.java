@@ -10,6 +10,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import dev.waymark.core.layer.View;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,16 +39,21 @@ public final class Mentions {
 
   /** The paths {@code prompt} mentions that exist in the project, in order, each once (directories end with {@code /}). */
   public static List<String> paths(Path root, String prompt) {
+    return paths(root, null, prompt);
+  }
+
+  /** {@link #paths(Path, String)} in an isolated tab's {@code view} (null: the project itself). */
+  public static List<String> paths(Path root, View view, String prompt) {
     Set<String> found = new LinkedHashSet<>();
     Matcher m = MENTION.matcher(prompt);
     while (m.find()) {
       String path = m.group(1);
       // a sentence's punctuation is not part of the path, unless a file is named so
-      while (!path.isEmpty() && !exists(root, path) && ".,;:!?)]}\"'".indexOf(path.charAt(path.length() - 1)) >= 0) {
+      while (!path.isEmpty() && !exists(root, view, path) && ".,;:!?)]}\"'".indexOf(path.charAt(path.length() - 1)) >= 0) {
         path = path.substring(0, path.length() - 1);
       }
-      if (!path.isEmpty() && exists(root, path)) {
-        Path at = resolve(root, path);
+      if (!path.isEmpty() && exists(root, view, path)) {
+        Path at = resolve(root, view, path);
         found.add(Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS) && !path.endsWith("/") ? path + "/" : path);
       }
     }
@@ -56,8 +62,13 @@ public final class Mentions {
 
   /** {@code prompt} with what its mentions name attached after {@link #ATTACHED}; the prompt itself when none does. */
   public static String expand(Path root, String prompt) {
+    return expand(root, null, prompt);
+  }
+
+  /** {@link #expand(Path, String)} in an isolated tab's {@code view}: what the tab sees is attached (null: the project). */
+  public static String expand(Path root, View view, String prompt) {
     // only what was typed names files: what is attached already (an MCP resource) is not searched
-    List<String> paths = paths(root, typed(prompt));
+    List<String> paths = paths(root, view, typed(prompt));
     if (paths.isEmpty()) {
       return prompt;
     }
@@ -68,7 +79,7 @@ public final class Mentions {
             .append(" characters was reached; read_file reads it]");
         continue;
       }
-      text.append("\n\n").append(path.endsWith("/") ? listing(root, path) : file(root, path));
+      text.append("\n\n").append(path.endsWith("/") ? listing(root, view, path) : file(root, view, path));
     }
     return text.toString();
   }
@@ -79,13 +90,32 @@ public final class Mentions {
     return at < 0 ? userMessage : userMessage.substring(0, at);
   }
 
-  private static boolean exists(Path root, String path) {
-    Path at = resolve(root, path);
+  private static boolean exists(Path root, View view, String path) {
+    Path at = resolve(root, view, path);
     return at != null && (Files.isRegularFile(at, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS));
   }
 
   /** Where {@code path} is, or null when it is not a plain path inside the project (absolute, {@code ..}, through a link). */
   static Path resolve(Path root, String path) {
+    return resolve(root, null, path);
+  }
+
+  /** {@link #resolve(Path, String)}, in {@code view} when there is one (where the view reads it from; null if it has none). */
+  static Path resolve(Path root, View view, String path) {
+    Path plain = plain(root, path);
+    if (plain == null || view == null) {
+      return plain;
+    }
+    String clean = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    try {
+      Path at = view.locate(clean).orElse(null);
+      return at == null || Files.isSymbolicLink(at) ? null : at;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static Path plain(Path root, String path) {
     String clean = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     if (clean.isEmpty() || clean.startsWith("/") || clean.contains("\\") || clean.contains("\0")) {
       return null;
@@ -103,8 +133,8 @@ public final class Mentions {
     return Files.isSymbolicLink(at) ? null : at;
   }
 
-  private static String file(Path root, String path) {
-    Path at = resolve(root, path);
+  private static String file(Path root, View view, String path) {
+    Path at = resolve(root, view, path);
     try {
       long size = Files.size(at);
       if (ImageFiles.mediaType(path).isPresent()) {
@@ -145,14 +175,40 @@ public final class Mentions {
     }
   }
 
+  private static DirectoryStream<Path> emptyStream() {
+    return new DirectoryStream<>() {
+      @Override
+      public java.util.Iterator<Path> iterator() {
+        return java.util.Collections.emptyIterator();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
   private static String content(byte[] bytes) {
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
-  private static String listing(Path root, String path) {
-    Path at = resolve(root, path);
+  private static String listing(Path root, View view, String path) {
+    Path at = resolve(root, view, path);
     List<String> names = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(at)) {
+    if (view != null) {
+      String dir = path.substring(0, path.length() - 1);
+      try {
+        for (String name : view.list(dir)) {
+          if (!ProjectWalker.EXCLUDED_DIRECTORIES.contains(name)) {
+            Path entry = view.locate(dir + "/" + name).orElse(null);
+            names.add(entry != null && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) ? name + "/" : name);
+          }
+        }
+      } catch (IOException e) {
+        return "--- @" + path + ": could not be listed (" + e.getMessage() + ") ---";
+      }
+      at = null;
+    }
+    try (DirectoryStream<Path> entries = at == null ? emptyStream() : Files.newDirectoryStream(at)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if (ProjectWalker.EXCLUDED_DIRECTORIES.contains(name)) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -27,6 +28,7 @@ import java.util.stream.Stream;
 public final class Layer {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String JOURNAL = "layer.json";
+  static final String BASES = "bases";
 
   private final Path dir;
   private final Path project;
@@ -48,6 +50,14 @@ public final class Layer {
 
   /** Makes a new layer of {@code project} under {@code layersRoot}, journalled before anything runs in it. */
   static Layer create(Path layersRoot, Path project, String owner, String mark) throws IOException {
+    return create(layersRoot, project, owner, mark, -1);
+  }
+
+  /**
+   * As above; {@code since} (milliseconds, {@code -1}: now) is when what the layer holds began to be
+   * made: an isolated tab's view, landed as a layer, began when the view was opened.
+   */
+  static Layer create(Path layersRoot, Path project, String owner, String mark, long since) throws IOException {
     LayerFiles.privateDirectories(layersRoot);
     Path dir = Files.createTempDirectory(layersRoot, "layer-");
     Files.createDirectory(dir.resolve("upper"));
@@ -58,6 +68,9 @@ public final class Layer {
         .put("mark", mark)
         .put("pid", ProcessHandle.current().pid())
         .put("processStart", processStart(ProcessHandle.current()));
+    if (since >= 0) {
+      journal.put("since", since);
+    }
     Path temp = dir.resolve(JOURNAL + ".tmp");
     Files.write(temp, JSON.writeValueAsBytes(journal));
     Files.move(temp, dir.resolve(JOURNAL), StandardCopyOption.ATOMIC_MOVE);
@@ -68,7 +81,8 @@ public final class Layer {
   static Layer read(Path dir) throws IOException {
     Path journal = dir.resolve(JOURNAL);
     var node = JSON.readTree(Files.readString(journal, StandardCharsets.UTF_8));
-    FileTime changed = (FileTime) Files.getAttribute(journal, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+    FileTime changed = node.has("since") ? FileTime.fromMillis(node.path("since").asLong())
+        : (FileTime) Files.getAttribute(journal, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
     return new Layer(dir, Path.of(node.path("project").asText()), node.path("owner").asText(),
         node.path("mark").asText(), node.path("pid").asLong(), node.path("processStart").asLong(), changed);
   }
@@ -116,6 +130,21 @@ public final class Layer {
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether the project's {@code file}, at {@code path}, changed after the layer started: for a
+   * landed view ({@link #bases()}), whether it differs from what it held when the view first changed it.
+   */
+  public boolean changedSince(String path, Path file) throws IOException {
+    Optional<ViewBases> bases = bases();
+    return bases.isPresent() ? bases.get().changedSinceBase(path, file) : changedSince(file);
+  }
+
+  /** What the project held where a landed view changed it, when this layer is one ({@link View#land}). */
+  public Optional<ViewBases> bases() {
+    Path bases = dir.resolve(BASES);
+    return Files.isDirectory(bases) ? Optional.of(new ViewBases(bases)) : Optional.empty();
   }
 
   public Path directory() {

@@ -188,7 +188,7 @@ public final class LayerApply {
       }
       if (now.isDirectory()) {
         deletions.add(new Deletion(change.path(), true)); // its entries first; one added meanwhile keeps it
-      } else if (layer.changedSince(target.get())) {
+      } else if (layer.changedSince(change.path(), target.get())) {
         clashes.add(new Clash(change.path(), null, "changed in the project while the command ran, which deleted it"));
         soFar.done(change.path(), DELETED);
       } else {
@@ -248,7 +248,7 @@ public final class LayerApply {
         soFar.done(change.path(), stamp);
         continue;
       }
-      if (now != null && !now.isDirectory() && layer.changedSince(target.get())) {
+      if (now != null && !now.isDirectory() && layer.changedSince(change.path(), target.get())) {
         if (LayerFiles.sameVersion(target.get(), after)) {
           if (!keepUpper) {
             Files.delete(after); // the project already holds what the command made

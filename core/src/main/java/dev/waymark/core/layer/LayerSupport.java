@@ -167,6 +167,14 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
     return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv);
   }
 
+  /**
+   * {@code sandboxArgv} run in an isolated tab's {@code view}: the overlay mounted with the view's
+   * own upper directory, so the command sees the view at the project's path and its writes stay in it.
+   */
+  public List<String> enter(View view, List<String> sandboxArgv) {
+    return enter(view.project(), view.upper(), view.work(), sandboxArgv);
+  }
+
   /** {@link #enter(Layer, List)} for a command started as user {@code uid} and group {@code gid} (a test runs one as another user). */
   List<String> enter(Layer layer, List<String> sandboxArgv, long uid, long gid) {
     return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, uid, gid);

@@ -68,6 +68,30 @@ public sealed interface Command {
     void runShell(RunShell command);
 
     void restoreRescued(RestoreRescued command);
+
+    void land(Land command);
+
+    void discard(Discard command);
+  }
+
+  /**
+   * Lands an isolated tab's view on the project, as a new checkpoint (merged three-way where the
+   * project changed since; clashes keep the user's file, the tab's kept under a rescued tag); the
+   * tab then goes on as a normal tab.
+   */
+  record Land() implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.land(this);
+    }
+  }
+
+  /** Empties an isolated tab's view, as a new checkpoint: undo brings what it held back. */
+  record Discard() implements Command {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.discard(this);
+    }
   }
 
   /**

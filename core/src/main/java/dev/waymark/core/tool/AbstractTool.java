@@ -225,11 +225,29 @@ abstract class AbstractTool implements Tool {
           + "), so the change was not made: the file is as it was.", e);
     }
     try {
-      write(file, content, after.mode());
+      java.util.Optional<java.nio.file.Path> view = turn.viewDirectory();
+      if (view.isPresent()) {
+        writeInView(view.get(), file, content, after.mode());
+      } else {
+        write(file, content, after.mode());
+      }
     } catch (IOException | RuntimeException e) {
       turn.withdraw(file.relative(), previous);
       throw e;
     }
+  }
+
+  /** An isolated tab's write: into its view, the project untouched; without a mode, the one the view shows, else 0644 less the umask. */
+  private static void writeInView(Path viewDir, ProjectPaths.Resolved file, byte[] content, int mode) throws IOException {
+    dev.waymark.core.layer.View view = dev.waymark.core.layer.View.read(viewDir)
+        .orElseThrow(() -> new IOException("the tab's view is gone from " + viewDir));
+    int bits = mode != FileVersion.NO_MODE ? mode
+        : Files.isRegularFile(file.file(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            ? (Integer) Files.getAttribute(file.file(), "unix:mode") & 07777 : FileModes.newFileMode();
+    if (bits < 0) {
+      bits = 0644;
+    }
+    view.write(file.relative(), content, bits);
   }
 
   private static void write(ProjectPaths.Resolved file, byte[] content, int mode) throws IOException {

@@ -63,7 +63,7 @@ final class EditFileTool extends AbstractTool {
     if (oldString.equals(newString)) {
       return ToolResult.error("old_string and new_string are the same; there is nothing to change.");
     }
-    ProjectPaths.Resolved file = ProjectPaths.of(context.projectRoot()).forWrite(path);
+    ProjectPaths.Resolved file = ProjectPaths.of(context).forWrite(path);
     if (!Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error("File not found: " + file.display() + " (use write_file to create a file).");
     }

@@ -53,7 +53,7 @@ final class GrepTool extends AbstractTool {
       return ToolResult.error("Not a valid Java regular expression: " + e.getMessage());
     }
     Glob glob = globText.isPresent() ? Glob.of(globText.get()) : null;
-    ProjectPaths paths = ProjectPaths.of(context.projectRoot());
+    ProjectPaths paths = ProjectPaths.of(context);
     ProjectPaths.Resolved target = paths.forRead(path);
     if (!Files.exists(target.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error("Not found: " + target.display());
@@ -62,7 +62,7 @@ final class GrepTool extends AbstractTool {
     if (Files.isDirectory(target.file())) {
       String prefix = target.relative().isEmpty() ? "" : target.relative() + "/";
       boolean approvedSecrets = Tool.isSecretsFile(target.relative()); // grep of a secrets directory asked first
-      ProjectWalker.seeingTracked(paths.root()).walk(target.relative(), new ProjectWalker.Visitor() {
+      paths.walk(target.relative(), new ProjectWalker.Visitor() {
         @Override
         public boolean entry(String entry, Path file, BasicFileAttributes attributes) throws IOException {
           if (!approvedSecrets && Tool.isSecretsFile(entry)) {

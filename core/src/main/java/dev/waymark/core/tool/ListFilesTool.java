@@ -48,7 +48,7 @@ final class ListFilesTool extends AbstractTool {
     String path = args.optionalString("path").orElse("");
     Optional<String> pattern = args.optionalString("pattern");
     Glob glob = pattern.isPresent() ? Glob.of(pattern.get()) : null;
-    ProjectPaths paths = ProjectPaths.of(context.projectRoot());
+    ProjectPaths paths = ProjectPaths.of(context);
     ProjectPaths.Resolved dir = paths.forRead(path);
     if (!Files.exists(dir.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error("Directory not found: " + dir.display());
@@ -60,7 +60,7 @@ final class ListFilesTool extends AbstractTool {
     List<String> found = new ArrayList<>();
     int[] total = {0};
     String prefix = dir.relative().isEmpty() ? "" : dir.relative() + "/";
-    ProjectWalker.seeingTracked(paths.root()).walk(dir.relative(), new ProjectWalker.Visitor() {
+    paths.walk(dir.relative(), new ProjectWalker.Visitor() {
       @Override
       public boolean entry(String entry, Path file, BasicFileAttributes attributes) {
         if (glob == null || glob.matches(entry.substring(prefix.length()))) {

@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.layer.View;
 
 /**
  * Turns a path the model gave into a file inside the project, or refuses it.
@@ -20,18 +22,79 @@ import java.util.List;
 final class ProjectPaths {
   private final Path given;
   private final Path root;
+  /** An isolated tab's view: paths are read as it shows them, and written in it (null: the project itself). */
+  private final View view;
 
-  private ProjectPaths(Path given, Path root) {
+  private ProjectPaths(Path given, Path root, View view) {
     this.given = given;
     this.root = root;
+    this.view = view;
   }
 
   static ProjectPaths of(Path projectRoot) throws ToolError {
+    return of(projectRoot, null);
+  }
+
+  /** The paths of the tool call's tab: the project's, or an isolated tab's view of it. */
+  static ProjectPaths of(ToolContext context) throws ToolError {
+    java.util.Optional<Path> viewDir = context.turn() == null ? java.util.Optional.empty() : context.turn().viewDirectory();
+    if (viewDir.isEmpty()) {
+      return of(context.projectRoot(), null);
+    }
     try {
-      return new ProjectPaths(projectRoot.toAbsolutePath().normalize(), projectRoot.toRealPath());
+      return of(context.projectRoot(), View.read(viewDir.get())
+          .orElseThrow(() -> new ToolError("The tab's view is gone from " + viewDir.get() + ".")));
+    } catch (IOException e) {
+      throw new ToolError("The tab's view cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static ProjectPaths of(Path projectRoot, View view) throws ToolError {
+    try {
+      return new ProjectPaths(projectRoot.toAbsolutePath().normalize(), projectRoot.toRealPath(), view);
     } catch (IOException e) {
       throw new ToolError("The project directory " + projectRoot + " cannot be read: " + e.getMessage());
     }
+  }
+
+  /** The isolated tab's view these paths are read in, if any. */
+  java.util.Optional<View> view() {
+    return java.util.Optional.ofNullable(view);
+  }
+
+  /**
+   * Walks the files below {@code start} as {@link ProjectWalker} walks the project (in a view:
+   * every file it shows, the excluded directories and {@code .git} left out).
+   */
+  void walk(String start, ProjectWalker.Visitor visitor) throws IOException {
+    if (view == null) {
+      ProjectWalker.seeingTracked(root).walk(start, visitor);
+      return;
+    }
+    walkView(start, visitor);
+  }
+
+  private boolean walkView(String dir, ProjectWalker.Visitor visitor) throws IOException {
+    for (String name : view.list(dir)) {
+      String path = dir.isEmpty() ? name : dir + "/" + name;
+      java.util.Optional<Path> file = view.locate(path);
+      if (file.isEmpty()) {
+        continue;
+      }
+      var attributes = Files.readAttributes(file.get(), java.nio.file.attribute.BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS);
+      if (attributes.isDirectory()) {
+        if (name.equals(".git") || ProjectWalker.EXCLUDED_DIRECTORIES.contains(name)) {
+          continue;
+        }
+        if (!walkView(path, visitor)) {
+          return false;
+        }
+      } else if (!visitor.entry(path, file.get(), attributes)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   Path root() {
@@ -96,6 +159,9 @@ final class ProjectPaths {
         segments.add(s);
       }
     }
+    if (view != null) {
+      return inView(path, segments);
+    }
     Path current = root;
     for (int i = 0; i < segments.size(); i++) {
       Path next = current.resolve(segments.get(i));
@@ -123,5 +189,48 @@ final class ProjectPaths {
     }
     String relative = root.relativize(current).toString().replace(java.io.File.separatorChar, '/');
     return new Resolved(relative, current);
+  }
+
+  /**
+   * {@code segments} resolved in the view: a link it shows is followed (its target taken in the
+   * view too) and must stay in the project; what the view does not show resolves to a path where
+   * nothing is.
+   */
+  private Resolved inView(String given, List<String> segments) throws ToolError {
+    List<String> at = new ArrayList<>();
+    java.util.Deque<String> rest = new java.util.ArrayDeque<>(segments);
+    int links = 0;
+    try {
+      while (!rest.isEmpty()) {
+        String segment = rest.removeFirst();
+        at.add(segment);
+        String sofar = String.join("/", at);
+        java.util.Optional<Path> entry = view.locate(sofar);
+        if (entry.isEmpty() || !Files.isSymbolicLink(entry.get())) {
+          continue;
+        }
+        if (++links > 16) {
+          throw new ToolError("Refused: \"" + sofar + "\" is a loop of symbolic links.");
+        }
+        Path target = Files.readSymbolicLink(entry.get());
+        Path resolved = (target.isAbsolute() ? target : root.resolve(sofar).getParent().resolve(target)).normalize();
+        if (!resolved.startsWith(root)) {
+          throw new ToolError("Refused: \"" + sofar + "\" is a symbolic link that leads outside the project.");
+        }
+        at.clear();
+        java.util.List<String> linked = new ArrayList<>();
+        root.relativize(resolved).forEach(p -> linked.add(p.toString()));
+        linked.removeIf(String::isEmpty);
+        for (int i = linked.size() - 1; i >= 0; i--) {
+          rest.addFirst(linked.get(i));
+        }
+      }
+      String relative = String.join("/", at);
+      Path file = relative.isEmpty() ? root
+          : view.locate(relative).orElse(view.directory().resolve("nothing").resolve(relative));
+      return new Resolved(relative, file);
+    } catch (IOException e) {
+      throw new ToolError("\"" + given + "\" cannot be read in the tab's view: " + e.getMessage());
+    }
   }
 }

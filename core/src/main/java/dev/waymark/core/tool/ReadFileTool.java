@@ -70,7 +70,7 @@ final class ReadFileTool extends AbstractTool {
     long offset = args.optionalLong("offset", 1, Integer.MAX_VALUE).orElse(1L);
     long limit = Math.min(args.optionalLong("limit", 1, Integer.MAX_VALUE).orElse((long) settings.readMaxLines()),
         settings.readMaxLines());
-    ProjectPaths.Resolved file = ProjectPaths.of(context.projectRoot()).forRead(path);
+    ProjectPaths.Resolved file = ProjectPaths.of(context).forRead(path);
     if (!Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error("File not found: " + file.display());
     }

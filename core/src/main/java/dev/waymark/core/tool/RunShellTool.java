@@ -143,6 +143,12 @@ final class RunShellTool extends AbstractTool {
           + "outside the sandbox if you call run_shell again with \"sandbox\": false.");
     }
     boolean confined = !outside && settings.sandbox().confines();
+    if (!confined && context.turn() != null && context.turn().viewDirectory().isPresent()) {
+      // outside the sandbox the command would write the project itself, which an isolated tab never does before it lands
+      return ToolResult.error("Not run: this tab is isolated, and runs commands only in the sandbox, in its view of the "
+          + "project" + (outside ? "; call run_shell without \"sandbox\": false" : " (" + (settings.sandbox().unavailable()
+              .isBlank() ? "the sandbox is turned off in the settings" : settings.sandbox().unavailable()) + ")") + ".");
+    }
     Path root = ProjectPaths.of(context.projectRoot()).root();
     // a sandboxed command runs in a layer of its own where it can; others are captured by observation
     CommandCapture capture = null;

@@ -42,7 +42,7 @@ final class WriteFileTool extends AbstractTool {
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String path = args.string("path");
     byte[] content = args.string("content").getBytes(StandardCharsets.UTF_8);
-    ProjectPaths.Resolved file = ProjectPaths.of(context.projectRoot()).forWrite(path);
+    ProjectPaths.Resolved file = ProjectPaths.of(context).forWrite(path);
     if (Files.isDirectory(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return ToolResult.error(file.display() + " is a directory; give a file path.");
     }

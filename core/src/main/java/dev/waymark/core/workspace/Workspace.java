@@ -249,6 +249,30 @@ public final class Workspace implements AutoCloseable {
     opened.add(listener);
   }
 
+  /** The sandbox isolated tabs' commands run in (empty: none, and isolated tabs are refused). */
+  private volatile Optional<java.nio.file.Path> isolatingSandbox = Optional.empty();
+
+  /** Sets the sandbox ({@code bwrap}) isolated tabs' commands run in, in their views. */
+  public void isolateWith(Optional<java.nio.file.Path> bwrap) {
+    isolatingSandbox = bwrap;
+  }
+
+  /** {@link #newIsolatedTab(Optional)} in the sandbox set by {@link #isolateWith}. */
+  public WorkspaceTab newIsolatedTab() {
+    return newIsolatedTab(isolatingSandbox);
+  }
+
+  /**
+   * A new isolated tab (it works on a view of the project of its own until it lands), the last of
+   * the open ones; refused, saying why, where commands run by {@code bwrap} cannot have layers.
+   */
+  public WorkspaceTab newIsolatedTab(Optional<java.nio.file.Path> bwrap) {
+    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newIsolatedTab(bwrap), TabSession.Memory.EMPTY),
+        new Transcript(Map.of()), Optional.empty(), "", "", false);
+    tabs.add(watch(tab));
+    return tab;
+  }
+
   /** Makes {@code file} the session and brings back its tabs, replacing any open here (the caller closes those). */
   public Opened open(SessionFile file) {
     return open(file, false);

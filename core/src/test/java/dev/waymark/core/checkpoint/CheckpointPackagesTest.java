@@ -24,7 +24,8 @@ class CheckpointPackagesTest {
       ENGINE + ".lib", Set.of(),
       ENGINE + ".store", Set.of(ENGINE + ".lib"),
       ENGINE + ".project", Set.of(ENGINE + ".lib"),
-      ENGINE + ".restore", Set.of(ENGINE + ".lib", ENGINE + ".store"),
+      // an isolated tab's files are its view's (a layer that persists): a restore reads and writes them there
+      ENGINE + ".restore", Set.of(ENGINE + ".lib", ENGINE + ".store", HOME + ".layer"),
       // copy-on-write layers know nothing of checkpoints: LayerCapture records a sandboxed command's layer
       ENGINE + ".shell", Set.of(ENGINE + ".lib", ENGINE + ".store", ENGINE + ".project", HOME + ".layer"));
 

@@ -22,6 +22,19 @@ class MentionsTest {
   }
 
   @Test
+  void inAnIsolatedTabAMentionReadsItsView() throws Exception {
+    var view = dev.waymark.core.layer.View.open(temp.resolve("views"), root.toRealPath(), "t1");
+    view.write("src/Main.java", "class Main { /* the tab's */ }\n".getBytes(), 0644);
+    view.write("src/New.java", "class New {}\n".getBytes(), 0644);
+    view.delete("README.md");
+
+    String sent = Mentions.expand(root.toRealPath(), view, "Explain @src/Main.java and @src/ and @README.md");
+    assertThat(sent).contains("the tab's").contains("--- @src/ (directory, 3 entries) ---\nMain.java\nNew.java\nutil/\n")
+        .doesNotContain("hello");
+    assertThat(Mentions.paths(root.toRealPath(), view, "@README.md @src/New.java")).containsExactly("src/New.java");
+  }
+
+  @Test
   void aMentionedFileGoesAfterThePromptAndTheTypedPromptStaysApart() {
     String prompt = "Explain @src/Main.java, then @README.md.";
 

@@ -58,6 +58,60 @@ final class Layers {
     }
   }
 
+  /** Runs {@code script} in an isolated tab's {@code view} (the overlay with its own upper); returns what it printed. */
+  String runIn(View view, String script) throws IOException, InterruptedException {
+    ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", script), view.project(), false);
+    Process process = new ProcessBuilder(support.enter(view, wrapped.argv())).redirectErrorStream(true)
+        .redirectInput(new java.io.File("/dev/null")).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(20, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new AssertionError("the command failed in the view: " + output);
+    }
+    view.afterCommand(new java.util.HashSet<>(wrapped.placeholders().stream()
+        .map(p -> view.project().relativize(p).toString()).toList()));
+    wrapped.removePlaceholders();
+    return output;
+  }
+
+  /** The view as a command in it sees it, in {@link #tree}'s words (one-line contents; the sandbox's .waymark left out). */
+  Map<String, String> treeSeenIn(View view) throws IOException, InterruptedException {
+    String listing = runIn(view, "find . -mindepth 1 -path ./.waymark -prune -o -print | sort | while read p; do "
+        + "if [ -L \"$p\" ]; then echo \"$p|link $(readlink \"$p\")\"; "
+        + "elif [ -d \"$p\" ]; then echo \"$p|dir $(stat -c %a \"$p\")\"; "
+        + "else echo \"$p|file $(stat -c %a \"$p\") $(cat \"$p\")\"; fi; done");
+    Map<String, String> tree = new TreeMap<>();
+    for (String line : listing.split("\n")) {
+      int bar = line.indexOf('|');
+      if (line.startsWith("./") && bar > 0) {
+        tree.put(line.substring(2, bar), line.substring(bar + 1));
+      }
+    }
+    return tree;
+  }
+
+  /** The view as its file tools read it ({@link View#locate}, {@link View#list}), in {@link #tree}'s words. */
+  static Map<String, String> treeReadFrom(View view) throws IOException {
+    Map<String, String> tree = new TreeMap<>();
+    walk(view, "", tree);
+    return tree;
+  }
+
+  private static void walk(View view, String dir, Map<String, String> tree) throws IOException {
+    for (String name : view.list(dir)) {
+      String rel = dir.isEmpty() ? name : dir + "/" + name;
+      Path path = view.locate(rel).orElseThrow(() -> new AssertionError("listed but not found: " + rel));
+      int mode = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
+      if (Files.isSymbolicLink(path)) {
+        tree.put(rel, "link " + Files.readSymbolicLink(path));
+      } else if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+        tree.put(rel, "dir " + Integer.toOctalString(mode));
+        walk(view, rel, tree);
+      } else {
+        tree.put(rel, "file " + Integer.toOctalString(mode) + " " + Files.readString(path));
+      }
+    }
+  }
+
   /** Runs {@code script} directly in {@code project} (the reference of what the layer must reproduce). */
   static void runPlain(Path project, String script) throws IOException, InterruptedException {
     Process process = new ProcessBuilder("/bin/sh", "-c", script).directory(project.toFile()).redirectErrorStream(true).start();

@@ -48,11 +48,16 @@ final class ToolFixture implements AutoCloseable {
 
   /** With {@code exclusions}: patterns the store leaves out of what shell commands are checked for. */
   ToolFixture(Path tempDir, ToolSettings settings, java.util.List<String> exclusions) throws IOException {
+    this(tempDir, settings, exclusions, false);
+  }
+
+  /** With {@code isolated}: the tab works on a view of the project of its own (an isolated tab). */
+  ToolFixture(Path tempDir, ToolSettings settings, java.util.List<String> exclusions, boolean isolated) throws IOException {
     project = Files.createDirectories(tempDir.resolve("project"));
     outside = Files.createDirectories(tempDir.resolve("outside"));
     Path home = Files.createDirectories(tempDir.resolve("home"));
     store = ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT, exclusions);
-    tab = store.openTab("tab1");
+    tab = isolated ? store.newIsolatedTab(settings.sandbox().bwrap()) : store.openTab("tab1");
     tools = Tools.standard(settings);
     turn = tab.begin();
   }

@@ -41,6 +41,11 @@ public final class CommandCatalog {
       entry("/session delete ID", "delete a saved session and its checkpoints' tags"),
       entry("/tab", "the tabs closed in this session"),
       entry("/tab reopen [N]", "reopen the last closed tab (or the N-th /tab lists)"),
+      entry("/tab isolated", "a new isolated tab: it works on a copy-on-write view of the project, which changes only when "
+          + "it lands (needs layers: bwrap and overlay)"),
+      entry("/land", "land this isolated tab's view on the project, as a checkpoint (undo takes it back); the tab then "
+          + "works on the project"),
+      entry("/discard", "empty this isolated tab's view, as a checkpoint (undo brings it back)"),
       entry("/undo [N]", "short for /checkpoint undo [N]"),
       entry("/redo", "short for /checkpoint redo"),
       entry("/revert N[..M] [-- PATH…] [--force]", "short for /checkpoint revert: take back what #N changed, keeping later changes"),

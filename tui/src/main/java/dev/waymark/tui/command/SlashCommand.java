@@ -19,7 +19,7 @@ public final class SlashCommand {
   private static final List<String> WORDS = List.of(
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint rescued", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
-      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
+      "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/tab isolated", "/land", "/discard", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
 
@@ -38,6 +38,9 @@ public final class SlashCommand {
 
     /** {@code /tab}: list the closed tabs; {@code /tab reopen [N]}: reopen one ({@code number} -1: the last closed). */
     record TabCommand(boolean reopen, int number) implements Parsed {}
+
+    /** {@code /tab isolated}: a new tab that works on a view of the project of its own until it lands. */
+    record OpenIsolated() implements Parsed {}
 
     /** Pick a prompt of the live path to go back to before it. */
     record Rewind() implements Parsed {}
@@ -144,6 +147,10 @@ public final class SlashCommand {
         return tab(words);
       case "/export":
         return export(words);
+      case "/land":
+        return words.length == 1 ? tab(new Command.Land()) : invalid("/land takes no arguments.");
+      case "/discard":
+        return words.length == 1 ? tab(new Command.Discard()) : invalid("/discard takes no arguments.");
       case "/permissions":
         return permissions(words);
       case "/output":
@@ -350,8 +357,11 @@ public final class SlashCommand {
     if (words.length == 1) {
       return new Parsed.TabCommand(false, -1);
     }
+    if (words.length == 2 && words[1].equalsIgnoreCase("isolated")) {
+      return new Parsed.OpenIsolated();
+    }
     if (!words[1].equalsIgnoreCase("reopen") || words.length > 3) {
-      return invalid("Usage: /tab (the closed tabs), /tab reopen [N]");
+      return invalid("Usage: /tab (the closed tabs), /tab reopen [N], /tab isolated");
     }
     try {
       return new Parsed.TabCommand(true, words.length == 2 ? -1 : number(words[2]));

@@ -83,7 +83,7 @@ public final class FrameLayout {
       boolean awaiting = s.pendingApproval().isPresent();
       // a subagent's tab is marked as its parent's: ↳ and the parent's number
       String title = t.tab().subagentOf().map(p -> "↳" + parentNumber(tabs, p) + " " + s.title()).orElse(s.title());
-      tabLabels.add(new TabBar.Label(title, t == tab, s.running(), s.unseenFinish(), awaiting));
+      tabLabels.add(new TabBar.Label(title, t == tab, s.running(), s.unseenFinish(), awaiting, t.isolationMark()));
       if (awaiting && t != tab) {
         waitingElsewhere.add(tabLabels.size());
       }

@@ -7,6 +7,9 @@ import dev.waymark.tui.tab.TabController;
 public interface Host {
   void openTab();
 
+  /** {@code /tab isolated}: opens a new isolated tab, or says why it cannot. */
+  void openIsolatedTab();
+
   /** Shows the tabs of a session the workspace brought back, in place of any shown. */
   void showOpened(Workspace.Opened opened);
 

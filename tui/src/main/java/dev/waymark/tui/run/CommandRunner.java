@@ -64,6 +64,8 @@ public final class CommandRunner {
       tabCommand(tab, tabCommand);
     } else if (parsed instanceof SlashCommand.Parsed.Bisect asked) {
       bisect.start(tab, asked);
+    } else if (parsed instanceof SlashCommand.Parsed.OpenIsolated) {
+      host.openIsolatedTab();
     } else if (parsed instanceof SlashCommand.Parsed.Rewind) {
       host.openRewind(tab);
     } else if (parsed instanceof SlashCommand.Parsed.Output output) {

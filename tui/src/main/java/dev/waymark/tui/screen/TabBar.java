@@ -19,9 +19,14 @@ public final class TabBar {
   private TabBar() {}
 
   /** What the bar shows of one tab. */
-  public record Label(String title, boolean active, boolean running, boolean unseenFinish, boolean awaitingApproval) {
+  public record Label(String title, boolean active, boolean running, boolean unseenFinish, boolean awaitingApproval,
+      String isolation) {
     public Label(String title, boolean active, boolean running, boolean unseenFinish) {
       this(title, active, running, unseenFinish, false);
+    }
+
+    public Label(String title, boolean active, boolean running, boolean unseenFinish, boolean awaitingApproval) {
+      this(title, active, running, unseenFinish, awaitingApproval, "");
     }
   }
 
@@ -37,7 +42,8 @@ public final class TabBar {
     for (int i = 0; i < tabs.size(); i++) {
       Label tab = tabs.get(i);
       String mark = tab.awaitingApproval() ? AWAITING : tab.running() ? spinnerFrame : tab.unseenFinish() ? "•" : " ";
-      String number = String.valueOf(i + 1);
+      // an isolated tab shows ◇ and how many files its view changes, beside its number
+      String number = (i + 1) + tab.isolation();
       String title = tab.title().isBlank() ? "new tab" : tab.title();
       int titleRoom = Math.min(24, each - number.length() - 4);
       String text = " " + number + " " + (titleRoom > 1 ? CellWidth.truncate(title, titleRoom) + " " : "") + mark + " ";

@@ -48,6 +48,26 @@ public final class TabController {
     this.tab = tab;
     this.session = tab.session();
     this.state = new TabState(tab.tabId(), clock);
+    refreshIsolation();
+  }
+
+  /** For an isolated tab, how many files its view holds that the project does not; -1 for a tab that is not isolated. */
+  private volatile int viewDiffers = -1;
+
+  /** The tab bar's mark of an isolated tab ("◇" and the count of files its view changes); "" for another tab. */
+  public String isolationMark() {
+    int n = viewDiffers;
+    return n < 0 ? "" : "◇" + n;
+  }
+
+  /** Counts again what the view holds (the engine reads it; the interface only shows the number). */
+  private void refreshIsolation() {
+    try {
+      var tree = session.checkpoints();
+      viewDiffers = tree.viewDirectory().isPresent() ? tree.viewDiffers() : -1;
+    } catch (RuntimeException e) {
+      viewDiffers = -1;
+    }
   }
 
   public WorkspaceTab tab() {
@@ -237,6 +257,10 @@ public final class TabController {
    */
   public Reaction apply(Event event, boolean active, int chatWidth, InputHistory history) {
     state.apply(event, active);
+    if (event instanceof Event.ToolCallFinished || event instanceof Event.CheckpointCreated
+        || event instanceof Event.CheckpointRestored || event instanceof Event.TurnFinished) {
+      refreshIsolation(); // what the view holds changes with tools, checkpoints, restores, lands and discards
+    }
     String hint = "";
     if (event instanceof Event.ViewMoved) {
       ChatView.showViewed(state, scroll, chatWidth);

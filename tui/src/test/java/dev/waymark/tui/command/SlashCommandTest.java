@@ -40,6 +40,18 @@ class SlashCommandTest {
   }
 
   @Test
+  void anIsolatedTabIsOpenedLandedAndDiscardedByCommand() {
+    assertThat(parse("/tab isolated")).isInstanceOf(Parsed.OpenIsolated.class);
+    assertThat(commands("/land")).containsExactly(new Command.Land());
+    assertThat(commands("/discard")).containsExactly(new Command.Discard());
+    assertThat(parse("/land now")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        invalid -> assertThat(invalid.message()).contains("takes no arguments"));
+    assertThat(parse("/tab elsewhere")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        invalid -> assertThat(invalid.message()).contains("/tab isolated"));
+    assertThat(SlashCommand.completions("/tab i")).containsExactly("/tab isolated");
+  }
+
+  @Test
   void undoRedoGotoAndRestoreTakeForceAnywhereAndGotoTakesASaveName() {
     assertThat(commands("/checkpoint undo --force")).containsExactly(new Command.Undo(OptionalInt.empty(), true));
     assertThat(commands("/checkpoint undo --force 2")).containsExactly(new Command.Undo(OptionalInt.of(2), true));

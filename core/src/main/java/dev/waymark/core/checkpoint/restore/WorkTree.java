@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import dev.waymark.core.layer.View;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -40,10 +41,39 @@ public final class WorkTree {
   /** Directories' unusual modes, for the directories a restore must make again. */
   private final DirectoryModes directoryModes;
 
+  /** An isolated tab's view, when the files are its: read through it, written into its upper directory. */
+  private final View view;
+
   public WorkTree(Path root, SetAside aside, DirectoryModes directoryModes) {
     this.directoryModes = directoryModes;
     this.root = root;
     this.aside = aside;
+    this.view = null;
+  }
+
+  /**
+   * The files of an isolated tab's {@code view}: read as the view shows them, written and deleted
+   * in it, never in the project. Nothing is set aside (a set-aside file would be moved out of the project).
+   */
+  public WorkTree(View view, DirectoryModes directoryModes) {
+    this.directoryModes = directoryModes;
+    this.root = view.project();
+    this.aside = null;
+    this.view = view;
+  }
+
+  /** The directory of the view this tree reads and writes, if it is an isolated tab's. */
+  public java.util.Optional<Path> viewDirectory() {
+    return java.util.Optional.ofNullable(view).map(View::directory);
+  }
+
+  /** This project's files as the view kept in {@code viewDir} shows them, if one is kept there. */
+  public java.util.Optional<WorkTree> forView(Path viewDir) {
+    try {
+      return View.read(viewDir).map(v -> new WorkTree(v, directoryModes));
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The view in " + viewDir + " cannot be read: " + e.getMessage(), e);
+    }
   }
 
   Path root() {
@@ -91,8 +121,21 @@ public final class WorkTree {
     return path;
   }
 
+  /** Where {@code path} is read from: in the project, or as the view shows it (a path where nothing is, when it has none). */
   public Path resolve(String path) {
-    return root.resolve(path);
+    if (view == null) {
+      return root.resolve(path);
+    }
+    try {
+      return view.locate(path).orElse(view.directory().resolve("nothing").resolve(path));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Where {@code path} is written: in the project, or in the view's upper directory, its parents made as the view has them. */
+  private Path forWrite(String path) throws IOException {
+    return view == null ? root.resolve(path) : view.prepareWrite(path);
   }
 
   /** The state of one path on disk right now; {@code mode} as {@link FileVersion#mode()}. */
@@ -297,8 +340,10 @@ public final class WorkTree {
    * the umask, before any content goes in: it is never wider than the file it becomes.
    */
   public void write(String path, FileVersion version, ShadowRepository source) throws IOException {
-    Path target = resolve(path);
-    directoryModes.makeDirectories(root, target.getParent());
+    Path target = forWrite(path);
+    if (view == null) {
+      directoryModes.makeDirectories(root, target.getParent());
+    }
     if (aside != null && version.kind() != FileKind.SYMLINK) {
       clearEmptyDirectory(target);
       if (aside.putIn(target, version)) {
@@ -351,6 +396,10 @@ public final class WorkTree {
 
   /** Deletes the file at {@code path}, then each parent directory that this left empty. */
   void delete(String path) throws IOException {
+    if (view != null) {
+      view.delete(path);
+      return;
+    }
     Path target = resolve(path);
     Files.deleteIfExists(target);
     removeEmptyParents(target);
@@ -362,6 +411,13 @@ public final class WorkTree {
    * was checked ({@code checked} at {@code checkedAt}).
    */
   public boolean remove(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher) throws IOException {
+    if (view != null) {
+      if (!stamp(path).equals(checked)) {
+        return false;
+      }
+      view.delete(path);
+      return true;
+    }
     Path target = resolve(path);
     SetAside.Taken taken = aside == null ? SetAside.Taken.NOT_KEPT : aside.takeOut(target, holds, checked, checkedAt, hasher);
     if (taken == SetAside.Taken.CHANGED) {

@@ -33,6 +33,7 @@ public final class LayerCapture implements CommandCapture {
   private final LayerRecording recording;
   private final LayerJobs jobs;
   private final LayerRecovery recovery;
+  private final ViewLanding views;
 
   /** Whether layers can be mounted here, tried once per store (one per project and process); null until tried. */
   private volatile LayerSupport probed;
@@ -55,6 +56,12 @@ public final class LayerCapture implements CommandCapture {
     this.recording = new LayerRecording(layersRoot, repo, view, writeLog, merge);
     this.jobs = new LayerJobs(recording);
     this.recovery = new LayerRecovery(layersRoot, recording);
+    this.views = new ViewLanding(project, layersRoot.resolveSibling("views"), journal, recording);
+  }
+
+  /** Isolated tabs' views: opened, landed and discarded. */
+  public ViewLanding views() {
+    return views;
   }
 
   /**
@@ -71,6 +78,24 @@ public final class LayerCapture implements CommandCapture {
     }
     LayerSupport support = probed(bwrap.get());
     return support.available() ? Optional.empty() : Optional.of(support.unavailable());
+  }
+
+  /**
+   * The capture of an isolated tab's commands, in its view kept in {@code viewDir}, when
+   * {@code bwrap} can run them in it; else why not (an isolated tab's commands run only there).
+   */
+  public ViewCapture inView(Path viewDir, Optional<Path> bwrap) {
+    Optional<String> unavailable = unavailable(bwrap);
+    if (unavailable.isPresent()) {
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "an isolated tab runs commands only in its copy-on-write view, which cannot be "
+          + "mounted here (" + unavailable.get() + ")");
+    }
+    try {
+      return new ViewCapture(dev.waymark.core.layer.View.read(viewDir).orElseThrow(
+          () -> new CheckpointException(CheckpointException.Kind.LOST, "the tab's view is gone from " + viewDir)), probed);
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "the tab's view cannot be read: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -278,6 +278,9 @@ final class LayerRecording {
    */
   private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom,
       UsersRepository users) {
+    if (layer.bases().isPresent()) {
+      return layer.bases().get(); // a landed view: what the project held when the view first changed each path
+    }
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = writeLog.since(since);
     return new LayerApply.Bases() {

@@ -1,0 +1,71 @@
+package dev.waymark.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import dev.waymark.core.WaymarkHome;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code exec --isolated}, then {@code checkpoints diff}, {@code land} and {@code undo} of the isolated tab (#41). */
+class ExecIsolatedTest {
+  @TempDir Path temp;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
+        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString(), "PATH", System.getenv("PATH")));
+  }
+
+  @Test
+  void anIsolatedExecLeavesTheProjectAsItWasUntilItsTabLands() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Files.writeString(project.resolve("a.txt"), "one\n");
+    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}},"
+        + "{'name':'run_shell','arguments':{'command':'cat b.txt > c.txt'}}]},{'text':'Done.'}]}").replace('\'', '"'));
+    String p = project.toString();
+    assertThat(run("exec", "-C", p, "--isolated", "--approval", "auto", "--script", script.toString(), "make b"))
+        .as(err.toString()).isZero();
+    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
+    assertThat(m.find()).as(err.toString()).isTrue();
+    String session = m.group(1);
+    String tab = m.group(2);
+    assertThat(project.resolve("b.txt")).doesNotExist();
+    assertThat(project.resolve("c.txt")).doesNotExist();
+
+    assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
+    assertThat(out.toString()).contains("+++ b/b.txt", "+++ b/c.txt", "+tab");
+
+    assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Landed the view as #2");
+    assertThat(project.resolve("b.txt")).hasContent("tab");
+    assertThat(project.resolve("c.txt")).hasContent("tab");
+
+    assertThat(run("checkpoints", "-C", p, "undo", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(project.resolve("b.txt")).doesNotExist();
+    assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).isEqualTo(1);
+    assertThat(err.toString()).contains("not isolated");
+  }
+
+  @Test
+  void anIsolatedExecIsRefusedWithASessionAndSaysWhy() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\":[{\"text\":\"hi\"}]}");
+    assertThat(run("exec", "-C", project.toString(), "--isolated", "--approval", "auto", "--script", script.toString(),
+        "hi")).as(err.toString()).isZero();
+    Matcher m = Pattern.compile("session (\\S+), tab").matcher(err.toString());
+    assertThat(m.find()).isTrue();
+    assertThat(run("exec", "-C", project.toString(), "--isolated", "--session", m.group(1), "--script", script.toString(),
+        "hi")).as(err.toString()).isEqualTo(2);
+    assertThat(err.toString()).contains("--isolated opens a new tab in a new session");
+  }
+}

@@ -1,0 +1,108 @@
+package dev.waymark.core.checkpoint;
+
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.shell.ViewLanding;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An isolated tab's own acts on its view, for its {@link CheckpointTree}: counted, landed on the
+ * project, discarded, and diffed against the project. Each land or discard is a new checkpoint.
+ */
+final class TabIsolation {
+  private final CheckpointTree tree;
+
+  TabIsolation(CheckpointTree tree) {
+    this.tree = tree;
+  }
+
+  /** How many files the isolated tab's view holds that the project does not; 0 for a tab that is not isolated. */
+  int viewDiffers() {
+    return tree.parts().view().map(dir -> tree.parts().layers().views().differing(dir)).orElse(0);
+  }
+
+  /**
+   * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
+   * what the tab made after; undo takes it back out of the project). The tab then goes on as a
+   * normal tab (undo of the land then acts on the project, as it must); open a new isolated tab to
+   * go on in isolation.
+   */
+  ViewLanding.Landed land() {
+    Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
+        + "nothing to land."));
+    tree.requireIdle("land");
+    if (tree.parts().layers().views().differing(view) == 0) {
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to land.");
+    }
+    Turn turn = tree.begin();
+    ViewLanding.Landed landed;
+    try {
+      landed = tree.parts().layers().views().land(turn, view);
+    } catch (RuntimeException e) {
+      turn.finish(CheckpointStatus.FAILED);
+      throw e;
+    }
+    turn.finish(CheckpointStatus.DONE);
+    tree.parts().layers().views().close(view);
+    tree.leaveView();
+    return landed;
+  }
+
+  /**
+   * Empties the isolated tab's view, as a new checkpoint of the view going back to the project:
+   * undo brings what it held back. Returns the paths it held.
+   */
+  List<String> discard() {
+    Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
+        + "nothing to discard."));
+    tree.requireIdle("discard");
+    if (tree.parts().layers().views().differing(view) == 0) {
+      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to discard.");
+    }
+    Turn turn = tree.begin();
+    List<String> paths;
+    try {
+      paths = tree.parts().layers().views().discard(turn, view);
+    } catch (RuntimeException e) {
+      turn.finish(CheckpointStatus.FAILED);
+      throw e;
+    }
+    turn.finish(CheckpointStatus.DONE);
+    return paths;
+  }
+
+  /**
+   * How the isolated tab's view differs from the project, as unified diffs (the project's side
+   * first); empty for a tab that is not isolated, "" for a view that holds nothing.
+   */
+  Optional<String> viewDiff() {
+    Optional<Path> view = tree.parts().view();
+    if (view.isEmpty()) {
+      return Optional.empty();
+    }
+    StringBuilder out = new StringBuilder();
+    for (ViewLanding.Difference d : tree.parts().layers().views().differences(view.get())) {
+      String before = text(d.project());
+      String after = text(d.view());
+      if ((d.project() != null && before == null) || (d.view() != null && after == null)) {
+        out.append("Binary files a/").append(d.path()).append(" and b/").append(d.path()).append(" differ\n");
+      } else {
+        out.append(UnifiedDiff.of(d.path(), before, after));
+      }
+    }
+    return Optional.of(out.toString());
+  }
+
+  /** UTF-8 text, or null (absent, or not text). */
+  private static String text(byte[] bytes) {
+    if (bytes == null) {
+      return null;
+    }
+    try {
+      return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (java.nio.charset.CharacterCodingException binary) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,258 @@
+package dev.waymark.core.checkpoint.shell;
+
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.layer.LayerChange;
+import dev.waymark.core.layer.LayerSupport;
+import dev.waymark.core.layer.View;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The capture of an isolated tab's commands: a command runs in the sandbox with the tab's
+ * {@link View} mounted at the project's path (the overlay with the view's own upper directory), so
+ * what it changes is what changed in that upper directory while it ran. Before it, what the upper
+ * directory holds is read and its files stored (the view's own changes, not the project); after
+ * it, each path whose entry there changed is recorded, from what the view showed before to what
+ * it shows now. The project is never written; commands of different tabs run at once.
+ */
+public final class ViewCapture implements CommandCapture {
+  private final View view;
+  private final LayerSupport support;
+
+  public ViewCapture(View view, LayerSupport support) {
+    this.view = view;
+    this.support = support;
+  }
+
+  @Override
+  public boolean takesTurns() {
+    return false; // the view is the tab's own: other commands write elsewhere
+  }
+
+  /** The view's entries before the command: by path, the entry's stamp and the version stored. */
+  private record Held(Map<String, String> stamps, Map<String, FileVersion> versions, long maxFileSize) implements Before {
+    @Override
+    public int fileCount() {
+      return versions.size();
+    }
+
+    @Override
+    public int examined() {
+      return stamps.size();
+    }
+
+    @Override
+    public int stored() {
+      return versions.size();
+    }
+
+    @Override
+    public boolean readUsersIndex() {
+      return false;
+    }
+  }
+
+  /** {@link Held} with the command line that enters the view. */
+  private record Entering(Held held, View view, LayerSupport support) implements Before {
+    @Override
+    public List<String> enter(List<String> argv) {
+      return support.enter(view, argv);
+    }
+
+    @Override
+    public int fileCount() {
+      return held.fileCount();
+    }
+
+    @Override
+    public int examined() {
+      return held.examined();
+    }
+
+    @Override
+    public int stored() {
+      return held.stored();
+    }
+
+    @Override
+    public boolean readUsersIndex() {
+      return false;
+    }
+  }
+
+  @Override
+  public Before before(TabRecords checkpoint, long maxFileSize, CommandMark mark) {
+    if (!support.available()) {
+      throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "no copy-on-write view can be mounted here: " + support.unavailable());
+    }
+    try {
+      Map<String, String> stamps = stamps();
+      List<String> paths = new ArrayList<>();
+      List<FileState> states = new ArrayList<>();
+      for (String path : stamps.keySet()) {
+        FileState state = shown(path);
+        if (state.exists() && state.contentUnsafe().length <= maxFileSize) {
+          paths.add(path);
+          states.add(state);
+        }
+      }
+      List<FileVersion> stored = checkpoint.store(states);
+      Map<String, FileVersion> versions = new LinkedHashMap<>();
+      for (int i = 0; i < paths.size(); i++) {
+        versions.put(paths.get(i), stored.get(i));
+      }
+      return new Entering(new Held(stamps, versions, maxFileSize), view, support);
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String whyNotRun(CheckpointException e) {
+    return "its tab's view could not be read (" + e.getMessage() + ")";
+  }
+
+  @Override
+  public Optional<String> notRun(int exitCode, String output) {
+    return LayerSupport.notMounted(exitCode, output)
+        ? Optional.of("the command did not run: the tab's copy-on-write view could not be mounted") : Optional.empty();
+  }
+
+  @Override
+  public After after(TabRecords checkpoint, Before before) {
+    return after(checkpoint, before, new Ended(List.of(), List::of));
+  }
+
+  @Override
+  public After after(TabRecords checkpoint, Before before, Ended ended) {
+    Held held = ((Entering) before).held();
+    try {
+      Set<String> points = new HashSet<>();
+      ended.mountPoints().forEach(p -> points.add(view.project().relativize(p).toString()));
+      view.afterCommand(points);
+      Map<String, String> now = stamps();
+      Set<String> changed = new TreeSet<>();
+      held.stamps().forEach((path, stamp) -> {
+        if (!stamp.equals(now.get(path))) {
+          changed.add(path);
+        }
+      });
+      now.forEach((path, stamp) -> {
+        if (!stamp.equals(held.stamps().get(path))) {
+          changed.add(path);
+        }
+      });
+      List<String> paths = new ArrayList<>();
+      List<FileState> states = new ArrayList<>();
+      List<FileVersion> befores = new ArrayList<>();
+      List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
+      List<FileState> projectBefores = new ArrayList<>();
+      List<Integer> fromProject = new ArrayList<>();
+      for (String path : changed) {
+        FileState after = shown(path);
+        FileVersion kept = held.versions().get(path);
+        FileState fromLower = null;
+        if (kept == null && !held.stamps().containsKey(path)) {
+          fromLower = projectState(path); // not the view's before: what the project held, which the command did not change
+        }
+        long size = Math.max(after.exists() ? after.contentUnsafe().length : 0,
+            fromLower != null && fromLower.exists() ? fromLower.contentUnsafe().length : 0);
+        if (size > held.maxFileSize()) {
+          skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + held.maxFileSize()
+              + "-byte limit: changed in the view, not recorded, and undo leaves it"));
+          continue;
+        }
+        paths.add(path);
+        states.add(after);
+        befores.add(kept != null ? kept : FileVersion.ABSENT);
+        if (fromLower != null) {
+          fromProject.add(paths.size() - 1);
+          projectBefores.add(fromLower);
+        }
+      }
+      List<FileVersion> afters = checkpoint.store(states);
+      List<FileVersion> lowers = checkpoint.store(projectBefores);
+      for (int i = 0; i < fromProject.size(); i++) {
+        befores.set(fromProject.get(i), lowers.get(i));
+      }
+      List<FileChange> changes = new ArrayList<>();
+      for (int i = 0; i < paths.size(); i++) {
+        if (!befores.get(i).equals(afters.get(i))) {
+          changes.add(new FileChange(paths.get(i), befores.get(i), afters.get(i)));
+        }
+      }
+      checkpoint.recordStoredChanges(changes).forEach((path, why) -> skipped.add(new WorkTreeChanges.Skipped(path, why)));
+      if (!changes.isEmpty()) {
+        checkpoint.persist();
+      }
+      List<FileChange> recorded = changes.stream().filter(c -> skipped.stream().noneMatch(s -> s.path().equals(c.path())))
+          .toList();
+      WorkTreeChanges result = new WorkTreeChanges(recorded, skipped);
+      return () -> result;
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read what the command changed in the tab's view: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String whyNotRecorded(CheckpointException e) {
+    return e.getMessage() + "; the command's changes stay in the tab's view, not recorded";
+  }
+
+  /** Nothing to follow: what processes left running change stays in the view, and the next command records it. */
+  @Override
+  public void leftRunning(TabRecords checkpoint, After after, List<ProcessHandle> processes) {}
+
+  /**
+   * Every path the view changes in the project (files, links and deletions; not directories) with
+   * a stamp of its entry in the upper directory: a path whose stamp changed, or that came or went,
+   * was changed by the command.
+   */
+  private Map<String, String> stamps() throws IOException {
+    Map<String, String> stamps = new LinkedHashMap<>();
+    for (LayerChange change : view.changes().changes()) {
+      switch (change.kind()) {
+        case DELETED -> stamps.put(change.path(), "deleted with " + change.deletedWith());
+        case FILE, SYMLINK -> stamps.put(change.path(), stamp(change.source()));
+        case DIRECTORY -> { }
+      }
+    }
+    return stamps;
+  }
+
+  private static String stamp(Path entry) throws IOException {
+    var attributes = Files.readAttributes(entry, "unix:ino,size,lastModifiedTime,ctime,mode", LinkOption.NOFOLLOW_LINKS);
+    return attributes.get("ino") + ":" + attributes.get("size") + ":" + attributes.get("lastModifiedTime") + ":"
+        + attributes.get("ctime") + ":" + attributes.get("mode");
+  }
+
+  /** What the view shows at {@code path} now: a file or link, or absent (a directory counts as absent). */
+  private FileState shown(String path) throws IOException {
+    java.util.Optional<Path> at = view.locate(path);
+    if (at.isEmpty() || Files.isDirectory(at.get(), LinkOption.NOFOLLOW_LINKS)) {
+      return FileState.absent();
+    }
+    return FileState.read(at.get());
+  }
+
+  private FileState projectState(String path) throws IOException {
+    Path file = view.project().resolve(path);
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      return FileState.absent();
+    }
+    return FileState.read(file);
+  }
+}

@@ -1,0 +1,213 @@
+package dev.waymark.core.checkpoint.shell;
+
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.layer.Layer;
+import dev.waymark.core.layer.LayerApply;
+import dev.waymark.core.layer.LayerChange;
+import dev.waymark.core.layer.LayerJournal;
+import dev.waymark.core.layer.View;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Isolated tabs' views, opened, landed and discarded. A land hands the view's upper directory to
+ * a layer ({@link View#land}) and applies it as a command's layer is applied ({@link LayerRecording}:
+ * recorded in the checkpoint first, merged three-way from the view's bases where the project
+ * changed since, clashes kept under a {@code rescued} tag, journalled so that a kill ends as if the
+ * land had finished or never started, finished by {@link LayerRecovery} when the tab is opened
+ * again). A discard is a checkpoint of the view going back to the project, so undo brings it back.
+ */
+public final class ViewLanding {
+  private final Path project;
+  private final Path viewsRoot;
+  private final LayerJournal journal;
+  private final LayerRecording recording;
+
+  ViewLanding(Path project, Path viewsRoot, LayerJournal journal, LayerRecording recording) {
+    this.project = project;
+    this.viewsRoot = viewsRoot;
+    this.journal = journal;
+    this.recording = recording;
+  }
+
+  /** What a land did: the paths landed, those merged with the project's later changes, those not landed and where they are kept. */
+  public record Landed(List<String> landed, List<String> merged, List<String> notLanded, Optional<String> rescueTag) {
+    public Landed {
+      landed = List.copyOf(landed);
+      merged = List.copyOf(merged);
+      notLanded = List.copyOf(notLanded);
+    }
+  }
+
+  /** Opens a new, empty view for {@code tabId}; returns where it is kept. */
+  public Path open(String tabId) {
+    try {
+      return View.open(viewsRoot, project, tabId).directory();
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not make the tab's view: " + e.getMessage(), e);
+    }
+  }
+
+  /** Lands the view kept in {@code viewDir} on the project, recorded in {@code turn}; the view is left empty. */
+  public Landed land(TabRecords turn, Path viewDir) {
+    View view = read(viewDir);
+    Layer layer;
+    try {
+      if (view.empty()) {
+        throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The tab's view holds no changes; there is nothing to land.");
+      }
+      layer = view.land(journal, turn.tabId() + "#" + turn.number());
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not start the land: " + e.getMessage(), e);
+    }
+    LayerRecording.Outcome outcome = recording.applyAndRecord(turn, layer, Set.of(), Long.MAX_VALUE,
+        new LayerApply.SoFar(), false, Optional.empty());
+    List<String> landed = outcome.changes().recorded().stream().map(FileChange::path).toList();
+    // the layer's words are a command's: here what ran is the tab, since it first changed the file
+    List<String> notLanded = outcome.notApplied().stream().map(line -> line.replace("while the command ran",
+        "since the tab first changed it").replace("the command's", "the tab's")).toList();
+    return new Landed(landed, List.of(), notLanded, outcome.rescueTag());
+  }
+
+  /**
+   * Records in {@code turn} the view kept in {@code viewDir} going back to the project (each path
+   * from the view's version to the project's: undo brings the view back), then empties it; what it
+   * held stays reachable from the checkpoint's tag until retention drops it. Returns the paths.
+   */
+  public List<String> discard(TabRecords turn, Path viewDir) {
+    View view = read(viewDir);
+    try {
+      List<String> paths = new ArrayList<>();
+      List<FileState> states = new ArrayList<>();
+      for (LayerChange change : view.changes().changes()) {
+        if (change.kind() == LayerChange.Kind.DIRECTORY) {
+          continue;
+        }
+        paths.add(change.path());
+        Optional<Path> shown = view.locate(change.path());
+        states.add(shown.isEmpty() || Files.isDirectory(shown.get(), LinkOption.NOFOLLOW_LINKS) ? FileState.absent()
+            : FileState.read(shown.get()));
+        Path inProject = project.resolve(change.path());
+        states.add(Files.exists(inProject, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(inProject, LinkOption.NOFOLLOW_LINKS)
+            ? FileState.read(inProject) : FileState.absent());
+      }
+      if (paths.isEmpty() && view.empty()) {
+        throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The tab's view holds no changes; there is nothing to discard.");
+      }
+      List<FileVersion> versions = turn.store(states);
+      List<FileChange> changes = new ArrayList<>();
+      for (int i = 0; i < paths.size(); i++) {
+        if (!versions.get(2 * i).equals(versions.get(2 * i + 1))) {
+          changes.add(new FileChange(paths.get(i), versions.get(2 * i), versions.get(2 * i + 1)));
+        }
+      }
+      turn.recordStoredChanges(changes);
+      turn.persist(); // under the checkpoint's tag before the view is emptied
+      // what it held is under the checkpoint's tag now, until retention drops it: the moved copy is not kept as well
+      Path moved = view.discard(viewsRoot.resolveSibling("discarded"));
+      View.deleteMoved(moved);
+      return changes.stream().map(FileChange::path).toList();
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not discard the tab's view: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether a land of {@code tabId}'s view was under way when Waymark was killed, its view already
+   * handed to the land's layer (which {@link LayerRecovery} finishes as the tab is opened): then the
+   * view, left empty, is removed now, and the tab goes on as a normal tab, as after a land. A land
+   * killed before the handover left the view whole, and the tab stays isolated.
+   */
+  public boolean endedByALand(String tabId, Path viewDir) {
+    try {
+      Optional<View> view = View.read(viewDir);
+      if (view.isEmpty() || !view.get().empty()) {
+        return false;
+      }
+      String owner = tabId + "#";
+      for (Layer layer : journal.leftBehind(o -> o.startsWith(owner))) {
+        if (layer.bases().isPresent() && !isEmpty(layer.upper())) {
+          view.get().delete();
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isEmpty(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      return entries.findAny().isEmpty();
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return true;
+    }
+  }
+
+  /** One path the view holds other than the project: each side's bytes (a link's target), null where absent. */
+  public record Difference(String path, byte[] project, byte[] view) {}
+
+  /** What the view kept in {@code viewDir} holds that the project does not, path by path. */
+  public List<Difference> differences(Path viewDir) {
+    View view = read(viewDir);
+    try {
+      List<Difference> found = new ArrayList<>();
+      for (LayerChange change : view.changes().changes()) {
+        if (change.kind() == LayerChange.Kind.DIRECTORY) {
+          continue;
+        }
+        byte[] inProject = bytes(project.resolve(change.path()));
+        byte[] inView = change.source() == null ? null : bytes(change.source());
+        if (!java.util.Arrays.equals(inProject, inView)) {
+          found.add(new Difference(change.path(), inProject, inView));
+        }
+      }
+      return found;
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] bytes(Path file) throws IOException {
+    if (Files.isSymbolicLink(file)) {
+      return Files.readSymbolicLink(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(file) : null;
+  }
+
+  /** Removes the view kept in {@code viewDir}: its tab goes on as a normal tab. */
+  public void close(Path viewDir) {
+    try {
+      read(viewDir).delete();
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not remove the tab's view: " + e.getMessage(), e);
+    }
+  }
+
+  /** How many files the view kept in {@code viewDir} holds that the project does not. */
+  public int differing(Path viewDir) {
+    try {
+      return read(viewDir).differing();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static View read(Path viewDir) {
+    try {
+      return View.read(viewDir).orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "The tab is not isolated: it has no view."));
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.waymark.core.layer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * What the project held at each path when an isolated tab's {@link View} first changed it: the base
+ * a land merges from. A regular file's bytes are kept whole; any other entry, or none, as absent.
+ * One file per path, named by a hash of the path, written before the view changes the path: what
+ * a kill leaves is a base too early, never a change without one.
+ */
+public final class ViewBases implements LayerApply.Bases {
+  private static final String ABSENT = ".absent";
+
+  private final Path dir;
+
+  ViewBases(Path dir) {
+    this.dir = dir;
+  }
+
+  Path directory() {
+    return dir;
+  }
+
+  /** Keeps what {@code project} holds at {@code path} now, unless a base of it is kept already. */
+  void note(Path project, String path) throws IOException {
+    String key = key(path);
+    if (Files.exists(dir.resolve(key)) || Files.exists(dir.resolve(key + ABSENT))) {
+      return;
+    }
+    Files.createDirectories(dir);
+    Path file = project.resolve(path);
+    Path temp = dir.resolve(key + ".tmp");
+    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !View.hiddenBelowLink(project, path)) {
+      Files.copy(file, temp, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+      Files.move(temp, dir.resolve(key), StandardCopyOption.ATOMIC_MOVE);
+    } else {
+      Files.write(temp, new byte[0]);
+      Files.move(temp, dir.resolve(key + ABSENT), StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> base(String path) {
+    try {
+      Path file = dir.resolve(key(path));
+      if (Files.exists(file)) {
+        return Optional.of(Files.readAllBytes(file));
+      }
+      return Files.exists(dir.resolve(key(path) + ABSENT)) ? Optional.of(new byte[0]) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public boolean existed(String path) {
+    return Files.exists(dir.resolve(key(path)));
+  }
+
+  /** Whether a base of {@code path} is kept (the view changed it at some point). */
+  public boolean noted(String path) {
+    return Files.exists(dir.resolve(key(path))) || Files.exists(dir.resolve(key(path) + ABSENT));
+  }
+
+  /**
+   * Whether {@code file}, the project's entry at {@code path} now, differs from the base: someone
+   * changed it after the view first changed it. Without a base, whether it exists.
+   */
+  boolean changedSinceBase(String path, Path file) throws IOException {
+    boolean exists = Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
+    Path base = dir.resolve(key(path));
+    if (Files.exists(base)) {
+      return !exists || Files.size(base) != Files.size(file)
+          || !Arrays.equals(Files.readAllBytes(base), Files.readAllBytes(file));
+    }
+    if (Files.exists(dir.resolve(key(path) + ABSENT))) {
+      return Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+    }
+    return exists;
+  }
+
+  private static String key(String path) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(path.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
