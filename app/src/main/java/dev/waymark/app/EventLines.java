@@ -131,6 +131,7 @@ final class EventLines {
         commit.put("subject", c.subject()).put("files", c.files());
       });
       e.export().skipped().forEach(node.putArray("skipped")::add);
+      e.export().ignored().forEach(node.putArray("ignored")::add);
     } else if (event instanceof Event.Waiting e) {
       node.put("checkpoint", e.checkpoint()).put("message", e.message());
     } else if (event instanceof Event.Warning e) {

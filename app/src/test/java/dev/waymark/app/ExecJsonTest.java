@@ -204,7 +204,7 @@ class ExecJsonTest {
             dev.waymark.core.protocol.CheckpointRef.of(2), List.of(new dev.waymark.core.protocol.ComparisonView.FileComparison(
                 "a.txt", dev.waymark.core.protocol.ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
         new Event.Exported(new dev.waymark.core.protocol.ExportView("b", Optional.of("abc"), List.of(
-            new dev.waymark.core.protocol.ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of())),
+            new dev.waymark.core.protocol.ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of(), List.of(".env"))),
         new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(dev.waymark.core.protocol.ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
         new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),

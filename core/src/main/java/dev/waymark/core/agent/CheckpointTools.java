@@ -100,6 +100,6 @@ final class CheckpointTools {
     GitBranchExport.Result r = tree.exporter().export(from, to, prompts, c.branch(), c.squash(), c.force());
     return new ExportView(r.branch(), r.base().map(id -> id.name()),
         r.commits().stream().map(m -> new ExportView.Commit(m.id().name(), m.checkpoints(), m.subject(), m.files())).toList(),
-        r.replaced().map(id -> id.name()), r.skipped());
+        r.replaced().map(id -> id.name()), r.skipped(), r.ignored());
   }
 }

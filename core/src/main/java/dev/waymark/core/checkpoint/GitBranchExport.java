@@ -36,9 +36,12 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * are. Each commit is HEAD's tree with the files the tab changed as the checkpoint holds them.
  */
 public final class GitBranchExport {
-  /** What was written: the branch, the commit it starts from, its commits oldest first, what it replaced. */
+  /**
+   * What was written: the branch, the commit it starts from, its commits oldest first, what it
+   * replaced, the checkpoints that made no commit, and the files left out because git ignores them.
+   */
   public record Result(String branch, Optional<ObjectId> base, List<Made> commits, Optional<ObjectId> replaced,
-      List<Integer> skipped) {}
+      List<Integer> skipped, List<String> ignored) {}
 
   /** One commit written: the checkpoints it holds, its subject and how many files it changed. */
   public record Made(ObjectId id, List<Integer> checkpoints, String subject, int files) {}
@@ -86,7 +89,7 @@ public final class GitBranchExport {
           builder.addTree(new byte[0], DirCacheEntry.STAGE_0, reader, walk.parseCommit(head).getTree());
           builder.finish();
         }
-        Writer writer = new Writer(repo, inserter, tree, prefix);
+        Writer writer = new Writer(repo, inserter, tree, prefix, new GitIgnores(repo));
         List<Made> made = new ArrayList<>();
         List<Integer> skipped = new ArrayList<>();
         ObjectId parent = head;
@@ -140,7 +143,7 @@ public final class GitBranchExport {
           throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not write the branch " + branch + " (" + result + "); nothing else changed.");
         }
         return new Result(branch, Optional.ofNullable(head), made,
-            Optional.ofNullable(existing).map(Ref::getObjectId), skipped);
+            Optional.ofNullable(existing).map(Ref::getObjectId), skipped, List.copyOf(writer.ignored));
       }
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not export to the branch " + branch + ": " + e.getMessage(), e);
@@ -213,12 +216,16 @@ public final class GitBranchExport {
     private final ObjectInserter inserter;
     private final DirCache tree;
     private final String prefix;
+    private final GitIgnores ignores;
+    /** Files a checkpoint wrote that git ignores and HEAD does not track: build output, a .env, never committed. */
+    private final java.util.Set<String> ignored = new java.util.TreeSet<>();
 
-    Writer(Repository repo, ObjectInserter inserter, DirCache tree, String prefix) {
+    Writer(Repository repo, ObjectInserter inserter, DirCache tree, String prefix, GitIgnores ignores) {
       this.repo = repo;
       this.inserter = inserter;
       this.tree = tree;
       this.prefix = prefix;
+      this.ignores = ignores;
     }
 
     /** Sets these paths as the versions say; answers how many entries changed. */
@@ -237,6 +244,10 @@ public final class GitBranchExport {
             editor.add(new DirCacheEditor.DeletePath(path));
             changed++;
           }
+          continue;
+        }
+        if (now == null && ignores.ignored(path)) {
+          ignored.add(entry.getKey()); // as `git add` would: a tracked file is never ignored
           continue;
         }
         ObjectId blob = inserter.insert(Constants.OBJ_BLOB, shadow.read(version.blob()));

@@ -9,12 +9,14 @@ import java.util.Optional;
  *
  * @param base the commit the branch starts from (the user's HEAD), empty in a repository with no commit yet
  * @param skipped the checkpoints on the path that changed no file, so made no commit
+ * @param ignored files the checkpoints wrote that git ignores (and HEAD does not track), left out
  */
 public record ExportView(String branch, Optional<String> base, List<Commit> commits, Optional<String> replaced,
-    List<Integer> skipped) {
+    List<Integer> skipped, List<String> ignored) {
   public ExportView {
     commits = List.copyOf(commits);
     skipped = List.copyOf(skipped);
+    ignored = List.copyOf(ignored);
   }
 
   /** One commit: its id, the checkpoints it holds, its subject line and how many files it changed. */
@@ -40,6 +42,10 @@ public record ExportView(String branch, Optional<String> base, List<Commit> comm
     if (!export.skipped().isEmpty()) {
       text.append("\nNo commit for ").append(String.join(", ", export.skipped().stream().map(k -> "#" + k).toList()))
           .append(": no file changed.");
+    }
+    if (!export.ignored().isEmpty()) {
+      text.append("\nLeft out, as git ignores them: ").append(String.join(", ", export.ignored().stream().limit(10).toList()))
+          .append(export.ignored().size() > 10 ? " and " + (export.ignored().size() - 10) + " more" : "").append('.');
     }
     text.append("\nHEAD, the index and the work tree are as they were; `git log ").append(export.branch())
         .append("` shows the branch.");

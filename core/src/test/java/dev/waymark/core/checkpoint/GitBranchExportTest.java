@@ -114,4 +114,28 @@ class GitBranchExportTest {
           false)).hasMessageContaining("is not in a git repository").hasMessageContaining("git init");
     }
   }
+
+  @Test
+  void filesGitIgnoresAreLeftOutAndNamedUnlessHeadTracksThem() throws IOException {
+    fx.writeExternally(".gitignore", "build/\n*.log\n.env\n!keep.log\n");
+    fx.writeExternally("sub/.gitignore", "local.txt\n");
+    fx.writeExternally("tracked.log", "old\n");
+    GitCli.ok(fx.project, "add", ".");
+    GitCli.ok(fx.project, "add", "-f", "tracked.log");
+    GitCli.ok(fx.project, "commit", "-q", "-m", "ignore rules");
+    fx.turn(tab, ".env", "SECRET=1\n"); // #5
+    fx.turn(tab, "build/out.bin", "x"); // #6
+    fx.turn(tab, "sub/local.txt", "mine\n"); // #7
+    fx.turn(tab, "keep.log", "kept\n"); // #8
+    fx.turn(tab, "tracked.log", "new\n"); // #9
+    fx.turn(tab, "sub/code.txt", "code\n"); // #10
+
+    GitBranchExport.Result result = export(4, 10, "waymark/ignoring", false, false);
+
+    assertThat(result.ignored()).containsExactly(".env", "build/out.bin", "sub/local.txt");
+    assertThat(GitCli.ok(fx.project, "ls-tree", "-r", "--name-only", "waymark/ignoring").lines())
+        .contains("keep.log", "tracked.log", "sub/code.txt").doesNotContain(".env", "build/out.bin", "sub/local.txt");
+    assertThat(GitCli.ok(fx.project, "show", "waymark/ignoring:tracked.log").text()).isEqualTo("new\n");
+    assertThat(result.skipped()).as("a checkpoint whose only file is ignored makes no commit").containsExactly(5, 6, 7);
+  }
 }
