@@ -52,6 +52,7 @@ class SubagentTabsUiTest {
 
       ui.ui.post(new dev.waymark.tui.terminal.UiInput.Key(new com.googlecode.lanterna.input.KeyStroke('2', false, true)));
       ui.waitFor("Allow write_file");
+      ui.readIt(); // a person reads the approval before Enter answers it
       ui.key(com.googlecode.lanterna.input.KeyType.Enter); // approved in the subagent's own tab
       ui.waitFor(s -> s.contains("Child done.") && s.lines().findFirst().orElse("").contains("2 ↳1 child task "),
           "the subagent done");

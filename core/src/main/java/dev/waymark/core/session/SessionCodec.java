@@ -64,7 +64,8 @@ public final class SessionCodec {
     Map<String, String> saves = new TreeMap<>();
     snapshot.saves().forEach((name, commit) -> saves.put(name, commit.name()));
     return new SessionFile.Tab(snapshot.tabId(), info.title(), info.provider(), session.settings().model(), info.input(),
-        snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves, null, session.settings().approval().label());
+        snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves, null, session.settings().approval().label(),
+        null);
   }
 
   /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */

@@ -41,7 +41,8 @@ public record SessionFile(
    * One tab. {@code input} is what sat in its input box; {@code closed} is true for a tab the user
    * closed, kept (with its tags) until the session is deleted and reopened with {@code /tab reopen}.
    * {@code approval} is the tab's approval mode ({@code plan}, {@code ask}, ...), absent in sessions
-   * from before modes were per tab (they open in the mode of the run).
+   * from before modes were per tab (they open in the mode of the run). {@code subagentOf} is the
+   * tab whose {@code task} call started this one, absent for a tab the user opened.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Tab(
@@ -56,7 +57,8 @@ public record SessionFile(
       List<Checkpoint> checkpoints,
       Map<String, String> saves,
       Boolean closed,
-      String approval) {
+      String approval,
+      String subagentOf) {
     public Tab {
       redo = redo == null ? List.of() : List.copyOf(redo);
       checkpoints = checkpoints == null ? List.of() : List.copyOf(checkpoints);
@@ -66,12 +68,12 @@ public record SessionFile(
 
     public Tab(String tabId, String title, String provider, String model, String input, int live, int filesAt,
         List<Integer> redo, List<Checkpoint> checkpoints, Map<String, String> saves) {
-      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, null, null);
+      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, null, null, null);
     }
 
     public Tab(String tabId, String title, String provider, String model, String input, int live, int filesAt,
         List<Integer> redo, List<Checkpoint> checkpoints, Map<String, String> saves, Boolean closed) {
-      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, closed, null);
+      this(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, closed, null, null);
     }
 
     public boolean isClosed() {
@@ -79,11 +81,18 @@ public record SessionFile(
     }
 
     public Tab withClosed(boolean isClosed) {
-      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed, approval);
+      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, isClosed, approval,
+          subagentOf);
     }
 
     public Tab withSettings(String newProvider, String newModel, String newApproval) {
-      return new Tab(tabId, title, newProvider, newModel, input, live, filesAt, redo, checkpoints, saves, closed, newApproval);
+      return new Tab(tabId, title, newProvider, newModel, input, live, filesAt, redo, checkpoints, saves, closed, newApproval,
+          subagentOf);
+    }
+
+    public Tab withSubagentOf(java.util.Optional<String> parentTab) {
+      return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, closed, approval,
+          parentTab.orElse(null));
     }
   }
 

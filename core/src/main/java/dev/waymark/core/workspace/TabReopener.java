@@ -74,13 +74,19 @@ final class TabReopener {
     Map<Integer, List<Event>> history = SessionCodec.history(record);
     Event.TabRestored event = restoredEvent(tabId, tree, memory, history);
     TabSession session = factory.create(tree, memory);
+    WorkspaceTab tab;
     if (keepSettings) {
-      return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
+      tab = new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
           record.isClosed(), Optional.of(new WorkspaceTab.Kept(record.provider(), record.model(), record.approval())));
+    } else {
+      restoreSettings(session, record, notes);
+      tab = new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
+          record.isClosed());
     }
-    restoreSettings(session, record, notes);
-    return new WorkspaceTab(session, new Transcript(history), Optional.of(event), record.title(), record.input(),
-        record.isClosed());
+    if (record.subagentOf() != null) {
+      tab.subagentOf(record.subagentOf()); // still marked as its parent's after a reopen
+    }
+    return tab;
   }
 
   /** What a front end rebuilds the tab from: its checkpoints with their events, where it is, a call still waiting. */

@@ -211,6 +211,26 @@ class WorkspaceTest {
   }
 
   @Test
+  void aSubagentsTabComesBackMarkedAsItsParentsAndAUsersTabAsNobodys() throws Exception {
+    Workspace first = workspace();
+    WorkspaceTab parent = first.newTab();
+    WorkspaceTab child = first.newTab((tree, memory) -> new TabSession(tree, project,
+        new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
+        new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory), parent.tabId());
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    parent.subscribe(events::add);
+    turn(first, parent, events, "hand work out", 1);
+    first.saveAndClose();
+    assertThat(Files.readString(first.files().file(first.id()))).contains("\"subagentOf\" : \"" + parent.tabId() + "\"");
+
+    Workspace second = workspace();
+    Workspace.Opened opened = second.open(second.files().load(first.id()));
+    assertThat(opened.tabs()).extracting(WorkspaceTab::tabId).containsExactly(parent.tabId(), child.tabId());
+    assertThat(opened.tabs().get(0).subagentOf()).isEmpty();
+    assertThat(opened.tabs().get(1).subagentOf()).hasValue(parent.tabId());
+  }
+
+  @Test
   void eachTabComesBackWithItsModeAndModelAndYoloOnlyInARunStartedInYolo() throws Exception {
     Workspace first = workspace(ApprovalMode.ASK);
     WorkspaceTab planning = first.newTab();
