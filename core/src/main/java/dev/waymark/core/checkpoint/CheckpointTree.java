@@ -149,6 +149,11 @@ public final class CheckpointTree {
     return isolation.viewDiffers();
   }
 
+  /** The paths of the isolated tab's view whose project file changed since the view first changed them; empty for a normal tab. */
+  public List<String> viewChangedUnder() {
+    return parts.view().map(dir -> parts.layers().views().changedUnder(dir)).orElse(List.of());
+  }
+
   /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
   public ViewLanding.Landed land() {
     return isolation.land();

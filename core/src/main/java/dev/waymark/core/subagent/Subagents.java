@@ -5,8 +5,12 @@ import java.util.List;
 
 /** The seam the {@code task} tool calls: runs a subagent in a new tab and waits for its answer. */
 public interface Subagents {
-  /** One {@code task} call: from which tab and checkpoint, with what prompt, as which agent. */
-  record Request(String parentTab, int parentCheckpoint, String description, String prompt, String agent) {}
+  /**
+   * One {@code task} call: from which tab and checkpoint, with what prompt, as which agent, and
+   * whether in an isolated tab (its own view of the project, landed when it finishes).
+   */
+  record Request(String parentTab, int parentCheckpoint, String description, String prompt, String agent,
+      boolean isolated) {}
 
   /** How a subagent ended, told to the parent's model. */
   enum Ending { DONE, FAILED, STOPPED }

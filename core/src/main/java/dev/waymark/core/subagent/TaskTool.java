@@ -36,7 +36,8 @@ public final class TaskTool implements Tool {
     properties.putObject("agent").put("type", "string").put("description", "The agent to run (default general): "
         + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")));
     properties.putObject("isolated").put("type", "boolean").put("description",
-        "Run in an isolated tab (not available yet)");
+        "Work on a copy-on-write view of the project of its own, landed on the project when it finishes "
+            + "(left for the user to land when the project changed under its files meanwhile)");
     schema.putArray("required").add("description").add("prompt");
     schema.put("additionalProperties", false);
     return new ToolSpec(NAME, "Start a subagent in a new tab for a self-contained task and wait for its final answer. "
@@ -68,16 +69,13 @@ public final class TaskTool implements Tool {
     if (prompt.isEmpty()) {
       return ToolResult.error("Not run: task needs a prompt, the whole task for the subagent.");
     }
-    if (arguments.path("isolated").asBoolean(false)) {
-      return ToolResult.error("Not run: isolated subagents are not available yet; call task without isolated (the "
-          + "subagent then works on the project's files, and undoing this turn takes its changes back).");
-    }
     if (subagents.agents().stream().noneMatch(a -> a.name().equals(agent))) {
       return ToolResult.error("Not run: no agent named \"" + agent + "\". The agents are: "
           + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")) + ".");
     }
     Subagents.Outcome outcome = subagents.run(new Subagents.Request(context.turn().tabId(), context.turn().number(),
-        description.isEmpty() ? prompt.lines().findFirst().orElse(prompt) : description, prompt, agent),
+        description.isEmpty() ? prompt.lines().findFirst().orElse(prompt) : description, prompt, agent,
+        arguments.path("isolated").asBoolean(false)),
         context.cancellation());
     String link = outcome.childTab().isEmpty() ? "" : "\n\n" + new ChildLink(outcome.childTab(), outcome.checkpoints()).line();
     return switch (outcome.ending()) {

@@ -2,6 +2,7 @@ package dev.waymark.core.subagent;
 
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.protocol.Command;
@@ -107,7 +108,14 @@ public final class WorkspaceSubagents implements Subagents {
   }
 
   private Outcome runIn(Workspace ws, TabSession parent, AgentDefinition agent, Request request, Cancellation cancellation) {
-    WorkspaceTab tab = ws.newTab((tree, memory) -> children.create(tree, parent, agent), request.parentTab());
+    Workspace.TabFactory childSession = (tree, memory) -> children.create(tree, parent, agent);
+    WorkspaceTab tab;
+    try {
+      tab = request.isolated() ? ws.newIsolatedTab(childSession, request.parentTab())
+          : ws.newTab(childSession, request.parentTab());
+    } catch (CheckpointException refused) { // no views here: said as the result, the parent's turn goes on
+      return new Outcome("", List.of(), Ending.FAILED, refused.getMessage());
+    }
     String id = tab.tabId();
     childOf.put(id, new Child(request.parentTab(), request.description(), agent.name()));
     List<Integer> made = new CopyOnWriteArrayList<>();
@@ -136,13 +144,57 @@ public final class WorkspaceSubagents implements Subagents {
     }
     String answer = lastAnswer(tab.session(), done.checkpoint());
     if (done.status() == TurnStatus.DONE) {
-      return new Outcome(id, made, Ending.DONE, answer.isBlank() ? "(the subagent answered nothing)" : answer);
+      String landing = request.isolated() ? land(tab, made) : "";
+      return new Outcome(id, made, Ending.DONE, (answer.isBlank() ? "(the subagent answered nothing)" : answer) + landing);
     }
     if (done.status() == TurnStatus.CANCELLED) {
       return new Outcome(id, made, Ending.STOPPED, answer);
     }
     return new Outcome(id, made, Ending.FAILED, errors.isEmpty() ? "its turn ended with " + done.status()
         : String.join("; ", errors));
+  }
+
+  /**
+   * Lands a finished isolated subagent's view on the project, as a checkpoint of its tab (which the
+   * parent's undo takes back with the rest); left in its tab for the user when the project changed
+   * under one of its files meanwhile, so that nobody's edit is merged unseen. Says what happened.
+   */
+  private static String land(WorkspaceTab tab, List<Integer> made) {
+    CheckpointTree tree = tab.session().checkpoints();
+    if (tree.viewDiffers() == 0) {
+      return "\n\n(Its isolated view holds no change; nothing was landed.)";
+    }
+    List<String> under = tree.viewChangedUnder();
+    if (!under.isEmpty()) {
+      return "\n\nIts changes were not landed: the project changed under " + String.join(", ", under)
+          + " while it worked. They stay in its isolated tab " + tab.tabId() + ", where the user can /land them"
+          + " (merged with those edits) or /discard them.";
+    }
+    CompletableFuture<Event> result = new CompletableFuture<>();
+    tab.session().subscribe(event -> {
+      if (event instanceof Event.CheckpointRestored || event instanceof Event.Error) {
+        result.complete(event);
+      }
+    });
+    tab.session().submit(new Command.Land());
+    Event ended;
+    try {
+      ended = result.get(5, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "\n\nIts changes were not landed (interrupted); they stay in its isolated tab " + tab.tabId() + ".";
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      return "\n\nIts changes were not landed (" + e + "); they stay in its isolated tab " + tab.tabId() + ".";
+    }
+    if (ended instanceof Event.Error error) {
+      return "\n\nIts changes were not landed: " + error.message() + " They stay in its isolated tab " + tab.tabId() + ".";
+    }
+    var landed = ((Event.CheckpointRestored) ended).result();
+    made.add(landed.target());
+    return "\n\nLanded on the project as #" + landed.target() + " of its tab: " + String.join(", ", landed.written())
+        + (landed.conflicts().isEmpty() ? "" : "; kept the project's version of " + String.join(", ", landed.conflicts())
+            + landed.rescueTag().map(t -> " (the subagent's is under " + t + ")").orElse(""))
+        + ".";
   }
 
   private static String lastAnswer(TabSession session, int checkpoint) {

@@ -257,6 +257,20 @@ public final class Workspace implements AutoCloseable {
     isolatingSandbox = bwrap;
   }
 
+  /**
+   * A new isolated tab where a subagent of {@code parentTab} works, whose session {@code made} makes,
+   * in the sandbox set by {@link #isolateWith}; refused, saying why, where there can be no views.
+   */
+  public WorkspaceTab newIsolatedTab(TabFactory made, String parentTab) {
+    TabSession session = made.create(store.newIsolatedTab(isolatingSandbox), TabSession.Memory.EMPTY);
+    session.hooks(hooks);
+    WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
+    tab.subagentOf(parentTab);
+    tabs.add(watch(tab));
+    opened.forEach(listener -> listener.accept(tab));
+    return tab;
+  }
+
   /** {@link #newIsolatedTab(Optional)} in the sandbox set by {@link #isolateWith}. */
   public WorkspaceTab newIsolatedTab() {
     return newIsolatedTab(isolatingSandbox);

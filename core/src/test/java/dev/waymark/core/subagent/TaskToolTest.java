@@ -188,6 +188,80 @@ class TaskToolTest {
         .as("one of the two files is back to absent").isTrue();
   }
 
+  private static final String ISOLATED_CHILD = json("{'responses':["
+      + "{'whenLastUser':'PARENT','toolCalls':[{'name':'task','arguments':{'description':'in a view','prompt':'Write a.txt',"
+      + "'isolated':true}}]},"
+      + "{'whenLastUser':'Write a.txt','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'A\\n'}}]},"
+      + "{'whenLastUser':'Write a.txt','text':'a.txt is written.'},"
+      + "{'whenLastUser':'PARENT','text':'Done.'}]}");
+
+  private WorkspaceTab isolatingParent(ChatModel model) {
+    WorkspaceTab parent = parentTab(model, ApprovalMode.YOLO);
+    workspace.isolateWith(dev.waymark.core.tool.ToolSettings.DEFAULTS.withSandbox(dev.waymark.core.sandbox.Bwrap.required(
+        dev.waymark.core.sandbox.SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))).sandbox().bwrap());
+    return parent;
+  }
+
+  @Test
+  void anIsolatedSubagentWorksInAViewTheProjectSeesOnlyWhenItLandsAndTheParentsUndoTakesItBack() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "before\n");
+    ScriptedChatModel script = new ScriptedChatModel(ScriptedChatModel.parse(ISOLATED_CHILD, "test"));
+    List<String> seenWhileItWorked = new CopyOnWriteArrayList<>();
+    WorkspaceTab parent = isolatingParent((request, listener, cancellation) -> {
+      if (request.messages().stream().anyMatch(m -> m instanceof ChatMessage.ToolResult r && r.toolName().equals("write_file"))) {
+        try {
+          seenWhileItWorked.add(Files.readString(project.resolve("a.txt"))); // the child's write is done, not landed
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      return script.stream(request, listener, cancellation);
+    });
+
+    Event.TurnFinished done = runPrompt(parent, "PARENT: change a in isolation");
+
+    assertThat(seenWhileItWorked).containsExactly("before\n");
+    ChatMessage.ToolResult result = results(parent, done.checkpoint()).get(0);
+    assertThat(result.isError()).as(result.content()).isFalse();
+    assertThat(result.content()).startsWith("a.txt is written.").contains("Landed on the project as #2", "a.txt");
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("A\n");
+    WorkspaceTab child = workspace.tabs().get(1);
+    assertThat(ChildLink.in(result.content())).hasValue(new ChildLink(child.tabId(), List.of(1, 2)));
+    LinkedBlockingQueue<Event> childEvents = new LinkedBlockingQueue<>();
+    child.session().subscribe(childEvents::add);
+
+    parent.session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    assertThat(restoredTo(childEvents)).isZero();
+    assertThat(Files.readString(project.resolve("a.txt"))).as("the parent's undo took the land back").isEqualTo("before\n");
+    parent.session().submit(new Command.Redo(false));
+    assertThat(restoredTo(childEvents)).isEqualTo(2);
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("A\n");
+  }
+
+  @Test
+  void anIsolatedSubagentWhoseFileTheUserChangedMeanwhileIsLeftForTheUserToLand() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "before\n");
+    ScriptedChatModel script = new ScriptedChatModel(ScriptedChatModel.parse(ISOLATED_CHILD, "test"));
+    WorkspaceTab parent = isolatingParent((request, listener, cancellation) -> {
+      if (request.messages().stream().anyMatch(m -> m instanceof ChatMessage.ToolResult r && r.toolName().equals("write_file"))) {
+        try {
+          Files.writeString(project.resolve("a.txt"), "the user's\n"); // while the subagent works
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      return script.stream(request, listener, cancellation);
+    });
+
+    Event.TurnFinished done = runPrompt(parent, "PARENT: change a in isolation");
+
+    ChatMessage.ToolResult result = results(parent, done.checkpoint()).get(0);
+    assertThat(result.content()).contains("not landed", "changed under a.txt", "/land");
+    assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("the user's\n");
+    WorkspaceTab child = workspace.tabs().get(1);
+    assertThat(child.session().checkpoints().viewDiffers()).as("its change waits in its view").isEqualTo(1);
+  }
+
   /** The checkpoint the next applied restore in {@code events} went to. */
   private static int restoredTo(LinkedBlockingQueue<Event> events) throws InterruptedException {
     while (true) {
@@ -258,7 +332,7 @@ class TaskToolTest {
     List<ChatMessage.ToolResult> results = results(parent, done.checkpoint());
     assertThat(results).extracting(ChatMessage.ToolResult::isError).containsExactly(true, true, true);
     assertThat(results.get(0).content()).startsWith("The subagent failed: ").contains("the gateway broke");
-    assertThat(results.get(1).content()).contains("isolated subagents are not available yet");
+    assertThat(results.get(1).content()).as("no sandbox was set for isolated tabs here").contains("Isolated tabs need copy-on-write layers");
     assertThat(results.get(2).content()).contains("no agent named \"nobody\"", "general, explore");
     assertThat(workspace.tabs()).as("only the failed subagent got a tab").hasSize(2);
   }

@@ -178,6 +178,26 @@ public final class ViewLanding {
     }
   }
 
+  /**
+   * The paths the view kept in {@code viewDir} holds other than the project whose project file
+   * changed since the view first changed them (its base): where a land would have to merge with
+   * someone else's edit.
+   */
+  public List<String> changedUnder(Path viewDir) {
+    View view = read(viewDir);
+    List<String> changed = new ArrayList<>();
+    for (Difference d : differences(viewDir)) {
+      if (!view.bases().noted(d.path())) {
+        continue;
+      }
+      byte[] base = view.bases().existed(d.path()) ? view.bases().base(d.path()).orElse(null) : null;
+      if (!java.util.Arrays.equals(base, d.project())) {
+        changed.add(d.path());
+      }
+    }
+    return changed;
+  }
+
   private static byte[] bytes(Path file) throws IOException {
     if (Files.isSymbolicLink(file)) {
       return Files.readSymbolicLink(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
