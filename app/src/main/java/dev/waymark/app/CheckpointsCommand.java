@@ -40,8 +40,9 @@ import picocli.CommandLine;
  */
 @CommandLine.Command(name = "checkpoints", mixinStandardHelpOptions = true,
     subcommands = {CheckpointsBisectCommand.class, CheckpointsExport.class},
-    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab of a saved session;",
-        "land or discard an isolated tab's view (diff then shows the view against the project).",
+    description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab",
+        "of a saved session; land or discard an isolated tab's view (diff then shows",
+        "the view against the project).",
         "  restore N [files|conversation|both]    restore N -- PATH...",
         "  diff [N] (the disk against #N)         diff A B [-- PATH...] [--stat] (A, B: N, live, a save; TAB:N another tab)",
         "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
