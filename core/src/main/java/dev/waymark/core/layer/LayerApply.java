@@ -239,6 +239,14 @@ public final class LayerApply {
       // a file the command rewrote by rename (sed -i) is a new entry to overlayfs, not a copy-up: that it was
       // there when the command started is what says someone deleted it meanwhile
       if (now == null && meanwhile.parentOf(change.path()) && bases.existed(change.path())) {
+        if (change.kind() == LayerChange.Kind.FILE && sameAsBase(bases, change.path(), after)) {
+          // written back as it was: nothing of it to keep, and the deletion made meanwhile stands
+          if (!keepUpper) {
+            Files.delete(after);
+          }
+          soFar.done(change.path(), stamp);
+          continue;
+        }
         clashes.add(new Clash(change.path(), after, "deleted in the project while the command ran, which changed it"));
         soFar.done(change.path(), stamp);
         continue;
@@ -410,6 +418,13 @@ public final class LayerApply {
   }
 
   /** The three-way merge of the command's change into the project's file, written beside the layer's; empty on a clash. */
+  /** Whether the layer's {@code after} holds what {@code path} held when it started (its base, where known). */
+  private static boolean sameAsBase(Bases bases, String path, Path after) throws IOException {
+    Optional<byte[]> base = bases.base(path);
+    return base.isPresent() && Files.size(after) == base.get().length
+        && java.util.Arrays.equals(base.get(), Files.readAllBytes(after));
+  }
+
   private static Optional<Path> merged(Layer layer, LayerChange change, Path target, Bases bases, Merge merge)
       throws IOException {
     if (change.kind() != LayerChange.Kind.FILE || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
