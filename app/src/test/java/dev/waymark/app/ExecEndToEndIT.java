@@ -286,7 +286,7 @@ class ExecEndToEndIT {
       toolNames.add(t.at("/function/name").asText());
     });
     assertThat(toolNames).containsExactly("read_file", "write_file", "edit_file", "list_files", "grep", "run_shell",
-        "web_fetch");
+        "web_fetch", "task");
 
     JsonNode second = requests.get(1).json();
     assertThat(second.get("tools")).isEqualTo(body.get("tools"));
@@ -532,8 +532,9 @@ class ExecEndToEndIT {
       assertThat(kill.waitFor()).isZero();
       long sent = System.nanoTime();
 
-      assertThat(process.waitFor(3, TimeUnit.SECONDS)).as("exit after SIGINT").isTrue();
-      assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(3));
+      // it ends at once, not after the stream's 30 s; the bound is wide because the ITs share 2 loaded cores
+      assertThat(process.waitFor(15, TimeUnit.SECONDS)).as("exit after SIGINT").isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(15));
     } finally {
       process.destroyForcibly();
     }
