@@ -137,7 +137,10 @@ class FrameSnapshotTest {
     ui.post(new UiInput.Key(new KeyStroke(KeyType.Enter)));
   }
 
-  private static void assertFrame(String name, String actual) throws IOException {
+  private static void assertFrame(String name, String screen) throws IOException {
+    // The context estimate counts the system prompt, which names the project's temporary directory,
+    // whose name varies in length from run to run.
+    String actual = screen.replaceAll("ctx ~\\d+", "ctx ~N");
     Path file = EXPECTED.resolve(name + ".txt");
     if (Boolean.getBoolean("frames.update")) {
       Files.writeString(file, actual);
