@@ -264,7 +264,7 @@ public final class CheckpointTree {
    * uses the tree, applies and records what they wrote. Once per layer; null stops it.
    */
   public void onBackgroundEnded(Runnable ended) {
-    parts.layers().onJobsEnded(tabId, ended);
+    parts.jobs().onLayersEnded(tabId, ended);
   }
 
   /**
@@ -274,7 +274,7 @@ public final class CheckpointTree {
    * Not while a turn runs: its end does the same.
    */
   public dev.waymark.core.checkpoint.shell.WorkTreeChanges settleBackground() {
-    return parts.layers().settleAt(history);
+    return parts.jobs().settleLayersAt(history);
   }
 
   /** Whether the tree has a checkpoint {@code #number}. */

@@ -7,6 +7,7 @@ import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.TextMerge;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.Captures;
+import dev.waymark.core.checkpoint.shell.CommandJobs;
 import dev.waymark.core.checkpoint.shell.LayerCapture;
 import dev.waymark.core.checkpoint.shell.ProjectView;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
@@ -65,13 +66,14 @@ public final class ShadowStore implements AutoCloseable {
     WorkTree workTree = new WorkTree(project, openSetAside(storeDir), directoryModes);
     ProjectLock lock = new ProjectLock(storeDir.resolve("store.lock"));
     WriteLog writeLog = new WriteLog(storeDir.resolve("writes.log"));
-    ShellChangeTracker tracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes, writeLog);
+    CommandJobs jobs = new CommandJobs(ShellChangeTracker.journalOf(storeDir));
+    ShellChangeTracker tracker = new ShellChangeTracker(project, repo, exclusions, storeDir, directoryModes, writeLog, jobs);
     // the layers live beside the shadow repository, out of every sandbox's reach; they ask the store's view of the
     // project (which the comparison capture keeps), never the comparison capture itself
     ProjectView view = tracker;
-    LayerCapture layers = new LayerCapture(project, storeDir.resolve("layers"), repo, view, writeLog, TextMerge::merge);
+    LayerCapture layers = new LayerCapture(project, storeDir.resolve("layers"), repo, view, writeLog, TextMerge::merge, jobs);
     this.parts = new StoreParts(project, repo, workTree, lock, clock, retention, storeDir.resolve("restore-journal.json"),
-        writeLog, tracker, layers, new Captures(layers, tracker), new Maintenance(repo),
+        writeLog, tracker, layers, jobs, new Captures(layers, tracker, jobs), new Maintenance(repo),
         new TabMoves(storeDir.resolve("tabs")), new TabLocks(storeDir.resolve("tabs")),
         path -> restoreWriteHook.accept(path));
     this.loader = new TabLoader(parts);

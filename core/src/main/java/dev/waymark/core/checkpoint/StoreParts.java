@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.Captures;
+import dev.waymark.core.checkpoint.shell.CommandJobs;
 import dev.waymark.core.checkpoint.shell.LayerCapture;
 import dev.waymark.core.checkpoint.shell.ShellChangeTracker;
 import dev.waymark.core.checkpoint.shell.WriteLog;
@@ -29,6 +30,7 @@ import dev.waymark.core.checkpoint.restore.RestoreRecovery;
  * @param writeLog what Waymark's tools and commands wrote, shared by both captures and the recorders
  * @param changeTracker how a shell command's changes are found by observation; one per store
  * @param layers how a sandboxed command's changes are found in a layer of its own; one per store
+ * @param jobs what commands of either capture left running, followed in one place
  * @param captures both captures, for the facade's calls at each point of a command's or tab's life
  * @param maintenance packs the repository when it is quiet
  * @param tabMoves where each tab's last restore left it
@@ -36,7 +38,7 @@ import dev.waymark.core.checkpoint.restore.RestoreRecovery;
  * @param beforeRestoreWrite called just before a restore writes a path (a test's hook)
  */
 record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, ProjectLock lock, Clock clock,
-    RetentionPolicy retention, Path journalFile, WriteLog writeLog, ShellChangeTracker changeTracker, LayerCapture layers, Captures captures, Maintenance maintenance,
+    RetentionPolicy retention, Path journalFile, WriteLog writeLog, ShellChangeTracker changeTracker, LayerCapture layers, CommandJobs jobs, Captures captures, Maintenance maintenance,
     TabMoves tabMoves, TabLocks tabLocks, Consumer<String> beforeRestoreWrite) {
 
   /** Where the isolated tabs' views of this project are kept: beside the shadow repository, out of every sandbox's reach. */
@@ -68,7 +70,7 @@ record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, Projec
       lock.run(() -> RestoreRecovery.rollBack(journal, inView.get(), repo, clock));
     }
     return new StoreParts(project, repo, inView.get(), lock, clock, retention, journal, writeLog, changeTracker, layers,
-        captures, maintenance, tabMoves, tabLocks, beforeRestoreWrite);
+        jobs, captures, maintenance, tabMoves, tabLocks, beforeRestoreWrite);
   }
 
   /** Whether these parts are an isolated tab's: its files are its view's. */

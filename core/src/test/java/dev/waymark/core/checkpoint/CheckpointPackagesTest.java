@@ -101,12 +101,48 @@ class CheckpointPackagesTest {
   @Test
   void theLayerCaptureNeverNamesTheComparisonCaptureNorKeepsStaticState() throws Exception {
     Path shell = Path.of("src/main/java/dev/waymark/core/checkpoint/shell");
-    for (String name : List.of("LayerCapture", "LayerRecording", "LayerJobs", "LayerRecovery")) {
+    for (String name : List.of("LayerCapture", "LayerRecording", "LayerRecovery", "CommandJobs")) {
       String source = java.nio.file.Files.readString(shell.resolve(name + ".java"));
-      assertThat(source).as(name).doesNotContain("ShellChangeTracker", "Scanner", "BackgroundJobs");
+      assertThat(source).as(name).doesNotContain("ShellChangeTracker", "Scanner");
       assertThat(source.lines().filter(line -> line.contains(" static ") && !line.contains(" final Logger ")
           && (line.contains("Map<") || line.contains("Set<") || line.contains("List<") || line.contains("Executor")))
           .toList()).as(name + ": static state").isEmpty();
     }
+  }
+
+  /**
+   * What commands leave running is followed in one place for both captures: no other class of the
+   * shell package keeps processes in a field, so neither capture follows jobs of its own.
+   */
+  @Test
+  void onlyTheStoresCommandJobsKeepsTheProcessesCommandsLeftRunning() throws Exception {
+    Path shell = Path.of("src/main/java/dev/waymark/core/checkpoint/shell");
+    List<String> keepers = new java.util.ArrayList<>();
+    try (var files = java.nio.file.Files.list(shell)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        Class<?> type = Class.forName("dev.waymark.core.checkpoint.shell." + file.getFileName().toString().replace(".java", ""));
+        for (var field : type.getDeclaredFields()) {
+          if (holdsProcesses(field.getGenericType().getTypeName(), type)) {
+            keepers.add(type.getSimpleName() + "." + field.getName());
+          }
+        }
+      }
+    }
+    assertThat(keepers).allMatch(k -> k.startsWith("CommandJobs."));
+    assertThat(keepers).as("CommandJobs follows both kinds").contains("CommandJobs.compared", "CommandJobs.layered");
+  }
+
+  /** Whether a field of {@code typeName}, declared in {@code owner}, holds processes, itself or through a value nested in {@code owner}. */
+  private static boolean holdsProcesses(String typeName, Class<?> owner) {
+    if (typeName.contains("ProcessHandle")) {
+      return true;
+    }
+    for (Class<?> nested : owner.getDeclaredClasses()) {
+      if (typeName.contains(nested.getName()) && java.util.Arrays.stream(nested.getDeclaredFields())
+          .anyMatch(f -> f.getGenericType().getTypeName().contains("ProcessHandle"))) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint.shell;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The store's two captures of shell commands, each standing alone, met at one place: the facade
@@ -11,10 +12,13 @@ import java.util.List;
 public final class Captures implements AutoCloseable {
   private final LayerCapture layers;
   private final ShellChangeTracker compared;
+  private final CommandJobs jobs;
 
-  public Captures(LayerCapture layers, ShellChangeTracker compared) {
+  /** {@code jobs}: the one follower of what both captures' commands leave running. */
+  public Captures(LayerCapture layers, ShellChangeTracker compared, CommandJobs jobs) {
     this.layers = layers;
     this.compared = compared;
+    this.jobs = jobs;
   }
 
   /**
@@ -31,21 +35,13 @@ public final class Captures implements AutoCloseable {
    * checkpoint whose files are on disk, not to the restore; {@code restore} runs, and the comparison
    * capture then follows them from the restored files.
    */
-  public <T> T aroundRestore(TabHistory tree, java.util.function.Supplier<T> restore) {
-    layers.settleAt(tree);
-    var running = compared.recordBackgroundSoFar(tree);
-    try {
-      return restore.get();
-    } finally {
-      compared.watchBackgroundFromHere(tree, running);
-    }
+  public <T> T aroundRestore(TabHistory tree, Supplier<T> restore) {
+    return jobs.aroundRestore(tree, restore);
   }
 
   /** The tab is closing: what its commands left running stops, and what it wrote is recorded. */
   public void stopBackground(TabHistory tree) {
-    layers.onJobsEnded(tree.tabId(), null);
-    layers.stopBackground(tree);
-    compared.stopBackground(tree);
+    jobs.stop(tree);
   }
 
   /** What a killed Waymark left of the tab's commands, recorded now; a line for the user each. */
@@ -57,14 +53,14 @@ public final class Captures implements AutoCloseable {
 
   /** How many processes commands left running still run (what quitting would stop). */
   public int runningInBackground() {
-    return compared.runningInBackground() + layers.runningInBackground();
+    return jobs.running();
   }
 
   /** Waymark is closing: no scan ahead is waited for, background processes are stopped and recorded. */
   @Override
   public void close() {
     compared.stopScanAhead();
-    layers.stopAll();
+    jobs.close();
     compared.close();
   }
 }

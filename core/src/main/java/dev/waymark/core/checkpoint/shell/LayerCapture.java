@@ -18,9 +18,8 @@ import java.util.Set;
  * {@link Layer} of the project, and what it changed, exactly its layer, is recorded in its
  * checkpoint and then applied. Commands in layers do not take turns ({@link CommandSlot}); only
  * their applies do, per project. One per store, shared by its tabs; what commands left running
- * in their layers is followed per tab ({@link LayerJobs}). The parts: {@link LayerRecording}
- * (records a layer, then applies it), {@link LayerJobs}, {@link LayerRecovery} (layers a killed
- * Waymark left).
+ * in their layers is followed by the store's {@link CommandJobs}. The parts: {@link LayerRecording}
+ * (records a layer, then applies it), {@link LayerRecovery} (layers a killed Waymark left).
  *
  * <p>This is where the layer package meets the checkpoints, through the narrow {@link TabRecords}
  * and {@link TabHistory}: it never sees a turn, a tree or the store.
@@ -31,7 +30,7 @@ public final class LayerCapture implements CommandCapture {
   private final Path root;
   private final LayerJournal journal;
   private final LayerRecording recording;
-  private final LayerJobs jobs;
+  private final CommandJobs jobs;
   private final LayerRecovery recovery;
   private final ViewLanding views;
 
@@ -45,16 +44,16 @@ public final class LayerCapture implements CommandCapture {
    * {@code layersRoot}: where the project's layers live, beside its shadow repository, out of
    * every sandbox's reach; {@code view}: what the store knows of the project's files, and its rules for
    * what is left out; {@code writeLog}: the store's log of what Waymark's tools wrote; {@code merge}: how
-   * a file the command and someone else both changed is merged.
+   * a file the command and someone else both changed is merged; {@code jobs}: who follows what commands leave running.
    */
   public LayerCapture(Path project, Path layersRoot, ShadowRepository repo, ProjectView view, WriteLog writeLog,
-      LayerApply.Merge merge) {
+      LayerApply.Merge merge, CommandJobs jobs) {
     this.project = project;
     this.root = layersRoot;
     this.view = view;
     this.journal = new LayerJournal(layersRoot);
     this.recording = new LayerRecording(layersRoot, repo, view, writeLog, merge);
-    this.jobs = new LayerJobs(recording);
+    this.jobs = jobs;
     this.recovery = new LayerRecovery(layersRoot, recording);
     this.views = new ViewLanding(project, layersRoot.resolveSibling("views"), journal, recording);
   }
@@ -113,7 +112,7 @@ public final class LayerCapture implements CommandCapture {
     if (support == null || !support.available()) {
       throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "no copy-on-write layer can be mounted here");
     }
-    jobs.settle(checkpoint);
+    jobs.settleLayers(checkpoint);
     // taken before the layer starts: a file someone changes after this held what it vouches for when the command began
     Optional<ProjectView.Vouch> startedFrom = view.vouchNow();
     try {
@@ -225,7 +224,7 @@ public final class LayerCapture implements CommandCapture {
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not keep the layer of a command's background processes: " + e.getMessage(), e);
     }
-    jobs.follow(checkpoint.history(), restarted, points, entered.maxFileSize(), stillRunning, soFar);
+    jobs.followLayer(checkpoint.history(), restarted, points, entered.maxFileSize(), stillRunning, soFar, recording);
     return new Applied(outcome);
   }
 
@@ -258,34 +257,9 @@ public final class LayerCapture implements CommandCapture {
     probed = new LayerSupport(Optional.empty(), Optional.empty(), "a layer could not be mounted");
   }
 
-  /** See {@link LayerJobs#settle}: at the tab's next command and as its turn ends. */
+  /** See {@link CommandJobs#settleLayers}: as its turn ends. */
   public WorkTreeChanges settle(TabRecords turn) {
-    return jobs.settle(turn);
-  }
-
-  /** See {@link LayerJobs#settleAt}: before a restore of {@code tree}, or once its background processes ended. */
-  public WorkTreeChanges settleAt(TabHistory tree) {
-    return jobs.settleAt(tree);
-  }
-
-  /** See {@link LayerJobs#onEnded}. */
-  public void onJobsEnded(String tab, Runnable ended) {
-    jobs.onEnded(tab, ended);
-  }
-
-  /** See {@link LayerJobs#stopBackground}: its tab is closing. */
-  public void stopBackground(TabHistory tree) {
-    jobs.stopBackground(tree);
-  }
-
-  /** See {@link LayerJobs#stopAll}: Waymark is closing. */
-  public void stopAll() {
-    jobs.stopAll();
-  }
-
-  /** How many processes the commands' layers of this project's tabs still have running (what quitting would stop). */
-  public int runningInBackground() {
-    return jobs.runningInBackground();
+    return jobs.settleLayers(turn);
   }
 
   /** See {@link LayerRecovery#recover}: as a tab is brought back. */

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * the project (see {@code WorkTreeSnapshot}, the facade's handle on one command, for the rules).
  * It orchestrates the parts: the {@link Scanner} (what is on disk and what it held), the
  * {@link ShellJournal} (a kill loses nothing), {@link OtherWriters} (what other tabs wrote
- * meanwhile is not the command's), {@link BackgroundJobs} (what a command left running),
+ * meanwhile is not the command's), {@link CommandJobs} (what a command left running, followed for both captures),
  * {@link ShellRecovery} (what a killed Waymark could not record), and the project's
  * {@link CommandSlot} (such commands take turns).
  *
@@ -45,24 +46,26 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
   private final WriteLog writeLog;
   private final OtherWriters otherWriters;
   private final ShellJournal journal;
-  private final BackgroundJobs background;
+  private final CommandJobs jobs;
+  private final CommandJobs.ComparedCapture asJobsCapture;
   private final ShellRecovery recovery;
   private final NestedProjects nested;
 
   public ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
-      DirectoryModes directoryModes, WriteLog writeLog) {
+      DirectoryModes directoryModes, WriteLog writeLog, CommandJobs jobs) {
     this.root = root;
     this.repo = repo;
     this.userGit = UserGitRepository.find(root);
     ProjectWalker walker = new ProjectWalker(root, exclusions,
         userGit.map(UserGitRepository::ignoreContext).orElse(ProjectWalker.IgnoreContext.NONE));
-    this.journal = new ShellJournal(storeDir.resolve("shell-journal"));
+    this.journal = journalOf(storeDir);
     this.scanner = new Scanner(root, repo, walker, userGit,
         userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects"))), storeDir, journal,
         directoryModes);
     this.writeLog = writeLog;
     this.otherWriters = new OtherWriters(writeLog, repo);
-    this.background = new BackgroundJobs(journal, new BackgroundJobs.Capture() {
+    this.jobs = jobs;
+    this.asJobsCapture = new CommandJobs.ComparedCapture() {
       @Override
       public Recorded record(TabRecords turn, Scan from) {
         return recordChanges(turn, from);
@@ -77,8 +80,15 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
       public boolean unlessACommandRuns(Runnable action) {
         return ShellChangeTracker.this.unlessACommandRuns(action);
       }
-    });
-    this.recovery = new ShellRecovery(journal, scanner.cacheFile(), background);
+
+      @Override
+      public <T> T locked(Supplier<T> work) {
+        synchronized (ShellChangeTracker.this) {
+          return work.get();
+        }
+      }
+    };
+    this.recovery = new ShellRecovery(journal, scanner.cacheFile(), jobs);
     this.nested = new NestedProjects(root, storeDir);
     // what this Waymark writes is noted for those on enclosing and nested projects too: never their commands' work
     String tabPrefix = ProjectId.of(root) + "/";
@@ -129,9 +139,9 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     }
   }
 
-  /** How many processes that commands left running still run, with what they started since (what quitting would stop). */
-  public int runningInBackground() {
-    return background.running();
+  /** The shell journal of the store kept in {@code storeDir}: the tracker's, and where {@link CommandJobs} keeps jobs' marks. */
+  public static ShellJournal journalOf(Path storeDir) {
+    return new ShellJournal(storeDir.resolve("shell-journal"));
   }
 
   @Override
@@ -361,9 +371,9 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     return new Recorded(new WorkTreeChanges(recorded, skipped), scanner.following(compared, before));
   }
 
-  /** Notes that a command of {@code turn}'s tab left processes running (see {@link BackgroundJobs#leftRunning}). */
+  /** Notes that a command of {@code turn}'s tab left processes running (see {@link CommandJobs#leftRunning}). */
   synchronized void leftRunning(TabRecords turn, Scan after, List<ProcessHandle> processes, CommandMark mark) {
-    background.leftRunning(turn, after, processes, mark);
+    jobs.leftRunning(turn, after, processes, mark, asJobsCapture);
   }
 
   /**
@@ -376,17 +386,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
 
   /** Records in {@code turn} what the tab's background processes changed since its last scan. */
   synchronized WorkTreeChanges settleBackground(TabRecords turn) {
-    return background.settle(turn);
-  }
-
-  /** Before {@code tree} restores files (see {@link BackgroundJobs#recordSoFar}). */
-  public synchronized BackgroundJobs.StillRunning recordBackgroundSoFar(TabHistory tree) {
-    return background.recordSoFar(tree);
-  }
-
-  /** The tab is closing, or Waymark is (see {@link BackgroundJobs#stop}). */
-  public synchronized void stopBackground(TabHistory tree) {
-    background.stop(tree);
+    return jobs.settleCompared(turn);
   }
 
   /**
@@ -452,11 +452,6 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     }
   }
 
-  /** After {@code tree} restored files (see {@link BackgroundJobs#watchFromHere}). */
-  public synchronized void watchBackgroundFromHere(TabHistory tree, BackgroundJobs.StillRunning running) {
-    background.watchFromHere(tree, running);
-  }
-
   /**
    * Records into checkpoint {@code #n} of {@code tree} what a command changed that a killed process
    * could not record: for each journal another process left in the tab (the caller holds the tab,
@@ -479,7 +474,6 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
 
   @Override
   public synchronized void close() {
-    background.stopAll();
     scanner.close();
     userGit.ifPresent(UserGitRepository::close);
   }

@@ -27,9 +27,9 @@ final class ShellRecovery {
 
   private final ShellJournal journal;
   private final Path cacheFile;
-  private final BackgroundJobs jobs;
+  private final CommandJobs jobs;
 
-  ShellRecovery(ShellJournal journal, Path cacheFile, BackgroundJobs jobs) {
+  ShellRecovery(ShellJournal journal, Path cacheFile, CommandJobs jobs) {
     this.journal = journal;
     this.cacheFile = cacheFile;
     this.jobs = jobs;

@@ -9,8 +9,9 @@
  * what each file held), the walk under it {@code TreeWalks}'s (inotify through
  * {@code TreeWatch} keeps the last walk up to date), what other tabs
  * wrote meanwhile left out ({@code OtherWriters}, from the {@code WriteLog}), a
- * {@code ShellJournal} so that a crash loses no command's changes ({@code ShellRecovery}), and
- * what background processes change later ({@code BackgroundJobs}). Commands of one project take
+ * {@code ShellJournal} so that a crash loses no command's changes ({@code ShellRecovery}). What
+ * processes a command left running change later is followed, for both captures, by the store's one
+ * {@code CommandJobs}, which each capture hands its processes to. Commands of one project take
  * turns ({@code CommandSlot}); {@code CommandMark} finds a command's processes again.
  *
  * <p>May use {@code checkpoint.lib}, {@code checkpoint.store}, {@code checkpoint.project} and
