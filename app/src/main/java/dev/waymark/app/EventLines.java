@@ -59,60 +59,121 @@ final class EventLines {
 
   static ObjectNode toJson(Event event) {
     ObjectNode node = head(type(event.getClass()));
-    if (event instanceof Event.TurnStarted e) {
+    event.dispatch(new Fields(node));
+    return node;
+  }
+
+  /** The fields of each event's line: one method per event, so that a new event does not compile until it has its line. */
+  private record Fields(ObjectNode node) implements Event.Handler {
+    @Override
+    public void turnStarted(Event.TurnStarted e) {
       node.put("checkpoint", e.checkpoint()).put("parent", e.parent()).put("prompt", e.prompt());
-    } else if (event instanceof Event.ReasoningDelta e) {
+    }
+
+    @Override
+    public void reasoningDelta(Event.ReasoningDelta e) {
       node.put("checkpoint", e.checkpoint()).put("text", e.text());
-    } else if (event instanceof Event.AssistantDelta e) {
+    }
+
+    @Override
+    public void assistantDelta(Event.AssistantDelta e) {
       node.put("checkpoint", e.checkpoint()).put("text", e.text());
-    } else if (event instanceof Event.ToolCallProposed e) {
+    }
+
+    @Override
+    public void toolCallProposed(Event.ToolCallProposed e) {
       node.put("checkpoint", e.checkpoint());
       call(node, e.call());
       node.put("summary", e.summary()).put("preview", e.preview()).put("needs_approval", e.needsApproval());
-    } else if (event instanceof Event.ToolCallFinished e) {
+    }
+
+    @Override
+    public void toolCallFinished(Event.ToolCallFinished e) {
       node.put("checkpoint", e.checkpoint());
       call(node, e.call());
       node.put("result", e.result()).put("is_error", e.isError());
       strings(node.putArray("files"), e.changedPaths());
-    } else if (event instanceof Event.ToolOutput e) {
+    }
+
+    @Override
+    public void toolOutput(Event.ToolOutput e) {
       node.put("checkpoint", e.checkpoint()).put("id", e.id()).put("text", e.text());
-    } else if (event instanceof Event.SteeringQueued e) {
+    }
+
+    @Override
+    public void steeringQueued(Event.SteeringQueued e) {
       node.put("checkpoint", e.checkpoint()).put("text", e.text());
-    } else if (event instanceof Event.SteeringFolded e) {
+    }
+
+    @Override
+    public void steeringFolded(Event.SteeringFolded e) {
       node.put("checkpoint", e.checkpoint()).put("text", e.text());
-    } else if (event instanceof Event.CheckpointCreated e) {
+    }
+
+    @Override
+    public void checkpointCreated(Event.CheckpointCreated e) {
       checkpoint(node, e.checkpoint());
-    } else if (event instanceof Event.CheckpointRestored e) {
+    }
+
+    @Override
+    public void checkpointRestored(Event.CheckpointRestored e) {
       restore(node, e.result());
       e.pendingToolCall().ifPresentOrElse(c -> call(node.putObject("pending_call"), c), () -> node.putNull("pending_call"));
       node.put("draft", e.draft());
-    } else if (event instanceof Event.ViewMoved e) {
+    }
+
+    @Override
+    public void viewMoved(Event.ViewMoved e) {
       node.put("checkpoint", e.checkpoint()).put("live", e.live());
-    } else if (event instanceof Event.BranchRefused e) {
+    }
+
+    @Override
+    public void branchRefused(Event.BranchRefused e) {
       node.put("from", e.from()).put("prompt", e.prompt());
       strings(node.putArray("conflicts"), e.result().conflicts());
       node.put("summary", e.result().summary());
-    } else if (event instanceof Event.CheckpointSaved e) {
+    }
+
+    @Override
+    public void checkpointSaved(Event.CheckpointSaved e) {
       checkpoint(node, e.checkpoint());
       node.put("name", e.name()).put("ref", e.ref());
       optional(node, "moved_from", e.movedFrom());
-    } else if (event instanceof Event.SaveDeleted e) {
+    }
+
+    @Override
+    public void saveDeleted(Event.SaveDeleted e) {
       node.put("checkpoint", e.checkpoint()).put("name", e.name()).put("ref", e.ref());
-    } else if (event instanceof Event.SettingsChanged e) {
+    }
+
+    @Override
+    public void settingsChanged(Event.SettingsChanged e) {
       node.put("model", e.model()).put("mode", e.mode());
-    } else if (event instanceof Event.UsageReported e) {
+    }
+
+    @Override
+    public void usageReported(Event.UsageReported e) {
       node.put("checkpoint", e.checkpoint()).put("model", e.model());
       node.putObject("usage").put("input_tokens", e.usage().inputTokens()).put("output_tokens", e.usage().outputTokens());
-    } else if (event instanceof Event.CheckpointsListed e) {
+    }
+
+    @Override
+    public void checkpointsListed(Event.CheckpointsListed e) {
       node.put("live", e.live());
       ArrayNode rows = node.putArray("checkpoints");
       e.checkpoints().forEach(summary -> summary(rows.addObject(), summary));
-    } else if (event instanceof Event.DiffReady e) {
+    }
+
+    @Override
+    public void diffReady(Event.DiffReady e) {
       node.put("checkpoint", e.diff().checkpoint());
       ArrayNode files = node.putArray("files");
       e.diff().files().forEach(f -> files.addObject().put("path", f.path()).put("added", f.added())
           .put("removed", f.removed()).put("binary", f.binary()).put("unified", f.unified()));
-    } else if (event instanceof Event.ComparisonReady e) {
+    }
+
+    @Override
+    public void comparisonReady(Event.ComparisonReady e) {
       node.put("from", e.comparison().from().toString()).put("to", e.comparison().to().toString());
       ArrayNode files = node.putArray("files");
       e.comparison().files().forEach(f -> {
@@ -121,7 +182,10 @@ final class EventLines {
         strings(file.putArray("hunks"), f.hunks());
         file.put("unified", f.unified());
       });
-    } else if (event instanceof Event.Exported e) {
+    }
+
+    @Override
+    public void exported(Event.Exported e) {
       node.put("branch", e.export().branch()).put("base", e.export().base().orElse(null))
           .put("replaced", e.export().replaced().orElse(null));
       ArrayNode commits = node.putArray("commits");
@@ -132,13 +196,25 @@ final class EventLines {
       });
       e.export().skipped().forEach(node.putArray("skipped")::add);
       e.export().ignored().forEach(node.putArray("ignored")::add);
-    } else if (event instanceof Event.Waiting e) {
+    }
+
+    @Override
+    public void waiting(Event.Waiting e) {
       node.put("checkpoint", e.checkpoint()).put("message", e.message());
-    } else if (event instanceof Event.Warning e) {
+    }
+
+    @Override
+    public void warning(Event.Warning e) {
       node.put("message", e.message());
-    } else if (event instanceof Event.Error e) {
+    }
+
+    @Override
+    public void error(Event.Error e) {
       node.put("code", e.kind().code()).put("message", e.message());
-    } else if (event instanceof Event.ContextUsed e) {
+    }
+
+    @Override
+    public void contextUsed(Event.ContextUsed e) {
       node.put("checkpoint", e.checkpoint()).put("tokens", e.tokens());
       if (e.window() > 0) {
         node.put("window", e.window()).put("percent", e.percent().getAsInt());
@@ -146,20 +222,28 @@ final class EventLines {
         node.putNull("window").putNull("percent");
       }
       node.put("estimated", e.estimated());
-    } else if (event instanceof Event.Compacting e) {
+    }
+
+    @Override
+    public void compacting(Event.Compacting e) {
       node.put("checkpoint", e.checkpoint()).put("reason", e.reason());
-    } else if (event instanceof Event.TurnFinished e) {
+    }
+
+    @Override
+    public void turnFinished(Event.TurnFinished e) {
       node.put("checkpoint", e.checkpoint()).put("status", e.status().name().toLowerCase(Locale.ROOT));
       e.usage().ifPresentOrElse(u -> node.putObject("usage").put("input_tokens", u.inputTokens())
           .put("output_tokens", u.outputTokens()), () -> node.putNull("usage"));
-    } else if (event instanceof Event.TabRestored e) {
+    }
+
+    @Override
+    public void tabRestored(Event.TabRestored e) {
       // the chat of a resumed tab is already in its session file; scripts need where it stands
       node.put("tab", e.tabId()).put("live", e.live());
       ArrayNode path = node.putArray("live_path");
       e.livePath().forEach(path::add);
       node.put("checkpoints", e.checkpoints().size());
     }
-    return node;
   }
 
   private static ObjectNode head(String type) {

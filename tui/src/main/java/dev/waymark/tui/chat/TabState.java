@@ -347,31 +347,55 @@ public final class TabState {
   public void apply(Event event, boolean active) {
     version++;
     waiting = event instanceof Event.Waiting w ? w.message() : null;
-    if (event instanceof Event.Waiting) {
-      return; // shown in the footer until the next event
+    event.dispatch(new Fold(active));
+  }
+
+  /** How each event changes the chat: one method per event, so that a new event does not compile until it is shown. */
+  private final class Fold implements Event.Handler {
+    private final boolean active;
+
+    Fold(boolean active) {
+      this.active = active;
     }
-    if (event instanceof Event.UsageReported reported) {
+
+    @Override
+    public void usageReported(Event.UsageReported reported) {
       tokensByModel.merge(reported.model(), reported.usage(), (a, b) -> new TokenUsage(a.inputTokens() + b.inputTokens(),
           a.outputTokens() + b.outputTokens()));
-    } else if (event instanceof Event.TabRestored restored) {
+    }
+
+    @Override
+    public void tabRestored(Event.TabRestored restored) {
       restore(restored);
-    } else if (event instanceof Event.TurnStarted started) {
-      turnStarted(started);
-    } else if (event instanceof Event.ReasoningDelta reasoning) {
+    }
+
+    @Override
+    public void turnStarted(Event.TurnStarted started) {
+      TabState.this.turnStarted(started);
+    }
+
+    @Override
+    public void reasoningDelta(Event.ReasoningDelta reasoning) {
       if (thought == null) {
         thought = new Blocks.Reasoning(reasoning.checkpoint(), reasoningShown);
         answer = null;
         add(thought);
       }
       thought.append(reasoning.text());
-    } else if (event instanceof Event.AssistantDelta delta) {
+    }
+
+    @Override
+    public void assistantDelta(Event.AssistantDelta delta) {
       thought = null;
       if (answer == null) {
         answer = new Blocks.Answer(delta.checkpoint());
         add(answer);
       }
       answer.append(delta.text());
-    } else if (event instanceof Event.ToolCallProposed proposed) {
+    }
+
+    @Override
+    public void toolCallProposed(Event.ToolCallProposed proposed) {
       answer = null;
       thought = null;
       Blocks.ToolUse use = new Blocks.ToolUse(proposed.checkpoint(), proposed.call().id(), proposed.call().name(),
@@ -382,7 +406,10 @@ public final class TabState {
         pending = new PendingApproval(proposed.checkpoint(), proposed.call(), proposed.summary(), proposed.preview(), false);
         pendingSince = clock.instant();
       }
-    } else if (event instanceof Event.ToolCallFinished finished) {
+    }
+
+    @Override
+    public void toolCallFinished(Event.ToolCallFinished finished) {
       Blocks.ToolUse use = toolUses.get(finished.call().id());
       if (use != null) {
         use.finish(finished.result(), finished.isError());
@@ -390,65 +417,129 @@ public final class TabState {
       if (pending != null && pending.call().id().equals(finished.call().id())) {
         pending = null;
       }
-    } else if (event instanceof Event.ToolOutput output) {
+    }
+
+    @Override
+    public void toolOutput(Event.ToolOutput output) {
       Blocks.ToolUse use = toolUses.get(output.id());
       if (use != null) {
         use.live(output.text());
       }
-    } else if (event instanceof Event.SteeringQueued queued) {
+    }
+
+    @Override
+    public void steeringQueued(Event.SteeringQueued queued) {
       steeringQueue.add(queued.text());
-    } else if (event instanceof Event.SteeringFolded folded) {
+    }
+
+    @Override
+    public void steeringFolded(Event.SteeringFolded folded) {
       steeringQueue.remove(folded.text());
       answer = null;
       add(new Blocks.Steering(folded.checkpoint(), dev.waymark.core.context.Mentions.typed(folded.text())));
-    } else if (event instanceof Event.CheckpointCreated created) {
+    }
+
+    @Override
+    public void checkpointCreated(Event.CheckpointCreated created) {
       int n = created.checkpoint().number();
       ensureMark(n, created.checkpoint().parent().orElse(-1));
       marks.set(n, marks.get(n).withStatus(created.checkpoint().status(), created.checkpoint().changedFiles()));
-    } else if (event instanceof Event.TurnFinished finished) {
-      turnFinished(finished, active);
-    } else if (event instanceof Event.CheckpointRestored restored) {
+    }
+
+    @Override
+    public void turnFinished(Event.TurnFinished finished) {
+      TabState.this.turnFinished(finished, active);
+    }
+
+    @Override
+    public void checkpointRestored(Event.CheckpointRestored restored) {
       restored(restored);
-    } else if (event instanceof Event.CheckpointSaved saved) {
+    }
+
+    @Override
+    public void checkpointSaved(Event.CheckpointSaved saved) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
           + (saved.movedFrom().isPresent() ? ", moved from #" + saved.movedFrom().getAsInt() : "")
           + " (" + saved.ref() + ")."));
-    } else if (event instanceof Event.SaveDeleted deleted) {
+    }
+
+    @Override
+    public void saveDeleted(Event.SaveDeleted deleted) {
       add(new Blocks.Notice(-1, Tone.ACCENT, "Deleted the save \"" + deleted.name() + "\" (" + deleted.ref()
           + "); #" + deleted.checkpoint() + " stays."));
-    } else if (event instanceof Event.ComparisonReady compared) {
+    }
+
+    @Override
+    public void comparisonReady(Event.ComparisonReady compared) {
       if (compared.comparison().isEmpty()) {
         add(new Blocks.Notice(-1, Tone.MUTED, compared.comparison().from() + " and " + compared.comparison().to()
             + " hold the same files."));
       } else {
         comparisonToShow = compared.comparison();
       }
-    } else if (event instanceof Event.Exported exported) {
+    }
+
+    @Override
+    public void exported(Event.Exported exported) {
       add(new Blocks.Notice(-1, Tone.ACCENT, exported.export().summary()));
-    } else if (event instanceof Event.DiffReady diff) {
+    }
+
+    @Override
+    public void diffReady(Event.DiffReady diff) {
       if (diff.diff().isEmpty()) {
         add(new Blocks.Notice(-1, Tone.MUTED, "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));
       } else {
         diffToShow = diff.diff();
       }
-    } else if (event instanceof Event.CheckpointsListed listed) {
+    }
+
+    @Override
+    public void checkpointsListed(Event.CheckpointsListed listed) {
       add(new Blocks.Notice(-1, Tone.NORMAL, listing(listed)));
-    } else if (event instanceof Event.ViewMoved moved) {
+    }
+
+    @Override
+    public void viewMoved(Event.ViewMoved moved) {
       viewed = moved.live() ? -1 : moved.checkpoint();
-    } else if (event instanceof Event.ContextUsed used) {
+    }
+
+    @Override
+    public void contextUsed(Event.ContextUsed used) {
       contextUsed = Optional.of(used);
-    } else if (event instanceof Event.Compacting compacting) {
+    }
+
+    @Override
+    public void compacting(Event.Compacting compacting) {
       answer = null;
       add(new Blocks.Notice(compacting.checkpoint(), Tone.WARNING, "! " + compacting.reason()));
-    } else if (event instanceof Event.Warning warning) {
+    }
+
+    @Override
+    public void warning(Event.Warning warning) {
       add(new Blocks.Notice(-1, Tone.WARNING, "! " + warning.message()));
-    } else if (event instanceof Event.BranchRefused refused) {
+    }
+
+    @Override
+    public void branchRefused(Event.BranchRefused refused) {
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ Not sent: branching from #" + refused.from() + " would overwrite "
           + String.join(", ", refused.result().conflicts()) + ", changed since and clashing with it. Nothing changed; "
           + "the message is back in the input."));
       branchRefused = refused;
-    } else if (event instanceof Event.Error error) {
+    }
+
+    @Override
+    public void error(Event.Error error) {
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ " + error.message()));
+    }
+
+    @Override
+    public void waiting(Event.Waiting waiting) {
+      // shown in the footer until the next event
+    }
+
+    @Override
+    public void settingsChanged(Event.SettingsChanged changed) {
+      // the tab's model and mode are read from its session for the footer
     }
   }
 
