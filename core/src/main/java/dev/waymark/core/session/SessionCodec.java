@@ -33,18 +33,32 @@ public final class SessionCodec {
   /** What the record of one tab holds besides its tree and memory. */
   public record TabInfo(String title, String provider, String input) {}
 
+  /**
+   * What a tab is made of when it is saved, as values taken from it at one moment: its tree, its
+   * conversation, its model and approval mode, and what the interface shows of it.
+   */
+  public record TabValues(CheckpointTree.Snapshot tree, TabSession.Memory memory, String model, String approval,
+      TabInfo info) {}
+
+  /** The values of {@code session} now, with the interface's {@code info}; never waits on a turn writing to the tree. */
+  public static TabValues valuesOf(TabSession session, TabInfo info) {
+    return new TabValues(session.snapshot().tree(), session.memory(), session.settings().model(),
+        session.settings().approval().label(), info);
+  }
+
   /** A tab's record: its tree snapshot and memory, with the UI's title and input. */
-  public static SessionFile.Tab capture(TabSession session, TabInfo info) {
-    return capture(session, info, Map.of());
+  public static SessionFile.Tab capture(TabValues tab) {
+    return capture(tab, Map.of());
   }
 
   /**
    * A tab's record, with {@code transcript}: the events each checkpoint's turn showed (see
    * {@link SessionFile.Entry}); a checkpoint without one is written without a transcript.
    */
-  public static SessionFile.Tab capture(TabSession session, TabInfo info, Map<Integer, List<Event>> transcript) {
-    CheckpointTree.Snapshot snapshot = session.snapshot().tree(); // never waits on a turn writing to the tree
-    TabSession.Memory memory = session.memory();
+  public static SessionFile.Tab capture(TabValues tab, Map<Integer, List<Event>> transcript) {
+    CheckpointTree.Snapshot snapshot = tab.tree();
+    TabSession.Memory memory = tab.memory();
+    TabInfo info = tab.info();
     List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       List<SessionFile.Change> changes = new ArrayList<>();
@@ -63,9 +77,8 @@ public final class SessionCodec {
     }
     Map<String, String> saves = new TreeMap<>();
     snapshot.saves().forEach((name, commit) -> saves.put(name, commit.name()));
-    return new SessionFile.Tab(snapshot.tabId(), info.title(), info.provider(), session.settings().model(), info.input(),
-        snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves, null, session.settings().approval().label(),
-        null);
+    return new SessionFile.Tab(snapshot.tabId(), info.title(), info.provider(), tab.model(), info.input(),
+        snapshot.live(), snapshot.filesAt(), snapshot.redo(), checkpoints, saves, null, tab.approval(), null);
   }
 
   /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */

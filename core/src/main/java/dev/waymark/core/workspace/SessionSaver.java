@@ -206,8 +206,8 @@ final class SessionSaver {
     String activeTab = null;
     for (WorkspaceTab tab : tabs.get()) {
       String input = tab == drafted ? draft : tab.input();
-      SessionFile.Tab captured = SessionCodec.capture(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, input),
-          tab.transcript().copy()).withClosed(tab.closed()).withSubagentOf(tab.subagentOf());
+      SessionFile.Tab captured = SessionCodec.capture(
+          SessionCodec.valuesOf(tab.session(), new SessionCodec.TabInfo(tab.title(), provider, input)), tab.transcript().copy()).withClosed(tab.closed()).withSubagentOf(tab.subagentOf());
       SessionFile.Tab record = tab.kept().map(k -> captured.withSettings(k.provider(), k.model(), k.approval()))
           .orElse(captured);
       empty &= record.checkpoints().size() <= 1 && (input == null || input.isBlank());

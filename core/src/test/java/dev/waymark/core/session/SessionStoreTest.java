@@ -104,7 +104,7 @@ class SessionStoreTest {
   private SessionFile saveAll(List<TabSession> tabs) {
     List<SessionFile.Tab> records = new ArrayList<>();
     for (TabSession t : tabs) {
-      records.add(SessionCodec.capture(t, new SessionCodec.TabInfo("title " + t.checkpoints().tabId(), "scripted", "typed")));
+      records.add(SessionCodec.capture(SessionCodec.valuesOf(t, new SessionCodec.TabInfo("title " + t.checkpoints().tabId(), "scripted", "typed"))));
     }
     SessionFile file = new SessionFile(SessionStore.SCHEMA_VERSION, sessions.newId(), "work", project.toString(),
         sessions.now(), sessions.now(), records.get(0).tabId(), records);
