@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ForkJoinPool;
 import org.eclipse.jgit.ignore.IgnoreNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -132,6 +131,7 @@ public final class ProjectWalker {
   private final Path root;
   private final boolean posix;
   private final ExclusionRules exclusions;
+  private final CaptureThreads threads;
   private volatile Kept kept = Kept.NONE;
 
   public ProjectWalker(Path root) {
@@ -144,9 +144,20 @@ public final class ProjectWalker {
   }
 
   public ProjectWalker(Path root, List<String> exclusions, IgnoreContext context) {
+    this(root, exclusions, context, CaptureThreads.PROCESS);
+  }
+
+  /** A walker whose {@link #scan}s run on {@code threads}, whoever owns them. */
+  public ProjectWalker(Path root, List<String> exclusions, IgnoreContext context, CaptureThreads threads) {
     this.root = root;
     this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
     this.exclusions = new ExclusionRules(root, exclusions, context);
+    this.threads = threads;
+  }
+
+  /** The threads this walker scans on: a watch that goes with its scans registers on them too. */
+  public CaptureThreads threads() {
+    return threads;
   }
 
   /**
@@ -237,7 +248,7 @@ public final class ProjectWalker {
     List<DirectoryScan.Found> found;
     try {
       DirectoryScan.Scan scan = new DirectoryScan.Scan(root, exclusions, rules, visitor, () -> kept);
-      found = WALKERS.invoke(new DirectoryScan(scan, dir, exclusions.framesAbove(dir, rules),
+      found = threads.walkers().invoke(new DirectoryScan(scan, dir, exclusions.framesAbove(dir, rules),
           exclusions.inheritedAt(dir, rules, kept)));
     } catch (UncheckedIOException e) {
       throw e.getCause();
@@ -267,17 +278,6 @@ public final class ProjectWalker {
     List<ExclusionRules.Frame> frames = exclusions.framesIn(parent, rules);
     return exclusions.decide(path, name, stat, frames, inherited, keeps);
   }
-
-  /**
-   * The walk's own threads, one per core: the common pool leaves one core out (for the caller,
-   * which here only waits), so on two cores it would walk on one.
-   */
-  private static final ForkJoinPool WALKERS = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
-    var thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-    thread.setName("waymark-walk-" + thread.getPoolIndex());
-    thread.setDaemon(true);
-    return thread;
-  }, null, false);
 
   /** Reads attributes without following a link: POSIX ones (with permissions) where supported. */
   public BasicFileAttributes attributes(Path file) throws IOException {
