@@ -29,7 +29,7 @@ class StaticStateTest {
   private static final Map<String, String> ALLOWED = Map.ofEntries(
       // the named executors: the one place a thread pool may be static
       Map.entry("dev.waymark.core.checkpoint.project.CaptureThreads.PROCESS",
-          "the process's walk and watch threads; a store or test may make its own"),
+          "walk and watch threads for a walker given none; each store's capture has its own"),
       Map.entry("dev.waymark.core.checkpoint.shell.Scanner.BESIDE",
           "a thread per task, no pool; to join CaptureThreads once the Scanner split of #38 (h38shell) lands"),
       // in-process halves of file locks: a lock file is per process, so what one JVM holds must be one map for the JVM

@@ -8,16 +8,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The named executors of the change capture: the threads a scan walks the project on, and those
- * that register a watched tree's directories ahead of the walk. The process has one set,
- * {@link #PROCESS}, which a {@link ProjectWalker} uses unless it is given another (and its
- * {@code TreeWatch} with it); whoever makes a set of its own closes it. The only place in the
- * engine where a thread pool is static (the rules test {@code StaticStateTest} says so).
+ * that register a watched tree's directories ahead of the walk. Each store's capture owns a set
+ * and stops it when the store closes; a {@link ProjectWalker} given none uses the process's,
+ * {@link #PROCESS} (the tools' walks never need it: they walk on the caller's thread). The only
+ * place in the engine where a thread pool is static (the rules test {@code StaticStateTest}).
+ * Threads are made as they are first needed and end after a minute idle.
  */
 public final class CaptureThreads implements AutoCloseable {
-  /** The process's threads: daemons, made as they are first needed, never closed. */
+  /** The process's threads, for a walker given none: never closed. */
   public static final CaptureThreads PROCESS = new CaptureThreads();
 
   private static final int REGISTRARS = 4;
+  private static final long IDLE_SECONDS = 60;
 
   private final ForkJoinPool walkers;
   private final ThreadPoolExecutor registrars;
@@ -30,12 +32,13 @@ public final class CaptureThreads implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     }, null, false);
-    registrars = new ThreadPoolExecutor(REGISTRARS, REGISTRARS, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+    registrars = new ThreadPoolExecutor(REGISTRARS, REGISTRARS, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         task -> {
           Thread thread = new Thread(task, "waymark-watch-register");
           thread.setDaemon(true);
           return thread;
         });
+    registrars.allowCoreThreadTimeOut(true); // a store idle for long holds no thread
   }
 
   /** Where a scan's directories are listed and stat'ed, one task per directory. */
