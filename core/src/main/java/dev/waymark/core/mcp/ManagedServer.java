@@ -23,7 +23,12 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One configured server: its connection, tools, state and last error. */
+/**
+ * One configured server of {@link McpServers}: its connection, tools, state and last error; its
+ * start, its one restart after a crash, and the calls and requests made to it, each given up past
+ * its timeout. Its state is kept under its own monitor; what went wrong is told to the servers'
+ * listeners through {@code problems}.
+ */
 final class ManagedServer implements McpTool.Server {
   private static final Logger LOG = LoggerFactory.getLogger(ManagedServer.class);
   private static final long POLL_MILLIS = 100;

@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.eclipse.jgit.ignore.IgnoreNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,7 +96,7 @@ public final class ProjectWalker {
     boolean below(String dir);
 
     /** What git tracks: {@code paths}, sorted, asked for only when a rule leaves something out. */
-    static Kept tracked(java.util.function.Supplier<java.util.NavigableSet<String>> paths) {
+    static Kept tracked(Supplier<NavigableSet<String>> paths) {
       return new Kept() {
         @Override
         public boolean file(String path, FileStat stat) {
@@ -109,7 +111,7 @@ public final class ProjectWalker {
     }
 
     /** Whether the sorted {@code paths} hold one below the directory {@code dir}. */
-    static boolean holdsBelow(java.util.NavigableSet<String> paths, String dir) {
+    static boolean holdsBelow(NavigableSet<String> paths, String dir) {
       String inside = dir + "/";
       String next = paths.ceiling(inside);
       return next != null && next.startsWith(inside);
