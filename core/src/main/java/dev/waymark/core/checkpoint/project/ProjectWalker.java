@@ -1,10 +1,8 @@
 package dev.waymark.core.checkpoint.project;
 
 import dev.waymark.core.checkpoint.lib.FileStat;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,13 +10,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveTask;
+import java.util.function.Supplier;
 import org.eclipse.jgit.ignore.IgnoreNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +96,7 @@ public final class ProjectWalker {
     boolean below(String dir);
 
     /** What git tracks: {@code paths}, sorted, asked for only when a rule leaves something out. */
-    static Kept tracked(java.util.function.Supplier<java.util.NavigableSet<String>> paths) {
+    static Kept tracked(Supplier<NavigableSet<String>> paths) {
       return new Kept() {
         @Override
         public boolean file(String path, FileStat stat) {
@@ -114,7 +111,7 @@ public final class ProjectWalker {
     }
 
     /** Whether the sorted {@code paths} hold one below the directory {@code dir}. */
-    static boolean holdsBelow(java.util.NavigableSet<String> paths, String dir) {
+    static boolean holdsBelow(NavigableSet<String> paths, String dir) {
       String inside = dir + "/";
       String next = paths.ceiling(inside);
       return next != null && next.startsWith(inside);
@@ -135,10 +132,8 @@ public final class ProjectWalker {
 
   private final Path root;
   private final boolean posix;
-  private final IgnoreNode exclusions;
-  /** Where the project sits in the enclosing git work tree ("" at its root, or without one); ignore patterns are relative to that. */
-  private final String prefix;
-  private final List<Frame> outer;
+  private final ExclusionRules exclusions;
+  private final CaptureThreads threads;
   private volatile Kept kept = Kept.NONE;
 
   public ProjectWalker(Path root) {
@@ -151,21 +146,20 @@ public final class ProjectWalker {
   }
 
   public ProjectWalker(Path root, List<String> exclusions, IgnoreContext context) {
+    this(root, exclusions, context, CaptureThreads.PROCESS);
+  }
+
+  /** A walker whose {@link #scan}s run on {@code threads}, whoever owns them. */
+  public ProjectWalker(Path root, List<String> exclusions, IgnoreContext context, CaptureThreads threads) {
     this.root = root;
     this.posix = root.getFileSystem().supportedFileAttributeViews().contains("posix");
-    IgnoreNode node = new IgnoreNode();
-    try {
-      node.parse("settings", new ByteArrayInputStream(String.join("\n", exclusions).getBytes(StandardCharsets.UTF_8)));
-    } catch (IOException e) {
-      throw new IllegalStateException(e); // reading from memory
-    }
-    this.exclusions = node.getRules().isEmpty() ? null : node;
-    this.prefix = context.projectPrefix();
-    List<Frame> frames = new ArrayList<>();
-    for (IgnoreSource source : context.sources()) {
-      frames.add(new Frame(source.prefix(), source.node(), source.kind()));
-    }
-    this.outer = List.copyOf(frames);
+    this.exclusions = new ExclusionRules(root, exclusions, context);
+    this.threads = threads;
+  }
+
+  /** The threads this walker scans on: a watch that goes with its scans registers on them too. */
+  public CaptureThreads threads() {
+    return threads;
   }
 
   /**
@@ -209,7 +203,7 @@ public final class ProjectWalker {
    */
   public void walk(String start, Visitor visitor) throws IOException {
     // start is walked whole even inside a left-out directory: it was asked for
-    walkDirectory(start, framesAbove(start, null), null, new Lister<BasicFileAttributes>() {
+    walkDirectory(start, exclusions.framesAbove(start, null), null, new Lister<BasicFileAttributes>() {
       @Override
       public BasicFileAttributes read(Path file) throws IOException {
         return attributes(file);
@@ -253,20 +247,21 @@ public final class ProjectWalker {
    * under the ignore rules of its ancestors; {@code dir} itself is not reported.
    */
   public void scanFrom(String dir, IgnoreRules rules, StatVisitor visitor) throws IOException {
-    List<Found> found;
+    List<DirectoryScan.Found> found;
     try {
-      // one task per directory, on every core: the walk is a stat per file, as git's preload-index
-      found = WALKERS.invoke(new ScanTask(dir, framesAbove(dir, rules), rules, visitor, inheritedAt(dir, rules)));
+      DirectoryScan.Scan scan = new DirectoryScan.Scan(root, exclusions, rules, visitor, () -> kept);
+      found = threads.walkers().invoke(new DirectoryScan(scan, dir, exclusions.framesAbove(dir, rules),
+          exclusions.inheritedAt(dir, rules, kept)));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    for (Found f : found) {
-      if (f.why != null) {
-        visitor.excluded(f.path, f.stat, f.why);
-      } else if (f.stat.directory()) {
-        visitor.directory(f.path, f.stat);
+    for (DirectoryScan.Found f : found) {
+      if (f.why() != null) {
+        visitor.excluded(f.path(), f.stat(), f.why());
+      } else if (f.stat().directory()) {
+        visitor.directory(f.path(), f.stat());
       } else {
-        visitor.entry(f.path, f.stat);
+        visitor.entry(f.path(), f.stat());
       }
     }
   }
@@ -281,134 +276,9 @@ public final class ProjectWalker {
     String name = path.substring(slash + 1);
     Kept keeps = kept;
     // a left-out directory above, entered for what it keeps, leaves out the rest of what is in it
-    Exclusion inherited = inheritedAt(parent, rules);
-    List<Frame> frames = framesIn(parent, rules);
-    return decide(path, name, stat, frames, inherited, keeps);
-  }
-
-  /**
-   * Why the entry {@code path} ({@code name}, as {@code stat}) is left out, under the ignore
-   * {@code frames} of its directory, inside a left-out directory entered for what it keeps
-   * ({@code inherited}, else null); null when it is walked.
-   */
-  private Exclusion decide(String path, String name, FileStat stat, List<Frame> frames, Exclusion inherited, Kept keeps) {
-    boolean isDir = stat.directory();
-    if (name.equals(".git")) {
-      return Exclusion.BUILT_IN;
-    }
-    Exclusion why = inherited != null ? inherited : rule(path, name, isDir, frames);
-    // asked only of what a rule leaves out: most walks never need the index
-    return why == null || (isDir ? keeps.below(path) : keeps.file(path, stat)) ? null : why;
-  }
-
-  /** The rule that leaves {@code path} out, whatever is kept; null when none does. */
-  private Exclusion rule(String path, String name, boolean isDir, List<Frame> frames) {
-    if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
-      return Exclusion.BUILT_IN;
-    }
-    if (exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) {
-      return Exclusion.SETTINGS;
-    }
-    return ignored(frames, prefix + path, isDir);
-  }
-
-  /** The ignore frames that apply inside {@code dir} from its ancestors (not from {@code dir} itself). */
-  private List<Frame> framesAbove(String dir, IgnoreRules rules) {
-    List<Frame> frames = new ArrayList<>(outer);
-    if (dir.isEmpty()) {
-      return frames;
-    }
-    String[] segments = dir.split("/");
-    StringBuilder ancestor = new StringBuilder();
-    for (int i = 0; i < segments.length; i++) {
-      String at = ancestor.length() == 0 ? "" : ancestor.substring(0, ancestor.length() - 1);
-      IgnoreNode node = IgnoreRules.nodeOf(at, at.isEmpty() ? root : root.resolve(at), rules);
-      if (node != null) {
-        frames.add(new Frame(prefix + ancestor, node, Exclusion.IGNORED));
-      }
-      ancestor.append(segments[i]).append('/');
-    }
-    return frames;
-  }
-
-  /**
-   * The walk's own threads, one per core: the common pool leaves one core out (for the caller,
-   * which here only waits), so on two cores it would walk on one.
-   */
-  private static final ForkJoinPool WALKERS = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), pool -> {
-    var thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-    thread.setName("waymark-walk-" + thread.getPoolIndex());
-    thread.setDaemon(true);
-    return thread;
-  }, null, false);
-
-  private record Found(String path, FileStat stat, Exclusion why) {}
-
-  /** Scans one directory; its subdirectories run as tasks of their own. */
-  private final class ScanTask extends RecursiveTask<List<Found>> {
-    private final String dir;
-    private final List<Frame> frames;
-    private final IgnoreRules rules;
-    private final StatVisitor visitor;
-    /** The rule leaving out this directory (entered for what it keeps), else null. */
-    private final Exclusion inherited;
-
-    ScanTask(String dir, List<Frame> frames, IgnoreRules rules, StatVisitor visitor, Exclusion inherited) {
-      this.dir = dir;
-      this.frames = frames;
-      this.rules = rules;
-      this.visitor = visitor;
-      this.inherited = inherited;
-    }
-
-    @Override
-    protected List<Found> compute() {
-      visitor.entering(dir);
-      Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
-      String dirPrefix = dir.isEmpty() ? "" : dir + "/";
-      List<Frame> here = frames;
-      IgnoreNode node = IgnoreRules.nodeOf(dir, dirPath, rules);
-      if (node != null) {
-        here = new ArrayList<>(frames);
-        here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
-      }
-      Kept keeps = kept;
-      List<Found> found = new ArrayList<>();
-      List<ScanTask> subdirectories = new ArrayList<>();
-      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
-        for (Path child : stream) {
-          String name = child.getFileName().toString();
-          String path = dirPrefix + name;
-          FileStat stat = FileStat.read(child);
-          if (stat == FileStat.MISSING) {
-            continue; // gone since the listing
-          }
-          boolean isDir = stat.directory();
-          Exclusion why = unnameable(name, child, dirPath) ? Exclusion.NOT_UTF8
-              : decide(path, name, stat, here, inherited, keeps);
-          if (why != null) {
-            found.add(new Found(path, stat, why));
-          } else if (isDir) {
-            found.add(new Found(path, stat, null));
-            visitor.found(path);
-            Exclusion inside = inherited != null ? inherited : rule(path, name, true, here);
-            ScanTask task = new ScanTask(path, here, rules, visitor, inside);
-            task.fork();
-            subdirectories.add(task);
-          } else {
-            found.add(new Found(path, stat, null));
-          }
-        }
-      } catch (NoSuchFileException gone) {
-        // removed while the scan ran: as if it had not been there
-      } catch (IOException e) {
-        LOG.debug("cannot list {}: {}", dirPath, e.toString());
-      }
-      for (ScanTask task : subdirectories) {
-        found.addAll(task.join());
-      }
-      return found;
-    }
+    Exclusion inherited = exclusions.inheritedAt(parent, rules, keeps);
+    List<ExclusionRules.Frame> frames = exclusions.framesIn(parent, rules);
+    return exclusions.decide(path, name, stat, frames, inherited, keeps);
   }
 
   /** Reads attributes without following a link: POSIX ones (with permissions) where supported. */
@@ -435,16 +305,11 @@ public final class ProjectWalker {
 
   /** Returns false when the visitor ended the walk. */
   /** {@code inherited}: the rule leaving out {@code dir}, entered for what it keeps (else null). */
-  private <A> boolean walkDirectory(String dir, List<Frame> frames, Exclusion inherited, Lister<A> lister,
+  private <A> boolean walkDirectory(String dir, List<ExclusionRules.Frame> frames, Exclusion inherited, Lister<A> lister,
       EntrySink<A> entries, ExcludedSink<A> excludedEntries, IgnoreRules rules) throws IOException {
     Path dirPath = dir.isEmpty() ? root : root.resolve(dir);
     String dirPrefix = dir.isEmpty() ? "" : dir + "/";
-    List<Frame> here = frames;
-    IgnoreNode node = IgnoreRules.nodeOf(dir, dirPath, rules);
-    if (node != null) {
-      here = new ArrayList<>(frames);
-      here.add(new Frame(prefix + dirPrefix, node, Exclusion.IGNORED));
-    }
+    List<ExclusionRules.Frame> here = exclusions.framesHere(frames, dir, rules);
     TreeMap<String, Path> children = new TreeMap<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dirPath)) {
       for (Path child : stream) {
@@ -470,7 +335,7 @@ public final class ProjectWalker {
         excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
         continue;
       }
-      Exclusion why = inherited != null ? inherited : rule(path, name, isDir, here);
+      Exclusion why = inherited != null ? inherited : exclusions.rule(path, name, isDir, here);
       // asked only of what a rule leaves out: most walks never need the index
       if (why != null && (name.equals(".git") || !(isDir ? kept.below(path) : kept.file(path, FileStat.MISSING)))) {
         excludedEntries.excluded(path, child.getValue(), attributes, why);
@@ -492,45 +357,4 @@ public final class ProjectWalker {
   static boolean unnameable(String name, Path child, Path dir) {
     return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
   }
-
-  /** The kind of ignore file whose rule decides {@code path}, when that rule ignores it; null otherwise. */
-  private static Exclusion ignored(List<Frame> frames, String path, boolean isDir) {
-    for (int i = frames.size() - 1; i >= 0; i--) {
-      Frame frame = frames.get(i);
-      if (frame.node == null || !path.startsWith(frame.prefix)) {
-        continue;
-      }
-      Boolean verdict = frame.node.checkIgnored(path.substring(frame.prefix.length()), isDir);
-      if (verdict != null) {
-        return verdict ? frame.kind : null;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * The rule leaving out {@code dir} or a directory above it, which a scan entered only for what it
-   * keeps; null when none does. What else is in it stays left out by that rule.
-   */
-  private Exclusion inheritedAt(String dir, IgnoreRules rules) {
-    if (dir.isEmpty() || kept == Kept.NONE) {
-      return null;
-    }
-    int slash = dir.lastIndexOf('/');
-    String parent = slash < 0 ? "" : dir.substring(0, slash);
-    Exclusion above = inheritedAt(parent, rules);
-    return above != null ? above : rule(dir, dir.substring(slash + 1), true, framesIn(parent, rules));
-  }
-
-  /** The ignore frames that apply to the entries of {@code dir}: its ancestors' and its own. */
-  private List<Frame> framesIn(String dir, IgnoreRules rules) {
-    List<Frame> frames = new ArrayList<>(framesAbove(dir, rules));
-    IgnoreNode node = IgnoreRules.nodeOf(dir, dir.isEmpty() ? root : root.resolve(dir), rules);
-    if (node != null) {
-      frames.add(new Frame(prefix + (dir.isEmpty() ? "" : dir + "/"), node, Exclusion.IGNORED));
-    }
-    return frames;
-  }
-
-  private record Frame(String prefix, IgnoreNode node, Exclusion kind) {}
 }

@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.project.CaptureThreads;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
@@ -50,6 +51,8 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
   private final CommandJobs.ComparedCapture asJobsCapture;
   private final ShellRecovery recovery;
   private final NestedProjects nested;
+  /** The store's walk and watch threads: stopped with it. */
+  private final CaptureThreads threads = new CaptureThreads();
 
   public ShellChangeTracker(Path root, ShadowRepository repo, List<String> exclusions, Path storeDir,
       DirectoryModes directoryModes, WriteLog writeLog, CommandJobs jobs) {
@@ -57,7 +60,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     this.repo = repo;
     this.userGit = UserGitRepository.find(root);
     ProjectWalker walker = new ProjectWalker(root, exclusions,
-        userGit.map(UserGitRepository::ignoreContext).orElse(ProjectWalker.IgnoreContext.NONE));
+        userGit.map(UserGitRepository::ignoreContext).orElse(ProjectWalker.IgnoreContext.NONE), threads);
     this.journal = journalOf(storeDir);
     this.scanner = new Scanner(root, repo, walker, userGit,
         userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects"))), storeDir, journal,
@@ -476,5 +479,6 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
   public synchronized void close() {
     scanner.close();
     userGit.ifPresent(UserGitRepository::close);
+    threads.close();
   }
 }

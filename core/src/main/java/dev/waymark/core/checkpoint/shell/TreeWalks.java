@@ -115,7 +115,7 @@ final class TreeWalks {
         watch.close();
         watchesStopped++;
       }
-      watch = watchesStopped < MAX_WATCH_RESTARTS ? TreeWatch.start(root, cookies).orElse(null) : null;
+      watch = watchesStopped < MAX_WATCH_RESTARTS ? TreeWatch.start(root, cookies, walker.threads().registrars()).orElse(null) : null;
     }
     OptionalLong mark = watch == null ? OptionalLong.empty()
         : watch.sync().map(OptionalLong::of).orElse(OptionalLong.empty());

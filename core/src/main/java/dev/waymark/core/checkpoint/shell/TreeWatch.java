@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.checkpoint.project.CaptureThreads;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +44,6 @@ public final class TreeWatch implements AutoCloseable {
   private static final long COOKIE_WAIT_MILLIS = 2_000;
   /** Touched paths kept (the oldest are forgotten past it, and scans older than them walk the whole tree): bounds its memory. */
   private static final int MAX_TOUCHED = 200_000;
-  /** Threads that register directories ahead of a walk entering them. */
-  private static final java.util.concurrent.ExecutorService REGISTRARS = java.util.concurrent.Executors.newFixedThreadPool(4,
-      task -> {
-        Thread thread = new Thread(task, "waymark-watch-register");
-        thread.setDaemon(true);
-        return thread;
-      });
   /** Set to {@code false} (system property) to scan the whole tree at every command. */
   public static final String ENABLED_PROPERTY = "waymark.watch";
 
@@ -68,22 +63,33 @@ public final class TreeWatch implements AutoCloseable {
   private volatile boolean broken;
 
   private final int maxTouched;
+  /** Threads that register directories ahead of a walk entering them. */
+  private final Executor registrars;
 
-  private TreeWatch(Path root, Path cookies, WatchService service, WatchKey cookieKey, int maxTouched) {
+  private TreeWatch(Path root, Path cookies, WatchService service, WatchKey cookieKey, int maxTouched,
+      Executor registrars) {
     this.maxTouched = maxTouched;
+    this.registrars = registrars;
     this.root = root;
     this.cookies = cookies;
     this.service = service;
     this.cookieKey = cookieKey;
   }
 
-  /** A watch of {@code root}, with its cookies in {@code cookies}; empty where it would not help. */
-  public static Optional<TreeWatch> start(Path root, Path cookies) {
-    return start(root, cookies, MAX_TOUCHED);
+  /**
+   * A watch of {@code root}, with its cookies in {@code cookies}, registering directories on
+   * {@code registrars}; empty where it would not help.
+   */
+  public static Optional<TreeWatch> start(Path root, Path cookies, Executor registrars) {
+    return start(root, cookies, MAX_TOUCHED, registrars);
   }
 
-  /** {@link #start(Path, Path)}, keeping at most {@code maxTouched} touched paths. */
+  /** {@link #start(Path, Path, Executor)} on the process's threads, keeping at most {@code maxTouched} touched paths. */
   public static Optional<TreeWatch> start(Path root, Path cookies, int maxTouched) {
+    return start(root, cookies, maxTouched, CaptureThreads.PROCESS.registrars());
+  }
+
+  private static Optional<TreeWatch> start(Path root, Path cookies, int maxTouched, Executor registrars) {
     if (!Boolean.parseBoolean(System.getProperty(ENABLED_PROPERTY, "true"))) {
       return Optional.empty();
     }
@@ -101,7 +107,7 @@ public final class TreeWatch implements AutoCloseable {
         }
       }
       WatchKey cookieKey = cookies.register(service, StandardWatchEventKinds.ENTRY_CREATE);
-      return Optional.of(new TreeWatch(root, cookies, service, cookieKey, maxTouched));
+      return Optional.of(new TreeWatch(root, cookies, service, cookieKey, maxTouched, registrars));
     } catch (IOException | RuntimeException e) {
       LOG.info("no file notifications for {} ({}); each command scans the whole project", root, e.toString());
       if (service != null) {
@@ -143,7 +149,7 @@ public final class TreeWatch implements AutoCloseable {
    * stat calls, and the poller takes several per wake-up.
    */
   public CompletableFuture<Void> registerSoon(String dir) {
-    return CompletableFuture.runAsync(() -> register(dir), REGISTRARS);
+    return CompletableFuture.runAsync(() -> register(dir), registrars);
   }
 
   /** Stops watching what was below {@code dir}, which is gone or no longer a directory of the project. */
