@@ -75,14 +75,10 @@ public final class TabSession implements AutoCloseable {
   private final TabQueue queue;
   private final AtomicReference<TabSnapshot> snapshot;
   private final Command.Handler dispatch = new Dispatch();
-  private volatile boolean closing;
-  private boolean viewToLive; // confined to the queue thread: the next snapshot shows the view back on live
-  /** The tokens the live conversation takes, as last counted; -1 before any count. */
-  private volatile long contextTokens = -1;
+  private final TabState state = new TabState();
+  private final TabParts parts;
   private final ChatModel model;
   private final Path projectRoot;
-  /** Whether the last turn compacted: the next may not compact by itself, so a summary too long cannot loop. */
-  private volatile boolean lastTurnCompacted;
 
   /**
    * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
@@ -140,36 +136,10 @@ public final class TabSession implements AutoCloseable {
         this::emit, hooks);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
-    // what a command's background processes wrote in its layer reaches the project as they end, not at the next prompt
-    tree.onBackgroundEnded(() -> {
-      if (!closing) {
-        queue.later("BackgroundEnded", this::settleBackground);
-      }
-    });
+    this.parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
+        state, this::publish);
+    new BackgroundNotice(parts).watch();
   }
-
-  /** Applies and records what the tab's commands' background processes wrote, now that they ended, and says so. */
-  private void settleBackground() {
-    dev.waymark.core.checkpoint.shell.WorkTreeChanges settled = tree.settleBackground();
-    if (settled.isEmpty()) {
-      return;
-    }
-    List<String> said = new ArrayList<>();
-    for (var change : settled.recorded()) {
-      said.add((!change.before().exists() ? "created " : !change.after().exists() ? "deleted " : "modified ")
-          + change.path());
-    }
-    for (var skipped : settled.skipped()) {
-      said.add(skipped.path() + " (" + skipped.reason() + ")");
-    }
-    int shown = Math.min(said.size(), BACKGROUND_SHOWN);
-    emit(new Event.Warning("Background processes of a shell command ended; what they wrote is applied"
-        + (settled.recorded().isEmpty() ? "" : " and recorded in #" + tree.filesAt()) + ": "
-        + String.join(", ", said.subList(0, shown))
-        + (said.size() > shown ? " and " + (said.size() - shown) + " more" : "") + "."));
-  }
-
-  private static final int BACKGROUND_SHOWN = 5;
 
   /**
    * Runs the tab's hooks from now on ({@link Hooks#NONE}: none), starting with its SessionStart
@@ -191,18 +161,12 @@ public final class TabSession implements AutoCloseable {
     });
   }
 
-  private volatile CheckpointTools.Peers peers = CheckpointTools.Peers.NONE;
-
   /**
    * How this tab finds the other tabs of its session, by id or by place (1 for the first), for
    * commands that name their checkpoints ({@code Compare}, {@code Take}).
    */
   public void peers(Function<String, Optional<CheckpointTree.Snapshot>> lookup) {
-    peers = lookup::apply;
-  }
-
-  private CheckpointTools tools() {
-    return new CheckpointTools(tree, peers, conversation::promptOf);
+    state.peers = lookup::apply;
   }
 
   /** The hooks this tab runs, for /hooks. */
@@ -376,7 +340,7 @@ public final class TabSession implements AutoCloseable {
             conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
                 + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they "
                 + "may hold changes this conversation does not mention.");
-            viewToLive = true;
+            state.viewToLive = true;
           }
           emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
         }
@@ -468,20 +432,20 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void compare(Command.Compare c) {
-      later(c, () -> emit(new Event.ComparisonReady(tools().compare(c))));
+      later(c, () -> emit(new Event.ComparisonReady(parts.tools().compare(c))));
     }
 
     @Override
     public void take(Command.Take c) {
       later(c, () -> {
-        CheckpointTools.Taken taken = tools().take(c);
+        CheckpointTools.Taken taken = parts.tools().take(c);
         noted(taken.result(), taken.label(), taken.told());
       });
     }
 
     @Override
     public void export(Command.Export c) {
-      later(c, () -> emit(new Event.Exported(tools().export(c))));
+      later(c, () -> emit(new Event.Exported(parts.tools().export(c))));
     }
 
     @Override
@@ -532,13 +496,13 @@ public final class TabSession implements AutoCloseable {
   }
 
   private void startTurn(Opening opening) {
-    if (closing) {
+    if (state.closing) {
       LOG.info("not starting a turn: the tab is closing");
       return;
     }
     if (opening.sendsPrompt() && (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live())
         && tooFull()) {
-      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + contextTokens * 100 / settings.get().contextWindow()
+      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + state.contextTokens * 100 / settings.get().contextWindow()
           + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
           + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
           + "then your prompt is sent.");
@@ -560,21 +524,21 @@ public final class TabSession implements AutoCloseable {
     if (opening.sendsPrompt()) {
       Conversation.append(mine, userMessage(opening.prompt(), leftOut));
     }
-    RunningTurn state = new RunningTurn(n);
-    state.mayCompactWhenTooLong = !lastTurnCompacted;
-    steering.started(state);
+    RunningTurn running = new RunningTurn(n);
+    running.mayCompactWhenTooLong = !state.lastTurnCompacted;
+    steering.started(running);
     emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
     if (!leftOut.isEmpty()) {
       emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
     }
-    viewToLive = true;
+    state.viewToLive = true;
     // from here the turn's thread holds the tree
     Opening begun = opening;
     queue.lendTree(() -> {
-      Optional<String> next = runner.run(turn, state, begun, mine, this::publish);
-      lastTurnCompacted = state.compacted;
-      if (state.contextTokens >= 0) {
-        contextTokens = state.contextTokens;
+      Optional<String> next = runner.run(turn, running, begun, mine, this::publish);
+      state.lastTurnCompacted = running.compacted;
+      if (running.contextTokens >= 0) {
+        state.contextTokens = running.contextTokens;
       }
       return next;
     }, text -> startTurn(Opening.prompt(text)));
@@ -603,8 +567,8 @@ public final class TabSession implements AutoCloseable {
   /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
   private boolean tooFull() {
     long window = settings.get().contextWindow();
-    return !lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && contextTokens >= 0
-        && contextTokens * 100 >= window * settings.get().compactPercent();
+    return !state.lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && state.contextTokens >= 0
+        && state.contextTokens * 100 >= window * settings.get().compactPercent();
   }
 
   /** Opens the turn's checkpoint: under live, or as a branch from an earlier one; null when it cannot start. */
@@ -698,7 +662,7 @@ public final class TabSession implements AutoCloseable {
       result.conflicts().forEach(path -> files.add(path + " (overwritten; kept under " + result.rescueTag().orElse("?") + ")"));
       conversation.open(n, Optional.of(Conversation.LABEL + label + "]\n" + what
           + (files.isEmpty() ? "" : "\nFiles changed: " + String.join(", ", files) + ".")));
-      viewToLive = true;
+      state.viewToLive = true;
     }
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
   }
@@ -708,22 +672,22 @@ public final class TabSession implements AutoCloseable {
    * nothing yet, so an estimate, which automatic compaction then goes by too. Called while the tab is idle.
    */
   public Event.ContextUsed contextEstimate() {
-    if (contextTokens < 0) {
-      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+    if (state.contextTokens < 0) {
+      state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
     }
-    return new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true);
+    return new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true);
   }
 
   private void restored(RestoreResult result) {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? draftOnReturn(result) : "";
-    viewToLive |= result.applied();
+    state.viewToLive |= result.applied();
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
       // the provider counts nothing until the next call: an estimate until then
-      contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
-      lastTurnCompacted = false;
-      emit(new Event.ContextUsed(tree.live(), contextTokens, settings.get().contextWindow(), true));
+      state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+      state.lastTurnCompacted = false;
+      emit(new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true));
     }
   }
 
@@ -758,11 +722,11 @@ public final class TabSession implements AutoCloseable {
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */
   private void publish() {
-    boolean toLive = queue.onQueueThread() && viewToLive;
+    boolean toLive = queue.onQueueThread() && state.viewToLive;
     TabSnapshot fresh = TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true));
     snapshot.updateAndGet(old -> toLive || old.view().live() ? fresh : fresh.withView(old.view()));
     if (toLive) {
-      viewToLive = false;
+      state.viewToLive = false;
     }
   }
 
@@ -772,10 +736,10 @@ public final class TabSession implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!closing) {
+    if (!state.closing) {
       hooks.sessionEnd("other"); // outside any turn: what it changes is not recorded
     }
-    closing = true;
+    state.closing = true;
     steering.current().ifPresent(RunningTurn::cancel);
     if (queue.close()) {
       // Another process may open the tab now; a turn that did not end keeps it until this one exits.
