@@ -77,6 +77,9 @@ public final class TabSession implements AutoCloseable {
   private final Command.Handler dispatch = new Dispatch();
   private final TabState state = new TabState();
   private final TabParts parts;
+  private final RestoreCommands restores;
+  private final SaveCommands saves;
+  private final TabSettings tabSettings;
   private final ChatModel model;
   private final Path projectRoot;
 
@@ -138,6 +141,9 @@ public final class TabSession implements AutoCloseable {
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
     this.parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
         state, this::publish);
+    this.restores = new RestoreCommands(parts);
+    this.saves = new SaveCommands(parts);
+    this.tabSettings = new TabSettings(parts);
     new BackgroundNotice(parts).watch();
   }
 
@@ -303,192 +309,98 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void undo(Command.Undo c) {
-      later(c, () -> restored(c.to().isEmpty() ? tree.undo(c.force()) : tree.undoTo(c.to().getAsInt(), c.force())));
+      restores.undo(c);
     }
 
     @Override
     public void redo(Command.Redo c) {
-      later(c, () -> restored(tree.redo(c.force())));
+      restores.redo(c);
     }
 
     @Override
     public void goTo(Command.GoTo c) {
-      later(c, () -> restored(tree.goTo(c.checkpoint(), c.force())));
+      restores.goTo(c);
     }
 
     @Override
     public void goToSaved(Command.GoToSaved c) {
-      later(c, () -> restored(tree.goTo(tree.saved(c.name()), c.force())));
+      restores.goToSaved(c);
     }
 
     @Override
     public void restore(Command.Restore c) {
-      later(c, () -> {
-        if (c.scope() == RestoreScope.BOTH) {
-          restored(tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force()));
-          return;
-        }
-        boolean files = c.scope() == RestoreScope.FILES;
-        List<Integer> wanted = pathTo(c.checkpoint());
-        RestoreResult result = tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force());
-        String label = (files ? "restore files of #" : "restore conversation of #") + c.checkpoint();
-        if (files) {
-          noted(result, label, "The user put the project's files back to how they were at checkpoint #" + c.checkpoint()
-              + "; the conversation above stays as it was, so files it mentions may differ now.");
-        } else {
-          if (result.applied()) {
-            conversation.openAsConversationOf(tree.live(), wanted, Conversation.LABEL + label + "]\nThe user took the "
-                + "conversation back to checkpoint #" + c.checkpoint() + "; the project's files stay as they were, so they "
-                + "may hold changes this conversation does not mention.");
-            state.viewToLive = true;
-          }
-          emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
-        }
-      });
+      restores.restore(c);
     }
 
     @Override
     public void restoreFiles(Command.RestoreFiles c) {
-      later(c, () -> {
-        RestoreResult result = tree.restorePaths(c.checkpoint(), new java.util.TreeSet<>(c.paths()), c.force());
-        noted(result, "restore " + String.join(", ", c.paths()) + " from #" + c.checkpoint(),
-            "The user put these files back to how they were at checkpoint #" + c.checkpoint()
-                + "; every other file stays as it was.");
-      });
+      restores.restoreFiles(c);
     }
 
     @Override
     public void restoreRescued(Command.RestoreRescued c) {
-      later(c, () -> noted(tree.restoreRescued(c.name(), c.force()), "restore rescued " + c.name(),
-          "The user put back file versions Waymark had kept when a forced restore overwrote them (rescued " + c.name()
-              + "); every other file stays as it was."));
+      restores.restoreRescued(c);
     }
 
     @Override
     public void revert(Command.Revert c) {
-      later(c, () -> {
-        RestoreResult result = tree.revert(c.first(), c.last(), new java.util.TreeSet<>(c.paths()), c.force());
-        String range = c.first() == c.last() ? "#" + c.first() : "#" + c.first() + "..#" + c.last();
-        noted(result, "revert " + range + (c.paths().isEmpty() ? "" : " -- " + String.join(" ", c.paths())),
-            "The user reverted the file changes of checkpoint" + (c.first() == c.last() ? " " : "s ") + range
-                + (c.paths().isEmpty() ? "" : " (only " + String.join(", ", c.paths()) + ")")
-                + ": what " + (c.first() == c.last() ? "that turn" : "those turns")
-                + " changed in them was taken back, and every later change was kept.");
-      });
+      restores.revert(c);
     }
 
     @Override
     public void land(Command.Land c) {
-      later(c, () -> {
-        int from = tree.live();
-        var landed = tree.land();
-        List<String> clashed = landed.notLanded().stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": "))))
-            .toList();
-        noted(new RestoreResult(true, from, tree.live(), landed.landed().stream().filter(p -> !clashed.contains(p)).toList(),
-            List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()),
-            "land", "The user landed this tab's view on the project: the project now holds what this tab changed"
-                + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
-                    + " (the user's version kept)")
-                + ". From here the tab works on the project itself.");
-      });
+      restores.land(c);
     }
 
     @Override
     public void discard(Command.Discard c) {
-      later(c, () -> {
-        int from = tree.live();
-        List<String> paths = tree.discard();
-        noted(new RestoreResult(true, from, tree.live(), paths, List.of(), List.of(), Optional.empty(), tree.livePath(),
-            List.of(), "Discarded the view as #"
-                + tree.live()), "discard", "The user discarded this tab's view: its files are the project's again, and "
-                + "what this tab changed before is gone from them (undo brings it back).");
-      });
-    }
-
-    @Override
-    public void save(Command.Save c) {
-      later(c, () -> {
-        java.util.OptionalInt before = java.util.OptionalInt.empty();
-        try {
-          before = java.util.OptionalInt.of(tree.saved(c.name()));
-        } catch (dev.waymark.core.checkpoint.lib.CheckpointException none) {
-          // a new name
-        }
-        var saved = tree.save(c.name(), c.force());
-        if (before.isPresent() && before.getAsInt() == saved.number()) {
-          before = java.util.OptionalInt.empty(); // saved again where it was: nothing moved
-        }
-        emit(new Event.CheckpointSaved(ProtocolViews.checkpoint(saved), c.name(), tree.saveRef(c.name()), before));
-      });
-    }
-
-    @Override
-    public void deleteSave(Command.DeleteSave c) {
-      later(c, () -> {
-        int number = tree.deleteSave(c.name());
-        emit(new Event.SaveDeleted(number, c.name(), tree.saveRef(c.name())));
-      });
-    }
-
-    @Override
-    public void compare(Command.Compare c) {
-      later(c, () -> emit(new Event.ComparisonReady(parts.tools().compare(c))));
+      restores.discard(c);
     }
 
     @Override
     public void take(Command.Take c) {
-      later(c, () -> {
-        CheckpointTools.Taken taken = parts.tools().take(c);
-        noted(taken.result(), taken.label(), taken.told());
-      });
+      restores.take(c);
+    }
+
+    @Override
+    public void save(Command.Save c) {
+      saves.save(c);
+    }
+
+    @Override
+    public void deleteSave(Command.DeleteSave c) {
+      saves.deleteSave(c);
+    }
+
+    @Override
+    public void compare(Command.Compare c) {
+      saves.compare(c);
     }
 
     @Override
     public void export(Command.Export c) {
-      later(c, () -> emit(new Event.Exported(parts.tools().export(c))));
+      saves.export(c);
     }
 
     @Override
     public void diff(Command.Diff c) {
-      later(c, () -> emit(new Event.DiffReady(ProtocolViews.diff(tree.diff(c.checkpoint().orElse(tree.live()))))));
-    }
-
-    // Set at once, on the submitting thread: a second Shift+Tab right after the first must see the first's mode.
-    @Override
-    public void setMode(Command.SetMode c) {
-      ApprovalMode mode;
-      try {
-        mode = ApprovalMode.parse(c.mode());
-      } catch (IllegalArgumentException e) {
-        queue.now("SetMode", () -> { throw e; }); // an Error naming this submission
-        return;
-      }
-      SessionSettings now = settings.updateAndGet(s -> s.withApproval(mode));
-      queue.now("SetMode", () -> changed(now));
-    }
-
-    @Override
-    public void setModel(Command.SetModel c) {
-      String model = c.model() == null ? "" : c.model().strip();
-      if (model.isEmpty() || model.chars().anyMatch(ch -> Character.isWhitespace(ch) || Character.isISOControl(ch))) {
-        queue.now("SetModel", () -> {
-          throw new IllegalArgumentException("a model name is one word, e.g. gpt-4.1-mini; got \"" + c.model() + "\"");
-        });
-        return;
-      }
-      SessionSettings now = settings.updateAndGet(s -> s.withModel(model));
-      queue.now("SetModel", () -> changed(now));
+      saves.diff(c);
     }
 
     @Override
     public void list(Command.List c) {
-      later(c, () -> emit(new Event.CheckpointsListed(ProtocolViews.summaries(tree, conversation::promptOf),
-          tree.live())));
+      saves.list(c);
     }
-  }
 
-  private void changed(SessionSettings now) {
-    emit(new Event.SettingsChanged(now.model(), now.approval().label()));
+    @Override
+    public void setMode(Command.SetMode c) {
+      tabSettings.setMode(c);
+    }
+
+    @Override
+    public void setModel(Command.SetModel c) {
+      tabSettings.setModel(c);
+    }
   }
 
   private void later(Command command, Runnable work) {
@@ -630,19 +542,7 @@ public final class TabSession implements AutoCloseable {
     startTurn(Opening.approved(pending.get(), live));
   }
 
-  /** The live path of checkpoint {@code n}, {@code #0} first. */
-  private List<Integer> pathTo(int n) {
-    java.util.LinkedList<Integer> path = new java.util.LinkedList<>();
-    for (int at = n; at >= 0; at = tree.checkpoint(at).parent()) {
-      path.addFirst(at);
-    }
-    return path;
-  }
 
-  /**
-   * A restore or revert that made a checkpoint of its own: the checkpoint's one message tells the
-   * model what happened and which files changed (its first line is the label lists show).
-   */
   /** The isolated tab's view, read as it is now; null for a tab that works on the project itself. */
   private dev.waymark.core.layer.View isolatedView() {
     try {
@@ -653,19 +553,6 @@ public final class TabSession implements AutoCloseable {
     }
   }
 
-  private void noted(RestoreResult result, String label, String what) {
-    if (result.applied()) {
-      int n = tree.live();
-      List<String> files = new java.util.ArrayList<>();
-      result.written().forEach(path -> files.add(path));
-      result.merged().forEach(path -> files.add(path + " (merged with later edits)"));
-      result.conflicts().forEach(path -> files.add(path + " (overwritten; kept under " + result.rescueTag().orElse("?") + ")"));
-      conversation.open(n, Optional.of(Conversation.LABEL + label + "]\n" + what
-          + (files.isEmpty() ? "" : "\nFiles changed: " + String.join(", ", files) + ".")));
-      state.viewToLive = true;
-    }
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
-  }
 
   /**
    * What the live conversation takes, for a tab brought back from a session: the server has counted
@@ -678,39 +565,7 @@ public final class TabSession implements AutoCloseable {
     return new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true);
   }
 
-  private void restored(RestoreResult result) {
-    Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
-    String draft = result.applied() ? draftOnReturn(result) : "";
-    state.viewToLive |= result.applied();
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
-    if (result.applied()) {
-      // the provider counts nothing until the next call: an estimate until then
-      state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
-      state.lastTurnCompacted = false;
-      emit(new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true));
-    }
-  }
 
-  /**
-   * What comes back into the input when a restore reaches its target: going back (an undo), the
-   * prompt the user typed for the turn it undid (a restore, revert or compaction has none), the
-   * target's child on the way from where the tab was; otherwise what was in the input when the
-   * target was left. The draft kept at a checkpoint is the last
-   * prompt sent from it, which after a branch from there is another branch's prompt.
-   */
-  private String draftOnReturn(RestoreResult result) {
-    int child = result.from();
-    while (child > 0 && tree.checkpoint(child).parent() != result.target()) {
-      child = tree.checkpoint(child).parent();
-    }
-    if (child > 0 && tree.checkpoint(child).parent() == result.target()) {
-      String prompt = conversation.typedPromptOf(child); // never a restore's or a revert's label
-      if (!prompt.isEmpty()) {
-        return prompt;
-      }
-    }
-    return conversation.draft(result.target());
-  }
 
   /**
    * Publishes the tree again, on the tab's queue: a headless command recorded a checkpoint in it
