@@ -1,12 +1,8 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.RestoreResult;
-import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.hook.HookVerdict;
 import dev.waymark.core.hook.Hooks;
-import dev.waymark.core.context.Mentions;
-import dev.waymark.core.context.PromptImages;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
@@ -16,12 +12,9 @@ import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
-import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.protocol.ToolCallView;
-import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +42,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The conversation sent to the model is the system prompt followed by the messages of the
  * checkpoints on the live path, so undo, redo, goto and branch move it together with the files.
+ *
+ * <p>The tab keeps submission, its queue, snapshots and close; the work of its commands is done by
+ * its tasks ({@code TurnStart}, {@code RestoreCommands}, {@code SaveCommands}, {@code TabSettings},
+ * {@code BackgroundNotice}), all built from one {@link TabParts}.
  */
 public final class TabSession implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabSession.class);
@@ -71,17 +68,11 @@ public final class TabSession implements AutoCloseable {
   /** What SessionStart hooks said, which the system prompt carries from then on. */
   private volatile String hookContext = "";
   private final Permissions permissions;
-  private final TurnRunner runner;
   private final TabQueue queue;
   private final AtomicReference<TabSnapshot> snapshot;
-  private final Command.Handler dispatch = new Dispatch();
+  private final Command.Handler dispatch;
   private final TabState state = new TabState();
   private final TabParts parts;
-  private final RestoreCommands restores;
-  private final SaveCommands saves;
-  private final TabSettings tabSettings;
-  private final ChatModel model;
-  private final Path projectRoot;
 
   /**
    * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
@@ -99,33 +90,31 @@ public final class TabSession implements AutoCloseable {
     }
   }
 
-  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings) {
-    this(tree, projectRoot, model, tools, settings, Memory.EMPTY);
+  /** A new tab, judged by no rules of its own and fenced by no sandbox its system prompt tells of. */
+  public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
+      SessionSettings settings) {
+    return of(tree, projectRoot, model, tools, settings, Memory.EMPTY);
   }
 
   /** A tab brought back with what it remembered (a loaded session). */
-  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
-      Memory memory) {
-    this(tree, projectRoot, model, tools, settings, memory, Permissions.none(), Sandboxing.NONE);
+  public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
+      SessionSettings settings, Memory memory) {
+    return of(tree, projectRoot, model, tools, settings, memory, Permissions.none());
   }
 
   /** A tab whose calls are judged by {@code permissions}, the allow and deny rules it shares with the workspace's other tabs. */
-  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
-      Memory memory, Permissions permissions) {
-    this(tree, projectRoot, model, tools, settings, memory, permissions, Sandboxing.NONE);
+  public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
+      SessionSettings settings, Memory memory, Permissions permissions) {
+    return new TabSession(tree, projectRoot, model, tools, settings, memory, permissions, Sandboxing.NONE);
   }
 
-  /** {@code sandboxing}: what fences the tab's shell commands, as its system prompt tells the model. */
-  public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
-      Memory memory, Sandboxing sandboxing) {
-    this(tree, projectRoot, model, tools, settings, memory, Permissions.none(), sandboxing);
-  }
-
-  /** A tab judged by {@code permissions} whose shell commands {@code sandboxing} fences. */
+  /**
+   * The one constructor: a tab judged by {@code permissions} whose shell commands {@code sandboxing}
+   * fences (as its system prompt tells the model); its tasks are built from one {@link TabParts}.
+   */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
       Memory memory, Permissions permissions, Sandboxing sandboxing) {
     this.tree = tree;
-    this.projectRoot = projectRoot;
     this.permissions = permissions;
     this.settings = new AtomicReference<>(settings);
     this.conversation = new Conversation(() -> SystemPrompt.forProject(projectRoot, settings.basePrompt(),
@@ -134,16 +123,13 @@ public final class TabSession implements AutoCloseable {
     this.steering = new SteeringQueue(this::emit);
     this.hooks = new TabHooks(tree.tabId(), projectRoot, this.settings::get, this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions, hooks);
-    this.model = model;
-    this.runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
+    TurnRunner runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
         this::emit, hooks);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
     this.parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
         state, this::publish);
-    this.restores = new RestoreCommands(parts);
-    this.saves = new SaveCommands(parts);
-    this.tabSettings = new TabSettings(parts);
+    this.dispatch = new TabDispatch(parts, snapshot, this::submit);
     new BackgroundNotice(parts).watch();
   }
 
@@ -249,309 +235,13 @@ public final class TabSession implements AutoCloseable {
     return queue.idle();
   }
 
-  /** Routes each command: to the queue, held while a turn runs if it needs the tree, or to the running turn. */
-  private final class Dispatch implements Command.Handler {
-    @Override
-    public void compact(Command.Compact c) {
-      later(c, () -> startTurn(Opening.COMPACT));
-    }
-
-    @Override
-    public void runShell(Command.RunShell c) {
-      later(c, () -> startTurn(Opening.shell(c.command())));
-    }
-
-    @Override
-    public void sendPrompt(Command.SendPrompt c) {
-      later(c, () -> startTurn(Opening.prompt(c.text())));
-    }
-
-    @Override
-    public void branch(Command.Branch c) {
-      later(c, () -> startTurn(Opening.branch(c.from(), c.text(), c.force())));
-    }
-
-    @Override
-    public void keepDraft(Command.KeepDraft c) {
-      later(c, () -> conversation.keepDraft(tree.live(), c.text()));
-    }
-
-    @Override
-    public void view(Command.View c) {
-      queue.now("View", () -> {
-        TabSnapshot moved = snapshot.updateAndGet(s -> s.withView(ViewCursor.move(s, c)));
-        emit(new Event.ViewMoved(moved.view().checkpoint(), moved.view().live()));
-      });
-    }
-
-    @Override
-    public void steer(Command.Steer c) {
-      if (!steering.offer(c.text())) {
-        emit(new Event.Warning("No turn is running: your message is sent as a new prompt."));
-        submit(new Command.SendPrompt(c.text()));
-      }
-    }
-
-    @Override
-    public void cancel(Command.Cancel c) {
-      steering.current().ifPresent(RunningTurn::cancel);
-    }
-
-    @Override
-    public void approve(Command.Approve c) {
-      decide(c, c.toolCallId(), new RunningTurn.Decision(true, c.forSession(), ""));
-    }
-
-    @Override
-    public void deny(Command.Deny c) {
-      decide(c, c.toolCallId(), new RunningTurn.Decision(false, false, c.reason() == null ? "" : c.reason()));
-    }
-
-    @Override
-    public void undo(Command.Undo c) {
-      restores.undo(c);
-    }
-
-    @Override
-    public void redo(Command.Redo c) {
-      restores.redo(c);
-    }
-
-    @Override
-    public void goTo(Command.GoTo c) {
-      restores.goTo(c);
-    }
-
-    @Override
-    public void goToSaved(Command.GoToSaved c) {
-      restores.goToSaved(c);
-    }
-
-    @Override
-    public void restore(Command.Restore c) {
-      restores.restore(c);
-    }
-
-    @Override
-    public void restoreFiles(Command.RestoreFiles c) {
-      restores.restoreFiles(c);
-    }
-
-    @Override
-    public void restoreRescued(Command.RestoreRescued c) {
-      restores.restoreRescued(c);
-    }
-
-    @Override
-    public void revert(Command.Revert c) {
-      restores.revert(c);
-    }
-
-    @Override
-    public void land(Command.Land c) {
-      restores.land(c);
-    }
-
-    @Override
-    public void discard(Command.Discard c) {
-      restores.discard(c);
-    }
-
-    @Override
-    public void take(Command.Take c) {
-      restores.take(c);
-    }
-
-    @Override
-    public void save(Command.Save c) {
-      saves.save(c);
-    }
-
-    @Override
-    public void deleteSave(Command.DeleteSave c) {
-      saves.deleteSave(c);
-    }
-
-    @Override
-    public void compare(Command.Compare c) {
-      saves.compare(c);
-    }
-
-    @Override
-    public void export(Command.Export c) {
-      saves.export(c);
-    }
-
-    @Override
-    public void diff(Command.Diff c) {
-      saves.diff(c);
-    }
-
-    @Override
-    public void list(Command.List c) {
-      saves.list(c);
-    }
-
-    @Override
-    public void setMode(Command.SetMode c) {
-      tabSettings.setMode(c);
-    }
-
-    @Override
-    public void setModel(Command.SetModel c) {
-      tabSettings.setModel(c);
-    }
-  }
-
-  private void later(Command command, Runnable work) {
-    queue.later(command.getClass().getSimpleName(), work);
-  }
-
-  private void startTurn(Opening opening) {
-    if (state.closing) {
-      LOG.info("not starting a turn: the tab is closing");
-      return;
-    }
-    if (opening.sendsPrompt() && (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live())
-        && tooFull()) {
-      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + state.contextTokens * 100 / settings.get().contextWindow()
-          + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
-          + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
-          + "then your prompt is sent.");
-    }
-    Optional<String> unavailable = model.unavailable();
-    if (opening.sendsPrompt() && unavailable.isPresent()) {
-      // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
-      emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.MODEL_UNAVAILABLE, unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
-          + opening.prompt()));
-      return;
-    }
-    Turn turn = openTurn(opening);
-    if (turn == null) {
-      return;
-    }
-    int n = turn.number();
-    List<ChatMessage> mine = conversation.open(n, Optional.empty());
-    List<String> leftOut = new ArrayList<>();
-    if (opening.sendsPrompt()) {
-      Conversation.append(mine, userMessage(opening.prompt(), leftOut));
-    }
-    RunningTurn running = new RunningTurn(n);
-    running.mayCompactWhenTooLong = !state.lastTurnCompacted;
-    steering.started(running);
-    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
-    if (!leftOut.isEmpty()) {
-      emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
-    }
-    state.viewToLive = true;
-    // from here the turn's thread holds the tree
-    Opening begun = opening;
-    queue.lendTree(() -> {
-      Optional<String> next = runner.run(turn, running, begun, mine, this::publish);
-      state.lastTurnCompacted = running.compacted;
-      if (running.contextTokens >= 0) {
-        state.contextTokens = running.contextTokens;
-      }
-      return next;
-    }, text -> startTurn(Opening.prompt(text)));
-  }
-
-  /**
-   * The prompt as the model gets it: the files it @-mentions after it, as they are now, and the
-   * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
-   */
-  private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
-    String text = Mentions.expand(projectRoot, isolatedView(), prompt); // an isolated tab's @ reads its view
-    PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
-    leftOut.addAll(found.leftOut());
-    List<ChatMessage.Image> images = found.images();
-    if (!images.isEmpty() && !PromptImages.accepted(settings.get().model())) {
-      leftOut.add(String.join(", ", images.stream().map(ChatMessage.Image::name).toList()) + ": " + settings.get().model()
-          + " does not accept images (choose a model that does, e.g. with --model)");
-      images = List.of();
-    }
-    if (!leftOut.isEmpty()) {
-      text += "\n\n[Not sent with this prompt: " + String.join("; ", leftOut) + "]";
-    }
-    return new ChatMessage.User(text, images);
-  }
-
-  /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
-  private boolean tooFull() {
-    long window = settings.get().contextWindow();
-    return !state.lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && state.contextTokens >= 0
-        && state.contextTokens * 100 >= window * settings.get().compactPercent();
-  }
-
-  /** Opens the turn's checkpoint: under live, or as a branch from an earlier one; null when it cannot start. */
-  private Turn openTurn(Opening opening) {
-    if (opening.approvedCall().isPresent()) {
-      if (tree.live() != opening.resumes()) {
-        emit(new Event.Warning("Not run: the tab moved away from #" + opening.resumes() + " before the approval arrived."));
-        return null;
-      }
-      return tree.begin();
-    }
-    if (opening.compact()) {
-      return tree.begin(); // a summary of the live conversation continues it, wherever the view stands
-    }
-    conversation.keepDraft(tree.live(), opening.prompt());
-    if (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live()) {
-      return tree.begin();
-    }
-    int from = opening.branchFrom().getAsInt();
-    CheckpointTree.BranchResult branch = tree.branchFrom(from, opening.force());
-    if (branch.turn().isEmpty()) {
-      // one event, not a restore and then an error: the front end says it once and can offer the forced branch
-      emit(new Event.BranchRefused(from, opening.prompt(), ProtocolViews.restore(branch.restore())));
-      return null;
-    }
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
-    // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
-    conversation.keepDraft(from, opening.prompt());
-    return branch.turn().get();
-  }
-
-  private void decide(Command command, String toolCallId, RunningTurn.Decision decision) {
-    Optional<RunningTurn> turn = steering.current();
-    if (turn.isPresent() && turn.get().resolve(toolCallId, decision)) {
-      return;
-    }
-    if (turn.isEmpty()) {
-      // a call that a restore proposed again: decided in order, after any restore still queued
-      later(command, () -> decideProposedAgain(toolCallId, decision));
-      return;
-    }
-    emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
-  }
-
-  private void decideProposedAgain(String toolCallId, RunningTurn.Decision decision) {
-    int live = tree.live();
-    Optional<ToolCall> pending = conversation.waitingIn(live);
-    if (pending.isEmpty() || !pending.get().id().equals(toolCallId) || tree.running().isPresent()) {
-      emit(new Event.Warning("No tool call " + toolCallId + " is waiting for approval."));
-      return;
-    }
-    if (!decision.allow()) {
-      emit(new Event.Warning("Denied " + pending.get().name() + "; nothing ran."));
-      return;
-    }
-    if (decision.forSession()) {
-      gate.allowForSession(pending.get());
-    }
-    startTurn(Opening.approved(pending.get(), live));
-  }
 
 
-  /** The isolated tab's view, read as it is now; null for a tab that works on the project itself. */
-  private dev.waymark.core.layer.View isolatedView() {
-    try {
-      java.util.Optional<Path> dir = tree.viewDirectory();
-      return dir.isEmpty() ? null : dev.waymark.core.layer.View.read(dir.get()).orElse(null);
-    } catch (java.io.IOException e) {
-      return null;
-    }
-  }
+
+
+
+
+
 
 
   /**
