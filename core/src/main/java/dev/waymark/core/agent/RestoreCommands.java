@@ -11,6 +11,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A tab's commands that move its files or its conversation back or across: undo, redo, goto, the
@@ -23,12 +24,14 @@ final class RestoreCommands {
   private final CheckpointTree tree;
   private final Conversation conversation;
   private final TabState state;
+  private final AtomicReference<SessionSettings> settings;
 
   RestoreCommands(TabParts parts) {
     this.parts = parts;
     this.tree = parts.tree();
     this.conversation = parts.conversation();
     this.state = parts.state();
+    this.settings = parts.settings();
   }
 
   void undo(Command.Undo c) {
@@ -168,7 +171,7 @@ final class RestoreCommands {
       // the provider counts nothing until the next call: an estimate until then
       state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       state.lastTurnCompacted = false;
-      emit(new Event.ContextUsed(tree.live(), state.contextTokens, parts.settings().get().contextWindow(), true));
+      emit(new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true));
     }
   }
 

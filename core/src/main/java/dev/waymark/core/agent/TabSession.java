@@ -72,7 +72,6 @@ public final class TabSession implements AutoCloseable {
   private final AtomicReference<TabSnapshot> snapshot;
   private final Command.Handler dispatch;
   private final TabState state = new TabState();
-  private final TabParts parts;
 
   /**
    * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
@@ -127,7 +126,7 @@ public final class TabSession implements AutoCloseable {
         this::emit, hooks);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
-    this.parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
+    TabParts parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
         state, this::publish);
     this.dispatch = new TabDispatch(parts, snapshot, this::submit);
     new BackgroundNotice(parts).watch();

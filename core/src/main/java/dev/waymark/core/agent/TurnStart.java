@@ -6,6 +6,7 @@ import dev.waymark.core.context.Mentions;
 import dev.waymark.core.context.PromptImages;
 import dev.waymark.core.layer.View;
 import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.ErrorKind;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +32,26 @@ final class TurnStart {
   private final CheckpointTree tree;
   private final Conversation conversation;
   private final TabState state;
+  private final AtomicReference<SessionSettings> settings;
+  private final SteeringQueue steering;
+  private final ApprovalGate gate;
+  private final TurnRunner runner;
+  private final TabQueue queue;
+  private final ChatModel model;
+  private final Path projectRoot;
 
   TurnStart(TabParts parts) {
     this.parts = parts;
     this.tree = parts.tree();
     this.conversation = parts.conversation();
     this.state = parts.state();
+    this.settings = parts.settings();
+    this.steering = parts.steering();
+    this.gate = parts.gate();
+    this.runner = parts.runner();
+    this.queue = parts.queue();
+    this.model = parts.model();
+    this.projectRoot = parts.projectRoot();
   }
 
   void startTurn(Opening opening) {
@@ -45,12 +61,12 @@ final class TurnStart {
     }
     if (opening.sendsPrompt() && (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live())
         && tooFull()) {
-      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + state.contextTokens * 100 / parts.settings().get().contextWindow()
-          + "% of the model's " + parts.settings().get().contextWindow() / 1000 + "k-token window (compacting from "
-          + parts.settings().get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
+      opening = Opening.compactBefore(opening.prompt(), "The conversation takes " + state.contextTokens * 100 / settings.get().contextWindow()
+          + "% of the model's " + settings.get().contextWindow() / 1000 + "k-token window (compacting from "
+          + settings.get().compactPercent() + "%): this checkpoint compacts it, as /compact does (undo takes it back), "
           + "then your prompt is sent.");
     }
-    Optional<String> unavailable = parts.model().unavailable();
+    Optional<String> unavailable = model.unavailable();
     if (opening.sendsPrompt() && unavailable.isPresent()) {
       // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
       emit(new Event.Error(ErrorKind.MODEL_UNAVAILABLE, unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
@@ -69,7 +85,7 @@ final class TurnStart {
     }
     RunningTurn running = new RunningTurn(n);
     running.mayCompactWhenTooLong = !state.lastTurnCompacted;
-    parts.steering().started(running);
+    steering.started(running);
     emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
     if (!leftOut.isEmpty()) {
       emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
@@ -77,8 +93,8 @@ final class TurnStart {
     state.viewToLive = true;
     // from here the turn's thread holds the tree
     Opening begun = opening;
-    parts.queue().lendTree(() -> {
-      Optional<String> next = parts.runner().run(turn, running, begun, mine, parts.publish());
+    queue.lendTree(() -> {
+      Optional<String> next = runner.run(turn, running, begun, mine, this::publish);
       state.lastTurnCompacted = running.compacted;
       if (running.contextTokens >= 0) {
         state.contextTokens = running.contextTokens;
@@ -92,12 +108,12 @@ final class TurnStart {
    * images it names; the session keeps it so. What could not be sent is added to {@code leftOut}.
    */
   private ChatMessage.User userMessage(String prompt, List<String> leftOut) {
-    String text = Mentions.expand(parts.projectRoot(), isolatedView(), prompt); // an isolated tab's @ reads its view
-    PromptImages.Found found = PromptImages.in(parts.projectRoot(), prompt, System.getProperty("user.home"));
+    String text = Mentions.expand(projectRoot, isolatedView(), prompt); // an isolated tab's @ reads its view
+    PromptImages.Found found = PromptImages.in(projectRoot, prompt, System.getProperty("user.home"));
     leftOut.addAll(found.leftOut());
     List<ChatMessage.Image> images = found.images();
-    if (!images.isEmpty() && !PromptImages.accepted(parts.settings().get().model())) {
-      leftOut.add(String.join(", ", images.stream().map(ChatMessage.Image::name).toList()) + ": " + parts.settings().get().model()
+    if (!images.isEmpty() && !PromptImages.accepted(settings.get().model())) {
+      leftOut.add(String.join(", ", images.stream().map(ChatMessage.Image::name).toList()) + ": " + settings.get().model()
           + " does not accept images (choose a model that does, e.g. with --model)");
       images = List.of();
     }
@@ -109,9 +125,9 @@ final class TurnStart {
 
   /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
   private boolean tooFull() {
-    long window = parts.settings().get().contextWindow();
-    return !state.lastTurnCompacted && parts.settings().get().compactPercent() > 0 && window > 0 && state.contextTokens >= 0
-        && state.contextTokens * 100 >= window * parts.settings().get().compactPercent();
+    long window = settings.get().contextWindow();
+    return !state.lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && state.contextTokens >= 0
+        && state.contextTokens * 100 >= window * settings.get().compactPercent();
   }
 
   /** Opens the turn's checkpoint: under live, or as a branch from an earlier one; null when it cannot start. */
@@ -144,7 +160,7 @@ final class TurnStart {
   }
 
   void decide(Command command, String toolCallId, RunningTurn.Decision decision) {
-    Optional<RunningTurn> turn = parts.steering().current();
+    Optional<RunningTurn> turn = steering.current();
     if (turn.isPresent() && turn.get().resolve(toolCallId, decision)) {
       return;
     }
@@ -168,7 +184,7 @@ final class TurnStart {
       return;
     }
     if (decision.forSession()) {
-      parts.gate().allowForSession(pending.get());
+      gate.allowForSession(pending.get());
     }
     startTurn(Opening.approved(pending.get(), live));
   }
@@ -181,6 +197,10 @@ final class TurnStart {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  private void publish() {
+    parts.publish().run();
   }
 
   private void later(Command command, Runnable work) {
