@@ -234,15 +234,6 @@ public final class TabSession implements AutoCloseable {
     return queue.idle();
   }
 
-
-
-
-
-
-
-
-
-
   /**
    * What the live conversation takes, for a tab brought back from a session: the server has counted
    * nothing yet, so an estimate, which automatic compaction then goes by too. Called while the tab is idle.
@@ -253,8 +244,6 @@ public final class TabSession implements AutoCloseable {
     }
     return new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true);
   }
-
-
 
   /**
    * Publishes the tree again, on the tab's queue: a headless command recorded a checkpoint in it
