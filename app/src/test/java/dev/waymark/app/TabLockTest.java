@@ -37,7 +37,7 @@ class TabLockTest {
       + "{'whenLastUser':'write b','text':'ok'}]}").replace('\'', '"');
 
   private Workspace workspace(ShadowStore store, Path project) {
-    return new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
+    return new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
   }

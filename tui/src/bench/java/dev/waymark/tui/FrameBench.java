@@ -69,7 +69,7 @@ public class FrameBench {
     store = ShadowStore.open(project, new WaymarkHome(dir.resolve("home")), RetentionPolicy.DEFAULT);
     TerminalScreen screen = new TerminalScreen(new DefaultVirtualTerminal(new TerminalSize(160, 48)));
     screen.startScreen();
-    workspace = new Workspace(store, "bench", (tree, memory) -> new TabSession(tree, project,
+    workspace = new Workspace(store, "bench", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(new ScriptedChatModel.Script(List.of())), Toolset.of(List.of()),
         new SessionSettings("bench", ApprovalMode.YOLO, true, null), memory));
     ui = new WaymarkUi(screen, Runnable::run, workspace,

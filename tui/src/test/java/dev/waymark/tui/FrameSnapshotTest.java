@@ -75,7 +75,7 @@ class FrameSnapshotTest {
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "snapshot script");
     Clock fixed = Clock.fixed(Instant.parse("2026-03-04T09:30:00Z"), ZoneOffset.UTC);
-    workspace = new dev.waymark.core.workspace.Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
+    workspace = new dev.waymark.core.workspace.Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(parsed), Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null),
         memory));
     ui = new WaymarkUi(screen, Runnable::run, workspace,

@@ -50,7 +50,7 @@ class ModesUiTest {
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
     workspace = new Workspace(store, "scripted", (tree, memory) -> {
-      TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
+      TabSession opened = TabSession.of(tree, project, new ScriptedChatModel(parsed),
           Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory);
       lastOpened = opened;
       return opened;

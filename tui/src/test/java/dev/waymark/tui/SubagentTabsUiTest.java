@@ -30,7 +30,7 @@ class SubagentTabsUiTest {
       ScriptedChatModel.Script script = ScriptedChatModel.parse(("{'responses':[{'toolCalls':[{'name':'write_file',"
           + "'arguments':{'path':'c.txt','content':'C'}}]},{'text':'Child done.'}]}").replace('\'', '"'), "child");
 
-      WorkspaceTab child = ui.workspace.newTab((tree, memory) -> new TabSession(tree, ui.project,
+      WorkspaceTab child = ui.workspace.newTab((tree, memory) -> TabSession.of(tree, ui.project,
           new ScriptedChatModel(script), Toolset.of(Tools.standard().all()),
           new SessionSettings("test-model", ApprovalMode.ASK, true, null), memory), parent);
       child.session().submit(new Command.SendPrompt("child task"));

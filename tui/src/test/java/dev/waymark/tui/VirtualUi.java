@@ -89,7 +89,7 @@ final class VirtualUi implements AutoCloseable {
     TerminalScreen screen = new TerminalScreen(terminal);
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
-    workspace = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project, new ScriptedChatModel(parsed),
+    workspace = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project, new ScriptedChatModel(parsed),
         Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null), memory));
     if (mcp != null) {
       workspace.mcp(mcp);

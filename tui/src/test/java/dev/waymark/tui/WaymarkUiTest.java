@@ -103,7 +103,7 @@ class WaymarkUiTest {
     java.util.List<dev.waymark.core.tool.Tool> tools = new java.util.ArrayList<>(Tools.standard().all());
     tools.addAll(extraTools);
     return new Workspace(store, "scripted", (tree, memory) -> {
-      TabSession opened = new TabSession(tree, project, new ScriptedChatModel(parsed),
+      TabSession opened = TabSession.of(tree, project, new ScriptedChatModel(parsed),
           Toolset.of(tools), new SessionSettings("test-model", approval, true, null, 50, contextWindow, 85),
           memory);
       lastOpened = opened;

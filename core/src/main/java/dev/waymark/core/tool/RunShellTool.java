@@ -1,25 +1,20 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.Turn;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
-import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
-import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code run_shell}: runs a command with {@code bash -c} (or {@code sh -c}) in the project root,
@@ -33,12 +28,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Timeout and cancellation kill the whole process tree (its descendants first, so none are
  * left behind to be reparented), and what the command changed until then is still recorded.
+ *
+ * <p>This class keeps the schema, the arguments and the result's text: the process is a
+ * {@link ShellRun}, and the capture's life cycle a {@link CommandRecording}.
  */
 final class RunShellTool extends AbstractTool {
-  private static final Logger LOG = LoggerFactory.getLogger(RunShellTool.class);
-  private static final List<String> SHELL = findShell();
-  /** How long to wait for output still in the pipe after the command ended or was killed. */
-  private static final long DRAIN_MILLIS = 1_000;
 
   RunShellTool(ToolSettings settings) {
     super("run_shell",
@@ -58,7 +52,7 @@ final class RunShellTool extends AbstractTool {
 
   /** {@link ToolKind#SANDBOXED_SHELL} when the command will run in the sandbox, which the approval mode {@code auto} lets run. */
   @Override
-  public ToolKind kind(com.fasterxml.jackson.databind.JsonNode arguments) {
+  public ToolKind kind(JsonNode arguments) {
     try {
       return settings.sandbox().confines() && !outside(Args.of(arguments)) ? ToolKind.SANDBOXED_SHELL : ToolKind.SHELL;
     } catch (ToolError | RuntimeException e) {
@@ -71,7 +65,7 @@ final class RunShellTool extends AbstractTool {
    * mounted read-only, so that it can look around (git log, ls, test discovery) and change nothing.
    */
   @Override
-  public PlanUse inPlan(com.fasterxml.jackson.databind.JsonNode arguments) {
+  public PlanUse inPlan(JsonNode arguments) {
     if (!settings.sandbox().confines()) {
       return PlanUse.refused("plan mode runs shell commands only in a sandbox with the project read-only, and there is "
           + "no sandbox here (" + (settings.sandbox().unavailable().isBlank() ? "turned off in the settings"
@@ -87,8 +81,8 @@ final class RunShellTool extends AbstractTool {
   }
 
   @Override
-  java.util.Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
-    return outside(args) ? java.util.Optional.of(Sensitive.OUTSIDE_SANDBOX) : java.util.Optional.empty();
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
+    return outside(args) ? Optional.of(Sensitive.OUTSIDE_SANDBOX) : Optional.empty();
   }
 
   /** Whether the call asks to run outside the sandbox. */
@@ -135,7 +129,8 @@ final class RunShellTool extends AbstractTool {
         return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
       }
       // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
-      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true, null);
+      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true,
+          CommandRecording.NONE);
     }
     if (!outside && settings.sandbox().refuses()) {
       return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
@@ -151,23 +146,21 @@ final class RunShellTool extends AbstractTool {
     }
     Path root = ProjectPaths.of(context.projectRoot()).root();
     // a sandboxed command runs in a layer of its own where it can; others are captured by observation
-    CommandCapture capture = null;
-    if (context.turn() != null) {
-      Turn.ShellCapture chosen = context.turn().shellCapture(confined ? settings.sandbox().bwrap() : java.util.Optional.empty());
-      capture = chosen.capture();
-      if (confined && chosen.noLayer().isPresent() && SAID_NO_LAYERS.compareAndSet(false, true)) {
-        capNote += "[no copy-on-write layer for sandboxed commands here (" + chosen.noLayer().get() + "): commands take "
-            + "turns on this project, and their changes are found by comparing the files before and after]\n";
-      }
+    CommandRecording recording = CommandRecording.choose(context.turn(),
+        confined ? settings.sandbox().bwrap() : Optional.empty(), command);
+    if (confined && recording.noLayer().isPresent() && SAID_NO_LAYERS.compareAndSet(false, true)) {
+      capNote += "[no copy-on-write layer for sandboxed commands here (" + recording.noLayer().get() + "): commands take "
+          + "turns on this project, and their changes are found by comparing the files before and after]\n";
     }
-    CommandSlot.Held slot = null;
+    Optional<CommandSlot.Held> slot = Optional.empty();
     long waitedFrom = System.nanoTime();
     String waitedFor = "";
-    if (capture != null && capture.takesTurns() && !context.turn().insideACommandOnThisProject()) {
-      CommandSlot slots = context.turn().commandSlot();
+    Optional<CommandSlot> toTake = recording.slot();
+    if (toTake.isPresent()) {
+      CommandSlot slots = toTake.get();
       long deadline = waitedFrom + TimeUnit.MILLISECONDS.toNanos(timeoutMs); // the wait counts against the timeout
       try {
-        while (slot == null) {
+        while (slot.isEmpty()) {
           long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
           if (context.cancellation().isCancelled() || left <= 0) {
             String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
@@ -177,8 +170,8 @@ final class RunShellTool extends AbstractTool {
                     + "the whole timeout of " + timeoutMs + " ms. Commands do not overlap, so that each one's files are "
                     + "its own.");
           }
-          slot = slots.take(Math.min(SLOT_POLL_MILLIS, left)).orElse(null);
-          if (slot == null && waitedFor.isEmpty()) {
+          slot = slots.take(Math.min(SLOT_POLL_MILLIS, left));
+          if (slot.isEmpty() && waitedFor.isEmpty()) {
             waitedFor = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
           }
         }
@@ -188,10 +181,12 @@ final class RunShellTool extends AbstractTool {
       }
     }
     long waited = (System.nanoTime() - waitedFrom) / 1_000_000;
-    try (CommandSlot.Held held = slot) {
+    try {
       // a wait worth saying counts against the timeout; a shorter one (taking the slot) does not change the figure said
       long left = waited < WAIT_WORTH_SAYING_MILLIS ? timeoutMs : Math.max(1, timeoutMs - waited);
-      return run(context, command, left, capNote, root, waited, waitedFor, confined, capture);
+      return run(context, command, left, capNote, root, waited, waitedFor, confined, recording);
+    } finally {
+      slot.ifPresent(CommandSlot.Held::close);
     }
   }
 
@@ -209,15 +204,11 @@ final class RunShellTool extends AbstractTool {
 
   /** Runs the command, holding the slot; {@code notes} start its result. */
   private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
-      String waitedFor, boolean confined, CommandCapture capture) throws IOException {
-    WorkTreeSnapshot snapshot = null;
+      String waitedFor, boolean confined, CommandRecording recording) throws IOException {
     CommandMark mark = CommandMark.random();
-    if (capture != null) {
-      try {
-        snapshot = context.turn().snapshotWorkTree(capture, settings.maxFileSize(), mark);
-      } catch (CheckpointException e) {
-        return ToolResult.error("The command was not run: " + capture.whyNotRun(e) + ".");
-      }
+    Optional<String> notRun = recording.before(settings.maxFileSize(), mark);
+    if (notRun.isPresent()) {
+      return ToolResult.error("The command was not run: " + notRun.get() + ".");
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
       notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project" + waitedFor
@@ -225,52 +216,31 @@ final class RunShellTool extends AbstractTool {
           + "commands do not overlap, so each one's files are its own]\n" + notes;
     }
 
-    List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
-    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly()) : null;
-    List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
-    ShellRun run = ShellRun.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
-        settings.withheldVariables(), mark, wrapped != null, new LiveOutput(context.output()));
-    if (snapshot != null && run.sessionLeader) {
-      snapshot.commandStarted(mark.leading(run.process.toHandle()));
-    }
-    AtomicBoolean cancelled = new AtomicBoolean();
-    context.cancellation().onCancel(() -> {
-      if (run.process.isAlive()) {
-        cancelled.set(true);
-        killTree(run.process);
-      }
-    });
-    boolean timedOut = false;
-    try {
-      if (!waitShowingOutput(run, timeoutMs)) {
-        timedOut = !cancelled.get();
-        killTree(run.process);
-        run.process.waitFor(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      killTree(run.process);
-      Thread.currentThread().interrupt();
-      cancelled.set(true);
-    }
-    boolean drained = run.drain(DRAIN_MILLIS);
-    run.live.send(); // the rest, before the result
+    List<String> argv = ShellRun.argv(command);
+    // outside the sandbox: the command line as it is, and no mount points to remove
+    ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly())
+        : new ShellSandbox.Wrapped(argv, List.of());
+    ShellRun run = ShellRun.start(recording.enter(wrapped.argv()), root, settings.shellMaxOutputBytes(),
+        settings.withheldVariables(), mark, confined, new LiveOutput(context.output()));
+    recording.started(run);
+    ShellRun.Ended ended = run.await(timeoutMs, context.cancellation());
 
     StringBuilder out = new StringBuilder(notes);
     String output = run.output.text();
     out.append(output.isEmpty() ? "(no output)\n" : output.endsWith("\n") ? output : output + "\n");
-    if (!drained) {
+    if (!ended.drained()) {
       out.append("[a background process still holds the output open; later output is not shown]\n");
     }
-    if (wrapped != null) {
+    if (confined) {
       // in plan mode leaving the sandbox is refused, so the usual advice (ask to leave it) would mislead
       SandboxRefusals.explain(output, !settings.sandbox().policy().network(), settings.sandbox().blocksUnixSockets())
           .map(line -> context.readOnly() ? PLAN_READ_ONLY : line).ifPresent(line -> out.append(line).append('\n'));
     }
     boolean failed;
-    if (cancelled.get()) {
+    if (ended.cancelled()) {
       out.append("[cancelled: the command and its child processes were killed]\n");
       failed = true;
-    } else if (timedOut) {
+    } else if (ended.timedOut()) {
       out.append("[timed out after ").append(timeoutMs).append(" ms: the command and its child processes were killed]\n");
       failed = true;
     } else {
@@ -278,65 +248,33 @@ final class RunShellTool extends AbstractTool {
       out.append("[exit code ").append(exit).append("]\n");
       failed = exit != 0;
     }
-    List<ProcessHandle> left = null;
-    if (snapshot != null && !timedOut && !cancelled.get()) {
-      snapshot.notRun(run.process.exitValue(), output).ifPresent(why -> out.append('[').append(why).append("]\n"));
+    CommandRecording.Recorded recorded = recording.after(run, ended, wrapped.placeholders());
+    recorded.notRun().ifPresent(why -> out.append('[').append(why).append("]\n"));
+    describe(recorded.changes(), out);
+    if (!recorded.notApplied().isEmpty()) {
+      out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
+          + "kept; the command's version is in this checkpoint and under the tag ").append(recorded.rescueTag().orElse(""))
+          .append("):\n");
+      recorded.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
+      // first, where a one-line view of the result (exec, a folded tool call) shows it
+      out.insert(0, "[" + recorded.notApplied().size() + " of the command's file change(s) not applied, the "
+          + "project's kept: see below]\n");
     }
-    if (snapshot != null) {
-      List<List<ProcessHandle>> seen = new java.util.ArrayList<>(); // asked once, when the capture needs it or after
-      java.util.function.Supplier<List<ProcessHandle>> stillRunning = () -> {
-        if (seen.isEmpty()) {
-          seen.add(stillRunning(run));
-        }
-        return seen.get(0);
-      };
-      try {
-        // kept under the tag now, not only when the turn ends
-        WorkTreeChanges changes = snapshot.recordChanges(new CommandCapture.Ended(
-            wrapped != null ? wrapped.placeholders() : List.of(), stillRunning));
-        describe(changes, out);
-        if (!snapshot.notApplied().isEmpty()) {
-          out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
-              + "kept; the command's version is in this checkpoint and under the tag ").append(snapshot.rescueTag().orElse(""))
-              .append("):\n");
-          snapshot.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
-          // first, where a one-line view of the result (exec, a folded tool call) shows it
-          out.insert(0, "[" + snapshot.notApplied().size() + " of the command's file change(s) not applied, the "
-              + "project's kept: see below]\n");
-        }
-        left = stillRunning.get();
-        if (!left.isEmpty()) {
-          snapshot.leftRunning(left);
-          out.append("[").append(left.stream().filter(p -> !sandboxInit(p)).count())
-              .append(" background process(es) still running").append(snapshot.leftRunningNote()).append("]\n");
-        }
-      } catch (CheckpointException e) {
-        LOG.warn("could not record the changes of {}", command, e);
-        out.append("[").append(snapshot.whyNotRecorded(e)).append("]\n");
-        // whatever the command's exit: its changes are not in the project, or not undoable; said first, for a one-line view
-        out.insert(0, ToolResult.NOT_RECORDED + "the command's file changes could not be applied or recorded: see below]\n");
-        failed = true;
-      }
+    List<ProcessHandle> left = recorded.stillRunning().orElse(List.of());
+    if (!left.isEmpty()) {
+      out.append("[").append(left.stream().filter(p -> !ShellRun.sandboxInit(p)).count())
+          .append(" background process(es) still running").append(recorded.leftRunningNote()).append("]\n");
     }
-    if (wrapped != null && (left != null ? left : stillRunning(run)).isEmpty()) {
+    if (recorded.notRecorded().isPresent()) {
+      out.append("[").append(recorded.notRecorded().get()).append("]\n");
+      // whatever the command's exit: its changes are not in the project, or not undoable; said first, for a one-line view
+      out.insert(0, ToolResult.NOT_RECORDED + "the command's file changes could not be applied or recorded: see below]\n");
+      failed = true;
+    }
+    if (confined && recorded.stillRunning().orElseGet(run::stillRunning).isEmpty()) {
       wrapped.removePlaceholders(); // a sandbox with jobs left still holds them; an empty one is harmless
     }
     return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
-  }
-
-  /** Waits for the command to end, at most {@code timeoutMs}, sending its output as it comes once a frame. */
-  private static boolean waitShowingOutput(ShellRun run, long timeoutMs) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    for (;;) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return false;
-      }
-      if (run.process.waitFor(Math.min(left, TimeUnit.MILLISECONDS.toNanos(LiveOutput.FRAME_MILLIS)), TimeUnit.NANOSECONDS)) {
-        return true;
-      }
-      run.live.send();
-    }
   }
 
   /** Appends what the command changed: recorded changes, then what was left out. */
@@ -397,56 +335,4 @@ final class RunShellTool extends AbstractTool {
     }
     return "modified";
   }
-
-  /**
-   * Processes the command started that outlive it (jobs sent to the background, daemons): those
-   * of the session it leads (started with {@code setsid}), which a job stays in whatever it does to
-   * its environment, and those that carry the command's mark in their environment (one that
-   * started a session of its own). Both survive being re-parented. Where {@code /proc} is not
-   * readable, the command's remaining descendants.
-   */
-  private static List<ProcessHandle> stillRunning(ShellRun run) {
-    if (!CommandMark.findable()) {
-      return run.process.descendants().filter(ProcessHandle::isAlive).toList();
-    }
-    java.util.Map<Long, ProcessHandle> found = new java.util.LinkedHashMap<>();
-    if (run.sessionLeader) {
-      CommandMark.inSession(run.process.pid()).forEach(p -> found.put(p.pid(), p));
-    }
-    run.mark.processes().forEach(p -> found.putIfAbsent(p.pid(), p));
-    found.remove(run.process.pid());
-    List<ProcessHandle> left = List.copyOf(found.values());
-    // A sandbox's init stays while its jobs run, and is stopped with them (which stops every process
-    // in it); alone, it is ending by itself.
-    return left.stream().allMatch(RunShellTool::sandboxInit) ? List.of() : left;
-  }
-
-  /** Whether {@code process} is a sandbox's first process ({@code bwrap}, which waits for the rest). */
-  static boolean sandboxInit(ProcessHandle process) {
-    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(false);
-  }
-
-
-  /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
-  static void killTree(Process process) {
-    CommandMark.stop(List.of(process.toHandle()), 0);
-  }
-
-  private static List<String> findShell() {
-    for (String candidate : List.of("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash")) {
-      if (Files.isExecutable(Path.of(candidate))) {
-        return List.of(candidate, "-c");
-      }
-    }
-    String pathVar = System.getenv("PATH");
-    if (pathVar != null) {
-      for (String dir : pathVar.split(File.pathSeparator)) {
-        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "bash"))) {
-          return List.of(Path.of(dir, "bash").toString(), "-c");
-        }
-      }
-    }
-    return List.of("sh", "-c");
-  }
-
 }

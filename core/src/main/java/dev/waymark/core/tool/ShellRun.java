@@ -1,19 +1,31 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.model.Cancellation;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A started {@code run_shell} process and the thread that reads its merged output (for the result, and live). */
+/**
+ * A started {@code run_shell} process and the thread that reads its merged output (for the result,
+ * and live): its start, its wait under a timeout and a cancel switch, the kill of its whole process
+ * tree, and the processes it left running.
+ */
 final class ShellRun {
   private static final Logger LOG = LoggerFactory.getLogger(ShellRun.class);
+  private static final List<String> SHELL = findShell();
+  /** How long to wait for output still in the pipe after the command ended or was killed. */
+  private static final long DRAIN_MILLIS = 1_000;
   /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
   private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
       .filter(candidate -> Files.isExecutable(Path.of(candidate))).findFirst();
@@ -61,6 +73,14 @@ final class ShellRun {
     } catch (IOException e) {
       LOG.debug("output of a shell command ended: {}", e.toString());
     }
+  }
+
+  /** How the command ended: by itself, or killed with its descendants when cancelled or timed out; {@code drained}: its output is whole. */
+  record Ended(boolean cancelled, boolean timedOut, boolean drained) {}
+
+  /** The command line that runs {@code command} with {@code bash -c} (or {@code sh -c}). */
+  static List<String> argv(String command) {
+    return List.of(SHELL.get(0), SHELL.get(1), command);
   }
 
   static ShellRun start(List<String> command, Path root, int maxBytes, java.util.Set<String> withheld,
@@ -122,7 +142,7 @@ final class ShellRun {
     List<ProcessHandle> marked = mark.processes();
     String pipe = null;
     for (ProcessHandle p : marked) {
-      if (RunShellTool.sandboxInit(p)) {
+      if (sandboxInit(p)) {
         try {
           pipe = Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "fd", "1")).toString();
         } catch (IOException | UnsupportedOperationException e) {
@@ -134,7 +154,7 @@ final class ShellRun {
       return false; // the init is gone, and the pipe with it: the reader ends by itself
     }
     for (ProcessHandle p : marked) {
-      if (RunShellTool.sandboxInit(p)) {
+      if (sandboxInit(p)) {
         continue;
       }
       try (var fds = Files.list(Path.of("/proc", Long.toString(p.pid()), "fd"))) {
@@ -152,5 +172,100 @@ final class ShellRun {
       }
     }
     return true;
+  }
+
+  /**
+   * Waits for the command to end, at most {@code timeoutMs}, sending its output as it comes; kills
+   * its whole tree when it times out or {@code cancellation} is cancelled; then waits for the rest
+   * of its output and sends it, before the result.
+   */
+  Ended await(long timeoutMs, Cancellation cancellation) {
+    AtomicBoolean cancelled = new AtomicBoolean();
+    cancellation.onCancel(() -> {
+      if (process.isAlive()) {
+        cancelled.set(true);
+        killTree(process);
+      }
+    });
+    boolean timedOut = false;
+    try {
+      if (!waitShowingOutput(timeoutMs)) {
+        timedOut = !cancelled.get();
+        killTree(process);
+        process.waitFor(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      killTree(process);
+      Thread.currentThread().interrupt();
+      cancelled.set(true);
+    }
+    boolean drained = drain(DRAIN_MILLIS);
+    live.send(); // the rest, before the result
+    return new Ended(cancelled.get(), timedOut, drained);
+  }
+
+  /** Waits for the command to end, at most {@code timeoutMs}, sending its output as it comes once a frame. */
+  private boolean waitShowingOutput(long timeoutMs) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (;;) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      if (process.waitFor(Math.min(left, TimeUnit.MILLISECONDS.toNanos(LiveOutput.FRAME_MILLIS)), TimeUnit.NANOSECONDS)) {
+        return true;
+      }
+      live.send();
+    }
+  }
+
+  /**
+   * Processes the command started that outlive it (jobs sent to the background, daemons): those
+   * of the session it leads (started with {@code setsid}), which a job stays in whatever it does to
+   * its environment, and those that carry the command's mark in their environment (one that
+   * started a session of its own). Both survive being re-parented. Where {@code /proc} is not
+   * readable, the command's remaining descendants.
+   */
+  List<ProcessHandle> stillRunning() {
+    if (!CommandMark.findable()) {
+      return process.descendants().filter(ProcessHandle::isAlive).toList();
+    }
+    Map<Long, ProcessHandle> found = new LinkedHashMap<>();
+    if (sessionLeader) {
+      CommandMark.inSession(process.pid()).forEach(p -> found.put(p.pid(), p));
+    }
+    mark.processes().forEach(p -> found.putIfAbsent(p.pid(), p));
+    found.remove(process.pid());
+    List<ProcessHandle> left = List.copyOf(found.values());
+    // A sandbox's init stays while its jobs run, and is stopped with them (which stops every process
+    // in it); alone, it is ending by itself.
+    return left.stream().allMatch(ShellRun::sandboxInit) ? List.of() : left;
+  }
+
+  /** Whether {@code process} is a sandbox's first process ({@code bwrap}, which waits for the rest). */
+  static boolean sandboxInit(ProcessHandle process) {
+    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(false);
+  }
+
+  /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */
+  static void killTree(Process process) {
+    CommandMark.stop(List.of(process.toHandle()), 0);
+  }
+
+  private static List<String> findShell() {
+    for (String candidate : List.of("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash")) {
+      if (Files.isExecutable(Path.of(candidate))) {
+        return List.of(candidate, "-c");
+      }
+    }
+    String pathVar = System.getenv("PATH");
+    if (pathVar != null) {
+      for (String dir : pathVar.split(File.pathSeparator)) {
+        if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "bash"))) {
+          return List.of(Path.of(dir, "bash").toString(), "-c");
+        }
+      }
+    }
+    return List.of("sh", "-c");
   }
 }

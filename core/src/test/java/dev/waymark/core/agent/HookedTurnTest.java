@@ -82,7 +82,7 @@ class HookedTurnTest {
   private void start(ApprovalMode mode, boolean interactive, boolean layered, HookMatcher... matchers) {
     List<Tool> tools = new ArrayList<>(Tools.standard(toolSettings).all());
     tools.add(new McpLike());
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(tools), new SessionSettings("test-model", mode, interactive, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);

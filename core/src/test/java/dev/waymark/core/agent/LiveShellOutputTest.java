@@ -44,7 +44,7 @@ class LiveShellOutputTest {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     model = new TabSessionTest.ScriptModel();
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.YOLO, true, "base prompt"));
     session.subscribe(events::add);

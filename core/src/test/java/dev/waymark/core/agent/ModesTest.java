@@ -47,7 +47,7 @@ class ModesTest {
   }
 
   private void start(ApprovalMode mode) {
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()), new SessionSettings("model-a", mode, true, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);

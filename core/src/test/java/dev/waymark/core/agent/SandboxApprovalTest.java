@@ -64,7 +64,7 @@ class SandboxApprovalTest {
   }
 
   private void start(ApprovalMode mode, boolean interactive, ShellSandbox sandbox) {
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS.withSandbox(sandbox)).all()),
         new SessionSettings("test-model", mode, interactive, "base prompt"));
     session.subscribe(events::add);

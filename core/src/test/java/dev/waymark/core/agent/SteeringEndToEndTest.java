@@ -52,7 +52,7 @@ class SteeringEndToEndTest {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     server = FakeModelServer.start();
-    session = new TabSession(store.openTab("steer"), store.projectDirectory(),
+    session = TabSession.of(store.openTab("steer"), store.projectDirectory(),
         new OpenAiChatModel(server.url("/v1"), null, "steer-model"), Toolset.of(Tools.standard().all()),
         new SessionSettings("steer-model", ApprovalMode.YOLO, false, "base prompt"));
     session.subscribe(events::add);

@@ -72,7 +72,7 @@ class TabSessionTest {
   }
 
   private void start(ApprovalMode approval, boolean interactive, List<Tool> tools) {
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(tools), new SessionSettings("test-model", approval, interactive, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);
@@ -109,7 +109,7 @@ class TabSessionTest {
     assertThatThrownBy(() -> session.checkpoints().undo()).isInstanceOf(CheckpointException.class)
         .hasMessageContaining("tab1 was closed");
     // the store stays open, and the tab can be opened here again
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model,
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
         Toolset.of(List.of(new WriteTool())), new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt"));
     assertThat(openInAnotherProcess("tab1")).contains("in use by process");
   }
@@ -642,7 +642,7 @@ class TabSessionTest {
         return Optional.of("No model is configured.");
       }
     };
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), none, Toolset.of(List.of(new WriteTool())),
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), none, Toolset.of(List.of(new WriteTool())),
         new SessionSettings("none", ApprovalMode.ASK, true, "base prompt"));
     session.subscribe(events::add);
     session.subscribe(queue::add);
@@ -923,7 +923,7 @@ class TabSessionTest {
 
   private ShellTool startWithShell(ApprovalMode approval, dev.waymark.core.permission.Permissions permissions) {
     ShellTool shell = new ShellTool();
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(shell)),
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(shell)),
         new SessionSettings("test-model", approval, true, "base prompt"), TabSession.Memory.EMPTY, permissions);
     session.subscribe(events::add);
     session.subscribe(queue::add);
@@ -1003,7 +1003,7 @@ class TabSessionTest {
 
   @Test
   void aRunawayTurnEndsAtMaxStepsPerTurnWithAClearMessage() throws Exception {
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
         new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt", 3));
     session.subscribe(events::add);
     session.subscribe(queue::add);
@@ -1098,7 +1098,7 @@ class TabSessionTest {
   }
 
   private void startWithWindow(long window, int percent) {
-    session = new TabSession(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(new WriteTool())),
         new SessionSettings("test-model", ApprovalMode.YOLO, false, "base prompt", 50, window, percent));
     session.subscribe(events::add);
     session.subscribe(queue::add);

@@ -64,7 +64,7 @@ class SessionStoreTest {
 
   private TabSession tab(String file, CheckpointTree tree, TabSession.Memory memory) {
     ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT.replace("TAB.txt", file).replace('\'', '"'), "s"));
-    TabSession s = new TabSession(tree, project, model, Toolset.of(Tools.standard().all()),
+    TabSession s = TabSession.of(tree, project, model, Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory);
     open.add(s);
     return s;

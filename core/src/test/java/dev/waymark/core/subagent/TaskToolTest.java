@@ -66,12 +66,12 @@ class TaskToolTest {
   /** A workspace whose tabs share {@code model}, with the standard tools and task. */
   private WorkspaceTab parentTab(ChatModel model, ApprovalMode mode) {
     List<Tool> all = new ArrayList<>(Tools.standard().all());
-    WorkspaceSubagents.ChildTabs children = (tree, parent, agent) -> new TabSession(tree, project, model,
+    WorkspaceSubagents.ChildTabs children = (tree, parent, agent) -> TabSession.of(tree, project, model,
         ChildSetup.tools(Toolset.of(all), agent), ChildSetup.settings(parent.settings(), agent), TabSession.Memory.EMPTY,
         parent.permissions());
     subagents = new WorkspaceSubagents(children, 4, () -> List.of(AgentDefinition.GENERAL, AgentDefinition.EXPLORE));
     all.add(new TaskTool(subagents));
-    workspace = new Workspace(store, "scripted", (tree, memory) -> subagents.watched(new TabSession(tree, project, model,
+    workspace = new Workspace(store, "scripted", (tree, memory) -> subagents.watched(TabSession.of(tree, project, model,
         Toolset.of(all), new SessionSettings("scripted", mode, false, null), memory)));
     subagents.attach(workspace);
     return workspace.newTab();

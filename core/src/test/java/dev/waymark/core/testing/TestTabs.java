@@ -49,7 +49,7 @@ public final class TestTabs implements AutoCloseable {
 
   /** Tab {@code tabId} of the store, run by {@code model} with {@code tools}. */
   public TabSession open(String tabId, ChatModel model, Toolset tools, SessionSettings settings) {
-    TabSession session = new TabSession(store.openTab(tabId), store.projectDirectory(), model, tools, settings);
+    TabSession session = TabSession.of(store.openTab(tabId), store.projectDirectory(), model, tools, settings);
     open.add(session);
     return session;
   }

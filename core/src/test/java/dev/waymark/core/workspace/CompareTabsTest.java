@@ -42,7 +42,7 @@ class CompareTabsTest {
   void setUp() throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
-    ws = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
+    ws = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
   }

@@ -63,7 +63,7 @@ class WorkspaceTest {
   }
 
   private Workspace workspace(ApprovalMode mode) {
-    Workspace ws = new Workspace(store, "scripted", (tree, memory) -> new TabSession(tree, project,
+    Workspace ws = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", mode, false, null), memory));
     ws.onNotice(notices::add);
@@ -214,7 +214,7 @@ class WorkspaceTest {
   void aSubagentsTabComesBackMarkedAsItsParentsAndAUsersTabAsNobodys() throws Exception {
     Workspace first = workspace();
     WorkspaceTab parent = first.newTab();
-    WorkspaceTab child = first.newTab((tree, memory) -> new TabSession(tree, project,
+    WorkspaceTab child = first.newTab((tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory), parent.tabId());
     LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
