@@ -5,7 +5,8 @@
  * a sandboxed command writes a copy-on-write layer of its own ({@code dev.waymark.core.layer}),
  * which is recorded and applied when it ends. {@code ShellChangeTracker} is capture by observation
  * and only orchestrates: the scan before and after is {@code Scanner}'s (the
- * values it makes are {@code Scan}'s; a persisted {@code StatCache} and the user's index
+ * values it makes are {@code Scan}'s; a persisted {@code StatCache}, its bytes laid out by
+ * {@code StatCacheFormat}, and the user's index
  * ({@code IndexLookup}) say what each file held, {@code ContentStore} keeps what neither vouches
  * for, {@code ScanComparison} finds what differs after, {@code ExcludedChanges} what changed
  * among the left-out entries), the walk under it {@code TreeWalks}'s (inotify through
