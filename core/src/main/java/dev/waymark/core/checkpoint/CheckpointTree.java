@@ -1,25 +1,19 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
-import dev.waymark.core.checkpoint.lib.CheckpointException;
-import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.FileRestore;
-import dev.waymark.core.checkpoint.restore.Planned;
-import dev.waymark.core.checkpoint.restore.RestoreParts;
 import dev.waymark.core.checkpoint.shell.TabHistory;
-import dev.waymark.core.checkpoint.shell.TabRecords;
-import dev.waymark.core.checkpoint.store.TabMoves.TabPosition;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import dev.waymark.core.checkpoint.shell.ViewLanding;
-import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -34,7 +28,9 @@ import org.eclipse.jgit.lib.ObjectId;
  * <p>A façade over the parts: the {@link CheckpointGraph} (nodes, live, files, redo, the view),
  * the {@link RestorePlanner} and {@link FileRestore} (moving the files), the {@link TurnRecorder}
  * and {@link CheckpointWriter} (the running checkpoint, commits and tags), {@link CheckpointDiffs}
- * and {@link Retention}.
+ * and {@link Retention}. The commands' bodies are task classes built per call from
+ * {@link TreeParts} ({@link TreeRestores}, {@link TreeSaves}); {@link TabHold} says whether
+ * the tree may act, {@link TreeHistory} is the tab as shell capture sees it.
  *
  * <p>Not thread-safe, and holds no lock: a tree is confined to the thread that holds its tab, the
  * tab's queue thread ({@code TabQueue} in {@code core.agent}), which lends it to the turn thread
@@ -43,8 +39,6 @@ import org.eclipse.jgit.lib.ObjectId;
  * or gc runs for it.
  */
 public final class CheckpointTree {
-  private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-
   /** The store's parts as this tab uses them: an isolated tab's until it lands and goes on as a normal tab. */
   private StoreParts parts;
   private final StoreParts projectParts;
@@ -54,9 +48,7 @@ public final class CheckpointTree {
   private TurnRecorder recorder;
   private final TabIsolation isolation;
   private final boolean reconciled;
-  /** This tree holds its store's lock on the tab (it was opened to act on it, not only to read). */
-  private boolean holdsTab;
-  private boolean released;
+  private final TabHold hold;
 
   CheckpointTree(StoreParts parts, String tabId) {
     this(parts, tabId, new CheckpointGraph(parts.clock().instant()), false);
@@ -71,6 +63,7 @@ public final class CheckpointTree {
     this.recorder = new TurnRecorder(this.parts, tabId, writer);
     this.reconciled = reconciled;
     this.isolation = new TabIsolation(this);
+    this.hold = new TabHold(tabId);
   }
 
   /**
@@ -90,16 +83,7 @@ public final class CheckpointTree {
   }
 
   public Snapshot snapshot() {
-    Map<String, ObjectId> saves = new TreeMap<>();
-    for (Node n : graph.nodes()) {
-      for (String name : n.saved) {
-        ObjectId commit = writer.saveCommit(name);
-        if (commit != null) {
-          saves.put(name, commit);
-        }
-      }
-    }
-    return new Snapshot(tabId, checkpoints(), live(), filesAt(), graph.redoList(), saves);
+    return new Snapshot(tabId, checkpoints(), live(), filesAt(), graph.redoList(), saves().commits());
   }
 
   /** Whether bringing the tree back moved it to where its last restore left the files (see {@link ShadowStore#restoreTab}). */
@@ -112,7 +96,7 @@ public final class CheckpointTree {
   }
 
   CheckpointTree holdingTab() {
-    holdsTab = true;
+    hold.take();
     return this;
   }
 
@@ -123,16 +107,7 @@ public final class CheckpointTree {
    * are stopped, and what they changed is recorded.
    */
   public void release() {
-    Optional<Turn> running = recorder.running();
-    if (running.isPresent()) {
-      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; tab " + tabId
-          + " stays held until it ends.");
-    }
-    if (holdsTab && !released) {
-      parts.captures().stopBackground(history); // what its commands left running stops with it
-      parts.tabLocks().release(tabId);
-    }
-    released = true;
+    hold.release(parts, recorder, history);
   }
 
   Path projectRoot() {
@@ -273,7 +248,7 @@ public final class CheckpointTree {
    * whose processes all ended is then removed); nothing when no checkpoint's files are on disk.
    * Not while a turn runs: its end does the same.
    */
-  public dev.waymark.core.checkpoint.shell.WorkTreeChanges settleBackground() {
+  public WorkTreeChanges settleBackground() {
     return parts.jobs().settleLayersAt(history);
   }
 
@@ -295,13 +270,6 @@ public final class CheckpointTree {
     return parts;
   }
 
-  /** What a restore of this tab's files works with; built per restore, since a test may swap the store's hook. */
-  private RestoreParts restoreParts() {
-    return new RestoreParts(tabId, parts.repo(), parts.workTree(), parts.lock(), parts.journalFile(), writer::rescue,
-        wrote -> parts.writeLog().append(tabId, wrote, System.currentTimeMillis()),
-        parts.beforeRestoreWrite());
-  }
-
   /** See {@link CheckpointWriter#rescueCommand}. */
   String rescueCommand(Map<String, FileVersion> versions, int number) {
     return writer.rescueCommand(versions, number);
@@ -312,35 +280,7 @@ public final class CheckpointTree {
     return history;
   }
 
-  private final TabHistory history = new TabHistory() {
-    @Override
-    public String tabId() {
-      return CheckpointTree.this.tabId();
-    }
-
-    @Override
-    public int filesAt() {
-      return CheckpointTree.this.filesAt();
-    }
-
-    @Override
-    public boolean has(int number) {
-      return CheckpointTree.this.has(number);
-    }
-
-    @Override
-    public <T> T amend(int number, Function<TabRecords, T> work) {
-      return CheckpointTree.this.amend(number, work::apply);
-    }
-
-    @Override
-    public <T> T inNewCancelled(Function<TabRecords, T> work) {
-      Turn turn = begin();
-      T result = work.apply(turn);
-      turn.finish(CheckpointStatus.CANCELLED);
-      return result;
-    }
-  };
+  private final TabHistory history = new TreeHistory(this);
 
   FileState readProjectFile(String path) throws IOException {
     parts.workTree().refuseLinkedParent(path);
@@ -363,7 +303,7 @@ public final class CheckpointTree {
   /** {@link #undo()}; with {@code force}, files whose later edits clash are overwritten (kept under a rescue tag). */
   public RestoreResult undo(boolean force) {
     requireNoTurn("undo");
-    return move(graph.undoTarget(), RestoreMode.BOTH, force);
+    return restores().undo(force);
   }
 
   /** Moves files and conversation back to {@code #number}, which must come before the live checkpoint. */
@@ -373,7 +313,7 @@ public final class CheckpointTree {
 
   public RestoreResult undoTo(int number, boolean force) {
     requireNoTurn("undo");
-    return move(graph.undoToTarget(number), RestoreMode.BOTH, force);
+    return restores().undoTo(number, force);
   }
 
   /** Re-applies the checkpoint most recently undone. */
@@ -383,7 +323,7 @@ public final class CheckpointTree {
 
   public RestoreResult redo(boolean force) {
     requireNoTurn("redo");
-    return move(graph.redoTarget(), RestoreMode.BOTH, force);
+    return restores().redo(force);
   }
 
   /** Moves files and conversation to any checkpoint, abandoned branches included. */
@@ -393,7 +333,7 @@ public final class CheckpointTree {
 
   public RestoreResult goTo(int number, boolean force) {
     requireNoTurn("go to another checkpoint");
-    return move(graph.node(number), RestoreMode.BOTH, force);
+    return restores().goTo(number, force);
   }
 
   /** The checkpoint saved under {@code name} in this tab. */
@@ -407,42 +347,7 @@ public final class CheckpointTree {
    */
   public RestoreResult restore(int number, RestoreMode mode, boolean force) {
     requireNoTurn("restore");
-    Node target = graph.node(number);
-    return switch (mode) {
-      case BOTH -> move(target, mode, force);
-      case FILES -> restoreFilesOnly(target, force);
-      case CONVERSATION -> restoreConversationOnly(target);
-    };
-  }
-
-  /**
-   * The files go back to {@code target}, the conversation stays: a new checkpoint under live that
-   * holds exactly what the restore wrote, so the next turn records only its own changes and undo
-   * takes back the restore alone.
-   */
-  private RestoreResult restoreFilesOnly(Node target, boolean force) {
-    if (target == graph.files()) {
-      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The files already are as #" + target.number + " holds them; nothing to restore.");
-    }
-    graph.refuseLost(graph.files(), target);
-    Map<String, Planned> plan = RestorePlanner.plan(graph.files(), target);
-    return asCheckpoint(graph.live(), plan, target, "Restored the files of #" + target.number, force);
-  }
-
-  /**
-   * The conversation goes back to {@code target}, the files stay: a new checkpoint under live that
-   * changes no file (the tab's conversation gives it {@code target}'s messages), so the footer, the
-   * tree and the next turn agree on where the tab is, and undo takes back the restore alone.
-   */
-  private RestoreResult restoreConversationOnly(Node target) {
-    if (target == graph.live()) {
-      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The conversation already is #" + target.number + "'s; nothing to restore.");
-    }
-    int from = live();
-    Node node = graph.add(graph.live(), parts.clock().instant());
-    commitAdded(node);
-    return new RestoreResult(true, from, target.number, List.of(), List.of(), List.of(), Optional.empty(), livePath(),
-        "Restored the conversation of #" + target.number + " as #" + node.number);
+    return restores().restore(number, mode, force);
   }
 
   /**
@@ -452,37 +357,9 @@ public final class CheckpointTree {
    * is merged line by line; a clash stops it and names the files (nothing written), or with
    * {@code force} overwrites them and keeps what was there under a rescued tag.
    */
-  public RestoreResult revert(int first, int last, java.util.Set<String> named, boolean force) {
+  public RestoreResult revert(int first, int last, Set<String> named, boolean force) {
     requireNoTurn("revert");
-    java.util.Set<String> paths = projectPaths(named);
-    Node from = graph.node(first);
-    Node to = graph.node(last);
-    if (from.parent == null) {
-      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "#0 is the start of the tab; there is nothing to revert.");
-    }
-    if (!CheckpointGraph.isAncestor(from, to)) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + first + " does not come before #" + last + " on one branch; a range is "
-          + "N..M with #N on the way to #M.");
-    }
-    if (!CheckpointGraph.isAncestor(to, graph.live())) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "#" + last + " is not on the live path (" + pathText() + "); only what the live "
-          + "checkpoint builds on can be reverted.");
-    }
-    graph.refuseLost(to, from.parent);
-    Map<String, Planned> plan = new TreeMap<>(RestorePlanner.plan(to, from.parent));
-    String range = first == last ? "#" + first : "#" + first + "..#" + last;
-    if (!paths.isEmpty()) {
-      for (String path : paths) {
-        if (!plan.containsKey(path)) {
-          throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, range + " did not change " + path + "; nothing was reverted.");
-        }
-      }
-      plan.keySet().retainAll(paths);
-    }
-    if (plan.isEmpty()) {
-      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, range + " changed no files; nothing to revert.");
-    }
-    return asCheckpoint(graph.live(), plan, from, "Reverted " + range, force);
+    return restores().revert(first, last, named, force);
   }
 
   /**
@@ -490,26 +367,9 @@ public final class CheckpointTree {
    * gives), every other file untouched: a new checkpoint under live. A path is one any checkpoint of
    * the tab changed; someone else's later edit is merged, a clash stops it as a restore does.
    */
-  public RestoreResult restorePaths(int number, java.util.Set<String> named, boolean force) {
+  public RestoreResult restorePaths(int number, Set<String> named, boolean force) {
     requireNoTurn("restore");
-    java.util.Set<String> paths = projectPaths(named);
-    if (paths.isEmpty()) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Name the files to restore.");
-    }
-    Node target = graph.node(number);
-    Map<String, FileVersion> wanted = graph.versionsAt(target, null);
-    Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
-    Map<String, Planned> plan = new TreeMap<>();
-    for (String path : paths) {
-      if (!wanted.containsKey(path)) {
-        throw new CheckpointException(CheckpointException.Kind.NOT_FOUND, "No checkpoint of this tab changed " + path + ", so #" + number
-            + " holds no version of it; nothing was restored.");
-      }
-      plan.put(path, new Planned(now.get(path), wanted.get(path)));
-    }
-    graph.refuseLost(graph.files(), target);
-    return asCheckpoint(graph.live(), plan, target, "Restored " + String.join(", ", plan.keySet()) + " from #" + number,
-        force);
+    return restores().restorePaths(number, named, force);
   }
 
   /** What this tab's {@code --force} overwrote (and commands could not apply), kept under rescued tags; read only. */
@@ -526,90 +386,20 @@ public final class CheckpointTree {
   /** Puts back the versions rescued under {@code name}, every other file untouched: a new checkpoint under live. */
   public RestoreResult restoreRescued(String name, boolean force) {
     requireNoTurn("restore");
-    RescuedVersions rescued = rescued();
-    RescuedVersions.Rescued found = rescued.find(name);
-    Map<String, FileVersion> now = graph.versionsAt(graph.files(), null);
-    Map<String, Planned> plan = new TreeMap<>();
-    rescued.versions(found).forEach((path, version) -> plan.put(path, new Planned(now.getOrDefault(path, FileVersion.ABSENT), version)));
-    return asCheckpoint(graph.live(), plan, graph.live(), "Restored the versions rescued under " + found.name(), force);
+    return restores().restoreRescued(name, force);
   }
 
-  /**
-   * The paths a user named, as the tab records them: relative to the project, with '/' ({@code
-   * ./src/A.java} and the absolute path of a file in the project are {@code src/A.java}).
-   */
-  private java.util.Set<String> projectPaths(java.util.Set<String> named) {
-    java.util.Set<String> paths = new java.util.TreeSet<>();
-    Path root = parts.project();
-    for (String name : named) {
-      Path path = Path.of(name);
-      Path relative = (path.isAbsolute() && path.normalize().startsWith(root) ? root.relativize(path.normalize())
-          : path.normalize());
-      String text = relative.toString().replace(java.io.File.separatorChar, '/');
-      paths.add(text.isEmpty() || text.startsWith("../") || path.isAbsolute() && !path.normalize().startsWith(root)
-          ? name : text);
-    }
-    return paths;
+  /** What this tree's task classes work with, as it holds it now: an isolated tab's parts change when it lands. */
+  private TreeParts treeParts() {
+    return new TreeParts(parts, tabId, graph, writer, history);
   }
 
-  /** Writes {@code plan} and records what it wrote as a new checkpoint under {@code parent}. */
-  private RestoreResult asCheckpoint(Node parent, Map<String, Planned> plan, Node subject, String action,
-      boolean force) {
-    int from = live();
-    FileRestore.Outcome outcome;
-    outcome = parts.captures().aroundRestore(history,
-        () -> new FileRestore(restoreParts(), plan, subject.number, force).run(from));
-    if (!outcome.applied()) {
-      return new RestoreResult(false, from, subject.number, List.of(), List.of(), outcome.conflicts(),
-          Optional.empty(), livePath(), action);
-    }
-    if (outcome.changes().isEmpty()) {
-      throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "Nothing written (" + action + "): the files already are so; no checkpoint was made.");
-    }
-    Node node = graph.add(parent, parts.clock().instant());
-    for (FileChange change : outcome.changes()) {
-      CheckpointGraph.fold(node, change.path(), change.before(), change.after());
-    }
-    commitAdded(node);
-    return new RestoreResult(true, from, subject.number, outcome.written(), outcome.merged(), outcome.conflicts(),
-        outcome.rescueTag(), livePath(), outcome.deleted(), action + " as #" + node.number);
+  private TreeRestores restores() {
+    return new TreeRestores(treeParts());
   }
 
-  private void commitAdded(Node node) {
-    if (!node.changes.isEmpty()) {
-      writer.commit(node, CheckpointStatus.DONE);
-      parts.maintenance().checkpointWritten();
-    }
-    writer.untag(Retention.toUntag(graph.nodes(), graph.live(), graph.files(), parts.retention(), parts.clock().instant()));
-  }
-
-  private String pathText() {
-    return String.join(" → ", livePath().stream().map(n -> "#" + n).toList());
-  }
-
-  private RestoreResult move(Node target, RestoreMode mode, boolean force) {
-    int from = live();
-    int fromFiles = filesAt();
-    FileRestore.Outcome outcome = FileRestore.Outcome.NOTHING;
-    if (mode.movesFiles() && target != graph.files()) {
-      graph.refuseLost(graph.files(), target);
-      // processes a command left running: what they changed so far belongs to the files' checkpoint, not to the restore
-      outcome = parts.captures().aroundRestore(history,
-          () -> new FileRestore(restoreParts(), RestorePlanner.plan(graph.files(), target), target.number, force).run(from));
-      if (!outcome.applied()) {
-        return new RestoreResult(false, from, target.number, List.of(), List.of(), outcome.conflicts(),
-            Optional.empty(), livePath());
-      }
-      graph.filesMovedTo(target);
-    }
-    if (mode.movesConversation()) {
-      graph.liveMovedTo(target);
-    }
-    if (from != live() || fromFiles != filesAt()) {
-      parts.tabMoves().record(tabId, new TabPosition(from, fromFiles, live(), filesAt(), graph.redoList()));
-    }
-    return new RestoreResult(true, from, target.number, outcome.written(), outcome.merged(),
-        outcome.conflicts(), outcome.rescueTag(), livePath(), outcome.deleted());
+  private TreeSaves saves() {
+    return new TreeSaves(treeParts());
   }
 
   // ---------------------------------------------------------------------------- diff, save
@@ -638,12 +428,7 @@ public final class CheckpointTree {
   public RestoreResult take(CheckpointAt from, CheckpointAt to, String named, int hunk, boolean toSide, String action,
       boolean force) {
     requireNoTurn("take a change");
-    String path = projectPaths(java.util.Set.of(named)).iterator().next();
-    CheckpointComparison.Delta delta = CheckpointComparison.deltas(from, to, java.util.Set.of(path)).stream()
-        .filter(d -> d.path().equals(path)).findFirst()
-        .orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The two checkpoints hold " + path + " alike; nothing to take."));
-    CheckpointComparison.Taken taken = comparison().taken(delta, hunk, toSide);
-    return asCheckpoint(graph.live(), Map.of(path, new Planned(taken.base(), taken.target())), graph.live(), action, force);
+    return restores().take(from, to, named, hunk, toSide, action, force);
   }
 
   /** Writes paths of this store's checkpoints to branches of the user's repository ({@link GitBranchExport}). */
@@ -666,34 +451,13 @@ public final class CheckpointTree {
    */
   public Checkpoint save(String name, boolean force) {
     requireNoTurn("save");
-    checkSaveName(name);
-    Node live = graph.live();
-    for (Node n = live; n != null; n = n.parent) {
-      if (n.lost) {
-        throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot save #" + live.number + ": what #" + n.number
-            + " changed is gone from the shadow repository (deleted or damaged).");
-      }
-    }
-    Optional<Node> holder = graph.nodes().stream().filter(n -> n.saved.contains(name)).findFirst();
-    if (holder.isPresent() && !force) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, holder.get() == live
-          ? "#" + live.number + " is saved as " + name + " already."
-          : "This tab already has a save named " + name + " (#" + holder.get().number + "); repeat with --force to move "
-              + "it to #" + live.number + ", or delete it first.");
-    }
-    writer.save(live, name, CheckpointGraph.latestAfters(live), force);
-    holder.ifPresent(n -> n.saved.remove(name));
-    live.saved.add(name);
-    return live.snapshot();
+    return saves().save(name, force);
   }
 
   /** Deletes the save {@code name}; the checkpoint it named stays. Answers that checkpoint's number. */
   public int deleteSave(String name) {
     requireNoTurn("delete a save");
-    int number = graph.saved(name);
-    writer.deleteSave(name);
-    graph.node(number).saved.remove(name);
-    return number;
+    return saves().deleteSave(name);
   }
 
   /** The tag of the save {@code name}: {@code refs/tags/waymark/<tab>/saved/<name>}. */
@@ -701,30 +465,7 @@ public final class CheckpointTree {
     return writer.saveTag(name);
   }
 
-  /**
-   * A save name is one component of a git ref name ({@code git check-ref-format}): letters,
-   * digits, '.', '-' and '_', starting with a letter or digit, with no "..", and not ending in
-   * '.' or ".lock".
-   */
-  static void checkSaveName(String name) {
-    String why = name == null || !SAVE_NAME.matcher(name).matches()
-        ? "letters, digits, '.', '-' and '_', starting with a letter or digit, up to 64"
-        : name.contains("..") ? "no \"..\" in it"
-        : name.endsWith(".") ? "it may not end with '.'"
-        : name.endsWith(".lock") ? "it may not end with \".lock\""
-        : null;
-    if (why != null) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a valid save name: \"" + name + "\" (" + why + ").");
-    }
-  }
-
   private void requireNoTurn(String what) {
-    if (released) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tabId + " was closed; open it again to " + what + ".");
-    }
-    Optional<Turn> running = recorder.running();
-    if (running.isPresent()) {
-      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; finish or cancel it before you " + what + ".");
-    }
+    hold.requireNoTurn(recorder, what);
   }
 }

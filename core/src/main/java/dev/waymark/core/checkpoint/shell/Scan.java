@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
@@ -22,6 +23,11 @@ public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tr
 
   IgnoreRules rules() {
     return tree.rules();
+  }
+
+  /** Whether a file is over the size limit for undoable files (a link's size is its target's name). */
+  static boolean tooBig(FileStat stat, long maxFileSize) {
+    return stat.kind() != FileKind.SYMLINK && stat.size() > maxFileSize;
   }
 
   /** What a scan saw of one file: its stat, and its content or, when that is not kept, why. */

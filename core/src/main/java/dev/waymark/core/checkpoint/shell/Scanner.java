@@ -2,7 +2,6 @@ package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
-import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
@@ -14,7 +13,6 @@ import dev.waymark.core.checkpoint.shell.Scan.Seen;
 import dev.waymark.core.checkpoint.shell.Scan.Tree;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Scanner {
   private static final Logger LOG = LoggerFactory.getLogger(Scanner.class);
-  /** Bytes read before a batch of blobs is written: bounds the memory of a first scan. */
-  private static final long BATCH_BYTES = 64L << 20;
   /** Reads what a whole walk needs besides the walk (the user's index, the stat cache) alongside it. */
   private static final java.util.concurrent.Executor BESIDE = task -> {
     Thread thread = new Thread(task, "waymark-scan-beside");
@@ -151,40 +146,6 @@ final class Scanner {
     }
   }
 
-  /**
-   * The user's index for one scan: read at most once, and only when a file needs it. While the
-   * index file is as the stat cache last saw it, the cache's entries from it need no second look.
-   */
-  private final class IndexLookup {
-    /** The index file at the scan's start. */
-    final FileStat stamp = userGit.map(UserGitRepository::indexStamp).orElse(FileStat.MISSING);
-    private volatile UserGitRepository.Index read;
-
-    /** Whether the cache's entries taken from the user's index still agree with it. */
-    boolean cacheAgrees(StatCache cache) {
-      return stamp.kind() != FileKind.ABSENT && stamp.equals(cache.indexStamp());
-    }
-
-    Map<String, UserGitRepository.Tracked> tracked() {
-      if (read == null) {
-        read = userGit.map(UserGitRepository::index).orElse(UserGitRepository.Index.NONE);
-      }
-      return read.tracked();
-    }
-
-    boolean wasRead() {
-      return read != null && read != UserGitRepository.Index.NONE;
-    }
-
-    /** The index every user's-git entry of the cache agrees with after this scan; MISSING when they may differ. */
-    FileStat agreedAfter(boolean cacheAgreed, boolean whole) {
-      if (read == null) {
-        return cacheAgreed ? stamp : FileStat.MISSING;
-      }
-      return (whole && !cacheAgreed) || read.stamp().equals(stamp) && cacheAgreed ? read.stamp() : FileStat.MISSING;
-    }
-  }
-
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
   Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
@@ -198,7 +159,7 @@ final class Scanner {
     }, () -> cacheLater.join().entries().keySet());
     Tree tree = base == null ? null
         : walks.update(base.tree(), base.rules().extending()).filter(t -> !t.ignoreFileTouched()).orElse(null);
-    IndexLookup index = new IndexLookup();
+    IndexLookup index = new IndexLookup(userGit);
     if (tree == null) {
       base = null;
       // unless the cache already agrees with it, the user's index is read beside the walk too
@@ -239,7 +200,7 @@ final class Scanner {
     long unknownBytes = 0;
     for (String path : toClassify) {
       FileStat stat = stats.get(path);
-      if (tooBig(stat, maxFileSize)) {
+      if (Scan.tooBig(stat, maxFileSize)) {
         classified.put(path, new Seen(stat, null, null, "larger than the " + maxFileSize + "-byte limit for undoable files"));
         cache.remove(path);
         continue;
@@ -274,7 +235,7 @@ final class Scanner {
         toRead.add(path);
       }
     }
-    int read = storeContent(toRead, stats, classified, start);
+    int read = new ContentStore(root, repo, this::checkScanAhead, cache).storeContent(toRead, stats, classified, start);
     for (String path : toRead) {
       if (!classified.containsKey(path)) {
         gone.add(path); // gone since the walk: as if not seen
@@ -307,139 +268,12 @@ final class Scanner {
         && !entry.stat().equals(stat);
   }
 
-  /** Reads and stores {@code paths}, packed when many; returns how many were read. */
-  private int storeContent(List<String> paths, PathTable<FileStat> stats, Map<String, Seen> files, long start) {
-    List<String> batchPaths = new ArrayList<>();
-    List<FileState> batch = new ArrayList<>();
-    long batchBytes = 0;
-    int read = 0;
-    for (String path : paths) {
-      checkScanAhead();
-      FileStat stat = stats.get(path);
-      FileState state;
-      try {
-        state = FileState.read(root.resolve(path));
-      } catch (IOException e) {
-        files.put(path, new Seen(stat, null, null, "unreadable (" + e.getMessage() + ")"));
-        cache.remove(path);
-        continue;
-      }
-      read++;
-      if (!state.exists()) {
-        continue; // gone since the walk: as if not seen
-      }
-      batchPaths.add(path);
-      batch.add(state);
-      batchBytes += state.contentUnsafe().length;
-      if (batchBytes >= BATCH_BYTES) {
-        flush(batchPaths, batch, stats, files, start);
-        batchBytes = 0;
-      }
-    }
-    flush(batchPaths, batch, stats, files, start);
-    return read;
-  }
-
-  private void flush(List<String> paths, List<FileState> states, PathTable<FileStat> stats, Map<String, Seen> files,
-      long start) {
-    if (states.isEmpty()) {
-      return;
-    }
-    List<byte[]> contents = new ArrayList<>(states.size());
-    states.forEach(s -> contents.add(s.contentUnsafe()));
-    var ids = repo.insertBlobs(contents);
-    for (int i = 0; i < paths.size(); i++) {
-      FileVersion version = new FileVersion(states.get(i).kind(), ids.get(i), states.get(i).mode());
-      FileStat stat = stats.get(paths.get(i));
-      cache.put(paths.get(i), new StatCache.Entry(stat, version, StatCache.Source.SHADOW, start));
-      files.put(paths.get(i), new Seen(stat, version, StatCache.Source.SHADOW, null));
-    }
-    paths.clear();
-    states.clear();
-  }
-
   /**
    * Walks again under the rules of {@code before} (only what the watch saw touched, when it can
-   * say) and lists each file whose content differs from it. What a command moved out of a
-   * left-out place, a file whose content was not kept, one too big or unreadable is skipped,
-   * with why.
+   * say) and lists each file whose content differs from it (see {@link ScanComparison}).
    */
   Compared compare(Scan before) {
-    StatCache cache = cache();
-    long start = System.currentTimeMillis();
-    IgnoreRules rules = before.rules().replaying();
-    // what the scan before walked, whatever it is now
-    walks.keep((path, stat) -> before.files().containsKey(path), () -> before.files().keySet());
-    Tree tree = walks.update(before.tree(), rules).orElseGet(() -> walks.walk(rules));
-    PathTable<FileStat> after = tree.files();
-    PathTable<Excluded> excludedAfter = tree.excluded();
-
-    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
-    List<Pending> pending = new ArrayList<>();
-    List<String> paths = new ArrayList<>();
-    if (tree.derived()) {
-      paths.addAll(tree.changed()); // every write since the snapshot was noticed by the watch
-    } else {
-      before.files().forEach((path, was) -> {
-        FileStat now = after.get(path);
-        if (now == null || !was.stat().equals(now) || was.stat().racy(before.startMillis())) {
-          paths.add(path);
-        }
-      });
-      after.forEach((path, stat) -> {
-        if (!before.files().containsKey(path)) {
-          paths.add(path);
-        }
-      });
-    }
-    paths.sort(null); // only what may have changed: a handful, not the project
-    MovedOutOfExclusion moved = new MovedOutOfExclusion(before.excluded(), excludedAfter, tree.directories());
-    for (String path : paths) {
-      Seen was = before.files().get(path);
-      FileStat now = after.get(path);
-      if (was != null && now != null && was.stat().equals(now) && !was.stat().racy(before.startMillis())) {
-        continue;
-      }
-      Optional<String> from = was == null && now != null ? moved.source(path, now) : Optional.empty();
-      if (from.isPresent()) {
-        // the user's own file under a new name: recorded as created, an undo would delete the only copy
-        skipped.add(new WorkTreeChanges.Skipped(path, "moved from " + from.get() + "; not recorded, and undo leaves it"));
-        cache.remove(path);
-        continue;
-      }
-      if (was == null && !before.complete() && now.ctimeNanos() / 1_000_000 < before.startMillis() - 1_000) {
-        continue; // there before the command, and not kept then: not the command's
-      }
-      if (was != null && was.version() == null) {
-        skipped.add(new WorkTreeChanges.Skipped(path, was.unstored()));
-        cache.remove(path);
-        continue;
-      }
-      if (now != null && tooBig(now, before.maxFileSize())) {
-        skipped.add(new WorkTreeChanges.Skipped(path, "larger than the " + before.maxFileSize()
-            + "-byte limit for undoable files"));
-        cache.remove(path);
-        continue;
-      }
-      FileState state;
-      try {
-        state = now == null ? FileState.absent() : FileState.read(root.resolve(path));
-      } catch (IOException e) {
-        skipped.add(new WorkTreeChanges.Skipped(path, "unreadable (" + e.getMessage() + ")"));
-        cache.remove(path);
-        continue;
-      }
-      FileVersion prior = was == null ? FileVersion.ABSENT : was.version();
-      FileVersion current = state.exists() ? new FileVersion(state.kind(), repo.hash(state), state.mode()) : FileVersion.ABSENT;
-      if (prior.equals(current)) {
-        if (now != null && was != null) {
-          cache.put(path, new StatCache.Entry(now, prior, was.source(), start)); // touched, or racily clean
-        }
-        continue;
-      }
-      pending.add(new Pending(path, was, now, state, current));
-    }
-    return new Compared(tree, pending, skipped, start);
+    return new ScanComparison(root, repo, walks).compare(before, cache());
   }
 
   /**
@@ -526,36 +360,9 @@ final class Scanner {
     return new Scan(start, before.maxFileSize(), before.files().with(files, gone), tree, true, Set.copyOf(unsettled));
   }
 
+  /** See {@link ExcludedChanges#between}. */
   static List<WorkTreeChanges.Skipped> excludedChanges(PathTable<Excluded> before, PathTable<Excluded> after) {
-    List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
-    // after a watch, only what it touched can differ: not a walk over every ignored entry
-    TreeSet<String> excluded = after.pathsDifferingFrom(before).map(TreeSet::new).orElseGet(() -> {
-      TreeSet<String> all = new TreeSet<>(before.keySet());
-      all.addAll(after.keySet());
-      return all;
-    });
-    for (String path : excluded) {
-      if (path.equals(".git") || path.endsWith("/.git")) {
-        continue; // git's own bookkeeping: never interesting, never undone
-      }
-      Excluded was = before.get(path);
-      Excluded now = after.get(path);
-      if (was == null && now == null || was != null && now != null && sameEntry(was.stat(), now.stat())) {
-        continue;
-      }
-      Excluded any = now != null ? now : was;
-      boolean dir = any.stat().directory();
-      if (any.why() == ProjectWalker.Exclusion.NOT_UTF8) {
-        skipped.add(new WorkTreeChanges.Skipped(path, "its name is not UTF-8, which Waymark cannot read, record or "
-            + "restore; not recorded"));
-        continue;
-      }
-      String why = any.why().described();
-      skipped.add(new WorkTreeChanges.Skipped(dir ? path + "/" : path, dir
-          ? why + "; what changed inside it is not recorded"
-          : why + "; not recorded"));
-    }
-    return skipped;
+    return ExcludedChanges.between(before, after);
   }
 
   /** Drops the cache: the next snapshot reads every file again. */
@@ -581,20 +388,6 @@ final class Scanner {
       cache = StatCache.load(cacheFile);
     }
     return cache;
-  }
-
-  private static boolean tooBig(FileStat stat, long maxFileSize) {
-    return stat.kind() != FileKind.SYMLINK && stat.size() > maxFileSize;
-  }
-
-  /** A directory's own stat changes when entries are added, removed or renamed in it; its size is noise. */
-  private static boolean sameEntry(FileStat a, FileStat b) {
-    if (a.directory() != b.directory()) {
-      return false;
-    }
-    return a.directory()
-        ? a.mtimeNanos() == b.mtimeNanos() && a.inode() == b.inode()
-        : a.equals(b);
   }
 
   /** Stops the file notifications and saves what the cache learnt (the next process starts from it). */

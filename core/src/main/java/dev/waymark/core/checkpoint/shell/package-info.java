@@ -5,8 +5,11 @@
  * a sandboxed command writes a copy-on-write layer of its own ({@code dev.waymark.core.layer}),
  * which is recorded and applied when it ends. {@code ShellChangeTracker} is capture by observation
  * and only orchestrates: the scan before and after is {@code Scanner}'s (the
- * values it makes are {@code Scan}'s; a persisted {@code StatCache} and the user's index say
- * what each file held), the walk under it {@code TreeWalks}'s (inotify through
+ * values it makes are {@code Scan}'s; a persisted {@code StatCache}, its bytes laid out by
+ * {@code StatCacheFormat}, and the user's index
+ * ({@code IndexLookup}) say what each file held, {@code ContentStore} keeps what neither vouches
+ * for, {@code ScanComparison} finds what differs after, {@code ExcludedChanges} what changed
+ * among the left-out entries), the walk under it {@code TreeWalks}'s (inotify through
  * {@code TreeWatch} keeps the last walk up to date), what other tabs
  * wrote meanwhile left out ({@code OtherWriters}, from the {@code WriteLog}), a
  * {@code ShellJournal} so that a crash loses no command's changes ({@code ShellRecovery}). What
