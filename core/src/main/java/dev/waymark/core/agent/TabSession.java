@@ -8,6 +8,7 @@ import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.context.Mentions;
 import dev.waymark.core.context.PromptImages;
 import dev.waymark.core.context.Sandboxing;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
@@ -293,12 +294,12 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void sendPrompt(Command.SendPrompt c) {
-      later(c, () -> startTurn(Opening.prompt(c.text())));
+      later(c, () -> startTurn(Opening.prompt(TypedPrompt.sent(c.text(), c.typed()))));
     }
 
     @Override
     public void branch(Command.Branch c) {
-      later(c, () -> startTurn(Opening.branch(c.from(), c.text(), c.force())));
+      later(c, () -> startTurn(Opening.branch(c.from(), TypedPrompt.sent(c.text(), c.typed()), c.force())));
     }
 
     @Override
@@ -316,9 +317,9 @@ public final class TabSession implements AutoCloseable {
 
     @Override
     public void steer(Command.Steer c) {
-      if (!steering.offer(c.text())) {
+      if (!steering.offer(TypedPrompt.sent(c.text(), c.typed()))) {
         emit(new Event.Warning("No turn is running: your message is sent as a new prompt."));
-        submit(new Command.SendPrompt(c.text()));
+        submit(new Command.SendPrompt(c.text(), c.typed()));
       }
     }
 
@@ -547,7 +548,7 @@ public final class TabSession implements AutoCloseable {
     if (opening.sendsPrompt() && unavailable.isPresent()) {
       // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
       emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.MODEL_UNAVAILABLE, unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
-          + opening.prompt()));
+          + TypedPrompt.shown(opening.prompt())));
       return;
     }
     Turn turn = openTurn(opening);
@@ -563,7 +564,7 @@ public final class TabSession implements AutoCloseable {
     RunningTurn state = new RunningTurn(n);
     state.mayCompactWhenTooLong = !lastTurnCompacted;
     steering.started(state);
-    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
+    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), TypedPrompt.shown(opening.prompt())));
     if (!leftOut.isEmpty()) {
       emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
     }
@@ -619,7 +620,7 @@ public final class TabSession implements AutoCloseable {
     if (opening.compact()) {
       return tree.begin(); // a summary of the live conversation continues it, wherever the view stands
     }
-    conversation.keepDraft(tree.live(), opening.prompt());
+    conversation.keepDraft(tree.live(), TypedPrompt.shown(opening.prompt()));
     if (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live()) {
       return tree.begin();
     }
@@ -632,7 +633,7 @@ public final class TabSession implements AutoCloseable {
     }
     emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
-    conversation.keepDraft(from, opening.prompt());
+    conversation.keepDraft(from, TypedPrompt.shown(opening.prompt()));
     return branch.turn().get();
   }
 

@@ -94,9 +94,9 @@ public final class CommandRunner {
         return; // a custom command whose prompt attaches an MCP server's resource
       }
       if (state.running()) {
-        tab.steer(prompt.text()); // as a typed message would: it goes into the running turn
+        tab.steer(prompt.text(), prompt.typed()); // as a typed message would: it goes into the running turn
       } else {
-        tab.send(prompt.text());
+        tab.send(prompt.text(), prompt.typed());
       }
       tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
