@@ -22,8 +22,8 @@ import org.eclipse.jgit.lib.ObjectId;
 public final class SessionFork {
   private SessionFork() {}
 
-  /** The new session, saved, and what it left out. */
-  public record Forked(SessionFile session, List<String> notes) {}
+  /** The new session, saved; each original tab's id in it (isolated ones absent); and what it left out. */
+  public record Forked(SessionFile session, Map<String, String> tabIds, List<String> notes) {}
 
   /** Why {@code file} cannot be opened here now: another process holds one of its tabs; empty when none does. */
   public static Optional<String> openElsewhere(ShadowStore store, SessionFile file) {
@@ -59,7 +59,7 @@ public final class SessionFork {
     SessionFile forked = new SessionFile(SessionStore.SCHEMA_VERSION, files.newId(), null, original.project(), files.now(),
         files.now(), active, tabs);
     files.save(forked);
-    return new Forked(forked, notes);
+    return new Forked(forked, Map.copyOf(ids), notes);
   }
 
   private static SessionFile.Tab copy(ShadowStore store, SessionFile.Tab tab, Map<String, String> ids) {
