@@ -84,7 +84,7 @@ public final class SlashCommand {
     /** {@code /checkpoint rescued [NAME]}: list the tab's rescued versions ({@code name} null), or show one. */
     record Rescued(String name) implements Parsed {}
 
-    /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
+    /** A /session command: {@code verb} save, load, fork, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
   }
 
@@ -390,8 +390,9 @@ public final class SlashCommand {
       case "list" -> args <= 0 ? new Parsed.Session("list", null) : invalid("Usage: /session list");
       case "save" -> args <= 1 ? new Parsed.Session("save", args == 1 ? words[2] : null) : invalid("Usage: /session save [name]");
       case "load" -> args == 1 ? new Parsed.Session("load", words[2]) : invalid("Usage: /session load ID|NAME");
+      case "fork" -> args == 1 ? new Parsed.Session("fork", words[2]) : invalid("Usage: /session fork ID|NAME");
       case "delete" -> args == 1 ? new Parsed.Session("delete", words[2]) : invalid("Usage: /session delete ID");
-      default -> invalid("Unknown /session command \"" + words[1] + "\". Try: save, load, list, delete.");
+      default -> invalid("Unknown /session command \"" + words[1] + "\". Try: save, load, fork, list, delete.");
     };
   }
 
