@@ -20,7 +20,7 @@ public final class TypedPrompt {
     if (typed == null || typed.isBlank() || typed.strip().equals(text.strip())) {
       return text;
     }
-    return LABEL + typed.strip().replace('\n', ' ').replace("]", ")") + "]\n" + text;
+    return LABEL + typed.strip().replace('\n', ' ') + "]\n" + text; // one line: the label ends at the first "]\n"
   }
 
   /** The label {@code message} opens with, if any. */
