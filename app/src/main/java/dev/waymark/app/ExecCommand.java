@@ -59,6 +59,9 @@ final class ExecCommand implements Callable<Integer> {
       description = "Continue a saved session (id or name) instead of starting a new one.")
   String sessionId;
 
+  @Option(names = "--fork", description = "With --session: go on in a copy of the session as a new one, the original left as it is (one open in another Waymark).")
+  boolean fork;
+
   @Option(names = "--tab", paramLabel = "ID", description = "With --session: the tab to continue (default: its active tab, else its first open one).")
   String tabId;
 
@@ -177,14 +180,24 @@ final class ExecCommand implements Callable<Integer> {
             + "goes without --session (an isolated tab of a session is continued with --session S --tab T).");
       }
       if (sessionId != null) {
-        var file = workspace.files().load(sessionId);
-        String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-        if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
+        var asked = workspace.files().load(sessionId);
+        String tab = tabId != null ? tabId : Workspace.defaultTab(asked).orElse(null);
+        if (asked.tabs().stream().noneMatch(t -> t.tabId().equals(tab))) {
           workspace.close();
           throw new CommandLine.ParameterException(spec.commandLine(), "Session "
-              + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")") + " has no tab " + tabId + " (it has "
-              + String.join(", ", file.tabs().stream().map(dev.waymark.core.session.SessionFile.Tab::tabId).toList()) + ").");
+              + (asked.name() == null ? asked.id() : asked.name() + " (" + asked.id() + ")") + " has no tab " + tabId + " (it has "
+              + String.join(", ", asked.tabs().stream().map(dev.waymark.core.session.SessionFile.Tab::tabId).toList()) + ").");
         }
+        ForkChoice.Chosen going;
+        try {
+          going = ForkChoice.forExec(store, workspace.files(), asked, tab, fork, err); // another Waymark's: --fork
+        } catch (dev.waymark.core.session.SessionException open) {
+          workspace.close();
+          err.println("waymark: " + open.getMessage());
+          return 1;
+        }
+        var file = going.file();
+        String wanted = going.tab();
         // only the tab asked for is locked, so the interface may hold the others; the tab it shows stays the one shown
         Workspace.Opened opened = workspace.open(file, false, wanted::equals);
         opened.notes().forEach(note -> err.println("waymark: " + note));
@@ -193,9 +206,10 @@ final class ExecCommand implements Callable<Integer> {
         workspace.close();
         throw new CommandLine.ParameterException(spec.commandLine(), "--isolated opens a new tab; it goes without --tab "
             + "and --from.");
-      } else if (tabId != null || from != null) {
+      } else if (tabId != null || from != null || fork) {
         workspace.close();
-        throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : "--from") + " needs --session.");
+        throw new CommandLine.ParameterException(spec.commandLine(), (tabId != null ? "--tab" : from != null ? "--from" : "--fork")
+            + " needs --session.");
       } else if (isolated) {
         try {
           chosen = workspace.newIsolatedTab(sandbox.bwrap());

@@ -45,6 +45,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       description = "Open a saved session by id or name; without one, choose from a list.")
   String resume;
 
+  @CommandLine.Option(names = "--fork", description = "With --continue or --resume: open a copy of the session as a new "
+      + "one (its tabs and checkpoints under new ids), the original left as it is; a session open in another Waymark is "
+      + "offered so anyway.")
+  boolean fork;
+
   @CommandLine.Option(names = "--demo", description = "Try Waymark on a small sample project with a scripted model: no key, no network.")
   boolean demo;
 
@@ -228,6 +233,9 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     if (continueLast && resume != null) {
       throw new CommandLine.ParameterException(cli, "Use either --continue or --resume, not both.");
     }
+    if (fork && !continueLast && resume == null) {
+      throw new CommandLine.ParameterException(cli, "--fork goes with --continue or --resume: it copies a saved session.");
+    }
     java.util.List<String> welcome = new java.util.ArrayList<>();
     Providers.Choice choice;
     if (demo) {
@@ -256,7 +264,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       choice = options.choose(settings, env, cli);
     }
     UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume))
-        .given(options.givenNow());
+        .given(options.givenNow()).forked(fork);
     return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings,
         cli.getErr(), sandbox);
   }

@@ -34,16 +34,25 @@ final class UiLauncher {
   private UiLauncher() {}
 
   /** Which session the interface opens: a new one, the last one, or one chosen by id, name or picker. */
-  record Opening(boolean continueLast, Optional<String> resume, String continueCommand, GivenNow given) {
+  record Opening(boolean continueLast, Optional<String> resume, String continueCommand, GivenNow given, boolean fork) {
     static final Opening NEW = new Opening(false, Optional.empty());
 
     Opening(boolean continueLast, Optional<String> resume) {
       this(continueLast, resume, "waymark --continue", GivenNow.NOTHING);
     }
 
+    Opening(boolean continueLast, Optional<String> resume, String continueCommand, GivenNow given) {
+      this(continueLast, resume, continueCommand, given, false);
+    }
+
     /** Opening as asked, the flags given now winning over what the reopened tabs saved. */
     Opening given(GivenNow now) {
-      return new Opening(continueLast, resume, continueCommand, now);
+      return new Opening(continueLast, resume, continueCommand, now, fork);
+    }
+
+    /** Opening a fork of the session asked for ({@code --fork}), not the session. */
+    Opening forked(boolean asked) {
+      return new Opening(continueLast, resume, continueCommand, given, asked);
     }
   }
 
@@ -76,6 +85,12 @@ final class UiLauncher {
       Optional<SessionFile> chosen;
       try {
         chosen = choose(workspace.files(), opening, err);
+        if (chosen.isPresent()) { // one another Waymark holds is offered as a fork
+          chosen = ForkChoice.forInterface(store, workspace.files(), chosen.get(), opening.fork(), System.console(), err);
+          if (chosen.isEmpty()) {
+            return 1;
+          }
+        }
       } catch (SessionException e) {
         err.println("waymark: " + e.getMessage());
         return 1;

@@ -31,4 +31,23 @@ class CustomCommandsAddedUiTest {
       ui.waitFor(s -> ui.input().equals("› /ship-it"), "Tab to complete the new command");
     }
   }
+
+  @Test
+  void aCustomCommandIsShownAsTypedInTheChatTitleAndRewindWhileTheModelGetsItsPrompt() throws Exception {
+    Path commands = Files.createDirectories(temp.resolve("config/waymark/commands"));
+    Files.writeString(commands.resolve("review.md"), "Review $ARGUMENTS for bugs and list each with its line.\n");
+    CustomCommands custom = CustomCommands.of(Optional.empty(), commands.getParent());
+    try (VirtualUi ui = new VirtualUi(temp, 100, 30, ApprovalMode.YOLO,
+        "{'responses':[{'whenLastUser':'for bugs and list','text':'No bugs found.'},{'text':'not expanded'}]}", null, null, custom)) {
+      ui.type("/review src/Foo.java");
+      ui.key(KeyType.Escape); // the menu
+      ui.key(KeyType.Enter);
+      String screen = ui.waitFor("No bugs found.");
+      assertThat(screen).contains("› /review src/Foo.java", " 1 /review src/Foo.java").doesNotContain("for bugs and list");
+      ui.type("/rewind");
+      ui.key(KeyType.Escape);
+      ui.key(KeyType.Enter);
+      assertThat(ui.waitFor("Rewind:")).contains("#1  › /review src/Foo.java");
+    }
+  }
 }

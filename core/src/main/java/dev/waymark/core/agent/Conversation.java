@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.context.Mentions;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Conversation {
   /** Opens the message of a checkpoint a restore or revert made: {@code [waymark: LABEL]}, then what the model is told. */
-  static final String LABEL = "[waymark: ";
+  static final String LABEL = TypedPrompt.LABEL;
 
   private final java.util.function.Supplier<String> systemPromptSource;
   private volatile String systemPrompt; // made on first use: it reads the user's git status, off the opening thread
@@ -144,7 +145,8 @@ final class Conversation {
       for (ChatMessage m : turn) { // a restore's label may follow the conversation it copied
         if (m instanceof ChatMessage.User user && user.text().startsWith(LABEL)) {
           String label = user.text().substring(LABEL.length(), Math.max(LABEL.length(), user.text().indexOf("]\n")));
-          return label.startsWith(Opening.SHELL) ? label : ""; // a !command is what the user typed
+          // a !command and a custom command are what the user typed; a restore's label is not
+          return label.startsWith(Opening.SHELL) || TypedPrompt.isCommand(label) ? label : "";
         }
       }
       for (ChatMessage m : turn) {

@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.protocol.Event;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ final class SteeringQueue {
         return false;
       }
       queued.add(text);
-      emit.accept(new Event.SteeringQueued(running.checkpoint, text));
+      emit.accept(new Event.SteeringQueued(running.checkpoint, TypedPrompt.shown(text))); // a custom command as typed
       return true;
     }
   }
@@ -57,7 +58,7 @@ final class SteeringQueue {
     }
     for (String text : folded) {
       Conversation.append(messages, new ChatMessage.User(text));
-      emit.accept(new Event.SteeringFolded(turn.checkpoint, text));
+      emit.accept(new Event.SteeringFolded(turn.checkpoint, TypedPrompt.shown(text)));
     }
   }
 

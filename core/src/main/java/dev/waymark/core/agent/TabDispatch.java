@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,12 +42,12 @@ final class TabDispatch implements Command.Handler {
 
   @Override
   public void sendPrompt(Command.SendPrompt c) {
-    parts.later(c, () -> turns.startTurn(Opening.prompt(c.text())));
+    parts.later(c, () -> turns.startTurn(Opening.prompt(TypedPrompt.sent(c.text(), c.typed()))));
   }
 
   @Override
   public void branch(Command.Branch c) {
-    parts.later(c, () -> turns.startTurn(Opening.branch(c.from(), c.text(), c.force())));
+    parts.later(c, () -> turns.startTurn(Opening.branch(c.from(), TypedPrompt.sent(c.text(), c.typed()), c.force())));
   }
 
   @Override
@@ -64,9 +65,9 @@ final class TabDispatch implements Command.Handler {
 
   @Override
   public void steer(Command.Steer c) {
-    if (!parts.steering().offer(c.text())) {
+    if (!parts.steering().offer(TypedPrompt.sent(c.text(), c.typed()))) {
       parts.emit(new Event.Warning("No turn is running: your message is sent as a new prompt."));
-      resubmit.accept(new Command.SendPrompt(c.text()));
+      resubmit.accept(new Command.SendPrompt(c.text(), c.typed()));
     }
   }
 

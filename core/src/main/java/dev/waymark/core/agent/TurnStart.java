@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.context.Mentions;
@@ -70,7 +71,7 @@ final class TurnStart {
     if (opening.sendsPrompt() && unavailable.isPresent()) {
       // no checkpoint that could only fail: the prompt is given back in words, the tree stays as it was
       emit(new Event.Error(ErrorKind.MODEL_UNAVAILABLE, unavailable.get() + " Your prompt was not sent, and no checkpoint was made: "
-          + opening.prompt()));
+          + TypedPrompt.shown(opening.prompt())));
       return;
     }
     Turn turn = openTurn(opening);
@@ -86,7 +87,7 @@ final class TurnStart {
     RunningTurn running = new RunningTurn(n);
     running.mayCompactWhenTooLong = !state.lastTurnCompacted;
     steering.started(running);
-    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), opening.prompt()));
+    emit(new Event.TurnStarted(n, tree.checkpoint(n).parent(), TypedPrompt.shown(opening.prompt())));
     if (!leftOut.isEmpty()) {
       emit(new Event.Warning("Not sent with the prompt: " + String.join("; ", leftOut) + "."));
     }
@@ -142,7 +143,7 @@ final class TurnStart {
     if (opening.compact()) {
       return tree.begin(); // a summary of the live conversation continues it, wherever the view stands
     }
-    conversation.keepDraft(tree.live(), opening.prompt());
+    conversation.keepDraft(tree.live(), TypedPrompt.shown(opening.prompt()));
     if (opening.branchFrom().isEmpty() || opening.branchFrom().getAsInt() == tree.live()) {
       return tree.begin();
     }
@@ -155,7 +156,7 @@ final class TurnStart {
     }
     emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
-    conversation.keepDraft(from, opening.prompt());
+    conversation.keepDraft(from, TypedPrompt.shown(opening.prompt()));
     return branch.turn().get();
   }
 

@@ -299,6 +299,12 @@ public final class ShadowStore implements AutoCloseable {
     }
   }
 
+  /** The process that holds {@code tabId} if another one does (-1: it has not said which); see {@link TabCopies}. */
+  public java.util.OptionalLong heldElsewhere(String tabId) {
+    checkTabId(tabId);
+    return parts.tabLocks().heldElsewhere(tabId);
+  }
+
   /** The ids of the tabs that hold tags in this store. */
   public Set<String> tabIds() {
     Set<String> ids = new TreeSet<>();

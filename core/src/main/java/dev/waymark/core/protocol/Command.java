@@ -152,7 +152,16 @@ public sealed interface Command {
     }
   }
 
-  record SendPrompt(String text) implements Command {
+  /**
+   * A prompt; {@code typed}: what the user typed for it when that is not {@code text} (a custom
+   * command, {@code /review src/Foo.java}, whose expanded prompt is {@code text}), shown instead of
+   * it in the chat, {@code /rewind}, undo's draft and the session's title; null when it is.
+   */
+  record SendPrompt(String text, String typed) implements Command {
+    public SendPrompt(String text) {
+      this(text, null);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.sendPrompt(this);
@@ -164,10 +173,15 @@ public sealed interface Command {
    * first, and the new checkpoint branches from it (from the live one, it just continues).
    * {@code force}: where files changed since clash with {@code from}, overwrite them anyway (what
    * they held is kept under a rescued tag); without it such a branch is refused, nothing changed.
+   * {@code typed} as {@link SendPrompt}'s.
    */
-  record Branch(int from, String text, boolean force) implements Command {
+  record Branch(int from, String text, boolean force, String typed) implements Command {
     public Branch(int from, String text) {
       this(from, text, false);
+    }
+
+    public Branch(int from, String text, boolean force) {
+      this(from, text, force, null);
     }
 
     @Override
@@ -224,7 +238,11 @@ public sealed interface Command {
   }
 
   /** A message typed while a turn runs: folded into it before its next model call. */
-  record Steer(String text) implements Command {
+  record Steer(String text, String typed) implements Command {
+    public Steer(String text) {
+      this(text, null);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.steer(this);

@@ -204,7 +204,8 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
   /**
    * As {@link #wrap(List, Path, boolean)}, with the project mounted read-only when {@code readOnly}
    * (plan mode: a command looks around and changes nothing, so there is nothing to capture). Nothing
-   * inside a read-only project needs fencing off, and no mount point can be made in it.
+   * inside a read-only project needs fencing off, and no mount point can be made in it; its secrets
+   * files ({@link ProjectSecrets}) are empty, as a tool asks before reading one and these run unasked.
    */
   public Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly) {
     if (!confines()) {
@@ -245,6 +246,15 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
           add(args, "--ro-bind", PrivateFiles.empty(policy), r); // a key file: empty
         }
       });
+    }
+    if (readOnly) {
+      for (Path secret : ProjectSecrets.in(project)) {
+        if (Files.isDirectory(secret, LinkOption.NOFOLLOW_LINKS)) {
+          add(args, "--tmpfs", secret, "--remount-ro", secret);
+        } else {
+          add(args, "--ro-bind", PrivateFiles.empty(policy), secret); // empty, as a hidden key file
+        }
+      }
     }
     List<Path> placeholders = new ArrayList<>();
     Path git = project.resolve(".git");

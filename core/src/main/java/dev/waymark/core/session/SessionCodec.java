@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.ErrorKind;
@@ -341,7 +342,8 @@ public final class SessionCodec {
     for (SessionFile.Message record : cp.messages()) {
       ChatMessage m = message(record);
       if (m instanceof ChatMessage.User user) {
-        events.add(prompted ? new Event.SteeringFolded(n, user.text()) : new Event.TurnStarted(n, cp.parent(), user.text()));
+        String shown = TypedPrompt.shown(user.text()); // a custom command as typed
+        events.add(prompted ? new Event.SteeringFolded(n, shown) : new Event.TurnStarted(n, cp.parent(), shown));
         prompted = true;
       } else if (m instanceof ChatMessage.Assistant assistant) {
         if (!prompted) {

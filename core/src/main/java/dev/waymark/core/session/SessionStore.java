@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -211,7 +212,7 @@ public final class SessionStore {
         .filter(c -> c.number() > 0 && c.created() != null)
         .sorted(Comparator.comparing(SessionFile.Checkpoint::created))
         .flatMap(c -> c.messages().stream().filter(m -> "user".equals(m.role()) && m.text() != null).limit(1))
-        .map(m -> dev.waymark.core.context.Mentions.typed(m.text())).filter(text -> !text.isBlank()).findFirst();
+        .map(m -> TypedPrompt.shown(m.text())).filter(text -> !text.isBlank()).findFirst();
     if (prompt.isEmpty()) {
       prompt = s.tabs().stream().map(SessionFile.Tab::input).filter(text -> text != null && !text.isBlank()).findFirst();
     }

@@ -2,6 +2,7 @@ package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.sandbox.ProjectSecrets;
 
 /**
  * One tool the model may call. Names and parameters are a public contract. A tool never throws
@@ -57,7 +58,7 @@ public interface Tool {
    */
   static boolean isSecretsFile(String path) {
     for (String segment : path.replace('\\', '/').split("/")) {
-      if (segment.equals(".env") || segment.startsWith(".env.")) {
+      if (ProjectSecrets.isSecretsName(segment)) { // one rule with plan mode's sandbox
         return true;
       }
     }

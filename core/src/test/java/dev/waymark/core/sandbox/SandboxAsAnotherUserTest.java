@@ -110,4 +110,45 @@ class SandboxAsAnotherUserTest {
       assertThat(data.resolve("new")).doesNotExist();
     }
   }
+
+  @Test
+  void planModesReadOnlyCommandOfAnUnprivilegedUserReadsNoSecretAndWritesNothing() throws Exception {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path project = Files.createDirectories(base.resolve("project"));
+    Path data = Files.createDirectories(base.resolve("data"));
+    Path home = Files.createDirectories(base.resolve("home/.ssh")).getParent();
+    Path key = Files.writeString(home.resolve(".ssh/id_ed25519"), "PRIVATE-KEY\n");
+    Path env = Files.writeString(project.resolve(".env"), "PRIVATE-ENV\n");
+    Path envDir = Files.createDirectories(project.resolve("deploy/.env.prod"));
+    Path envKey = Files.writeString(envDir.resolve("token"), "PRIVATE-TOKEN\n");
+    Path readme = Files.writeString(project.resolve("README"), "readme\n");
+    if (root) {
+      for (Path p : List.of(base, project, data, home, home.resolve(".ssh"), key, env, project.resolve("deploy"), envDir,
+          envKey, readme)) {
+        Files.setAttribute(p, "unix:uid", NOBODY);
+        Files.setAttribute(p, "unix:gid", NOBODY);
+      }
+    }
+    List<Path> hidden = new ArrayList<>(SandboxPolicy.secretsIn(home));
+    hidden.add(data);
+    ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, hidden,
+        List.of(), List.of(), data));
+    String script = String.join("\n",
+        "cat README",
+        "cat " + key + " .env deploy/.env.prod/token; grep -r PRIVATE . ; echo SECRETS-READ",
+        "echo p > p.txt || echo PROJECT-REFUSED",
+        "echo x > .env || echo ENV-REFUSED");
+    List<String> argv = new ArrayList<>();
+    if (root) {
+      argv.addAll(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
+    }
+    argv.addAll(sandbox.wrap(List.of("/bin/bash", "-c", script), project.toRealPath(), false, true).argv());
+    Process p = new ProcessBuilder(argv).directory(project.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(out).as(out).contains("readme", "SECRETS-READ", "PROJECT-REFUSED", "ENV-REFUSED").doesNotContain("PRIVATE-");
+    assertThat(project.resolve("p.txt")).doesNotExist();
+    assertThat(env).hasContent("PRIVATE-ENV");
+  }
 }

@@ -59,7 +59,12 @@ class SandboxSecretsTest {
   }
 
   static String run(ShellSandbox sandbox, Path project, String script) throws Exception {
-    List<String> argv = sandbox.wrap(List.of("/bin/bash", "-c", script), project, false).argv();
+    return run(sandbox, project, script, false);
+  }
+
+  /** {@code readOnly}: as plan mode runs a command, on the project mounted read-only. */
+  static String run(ShellSandbox sandbox, Path project, String script, boolean readOnly) throws Exception {
+    List<String> argv = sandbox.wrap(List.of("/bin/bash", "-c", script), project, false, readOnly).argv();
     Process p = new ProcessBuilder(argv).directory(project.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -76,6 +81,26 @@ class SandboxSecretsTest {
         + "echo x > .ssh/authorized_keys || echo WRITE-REFUSED");
     assertThat(out).as(out).doesNotContain("SECRET").contains("ENTRIES 0", "NPMRC-BYTES 0", "{}", "WRITE-REFUSED");
     assertThat(home.resolve(".ssh/authorized_keys")).doesNotExist();
+  }
+
+  @Test
+  void planModesReadOnlyCommandsSeeNoSecretEitherNorTheProjectsSecretsFiles() throws Exception {
+    Path project = Files.createDirectories(base.resolve("project"));
+    Files.writeString(project.resolve(".env"), "SECRET env\n");
+    Files.createDirectories(project.resolve("app/.env.d"));
+    Files.writeString(project.resolve("app/.env.d/key"), "SECRET key\n");
+    Files.createSymbolicLink(project.resolve("config"), project.resolve(".env"));
+    Files.writeString(project.resolve("app/.env.local"), "SECRET env.local\n");
+    Files.writeString(project.resolve("app/main.txt"), "main\n");
+    ShellSandbox sandbox = sandbox(SandboxPolicy.secretsIn(home));
+    String out = run(sandbox, project, "cat .env app/.env.local app/.env.d/key config app/main.txt; cd " + home + " && cat .ssh/id_ed25519 .netrc "
+        + ".aws/credentials; grep -r SECRET " + project + "; echo x > " + project.resolve("made.txt") + " || echo WRITE-REFUSED", true);
+    assertThat(out).as(out).doesNotContain("SECRET").contains("main", "WRITE-REFUSED");
+
+    String home = run(sandbox, this.home, "cat .ssh/id_ed25519 .netrc; ls -A .aws | wc -l", true);
+    assertThat(home).as("plan mode in the home directory itself").doesNotContain("SECRET").contains("0");
+    assertThat(run(sandbox, project, "cat .env app/.env.d/key", false)).as("a command that may write runs as the user chose")
+        .contains("SECRET env", "SECRET key");
   }
 
   @Test

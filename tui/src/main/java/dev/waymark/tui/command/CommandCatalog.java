@@ -36,7 +36,8 @@ public final class CommandCatalog {
           + "the list, how one differs from the disk, or put one back as a new checkpoint"),
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
-      entry("/session load ID|NAME", "open a saved session of this project"),
+      entry("/session load ID|NAME", "open a saved session of this project (one open in another Waymark: offered as a fork)"),
+      entry("/session fork ID|NAME", "open a copy of a saved session as a new one; the original is left as it is"),
       entry("/session list", "the saved sessions of this project"),
       entry("/session delete ID", "delete a saved session and its checkpoints' tags"),
       entry("/tab", "the tabs closed in this session"),

@@ -73,15 +73,18 @@ public final class SlashCommand {
     /** {@code /status}: provider, model, server, mode, sandbox, tokens and cost. */
     record Status() implements Parsed {}
 
-    /** A prompt a command stands for ({@code /init}, a custom command): sent as if typed. */
-    record Prompt(String text) implements Parsed {}
+    /**
+     * A prompt a command stands for ({@code /init}, a custom command): {@code text} is sent, and
+     * the chat, {@code /rewind} and the titles show the command as {@code typed}.
+     */
+    record Prompt(String text, String typed) implements Parsed {}
 
     /** {@code /bisect}: the first checkpoint from {@code good} to {@code bad} where {@code command} fails. */
     record Bisect(String command, java.util.OptionalInt good, java.util.OptionalInt bad) implements Parsed {}
     /** {@code /checkpoint rescued [NAME]}: list the tab's rescued versions ({@code name} null), or show one. */
     record Rescued(String name) implements Parsed {}
 
-    /** A /session command: {@code verb} save, load, list or delete; {@code argument} may be null. */
+    /** A /session command: {@code verb} save, load, fork, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
   }
 
@@ -183,13 +186,13 @@ public final class SlashCommand {
       case "/cost":
         return words.length == 1 ? new Parsed.Status() : invalid(head + " takes no arguments.");
       case "/init":
-        return words.length == 1 ? new Parsed.Prompt(InstructionFiles.INIT_PROMPT)
+        return words.length == 1 ? new Parsed.Prompt(InstructionFiles.INIT_PROMPT, "/init")
             : invalid("/init takes no arguments: it asks the agent to write AGENTS.md.");
       default:
         String stripped = text.strip();
         String name = words[0].substring(1);
         String arguments = stripped.length() > words[0].length() ? stripped.substring(words[0].length()) : "";
-        return custom.find(name).<Parsed>map(entry -> new Parsed.Prompt(entry.prompt(arguments)))
+        return custom.find(name).<Parsed>map(entry -> new Parsed.Prompt(entry.prompt(arguments), stripped))
             .orElseGet(() -> invalid("Unknown command " + words[0] + "." + catalog.nearest(head)
                 .map(n -> " Did you mean " + n + "?").orElse("") + " Type / for the list, /help for everything."));
     }
@@ -387,8 +390,9 @@ public final class SlashCommand {
       case "list" -> args <= 0 ? new Parsed.Session("list", null) : invalid("Usage: /session list");
       case "save" -> args <= 1 ? new Parsed.Session("save", args == 1 ? words[2] : null) : invalid("Usage: /session save [name]");
       case "load" -> args == 1 ? new Parsed.Session("load", words[2]) : invalid("Usage: /session load ID|NAME");
+      case "fork" -> args == 1 ? new Parsed.Session("fork", words[2]) : invalid("Usage: /session fork ID|NAME");
       case "delete" -> args == 1 ? new Parsed.Session("delete", words[2]) : invalid("Usage: /session delete ID");
-      default -> invalid("Unknown /session command \"" + words[1] + "\". Try: save, load, list, delete.");
+      default -> invalid("Unknown /session command \"" + words[1] + "\". Try: save, load, fork, list, delete.");
     };
   }
 

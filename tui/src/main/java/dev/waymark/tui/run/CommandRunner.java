@@ -4,6 +4,8 @@ import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.workspace.SessionFork;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.chat.Blocks;
 import dev.waymark.tui.chat.TabState;
@@ -25,6 +27,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Runs a line that starts with {@code /}: the checkpoint commands on the tab, /tab, /session, /permissions, /rewind, /help, /quit. */
 public final class CommandRunner {
@@ -94,9 +97,9 @@ public final class CommandRunner {
         return; // a custom command whose prompt attaches an MCP server's resource
       }
       if (state.running()) {
-        tab.steer(prompt.text()); // as a typed message would: it goes into the running turn
+        tab.steer(prompt.text(), prompt.typed()); // as a typed message would: it goes into the running turn
       } else {
-        tab.send(prompt.text());
+        tab.send(prompt.text(), prompt.typed());
       }
       tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
@@ -271,7 +274,8 @@ public final class CommandRunner {
         }
         case "list" -> tab.state().notice(Tone.NORMAL, String.join("\n", workspace.list()));
         case "delete" -> tab.state().notice(Tone.MUTED, workspace.delete(command.argument()));
-        case "load" -> load(command.argument());
+        case "load" -> load(command.argument(), false);
+        case "fork" -> load(command.argument(), true);
         default -> tab.state().notice(Tone.ERROR, "✗ Unknown /session command.");
       }
     } catch (SessionException e) {
@@ -279,7 +283,8 @@ public final class CommandRunner {
     }
   }
 
-  private void load(String idOrName) {
+  /** {@code fork}: a copy of the session, opened as a new one; a session another Waymark holds is offered so. */
+  private void load(String idOrName, boolean fork) {
     for (TabController t : tabs.open()) {
       if (t.state().running()) {
         tabs.current().state().notice(Tone.ERROR, "✗ A turn is running in tab " + tabs.number(t)
@@ -287,12 +292,34 @@ public final class CommandRunner {
         return;
       }
     }
+    SessionFile asked = workspace.files().load(idOrName);
+    Optional<String> elsewhere = fork ? Optional.empty() : SessionFork.openElsewhere(workspace.store(), asked);
+    if (elsewhere.isPresent()) {
+      host.pick(new Picker(elsewhere.get() + ": fork it?", List.of(
+          new Picker.Choice("Fork it", "a new session with a copy of its tabs and checkpoints; the original is left as it is", 1),
+          new Picker.Choice("Cancel", "nothing is opened", 0)), 0, chosen -> {
+            if (chosen.value() == 1) {
+              load(asked.id(), true);
+            }
+          }));
+      return;
+    }
     tabs.syncDrafts(workspace);
-    Workspace.Opened opened = workspace.load(idOrName); // saves this session first, closes its tabs
+    String opening = idOrName;
+    if (fork) {
+      SessionFork.Forked forked = SessionFork.fork(workspace.store(), workspace.files(), asked);
+      opening = forked.session().id();
+      forked.notes().forEach(note -> tabs.current().state().notice(Tone.WARNING, "! " + note));
+    }
+    Workspace.Opened opened = workspace.load(opening); // saves this session first, closes its tabs
     tabs.clear();
     host.showOpened(opened);
     if (tabs.isEmpty()) {
       host.openTab();
+    }
+    if (fork) {
+      tabs.current().state().notice(Tone.ACCENT, "Session " + asked.id() + " forked as " + workspace.id()
+          + "; the original is left as it is.");
     }
   }
 }

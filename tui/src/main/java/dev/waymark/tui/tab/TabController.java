@@ -1,6 +1,7 @@
 package dev.waymark.tui.tab;
 
 import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
@@ -94,8 +95,14 @@ public final class TabController {
 
   /** Sends a prompt; the workspace saves the session with it as the draft first, so a kill mid-turn keeps it. */
   public void send(String text) {
+    send(text, null);
+  }
+
+  /** {@link #send(String)} of the prompt a command the user typed as {@code typed} stands for: shown as typed. */
+  public void send(String text, String typed) {
     // the checkpoint on screen goes with the prompt: a view moved right after cannot change where it branches from
-    Command send = state.viewed().<Command>map(from -> new Command.Branch(from, text)).orElse(new Command.SendPrompt(text));
+    Command send = state.viewed().<Command>map(from -> new Command.Branch(from, text, false, typed))
+        .orElse(new Command.SendPrompt(text, typed));
     workspace.submit(tab, List.of(send));
   }
 
@@ -104,7 +111,7 @@ public final class TabController {
    * held is kept under a rescued tag); the input gives it up if it still holds it unchanged.
    */
   public void forceBranch(Event.BranchRefused refused) {
-    if (editor.text().equals(refused.prompt())) {
+    if (editor.text().equals(TypedPrompt.shown(refused.prompt()))) {
       editor.clear();
     }
     workspace.submit(tab, List.of(new Command.Branch(refused.from(), refused.prompt(), true)));
@@ -132,7 +139,12 @@ public final class TabController {
   }
 
   public void steer(String text) {
-    session.submit(new Command.Steer(text));
+    steer(text, null);
+  }
+
+  /** {@link #steer(String)} with the prompt a command typed as {@code typed} stands for. */
+  public void steer(String text, String typed) {
+    session.submit(new Command.Steer(text, typed));
     state.viewed().ifPresent(viewed -> {
       session.submit(Command.View.live());
       state.notice(Tone.MUTED, "A turn is running: the message steers it (it does not branch from #" + viewed + "). Back to live.");

@@ -219,10 +219,10 @@ class SlashCommandTest {
     var custom = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), temp);
 
     assertThat(SlashCommand.parse("/fix the  build\nplease", 0, "x", custom))
-        .isEqualTo(new SlashCommand.Parsed.Prompt("Fix the  build\nplease."));
+        .isEqualTo(new SlashCommand.Parsed.Prompt("Fix the  build\nplease.", "/fix the  build\nplease"));
     assertThat(SlashCommand.parse("/undo", 0, "x", custom)).isInstanceOf(SlashCommand.Parsed.ForTab.class);
     assertThat(SlashCommand.parse("/init", 0, "x", custom)).isEqualTo(
-        new SlashCommand.Parsed.Prompt(dev.waymark.core.context.InstructionFiles.INIT_PROMPT));
+        new SlashCommand.Parsed.Prompt(dev.waymark.core.context.InstructionFiles.INIT_PROMPT, "/init"));
     assertThat(SlashCommand.parse("/fix", 0, "x")).isInstanceOf(SlashCommand.Parsed.Invalid.class);
   }
 }

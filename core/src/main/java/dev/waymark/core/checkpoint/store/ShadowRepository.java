@@ -340,6 +340,53 @@ public final class ShadowRepository implements AutoCloseable {
     });
   }
 
+  /** A commit's parents and the manifest its tree holds (null when it has none). */
+  public record Manifested(List<ObjectId> parents, byte[] manifest) {}
+
+  public Manifested manifested(ObjectId commit) throws IOException {
+    try (RevWalk walk = new RevWalk(repo)) {
+      List<ObjectId> parents = new ArrayList<>();
+      for (var parent : walk.parseCommit(commit).getParents()) {
+        parents.add(parent.copy());
+      }
+      return new Manifested(parents, readAt(commit, "waymark.json"));
+    }
+  }
+
+  /**
+   * A copy of {@code commit} (same files, author, time and message) whose {@code waymark.json} is
+   * {@code manifest} and whose parents are {@code parents}: a forked tab's checkpoint. No ref moves.
+   */
+  public ObjectId copyCommit(ObjectId commit, byte[] manifest, List<ObjectId> parents) {
+    return write(() -> {
+      try (RevWalk walk = new RevWalk(repo); ObjectInserter inserter = repo.newObjectInserter();
+          ObjectReader reader = repo.newObjectReader()) {
+        var original = walk.parseCommit(commit);
+        DirCache index = DirCache.read(reader, original.getTree());
+        DirCacheBuilder builder = index.builder();
+        for (int i = 0; i < index.getEntryCount(); i++) {
+          if (!index.getEntry(i).getPathString().equals("waymark.json")) {
+            builder.add(index.getEntry(i));
+          }
+        }
+        DirCacheEntry manifestEntry = new DirCacheEntry("waymark.json");
+        manifestEntry.setFileMode(FileMode.REGULAR_FILE);
+        manifestEntry.setObjectId(inserter.insert(Constants.OBJ_BLOB, manifest));
+        builder.add(manifestEntry);
+        builder.finish();
+        CommitBuilder cb = new CommitBuilder();
+        cb.setTreeId(index.writeTree(inserter));
+        cb.setParentIds(parents);
+        cb.setAuthor(original.getAuthorIdent());
+        cb.setCommitter(original.getCommitterIdent());
+        cb.setMessage(original.getFullMessage());
+        ObjectId copy = inserter.insert(cb);
+        inserter.flush();
+        return copy;
+      }
+    });
+  }
+
   /** Recreates or moves a ref; used to bring back tags from recorded commit ids. */
   public void setRef(String ref, ObjectId commit) {
     write(() -> {

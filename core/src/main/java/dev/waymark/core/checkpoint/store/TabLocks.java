@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -100,6 +101,39 @@ public final class TabLocks {
         throw inUse(tabId, ProcessHandle.current().pid());
       }
       claim(tabId);
+    }
+  }
+
+  /**
+   * The process that holds {@code tabId} now when it is another one (its id, -1 when it wrote none
+   * yet); empty when no other process does. Looks by taking the lock for an instant.
+   */
+  public OptionalLong heldElsewhere(String tabId) {
+    synchronized (locks) {
+      if (locks.containsKey(tabId)) {
+        return OptionalLong.empty();
+      }
+      Path file = tabsDir.resolve(tabId + ".lock");
+      if (CLAIMED.contains(file)) {
+        return OptionalLong.of(ProcessHandle.current().pid()); // another store of this process
+      }
+      if (!Files.exists(file)) {
+        return OptionalLong.empty();
+      }
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        FileLock lock = channel.tryLock();
+        if (lock != null) {
+          lock.release();
+          return OptionalLong.empty();
+        }
+      } catch (IOException e) {
+        return OptionalLong.empty(); // gone meanwhile: no one holds it
+      }
+      try {
+        return OptionalLong.of(Long.parseLong(Files.readString(file).strip()));
+      } catch (IOException | NumberFormatException unknown) {
+        return OptionalLong.of(-1);
+      }
     }
   }
 

@@ -1,0 +1,93 @@
+package dev.waymark.core.workspace;
+
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TabCopies;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * A session another Waymark holds open, copied as a new one to work on here: each tab under a new
+ * id with its checkpoints (their tags readable, its undo and diffs as they were saved), its
+ * conversation, mode and model. The original's file, tabs and tags are not touched, so the
+ * Waymark that holds it goes on as if nothing happened.
+ */
+public final class SessionFork {
+  private SessionFork() {}
+
+  /** The new session, saved; each original tab's id in it (isolated ones absent); and what it left out. */
+  public record Forked(SessionFile session, Map<String, String> tabIds, List<String> notes) {}
+
+  /** Why {@code file} cannot be opened here now: another process holds one of its tabs; empty when none does. */
+  public static Optional<String> openElsewhere(ShadowStore store, SessionFile file) {
+    for (SessionFile.Tab tab : file.tabs()) {
+      OptionalLong holder = store.heldElsewhere(tab.tabId());
+      if (holder.isPresent()) {
+        return Optional.of("Session " + label(file) + " is open in another Waymark (process "
+            + (holder.getAsLong() < 0 ? "unknown" : holder.getAsLong()) + ", tab " + tab.tabId() + ")");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Copies {@code original} as it was last saved into a new session of {@code files}, and saves it. */
+  public static Forked fork(ShadowStore store, SessionStore files, SessionFile original) {
+    List<String> notes = new ArrayList<>();
+    Map<String, String> ids = new LinkedHashMap<>();
+    for (SessionFile.Tab tab : original.tabs()) {
+      if (TabCopies.isolated(store, tab.tabId())) {
+        notes.add("Tab " + tab.tabId() + " is isolated (its files are a view of its own, in use there): it is not in the "
+            + "fork; land or discard it in the other Waymark.");
+      } else {
+        ids.put(tab.tabId(), TabCopies.newTabId(store));
+      }
+    }
+    List<SessionFile.Tab> tabs = new ArrayList<>();
+    for (SessionFile.Tab tab : original.tabs()) {
+      if (ids.containsKey(tab.tabId())) {
+        tabs.add(copy(store, tab, ids));
+      }
+    }
+    String active = original.activeTab() == null ? null : ids.get(original.activeTab());
+    SessionFile forked = new SessionFile(SessionStore.SCHEMA_VERSION, files.newId(), null, original.project(), files.now(),
+        files.now(), active, tabs);
+    files.save(forked);
+    return new Forked(forked, Map.copyOf(ids), notes);
+  }
+
+  private static SessionFile.Tab copy(ShadowStore store, SessionFile.Tab tab, Map<String, String> ids) {
+    String to = ids.get(tab.tabId());
+    Map<String, ObjectId> tags = new HashMap<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      if (cp.commit() != null && cp.tag() != null) {
+        tags.put(String.valueOf(cp.number()), ObjectId.fromString(cp.commit()));
+      }
+    }
+    tab.saves().forEach((name, commit) -> tags.put("saved/" + name, ObjectId.fromString(commit)));
+    Map<ObjectId, ObjectId> copies = TabCopies.copy(store, tab.tabId(), to, tags);
+    List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
+    for (SessionFile.Checkpoint cp : tab.checkpoints()) {
+      boolean copied = cp.commit() != null && cp.tag() != null && copies.containsKey(ObjectId.fromString(cp.commit()));
+      checkpoints.add(!copied ? cp : new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status(), cp.created(),
+          copies.get(ObjectId.fromString(cp.commit())).name(), ShadowStore.tagPrefix(to) + cp.number(), cp.saved(),
+          cp.changes(), cp.messages(), cp.draft(), cp.pending(), cp.transcript()));
+    }
+    Map<String, String> saves = new HashMap<>();
+    tab.saves().forEach((name, commit) -> saves.put(name,
+        Optional.ofNullable(copies.get(ObjectId.fromString(commit))).map(ObjectId::name).orElse(commit)));
+    return new SessionFile.Tab(to, tab.title(), tab.provider(), tab.model(), tab.input(), tab.live(), tab.filesAt(),
+        tab.redo(), checkpoints, saves, tab.closed(), tab.approval(),
+        tab.subagentOf() == null ? null : ids.getOrDefault(tab.subagentOf(), null));
+  }
+
+  private static String label(SessionFile file) {
+    return file.name() == null || file.name().isBlank() ? file.id() : file.name() + " (" + file.id() + ")";
+  }
+}

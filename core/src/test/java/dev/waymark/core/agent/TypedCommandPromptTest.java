@@ -1,0 +1,128 @@
+package dev.waymark.core.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatMessage;
+import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.session.SessionCodec;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A custom command is shown as typed ({@code /review src/Foo.java}) while the model gets its expanded prompt (#39 §14). */
+class TypedCommandPromptTest {
+  static final String TYPED = "/review src/Foo.java";
+  static final String EXPANDED = "Review src/Foo.java for bugs; list each with its line.";
+
+  @TempDir Path temp;
+  ShadowStore store;
+  TabSessionTest.ScriptModel model;
+  TabSession session;
+  final List<Event> events = new CopyOnWriteArrayList<>();
+  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+
+  @BeforeEach
+  void open() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    model = new TabSessionTest.ScriptModel();
+    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+        Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
+        new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
+    session.subscribe(events::add);
+    session.subscribe(queue::add);
+  }
+
+  @AfterEach
+  void close() {
+    session.close();
+    store.close();
+  }
+
+  @Test
+  void theChatRewindUndoAndTheSavedTranscriptShowTheCommandAsTypedAndTheModelGetsItsPrompt() throws Exception {
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("No bugs.", List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt(EXPANDED, TYPED));
+    Event.TurnStarted started = await(Event.TurnStarted.class);
+    await(Event.TurnFinished.class);
+    assertThat(started.prompt()).as("the chat line and the tab's title").isEqualTo(TYPED);
+    List<ChatMessage> sent = model.requests.get(0).messages();
+    assertThat(sent.get(sent.size() - 1)).isInstanceOfSatisfying(ChatMessage.User.class,
+        m -> assertThat(m.text()).contains(EXPANDED).contains(TYPED));
+
+    session.submit(new Command.List());
+    Event.CheckpointsListed listed = await(Event.CheckpointsListed.class);
+    assertThat(listed.checkpoints()).anySatisfy(c -> {
+      assertThat(c.number()).isEqualTo(1);
+      assertThat(c.prompt()).as("what /rewind and checkpoints list show").isEqualTo(TYPED);
+    });
+
+    SessionFile.Tab tab = SessionCodec.capture(SessionCodec.valuesOf(session, new SessionCodec.TabInfo("", "scripted", "")));
+    SessionStore files = new SessionStore(temp.resolve("sessions"), Clock.systemUTC());
+    files.save(new SessionFile(SessionStore.SCHEMA_VERSION, "s1", null, "project", Instant.now(), Instant.now(), "tab1",
+        List.of(tab)));
+    assertThat(files.list()).singleElement().satisfies(l -> assertThat(l.title()).as("waymark sessions").isEqualTo(TYPED));
+    assertThat(SessionCodec.history(tab).get(1)).as("a tab saved without its transcript shows it as typed too")
+        .anySatisfy(e -> assertThat(e).isEqualTo(new Event.TurnStarted(1, 0, TYPED)));
+
+    session.submit(Command.Undo.one());
+    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class);
+    assertThat(undone.draft()).as("undo gives back what was typed, to run again").isEqualTo(TYPED);
+  }
+
+  @Test
+  void aSteerFromACommandIsShownAsTypedToo() throws Exception {
+    java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch steered = new java.util.concurrent.CountDownLatch(1);
+    model.respond(r -> {
+      answering.countDown();
+      try {
+        steered.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return new ChatResponse(new ChatMessage.Assistant("Looking.", List.of()), Optional.empty(), "stop");
+    });
+    model.respond(r -> new ChatResponse(new ChatMessage.Assistant("Reviewed.", List.of()), Optional.empty(), "stop"));
+    session.submit(new Command.SendPrompt("look around"));
+    assertThat(answering.await(10, TimeUnit.SECONDS)).isTrue();
+    session.submit(new Command.Steer(EXPANDED, TYPED));
+    Event.SteeringQueued queued = await(Event.SteeringQueued.class);
+    steered.countDown();
+    assertThat(queued.text()).isEqualTo(TYPED);
+    Event.SteeringFolded folded = await(Event.SteeringFolded.class);
+    assertThat(folded.text()).isEqualTo(TYPED);
+  }
+
+  private <T extends Event> T await(Class<T> type) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
+      if (type.isInstance(e)) {
+        return type.cast(e);
+      }
+    }
+    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
+  }
+}

@@ -1,0 +1,134 @@
+package dev.waymark.core.workspace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.Tools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A session another Waymark holds is forked, not refused: a copy under new ids, the original untouched (#39 item 9). */
+class SessionForkTest {
+  private static final String SCRIPT = ("{'responses':["
+      + "{'whenLastUser':'write','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'hi\\n'}}]},"
+      + "{'whenLastUser':'write','text':'Wrote a.txt.'},"
+      + "{'text':'ok'},{'text':'ok'}]}").replace('\'', '"');
+
+  @TempDir Path temp;
+  Path project;
+  ShadowStore holder;
+  ShadowStore here;
+  final List<Workspace> workspaces = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    project = Files.createDirectories(temp.resolve("project"));
+    holder = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    here = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT); // another Waymark
+  }
+
+  @AfterEach
+  void tearDown() {
+    workspaces.forEach(Workspace::close);
+    here.close();
+    holder.close();
+  }
+
+  private Workspace workspace(ShadowStore store) {
+    Workspace ws = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
+        new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
+        new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
+    workspaces.add(ws);
+    return ws;
+  }
+
+  private static Event await(LinkedBlockingQueue<Event> events, Predicate<Event> what) throws Exception {
+    while (true) {
+      Event e = events.poll(20, TimeUnit.SECONDS);
+      assertThat(e).as("an event in time").isNotNull();
+      if (what.test(e)) {
+        return e;
+      }
+    }
+  }
+
+  @Test
+  void aSessionOpenElsewhereIsForkedUnderNewIdsWithItsCheckpointsAndTheOriginalIsLeftAsItWas() throws Exception {
+    Workspace first = workspace(holder);
+    WorkspaceTab tab = first.newTab();
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    tab.subscribe(events::add);
+    first.submit(tab, List.of(new Command.SendPrompt("write a.txt")));
+    await(events, e -> e instanceof Event.TurnFinished);
+    tab.session().idle().get(10, TimeUnit.SECONDS);
+    first.save(null);
+    Path originalFile = first.files().file(first.id());
+    byte[] originalBytes = Files.readAllBytes(originalFile);
+
+    Workspace second = workspace(here);
+    SessionFile original = second.files().load(first.id());
+    assertThatThrownBy(() -> second.open(original)).as("as before: the tab is held").isInstanceOf(CheckpointException.class);
+    assertThat(SessionFork.openElsewhere(here, original)).hasValueSatisfying(why -> assertThat(why)
+        .contains("Session " + original.id() + " is open in another Waymark", "process " + ProcessHandle.current().pid()));
+
+    SessionFork.Forked forked = SessionFork.fork(here, second.files(), original);
+    SessionFile copy = forked.session();
+    assertThat(copy.id()).isNotEqualTo(original.id());
+    assertThat(copy.tabs()).singleElement().satisfies(t -> assertThat(t.tabId()).isNotEqualTo(tab.tabId()));
+    assertThat(copy.activeTab()).isEqualTo(copy.tabs().get(0).tabId());
+    assertThat(second.files().load(copy.id())).isEqualTo(copy);
+    assertThat(SessionFork.openElsewhere(here, copy)).isEmpty();
+
+    Workspace.Opened opened = second.open(copy);
+    WorkspaceTab mine = opened.tabs().get(0);
+    assertThat(opened.notes()).as("every tag is there: none recreated").isEmpty();
+    LinkedBlockingQueue<Event> mineEvents = new LinkedBlockingQueue<>();
+    mine.subscribe(mineEvents::add);
+    second.submit(mine, List.of(Command.Undo.one()));
+    await(mineEvents, e -> e instanceof Event.CheckpointRestored);
+    assertThat(project.resolve("a.txt")).as("the fork's undo works on the project").doesNotExist();
+
+    assertThat(Files.readAllBytes(originalFile)).as("the original's file").isEqualTo(originalBytes);
+    String forkTab = mine.tabId();
+    second.close();
+    workspaces.remove(second);
+    CheckpointTree reloaded = here.loadTab(forkTab);
+    assertThat(reloaded.checkpoints()).as("the fork's tags are read as its own").anySatisfy(cp -> {
+      assertThat(cp.number()).isEqualTo(1);
+      assertThat(cp.tag()).hasValue(ShadowStore.tagPrefix(forkTab) + 1);
+    });
+    reloaded.release();
+
+    first.close();
+    workspaces.remove(first);
+    CheckpointTree kept = holder.loadTab(tab.tabId());
+    Checkpoint one = kept.checkpoints().stream().filter(cp -> cp.number() == 1).findFirst().orElseThrow();
+    assertThat(one.tag()).as("the original's tag").hasValue(ShadowStore.tagPrefix(tab.tabId()) + 1);
+    assertThat(one.commit().map(c -> c.name())).hasValue(original.tabs().get(0).checkpoints().stream()
+        .filter(cp -> cp.number() == 1).findFirst().orElseThrow().commit());
+    kept.release();
+  }
+}
