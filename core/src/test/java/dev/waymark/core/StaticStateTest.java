@@ -31,7 +31,7 @@ class StaticStateTest {
       Map.entry("dev.waymark.core.checkpoint.project.CaptureThreads.PROCESS",
           "walk and watch threads for a walker given none; each store's capture has its own"),
       Map.entry("dev.waymark.core.checkpoint.shell.Scanner.BESIDE",
-          "a thread per task, no pool; to join CaptureThreads once the Scanner split of #38 (h38shell) lands"),
+          "a thread per task beside the scan, no pool: each ends with its task"),
       // in-process halves of file locks: a lock file is per process, so what one JVM holds must be one map for the JVM
       Map.entry("dev.waymark.core.checkpoint.shell.CommandSlot.IN_PROCESS", "the command slots this JVM holds, by project"),
       Map.entry("dev.waymark.core.checkpoint.store.ProjectLock.IN_PROCESS", "the project locks this JVM holds"),
@@ -47,8 +47,8 @@ class StaticStateTest {
       Map.entry("dev.waymark.core.layer.LayerApply.afterStep", "test hook: after each step of an apply"),
       // private lookup tables, filled once and only read
       Map.entry("dev.waymark.core.checkpoint.RescuedVersions.FOLDERS", "the two folders of a rescue tag, read only"),
-      Map.entry("dev.waymark.core.checkpoint.shell.StatCache.KINDS", "FileKind.values(), decoding the cache file"),
-      Map.entry("dev.waymark.core.checkpoint.shell.StatCache.SOURCES", "Source.values(), decoding the cache file"),
+      Map.entry("dev.waymark.core.checkpoint.shell.StatCacheFormat.KINDS", "FileKind.values(), decoding the cache file"),
+      Map.entry("dev.waymark.core.checkpoint.shell.StatCacheFormat.SOURCES", "Source.values(), decoding the cache file"),
       Map.entry("dev.waymark.core.checkpoint.lib.FileModes.BITS", "PosixFilePermission.values(), by mode bit"));
 
   @Test
