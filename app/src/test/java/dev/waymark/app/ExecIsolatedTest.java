@@ -57,6 +57,28 @@ class ExecIsolatedTest {
   }
 
   @Test
+  void aLandCanKeepTheTabIsolated() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}}]},{'text':'Done.'}]}")
+        .replace('\'', '"'));
+    String p = project.toString();
+    assertThat(run("exec", "-C", p, "--isolated", "--approval", "auto", "--script", script.toString(), "make b"))
+        .as(err.toString()).isZero();
+    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
+    assertThat(m.find()).as(err.toString()).isTrue();
+    String session = m.group(1);
+    String tab = m.group(2);
+
+    assertThat(run("checkpoints", "-C", p, "land", "--keep-isolated", "--session", session, "--tab", tab))
+        .as(err.toString()).isZero();
+    assertThat(project.resolve("b.txt")).hasContent("tab");
+    assertThat(run("checkpoints", "-C", p, "discard", "--session", session, "--tab", tab)).isEqualTo(1);
+    assertThat(err.toString()).as("still isolated, its view empty").contains("nothing to discard");
+    assertThat(run("checkpoints", "-C", p, "undo", "--keep-isolated", "--session", session, "--tab", tab)).isEqualTo(2);
+  }
+
+  @Test
   void anIsolatedExecIsRefusedWithASessionAndSaysWhy() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\":[{\"text\":\"hi\"}]}");

@@ -156,7 +156,12 @@ public final class CheckpointTree {
 
   /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
   public ViewLanding.Landed land() {
-    return isolation.land();
+    return isolation.land(false);
+  }
+
+  /** See {@link TabIsolation#land}. */
+  public ViewLanding.Landed land(boolean keepIsolated) {
+    return isolation.land(keepIsolated);
   }
 
   /** See {@link TabIsolation#discard}. */

@@ -24,11 +24,12 @@ final class TabIsolation {
 
   /**
    * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
-   * what the tab made after; undo takes it back out of the project). The tab then goes on as a
-   * normal tab (undo of the land then acts on the project, as it must); open a new isolated tab to
-   * go on in isolation.
+   * what the tab made after). The tab then goes on as a normal tab (undo of the land then acts on
+   * the project: it takes the land back out), or with {@code keepIsolated} as an isolated tab with
+   * the view left empty over the landed project (undo acts on the view, as always in an isolated
+   * tab: the project changes only when the tab lands).
    */
-  ViewLanding.Landed land() {
+  ViewLanding.Landed land(boolean keepIsolated) {
     Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
         + "nothing to land."));
     tree.requireIdle("land");
@@ -44,8 +45,10 @@ final class TabIsolation {
       throw e;
     }
     turn.finish(CheckpointStatus.DONE);
-    tree.parts().layers().views().close(view);
-    tree.leaveView();
+    if (!keepIsolated) {
+      tree.parts().layers().views().close(view);
+      tree.leaveView();
+    }
     return landed;
   }
 

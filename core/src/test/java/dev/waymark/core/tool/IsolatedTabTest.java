@@ -134,6 +134,36 @@ class IsolatedTabTest {
   }
 
   @Test
+  void aLandCanKeepTheTabIsolatedWithAnEmptyViewOverTheLandedProject() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "landed\n");
+    f.finish();
+
+    var landed = f.tab.land(true);
+    assertThat(landed.landed()).containsExactly("a.txt");
+    assertThat(f.read("a.txt")).isEqualTo("landed\n");
+    assertThat(f.tab.viewDirectory()).as("the tab stays isolated").isPresent();
+    assertThat(f.tab.viewDiffers()).isZero();
+    assertThat(viewed("a.txt")).as("the empty view shows the landed project").hasValue("landed\n");
+
+    f.turn = f.tab.begin();
+    f.call("write_file", "path", "a.txt", "content", "after the land\n");
+    f.finish();
+    assertThat(f.read("a.txt")).as("the project waits for the next land").isEqualTo("landed\n");
+    assertThat(f.tab.viewDiffers()).isEqualTo(1);
+
+    // undo acts on the view, as always in an isolated tab: back before the land, the view shows
+    // what the project held then, and the project changes only when that lands
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(viewed("a.txt")).hasValue("landed\n");
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(viewed("a.txt")).hasValue("one\ntwo\nthree\nfour\n");
+    assertThat(f.read("a.txt")).isEqualTo("landed\n");
+    f.tab.land(false);
+    assertThat(f.read("a.txt")).as("landing that takes the land back out of the project").isEqualTo("one\ntwo\nthree\nfour\n");
+    assertThat(f.tab.viewDirectory()).isEmpty();
+  }
+
+  @Test
   void aLandThatClashesKeepsTheUsersFileAndRescuesTheTabs() throws IOException {
     f.call("write_file", "path", "a.txt", "content", "the tab's\n");
     f.finish();
