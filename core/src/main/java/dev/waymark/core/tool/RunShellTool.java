@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
+import dev.waymark.core.checkpoint.shell.ViewCapture;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -135,7 +137,16 @@ final class RunShellTool extends AbstractTool {
         return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
       }
       // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
-      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true, null);
+      UnaryOperator<List<String>> onView = UnaryOperator.identity();
+      if (context.turn() != null && context.turn().viewDirectory().isPresent()) {
+        try { // an isolated tab's command looks at its view, mounted read-only
+          onView = ((ViewCapture) context.turn().shellCapture(settings.sandbox().bwrap()).capture())::enterReadOnly;
+        } catch (CheckpointException e) {
+          return ToolResult.error("Not run: " + e.getMessage() + ".");
+        }
+      }
+      return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true, null,
+          onView);
     }
     if (!outside && settings.sandbox().refuses()) {
       return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
@@ -191,7 +202,7 @@ final class RunShellTool extends AbstractTool {
     try (CommandSlot.Held held = slot) {
       // a wait worth saying counts against the timeout; a shorter one (taking the slot) does not change the figure said
       long left = waited < WAIT_WORTH_SAYING_MILLIS ? timeoutMs : Math.max(1, timeoutMs - waited);
-      return run(context, command, left, capNote, root, waited, waitedFor, confined, capture);
+      return run(context, command, left, capNote, root, waited, waitedFor, confined, capture, UnaryOperator.identity());
     }
   }
 
@@ -207,9 +218,9 @@ final class RunShellTool extends AbstractTool {
   /** A wait for another command longer than this is said in the result. */
   private static final long WAIT_WORTH_SAYING_MILLIS = 1_000;
 
-  /** Runs the command, holding the slot; {@code notes} start its result. */
+  /** Runs the command, holding the slot; {@code notes} start its result; {@code uncaptured} enters where an uncaptured one runs. */
   private ToolResult run(ToolContext context, String command, long timeoutMs, String notes, Path root, long waitedMillis,
-      String waitedFor, boolean confined, CommandCapture capture) throws IOException {
+      String waitedFor, boolean confined, CommandCapture capture, UnaryOperator<List<String>> uncaptured) throws IOException {
     WorkTreeSnapshot snapshot = null;
     CommandMark mark = CommandMark.random();
     if (capture != null) {
@@ -228,7 +239,7 @@ final class RunShellTool extends AbstractTool {
     List<String> argv = List.of(SHELL.get(0), SHELL.get(1), command);
     ShellSandbox.Wrapped wrapped = confined ? settings.sandbox().wrap(argv, root, false, context.readOnly()) : null;
     List<String> commandLine = wrapped != null ? wrapped.argv() : argv;
-    ShellRun run = ShellRun.start(snapshot != null ? snapshot.enter(commandLine) : commandLine, root, settings.shellMaxOutputBytes(),
+    ShellRun run = ShellRun.start(snapshot != null ? snapshot.enter(commandLine) : uncaptured.apply(commandLine), root, settings.shellMaxOutputBytes(),
         settings.withheldVariables(), mark, wrapped != null, new LiveOutput(context.output()));
     if (snapshot != null && run.sessionLeader) {
       snapshot.commandStarted(mark.leading(run.process.toHandle()));

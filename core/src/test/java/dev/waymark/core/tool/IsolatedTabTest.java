@@ -106,6 +106,19 @@ class IsolatedTabTest {
   }
 
   @Test
+  void aPlanModeCommandReadsTheViewAndChangesNothing() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "from the tool\n");
+    f.shell("rm src/util.txt");
+    ToolResult result = Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command",
+        "cat a.txt; ls src; echo x > x.txt"), new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation(),
+            true, text -> { }));
+    assertThat(result.content()).contains("from the tool").doesNotContain("util.txt").contains("Read-only file system");
+    assertThat(f.tree()).isEqualTo(projectBefore);
+    assertThat(viewed("x.txt")).isEmpty();
+    assertThat(f.recorded()).containsExactly("a.txt", "src/util.txt");
+  }
+
+  @Test
   void aCommandOutsideTheSandboxIsRefused() throws IOException {
     ToolResult result = f.call("run_shell", "command", "echo x > x.txt", "sandbox", false);
     assertThat(result.isError()).isTrue();

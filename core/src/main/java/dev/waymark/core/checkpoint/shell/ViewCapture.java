@@ -37,6 +37,11 @@ public final class ViewCapture implements CommandCapture {
     this.support = support;
   }
 
+  /** {@code argv} (a sandbox's command line) run on the view mounted read-only: a plan-mode command sees the tab's files and changes none. */
+  public List<String> enterReadOnly(List<String> argv) {
+    return support.enterReadOnly(view, argv);
+  }
+
   @Override
   public boolean takesTurns() {
     return false; // the view is the tab's own: other commands write elsewhere
