@@ -119,6 +119,16 @@ class IsolatedTabTest {
   }
 
   @Test
+  void theApprovalsDiffIsAgainstTheViewsFile() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "the view's\n");
+    ToolContext context = new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation());
+    assertThat(f.tools.find("edit_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "old_string", "view's",
+        "new_string", "edited"), context)).contains("-the view's", "+the edited").doesNotContain("-one");
+    assertThat(f.tools.find("write_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "content", "whole\n"),
+        context)).contains("-the view's", "+whole").doesNotContain("-one");
+  }
+
+  @Test
   void aCommandOutsideTheSandboxIsRefused() throws IOException {
     ToolResult result = f.call("run_shell", "command", "echo x > x.txt", "sandbox", false);
     assertThat(result.isError()).isTrue();
