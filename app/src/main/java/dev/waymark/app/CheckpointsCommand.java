@@ -125,8 +125,8 @@ final class CheckpointsCommand implements Callable<Integer> {
       if (command == null) { // rescued [NAME]: only read
         return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
       }
-      if (command instanceof Command.Diff d && d.checkpoint().isEmpty() && !json) {
-        Optional<Integer> isolated = IsolatedTabDiff.print(tab, out);
+      if (command instanceof Command.Diff d && d.checkpoint().isEmpty()) {
+        Optional<Integer> isolated = IsolatedTabDiff.print(tab, json, out);
         if (isolated.isPresent()) {
           return isolated.get();
         }

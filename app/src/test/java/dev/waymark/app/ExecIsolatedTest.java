@@ -44,6 +44,13 @@ class ExecIsolatedTest {
 
     assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
     assertThat(out.toString()).contains("+++ b/b.txt", "+++ b/c.txt", "+tab");
+    assertThat(run("checkpoints", "-C", p, "diff", "--json", "--session", session, "--tab", tab)).isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(json.path("isolated").asBoolean()).as(out.toString()).isTrue();
+    assertThat(json.path("files")).hasSize(2);
+    assertThat(json.path("files").get(0).path("path").asText()).isEqualTo("b.txt");
+    assertThat(json.path("files").get(0).path("added").asInt()).isEqualTo(1);
+    assertThat(json.path("files").get(0).path("unified").asText()).contains("+tab");
 
     assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).as(err.toString()).isZero();
     assertThat(out.toString()).contains("Landed the view as #2");

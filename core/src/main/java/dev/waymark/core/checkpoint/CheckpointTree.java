@@ -174,6 +174,11 @@ public final class CheckpointTree {
     return isolation.viewDiff();
   }
 
+  /** See {@link TabIsolation#viewFiles}. */
+  public Optional<List<ViewFileDiff>> viewFiles() {
+    return isolation.viewFiles();
+  }
+
   /** The tab's isolation has ended (it landed): from here its files are the project's. */
   void leaveView() {
     useParts(projectParts);

@@ -3,8 +3,10 @@ package dev.waymark.core.checkpoint;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * An isolated tab's own acts on its view, for its {@link CheckpointTree}: counted, landed on the
@@ -80,21 +82,23 @@ final class TabIsolation {
    * first); empty for a tab that is not isolated, "" for a view that holds nothing.
    */
   Optional<String> viewDiff() {
+    return viewFiles().map(files -> files.stream().map(ViewFileDiff::unified).collect(Collectors.joining()));
+  }
+
+  /** {@link #viewDiff} path by path: empty for a tab that is not isolated, an empty list for a view that holds nothing. */
+  Optional<List<ViewFileDiff>> viewFiles() {
     Optional<Path> view = tree.parts().view();
     if (view.isEmpty()) {
       return Optional.empty();
     }
-    StringBuilder out = new StringBuilder();
+    List<ViewFileDiff> files = new ArrayList<>();
     for (ViewLanding.Difference d : tree.parts().layers().views().differences(view.get())) {
       String before = text(d.project());
       String after = text(d.view());
-      if ((d.project() != null && before == null) || (d.view() != null && after == null)) {
-        out.append("Binary files a/").append(d.path()).append(" and b/").append(d.path()).append(" differ\n");
-      } else {
-        out.append(UnifiedDiff.of(d.path(), before, after));
-      }
+      boolean binary = (d.project() != null && before == null) || (d.view() != null && after == null);
+      files.add(ViewFileDiff.of(d.path(), before, after, binary));
     }
-    return Optional.of(out.toString());
+    return Optional.of(files);
   }
 
   /** UTF-8 text, or null (absent, or not text). */
