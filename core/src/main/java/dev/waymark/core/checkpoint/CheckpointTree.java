@@ -149,6 +149,11 @@ public final class CheckpointTree {
     return isolation.viewDiffers();
   }
 
+  /** Whether the isolated tab's view holds any change, a directory's too; false for a tab that is not isolated. */
+  public boolean viewHoldsChanges() {
+    return isolation.holdsChanges();
+  }
+
   /** The paths of the isolated tab's view whose project file changed since the view first changed them; empty for a normal tab. */
   public List<String> viewChangedUnder() {
     return parts.view().map(dir -> parts.layers().views().changedUnder(dir)).orElse(List.of());

@@ -25,6 +25,14 @@ final class TabIsolation {
   }
 
   /**
+   * Whether the isolated tab's view holds any change a land would apply (a new or removed empty
+   * directory too, which {@link #viewDiffers} does not count); false for a tab that is not isolated.
+   */
+  boolean holdsChanges() {
+    return tree.parts().view().map(dir -> tree.parts().layers().views().holdsChanges(dir)).orElse(false);
+  }
+
+  /**
    * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
    * what the tab made after). The tab then goes on as a normal tab (undo of the land then acts on
    * the project: it takes the land back out), or with {@code keepIsolated} as an isolated tab with
@@ -35,7 +43,7 @@ final class TabIsolation {
     Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
         + "nothing to land."));
     tree.requireIdle("land");
-    if (tree.parts().layers().views().differing(view) == 0) {
+    if (!tree.parts().layers().views().holdsChanges(view)) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to land.");
     }
     Turn turn = tree.begin();
@@ -62,7 +70,7 @@ final class TabIsolation {
     Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
         + "nothing to discard."));
     tree.requireIdle("discard");
-    if (tree.parts().layers().views().differing(view) == 0) {
+    if (!tree.parts().layers().views().holdsChanges(view)) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to discard.");
     }
     Turn turn = tree.begin();

@@ -187,6 +187,27 @@ class IsolatedTabTest {
   }
 
   @Test
+  void aViewHoldingOnlyDirectoryChangesLandsAndDiscards() throws IOException {
+    Files.createDirectories(f.project.resolve("empty"));
+    ToolResult made = f.shell("mkdir made && rmdir empty");
+    assertThat(made.isError()).as(made.content()).isFalse();
+    f.finish();
+    assertThat(f.tab.viewHoldsChanges()).isTrue();
+    f.tab.land();
+    assertThat(f.project.resolve("made")).isDirectory();
+    assertThat(f.project.resolve("empty")).doesNotExist();
+
+    CheckpointTree other = f.store.newIsolatedTab(settings.sandbox().bwrap());
+    var turn = other.begin();
+    assertThat(Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command", "mkdir more"),
+        new ToolContext(f.project, turn, new dev.waymark.core.model.Cancellation())).isError()).isFalse();
+    turn.finish(CheckpointStatus.DONE);
+    other.discard();
+    assertThat(other.viewHoldsChanges()).isFalse();
+    assertThat(f.project.resolve("more")).doesNotExist();
+  }
+
+  @Test
   void aLandThatClashesKeepsTheUsersFileAndRescuesTheTabs() throws IOException {
     f.call("write_file", "path", "a.txt", "content", "the tab's\n");
     f.finish();

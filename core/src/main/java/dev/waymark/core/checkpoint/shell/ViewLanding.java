@@ -214,6 +214,15 @@ public final class ViewLanding {
     }
   }
 
+  /** Whether the view kept in {@code viewDir} holds any change of the project: a file's, a link's or a directory's. */
+  public boolean holdsChanges(Path viewDir) {
+    try {
+      return !read(viewDir).changes().changes().isEmpty();
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
   /** How many files the view kept in {@code viewDir} holds that the project does not. */
   public int differing(Path viewDir) {
     try {
