@@ -12,6 +12,7 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,6 +127,22 @@ class IsolatedTabTest {
         "new_string", "edited"), context)).contains("-the view's", "+the edited").doesNotContain("-one");
     assertThat(f.tools.find("write_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "content", "whole\n"),
         context)).contains("-the view's", "+whole").doesNotContain("-one");
+  }
+
+  @Test
+  void aCommandStoresOnlyWhatChangedInTheViewSinceTheLastCommand() throws Exception {
+    assertThat(f.shell("for i in $(seq 1 40); do echo $i > f$i.txt; done").isError()).isFalse();
+    // an entry seen within a tick of the file system's clock after it changed is read once more: let that pass
+    long made = Files.readAttributes(f.tab.viewDirectory().orElseThrow().resolve("upper/f40.txt"), "unix:ctime")
+        .get("ctime") instanceof java.nio.file.attribute.FileTime t ? t.toMillis() : 0;
+    Eventually.until("the files are older than a clock tick", () -> System.currentTimeMillis() > made + 200);
+    assertThat(f.shell("true").isError()).isFalse();
+    f.call("write_file", "path", "f7.txt", "content", "from the tool\n");
+
+    var capture = f.turn.shellCapture(settings.sandbox().bwrap()).capture();
+    var snapshot = f.turn.snapshotWorkTree(capture, 1 << 20, dev.waymark.core.checkpoint.shell.CommandMark.random());
+    assertThat(snapshot.fileCount()).isEqualTo(40);
+    assertThat(snapshot.storedCount()).as("only what the tool changed since the last command is read").isEqualTo(1);
   }
 
   @Test
