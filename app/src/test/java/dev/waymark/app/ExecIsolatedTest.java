@@ -79,6 +79,7 @@ class ExecIsolatedTest {
 
     assertThat(run("checkpoints", "-C", p, "land", "--keep-isolated", "--session", session, "--tab", tab))
         .as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Landed the view as #2 (the tab stays isolated)");
     assertThat(project.resolve("b.txt")).hasContent("tab");
     assertThat(run("checkpoints", "-C", p, "discard", "--session", session, "--tab", tab)).isEqualTo(1);
     assertThat(err.toString()).as("still isolated, its view empty").contains("nothing to discard");
