@@ -49,7 +49,7 @@ final class TabIsolation {
     Turn turn = tree.begin();
     ViewLanding.Landed landed;
     try {
-      landed = tree.parts().layers().views().land(turn, view);
+      landed = tree.parts().layers().views().land(turn, view, keepIsolated);
     } catch (RuntimeException e) {
       turn.finish(CheckpointStatus.FAILED);
       throw e;
