@@ -49,6 +49,7 @@ import picocli.CommandLine;
         "  bisect --run CMD [--good A] [--bad B]  (see `checkpoints bisect --help`)",
         "  export --branch NAME [--squash] [--force] [A..B]  (see `checkpoints export --help`)",
         "  rescued [NAME [restore [--force]]]     what a --force overwrote: list, show against the disk, put back",
+        "  land [--keep-isolated]                 the tab then goes on as a normal tab, or stays isolated",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -88,6 +89,10 @@ final class CheckpointsCommand implements Callable<Integer> {
       + "held is kept under a rescued tag); save: move an existing name.")
   boolean force;
 
+  @Option(names = "--keep-isolated", description = "land: the tab stays isolated, its view empty over the landed project "
+      + "(by default it goes on as a normal tab).")
+  boolean keepIsolated;
+
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");
 
@@ -120,8 +125,8 @@ final class CheckpointsCommand implements Callable<Integer> {
       if (command == null) { // rescued [NAME]: only read
         return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
       }
-      if (command instanceof Command.Diff d && d.checkpoint().isEmpty() && !json) {
-        Optional<Integer> isolated = IsolatedTabDiff.print(tab, out);
+      if (command instanceof Command.Diff d && d.checkpoint().isEmpty()) {
+        Optional<Integer> isolated = IsolatedTabDiff.print(tab, json, out);
         if (isolated.isPresent()) {
           return isolated.get();
         }
@@ -167,6 +172,9 @@ final class CheckpointsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cli, "--force goes with undo, redo, goto, restore, revert or save, not "
           + action + ".");
     }
+    if (keepIsolated && !action.equals("land")) {
+      throw new CommandLine.ParameterException(cli, "--keep-isolated goes with land, not " + action + ".");
+    }
     if (deleteSave != null && !action.equals("save")) {
       throw new CommandLine.ParameterException(cli, "--delete goes with save, not " + action + ".");
     }
@@ -194,7 +202,7 @@ final class CheckpointsCommand implements Callable<Integer> {
           }
           yield null;
         }
-        case "land" -> noArgument(new Command.Land());
+        case "land" -> noArgument(new Command.Land(keepIsolated));
         case "discard" -> noArgument(new Command.Discard());
         case "undo" -> new Command.Undo(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), force);
         case "redo" -> noArgument(new Command.Redo(force));

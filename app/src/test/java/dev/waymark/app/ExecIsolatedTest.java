@@ -44,6 +44,13 @@ class ExecIsolatedTest {
 
     assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
     assertThat(out.toString()).contains("+++ b/b.txt", "+++ b/c.txt", "+tab");
+    assertThat(run("checkpoints", "-C", p, "diff", "--json", "--session", session, "--tab", tab)).isZero();
+    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertThat(json.path("isolated").asBoolean()).as(out.toString()).isTrue();
+    assertThat(json.path("files")).hasSize(2);
+    assertThat(json.path("files").get(0).path("path").asText()).isEqualTo("b.txt");
+    assertThat(json.path("files").get(0).path("added").asInt()).isEqualTo(1);
+    assertThat(json.path("files").get(0).path("unified").asText()).contains("+tab");
 
     assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).as(err.toString()).isZero();
     assertThat(out.toString()).contains("Landed the view as #2");
@@ -54,6 +61,29 @@ class ExecIsolatedTest {
     assertThat(project.resolve("b.txt")).doesNotExist();
     assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).isEqualTo(1);
     assertThat(err.toString()).contains("not isolated");
+  }
+
+  @Test
+  void aLandCanKeepTheTabIsolated() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}}]},{'text':'Done.'}]}")
+        .replace('\'', '"'));
+    String p = project.toString();
+    assertThat(run("exec", "-C", p, "--isolated", "--approval", "auto", "--script", script.toString(), "make b"))
+        .as(err.toString()).isZero();
+    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
+    assertThat(m.find()).as(err.toString()).isTrue();
+    String session = m.group(1);
+    String tab = m.group(2);
+
+    assertThat(run("checkpoints", "-C", p, "land", "--keep-isolated", "--session", session, "--tab", tab))
+        .as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Landed the view as #2 (the tab stays isolated)");
+    assertThat(project.resolve("b.txt")).hasContent("tab");
+    assertThat(run("checkpoints", "-C", p, "discard", "--session", session, "--tab", tab)).isEqualTo(1);
+    assertThat(err.toString()).as("still isolated, its view empty").contains("nothing to discard");
+    assertThat(run("checkpoints", "-C", p, "undo", "--keep-isolated", "--session", session, "--tab", tab)).isEqualTo(2);
   }
 
   @Test

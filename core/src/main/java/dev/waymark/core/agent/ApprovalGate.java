@@ -154,7 +154,7 @@ final class ApprovalGate {
     CompletableFuture<RunningTurn.Decision> answer = ask ? state.expectDecision(call) : null; // before anyone can answer
     String summary = tool.describe(arguments) + sensitive.map(s -> " — " + s.summary()).orElse("");
     emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), summary,
-        tool.preview(arguments, projectRoot), needsApproval));
+        tool.preview(arguments, new ToolContext(projectRoot, turn, state.cancellation)), needsApproval));
     if (needsApproval) {
       if (ask) {
         hooks.notification("Waymark needs your permission to use " + call.name(), turn, state.cancellation);

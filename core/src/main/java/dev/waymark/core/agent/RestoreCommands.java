@@ -105,15 +105,17 @@ final class RestoreCommands {
   void land(Command.Land c) {
     later(c, () -> {
       int from = tree.live();
-      var landed = tree.land();
+      var landed = tree.land(c.keepIsolated());
       List<String> clashed = landed.notLanded().stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": "))))
           .toList();
       noted(new RestoreResult(true, from, tree.live(), landed.landed().stream().filter(p -> !clashed.contains(p)).toList(),
-          List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()),
+          List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()
+              + (c.keepIsolated() ? " (the tab stays isolated)" : "")),
           "land", "The user landed this tab's view on the project: the project now holds what this tab changed"
               + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
                   + " (the user's version kept)")
-              + ". From here the tab works on the project itself.");
+              + (c.keepIsolated() ? ". The tab stays isolated, its view empty over the landed project."
+                  : ". From here the tab works on the project itself."));
     });
   }
 

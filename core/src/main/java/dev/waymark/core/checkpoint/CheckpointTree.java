@@ -124,6 +124,11 @@ public final class CheckpointTree {
     return isolation.viewDiffers();
   }
 
+  /** Whether the isolated tab's view holds any change, a directory's too; false for a tab that is not isolated. */
+  public boolean viewHoldsChanges() {
+    return isolation.holdsChanges();
+  }
+
   /** The paths of the isolated tab's view whose project file changed since the view first changed them; empty for a normal tab. */
   public List<String> viewChangedUnder() {
     return parts.view().map(dir -> parts.layers().views().changedUnder(dir)).orElse(List.of());
@@ -131,7 +136,12 @@ public final class CheckpointTree {
 
   /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
   public ViewLanding.Landed land() {
-    return isolation.land();
+    return isolation.land(false);
+  }
+
+  /** See {@link TabIsolation#land}. */
+  public ViewLanding.Landed land(boolean keepIsolated) {
+    return isolation.land(keepIsolated);
   }
 
   /** See {@link TabIsolation#discard}. */
@@ -142,6 +152,11 @@ public final class CheckpointTree {
   /** See {@link TabIsolation#viewDiff}. */
   public Optional<String> viewDiff() {
     return isolation.viewDiff();
+  }
+
+  /** See {@link TabIsolation#viewFiles}. */
+  public Optional<List<ViewFileDiff>> viewFiles() {
+    return isolation.viewFiles();
   }
 
   /** The tab's isolation has ended (it landed): from here its files are the project's. */

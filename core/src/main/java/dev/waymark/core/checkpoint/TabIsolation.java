@@ -3,8 +3,10 @@ package dev.waymark.core.checkpoint;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * An isolated tab's own acts on its view, for its {@link CheckpointTree}: counted, landed on the
@@ -23,29 +25,40 @@ final class TabIsolation {
   }
 
   /**
-   * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
-   * what the tab made after; undo takes it back out of the project). The tab then goes on as a
-   * normal tab (undo of the land then acts on the project, as it must); open a new isolated tab to
-   * go on in isolation.
+   * Whether the isolated tab's view holds any change a land would apply (a new or removed empty
+   * directory too, which {@link #viewDiffers} does not count); false for a tab that is not isolated.
    */
-  ViewLanding.Landed land() {
+  boolean holdsChanges() {
+    return tree.parts().view().map(dir -> tree.parts().layers().views().holdsChanges(dir)).orElse(false);
+  }
+
+  /**
+   * Lands the isolated tab's view on the project as a new checkpoint (what the project held before,
+   * what the tab made after). The tab then goes on as a normal tab (undo of the land then acts on
+   * the project: it takes the land back out), or with {@code keepIsolated} as an isolated tab with
+   * the view left empty over the landed project (undo acts on the view, as always in an isolated
+   * tab: the project changes only when the tab lands).
+   */
+  ViewLanding.Landed land(boolean keepIsolated) {
     Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
         + "nothing to land."));
     tree.requireIdle("land");
-    if (tree.parts().layers().views().differing(view) == 0) {
+    if (!tree.parts().layers().views().holdsChanges(view)) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to land.");
     }
     Turn turn = tree.begin();
     ViewLanding.Landed landed;
     try {
-      landed = tree.parts().layers().views().land(turn, view);
+      landed = tree.parts().layers().views().land(turn, view, keepIsolated);
     } catch (RuntimeException e) {
       turn.finish(CheckpointStatus.FAILED);
       throw e;
     }
     turn.finish(CheckpointStatus.DONE);
-    tree.parts().layers().views().close(view);
-    tree.leaveView();
+    if (!keepIsolated) {
+      tree.parts().layers().views().close(view);
+      tree.leaveView();
+    }
     return landed;
   }
 
@@ -57,7 +70,7 @@ final class TabIsolation {
     Path view = tree.parts().view().orElseThrow(() -> new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tree.tabId() + " is not isolated; there is "
         + "nothing to discard."));
     tree.requireIdle("discard");
-    if (tree.parts().layers().views().differing(view) == 0) {
+    if (!tree.parts().layers().views().holdsChanges(view)) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to discard.");
     }
     Turn turn = tree.begin();
@@ -77,21 +90,23 @@ final class TabIsolation {
    * first); empty for a tab that is not isolated, "" for a view that holds nothing.
    */
   Optional<String> viewDiff() {
+    return viewFiles().map(files -> files.stream().map(ViewFileDiff::unified).collect(Collectors.joining()));
+  }
+
+  /** {@link #viewDiff} path by path: empty for a tab that is not isolated, an empty list for a view that holds nothing. */
+  Optional<List<ViewFileDiff>> viewFiles() {
     Optional<Path> view = tree.parts().view();
     if (view.isEmpty()) {
       return Optional.empty();
     }
-    StringBuilder out = new StringBuilder();
+    List<ViewFileDiff> files = new ArrayList<>();
     for (ViewLanding.Difference d : tree.parts().layers().views().differences(view.get())) {
       String before = text(d.project());
       String after = text(d.view());
-      if ((d.project() != null && before == null) || (d.view() != null && after == null)) {
-        out.append("Binary files a/").append(d.path()).append(" and b/").append(d.path()).append(" differ\n");
-      } else {
-        out.append(UnifiedDiff.of(d.path(), before, after));
-      }
+      boolean binary = (d.project() != null && before == null) || (d.view() != null && after == null);
+      files.add(ViewFileDiff.of(d.path(), before, after, binary));
     }
-    return Optional.of(out.toString());
+    return Optional.of(files);
   }
 
   /** UTF-8 text, or null (absent, or not text). */

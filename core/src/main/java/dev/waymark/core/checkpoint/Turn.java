@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The running checkpoint of a turn: every change the turn makes to a file is recorded here, with
@@ -128,6 +129,16 @@ public final class Turn implements TabRecords {
     }
     Optional<String> noLayer = tree.parts().layers().unavailable(bwrap);
     return new ShellCapture(noLayer.isEmpty() ? tree.parts().layers() : tree.parts().changeTracker(), noLayer);
+  }
+
+  /**
+   * The command line a read-only command (nothing to capture) runs as: in an isolated tab, entered
+   * in its view mounted read-only by {@code bwrap}, so that it sees the tab's files; as it is in a
+   * normal tab. A view that cannot be mounted is a {@code CheckpointException}.
+   */
+  public UnaryOperator<List<String>> readOnlyEntry(Optional<java.nio.file.Path> bwrap) {
+    Optional<java.nio.file.Path> view = tree.viewDirectory();
+    return view.isEmpty() ? UnaryOperator.identity() : tree.parts().layers().inView(view.get(), bwrap)::enterReadOnly;
   }
 
   /** A command's capture, and why it is not in a layer (empty when it is). */

@@ -175,6 +175,20 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
     return enter(view.project(), view.upper(), view.work(), sandboxArgv);
   }
 
+  /**
+   * {@code sandboxArgv} run on an isolated tab's {@code view} that it may not change (plan mode):
+   * the view's upper directory and the project both mounted as lower layers, with no upper one,
+   * which makes the overlay read-only; its whiteouts and opaque directories count as they do above.
+   */
+  public List<String> enterReadOnly(View view, List<String> sandboxArgv) {
+    unsuitable(view.upper()).ifPresent(why -> {
+      throw new IllegalArgumentException(why);
+    });
+    String options = "lowerdir=" + view.upper() + ":" + view.project() + ",userxattr";
+    return ShellSandbox.entering(sandboxArgv, bwrapArgv -> enterBwrap(view.project(), options, bwrapArgv, callerId("uid"),
+        callerId("gid")));
+  }
+
   /** {@link #enter(Layer, List)} for a command started as user {@code uid} and group {@code gid} (a test runs one as another user). */
   List<String> enter(Layer layer, List<String> sandboxArgv, long uid, long gid) {
     return enter(layer.project(), layer.upper(), layer.work(), sandboxArgv, uid, gid);
@@ -186,10 +200,11 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
 
   private List<String> enter(Path lower, Path upper, Path work, List<String> sandboxArgv, long uid, long gid) {
     // the opener of the sandbox's seccomp program stays outside: the namespace goes around bwrap itself
-    return ShellSandbox.entering(sandboxArgv, bwrapArgv -> enterBwrap(lower, upper, work, bwrapArgv, uid, gid));
+    String options = "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr";
+    return ShellSandbox.entering(sandboxArgv, bwrapArgv -> enterBwrap(lower, options, bwrapArgv, uid, gid));
   }
 
-  private List<String> enterBwrap(Path lower, Path upper, Path work, List<String> sandboxArgv, long uid, long gid) {
+  private List<String> enterBwrap(Path lower, String options, List<String> sandboxArgv, long uid, long gid) {
     if (!available()) {
       throw new IllegalStateException("no layers here: " + unavailable);
     }
@@ -201,9 +216,7 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
         // $1: the options, $2: the project; the rest is the sandbox's command line
         "\"$0\" -t overlay overlay -o \"$1\" \"$2\" || { echo '" + NOT_MOUNTED_MESSAGE + "' >&2; exit " + NOT_MOUNTED
             + "; }; shift 2; exec \"$@\"",
-        mount.get().toString(),
-        "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work + ",userxattr",
-        lower.toString()));
+        mount.get().toString(), options, lower.toString()));
     argv.add(sandboxArgv.get(0));
     // the command is root only in the namespace that mounts; the sandbox gives it the caller's ids back
     argv.addAll(List.of("--unshare-user", "--uid", Long.toString(uid), "--gid", Long.toString(gid)));

@@ -77,9 +77,15 @@ public sealed interface Command {
   /**
    * Lands an isolated tab's view on the project, as a new checkpoint (merged three-way where the
    * project changed since; clashes keep the user's file, the tab's kept under a rescued tag); the
-   * tab then goes on as a normal tab.
+   * tab then goes on as a normal tab, or, with {@code keepIsolated}, as an isolated tab with an
+   * empty view over the landed project.
    */
-  record Land() implements Command {
+  record Land(boolean keepIsolated) implements Command {
+    /** A land after which the tab goes on as a normal tab. */
+    public Land() {
+      this(false);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.land(this);

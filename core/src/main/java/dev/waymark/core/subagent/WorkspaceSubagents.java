@@ -161,7 +161,7 @@ public final class WorkspaceSubagents implements Subagents {
    */
   private static String land(WorkspaceTab tab, List<Integer> made) {
     CheckpointTree tree = tab.session().checkpoints();
-    if (tree.viewDiffers() == 0) {
+    if (!tree.viewHoldsChanges()) {
       return "\n\n(Its isolated view holds no change; nothing was landed.)";
     }
     List<String> under = tree.viewChangedUnder();

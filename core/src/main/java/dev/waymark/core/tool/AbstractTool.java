@@ -73,13 +73,23 @@ abstract class AbstractTool implements Tool {
   @Override
   public final String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
     try {
-      return preview(Args.of(arguments), projectRoot);
+      return preview(Args.of(arguments), ProjectPaths.of(projectRoot));
     } catch (ToolError | IOException | RuntimeException e) {
       return ""; // the call itself will report what is wrong
     }
   }
 
-  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
+  @Override
+  public final String preview(JsonNode arguments, ToolContext context) {
+    try {
+      return preview(Args.of(arguments), ProjectPaths.of(context));
+    } catch (ToolError | IOException | RuntimeException e) {
+      return ""; // the call itself will report what is wrong
+    }
+  }
+
+  /** What the call would change of the files {@code paths} show (the project's, or an isolated tab's view). */
+  String preview(Args args, ProjectPaths paths) throws ToolError, IOException {
     return "";
   }
 

@@ -7,6 +7,7 @@ import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The capture of one {@code run_shell} command's file changes, through its life: chosen for the
@@ -45,6 +46,40 @@ interface CommandRecording {
       return Recorded.NOTHING;
     }
   };
+
+  /** Records nothing, as {@link #NONE}, but enters the command line with {@code entering} (a read-only command in an isolated tab's view). */
+  static CommandRecording enteringOnly(UnaryOperator<List<String>> entering) {
+    return new CommandRecording() {
+      @Override
+      public Optional<String> noLayer() {
+        return Optional.empty();
+      }
+
+      @Override
+      public Optional<CommandSlot> slot() {
+        return Optional.empty();
+      }
+
+      @Override
+      public Optional<String> before(long maxFileSize, CommandMark mark) {
+        return Optional.empty();
+      }
+
+      @Override
+      public List<String> enter(List<String> commandLine) {
+        return entering.apply(commandLine);
+      }
+
+      @Override
+      public void started(ShellRun run) {
+      }
+
+      @Override
+      public Recorded after(ShellRun run, ShellRun.Ended ended, List<Path> mountPoints) {
+        return Recorded.NOTHING;
+      }
+    };
+  }
 
   /**
    * How the turn captures a command that runs in the sandbox {@code bwrap} (empty: outside it): in a

@@ -37,8 +37,8 @@ final class EditFileTool extends AbstractTool {
   }
 
   @Override
-  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
-    ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
+  String preview(Args args, ProjectPaths paths) throws ToolError, IOException {
+    ProjectPaths.Resolved file = paths.forWrite(args.string("path"));
     String text = currentText(file.file());
     String oldString = args.string("old_string");
     if (text == null || oldString.isEmpty() || !text.contains(oldString)) {

@@ -3,6 +3,7 @@ package dev.waymark.core.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
@@ -129,8 +130,16 @@ final class RunShellTool extends AbstractTool {
         return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
       }
       // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
+      CommandRecording lookingOnly = CommandRecording.NONE;
+      if (context.turn() != null && context.turn().viewDirectory().isPresent()) {
+        try { // an isolated tab's command looks at its view, mounted read-only
+          lookingOnly = CommandRecording.enteringOnly(context.turn().readOnlyEntry(settings.sandbox().bwrap()));
+        } catch (CheckpointException e) {
+          return ToolResult.error("Not run: " + e.getMessage() + ".");
+        }
+      }
       return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true,
-          CommandRecording.NONE);
+          lookingOnly);
     }
     if (!outside && settings.sandbox().refuses()) {
       return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "

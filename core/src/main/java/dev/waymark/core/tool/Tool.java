@@ -43,6 +43,11 @@ public interface Tool {
     return "";
   }
 
+  /** {@link #preview(JsonNode, java.nio.file.Path)} in the call's tab: an isolated tab's diff is against its view's file. */
+  default String preview(JsonNode arguments, ToolContext context) {
+    return preview(arguments, context.projectRoot());
+  }
+
   /**
    * Set when the call would send a secrets file ({@code .env}, {@code .env.local}, …) to the model
    * or change Waymark's own files ({@code .waymark/}): such a call asks for approval in every

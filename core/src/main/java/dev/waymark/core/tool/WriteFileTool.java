@@ -28,8 +28,8 @@ final class WriteFileTool extends AbstractTool {
   }
 
   @Override
-  String preview(Args args, java.nio.file.Path projectRoot) throws ToolError, IOException {
-    ProjectPaths.Resolved file = ProjectPaths.of(projectRoot).forWrite(args.string("path"));
+  String preview(Args args, ProjectPaths paths) throws ToolError, IOException {
+    ProjectPaths.Resolved file = paths.forWrite(args.string("path"));
     refuseSpecialFile(file);
     String before = currentText(file.file());
     if (before == null && Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {

@@ -30,6 +30,17 @@ import net.jqwik.api.constraints.IntRange;
 class IsolatedLandKillProperties {
   @Property(tries = 8, shrinking = ShrinkingMode.OFF)
   void aKillDuringALandEndsAsIfItHadFinished(@ForAll @IntRange(min = 1, max = 12) int killedAfter) throws Exception {
+    killedDuringALand(killedAfter, false);
+  }
+
+  /** The same with the land's choice to stay isolated: the tab is opened again isolated, its view empty. */
+  @Property(tries = 4, shrinking = ShrinkingMode.OFF)
+  void aKillDuringALandThatKeepsTheTabIsolatedEndsAsIfItHadFinished(@ForAll @IntRange(min = 1, max = 12) int killedAfter)
+      throws Exception {
+    killedDuringALand(killedAfter, true);
+  }
+
+  private void killedDuringALand(int killedAfter, boolean keepIsolated) throws Exception {
     Path temp = Files.createTempDirectory("land-kill");
     try {
       ToolSettings settings = ToolSettings.DEFAULTS.withSandbox(
@@ -52,7 +63,7 @@ class IsolatedLandKillProperties {
       CheckpointTree.Snapshot saved = f.tab.snapshot();
       boolean wasKilled = false;
       try (AutoCloseable kill = ApplyKills.after(killedAfter)) {
-        f.tab.land();
+        f.tab.land(keepIsolated);
       } catch (CheckpointException killed) {
         assertThat(killed).hasRootCauseInstanceOf(ApplyKills.Killed.class);
         wasKilled = true;
@@ -69,6 +80,11 @@ class IsolatedLandKillProperties {
       try (ShadowStore reopened = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
         CheckpointTree back = reopened.restoreTab(saved).tree();
         assertThat(f.tree()).as("as if the land had finished").isEqualTo(landed);
+        if (keepIsolated) {
+          assertThat(back.viewDirectory()).as("still isolated, as after such a land").isPresent();
+          assertThat(back.viewHoldsChanges()).as("its view empty over the landed project").isFalse();
+          return;
+        }
         assertThat(back.viewDirectory()).as("a normal tab, as after a land").isEmpty();
         assertThat(back.undo().applied()).isTrue();
         assertThat(f.tree()).as("undo takes the land back out of the project").isEqualTo(before);

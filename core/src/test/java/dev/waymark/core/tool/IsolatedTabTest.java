@@ -12,6 +12,7 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +107,45 @@ class IsolatedTabTest {
   }
 
   @Test
+  void aPlanModeCommandReadsTheViewAndChangesNothing() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "from the tool\n");
+    f.shell("rm src/util.txt");
+    ToolResult result = Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command",
+        "cat a.txt; ls src; echo x > x.txt"), new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation(),
+            true, text -> { }));
+    assertThat(result.content()).contains("from the tool").doesNotContain("util.txt").contains("Read-only file system");
+    assertThat(f.tree()).isEqualTo(projectBefore);
+    assertThat(viewed("x.txt")).isEmpty();
+    assertThat(f.recorded()).containsExactly("a.txt", "src/util.txt");
+  }
+
+  @Test
+  void theApprovalsDiffIsAgainstTheViewsFile() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "the view's\n");
+    ToolContext context = new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation());
+    assertThat(f.tools.find("edit_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "old_string", "view's",
+        "new_string", "edited"), context)).contains("-the view's", "+the edited").doesNotContain("-one");
+    assertThat(f.tools.find("write_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "content", "whole\n"),
+        context)).contains("-the view's", "+whole").doesNotContain("-one");
+  }
+
+  @Test
+  void aCommandStoresOnlyWhatChangedInTheViewSinceTheLastCommand() throws Exception {
+    assertThat(f.shell("for i in $(seq 1 40); do echo $i > f$i.txt; done").isError()).isFalse();
+    // an entry seen within a tick of the file system's clock after it changed is read once more: let that pass
+    long made = Files.readAttributes(f.tab.viewDirectory().orElseThrow().resolve("upper/f40.txt"), "unix:ctime")
+        .get("ctime") instanceof java.nio.file.attribute.FileTime t ? t.toMillis() : 0;
+    Eventually.until("the files are older than a clock tick", () -> System.currentTimeMillis() > made + 200);
+    assertThat(f.shell("true").isError()).isFalse();
+    f.call("write_file", "path", "f7.txt", "content", "from the tool\n");
+
+    var capture = f.turn.shellCapture(settings.sandbox().bwrap()).capture();
+    var snapshot = f.turn.snapshotWorkTree(capture, 1 << 20, dev.waymark.core.checkpoint.shell.CommandMark.random());
+    assertThat(snapshot.fileCount()).isEqualTo(40);
+    assertThat(snapshot.storedCount()).as("only what the tool changed since the last command is read").isEqualTo(1);
+  }
+
+  @Test
   void aCommandOutsideTheSandboxIsRefused() throws IOException {
     ToolResult result = f.call("run_shell", "command", "echo x > x.txt", "sandbox", false);
     assertThat(result.isError()).isTrue();
@@ -131,6 +171,57 @@ class IsolatedTabTest {
     assertThat(f.tab.undo().applied()).isTrue();
     assertThat(f.read("a.txt")).isEqualTo("ONE\ntwo\nthree\nfour\n");
     assertThat(f.exists("new.txt")).isFalse();
+  }
+
+  @Test
+  void aLandCanKeepTheTabIsolatedWithAnEmptyViewOverTheLandedProject() throws IOException {
+    f.call("write_file", "path", "a.txt", "content", "landed\n");
+    f.finish();
+
+    var landed = f.tab.land(true);
+    assertThat(landed.landed()).containsExactly("a.txt");
+    assertThat(f.read("a.txt")).isEqualTo("landed\n");
+    assertThat(f.tab.viewDirectory()).as("the tab stays isolated").isPresent();
+    assertThat(f.tab.viewDiffers()).isZero();
+    assertThat(viewed("a.txt")).as("the empty view shows the landed project").hasValue("landed\n");
+
+    f.turn = f.tab.begin();
+    f.call("write_file", "path", "a.txt", "content", "after the land\n");
+    f.finish();
+    assertThat(f.read("a.txt")).as("the project waits for the next land").isEqualTo("landed\n");
+    assertThat(f.tab.viewDiffers()).isEqualTo(1);
+
+    // undo acts on the view, as always in an isolated tab: back before the land, the view shows
+    // what the project held then, and the project changes only when that lands
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(viewed("a.txt")).hasValue("landed\n");
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(viewed("a.txt")).hasValue("one\ntwo\nthree\nfour\n");
+    assertThat(f.read("a.txt")).isEqualTo("landed\n");
+    f.tab.land(false);
+    assertThat(f.read("a.txt")).as("landing that takes the land back out of the project").isEqualTo("one\ntwo\nthree\nfour\n");
+    assertThat(f.tab.viewDirectory()).isEmpty();
+  }
+
+  @Test
+  void aViewHoldingOnlyDirectoryChangesLandsAndDiscards() throws IOException {
+    Files.createDirectories(f.project.resolve("empty"));
+    ToolResult made = f.shell("mkdir made && rmdir empty");
+    assertThat(made.isError()).as(made.content()).isFalse();
+    f.finish();
+    assertThat(f.tab.viewHoldsChanges()).isTrue();
+    f.tab.land();
+    assertThat(f.project.resolve("made")).isDirectory();
+    assertThat(f.project.resolve("empty")).doesNotExist();
+
+    CheckpointTree other = f.store.newIsolatedTab(settings.sandbox().bwrap());
+    var turn = other.begin();
+    assertThat(Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command", "mkdir more"),
+        new ToolContext(f.project, turn, new dev.waymark.core.model.Cancellation())).isError()).isFalse();
+    turn.finish(CheckpointStatus.DONE);
+    other.discard();
+    assertThat(other.viewHoldsChanges()).isFalse();
+    assertThat(f.project.resolve("more")).doesNotExist();
   }
 
   @Test

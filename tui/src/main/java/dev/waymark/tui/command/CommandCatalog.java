@@ -44,8 +44,8 @@ public final class CommandCatalog {
       entry("/tab reopen [N]", "reopen the last closed tab (or the N-th /tab lists)"),
       entry("/tab isolated", "a new isolated tab: it works on a copy-on-write view of the project, which changes only when "
           + "it lands (needs layers: bwrap and overlay)"),
-      entry("/land", "land this isolated tab's view on the project, as a checkpoint (undo takes it back); the tab then "
-          + "works on the project"),
+      entry("/land [--keep-isolated]", "land this isolated tab's view on the project, as a checkpoint (undo takes it "
+          + "back); the tab then works on the project, or with --keep-isolated stays isolated, its view empty"),
       entry("/discard", "empty this isolated tab's view, as a checkpoint (undo brings it back)"),
       entry("/undo [N]", "short for /checkpoint undo [N]"),
       entry("/redo", "short for /checkpoint redo"),

@@ -151,7 +151,9 @@ public final class SlashCommand {
       case "/export":
         return export(words);
       case "/land":
-        return words.length == 1 ? tab(new Command.Land()) : invalid("/land takes no arguments.");
+        return words.length == 1 ? tab(new Command.Land(false))
+            : words.length == 2 && words[1].equals("--keep-isolated") ? tab(new Command.Land(true))
+            : invalid("Usage: /land [--keep-isolated]");
       case "/discard":
         return words.length == 1 ? tab(new Command.Discard()) : invalid("/discard takes no arguments.");
       case "/permissions":

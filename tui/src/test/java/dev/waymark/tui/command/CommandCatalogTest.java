@@ -16,6 +16,8 @@ class CommandCatalogTest {
     assertThat(catalog.matching("/reopen")).extracting(CommandEntry::command).containsExactly("/tab reopen");
     assertThat(catalog.matching("/tokens")).extracting(CommandEntry::command).containsExactly("/status", "/cost");
     assertThat(catalog.matching("/undo 3")).as("an argument typed: no menu, Enter runs it").isEmpty();
+    assertThat(catalog.matching("/land --keep-isolated")).as("the land's choice typed: Enter runs it").isEmpty();
+    assertThat(catalog.matching("/land")).singleElement().satisfies(land -> assertThat(land.needsArguments()).isFalse());
     assertThat(catalog.matching("/zzzz")).isEmpty();
   }
 

@@ -44,8 +44,9 @@ class SlashCommandTest {
     assertThat(parse("/tab isolated")).isInstanceOf(Parsed.OpenIsolated.class);
     assertThat(commands("/land")).containsExactly(new Command.Land());
     assertThat(commands("/discard")).containsExactly(new Command.Discard());
+    assertThat(commands("/land --keep-isolated")).containsExactly(new Command.Land(true));
     assertThat(parse("/land now")).isInstanceOfSatisfying(Parsed.Invalid.class,
-        invalid -> assertThat(invalid.message()).contains("takes no arguments"));
+        invalid -> assertThat(invalid.message()).contains("/land [--keep-isolated]"));
     assertThat(parse("/tab elsewhere")).isInstanceOfSatisfying(Parsed.Invalid.class,
         invalid -> assertThat(invalid.message()).contains("/tab isolated"));
     assertThat(SlashCommand.completions("/tab i")).containsExactly("/tab isolated");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Capture by construction, the second {@link CommandCapture}: a sandboxed command runs in a
@@ -33,6 +34,8 @@ public final class LayerCapture implements CommandCapture {
   private final CommandJobs jobs;
   private final LayerRecovery recovery;
   private final ViewLanding views;
+  /** By view directory: what its commands stored of it, so that the next command stores only what changed since. */
+  private final Map<Path, ViewVersions> viewVersions = new ConcurrentHashMap<>();
 
   /** Whether layers can be mounted here, tried once per store (one per project and process); null until tried. */
   private volatile LayerSupport probed;
@@ -91,7 +94,8 @@ public final class LayerCapture implements CommandCapture {
     }
     try {
       return new ViewCapture(dev.waymark.core.layer.View.read(viewDir).orElseThrow(
-          () -> new CheckpointException(CheckpointException.Kind.LOST, "the tab's view is gone from " + viewDir)), probed);
+          () -> new CheckpointException(CheckpointException.Kind.LOST, "the tab's view is gone from " + viewDir)), probed,
+          viewVersions.computeIfAbsent(viewDir, dir -> new ViewVersions()));
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, "the tab's view cannot be read: " + e.getMessage(), e);
     }

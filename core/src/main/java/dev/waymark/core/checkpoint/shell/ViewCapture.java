@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,22 +21,32 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The capture of an isolated tab's commands: a command runs in the sandbox with the tab's
  * {@link View} mounted at the project's path (the overlay with the view's own upper directory), so
  * what it changes is what changed in that upper directory while it ran. Before it, what the upper
- * directory holds is read and its files stored (the view's own changes, not the project); after
+ * directory holds is read, and its files stored that changed since an earlier command stored them
+ * ({@link ViewVersions}: the view's own changes, not the project); after
  * it, each path whose entry there changed is recorded, from what the view showed before to what
  * it shows now. The project is never written; commands of different tabs run at once.
  */
 public final class ViewCapture implements CommandCapture {
   private final View view;
   private final LayerSupport support;
+  private final ViewVersions stored;
 
-  public ViewCapture(View view, LayerSupport support) {
+  /** {@code stored}: what earlier commands of the view stored, kept for as long as the store is open. */
+  ViewCapture(View view, LayerSupport support, ViewVersions stored) {
     this.view = view;
     this.support = support;
+    this.stored = stored;
+  }
+
+  /** {@code argv} (a sandbox's command line) run on the view mounted read-only: a plan-mode command sees the tab's files and changes none. */
+  public List<String> enterReadOnly(List<String> argv) {
+    return support.enterReadOnly(view, argv);
   }
 
   @Override
@@ -42,8 +54,15 @@ public final class ViewCapture implements CommandCapture {
     return false; // the view is the tab's own: other commands write elsewhere
   }
 
-  /** The view's entries before the command: by path, the entry's stamp and the version stored. */
-  private record Held(Map<String, String> stamps, Map<String, FileVersion> versions, long maxFileSize) implements Before {
+  /** An entry of the upper directory as seen: what changes when it is written, and when it last changed (nanoseconds since the epoch). */
+  private record Stamp(String key, long changedNanos) {}
+
+  /**
+   * The view's entries before the command: by path, the entry's stamp and the version stored;
+   * {@code read}, how many of them had to be read and stored (the others were as earlier commands left them).
+   */
+  private record Held(Map<String, Stamp> stamps, Map<String, FileVersion> versions, long maxFileSize, int read)
+      implements Before {
     @Override
     public int fileCount() {
       return versions.size();
@@ -56,7 +75,7 @@ public final class ViewCapture implements CommandCapture {
 
     @Override
     public int stored() {
-      return versions.size();
+      return read;
     }
 
     @Override
@@ -99,22 +118,30 @@ public final class ViewCapture implements CommandCapture {
       throw new CheckpointException(CheckpointException.Kind.UNSUPPORTED, "no copy-on-write view can be mounted here: " + support.unavailable());
     }
     try {
-      Map<String, String> stamps = stamps();
+      long seen = nowNanos();
+      Map<String, Stamp> stamps = stamps();
+      Map<String, FileVersion> versions = new LinkedHashMap<>();
       List<String> paths = new ArrayList<>();
       List<FileState> states = new ArrayList<>();
-      for (String path : stamps.keySet()) {
-        FileState state = shown(path);
+      for (Map.Entry<String, Stamp> entry : stamps.entrySet()) {
+        Optional<FileVersion> known = stored.vouched(entry.getKey(), entry.getValue().key());
+        if (known.isPresent()) {
+          versions.put(entry.getKey(), known.get()); // as an earlier command left it: not read again
+          continue;
+        }
+        FileState state = shown(entry.getKey());
         if (state.exists() && state.contentUnsafe().length <= maxFileSize) {
-          paths.add(path);
+          paths.add(entry.getKey());
           states.add(state);
         }
       }
-      List<FileVersion> stored = checkpoint.store(states);
-      Map<String, FileVersion> versions = new LinkedHashMap<>();
+      List<FileVersion> fresh = checkpoint.store(states);
       for (int i = 0; i < paths.size(); i++) {
-        versions.put(paths.get(i), stored.get(i));
+        versions.put(paths.get(i), fresh.get(i));
+        Stamp stamp = stamps.get(paths.get(i));
+        stored.put(paths.get(i), stamp.key(), stamp.changedNanos(), seen, fresh.get(i));
       }
-      return new Entering(new Held(stamps, versions, maxFileSize), view, support);
+      return new Entering(new Held(stamps, versions, maxFileSize, paths.size()), view, support);
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getMessage(), e);
     }
@@ -143,7 +170,8 @@ public final class ViewCapture implements CommandCapture {
       Set<String> points = new HashSet<>();
       ended.mountPoints().forEach(p -> points.add(view.project().relativize(p).toString()));
       view.afterCommand(points);
-      Map<String, String> now = stamps();
+      long seen = nowNanos();
+      Map<String, Stamp> now = stamps();
       Set<String> changed = new TreeSet<>();
       held.stamps().forEach((path, stamp) -> {
         if (!stamp.equals(now.get(path))) {
@@ -155,6 +183,7 @@ public final class ViewCapture implements CommandCapture {
           changed.add(path);
         }
       });
+      changed.forEach(stored::forget); // noted again below once stored
       List<String> paths = new ArrayList<>();
       List<FileState> states = new ArrayList<>();
       List<FileVersion> befores = new ArrayList<>();
@@ -184,6 +213,12 @@ public final class ViewCapture implements CommandCapture {
         }
       }
       List<FileVersion> afters = checkpoint.store(states);
+      for (int i = 0; i < paths.size(); i++) {
+        Stamp stamp = now.get(paths.get(i));
+        if (states.get(i).exists() && stamp != null) {
+          stored.put(paths.get(i), stamp.key(), stamp.changedNanos(), seen, afters.get(i));
+        }
+      }
       List<FileVersion> lowers = checkpoint.store(projectBefores);
       for (int i = 0; i < fromProject.size(); i++) {
         befores.set(fromProject.get(i), lowers.get(i));
@@ -221,11 +256,11 @@ public final class ViewCapture implements CommandCapture {
    * a stamp of its entry in the upper directory: a path whose stamp changed, or that came or went,
    * was changed by the command.
    */
-  private Map<String, String> stamps() throws IOException {
-    Map<String, String> stamps = new LinkedHashMap<>();
+  private Map<String, Stamp> stamps() throws IOException {
+    Map<String, Stamp> stamps = new LinkedHashMap<>();
     for (LayerChange change : view.changes().changes()) {
       switch (change.kind()) {
-        case DELETED -> stamps.put(change.path(), "deleted with " + change.deletedWith());
+        case DELETED -> stamps.put(change.path(), new Stamp("deleted with " + change.deletedWith(), 0));
         case FILE, SYMLINK -> stamps.put(change.path(), stamp(change.source()));
         case DIRECTORY -> { }
       }
@@ -233,10 +268,17 @@ public final class ViewCapture implements CommandCapture {
     return stamps;
   }
 
-  private static String stamp(Path entry) throws IOException {
+  private static Stamp stamp(Path entry) throws IOException {
     var attributes = Files.readAttributes(entry, "unix:ino,size,lastModifiedTime,ctime,mode", LinkOption.NOFOLLOW_LINKS);
-    return attributes.get("ino") + ":" + attributes.get("size") + ":" + attributes.get("lastModifiedTime") + ":"
-        + attributes.get("ctime") + ":" + attributes.get("mode");
+    FileTime modified = (FileTime) attributes.get("lastModifiedTime");
+    FileTime changed = (FileTime) attributes.get("ctime");
+    return new Stamp(attributes.get("ino") + ":" + attributes.get("size") + ":" + modified + ":" + changed + ":"
+        + attributes.get("mode"), Math.max(modified.to(TimeUnit.NANOSECONDS), changed.to(TimeUnit.NANOSECONDS)));
+  }
+
+  private static long nowNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
   }
 
   /** What the view shows at {@code path} now: a file or link, or absent (a directory counts as absent). */

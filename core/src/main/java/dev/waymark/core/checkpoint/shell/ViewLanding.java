@@ -27,6 +27,9 @@ import java.util.Set;
  * again). A discard is a checkpoint of the view going back to the project, so undo brings it back.
  */
 public final class ViewLanding {
+  /** In a view while a land that keeps its tab isolated is under way. */
+  private static final String KEEPS_ISOLATION = "keeps-isolation";
+
   private final Path project;
   private final Path viewsRoot;
   private final LayerJournal journal;
@@ -57,13 +60,22 @@ public final class ViewLanding {
     }
   }
 
-  /** Lands the view kept in {@code viewDir} on the project, recorded in {@code turn}; the view is left empty. */
-  public Landed land(TabRecords turn, Path viewDir) {
+  /**
+   * Lands the view kept in {@code viewDir} on the project, recorded in {@code turn}; the view is
+   * left empty. {@code keepIsolated}: the tab goes on isolated, which a kill during the land must
+   * not undo (noted in the view until the land is recorded; see {@link #endedByALand}).
+   */
+  public Landed land(TabRecords turn, Path viewDir, boolean keepIsolated) {
     View view = read(viewDir);
     Layer layer;
     try {
       if (view.empty()) {
         throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The tab's view holds no changes; there is nothing to land.");
+      }
+      if (keepIsolated) {
+        Files.write(viewDir.resolve(KEEPS_ISOLATION), new byte[0]);
+      } else {
+        Files.deleteIfExists(viewDir.resolve(KEEPS_ISOLATION)); // left by a land killed before it began
       }
       layer = view.land(journal, turn.tabId() + "#" + turn.number());
     } catch (IOException e) {
@@ -71,6 +83,11 @@ public final class ViewLanding {
     }
     LayerRecording.Outcome outcome = recording.applyAndRecord(turn, layer, Set.of(), Long.MAX_VALUE,
         new LayerApply.SoFar(), false, Optional.empty());
+    try {
+      Files.deleteIfExists(viewDir.resolve(KEEPS_ISOLATION)); // recorded: a kill from here leaves the view as it is
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not finish the land: " + e.getMessage(), e);
+    }
     List<String> landed = outcome.changes().recorded().stream().map(FileChange::path).toList();
     // the layer's words are a command's: here what ran is the tab, since it first changed the file
     List<String> notLanded = outcome.notApplied().stream().map(line -> line.replace("while the command ran",
@@ -124,8 +141,9 @@ public final class ViewLanding {
   /**
    * Whether a land of {@code tabId}'s view was under way when Waymark was killed, its view already
    * handed to the land's layer (which {@link LayerRecovery} finishes as the tab is opened): then the
-   * view, left empty, is removed now, and the tab goes on as a normal tab, as after a land. A land
-   * killed before the handover left the view whole, and the tab stays isolated.
+   * view, left empty, is removed now, and the tab goes on as a normal tab, as after a land (unless
+   * the land was to keep it isolated: then the empty view stays). A land killed before the handover
+   * left the view whole, and the tab stays isolated.
    */
   public boolean endedByALand(String tabId, Path viewDir) {
     try {
@@ -136,6 +154,9 @@ public final class ViewLanding {
       String owner = tabId + "#";
       for (Layer layer : journal.leftBehind(o -> o.startsWith(owner))) {
         if (layer.bases().isPresent() && !isEmpty(layer.upper())) {
+          if (Files.deleteIfExists(viewDir.resolve(KEEPS_ISOLATION))) {
+            return false; // the land chose to keep the tab isolated: its view stays, empty
+          }
           view.get().delete();
           return true;
         }
@@ -211,6 +232,15 @@ public final class ViewLanding {
       read(viewDir).delete();
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not remove the tab's view: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the view kept in {@code viewDir} holds any change of the project: a file's, a link's or a directory's. */
+  public boolean holdsChanges(Path viewDir) {
+    try {
+      return !read(viewDir).changes().changes().isEmpty();
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
     }
   }
 
