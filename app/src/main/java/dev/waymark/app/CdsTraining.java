@@ -6,9 +6,11 @@ import com.googlecode.lanterna.input.KeyType;
 import com.googlecode.lanterna.screen.TerminalScreen;
 import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
@@ -63,8 +65,8 @@ public final class CdsTraining {
     DefaultVirtualTerminal terminal = new DefaultVirtualTerminal(new TerminalSize(120, 40));
     TerminalScreen screen = new TerminalScreen(terminal);
     screen.startScreen();
-    try (ShadowStore store = ShadowStore.open(project, home, dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT)) {
-      dev.waymark.core.workspace.Workspace workspace = Workspaces.of(store, "scripted", () -> new ScriptedChatModel(script),
+    try (ShadowStore store = ShadowStore.open(project, home, RetentionPolicy.DEFAULT)) {
+      Workspace workspace = Workspaces.of(store, "scripted", () -> new ScriptedChatModel(script),
           Workspaces.settings("training", ApprovalMode.YOLO, true));
       WaymarkUi ui = new WaymarkUi(screen, Runnable::run, workspace,
           new WaymarkUi.Options("scripted · training", "yolo", KeyMap.defaults(), Clock.systemDefaultZone()));

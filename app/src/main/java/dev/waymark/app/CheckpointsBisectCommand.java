@@ -1,6 +1,5 @@
 package dev.waymark.app;
 
-import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.bisect.BisectResult;
 import dev.waymark.core.bisect.BisectStep;
@@ -13,6 +12,7 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.session.SessionException;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -167,7 +168,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
 
   private Map<String, Object> json(BisectResult result, TabSession tab, Map<Integer, String> prompts, CheckpointDiff diff) {
     Map<String, Object> o = new LinkedHashMap<>();
-    o.put("outcome", result.outcome().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+    o.put("outcome", result.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     o.put("message", result.message());
     o.put("tab", tab.snapshot().tree().tabId());
     o.put("command", command);
@@ -178,7 +179,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
     for (BisectStep step : result.steps()) {
       Map<String, Object> s = new LinkedHashMap<>();
       s.put("checkpoint", step.checkpoint());
-      s.put("verdict", step.verdict().name().toLowerCase(java.util.Locale.ROOT));
+      s.put("verdict", step.verdict().name().toLowerCase(Locale.ROOT));
       s.put("exit", step.exitStatus());
       s.put("layerFiles", step.written());
       s.put("layerDeleted", step.deleted());

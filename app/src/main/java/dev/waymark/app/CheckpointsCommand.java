@@ -14,24 +14,29 @@ import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.subagent.ChildLink;
+import dev.waymark.core.subagent.TaskTool;
 import dev.waymark.core.workspace.Workspace;
-import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code waymark checkpoints list | diff [N] | undo [N] | redo | goto N | restore N ... | revert N ... | save NAME}: the checkpoints
@@ -117,7 +122,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       // only the tab asked for is locked, and the tabs its subagents worked in when it moves (an undo of a turn
       // takes back what its subagents did): the interface may hold the others meanwhile; a comparison may name any
       // tab of the session: all come back, read-only
-      java.util.Set<String> subagents = looking ? java.util.Set.of() : subagentTabs(file, wanted);
+      Set<String> subagents = looking ? Set.of() : subagentTabs(file, wanted);
       Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true
           : id -> id.equals(wanted) || subagents.contains(id));
       opened.notes().forEach(note -> err.println("waymark: " + note));
@@ -153,12 +158,12 @@ final class CheckpointsCommand implements Callable<Integer> {
   }
 
   /** The tabs that the subagents of {@code tabId}'s turns worked in, as its task results name them. */
-  private static java.util.Set<String> subagentTabs(SessionFile file, String tabId) {
-    java.util.Set<String> found = new java.util.HashSet<>();
+  private static Set<String> subagentTabs(SessionFile file, String tabId) {
+    Set<String> found = new HashSet<>();
     file.tabs().stream().filter(t -> t.tabId().equals(tabId)).flatMap(t -> t.checkpoints().stream())
-        .flatMap(c -> c.messages() == null ? java.util.stream.Stream.empty() : c.messages().stream())
-        .filter(m -> dev.waymark.core.subagent.TaskTool.NAME.equals(m.toolName()) && m.text() != null)
-        .forEach(m -> dev.waymark.core.subagent.ChildLink.in(m.text()).ifPresent(link -> found.add(link.childTab())));
+        .flatMap(c -> c.messages() == null ? Stream.empty() : c.messages().stream())
+        .filter(m -> TaskTool.NAME.equals(m.toolName()) && m.text() != null)
+        .forEach(m -> ChildLink.in(m.text()).ifPresent(link -> found.add(link.childTab())));
     return found;
   }
 
@@ -380,8 +385,8 @@ final class CheckpointsCommand implements Callable<Integer> {
         row.put("parent", c.parent().orElse(-1)); // as the JSON has always said it of #0
         row.put("depth", line.depth());
         row.put("branch", line.startsBranch());
-        row.put("state", line.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-        row.put("status", c.status().name().toLowerCase(java.util.Locale.ROOT));
+        row.put("state", line.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        row.put("status", c.status().name().toLowerCase(Locale.ROOT));
         row.put("created", c.created());
         row.put("prompt", c.prompt());
         row.put("filesChanged", c.filesChanged());

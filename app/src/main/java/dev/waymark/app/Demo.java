@@ -1,10 +1,12 @@
 package dev.waymark.app;
 
+import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -21,12 +23,12 @@ final class Demo {
   record Prepared(Path project, Path script) {}
 
   /** A fresh copy of the demo project, remembered in {@code home} for {@code --demo --continue}. */
-  static Prepared prepare(dev.waymark.core.WaymarkHome home) {
+  static Prepared prepare(WaymarkHome home) {
     Prepared prepared = prepare();
     try {
       // it names a directory of the user's: as private as everything else Waymark keeps
-      dev.waymark.core.WaymarkHome.createPrivateDirectories(home.root());
-      dev.waymark.core.WaymarkHome.replacePrivate(lastFile(home),
+      WaymarkHome.createPrivateDirectories(home.root());
+      WaymarkHome.replacePrivate(lastFile(home),
           (prepared.project().getParent().toString() + "\n").getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not remember where the demo is: " + e.getMessage(), e);
@@ -39,11 +41,11 @@ final class Demo {
    *
    * @throws IllegalStateException when there is none, or it was deleted
    */
-  static Prepared last(dev.waymark.core.WaymarkHome home) {
+  static Prepared last(WaymarkHome home) {
     Path dir;
     try {
       dir = Path.of(Files.readString(lastFile(home), StandardCharsets.UTF_8).strip());
-    } catch (IOException | java.nio.file.InvalidPathException e) {
+    } catch (IOException | InvalidPathException e) {
       throw new IllegalStateException("There is no demo to continue; `waymark --demo` starts one.");
     }
     Prepared prepared = new Prepared(dir.resolve("greeter"), dir.resolve("demo-script.json"));
@@ -53,7 +55,7 @@ final class Demo {
     return prepared;
   }
 
-  private static Path lastFile(dev.waymark.core.WaymarkHome home) {
+  private static Path lastFile(WaymarkHome home) {
     return home.root().resolve("demo-last.txt");
   }
 

@@ -7,6 +7,9 @@ import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.model.StreamListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +43,9 @@ final class DemoModel implements ChatModel {
 
   static DemoModel of(Path script) {
     try {
-      return new DemoModel(ScriptedChatModel.parse(java.nio.file.Files.readString(script), script.toString()));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Could not read the demo's script " + script + ": " + e.getMessage(), e);
+      return new DemoModel(ScriptedChatModel.parse(Files.readString(script), script.toString()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not read the demo's script " + script + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,33 +1,50 @@
 package dev.waymark.app;
 
 import dev.waymark.core.Counted;
-import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.mcp.McpInput;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ModelException;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /** {@code waymark exec}: one turn, headless. The answer goes to stdout, tool activity to stderr. */
 @Command(
@@ -45,7 +62,7 @@ import picocli.CommandLine;
     })
 final class ExecCommand implements Callable<Integer> {
   /** How long Ctrl-C waits for the cancelled turn to store its checkpoint before the JVM halts. */
-  private static final java.time.Duration INTERRUPT_GRACE = java.time.Duration.ofSeconds(10);
+  private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Main main;
@@ -99,9 +116,9 @@ final class ExecCommand implements Callable<Integer> {
     if (lastMessageFile != null) {
       // checked before the turn runs: a model paid for and an answer lost for a typo in a path would be worse
       Path folder = lastMessageFile.toAbsolutePath().getParent();
-      if (folder == null || !java.nio.file.Files.isDirectory(folder) || java.nio.file.Files.isDirectory(lastMessageFile)) {
+      if (folder == null || !Files.isDirectory(folder) || Files.isDirectory(lastMessageFile)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--output-last-message " + lastMessageFile + ": "
-            + (java.nio.file.Files.isDirectory(lastMessageFile) ? "that is a directory" : "its directory does not exist") + ".");
+            + (Files.isDirectory(lastMessageFile) ? "that is a directory" : "its directory does not exist") + ".");
       }
     }
     String text;
@@ -110,13 +127,13 @@ final class ExecCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    java.util.Map<String, String> env = main.env();
+    Map<String, String> env = main.env();
     if (force && from == null) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--force goes with --from: it overwrites what clashes "
           + "with the checkpoint a branch starts from.");
     }
     Settings settings;
-    dev.waymark.core.permission.Permissions permissions;
+    Permissions permissions;
     try {
       Settings.Loaded loaded = options.settings(env, directory.toAbsolutePath());
       loaded.warning().ifPresent(warning -> err.println("waymark: " + warning));
@@ -127,7 +144,7 @@ final class ExecCommand implements Callable<Integer> {
       return 2;
     }
     ApprovalMode mode = options.approvalMode(settings, env, spec.commandLine());
-    dev.waymark.core.sandbox.ShellSandbox sandbox = dev.waymark.core.sandbox.ShellSandbox.detect(
+    ShellSandbox sandbox = ShellSandbox.detect(
         settings.sandboxPolicy(main.home(), env), env.getOrDefault("PATH", System.getenv("PATH")));
     sandbox.notice().ifPresent(notice -> err.println("waymark: " + notice));
     Providers.Choice choice = options.choose(settings, env, spec.commandLine());
@@ -139,28 +156,28 @@ final class ExecCommand implements Callable<Integer> {
     CountDownLatch ended = new CountDownLatch(1);
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), settings.retentionPolicy(),
         settings.exclusions());
-        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, directory.toAbsolutePath(), env)) {
+        McpServers mcp = Workspaces.mcp(settings, directory.toAbsolutePath(), env)) {
       for (String note : store.recovered()) {
         err.println("waymark: " + note);
       }
       store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
       // as in the interface: /SERVER:PROMPT runs a server's prompt, @SERVER:URI attaches a resource; a failure sends nothing
-      dev.waymark.core.mcp.McpInput mcpInput = new dev.waymark.core.mcp.McpInput(mcp);
+      McpInput mcpInput = new McpInput(mcp);
       if (!mcp.isEmpty() && mcpInput.concerns(text)) {
-        dev.waymark.core.mcp.McpInput.Expansion expansion = mcpInput.expand(text);
-        if (expansion instanceof dev.waymark.core.mcp.McpInput.Expansion.Refused refused) {
+        McpInput.Expansion expansion = mcpInput.expand(text);
+        if (expansion instanceof McpInput.Expansion.Refused refused) {
           err.println("waymark: " + refused.message());
           return 1;
         }
-        if (expansion instanceof dev.waymark.core.mcp.McpInput.Expansion.Ready ready) {
+        if (expansion instanceof McpInput.Expansion.Ready ready) {
           ready.notes().forEach(note -> err.println("waymark: " + note));
           text = ready.text();
         }
       }
       BlockingQueue<Event> events = new LinkedBlockingQueue<>();
       // the interface's advice for a conversation too long names /compact; exec words its own
-      java.util.concurrent.atomic.AtomicReference<ModelException> tooLong = new java.util.concurrent.atomic.AtomicReference<>();
-      dev.waymark.core.skill.SkillCatalog skills = SkillFiles.of(env, directory.toAbsolutePath());
+      AtomicReference<ModelException> tooLong = new AtomicReference<>();
+      SkillCatalog skills = SkillFiles.of(env, directory.toAbsolutePath());
       var search = settings.webSearch(env);
       search.problem().ifPresent(problem -> err.println("waymark: " + problem));
       Workspace workspace = Workspaces.of(store, choice.provider(),
@@ -186,12 +203,12 @@ final class ExecCommand implements Callable<Integer> {
           workspace.close();
           throw new CommandLine.ParameterException(spec.commandLine(), "Session "
               + (asked.name() == null ? asked.id() : asked.name() + " (" + asked.id() + ")") + " has no tab " + tabId + " (it has "
-              + String.join(", ", asked.tabs().stream().map(dev.waymark.core.session.SessionFile.Tab::tabId).toList()) + ").");
+              + String.join(", ", asked.tabs().stream().map(SessionFile.Tab::tabId).toList()) + ").");
         }
         ForkChoice.Chosen going;
         try {
           going = ForkChoice.forExec(store, workspace.files(), asked, tab, fork, err); // another Waymark's: --fork
-        } catch (dev.waymark.core.session.SessionException open) {
+        } catch (SessionException open) {
           workspace.close();
           err.println("waymark: " + open.getMessage());
           return 1;
@@ -213,7 +230,7 @@ final class ExecCommand implements Callable<Integer> {
       } else if (isolated) {
         try {
           chosen = workspace.newIsolatedTab(sandbox.bwrap());
-        } catch (dev.waymark.core.checkpoint.lib.CheckpointException refused) {
+        } catch (CheckpointException refused) {
           workspace.close();
           err.println("waymark: " + refused.getMessage());
           return 1;
@@ -242,7 +259,7 @@ final class ExecCommand implements Callable<Integer> {
           workspace.submit(chosen, List.of(from != null
               ? new dev.waymark.core.protocol.Command.Branch(from, text, force)
               : new dev.waymark.core.protocol.Command.SendPrompt(text)));
-          java.util.function.UnaryOperator<String> advice = failure -> {
+          UnaryOperator<String> advice = failure -> {
             ModelException e = tooLong.get();
             return e == null || !failure.startsWith(e.getMessage()) ? failure
                 : e.getMessage() + tooLongAdvice(workspace.id(), workspace.tabs().size() > 1 ? chosen.tabId() : null);
@@ -263,7 +280,7 @@ final class ExecCommand implements Callable<Integer> {
           if (lastMessageFile != null && status == 0) {
             try {
               writeLastMessage(lastMessageFile, last.text());
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
               err.println("waymark: could not write the last message to " + lastMessageFile + ": " + e.getMessage());
               return 1;
             }
@@ -286,7 +303,7 @@ final class ExecCommand implements Callable<Integer> {
 
   /** Prints events until the turn ends; answers approval prompts on the terminal. */
   int report(TabSession session, BlockingQueue<Event> events, PrintWriter out, PrintWriter err, Console console,
-      java.util.function.UnaryOperator<String> advice, LastMessage last) throws InterruptedException {
+      UnaryOperator<String> advice, LastMessage last) throws InterruptedException {
     boolean midLine = false;
     String failure = null;
     CheckpointView unchanged = null;
@@ -294,7 +311,7 @@ final class ExecCommand implements Callable<Integer> {
     boolean unrecorded = false; // a tool call's file changes were not applied or recorded: never an exit 0
     int compacting = -1; // a checkpoint compacting by itself: the prompt's own turn follows it
     // with --json, stdout gets every event and stderr only what ends the run: its failure or interruption
-    PrintWriter activity = json ? new PrintWriter(java.io.Writer.nullWriter()) : err;
+    PrintWriter activity = json ? new PrintWriter(Writer.nullWriter()) : err;
     while (true) {
       Event event = events.take();
       last.see(event);
@@ -388,7 +405,7 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** The prompt from the arguments, or from standard input for {@code -} or none when it is not a terminal. */
-  static String promptText(List<String> words, Main.Stdin stdin) throws java.io.IOException {
+  static String promptText(List<String> words, Main.Stdin stdin) throws IOException {
     boolean fromStdin = words.equals(List.of("-"));
     if (words.isEmpty()) {
       if (stdin.terminal()) {
@@ -404,7 +421,7 @@ final class ExecCommand implements Callable<Integer> {
       throw new IllegalArgumentException("The prompt on standard input is over " + MAX_STDIN_PROMPT / 1024
           + " KiB; put the material in a file in the project and ask about it instead.");
     }
-    String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8).strip();
+    String text = new String(bytes, StandardCharsets.UTF_8).strip();
     if (text.isEmpty()) {
       throw new IllegalArgumentException("The prompt on standard input is empty.");
     }
@@ -412,12 +429,12 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** Writes the final answer next to {@code file} first and moves it over, so a reader never sees half of it. */
-  static void writeLastMessage(Path file, String text) throws java.io.IOException {
+  static void writeLastMessage(Path file, String text) throws IOException {
     Path absolute = file.toAbsolutePath();
     Path temp = absolute.resolveSibling("." + absolute.getFileName() + ".waymark-tmp");
-    java.nio.file.Files.writeString(temp, text.endsWith("\n") || text.isEmpty() ? text : text + "\n");
-    java.nio.file.Files.move(temp, absolute, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    Files.writeString(temp, text.endsWith("\n") || text.isEmpty() ? text : text + "\n");
+    Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** The text of the model's last answer in the turn: what streamed after its last tool call. */
@@ -446,7 +463,7 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** {@code model}, recording into {@code tooLong} each failure that says the conversation is too long. */
-  static ChatModel noticingTooLong(ChatModel model, java.util.concurrent.atomic.AtomicReference<ModelException> tooLong) {
+  static ChatModel noticingTooLong(ChatModel model, AtomicReference<ModelException> tooLong) {
     return (request, listener, cancellation) -> {
       try {
         return model.stream(request, listener, cancellation);
@@ -474,7 +491,7 @@ final class ExecCommand implements Callable<Integer> {
       if (answer == null) {
         return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "no answer");
       }
-      switch (answer.trim().toLowerCase(java.util.Locale.ROOT)) {
+      switch (answer.trim().toLowerCase(Locale.ROOT)) {
         case "y":
         case "yes":
           return new dev.waymark.core.protocol.Command.Approve(proposed.call().id(), false);

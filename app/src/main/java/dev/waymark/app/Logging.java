@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.logging.LogManager;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
@@ -31,7 +32,7 @@ final class Logging {
       // Logging then goes to the temporary directory; the command itself can still run.
       System.setProperty("waymark.logDir", System.getProperty("java.io.tmpdir"));
     }
-    java.util.logging.LogManager.getLogManager().reset();
+    LogManager.getLogManager().reset();
     SLF4JBridgeHandler.install();
     return dir;
   }

@@ -2,14 +2,30 @@ package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.model.ModelException;
+import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.session.SessionException;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.GivenNow;
+import dev.waymark.tui.terminal.KeyMap;
+import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
-import picocli.CommandLine.Command;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code waymark} command. */
 @Command(
@@ -27,16 +43,16 @@ import picocli.CommandLine;
     },
     subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, ShellCommand.class, StoreCommand.class, McpCommand.class,
         CommandLine.HelpCommand.class})
-public final class Main implements java.util.concurrent.Callable<Integer> {
+public final class Main implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin ModelOptions options;
 
   @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", description = "The project directory (default: the current one).")
-  java.nio.file.Path directory;
+  Path directory;
 
   @CommandLine.Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory, as DIR.")
-  java.nio.file.Path directoryOption;
+  Path directoryOption;
 
   @CommandLine.Option(names = "--continue", description = "Reopen this project's last session.")
   boolean continueLast;
@@ -54,7 +70,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   boolean demo;
 
   private final WaymarkHome home;
-  private final java.util.Map<String, String> env;
+  private final Map<String, String> env;
   private final Stdin stdin;
 
   /** Standard input, and whether it is a terminal (then {@code exec} never waits on it for a prompt). */
@@ -66,7 +82,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /** Whether file descriptor 0 is a terminal: Java 17's {@code System.console()} also needs stdout to be one. */
     private static boolean isTerminal() {
       try {
-        String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/0")).toString();
+        String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
         return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
       } catch (IOException | UnsupportedOperationException | SecurityException e) {
         return System.console() != null; // no /proc (macOS): the best Java 17 can tell
@@ -78,11 +94,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     this(home, System.getenv());
   }
 
-  Main(WaymarkHome home, java.util.Map<String, String> env) {
+  Main(WaymarkHome home, Map<String, String> env) {
     this(home, env, Stdin.ofProcess());
   }
 
-  Main(WaymarkHome home, java.util.Map<String, String> env, Stdin stdin) {
+  Main(WaymarkHome home, Map<String, String> env, Stdin stdin) {
     this.home = home;
     this.env = env;
     this.stdin = stdin;
@@ -93,7 +109,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   }
 
   /** The environment settings and keys are read from (the process's; tests pass their own). */
-  java.util.Map<String, String> env() {
+  Map<String, String> env() {
     return env;
   }
 
@@ -113,11 +129,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     return run(args, home, out, err, System.getenv());
   }
 
-  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
+  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, Map<String, String> env) {
     return run(args, home, out, err, env, Stdin.ofProcess());
   }
 
-  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, java.util.Map<String, String> env,
+  static int run(String[] args, WaymarkHome home, PrintWriter out, PrintWriter err, Map<String, String> env,
       Stdin stdin) {
     CommandLine cli = new CommandLine(new Main(home, env, stdin));
     cli.setOut(out);
@@ -125,11 +141,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       // Messages are for users: Waymark's own exceptions say what happened; anything else is
       // logged in full and named only by its message, never by a Java class.
-      if (e instanceof CheckpointException || e instanceof dev.waymark.core.session.SessionException
-          || e instanceof dev.waymark.core.model.ModelException) {
+      if (e instanceof CheckpointException || e instanceof SessionException
+          || e instanceof ModelException) {
         err.println("waymark: " + e.getMessage());
       } else {
-        org.slf4j.LoggerFactory.getLogger(Main.class).error("command failed", e);
+        LoggerFactory.getLogger(Main.class).error("command failed", e);
         err.println("waymark: unexpected error" + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse(""))
             + " (details in " + home.logsDir().resolve("waymark.log") + ")");
       }
@@ -163,7 +179,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
    * take the directory first, so a user's hands will. Only a lone {@code -C DIR} right before a
    * command that takes one moves; anything else before a command is refused as before.
    */
-  static String[] directoryAfterTheCommand(String[] args, java.util.Set<String> commands) {
+  static String[] directoryAfterTheCommand(String[] args, Set<String> commands) {
     if (args.length < 3 || !List.of("-C", "--directory").contains(args[0]) || !commands.contains(args[2])
         || args[2].equals("help")) {
       return args;
@@ -172,7 +188,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     if (rest.stream().anyMatch(a -> a.equals("-C") || a.startsWith("--directory"))) {
       return args; // two directories: refused below, naming what came before the command
     }
-    List<String> moved = new java.util.ArrayList<>(List.of(args[2], "-C", args[1]));
+    List<String> moved = new ArrayList<>(List.of(args[2], "-C", args[1]));
     moved.addAll(rest);
     return moved.toArray(String[]::new);
   }
@@ -187,7 +203,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         || parsed.matchedArgs().isEmpty()) {
       return null;
     }
-    java.util.List<String> original = parsed.originalArgs();
+    List<String> original = parsed.originalArgs();
     int command = original.indexOf(parsed.subcommand().commandSpec().name());
     return String.join(" ", original.subList(0, Math.max(0, command)));
   }
@@ -195,20 +211,20 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cli = spec.commandLine();
-    java.nio.file.Path project;
+    Path project;
     try {
       if (directory != null && directoryOption != null) {
         throw new IllegalArgumentException("Give the project once: as DIR or as -C DIR, not both.");
       }
-      java.nio.file.Path given = directory != null ? directory : directoryOption;
-      project = UiLauncher.project(given == null ? java.nio.file.Path.of("") : given);
+      Path given = directory != null ? directory : directoryOption;
+      project = UiLauncher.project(given == null ? Path.of("") : given);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cli, e.getMessage());
     }
     Settings settings;
-    dev.waymark.core.permission.Permissions permissions;
-    dev.waymark.tui.terminal.KeyMap keys;
-    java.util.List<String> warnings = new java.util.ArrayList<>();
+    Permissions permissions;
+    KeyMap keys;
+    List<String> warnings = new ArrayList<>();
     try {
       Settings.Loaded loaded = options.settings(env, project);
       if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get(), project)) {
@@ -218,13 +234,13 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       loaded.warning().ifPresent(warnings::add);
       settings = loaded.settings();
       permissions = loaded.permissions(env, project);
-      keys = dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(settings.keyBindings());
+      keys = KeyMap.defaults().withOverrides(settings.keyBindings());
     } catch (Settings.BadSettings | IllegalArgumentException e) {
       cli.getErr().println("waymark: " + e.getMessage());
       return 2;
     }
-    dev.waymark.core.tool.ApprovalMode approval = options.approvalMode(settings, env, cli);
-    dev.waymark.core.sandbox.ShellSandbox sandbox = dev.waymark.core.sandbox.ShellSandbox.detect(
+    ApprovalMode approval = options.approvalMode(settings, env, cli);
+    ShellSandbox sandbox = ShellSandbox.detect(
         settings.sandboxPolicy(home, env), env.getOrDefault("PATH", System.getenv("PATH")));
     if (System.console() == null) {
       cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
@@ -236,7 +252,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     if (fork && !continueLast && resume == null) {
       throw new CommandLine.ParameterException(cli, "--fork goes with --continue or --resume: it copies a saved session.");
     }
-    java.util.List<String> welcome = new java.util.ArrayList<>();
+    List<String> welcome = new ArrayList<>();
     Providers.Choice choice;
     if (demo) {
       Demo.Prepared prepared;
@@ -251,8 +267,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
       if (!continueLast && resume == null) {
         welcome.addAll(Demo.welcome(project));
       }
-      int status = UiLauncher.run(project, home, settings, dev.waymark.core.permission.Permissions.none(), choice, approval, keys,
-          new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume), "waymark --demo --continue",
+      int status = UiLauncher.run(project, home, settings, Permissions.none(), choice, approval, keys,
+          new UiLauncher.Opening(continueLast, Optional.ofNullable(resume), "waymark --demo --continue",
               GivenNow.NOTHING), welcome,
           List.of(), cli.getErr(), sandbox);
       cli.getErr().println("waymark: the demo project stays in " + project + " (delete it when you are done).");
@@ -263,18 +279,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     } else {
       choice = options.choose(settings, env, cli);
     }
-    UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, java.util.Optional.ofNullable(resume))
+    UiLauncher.Opening opening = new UiLauncher.Opening(continueLast, Optional.ofNullable(resume))
         .given(options.givenNow()).forked(fork);
     return UiLauncher.run(project, home, settings, permissions, choice, approval, keys, opening, welcome, warnings,
         cli.getErr(), sandbox);
   }
 
   /** The one-time question, on the terminal before the interface opens: trust this project's settings? */
-  private static boolean askTrust(String warning, java.nio.file.Path project) {
-    java.io.Console console = System.console();
+  private static boolean askTrust(String warning, Path project) {
+    Console console = System.console();
     console.writer().println("waymark: " + warning);
     String answer = console.readLine("Trust %s and use all of its settings from now on? [y/N] ", project);
-    return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(java.util.Locale.ROOT));
+    return answer != null && List.of("y", "yes").contains(answer.trim().toLowerCase(Locale.ROOT));
   }
 
   static final class Version implements CommandLine.IVersionProvider {

@@ -1,14 +1,19 @@
 package dev.waymark.app;
 
+import dev.waymark.core.model.AnthropicChatModel;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ChatResponse;
+import dev.waymark.core.model.Endpoint;
+import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,11 +41,11 @@ final class Providers {
     }
 
     ChatModel create() {
-      return create(dev.waymark.core.model.HttpOptions.defaults());
+      return create(HttpOptions.defaults());
     }
 
     /** The client, reading answers under {@code options} (e.g. the answer size limit of the settings). */
-    ChatModel create(dev.waymark.core.model.HttpOptions options) {
+    ChatModel create(HttpOptions options) {
       switch (type) {
         case "none":
           return Providers.NOT_CONFIGURED;
@@ -55,9 +60,9 @@ final class Providers {
       }
     }
 
-    dev.waymark.core.model.Endpoint endpoint() {
+    Endpoint endpoint() {
       boolean anthropic = type.equals("anthropic");
-      return new dev.waymark.core.model.Endpoint(baseUrl, apiKey,
+      return new Endpoint(baseUrl, apiKey,
           keyName != null ? keyName : anthropic ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY",
           baseUrlName != null ? baseUrlName : "--base-url or " + (anthropic ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"));
     }
@@ -98,8 +103,8 @@ final class Providers {
   }
 
   /** What a first run shows in the chat. */
-  static java.util.List<String> welcome() {
-    return java.util.List.of(
+  static List<String> welcome() {
+    return List.of(
         "Welcome to Waymark. No model is configured yet, so prompts cannot be answered. Quit (Ctrl+D) and set one of:",
         "  OPENAI_API_KEY=sk-…            OpenAI (default model " + DEFAULT_OPENAI_MODEL + ")",
         "  ANTHROPIC_API_KEY=sk-ant-…     Anthropic (default model " + DEFAULT_ANTHROPIC_MODEL + ")",
@@ -128,7 +133,7 @@ final class Providers {
     }
     boolean builtIn = List.of("openai", "anthropic", "scripted").contains(id);
     if (configured == null && !builtIn) {
-      List<String> known = new java.util.ArrayList<>(List.of("openai", "anthropic", "scripted"));
+      List<String> known = new ArrayList<>(List.of("openai", "anthropic", "scripted"));
       settings.providers().forEach(p -> known.add(p.id()));
       throw new CommandLine.ParameterException(cli, "Unknown provider \"" + id + "\": use " + String.join(", ", known)
           + " (providers are defined in settings.json; a local OpenAI-compatible server such as Ollama is "
@@ -178,7 +183,7 @@ final class Providers {
         int thinking = flags.thinkingBudget != null ? flags.thinkingBudget
             : configured != null && configured.thinkingBudget() != null ? configured.thinkingBudget() : 0;
         try {
-          dev.waymark.core.model.AnthropicChatModel.checkThinking(limit, thinking);
+          AnthropicChatModel.checkThinking(limit, thinking);
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(cli, "For " + chosen + ", " + e.getMessage() + " (set by "
               + (flags.thinkingBudget != null ? "--thinking-budget" : "the thinkingBudget of provider " + id) + ").");
@@ -230,7 +235,7 @@ final class Providers {
       }
       String fromFile = blankToNull(Files.readString(file).strip());
       return fromFile != null ? new Key(fromFile, "the key file " + file) : new Key(null, variable + " or the key file " + file);
-    } catch (java.io.IOException | UnsupportedOperationException e) {
+    } catch (IOException | UnsupportedOperationException e) {
       throw new CommandLine.ParameterException(cli, "Cannot read the key file " + file + " of provider " + configured.id()
           + ": " + e.getMessage());
     }

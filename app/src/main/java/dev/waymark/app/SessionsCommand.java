@@ -11,6 +11,8 @@ import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,7 +65,7 @@ final class SessionsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "`sessions list` takes no id.");
           }
           List<SessionStore.Listing> all = files.list();
-          java.time.Instant now = java.time.Instant.now();
+          Instant now = Instant.now();
           if (json) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (SessionStore.Listing l : all) {
@@ -73,7 +75,7 @@ final class SessionsCommand implements Callable<Integer> {
               row.put("title", l.title());
               row.put("updated", l.updated());
               row.put("age_seconds", l.updated() == null ? null
-                  : Math.max(0, java.time.Duration.between(l.updated(), now).getSeconds()));
+                  : Math.max(0, Duration.between(l.updated(), now).getSeconds()));
               row.put("tabs", l.tabs());
               row.put("checkpoints", l.checkpoints());
               row.put("problem", l.problem().orElse(null));
@@ -123,8 +125,8 @@ final class SessionsCommand implements Callable<Integer> {
   }
 
   /** A session as a user picks it out: id, age, title, then its size. */
-  static String line(SessionStore.Listing l, java.time.Instant now) {
-    String age = l.updated() == null ? "?" : age(java.time.Duration.between(l.updated(), now));
+  static String line(SessionStore.Listing l, Instant now) {
+    String age = l.updated() == null ? "?" : age(Duration.between(l.updated(), now));
     if (l.problem().isPresent()) {
       return l.id() + "  " + age + "  cannot be loaded: " + l.problem().get();
     }
@@ -133,7 +135,7 @@ final class SessionsCommand implements Callable<Integer> {
   }
 
   /** How long ago, in the largest unit that is at least one. */
-  static String age(java.time.Duration since) {
+  static String age(Duration since) {
     long seconds = Math.max(0, since.getSeconds());
     if (seconds < 60) {
       return "just now";

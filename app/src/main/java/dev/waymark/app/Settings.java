@@ -1,20 +1,45 @@
 package dev.waymark.app;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.mcp.McpServerConfig;
+import dev.waymark.core.model.AnthropicChatModel;
+import dev.waymark.core.model.ContextWindows;
+import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.subagent.WorkspaceSubagents;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.WebAccess;
+import dev.waymark.core.tool.WebSearch;
+import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.terminal.KeyMap;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Settings, from {@code $XDG_CONFIG_HOME/waymark/settings.json} (default
@@ -60,10 +85,10 @@ record Settings(
     allow = allow == null ? List.of() : List.copyOf(allow);
     deny = deny == null ? List.of() : List.copyOf(deny);
     prices = prices == null ? Map.of() : Map.copyOf(prices);
-    mcpServers = mcpServers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
+    mcpServers = mcpServers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(mcpServers));
     allowedTools = allowedTools == null ? List.of() : List.copyOf(allowedTools);
     contextWindows = contextWindows == null ? Map.of() : Map.copyOf(contextWindows);
-    hooks = hooks == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hooks));
+    hooks = hooks == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(hooks));
   }
 
   /** The settings before allow and deny rules, the bell setting, prices, MCP servers and context windows existed. */
@@ -78,9 +103,9 @@ record Settings(
   record Price(Double input, Double output) {}
 
   /** The price table for /status, by model name; empty when none is set (tokens only). */
-  Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> priceTable() {
-    Map<String, dev.waymark.tui.command.RunInfo.ModelPrice> table = new LinkedHashMap<>();
-    prices.forEach((model, p) -> table.put(model, new dev.waymark.tui.command.RunInfo.ModelPrice(p.input(), p.output())));
+  Map<String, RunInfo.ModelPrice> priceTable() {
+    Map<String, RunInfo.ModelPrice> table = new LinkedHashMap<>();
+    prices.forEach((model, p) -> table.put(model, new RunInfo.ModelPrice(p.input(), p.output())));
     return table;
   }
 
@@ -98,14 +123,14 @@ record Settings(
       headers = headers == null ? Map.of() : Map.copyOf(headers);
     }
 
-    dev.waymark.core.mcp.McpServerConfig config(String name) {
-      return new dev.waymark.core.mcp.McpServerConfig(name, command, args, env, cwd, url, headers,
-          timeoutSeconds == null ? null : java.time.Duration.ofSeconds(timeoutSeconds), null);
+    McpServerConfig config(String name) {
+      return new McpServerConfig(name, command, args, env, cwd, url, headers,
+          timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds), null);
     }
   }
 
   /** The MCP servers to start, in the order the files name them. */
-  List<dev.waymark.core.mcp.McpServerConfig> mcpConfigs() {
+  List<McpServerConfig> mcpConfigs() {
     return mcpServers.entrySet().stream().map(e -> e.getValue().config(e.getKey())).toList();
   }
 
@@ -275,7 +300,7 @@ record Settings(
    * What an untrusted project's retention may keep: checkpoints kept as many and as long as the
    * user's settings keep them, or more; fewer would take undo away.
    */
-  private static Retention keptAtLeastAsLong(Retention own, dev.waymark.core.checkpoint.RetentionPolicy users,
+  private static Retention keptAtLeastAsLong(Retention own, RetentionPolicy users,
       List<String> ignored) {
     Integer keep = own.keepPerTab();
     if (keep != null && keep < users.keepPerTab()) {
@@ -283,7 +308,7 @@ record Settings(
       keep = null;
     }
     Integer days = own.maxAgeDays();
-    if (days != null && java.time.Duration.ofDays(days).compareTo(users.maxAge()) < 0) {
+    if (days != null && Duration.ofDays(days).compareTo(users.maxAge()) < 0) {
       ignored.add("retention maxAgeDays " + days + " (below your " + users.maxAge().toDays() + ")");
       days = null;
     }
@@ -296,11 +321,11 @@ record Settings(
     read(file); // a broken file is reported, never overwritten
     String path = canonical(project);
     try {
-      com.fasterxml.jackson.databind.node.ObjectNode root = Files.exists(file)
-          ? (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(Files.readString(file))
+      ObjectNode root = Files.exists(file)
+          ? (ObjectNode) JSON.readTree(Files.readString(file))
           : JSON.createObjectNode();
-      com.fasterxml.jackson.databind.node.ArrayNode trusted = root.has("trustedProjects")
-          ? (com.fasterxml.jackson.databind.node.ArrayNode) root.get("trustedProjects") : root.putArray("trustedProjects");
+      ArrayNode trusted = root.has("trustedProjects")
+          ? (ArrayNode) root.get("trustedProjects") : root.putArray("trustedProjects");
       for (var entry : trusted) {
         if (entry.asText().equals(path)) {
           return;
@@ -310,8 +335,8 @@ record Settings(
       Files.createDirectories(file.getParent());
       Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
-      Files.move(temporary, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException | ClassCastException e) {
       throw new BadSettings(file + ": cannot record the trusted project: " + e.getMessage());
     }
@@ -328,7 +353,7 @@ record Settings(
   /** ask < auto-edit < yolo; an unknown mode ranks highest, so it is never taken from an untrusted project. */
   private static int rank(String approval) {
     try {
-      return dev.waymark.core.tool.ApprovalMode.parse(approval).ordinal();
+      return ApprovalMode.parse(approval).ordinal();
     } catch (IllegalArgumentException e) {
       return Integer.MAX_VALUE;
     }
@@ -376,10 +401,10 @@ record Settings(
     }
     if (approval != null) {
       try {
-        dev.waymark.core.tool.ApprovalMode.parse(approval);
+        ApprovalMode.parse(approval);
       } catch (IllegalArgumentException e) {
         throw bad(file, text, "/approval", "approval \"" + approval + "\" is not a mode: use "
-            + dev.waymark.core.tool.ApprovalMode.labels() + ".");
+            + ApprovalMode.labels() + ".");
       }
     }
     for (int i = 0; i < providers.size(); i++) {
@@ -397,9 +422,9 @@ record Settings(
             + "extended thinking (type anthropic).");
       }
       if (p.thinkingBudget() != null && p.thinkingBudget() != 0
-          && p.thinkingBudget() < dev.waymark.core.model.AnthropicChatModel.MIN_THINKING_BUDGET) {
+          && p.thinkingBudget() < AnthropicChatModel.MIN_THINKING_BUDGET) {
         throw bad(file, text, at + "/thinkingBudget", "provider \"" + p.id() + "\": thinkingBudget must be 0 (off) or at "
-            + "least " + dev.waymark.core.model.AnthropicChatModel.MIN_THINKING_BUDGET + " tokens.");
+            + "least " + AnthropicChatModel.MIN_THINKING_BUDGET + " tokens.");
       }
       if (p.baseUrl() != null && !isHttpUrl(p.baseUrl())) {
         throw bad(file, text, at + "/baseUrl", "provider \"" + p.id() + "\": baseUrl \"" + p.baseUrl()
@@ -442,7 +467,7 @@ record Settings(
     }
     if (maxStepsPerTurn != null && maxStepsPerTurn < 1) {
       throw bad(file, text, "/maxStepsPerTurn", "maxStepsPerTurn must be at least 1 (default "
-          + dev.waymark.core.agent.SessionSettings.DEFAULT_MAX_STEPS_PER_TURN + ").");
+          + SessionSettings.DEFAULT_MAX_STEPS_PER_TURN + ").");
     }
     if (maxAnswerMiB != null && (maxAnswerMiB < 1 || maxAnswerMiB > 4096)) {
       throw bad(file, text, "/maxAnswerMiB", "maxAnswerMiB must be from 1 to 4096 (default 32).");
@@ -450,11 +475,11 @@ record Settings(
     checkMcpServers(file, text);
     if (maxParallelSubagents != null && (maxParallelSubagents < 1 || maxParallelSubagents > 64)) {
       throw bad(file, text, "/maxParallelSubagents", "maxParallelSubagents must be from 1 to 64 (default "
-          + dev.waymark.core.subagent.WorkspaceSubagents.DEFAULT_MAX_PARALLEL + ").");
+          + WorkspaceSubagents.DEFAULT_MAX_PARALLEL + ").");
     }
     if (autoCompactPercent != null && (autoCompactPercent < 0 || autoCompactPercent > 100)) {
       throw bad(file, text, "/autoCompactPercent", "autoCompactPercent must be from 0 (never) to 100 (default "
-          + dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT + ").");
+          + SessionSettings.DEFAULT_COMPACT_PERCENT + ").");
     }
     for (var window : contextWindows.entrySet()) {
       if (window.getValue() == null || window.getValue() < 1024) {
@@ -464,7 +489,7 @@ record Settings(
     }
     for (var binding : keyBindings.entrySet()) {
       try {
-        dev.waymark.tui.terminal.KeyMap.defaults().withOverrides(Map.of(binding.getKey(), binding.getValue()));
+        KeyMap.defaults().withOverrides(Map.of(binding.getKey(), binding.getValue()));
       } catch (IllegalArgumentException e) {
         throw bad(file, text, "/keyBindings/" + binding.getKey().replace("~", "~0").replace("/", "~1"), e.getMessage());
       }
@@ -472,7 +497,7 @@ record Settings(
   }
 
   /** Header names whose value is a secret: it must name a variable, never be written here. */
-  private static final java.util.regex.Pattern SECRET_HEADER = java.util.regex.Pattern.compile(
+  private static final Pattern SECRET_HEADER = Pattern.compile(
       "(?i).*(authorization|token|key|secret|password|cookie).*");
 
   private void checkMcpServers(Path file, String text) throws BadSettings {
@@ -513,7 +538,7 @@ record Settings(
 
   private static boolean isHttpUrl(String text) {
     try {
-      java.net.URI uri = java.net.URI.create(text.trim());
+      URI uri = URI.create(text.trim());
       return uri.getHost() != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()));
     } catch (IllegalArgumentException e) {
       return false;
@@ -527,9 +552,9 @@ record Settings(
 
   /** {@code :line:column} of the value at {@code pointer}, or "" when it cannot be found. */
   static String locate(String text, String pointer) {
-    try (com.fasterxml.jackson.core.JsonParser parser = JSON.getFactory().createParser(text)) {
+    try (JsonParser parser = JSON.getFactory().createParser(text)) {
       for (var token = parser.nextToken(); token != null; token = parser.nextToken()) {
-        if (token != com.fasterxml.jackson.core.JsonToken.FIELD_NAME && !token.isStructEnd()
+        if (token != JsonToken.FIELD_NAME && !token.isStructEnd()
             && parser.getParsingContext().pathAsPointer().toString().equals(pointer)) {
           JsonLocation at = parser.getTokenLocation();
           return ":" + at.getLineNr() + ":" + at.getColumnNr();
@@ -582,19 +607,19 @@ record Settings(
   }
 
   /** The backend {@code web_search} asks, with its key from {@code env}; none (and why, when one was asked for) otherwise. */
-  dev.waymark.core.tool.WebSearch.Result webSearch(Map<String, String> env) {
+  WebSearch.Result webSearch(Map<String, String> env) {
     if (web == null || web.search() == null) {
-      return new dev.waymark.core.tool.WebSearch.Result(Optional.empty(), Optional.empty());
+      return new WebSearch.Result(Optional.empty(), Optional.empty());
     }
     WebSetting.Search search = web.search();
-    return dev.waymark.core.tool.WebSearch.configure(search.provider(), search.url(), search.apiKeyEnv(), env);
+    return WebSearch.configure(search.provider(), search.url(), search.apiKeyEnv(), env);
   }
 
   /** What {@code web_fetch} may reach besides public addresses. */
-  dev.waymark.core.tool.WebAccess webAccess() {
-    return web == null ? dev.waymark.core.tool.WebAccess.DEFAULTS
-        : new dev.waymark.core.tool.WebAccess(web.allowHosts(), dev.waymark.core.tool.WebAccess.DEFAULTS.timeout(),
-            dev.waymark.core.tool.WebAccess.DEFAULTS.maxRedirects());
+  WebAccess webAccess() {
+    return web == null ? WebAccess.DEFAULTS
+        : new WebAccess(web.allowHosts(), WebAccess.DEFAULTS.timeout(),
+            WebAccess.DEFAULTS.maxRedirects());
   }
 
   private static List<String> union(List<String> first, List<String> later) {
@@ -627,24 +652,24 @@ record Settings(
 
   /** The window of {@code model} in tokens (settings first, then the known models), 0 when unknown. */
   long contextWindow(String model) {
-    return dev.waymark.core.model.ContextWindows.of(model, contextWindows).orElse(0);
+    return ContextWindows.of(model, contextWindows).orElse(0);
   }
 
   /** How many subagents of one turn run at once (the others wait for a place). */
   int parallelSubagents() {
     return maxParallelSubagents != null ? maxParallelSubagents
-        : dev.waymark.core.subagent.WorkspaceSubagents.DEFAULT_MAX_PARALLEL;
+        : WorkspaceSubagents.DEFAULT_MAX_PARALLEL;
   }
 
   /** How full the window may get before a prompt compacts the conversation first, in percent (0: never). */
   int compactPercent() {
-    return autoCompactPercent != null ? autoCompactPercent : dev.waymark.core.agent.SessionSettings.DEFAULT_COMPACT_PERCENT;
+    return autoCompactPercent != null ? autoCompactPercent : SessionSettings.DEFAULT_COMPACT_PERCENT;
   }
 
   /** How a tab of this run works: the model, approvals, limits and its context window. */
-  dev.waymark.core.agent.SessionSettings session(String model, dev.waymark.core.tool.ApprovalMode approval,
+  SessionSettings session(String model, ApprovalMode approval,
       boolean interactive) {
-    return new dev.waymark.core.agent.SessionSettings(model, approval, interactive, null, stepsPerTurn(),
+    return new SessionSettings(model, approval, interactive, null, stepsPerTurn(),
         contextWindow(model), compactPercent(), contextWindows);
   }
 
@@ -652,44 +677,44 @@ record Settings(
    * The sandbox shell commands should run in: Waymark's data directory hidden, its config
    * directory read-only, key files named by providers hidden; {@code ~/} is the user's home.
    */
-  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env) {
+  SandboxPolicy sandboxPolicy(WaymarkHome home, Map<String, String> env) {
     return sandboxPolicy(home, env, Path.of(System.getProperty("user.home")));
   }
 
   /** {@link #sandboxPolicy(dev.waymark.core.WaymarkHome, Map)} with {@code userHome} as the user's home directory. */
-  dev.waymark.core.sandbox.SandboxPolicy sandboxPolicy(dev.waymark.core.WaymarkHome home, Map<String, String> env,
+  SandboxPolicy sandboxPolicy(WaymarkHome home, Map<String, String> env,
       Path userHome) {
     String variable = env.get("HOME");
     Optional<Path> commandsHome = variable != null && variable.startsWith("/") ? Optional.of(Path.of(variable)) : Optional.empty();
     return (sandbox == null ? SandboxSetting.NONE : sandbox).policy(home, userFile(env).getParent(),
-        providers.stream().map(ProviderSetting::apiKeyFile).filter(java.util.Objects::nonNull).toList(), userHome,
+        providers.stream().map(ProviderSetting::apiKeyFile).filter(Objects::nonNull).toList(), userHome,
         commandsHome);
   }
 
-  dev.waymark.core.checkpoint.RetentionPolicy retentionPolicy() {
-    var d = dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT;
+  RetentionPolicy retentionPolicy() {
+    var d = RetentionPolicy.DEFAULT;
     if (retention == null) {
       return d;
     }
-    return new dev.waymark.core.checkpoint.RetentionPolicy(
+    return new RetentionPolicy(
         retention.keepPerTab() != null ? retention.keepPerTab() : d.keepPerTab(),
-        retention.maxAgeDays() != null ? java.time.Duration.ofDays(retention.maxAgeDays()) : d.maxAge());
+        retention.maxAgeDays() != null ? Duration.ofDays(retention.maxAgeDays()) : d.maxAge());
   }
 
   /** How many tool calls one turn may run. */
   int stepsPerTurn() {
-    return maxStepsPerTurn != null ? maxStepsPerTurn : dev.waymark.core.agent.SessionSettings.DEFAULT_MAX_STEPS_PER_TURN;
+    return maxStepsPerTurn != null ? maxStepsPerTurn : SessionSettings.DEFAULT_MAX_STEPS_PER_TURN;
   }
 
   /** How many bytes of one model answer are read at most. */
   long answerBytes() {
-    return maxAnswerMiB != null ? (long) maxAnswerMiB << 20 : dev.waymark.core.model.HttpOptions.defaults().maxAnswerBytes();
+    return maxAnswerMiB != null ? (long) maxAnswerMiB << 20 : HttpOptions.defaults().maxAnswerBytes();
   }
 
   /** The tools' limits; shell commands do not get the key variable of any provider named here. */
-  dev.waymark.core.tool.ToolSettings toolSettings() {
-    return dev.waymark.core.tool.ToolSettings.DEFAULTS.withholding(
-        providers.stream().map(ProviderSetting::apiKeyEnv).filter(java.util.Objects::nonNull).toList());
+  ToolSettings toolSettings() {
+    return ToolSettings.DEFAULTS.withholding(
+        providers.stream().map(ProviderSetting::apiKeyEnv).filter(Objects::nonNull).toList());
   }
 
   private static String or(String a, String b) {

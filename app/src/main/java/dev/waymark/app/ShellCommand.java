@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -75,7 +76,7 @@ final class ShellCommand implements Callable<Integer> {
       }
       int status = run(tree, sandbox, store.projectDirectory(), env, err);
       tab.treeChanged(); // the checkpoint was made on the tree, not by a turn of the tab's: the session is saved with it
-      tab.idle().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      tab.idle().get(10, TimeUnit.SECONDS);
       String told = workspace.save(null);
       if (!told.startsWith("Saved session")) {
         err.println("waymark: " + told);

@@ -4,6 +4,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * What {@code exec} tells of the tabs a turn's subagents work in: with {@code --json}, each of their events
@@ -40,7 +41,7 @@ final class SubagentLines {
               + finished.result().lines().findFirst().orElse("")
           : event instanceof Event.Warning warning ? warning.message()
           : event instanceof Event.Error error ? error.message()
-          : event instanceof Event.TurnFinished finished ? "subagent " + finished.status().name().toLowerCase(java.util.Locale.ROOT)
+          : event instanceof Event.TurnFinished finished ? "subagent " + finished.status().name().toLowerCase(Locale.ROOT)
           : null;
       if (said != null) {
         synchronized (err) {

@@ -1,17 +1,26 @@
 package dev.waymark.app;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.bisect.Bisection;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.FileIndex;
+import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.model.HttpOptions;
+import dev.waymark.core.model.ServerModels;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.ErrorKind;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.workspace.GivenNow;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
+import dev.waymark.tui.command.ModelLister;
 import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.run.Notifier;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
 import dev.waymark.tui.terminal.UiTerminal;
@@ -20,6 +29,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -57,29 +68,29 @@ final class UiLauncher {
   }
 
   /** Runs the interface; returns the exit status. */
-  static int run(Path project, WaymarkHome home, Settings settings, dev.waymark.core.permission.Permissions permissions,
+  static int run(Path project, WaymarkHome home, Settings settings, Permissions permissions,
       Providers.Choice choice, ApprovalMode approval, KeyMap keys, Opening opening, List<String> welcome,
-      List<String> warnings, PrintWriter err, dev.waymark.core.sandbox.ShellSandbox sandbox) throws Exception {
+      List<String> warnings, PrintWriter err, ShellSandbox sandbox) throws Exception {
     if ((opening.continueLast() || opening.resume().isPresent()) && !ShadowStore.exists(project, home)) {
       // refused before the store is opened, which would make one for a project that never had a session
       err.println("waymark: " + NOTHING_TO_CONTINUE);
       return 1;
     }
     try (ShadowStore store = ShadowStore.open(project, home, settings.retentionPolicy(), settings.exclusions());
-        dev.waymark.core.mcp.McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
+        McpServers mcp = Workspaces.mcp(settings, project, System.getenv())) {
       store.prepareShellCapture(settings.toolSettings().maxFileSize(), sandbox.bwrap(), !mcp.isEmpty());
-      dev.waymark.core.skill.SkillCatalog skills = SkillFiles.of(System.getenv(), project);
+      SkillCatalog skills = SkillFiles.of(System.getenv(), project);
       var search = settings.webSearch(System.getenv());
-      List<String> notices = new java.util.ArrayList<>(warnings);
+      List<String> notices = new ArrayList<>(warnings);
       search.problem().ifPresent(notices::add);
       Workspace workspace = Workspaces.of(store, choice.provider(),
-          () -> choice.create(dev.waymark.core.model.HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
+          () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
           settings.session(choice.model(), approval, true),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search(), AgentFiles.of(System.getenv(), project), settings.parallelSubagents());
       workspace.skills(skills);
       workspace.hooks(HookFiles.of(System.getenv(), project, sandbox, settings.toolSettings().maxFileSize()));
-      workspace.bisection(() -> dev.waymark.core.bisect.Bisection.open(BisectSetups.of(store, settings, sandbox,
+      workspace.bisection(() -> Bisection.open(BisectSetups.of(store, settings, sandbox,
           System.getenv(), BisectSetups.DEFAULT_TIMEOUT)));
       workspace.givenNow(opening.given());
       Optional<SessionFile> chosen;
@@ -103,10 +114,10 @@ final class UiLauncher {
         WaymarkUi ui = new WaymarkUi(terminal.screen(), terminal::frame, workspace,
             new WaymarkUi.Options(choice.model().equals(choice.provider()) ? choice.model() : choice.provider() + " · " + choice.model(),
                 approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
-                CommandFiles.of(System.getenv(), project), new dev.waymark.core.context.FileIndex(store.projectDirectory())));
+                CommandFiles.of(System.getenv(), project), new FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
         if (settings.notifies()) {
-          ui.notifications(new dev.waymark.tui.run.Notifier(terminal::send, dev.waymark.tui.run.Notifier.kindFor(System.getenv()),
+          ui.notifications(new Notifier(terminal::send, Notifier.kindFor(System.getenv()),
               System.getenv("TMUX") != null));
         }
         terminal.onResize(ui::wake);
@@ -133,7 +144,7 @@ final class UiLauncher {
   }
 
   /** What /status, /model and Shift+Tab know of this run. */
-  static RunInfo runInfo(Settings settings, Providers.Choice choice, dev.waymark.core.sandbox.ShellSandbox sandbox,
+  static RunInfo runInfo(Settings settings, Providers.Choice choice, ShellSandbox sandbox,
       ShadowStore store) {
     List<String> models = settings.providers().stream().filter(p -> p.id().equalsIgnoreCase(choice.provider()))
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
@@ -144,15 +155,15 @@ final class UiLauncher {
   }
 
   /** How /model asks the server for its models; null for a provider with no server (scripted, demo, none). */
-  static dev.waymark.tui.command.ModelLister serverModels(Providers.Choice choice) {
+  static ModelLister serverModels(Providers.Choice choice) {
     if (choice.baseUrl() == null || List.of("none", "scripted", "demo").contains(choice.type())) {
       return null;
     }
-    return () -> dev.waymark.core.model.ServerModels.list(choice.endpoint(), choice.type().equals("anthropic"));
+    return () -> ServerModels.list(choice.endpoint(), choice.type().equals("anthropic"));
   }
 
   /** The footer's approval mode; {@code auto} without a sandbox says that commands are asked about. */
-  static String approvalLabel(ApprovalMode approval, dev.waymark.core.sandbox.ShellSandbox sandbox) {
+  static String approvalLabel(ApprovalMode approval, ShellSandbox sandbox) {
     String label = approval.label();
     return approval == ApprovalMode.AUTO && !sandbox.confines() ? label + " (no sandbox)" : label;
   }
@@ -188,7 +199,7 @@ final class UiLauncher {
     PrintWriter out = console.writer();
     out.println("Saved sessions of this project, newest first:");
     for (int i = 0; i < all.size(); i++) {
-      out.printf("%3d) %s%n", i + 1, SessionsCommand.line(all.get(i), java.time.Instant.now())); // titles, as `waymark sessions`
+      out.printf("%3d) %s%n", i + 1, SessionsCommand.line(all.get(i), Instant.now())); // titles, as `waymark sessions`
     }
     while (true) {
       String answer = console.readLine("Open which one? [1-%d, Enter to cancel] ", all.size());

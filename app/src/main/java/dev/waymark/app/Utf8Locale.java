@@ -1,7 +1,10 @@
 package dev.waymark.app;
 
+import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -82,9 +85,9 @@ final class Utf8Locale {
     builder.environment().put("LC_ALL", "C.UTF-8");
     builder.environment().put(MARK, "1");
     try {
-      lastArguments(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/cmdline")), args.length)
+      lastArguments(Files.readAllBytes(Path.of("/proc/self/cmdline")), args.length)
           .ifPresent(encoded -> builder.environment().put(ARGUMENTS, encoded));
-    } catch (java.io.IOException | RuntimeException unreadable) {
+    } catch (IOException | RuntimeException unreadable) {
       // the arguments go as the JVM decoded them: ASCII ones are whole
     }
     try {

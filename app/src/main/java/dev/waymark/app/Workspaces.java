@@ -5,28 +5,33 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.context.Sandboxing;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ChatModel;
+import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.permission.Permissions;
-import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.skill.SkillCatalog;
-import dev.waymark.core.tool.SkillTool;
-import dev.waymark.core.tool.WebAccess;
-import dev.waymark.core.tool.WebFetchTool;
-import dev.waymark.core.tool.WebSearch;
-import dev.waymark.core.tool.WebSearchTool;
-import dev.waymark.core.tool.Tools;
 import dev.waymark.core.subagent.AgentCatalog;
 import dev.waymark.core.subagent.ChildSetup;
 import dev.waymark.core.subagent.TaskTool;
 import dev.waymark.core.subagent.WorkspaceSubagents;
-import dev.waymark.core.workspace.Workspace;
-import dev.waymark.core.mcp.McpServers;
-import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.SkillTool;
 import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
+import dev.waymark.core.tool.WebAccess;
+import dev.waymark.core.tool.WebFetchTool;
+import dev.waymark.core.tool.WebSearch;
+import dev.waymark.core.tool.WebSearchTool;
+import dev.waymark.core.workspace.Workspace;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /** Wires a project's {@link Workspace}: each of its tabs gets a model, the tools and the settings of this run. */
@@ -39,7 +44,7 @@ final class Workspaces {
   }
 
   /** What the model is told of the sandbox {@code sandbox}. */
-  static Sandboxing sandboxing(dev.waymark.core.sandbox.ShellSandbox sandbox) {
+  static Sandboxing sandboxing(ShellSandbox sandbox) {
     return new Sandboxing(sandbox.describe(), sandbox.describeNetwork());
   }
 
@@ -81,7 +86,7 @@ final class Workspaces {
       standard.add(new SkillTool(skills, toolSettings));
     }
     // a subagent's tab gets the parent's tools its agent allows (never task), mode and rules
-    java.util.concurrent.atomic.AtomicReference<Toolset> all = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Toolset> all = new AtomicReference<>();
     WorkspaceSubagents subagents = new WorkspaceSubagents((tree, parent, agent) -> new TabSession(tree,
         store.projectDirectory(), models.get(), ChildSetup.tools(all.get(), agent), ChildSetup.settings(parent.settings(),
         agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), maxParallel,
@@ -156,9 +161,9 @@ final class Workspaces {
    * Starts the configured MCP servers in the background (none configured: nothing of the MCP
    * library is loaded); {@code environment} gives the variables their env and headers name.
    */
-  static McpServers mcp(Settings settings, java.nio.file.Path project, java.util.Map<String, String> environment) {
+  static McpServers mcp(Settings settings, Path project, Map<String, String> environment) {
     return McpServers.start(settings.mcpConfigs(), new McpServers.Options(project, environment,
-        java.util.Set.copyOf(settings.allowedTools()), settings.toolSettings()));
+        Set.copyOf(settings.allowedTools()), settings.toolSettings()));
   }
 
   /** For the headless commands, whose tabs never ask a model. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +52,7 @@ class AttacksAsAnotherUserIT {
     Files.writeString(Files.createDirectories(project.resolve("data")).resolve("db.sqlite"), "the user's database\n");
     Files.writeString(Files.createDirectories(project.resolve("docs")).resolve("index.md"), "# Docs\n");
     Files.copy(Path.of(System.getProperty("waymark.jar")), base.resolve("waymark.jar")); // readable where the build is not
-    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    var json = new ObjectMapper();
     var responses = json.createArrayNode();
     for (String command : List.of("cat ~/.ssh/id_ed25519; echo read=$?",
         "git init -q sub && git -C sub config core.fsmonitor 'touch " + base + "/pwned'; "
@@ -91,7 +93,7 @@ class AttacksAsAnotherUserIT {
         base.resolve("waymark.jar").toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     pb.environment().put("HOME", home.toString());
     pb.environment().put("WAYMARK_HOME", base.resolve("waymark").toString());
     pb.environment().put("XDG_CONFIG_HOME", home.resolve(".config").toString());

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -119,7 +120,7 @@ class CheckpointsBisectIT {
 
   private Run waymark(String... args) throws Exception {
     ProcessBuilder pb = Waymark.process(temp, home, project, Waymark.command(List.of(), List.of(args)));
-    String unique = java.util.UUID.randomUUID().toString();
+    String unique = UUID.randomUUID().toString();
     Path out = temp.resolve("out-" + unique + ".txt");
     Path err = temp.resolve("err-" + unique + ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());

@@ -10,15 +10,17 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code checkpoints diff A B} across branches, and {@code checkpoints export}, read back with the real git. */
-@org.junit.jupiter.api.Tag("process") // runs the real git
+@Tag("process") // runs the real git
 class CheckpointsDiffExportTest {
   @TempDir Path temp;
   final StringWriter out = new StringWriter();
@@ -95,7 +97,7 @@ class CheckpointsDiffExportTest {
   private String untouched() throws Exception {
     return GitCli.ok(project, "rev-parse", "HEAD").text() + GitCli.ok(project, "symbolic-ref", "HEAD").text()
         + GitCli.ok(project, "status", "--porcelain").text()
-        + java.util.HexFormat.of().formatHex(Files.readAllBytes(project.resolve(".git/index")));
+        + HexFormat.of().formatHex(Files.readAllBytes(project.resolve(".git/index")));
   }
 
   @Test

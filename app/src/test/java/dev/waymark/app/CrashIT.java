@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.session.SessionStore;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectInserter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,7 +126,7 @@ class CrashIT {
    * Writes the project's files and returns every whole content each may hold ({@code ""}:
    * absent), which {@link #script} adds to.
    */
-  static Map<String, Set<String>> generateProject(Path project) throws java.io.IOException {
+  static Map<String, Set<String>> generateProject(Path project) throws IOException {
     Map<String, Set<String>> versions = new HashMap<>();
     Files.createDirectories(project.resolve("src"));
     for (int i = 0; i < FILES; i++) {
@@ -185,7 +189,7 @@ class CrashIT {
         for (Path f : files.filter(f -> f.toString().endsWith(".json") && !f.getFileName().toString().startsWith(".")).toList()) {
           JsonNode session = JSON.readTree(f.toFile());
           assertThat(session.path("schemaVersion").asInt()).as("%s: %s parses", context, f)
-              .isEqualTo(dev.waymark.core.session.SessionStore.SCHEMA_VERSION);
+              .isEqualTo(SessionStore.SCHEMA_VERSION);
         }
       }
     }
@@ -200,8 +204,8 @@ class CrashIT {
       String original = path + " original\n";
       Path file = project.resolve(path);
       if (!Files.exists(file) || !Files.readString(file, StandardCharsets.UTF_8).equals(original)) {
-        String blob = new org.eclipse.jgit.lib.ObjectInserter.Formatter()
-            .idFor(org.eclipse.jgit.lib.Constants.OBJ_BLOB, original.getBytes(StandardCharsets.UTF_8)).name();
+        String blob = new ObjectInserter.Formatter()
+            .idFor(Constants.OBJ_BLOB, original.getBytes(StandardCharsets.UTF_8)).name();
         assertThat(reachable).as("%s: the original %s can still be brought back", context, path).contains(blob);
       }
     }

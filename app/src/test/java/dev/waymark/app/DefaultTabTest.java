@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.workspace.Workspace;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,23 +20,23 @@ class DefaultTabTest {
 
   @Test
   void theActiveTabWhenItIsOpen() {
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("b", tab("a", false), tab("b", false)))).contains("b");
+    assertThat(Workspace.defaultTab(session("b", tab("a", false), tab("b", false)))).contains("b");
   }
 
   @Test
   void aClosedActiveTabGivesWayToTheFirstOpenOne() {
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("a", tab("a", true), tab("b", false), tab("c", false)))).contains("b");
+    assertThat(Workspace.defaultTab(session("a", tab("a", true), tab("b", false), tab("c", false)))).contains("b");
   }
 
   @Test
   void aSessionWithoutActiveTabTakesItsFirstOpenTabNotAClosedOneBeforeIt() {
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session(null, tab("a", true), tab("b", false)))).contains("b");
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("gone", tab("a", true), tab("b", false)))).contains("b");
+    assertThat(Workspace.defaultTab(session(null, tab("a", true), tab("b", false)))).contains("b");
+    assertThat(Workspace.defaultTab(session("gone", tab("a", true), tab("b", false)))).contains("b");
   }
 
   @Test
   void everyTabClosedTakesTheFirstAndNoTabTakesNone() {
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session("b", tab("a", true), tab("b", true)))).contains("a");
-    assertThat(dev.waymark.core.workspace.Workspace.defaultTab(session(null))).isEmpty();
+    assertThat(Workspace.defaultTab(session("b", tab("a", true), tab("b", true)))).contains("a");
+    assertThat(Workspace.defaultTab(session(null))).isEmpty();
   }
 }

@@ -3,17 +3,19 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,11 +24,11 @@ class DemoTest {
   /** The demo copies made, deleted after each test: Demo makes them in the system's temporary directory. */
   private final List<Path> copies = new ArrayList<>();
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void deleteCopies() throws Exception {
     for (Path dir : copies) {
       try (var walk = Files.walk(dir)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
           Files.deleteIfExists(p);
         }
       }

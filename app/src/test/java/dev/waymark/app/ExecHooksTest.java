@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -64,7 +65,7 @@ class ExecHooksTest {
   void setUp() throws Exception {
     if (Stream.of("/usr/bin/jq", "/bin/jq", "/usr/local/bin/jq").noneMatch(p -> Files.isExecutable(Path.of(p)))) {
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        org.junit.jupiter.api.Assertions.fail("no jq, which Claude Code's hook examples read the event with "
+        Assertions.fail("no jq, which Claude Code's hook examples read the event with "
             + "(CI must install the package jq: see .ci/run)");
       }
       assumeTrue(false, "Claude Code's examples read the event with jq");

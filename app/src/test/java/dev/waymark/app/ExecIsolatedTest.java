@@ -1,6 +1,8 @@
 package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -45,7 +47,7 @@ class ExecIsolatedTest {
     assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
     assertThat(out.toString()).contains("+++ b/b.txt", "+++ b/c.txt", "+tab");
     assertThat(run("checkpoints", "-C", p, "diff", "--json", "--session", session, "--tab", tab)).isZero();
-    var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    var json = new ObjectMapper().readTree(out.toString());
     assertThat(json.path("isolated").asBoolean()).as(out.toString()).isTrue();
     assertThat(json.path("files")).hasSize(2);
     assertThat(json.path("files").get(0).path("path").asText()).isEqualTo("b.txt");

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ComparisonView;
 import dev.waymark.core.protocol.DiffView;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.ExportView;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.TokenUsage;
 import dev.waymark.core.protocol.ToolCallView;
@@ -19,6 +23,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -200,12 +205,12 @@ class ExecJsonTest {
         new Event.CheckpointsListed(List.of(new CheckpointSummary(0, OptionalInt.empty(), TurnStatus.DONE, Instant.EPOCH, "",
             0, 0, 0, true, Optional.empty(), Set.of())), 0),
         new Event.DiffReady(new DiffView(1, List.of(new DiffView.FileDiff("a.txt", "@@", 1, 0, false)))),
-        new Event.ComparisonReady(new dev.waymark.core.protocol.ComparisonView(dev.waymark.core.protocol.CheckpointRef.of(1),
-            dev.waymark.core.protocol.CheckpointRef.of(2), List.of(new dev.waymark.core.protocol.ComparisonView.FileComparison(
-                "a.txt", dev.waymark.core.protocol.ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
-        new Event.Exported(new dev.waymark.core.protocol.ExportView("b", Optional.of("abc"), List.of(
-            new dev.waymark.core.protocol.ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of(), List.of(".env"))),
-        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(dev.waymark.core.protocol.ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
+        new Event.ComparisonReady(new ComparisonView(CheckpointRef.of(1),
+            CheckpointRef.of(2), List.of(new ComparisonView.FileComparison(
+                "a.txt", ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
+        new Event.Exported(new ExportView("b", Optional.of("abc"), List.of(
+            new ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of(), List.of(".env"))),
+        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
         new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),
         new Event.TabRestored("t", List.of(), 0, List.of(0), Optional.empty()));
@@ -237,7 +242,7 @@ class ExecJsonTest {
     }
     listed.remove("message");
     assertThat(listed).containsExactlyInAnyOrderElementsOf(
-        Arrays.stream(dev.waymark.core.protocol.ErrorKind.values()).map(dev.waymark.core.protocol.ErrorKind::code).toList());
+        Arrays.stream(ErrorKind.values()).map(ErrorKind::code).toList());
   }
 
   @Test
@@ -340,11 +345,11 @@ class ExecJsonTest {
 
   @Test
   void agesAreSaidInTheLargestWholeUnit() {
-    assertThat(SessionsCommand.age(java.time.Duration.ofSeconds(59))).isEqualTo("just now");
-    assertThat(SessionsCommand.age(java.time.Duration.ofMinutes(5))).isEqualTo("5 min ago");
-    assertThat(SessionsCommand.age(java.time.Duration.ofHours(3))).isEqualTo("3 h ago");
-    assertThat(SessionsCommand.age(java.time.Duration.ofHours(30))).isEqualTo("1 day ago");
-    assertThat(SessionsCommand.age(java.time.Duration.ofDays(12))).isEqualTo("12 days ago");
+    assertThat(SessionsCommand.age(Duration.ofSeconds(59))).isEqualTo("just now");
+    assertThat(SessionsCommand.age(Duration.ofMinutes(5))).isEqualTo("5 min ago");
+    assertThat(SessionsCommand.age(Duration.ofHours(3))).isEqualTo("3 h ago");
+    assertThat(SessionsCommand.age(Duration.ofHours(30))).isEqualTo("1 day ago");
+    assertThat(SessionsCommand.age(Duration.ofDays(12))).isEqualTo("12 days ago");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.protocol.TurnStatus;
@@ -53,7 +54,7 @@ class ExecOutputTest {
   void aCheckpointThatCouldNotBeStoredFailsTheRunThoughItsTurnFinished() throws Exception {
     var events = new LinkedBlockingQueue<Event>(List.of(
         new Event.TurnStarted(1, 0, "build it"),
-        new Event.Error(dev.waymark.core.protocol.ErrorKind.STORE_IO, "Checkpoint #1 could not be stored: Could not write the shadow repository: No space left on device"),
+        new Event.Error(ErrorKind.STORE_IO, "Checkpoint #1 could not be stored: Could not write the shadow repository: No space left on device"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty())));
     StringWriter err = new StringWriter();
 

@@ -19,6 +19,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -170,7 +171,7 @@ class ExecProviderTest {
   }
 
   /** The smallest PNG: one transparent pixel. */
-  private static final byte[] PNG = java.util.Base64.getDecoder().decode(
+  private static final byte[] PNG = Base64.getDecoder().decode(
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=");
 
   @Test
@@ -185,7 +186,7 @@ class ExecProviderTest {
     assertThat(run.exit()).as(run.err()).isZero();
     JsonNode content = server.lastRequest().json().at("/messages/1/content");
     assertThat(content.get(0).get("text").asText()).startsWith("compare @shot.png with").contains("--- @shot.png: an image");
-    String url = "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(PNG);
+    String url = "data:image/png;base64," + Base64.getEncoder().encodeToString(PNG);
     assertThat(content.get(1).at("/image_url/url").asText()).isEqualTo(url);
     assertThat(content.get(2).at("/image_url/url").asText()).isEqualTo(url);
     try (var sessions = Files.walk(temp.resolve("home"))) {

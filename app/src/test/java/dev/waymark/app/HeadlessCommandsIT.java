@@ -8,10 +8,17 @@ import dev.waymark.core.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.eclipse.jgit.util.FileUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +63,7 @@ class HeadlessCommandsIT {
   /** Runs waymark with its output in files named after {@code name}, so that several can run at once. */
   private Run waymarkIn(String name, String... args) throws Exception {
     ProcessBuilder pb = Waymark.process(temp, home, project, Waymark.command(List.of(), List.of(args)));
-    String unique = name + "-" + java.util.UUID.randomUUID();
+    String unique = name + "-" + UUID.randomUUID();
     Path out = temp.resolve("out-" + unique + ".txt");
     Path err = temp.resolve("err-" + unique + ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -194,7 +201,7 @@ class HeadlessCommandsIT {
     Path quick = temp.resolve("quick.json");
     Files.writeString(quick, ("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':"
         + "'for i in 1 2 3 4; do echo b$i > b$i.txt; sleep 0.1; done'}}]},{'text':'done'}]}").replace('\'', '"'));
-    var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+    var first = CompletableFuture.supplyAsync(() -> {
       try {
         return waymarkIn("slow", "exec", "--script", slow.toString(), "--approval", "yolo", "slow");
       } catch (Exception e) {
@@ -360,7 +367,7 @@ class HeadlessCommandsIT {
     script.setLength(script.length() - 1);
     Files.writeString(this.script, script.append("]}").toString().replace('\'', '"'));
     List<Thread> threads = new ArrayList<>();
-    List<Run> runs = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Run> runs = Collections.synchronizedList(new ArrayList<>());
     for (String name : names) {
       Thread t = new Thread(() -> {
         try {
@@ -410,7 +417,7 @@ class HeadlessCommandsIT {
 
     try (Stream<Path> shadows = Files.find(home.resolve("projects"), 2, (p, a) -> p.getFileName().toString().equals("shadow.git"))) {
       for (Path shadow : shadows.toList()) {
-        org.eclipse.jgit.util.FileUtils.delete(shadow.toFile(), org.eclipse.jgit.util.FileUtils.RECURSIVE);
+        FileUtils.delete(shadow.toFile(), FileUtils.RECURSIVE);
       }
     }
     Run lost = waymark("checkpoints", "undo");
@@ -425,7 +432,7 @@ class HeadlessCommandsIT {
     waymark("checkpoints", "save", "kept");
     try (Stream<Path> all = Files.walk(home, 3)) {
       for (Path p : all.toList()) {
-        String mode = java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
         if (Files.isDirectory(p)) {
           assertThat(mode).as("%s", p).isEqualTo("rwx------");
         } else if (p.toString().endsWith(".json") || p.toString().endsWith(".log")) {
@@ -477,8 +484,8 @@ class HeadlessCommandsIT {
     Path future = sessions.resolve("20200101-000000-ffffff.json");
     Files.writeString(future, "{\"schemaVersion\": 7, \"id\": \"x\", \"tabs\": []}");
     // an unreadable file counts as saved when it was modified: make the damaged one the newest
-    Files.setLastModifiedTime(broken, java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(60)));
-    Files.setLastModifiedTime(future, java.nio.file.attribute.FileTime.from(java.time.Instant.now().minusSeconds(3600)));
+    Files.setLastModifiedTime(broken, FileTime.from(Instant.now().plusSeconds(60)));
+    Files.setLastModifiedTime(future, FileTime.from(Instant.now().minusSeconds(3600)));
 
     Run list = waymark("sessions");
     assertThat(list.exit()).isZero();

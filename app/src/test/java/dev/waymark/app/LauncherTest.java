@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -94,7 +95,7 @@ class LauncherTest {
     Files.createDirectories(root.resolve("app/target"));
     Files.writeString(root.resolve("app/target/waymark.jsa"), "old");
     Files.setLastModifiedTime(root.resolve("app/target/waymark.jsa"), // made a minute ago: no wait for the clock
-        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        FileTime.fromMillis(System.currentTimeMillis() - 60_000));
     Files.writeString(root.resolve("app/target/waymark.jar"), "jar"); // newer than the archive, and than the sources
     Result result = launch();
 

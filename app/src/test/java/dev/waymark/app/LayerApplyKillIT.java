@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.testing.FileTrees;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +87,7 @@ class LayerApplyKillIT {
     }
     try (Stream<Path> found = Files.find(projects, 4, (p, a) -> p.getFileName().toString().equals("applying.json"))) {
       return found.findFirst();
-    } catch (java.io.UncheckedIOException gone) {
+    } catch (UncheckedIOException gone) {
       return Optional.empty(); // a layer removed while it was looked at
     }
   }

@@ -3,11 +3,14 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,8 +92,8 @@ class MainTest {
     }
     assertThat(temp.resolve("home/projects")).as("asking makes no store").doesNotExist();
 
-    dev.waymark.core.checkpoint.ShadowStore.open(project, new WaymarkHome(temp.resolve("home")),
-        dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT).close();
+    ShadowStore.open(project, new WaymarkHome(temp.resolve("home")),
+        RetentionPolicy.DEFAULT).close();
     out.getBuffer().setLength(0);
     assertThat(run("store", "-C", project.toString())).isZero();
     assertThat(out.toString())
@@ -133,7 +136,7 @@ class MainTest {
   void aDirectoryGivenAsDashCBeforeTheCommandGoesToTheCommandAsGitTakesIt() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\": [{\"text\": \"hi\"}]}");
-    java.util.Map<String, String> env = java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    Map<String, String> env = Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
     int status = Main.run(new String[] {"-C", project.toString(), "exec", "--script", script.toString(), "hello"},
         new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true), env);
 
@@ -175,7 +178,7 @@ class MainTest {
     Path project = Files.createDirectories(temp.resolve("project"));
     int status = Main.run(new String[] {"exec", "-C", project.toString(), "hello"}, new WaymarkHome(temp.resolve("home")),
         new PrintWriter(out, true), new PrintWriter(err, true),
-        java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
+        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: Set OPENAI_API_KEY to use OpenAI").contains("waymark exec --help")
         .doesNotContain("Usage:").hasLineCount(1);
@@ -191,7 +194,7 @@ class MainTest {
   void aSessionThatCannotBeFoundIsOneLineWithNoJavaClassName() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Path script = Files.writeString(temp.resolve("script.json"), "{\"turns\": []}");
-    java.util.Map<String, String> env = java.util.Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    Map<String, String> env = Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString());
     int status = Main.run(new String[] {"exec", "-C", project.toString(), "--script", script.toString(), "--session", "nope",
         "hi"}, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true), env);
     assertThat(status).isEqualTo(1);

@@ -10,7 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -158,7 +158,7 @@ class McpEndToEndIT {
     settings(servers);
     Path target = project.toRealPath().resolve("docs").resolve("from-npm.txt");
     Files.createDirectories(target.getParent());
-    Map<String, Map<String, String>> calls = new java.util.LinkedHashMap<>();
+    Map<String, Map<String, String>> calls = new LinkedHashMap<>();
     calls.put("everything__echo", Map.of("message", "hi from the model"));
     calls.put("fs__write_file", Map.of("path", target.toString(), "content", "written by server-filesystem\n"));
     Run run = exec(script(calls));

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,7 +82,7 @@ class McpSettingsTest {
 
   @Test
   void everyBadServerIsReportedWithItsPathLineAndColumn() throws Exception {
-    Map<String, String> cases = new java.util.LinkedHashMap<>();
+    Map<String, String> cases = new LinkedHashMap<>();
     cases.put("{\"mcpServers\": {\n  \"both\": {\"command\": \"x\", \"url\": \"http://h/mcp\"}}}", ":2:11: MCP server \"both\" needs either");
     cases.put("{\"mcpServers\": {\n  \"none\": {\"args\": []}}}", ":2:11: MCP server \"none\" needs either");
     cases.put("{\"mcpServers\": {\n  \"a__b\": {\"command\": \"x\"}}}", ":2:11: MCP server name \"a__b\"");

@@ -2,10 +2,12 @@ package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,7 @@ class PackagedJarIT {
   }
 
   private Run java(List<String> options, String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(options);
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command);
@@ -30,7 +32,7 @@ class PackagedJarIT {
     pb.environment().put("HOME", temp.resolve("user").toString());
     Path out = temp.resolve("out.txt");
     Path err = temp.resolve("err.txt");
-    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process process = pb.start();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
@@ -65,7 +67,7 @@ class PackagedJarIT {
     String slower = "file stats go through the JDK's attribute map";
 
     // on the class path the manifest's Add-Opens does not apply: the slower way, said in the log
-    List<String> onClassPath = new java.util.ArrayList<>(List.of("dev.waymark.app.Main"));
+    List<String> onClassPath = new ArrayList<>(List.of("dev.waymark.app.Main"));
     onClassPath.addAll(exec);
     Run plain = java(List.of("-cp", System.getProperty("waymark.jar")), onClassPath.toArray(String[]::new));
     assertThat(plain.exit()).as(plain.err()).isZero();

@@ -8,6 +8,7 @@ import dev.waymark.core.permission.Permissions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +70,7 @@ class PermissionSettingsTest {
     assertThat(untrusted.keepsAllowRules(Permissions.Scope.PROJECT)).isFalse();
     assertThat(untrusted.keepsAllowRules(Permissions.Scope.USER)).isTrue();
     assertThat(untrusted.keepsAllowRules(Permissions.Scope.SESSION)).isTrue();
-    assertThat(new Permissions(java.util.List.of(), new RuleFiles(env, project, true)).keepsAllowRules(Permissions.Scope.PROJECT))
+    assertThat(new Permissions(List.of(), new RuleFiles(env, project, true)).keepsAllowRules(Permissions.Scope.PROJECT))
         .isTrue();
   }
 
@@ -103,7 +104,7 @@ class PermissionSettingsTest {
   @Test
   void aBrokenSettingsFileIsNeverOverwrittenByASavedRule() throws Exception {
     write(Settings.userFile(env), "{\"allow\": [\"read_file\"");
-    Permissions rules = new Permissions(java.util.List.of(), new RuleFiles(env, project, false));
+    Permissions rules = new Permissions(List.of(), new RuleFiles(env, project, false));
     assertThatThrownBy(() -> rules.add(new Permissions.Entry(Permissions.Scope.USER, false, PermissionRule.parse("grep"))))
         .hasMessageContaining(Settings.userFile(env).toString());
     assertThat(Files.readString(Settings.userFile(env))).isEqualTo("{\"allow\": [\"read_file\"");

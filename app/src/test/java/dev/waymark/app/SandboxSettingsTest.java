@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.tool.ApprovalMode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -171,7 +172,7 @@ class SandboxSettingsTest {
 
   @Test
   void theFooterSaysWhenAutoHasNoSandbox() {
-    var none = dev.waymark.core.sandbox.ShellSandbox.detect(SandboxPolicy.protecting(temp, temp), "/nonexistent");
+    var none = ShellSandbox.detect(SandboxPolicy.protecting(temp, temp), "/nonexistent");
     assertThat(UiLauncher.approvalLabel(ApprovalMode.AUTO, none)).isEqualTo("auto (no sandbox)");
     assertThat(UiLauncher.approvalLabel(ApprovalMode.AUTO_EDIT, none)).isEqualTo("auto-edit");
   }

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +81,7 @@ class SessionShareIT {
     assertThat(Waymark.shadow(temp.resolve("two"))).as("a refused import brings no tag")
         .satisfiesAnyOf(s -> assertThat(s).isNull(), s -> assertThat(Waymark.git(s, "tag", "-l").out()).isBlank());
 
-    Files.copy(first.resolve("a.txt"), second.resolve("a.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(first.resolve("a.txt"), second.resolve("a.txt"), StandardCopyOption.REPLACE_EXISTING);
     Files.copy(first.resolve("c.txt"), second.resolve("c.txt"));
     Run imported = ok(waymark(second, "two", "sessions", "import", bundle.toString(), "--json"));
     assertThat(imported.json().get("session").asText()).isEqualTo(session);
@@ -107,7 +110,7 @@ class SessionShareIT {
 
     ok(waymark(first, "one", "sessions", "export", session, bundle.toString()));
     byte[] whole = Files.readAllBytes(bundle);
-    Path cut = Files.write(temp.resolve("cut.bundle"), java.util.Arrays.copyOf(whole, whole.length / 2));
+    Path cut = Files.write(temp.resolve("cut.bundle"), Arrays.copyOf(whole, whole.length / 2));
     Run truncated = waymark(second, "two", "sessions", "import", cut.toString());
     assertThat(truncated.exit()).isEqualTo(1);
     assertThat(truncated.err()).contains("cannot be read as a Waymark bundle");
@@ -135,7 +138,7 @@ class SessionShareIT {
   /** Waymark in {@code project} with its data in the home {@code home} (one per person). */
   private Run waymark(Path project, String home, String... args) throws Exception {
     ProcessBuilder pb = Waymark.process(temp, temp.resolve(home), project, Waymark.command(List.of(), List.of(args)));
-    String unique = java.util.UUID.randomUUID().toString();
+    String unique = UUID.randomUUID().toString();
     Path out = temp.resolve("out-" + unique + ".txt");
     Path err = temp.resolve("err-" + unique + ".txt");
     pb.redirectOutput(out.toFile()).redirectError(err.toFile());

@@ -1,19 +1,29 @@
 package dev.waymark.app;
 
-import java.util.Optional;
-import dev.waymark.core.sandbox.ShellSandbox;
-import dev.waymark.core.sandbox.SandboxPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.model.AnthropicChatModel;
+import dev.waymark.core.model.Endpoint;
+import dev.waymark.core.model.HttpOptions;
+import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.tui.command.RunInfo;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +34,7 @@ class SettingsTest {
   @TempDir Path temp;
   Path project;
   Map<String, String> env = new HashMap<>();
-  final CommandLine cli = new CommandLine(new Main(new dev.waymark.core.WaymarkHome(Path.of("/nonexistent"))));
+  final CommandLine cli = new CommandLine(new Main(new WaymarkHome(Path.of("/nonexistent"))));
 
   @BeforeEach
   void setUp() throws Exception {
@@ -76,7 +86,7 @@ class SettingsTest {
     ModelOptions flags = new ModelOptions();
     flags.provider = "ollama";
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> choose(flags))
+    Assertions.assertThatThrownBy(() -> choose(flags))
         .hasMessageContaining("maxTokens of provider ollama");
   }
 
@@ -194,9 +204,9 @@ class SettingsTest {
         + " \"script\": \"" + script + "\"}]}");
     ModelOptions flags = new ModelOptions();
     flags.provider = "kimi";
-    assertThat(choose(flags).create()).isInstanceOf(dev.waymark.core.model.AnthropicChatModel.class);
+    assertThat(choose(flags).create()).isInstanceOf(AnthropicChatModel.class);
     flags.provider = "replay";
-    assertThat(choose(flags).create()).isInstanceOf(dev.waymark.core.model.ScriptedChatModel.class);
+    assertThat(choose(flags).create()).isInstanceOf(ScriptedChatModel.class);
   }
 
   @Test
@@ -213,7 +223,7 @@ class SettingsTest {
     assertThatThrownBy(() -> choose(flags)).hasMessageStartingWith("Set PROXY_KEY to use OpenAI");
 
     env.put("PROXY_KEY", "sk-proxy");
-    dev.waymark.core.model.Endpoint proxy = choose(flags).endpoint();
+    Endpoint proxy = choose(flags).endpoint();
     assertThat(proxy.keyName()).isEqualTo("PROXY_KEY");
     assertThat(proxy.baseUrlName()).isEqualTo("--base-url or the baseUrl of provider \"proxy\" in settings.json");
 
@@ -352,7 +362,7 @@ class SettingsTest {
     assertThat(loaded.settings().retentionPolicy().maxAge()).as("kept longer: harmless").isEqualTo(Duration.ofDays(90));
     assertThat(loaded.settings().keyBindings()).containsOnlyKeys("new-tab");
     assertThat(loaded.settings().stepsPerTurn()).isEqualTo(40);
-    assertThat(loaded.settings().answerBytes()).isEqualTo(dev.waymark.core.model.HttpOptions.defaults().maxAnswerBytes());
+    assertThat(loaded.settings().answerBytes()).isEqualTo(HttpOptions.defaults().maxAnswerBytes());
     assertThat(loaded.warning()).get().asString()
         .contains("not trusted", "retention keepPerTab 1", "keyBindings", "maxStepsPerTurn 100000", "maxAnswerMiB 4096");
 
@@ -435,7 +445,7 @@ class SettingsTest {
 
   @Test
   void everyInvalidValueIsReportedWithItsPathLineAndColumn() throws Exception {
-    Map<String, String> cases = new java.util.LinkedHashMap<>();
+    Map<String, String> cases = new LinkedHashMap<>();
     cases.put("{\n  \"model\": \"x\",\n  \"approval\": \"sudo\"\n}", ":3:15: approval \"sudo\"");
     cases.put("{\"providers\": [\n  {\"id\": \"a\", \"type\": \"openai\"},\n  {\"id\": \"b\", \"type\": \"gemini\"}\n]}",
         ":3:23: ");
@@ -460,10 +470,10 @@ class SettingsTest {
   void aBadApprovalInSettingsEndsWithOneLocatedLineAndNoUsage() throws Exception {
     Path config = temp.resolve("config");
     user("{\n  \"approval\": \"sudo\"\n}");
-    java.io.StringWriter err = new java.io.StringWriter();
+    StringWriter err = new StringWriter();
     int status = Main.run(new String[] {"exec", "-C", project.toString(), "--script", "/nonexistent", "hi"},
-        new dev.waymark.core.WaymarkHome(temp.resolve("home")), new java.io.PrintWriter(new java.io.StringWriter()),
-        new java.io.PrintWriter(err), env);
+        new WaymarkHome(temp.resolve("home")), new PrintWriter(new StringWriter()),
+        new PrintWriter(err), env);
     assertThat(status).isEqualTo(2);
     assertThat(err.toString()).startsWith("waymark: " + config.resolve("waymark/settings.json") + ":2:15: ")
         .contains("ask, auto-edit, auto or yolo").doesNotContain("Usage").hasLineCount(1);
@@ -484,13 +494,13 @@ class SettingsTest {
   void statusKnowsTheProvidersModelsItsServerAndThePriceTableWithNoPricesByDefault() throws Exception {
     env.put("OPENAI_API_KEY", "k");
     assertThat(UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
-        dev.waymark.core.sandbox.ShellSandbox.OFF, null).prices()).isEmpty();
+        ShellSandbox.OFF, null).prices()).isEmpty();
     user("{\"provider\": \"local\", \"providers\": [{\"id\": \"local\", \"type\": \"openai\", "
         + "\"baseUrl\": \"http://127.0.0.1:11434/v1\", \"models\": [\"qwen\", \"llama\"]}],"
         + " \"prices\": {\"qwen\": {\"input\": 0.5, \"output\": 1.5}}}");
     projectSettings("{\"prices\": {\"llama\": {\"input\": 0, \"output\": 0}}}");
-    dev.waymark.tui.command.RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
-        dev.waymark.core.sandbox.ShellSandbox.OFF, null);
+    RunInfo run = UiLauncher.runInfo(Settings.load(env, project), choose(new ModelOptions()),
+        ShellSandbox.OFF, null);
     assertThat(run.provider()).isEqualTo("local");
     assertThat(run.baseUrl()).isEqualTo("http://127.0.0.1:11434/v1");
     assertThat(run.models()).containsExactly("qwen", "llama");

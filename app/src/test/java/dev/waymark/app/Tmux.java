@@ -95,7 +95,7 @@ final class Tmux implements AutoCloseable {
   boolean alive() throws Exception {
     try {
       return run("display-message", "-p", "-t", session, "#{pane_dead}").strip().equals("0");
-    } catch (java.io.IOException noSession) {
+    } catch (IOException noSession) {
       return false;
     }
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waymark.core.testing.GitCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -47,7 +48,7 @@ class TuiCompareIT {
     try {
       if (tmux.alive()) {
         tmux.keys("C-d"); // quits on an empty input, over a panel too
-        tmux.waitForExit(java.time.Duration.ofSeconds(20));
+        tmux.waitForExit(Duration.ofSeconds(20));
       }
     } finally {
       tmux.close();

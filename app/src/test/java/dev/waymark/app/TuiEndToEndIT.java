@@ -3,13 +3,16 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.testing.Eventually;
+import dev.waymark.tui.text.CellWidth;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,7 +120,7 @@ class TuiEndToEndIT {
     try {
       String all = Files.readString(log);
       return "the log ends:\n" + all.substring(Math.max(0, all.length() - 6000));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "no log at " + log;
     }
   }
@@ -359,9 +362,9 @@ class TuiEndToEndIT {
     String screen = tmux.waitFor("ready · #1");
     assertThat(screen).contains("› emoji 🚀 please", "+go 🚀 now", "Rocket 🚀 family").doesNotContain("??");
     List<String> rows = screen.lines().toList();
-    int railColumn = dev.waymark.tui.text.CellWidth.of(rows.get(1).stripTrailing()) - 1; // the separator's dot
+    int railColumn = CellWidth.of(rows.get(1).stripTrailing()) - 1; // the separator's dot
     String prompt = rows.stream().filter(l -> l.startsWith("› emoji")).findFirst().orElseThrow().stripTrailing();
-    assertThat(dev.waymark.tui.text.CellWidth.of(prompt) - 1).as("the rail's column on the row with the emoji")
+    assertThat(CellWidth.of(prompt) - 1).as("the rail's column on the row with the emoji")
         .isEqualTo(railColumn);
   }
 
@@ -409,7 +412,7 @@ class TuiEndToEndIT {
   void everyStepOfTheDemoWelcomeWorksAndTheDemoCanBeContinued() throws Exception {
     startWith(List.of("--demo"));
     String welcome = tmux.waitFor("ready · #0");
-    java.util.regex.Matcher where = java.util.regex.Pattern.compile("project is in (\\S+)").matcher(welcome.replace("\n", " "));
+    Matcher where = Pattern.compile("project is in (\\S+)").matcher(welcome.replace("\n", " "));
     assertThat(where.find()).as(welcome).isTrue();
     Path demo = Path.of(where.group(1).replaceAll(",$", ""));
     assertThat(demo.resolve("greeter.py")).exists();

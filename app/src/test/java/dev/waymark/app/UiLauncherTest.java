@@ -3,6 +3,8 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.terminal.KeyMap;
 import java.io.PrintWriter;
@@ -24,10 +26,10 @@ class UiLauncherTest {
     for (UiLauncher.Opening opening : List.of(new UiLauncher.Opening(true, Optional.empty()),
         new UiLauncher.Opening(false, Optional.of("some-name")))) {
       StringWriter err = new StringWriter();
-      int status = UiLauncher.run(project, home, Settings.NONE, dev.waymark.core.permission.Permissions.none(),
+      int status = UiLauncher.run(project, home, Settings.NONE, Permissions.none(),
           Providers.unconfigured(), ApprovalMode.ASK,
           KeyMap.defaults(), opening, List.of(), List.of(), new PrintWriter(err, true),
-          dev.waymark.core.sandbox.ShellSandbox.OFF);
+          ShellSandbox.OFF);
 
       assertThat(status).isEqualTo(1);
       assertThat(err.toString()).isEqualTo("waymark: This project has no saved session to continue; `waymark` starts a new one."

@@ -1,10 +1,19 @@
 package dev.waymark.core;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where Waymark keeps its own data: shadow repositories, sessions and logs.
@@ -62,14 +71,14 @@ public record WaymarkHome(Path root) {
    * readable by its owner only, as everything Waymark keeps is.
    */
   public static void writePrivate(Path file, byte[] bytes, boolean append) throws IOException {
-    java.util.Set<java.nio.file.OpenOption> options = new java.util.HashSet<>(java.util.List.of(
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
-        append ? java.nio.file.StandardOpenOption.APPEND : java.nio.file.StandardOpenOption.TRUNCATE_EXISTING));
-    java.nio.file.attribute.FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
-        ? new java.nio.file.attribute.FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-        : new java.nio.file.attribute.FileAttribute<?>[0];
+    Set<OpenOption> options = new HashSet<>(List.of(
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING));
+    FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+        : new FileAttribute<?>[0];
     try (var channel = Files.newByteChannel(file, options, attributes)) {
-      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
       }
@@ -85,10 +94,10 @@ public record WaymarkHome(Path root) {
     try {
       writePrivate(temp, bytes, false);
       try {
-        Files.move(temp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-        Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
     } finally {
       Files.deleteIfExists(temp);

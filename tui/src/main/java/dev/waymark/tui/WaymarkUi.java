@@ -2,12 +2,16 @@ package dev.waymark.tui;
 
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.Screen;
+import com.googlecode.lanterna.screen.TerminalScreen;
 import dev.waymark.core.Counted;
 import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.mcp.McpInput;
 import dev.waymark.core.mcp.McpPrompt;
+import dev.waymark.core.mcp.McpResource;
 import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.ComparisonView;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.workspace.Workspace;
@@ -15,6 +19,7 @@ import dev.waymark.core.workspace.WorkspaceTab;
 import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.CommandEntry;
 import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.command.SlashCommand;
 import dev.waymark.tui.frame.Frame;
 import dev.waymark.tui.frame.FrameLayout;
 import dev.waymark.tui.frame.Layers;
@@ -22,9 +27,11 @@ import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.keys.KeyRouter;
+import dev.waymark.tui.run.Background;
 import dev.waymark.tui.run.CommandRunner;
-import dev.waymark.tui.screen.HelpText;
+import dev.waymark.tui.run.Notifier;
 import dev.waymark.tui.screen.ComparisonPanel;
+import dev.waymark.tui.screen.HelpText;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
@@ -32,6 +39,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import dev.waymark.tui.text.DiffLines;
+import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Plurals;
 import dev.waymark.tui.text.Tone;
 import java.io.IOException;
@@ -40,11 +48,18 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,12 +132,12 @@ public final class WaymarkUi implements Host {
   private final Layers layers = new Layers(catalog);
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
-  private final dev.waymark.tui.run.Background background = new dev.waymark.tui.run.Background(r -> inbox.add(new Callback(r)));
+  private final Background background = new Background(r -> inbox.add(new Callback(r)));
   private final CommandRunner commands;
   /** Null when no MCP server is configured. */
   private final McpInput mcpInput;
   /** Where messages wait for the MCP servers, off the interface's thread; made at the first such message. */
-  private java.util.concurrent.ExecutorService mcpAsker;
+  private ExecutorService mcpAsker;
   private boolean quit;
   /** Whether the loop drew a frame yet: until it has, a frame waiting to be drawn does not wait for input. */
   private boolean framed;
@@ -133,7 +148,7 @@ public final class WaymarkUi implements Host {
   private boolean tooSmall; // as last drawn: keys other than quit and interrupt wait for a larger window
   private boolean bell = true;
   /** Null: no notifications (the setting "notifications": false, or no terminal to send them to). */
-  private dev.waymark.tui.run.Notifier notifier;
+  private Notifier notifier;
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -166,7 +181,7 @@ public final class WaymarkUi implements Host {
     }
     if (options.files() != null) {
       layers.mentions(new MentionFinder(options.files(),
-          () -> mcp.resources().stream().map(dev.waymark.core.mcp.McpResource::mention).toList()));
+          () -> mcp.resources().stream().map(McpResource::mention).toList()));
       options.files().onWalked(() -> inbox.add(new FilesIndexed()));
       // no walk at start: the project is listed when @ is first typed (the finder says "indexing…" meanwhile), so
       // a Waymark that only answers and runs sandboxed commands never lists the project's directories
@@ -184,7 +199,7 @@ public final class WaymarkUi implements Host {
   }
 
   /** Whether, and how, a turn's end or a waiting approval is told while the terminal is unfocused (null: never). */
-  public void notifications(dev.waymark.tui.run.Notifier notifier) {
+  public void notifications(Notifier notifier) {
     this.notifier = notifier;
   }
 
@@ -396,7 +411,7 @@ public final class WaymarkUi implements Host {
     }
     layers.hint(ASKING_MCP);
     if (mcpAsker == null) {
-      mcpAsker = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      mcpAsker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "waymark-mcp-input");
         t.setDaemon(true);
         return t;
@@ -437,7 +452,7 @@ public final class WaymarkUi implements Host {
     if (expanded.expansion() instanceof McpInput.Expansion.Ready ready) {
       ready.notes().forEach(note -> tab.state().notice(Tone.MUTED, note));
       text = ready.text();
-    } else if (dev.waymark.tui.command.SlashCommand.isCommand(text)) {
+    } else if (SlashCommand.isCommand(text)) {
       commands.run(tab, text.strip()); // the server it named is gone from the settings' list meanwhile: as typed
       return;
     }
@@ -460,7 +475,7 @@ public final class WaymarkUi implements Host {
     }
     if (event instanceof Event.TurnFinished finished) {
       if (notifier != null) {
-        notifier.notify("Turn #" + finished.checkpoint() + " " + finished.status().name().toLowerCase(java.util.Locale.ROOT)
+        notifier.notify("Turn #" + finished.checkpoint() + " " + finished.status().name().toLowerCase(Locale.ROOT)
             + " in tab " + tabs.number(tab) + ".", false);
       }
     }
@@ -491,7 +506,7 @@ public final class WaymarkUi implements Host {
   }
 
   @Override
-  public <T> void inBackground(java.util.concurrent.Callable<T> work, java.util.function.BiConsumer<T, Exception> then) {
+  public <T> void inBackground(Callable<T> work, BiConsumer<T, Exception> then) {
     background.run(work, then);
   }
 
@@ -530,7 +545,7 @@ public final class WaymarkUi implements Host {
     String kept = tabs.size() == 1 ? " Closing the last tab quits; --continue brings it back. [y/N]"
         : " It stays in the session: /tab reopen brings it back. [y/N]";
     List<TabController> working = tabs.open().stream().filter(t -> t.state().running()
-        && t.tab().subagentOf().equals(java.util.Optional.of(tab.tab().tabId()))).toList();
+        && t.tab().subagentOf().equals(Optional.of(tab.tab().tabId()))).toList();
     if (!working.isEmpty()) { // closing interrupts the parent's turn, which stops its subagents
       layers.ask(new Layers.Confirm("Subagents of this tab still work (tab" + (working.size() == 1 ? " " : "s ")
           + String.join(", ", working.stream().map(t -> String.valueOf(tabs.number(t))).toList()) + "). Close it and "
@@ -591,7 +606,7 @@ public final class WaymarkUi implements Host {
   }
 
   @Override
-  public void showPanel(String title, java.util.function.IntFunction<List<dev.waymark.tui.text.Line>> layout) {
+  public void showPanel(String title, IntFunction<List<Line>> layout) {
     layers.show(new Overlay(title, layout));
   }
 
@@ -619,16 +634,16 @@ public final class WaymarkUi implements Host {
   }
 
   /** The diff of two checkpoints, walked by hunk and file; a hunk or file is taken only after a yes. */
-  private void showComparison(TabController tab, dev.waymark.core.protocol.ComparisonView view) {
+  private void showComparison(TabController tab, ComparisonView view) {
     layers.show(new ComparisonPanel(view, take -> layers.ask(new Layers.Confirm("Take "
         + (take.hunk() < 0 ? take.path() : "hunk " + (take.hunk() + 1) + " of " + take.path()) + " as "
         + (take.toSide() ? view.to() : view.from()) + " holds it into the project, merged with later edits, as a new "
-        + "checkpoint? [y/N]", () -> tab.run(List.of(new dev.waymark.core.protocol.Command.Take(view.from(), view.to(),
+        + "checkpoint? [y/N]", () -> tab.run(List.of(new Command.Take(view.from(), view.to(),
             take.path(), take.hunk(), take.toSide(), false)))))).overlay());
   }
 
   private void ringBell() {
-    if (bell && screen instanceof com.googlecode.lanterna.screen.TerminalScreen terminalScreen) {
+    if (bell && screen instanceof TerminalScreen terminalScreen) {
       try {
         terminalScreen.getTerminal().bell();
       } catch (IOException e) {

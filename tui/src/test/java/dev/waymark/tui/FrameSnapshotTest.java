@@ -16,6 +16,7 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
+import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import java.io.IOException;
@@ -61,7 +62,7 @@ class FrameSnapshotTest {
     TimeZone.setDefault(zone);
   }
 
-  private dev.waymark.core.workspace.Workspace workspace;
+  private Workspace workspace;
 
   private void start(ApprovalMode approval, String script) throws Exception {
     start(approval, script, new TerminalSize(80, 24));
@@ -75,7 +76,7 @@ class FrameSnapshotTest {
     screen.startScreen();
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "snapshot script");
     Clock fixed = Clock.fixed(Instant.parse("2026-03-04T09:30:00Z"), ZoneOffset.UTC);
-    workspace = new dev.waymark.core.workspace.Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
+    workspace = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
         new ScriptedChatModel(parsed), Toolset.of(Tools.standard().all()), new SessionSettings("test-model", approval, true, null),
         memory));
     ui = new WaymarkUi(screen, Runnable::run, workspace,

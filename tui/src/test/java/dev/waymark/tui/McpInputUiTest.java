@@ -2,10 +2,13 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.googlecode.lanterna.input.KeyType;
+import dev.waymark.core.context.CustomCommands;
 import dev.waymark.core.context.FileIndex;
 import dev.waymark.core.mcp.McpServerConfig;
 import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolContext;
@@ -38,10 +41,10 @@ class McpInputUiTest {
   }
 
   private VirtualUi start(String script) throws Exception {
-    return start(script, dev.waymark.core.context.CustomCommands.NONE);
+    return start(script, CustomCommands.NONE);
   }
 
-  private VirtualUi start(String script, dev.waymark.core.context.CustomCommands custom) throws Exception {
+  private VirtualUi start(String script, CustomCommands custom) throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Files.writeString(project.resolve("notes.md"), "my own notes\n");
     List<String> command = TestMcpServer.command("normal");
@@ -114,8 +117,8 @@ class McpInputUiTest {
     try (VirtualUi ui = start("{'responses':[]}")) {
       servers.awaitStatus();
       servers.tools().stream().filter(t -> t.name().equals("t__add_prompt_and_resource")).findFirst().orElseThrow()
-          .run(new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("text", "fresh"),
-              new ToolContext(ui.project, null, new dev.waymark.core.model.Cancellation()));
+          .run(new ObjectMapper().createObjectNode().put("text", "fresh"),
+              new ToolContext(ui.project, null, new Cancellation()));
       ui.type("/t:fr");
       assertThat(ui.waitFor("/t:fresh")).contains("added while running (MCP server t)");
     }
@@ -126,7 +129,7 @@ class McpInputUiTest {
     Path commands = Files.createDirectories(temp.resolve("config/commands"));
     Files.writeString(commands.resolve("summarise.md"), "Summarise @t:test://notes/a.txt for $ARGUMENTS.\n");
     try (VirtualUi ui = start("{'responses':[{'expectLastUser':'--- @t:test://notes/a.txt ---\\nthe notes of a',"
-        + "'text':'Summarised.'}]}", dev.waymark.core.context.CustomCommands.in(List.of(commands)))) {
+        + "'text':'Summarised.'}]}", CustomCommands.in(List.of(commands)))) {
       ui.send("/summarise the team");
       String done = ui.waitFor(s -> s.contains("Summarised.") && s.contains("ready · #1"), "the custom command's turn");
       assertThat(done).contains("Attached @t:test://notes/a.txt", "Summarise @t:test://notes/a.txt for the team.");

@@ -2,6 +2,7 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.googlecode.lanterna.input.KeyType;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.run.Notifier;
 import dev.waymark.tui.terminal.UiInput;
@@ -30,7 +31,7 @@ class NotificationsUiTest {
       ui.send("two");
       ui.waitFor(s -> !sent.isEmpty(), "the approval's notification");
       assertThat(sent).containsExactly("\u001b]9;Waymark: write_file waits for your approval in tab 1.\u0007");
-      ui.key(com.googlecode.lanterna.input.KeyType.Escape); // the turn stops there, and ends
+      ui.key(KeyType.Escape); // the turn stops there, and ends
       ui.waitFor(s -> sent.size() == 2, "the turn's end told");
       assertThat(sent.get(1)).isEqualTo("\u001b]9;Waymark: Turn #2 cancelled in tab 1.\u0007");
 

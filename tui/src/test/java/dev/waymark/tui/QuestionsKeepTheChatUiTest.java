@@ -2,8 +2,8 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.tool.ApprovalMode;
 import com.googlecode.lanterna.input.KeyType;
+import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,6 +2,7 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.googlecode.lanterna.input.KeyType;
 import dev.waymark.core.tool.ApprovalMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class RescuedUiTest {
       ui.send("/checkpoint rescued " + name.group(1));
       String shown = ui.waitFor("Rescued " + name.group(1));
       assertThat(shown).contains("-mine");
-      ui.key(com.googlecode.lanterna.input.KeyType.Escape);
+      ui.key(KeyType.Escape);
       ui.waitFor(s -> !s.contains("Rescued " + name.group(1) + ":"), "the panel to close");
 
       ui.send("/checkpoint rescued " + name.group(1) + " restore");

@@ -8,6 +8,7 @@ import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.ModelLister;
 import dev.waymark.tui.command.RunInfo;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ class ServerModelsUiTest {
   @Test
   void aServerThatCannotListSaysSoWithTheSettingsModels() throws Exception {
     try (VirtualUi ui = start(() -> {
-      throw new java.io.IOException("http://127.0.0.1:1/v1/models answered HTTP 404 to a request for its models");
+      throw new IOException("http://127.0.0.1:1/v1/models answered HTTP 404 to a request for its models");
     })) {
       ui.send("/model");
       String said = ui.waitFor("could not list its models");

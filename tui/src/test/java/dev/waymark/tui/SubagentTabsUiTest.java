@@ -2,6 +2,8 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.googlecode.lanterna.input.KeyStroke;
+import com.googlecode.lanterna.input.KeyType;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
@@ -10,6 +12,7 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.WorkspaceTab;
+import dev.waymark.tui.terminal.UiInput;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +45,7 @@ class SubagentTabsUiTest {
       assertThat(ui.screen()).as("the tab shown stays the user's").contains("› other prompt");
 
       // closing the parent while its subagent works asks first; no keeps both
-      ui.ui.post(new dev.waymark.tui.terminal.UiInput.Key(new com.googlecode.lanterna.input.KeyStroke('1', false, true)));
+      ui.ui.post(new UiInput.Key(new KeyStroke('1', false, true)));
       ui.waitFor("› parent prompt");
       ui.ctrl('w');
       ui.waitFor("Subagents of this tab still work (tab 2). Close it and stop them?");
@@ -50,10 +53,10 @@ class SubagentTabsUiTest {
       ui.waitFor(s -> !s.contains("Subagents of this tab") && s.lines().findFirst().orElse("").contains("1 parent prompt"),
           "the parent kept");
 
-      ui.ui.post(new dev.waymark.tui.terminal.UiInput.Key(new com.googlecode.lanterna.input.KeyStroke('2', false, true)));
+      ui.ui.post(new UiInput.Key(new KeyStroke('2', false, true)));
       ui.waitFor("Allow write_file");
       ui.readIt(); // a person reads the approval before Enter answers it
-      ui.key(com.googlecode.lanterna.input.KeyType.Enter); // approved in the subagent's own tab
+      ui.key(KeyType.Enter); // approved in the subagent's own tab
       ui.waitFor(s -> s.contains("Child done.") && s.lines().findFirst().orElse("").contains("2 ↳1 child task "),
           "the subagent done");
     }

@@ -11,15 +11,25 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.FileIndex;
+import dev.waymark.core.hook.Hooks;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
+import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -28,23 +38,23 @@ import java.util.function.Predicate;
  */
 final class VirtualUi implements AutoCloseable {
   /** How far {@link #readIt} moved the interface's clock ahead of the system's. */
-  private volatile java.time.Duration ahead = java.time.Duration.ZERO;
+  private volatile Duration ahead = Duration.ZERO;
 
   /** The interface's clock: the system's, moved forward by {@link #readIt}. */
   private final Clock clock = new Clock() {
     @Override
-    public java.time.ZoneId getZone() {
-      return java.time.ZoneId.systemDefault();
+    public ZoneId getZone() {
+      return ZoneId.systemDefault();
     }
 
     @Override
-    public Clock withZone(java.time.ZoneId zone) {
+    public Clock withZone(ZoneId zone) {
       return this;
     }
 
     @Override
-    public java.time.Instant instant() {
-      return java.time.Instant.now().plus(ahead);
+    public Instant instant() {
+      return Instant.now().plus(ahead);
     }
   };
 
@@ -60,29 +70,29 @@ final class VirtualUi implements AutoCloseable {
 
   /** With the MCP servers {@code mcp} (null: none) and the {@code @} finder over {@code files} (null: none). */
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
-      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files) throws Exception {
-    this(temp, columns, rows, approval, script, mcp, files, dev.waymark.core.context.CustomCommands.NONE);
+      McpServers mcp, FileIndex files) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, CustomCommands.NONE);
   }
 
   /** With custom commands too. */
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
-      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
-      dev.waymark.core.context.CustomCommands custom) throws Exception {
-    this(temp, columns, rows, approval, script, mcp, files, custom, dev.waymark.core.hook.Hooks.NONE);
+      McpServers mcp, FileIndex files,
+      CustomCommands custom) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, custom, Hooks.NONE);
   }
 
   /** With hooks, which the first tab runs already. */
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
-      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
-      dev.waymark.core.context.CustomCommands custom, dev.waymark.core.hook.Hooks hooks) throws Exception {
-    this(temp, columns, rows, approval, script, mcp, files, custom, hooks, dev.waymark.tui.command.RunInfo.of("scripted · test-model"));
+      McpServers mcp, FileIndex files,
+      CustomCommands custom, Hooks hooks) throws Exception {
+    this(temp, columns, rows, approval, script, mcp, files, custom, hooks, RunInfo.of("scripted · test-model"));
   }
 
   /** With what /status and /model know of the run too. */
   VirtualUi(Path temp, int columns, int rows, ApprovalMode approval, String script,
-      dev.waymark.core.mcp.McpServers mcp, dev.waymark.core.context.FileIndex files,
-      dev.waymark.core.context.CustomCommands custom, dev.waymark.core.hook.Hooks hooks,
-      dev.waymark.tui.command.RunInfo run) throws Exception {
+      McpServers mcp, FileIndex files,
+      CustomCommands custom, Hooks hooks,
+      RunInfo run) throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     terminal = new DefaultVirtualTerminal(new TerminalSize(columns, rows));
@@ -107,7 +117,7 @@ final class VirtualUi implements AutoCloseable {
    * reads it first): the interface's clock moves on by that, no time passes.
    */
   void readIt() {
-    ahead = ahead.plus(dev.waymark.tui.keys.KeyRouter.APPROVAL_READING_TIME).plusMillis(100);
+    ahead = ahead.plus(KeyRouter.APPROVAL_READING_TIME).plusMillis(100);
   }
 
   /** The screen as text, one line per row, wide characters once. */
@@ -145,7 +155,7 @@ final class VirtualUi implements AutoCloseable {
 
   /** The text of the input box: the rows below the last rule. */
   String input() {
-    java.util.List<String> rows = screen().lines().toList();
+    List<String> rows = screen().lines().toList();
     for (int r = rows.size() - 1; r > 0; r--) {
       if (rows.get(r - 1).startsWith("────")) {
         return rows.get(r).strip();

@@ -2,31 +2,59 @@ package dev.waymark.tui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.input.KeyStroke;
 import com.googlecode.lanterna.input.KeyType;
 import com.googlecode.lanterna.screen.TerminalScreen;
+import com.googlecode.lanterna.terminal.Terminal;
 import com.googlecode.lanterna.terminal.virtual.DefaultVirtualTerminal;
+import com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.FileIndex;
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.ErrorKind;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.ToolCallView;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.McpTool;
+import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolResult;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
-import dev.waymark.core.tool.Tools;
+import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.keys.KeyRouter;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,33 +69,33 @@ class WaymarkUiTest {
   WaymarkUi ui;
   KeyMap keyMap = KeyMap.defaults();
   long contextWindow;
-  dev.waymark.core.context.FileIndex files;
-  dev.waymark.core.context.CustomCommands customCommands = dev.waymark.core.context.CustomCommands.NONE;
+  FileIndex files;
+  CustomCommands customCommands = CustomCommands.NONE;
 
   /** The interface's clock: the system's, moved forward by {@link #later}. */
   private final Clock clock = new Clock() {
     @Override
-    public java.time.ZoneId getZone() {
-      return java.time.ZoneId.systemDefault();
+    public ZoneId getZone() {
+      return ZoneId.systemDefault();
     }
 
     @Override
-    public Clock withZone(java.time.ZoneId zone) {
+    public Clock withZone(ZoneId zone) {
       return this;
     }
 
     @Override
-    public java.time.Instant instant() {
-      return java.time.Instant.now().plus(ahead);
+    public Instant instant() {
+      return Instant.now().plus(ahead);
     }
   };
-  private volatile java.time.Duration ahead = java.time.Duration.ZERO;
+  private volatile Duration ahead = Duration.ZERO;
 
   /** The session of the tab opened last. */
   private volatile TabSession lastOpened;
   private Workspace workspace;
   /** The session files the workspace wrote, in order. */
-  private final java.util.List<SessionFile> saves = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+  private final List<SessionFile> saves = Collections.synchronizedList(new ArrayList<>());
 
   private void start(int columns, int rows, ApprovalMode approval, String script) throws Exception {
     start(columns, rows, approval, script, null);
@@ -86,7 +114,7 @@ class WaymarkUiTest {
     workspace.onSaved(saves::add);
     ui = new WaymarkUi(screen, Runnable::run, workspace,
         new WaymarkUi.Options("scripted · test-model", approval.name().toLowerCase(), keyMap, clock,
-            dev.waymark.tui.command.RunInfo.of("scripted · test-model"), customCommands, files));
+            RunInfo.of("scripted · test-model"), customCommands, files));
     if (session == null) {
       ui.openTab();
     } else {
@@ -96,11 +124,11 @@ class WaymarkUiTest {
   }
 
   /** Tools offered besides the standard ones (an MCP server's, in the tests of those). */
-  private java.util.List<dev.waymark.core.tool.Tool> extraTools = java.util.List.of();
+  private List<Tool> extraTools = List.of();
 
   private Workspace workspace(String script, ApprovalMode approval) {
     ScriptedChatModel.Script parsed = ScriptedChatModel.parse(script.replace('\'', '"'), "test script");
-    java.util.List<dev.waymark.core.tool.Tool> tools = new java.util.ArrayList<>(Tools.standard().all());
+    List<Tool> tools = new ArrayList<>(Tools.standard().all());
     tools.addAll(extraTools);
     return new Workspace(store, "scripted", (tree, memory) -> {
       TabSession opened = TabSession.of(tree, project, new ScriptedChatModel(parsed),
@@ -127,7 +155,7 @@ class WaymarkUiTest {
   }
 
   /** The chat's rows of a screen: from the tab bar's rule to the input's. */
-  private static java.util.List<String> chat(String screen) {
+  private static List<String> chat(String screen) {
     return screen.lines().map(l -> l.replaceAll("\\s+$", "")).filter(l -> !l.isBlank()).toList();
   }
 
@@ -153,7 +181,7 @@ class WaymarkUiTest {
 
     start(100, 40, ApprovalMode.YOLO, script, id);
     String back = waitFor("Interrupted.");
-    java.util.List<String> liveChat = chat(live);
+    List<String> liveChat = chat(live);
     for (String row : liveChat.subList(2, liveChat.size() - 4)) { // the chat, without the tab bar and footer
       if (!row.contains("ready") && !row.contains("#2") && !row.contains("#1")) {
         assertThat(back).as("the row \"%s\" of the live tab", row).contains(row);
@@ -165,9 +193,9 @@ class WaymarkUiTest {
   @Test
   void aFrameWaitingToBeDrawnIsDrawnBeforeTheLoopWaitsForInput() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[{'text':'ok'}]}");
-    ui.inject(new dev.waymark.core.protocol.Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, "Shown at once.")); // changes the tab without a message in the inbox
+    ui.inject(new Event.Error(ErrorKind.INTERNAL, "Shown at once.")); // changes the tab without a message in the inbox
     // a minute without input: the frame the notice asked for must not wait for any
-    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> ui.step(60_000));
+    Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ui.step(60_000));
     assertThat(screen()).contains("Shown at once.");
   }
 
@@ -216,7 +244,7 @@ class WaymarkUiTest {
 
   /** The first row of the input box: the one below the last rule. */
   private static String input(String screen) {
-    java.util.List<String> rows = screen.lines().toList();
+    List<String> rows = screen.lines().toList();
     for (int r = rows.size() - 1; r > 0; r--) {
       if (rows.get(r - 1).startsWith("────")) {
         return rows.get(r).strip();
@@ -257,7 +285,7 @@ class WaymarkUiTest {
   void aCustomCommandSendsItsFilesTextWithTheArgumentsAndAnUnknownOneSaysSo() throws Exception {
     Path commands = Files.createDirectories(temp.resolve("config/waymark/commands"));
     Files.writeString(commands.resolve("review.md"), "# Review a file\nReview $ARGUMENTS for bugs; say which lines.\n");
-    customCommands = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), commands.getParent());
+    customCommands = CustomCommands.of(Optional.empty(), commands.getParent());
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'Review src/a.txt for bugs; say which lines.',"
         + "'text':'Reviewed it.'}]}");
 
@@ -307,7 +335,7 @@ class WaymarkUiTest {
     Files.writeString(project.resolve("src/app/TabSession.java"), "class TabSession {}\n");
     Files.writeString(project.resolve("src/app/Tabs.java"), "class Tabs {}\n");
     Files.writeString(project.resolve("notes.md"), "notes\n");
-    files = new dev.waymark.core.context.FileIndex(project);
+    files = new FileIndex(project);
     files.refreshNow();
     start(100, 30, ApprovalMode.YOLO, "{'responses':[{'expectLastUser':'--- @src/app/Tabs.java ---\\nclass Tabs {}',"
         + "'text':'Tabs is empty.'}]}");
@@ -339,7 +367,7 @@ class WaymarkUiTest {
   void theProjectIsListedForTheFinderOnlyOnceAtIsTypedNeverAtTheStart() throws Exception {
     project = Files.createDirectories(temp.resolve("project"));
     Files.writeString(project.resolve("notes.md"), "notes\n");
-    files = new dev.waymark.core.context.FileIndex(project);
+    files = new FileIndex(project);
     start(100, 30, ApprovalMode.YOLO, "{'responses':[]}");
     ui.drawNow();
     assertThat(files.walksStarted()).as("a Waymark nobody asked for files walks nothing").isZero();
@@ -383,7 +411,7 @@ class WaymarkUiTest {
 
     send("write a");
     waitFor(s -> s.contains("Wrote it.") && s.contains("ready · #1"), "the turn");
-    java.util.function.Function<SessionFile, String> described = file -> file.tabs().get(0).checkpoints().size()
+    Function<SessionFile, String> described = file -> file.tabs().get(0).checkpoints().size()
         + " checkpoint(s), input \"" + file.tabs().get(0).input() + "\"";
     waitFor(s -> saves.size() >= 2 && saves.get(saves.size() - 1).tabs().get(0).checkpoints().size() == 2, "the autosave");
     assertThat(saves).as("a kill before the turn's own autosave still finds the tab and the prompt")
@@ -433,7 +461,7 @@ class WaymarkUiTest {
     ctrl('b'); // in the same step as the Enter, before the branch can have started
     // the view then moves back before the branch starts or after it ends: either way the branch comes from #1
     waitFor(s -> lastOpened.snapshot().live() == 3
-        && lastOpened.snapshot().checkpoint(3).map(c -> c.status() != dev.waymark.core.checkpoint.CheckpointStatus.RUNNING)
+        && lastOpened.snapshot().checkpoint(3).map(c -> c.status() != CheckpointStatus.RUNNING)
             .orElse(false), "the branch");
     assertThat(lastOpened.snapshot().checkpoint(3).orElseThrow().parent()).isEqualTo(1);
     assertThat(Files.readString(project.resolve("a.txt"))).as("the files of #1, the checkpoint on screen").isEqualTo("1");
@@ -550,25 +578,25 @@ class WaymarkUiTest {
 
   @Test
   void anMcpToolAsksWithItsServerToolAndArgumentsAndListsTheFilesItsServerWrote() throws Exception {
-    dev.waymark.core.tool.McpTool.Server notes = new dev.waymark.core.tool.McpTool.Server() {
+    McpTool.Server notes = new McpTool.Server() {
       @Override
       public String name() {
         return "notes";
       }
 
       @Override
-      public dev.waymark.core.tool.ToolResult call(String tool, com.fasterxml.jackson.databind.JsonNode arguments,
-          dev.waymark.core.model.Cancellation cancellation) {
+      public ToolResult call(String tool, JsonNode arguments,
+          Cancellation cancellation) {
         try {
           Files.writeString(project.resolve(arguments.path("name").asText()), "a note\n");
-        } catch (java.io.IOException e) {
-          return dev.waymark.core.tool.ToolResult.error(e.toString());
+        } catch (IOException e) {
+          return ToolResult.error(e.toString());
         }
-        return dev.waymark.core.tool.ToolResult.ok("noted");
+        return ToolResult.ok("noted");
       }
     };
-    extraTools = java.util.List.of(new dev.waymark.core.tool.McpTool(notes, "write_note", "Writes a note", null, false,
-        dev.waymark.core.tool.ToolSettings.DEFAULTS));
+    extraTools = List.of(new McpTool(notes, "write_note", "Writes a note", null, false,
+        ToolSettings.DEFAULTS));
     start(120, 30, ApprovalMode.AUTO_EDIT, "{'responses':["
         + "{'toolCalls':[{'name':'notes__write_note','arguments':{'name':'n.txt'}}]},"
         + "{'text':'Noted.'}]}");
@@ -706,8 +734,8 @@ class WaymarkUiTest {
   @Test
   void aTabWaitingForApprovalIsMarkedCountedInTheFooterAndRingsTheBellOnce() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
-    java.util.concurrent.atomic.AtomicInteger bells = new java.util.concurrent.atomic.AtomicInteger();
-    terminal.addVirtualTerminalListener(new com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener() {
+    AtomicInteger bells = new AtomicInteger();
+    terminal.addVirtualTerminalListener(new VirtualTerminalListener() {
       @Override
       public void onFlush() { }
 
@@ -720,13 +748,13 @@ class WaymarkUiTest {
       public void onClose() { }
 
       @Override
-      public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
+      public void onResized(Terminal t, TerminalSize size) { }
     });
     send("go");
     readApproval("Allow run_shell: touch approved.txt?");
     ctrl('t');
     String other = waitFor("ready · #0");
-    java.util.List<String> rows = other.lines().toList();
+    List<String> rows = other.lines().toList();
     assertThat(rows.get(0)).contains(" 1 go ? ");
     assertThat(rows.get(rows.size() - 1)).startsWith(" ? tab 1 awaits approval");
     assertThat(bells.get()).isEqualTo(1);
@@ -740,8 +768,8 @@ class WaymarkUiTest {
   void theBellCanBeTurnedOff() throws Exception {
     start(100, 30, ApprovalMode.ASK, TOUCH_THEN_DONE);
     ui.bellOnApproval(false);
-    java.util.concurrent.atomic.AtomicInteger bells = new java.util.concurrent.atomic.AtomicInteger();
-    terminal.addVirtualTerminalListener(new com.googlecode.lanterna.terminal.virtual.VirtualTerminalListener() {
+    AtomicInteger bells = new AtomicInteger();
+    terminal.addVirtualTerminalListener(new VirtualTerminalListener() {
       @Override
       public void onFlush() { }
 
@@ -754,7 +782,7 @@ class WaymarkUiTest {
       public void onClose() { }
 
       @Override
-      public void onResized(com.googlecode.lanterna.terminal.Terminal t, TerminalSize size) { }
+      public void onResized(Terminal t, TerminalSize size) { }
     });
     send("go");
     readApproval("Allow run_shell: touch approved.txt?");
@@ -764,9 +792,9 @@ class WaymarkUiTest {
   @Test
   void anEnterPressedAsTheApprovalAppearsAnswersNothing() throws Exception {
     start(100, 30, ApprovalMode.ASK, "{'responses':[]}");
-    ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(1, 0, "go"));
-    ui.inject(new dev.waymark.core.protocol.Event.ToolCallProposed(1,
-        new dev.waymark.core.protocol.ToolCallView("c1", "run_shell", "{\"command\":\"touch x\"}"), "touch x", "", true));
+    ui.inject(new Event.TurnStarted(1, 0, "go"));
+    ui.inject(new Event.ToolCallProposed(1,
+        new ToolCallView("c1", "run_shell", "{\"command\":\"touch x\"}"), "touch x", "", true));
     key(KeyType.Enter); // the second Enter of a hurried "send"
     String s = waitFor("read it, then press Enter again");
     assertThat(s).contains("Allow run_shell: touch x?", "› Allow once");
@@ -1098,8 +1126,8 @@ class WaymarkUiTest {
 
   @Test
   void editingKeysGoThroughTheKeyMapSoTheyCanBeRebound() throws Exception {
-    keyMap = KeyMap.defaults().withOverrides(java.util.Map.of("line-start", java.util.List.of("ctrl+x"), "kill-to-end",
-        java.util.List.of()));
+    keyMap = KeyMap.defaults().withOverrides(Map.of("line-start", List.of("ctrl+x"), "kill-to-end",
+        List.of()));
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     type("world");
     key(KeyType.Home); // no longer bound: nothing
@@ -1128,19 +1156,19 @@ class WaymarkUiTest {
   @Test
   void anApprovalAndAQueueOfSteeringInTheSmallestWindowLeaveTheTabBarAndTheAnswers() throws Exception {
     start(WaymarkUi.MIN_COLUMNS, WaymarkUi.MIN_ROWS, ApprovalMode.ASK, "{'responses':[]}");
-    ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(1, 0, "go"));
+    ui.inject(new Event.TurnStarted(1, 0, "go"));
     StringBuilder preview = new StringBuilder("--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1,30 @@\n");
     for (int i = 0; i < 30; i++) {
       preview.append("+line ").append(i).append('\n');
     }
-    ui.inject(new dev.waymark.core.protocol.Event.ToolCallProposed(1, new dev.waymark.core.protocol.ToolCallView("c1", "write_file", "{}"),
+    ui.inject(new Event.ToolCallProposed(1, new ToolCallView("c1", "write_file", "{}"),
         "write a.txt", preview.toString(), true));
     for (int i = 1; i <= 6; i++) {
-      ui.inject(new dev.waymark.core.protocol.Event.SteeringQueued(1, "steer number " + i));
+      ui.inject(new Event.SteeringQueued(1, "steer number " + i));
     }
     ui.drawNow();
     String s = screen();
-    java.util.List<String> rows = s.lines().toList();
+    List<String> rows = s.lines().toList();
     assertThat(rows.get(0)).as("the tab bar stays on top:\n" + s).startsWith(" 1 go").contains("waymark");
     assertThat(s).contains("Deny, and tell the model why…", "more queued");
   }
@@ -1149,14 +1177,14 @@ class WaymarkUiTest {
   void theRailCountsCheckpointsAboveAndBelowItsWindowAndFollowsTheView() throws Exception {
     start(80, 20, ApprovalMode.YOLO, "{'responses':[]}");
     for (int n = 1; n <= 60; n++) {
-      ui.inject(new dev.waymark.core.protocol.Event.TurnStarted(n, n - 1, "p" + n));
-      ui.inject(new dev.waymark.core.protocol.Event.TurnFinished(n, dev.waymark.core.protocol.TurnStatus.DONE,
-          java.util.Optional.empty()));
+      ui.inject(new Event.TurnStarted(n, n - 1, "p" + n));
+      ui.inject(new Event.TurnFinished(n, TurnStatus.DONE,
+          Optional.empty()));
     }
     ui.drawNow();
     String live = screen();
     assertThat(live.lines().skip(1).findFirst().orElseThrow().strip()).matches(".*\\+\\d+$");
-    ui.inject(new dev.waymark.core.protocol.Event.ViewMoved(3, false));
+    ui.inject(new Event.ViewMoved(3, false));
     ui.drawNow();
     String early = screen();
     assertThat(early).contains("Viewing checkpoint #3");

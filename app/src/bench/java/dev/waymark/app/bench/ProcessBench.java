@@ -2,6 +2,7 @@ package dev.waymark.app.bench;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -268,7 +269,7 @@ public final class ProcessBench {
   }
 
   /** Discards what the traced interface still draws while it ends. */
-  private static final class OutputStreamNull extends java.io.OutputStream {
+  private static final class OutputStreamNull extends OutputStream {
     static final OutputStreamNull INSTANCE = new OutputStreamNull();
 
     @Override

@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.store.GitIsolation;
 import java.io.IOException;
 import org.eclipse.jgit.errors.ConfigInvalidException;
 import org.eclipse.jgit.lib.Config;
+import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
 import org.eclipse.jgit.util.SystemReader;
 
@@ -41,8 +42,8 @@ public final class BenchAccess {
   }
 
   private static void check(String which, Config config) throws IOException, ConfigInvalidException {
-    if (config instanceof org.eclipse.jgit.storage.file.FileBasedConfig) {
-      org.eclipse.jgit.storage.file.FileBasedConfig file = (org.eclipse.jgit.storage.file.FileBasedConfig) config;
+    if (config instanceof FileBasedConfig) {
+      FileBasedConfig file = (FileBasedConfig) config;
       file.load();
       if (file.getFile() != null) {
         throw new IllegalStateException("JGit is not isolated: the " + which + " config is " + file.getFile());

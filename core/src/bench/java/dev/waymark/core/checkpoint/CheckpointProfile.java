@@ -6,6 +6,8 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,14 +54,14 @@ public final class CheckpointProfile {
   }
 
   private interface Io<T> {
-    T get() throws java.io.IOException;
+    T get() throws IOException;
   }
 
   private static <T> T io(Io<T> work) {
     try {
       return work.get();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -77,7 +79,7 @@ public final class CheckpointProfile {
           time("file: Files.write", () -> {
             try {
               return Files.write(project.resolve(path), content);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
               throw new IllegalStateException(e);
             }
           });

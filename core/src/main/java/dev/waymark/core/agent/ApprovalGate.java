@@ -17,10 +17,13 @@ import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolKind;
 import dev.waymark.core.tool.ToolResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -61,8 +64,8 @@ final class ApprovalGate {
   void allowForSession(ToolCall call) {
     try {
       permissions.add(new Permissions.Entry(Permissions.Scope.SESSION, false, suggest(call.name(), call.argumentsJson())));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e); // a session rule is written nowhere
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a session rule is written nowhere
     }
   }
 
@@ -75,7 +78,7 @@ final class ApprovalGate {
     try {
       JsonNode arguments = ToolArguments.parse(argumentsJson);
       command = tools.find(name).flatMap(tool -> tool.ruleSubject(arguments)).or(() -> shellCommand(name, arguments));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // no command to judge: the rule is the tool's, as for any other tool
     }
     return PermissionRule.suggest(tools.find(name).map(Tool::ruleName).orElse(name), command);
@@ -98,7 +101,7 @@ final class ApprovalGate {
     JsonNode arguments;
     try {
       arguments = ToolArguments.parse(call.argumentsJson());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return finish(state, call, ToolResult.error("Not run: the arguments of " + call.name()
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
@@ -222,7 +225,7 @@ final class ApprovalGate {
   private static List<String> changedSince(Map<String, FileChange> before, Turn turn) {
     Map<String, FileChange> after = changesByPath(turn);
     return after.keySet().stream()
-        .filter(path -> !java.util.Objects.equals(before.get(path), after.get(path))).sorted().toList();
+        .filter(path -> !Objects.equals(before.get(path), after.get(path))).sorted().toList();
   }
 
   private static Map<String, FileChange> changesByPath(Turn turn) {

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A tab's checkpoints laid out as a tree, the one layout every list uses (the interface's
@@ -36,7 +38,7 @@ public final class CheckpointOutline {
         roots.add(c);
       }
     }
-    java.util.Set<Integer> towardLive = new java.util.HashSet<>();
+    Set<Integer> towardLive = new HashSet<>();
     for (CheckpointSummary at = byNumber.get(live); at != null && towardLive.add(at.number());
         at = at.parent().isPresent() ? byNumber.get(at.parent().getAsInt()) : null) {
       // the live path, and the way to it from #0
@@ -68,7 +70,7 @@ public final class CheckpointOutline {
     return rows;
   }
 
-  private static State state(CheckpointSummary c, int live, java.util.Set<Integer> towardLive,
+  private static State state(CheckpointSummary c, int live, Set<Integer> towardLive,
       Map<Integer, CheckpointSummary> byNumber) {
     if (c.number() == live) {
       return State.LIVE;

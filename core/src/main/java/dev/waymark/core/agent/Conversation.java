@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * What a tab remembers besides its tree, by checkpoint: the messages of each turn, the draft left
@@ -23,7 +24,7 @@ final class Conversation {
   /** Opens the message of a checkpoint a restore or revert made: {@code [waymark: LABEL]}, then what the model is told. */
   static final String LABEL = TypedPrompt.LABEL;
 
-  private final java.util.function.Supplier<String> systemPromptSource;
+  private final Supplier<String> systemPromptSource;
   private volatile String systemPrompt; // made on first use: it reads the user's git status, off the opening thread
   private final Map<Integer, List<ChatMessage>> messages = new ConcurrentHashMap<>();
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
@@ -33,7 +34,7 @@ final class Conversation {
     this(() -> systemPrompt, memory);
   }
 
-  Conversation(java.util.function.Supplier<String> systemPrompt, TabSession.Memory memory) {
+  Conversation(Supplier<String> systemPrompt, TabSession.Memory memory) {
     this.systemPromptSource = systemPrompt;
     memory.messages().forEach((n, list) -> messages.put(n, new ArrayList<>(list)));
     drafts.putAll(memory.drafts());

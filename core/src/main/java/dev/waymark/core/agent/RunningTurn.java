@@ -1,7 +1,9 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -13,7 +15,7 @@ final class RunningTurn {
   final int checkpoint;
   final Cancellation cancellation = new Cancellation();
   int steps; // tool calls run in this turn; only the turn's thread touches it
-  java.util.Optional<dev.waymark.core.model.ChatResponse.Usage> usage = java.util.Optional.empty(); // the last call's; turn thread only
+  Optional<ChatResponse.Usage> usage = Optional.empty(); // the last call's; turn thread only
   volatile ToolCall pendingApproval;
   /** Whether this turn made a compaction (a /compact, or one of its own); the next turn may not make one by itself. */
   volatile boolean compacted;

@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import dev.waymark.core.model.ContextWindows;
 import dev.waymark.core.tool.ApprovalMode;
 import java.util.Map;
 import java.util.Objects;
@@ -72,7 +73,7 @@ public record SessionSettings(String model, ApprovalMode approval, boolean inter
    * name, else the known one for it; an unknown name has no window.
    */
   public SessionSettings withModel(String newModel) {
-    long window = dev.waymark.core.model.ContextWindows.of(newModel, contextWindows).orElse(0);
+    long window = ContextWindows.of(newModel, contextWindows).orElse(0);
     return new SessionSettings(newModel, approval, interactive, basePrompt, maxStepsPerTurn, window, compactPercent,
         contextWindows);
   }

@@ -1,19 +1,23 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -104,7 +108,7 @@ final class TabQueue {
       emit(new Event.Error(ErrorKinds.of(e), e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("{} failed", command.name(), e);
-      emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.INTERNAL, command.name() + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
+      emit(new Event.Error(ErrorKind.INTERNAL, command.name() + " failed: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
     } finally {
       try {
         if (touchesTree && !turnRunning) {
@@ -112,7 +116,7 @@ final class TabQueue {
         }
       } catch (RuntimeException e) {
         LOG.error("the tab's snapshot could not be taken after {}", command.name(), e);
-        emit(new Event.Error(dev.waymark.core.protocol.ErrorKind.STORE_IO, "The tab could not be read after " + command.name() + ": " + e.getMessage()));
+        emit(new Event.Error(ErrorKind.STORE_IO, "The tab could not be read after " + command.name() + ": " + e.getMessage()));
       }
       flush();
     }
@@ -174,7 +178,7 @@ final class TabQueue {
   void emit(Event event) {
     if (buffered != null && onQueueThread()) {
       buffered.add(event instanceof Event.Error error && error.submission().isEmpty() && running != 0
-          ? new Event.Error(error.kind(), error.message(), java.util.OptionalLong.of(running)) // the command that failed
+          ? new Event.Error(error.kind(), error.message(), OptionalLong.of(running)) // the command that failed
           : event);
       return;
     }
@@ -206,7 +210,7 @@ final class TabQueue {
   boolean close() {
     try {
       idle().get(10, TimeUnit.SECONDS);
-    } catch (RejectedExecutionException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (RejectedExecutionException | ExecutionException | TimeoutException e) {
       LOG.debug("closing a tab without waiting for its queue", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,10 +1,10 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.hook.HookVerdict;
-import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
+import dev.waymark.core.hook.HookVerdict;
+import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ToolCall;

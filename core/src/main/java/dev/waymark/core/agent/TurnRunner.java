@@ -1,5 +1,6 @@
 package dev.waymark.core.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
@@ -13,14 +14,20 @@ import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
+import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,18 +43,18 @@ final class TurnRunner {
   private static final int COMPACT_RESULT_CHARS = 2000;
 
   private final CheckpointTree tree;
-  private final java.nio.file.Path projectRoot;
+  private final Path projectRoot;
   private final ChatModel model;
   private final Toolset tools;
-  private final java.util.function.Supplier<SessionSettings> settings;
+  private final Supplier<SessionSettings> settings;
   private final Conversation conversation;
   private final SteeringQueue steering;
   private final ApprovalGate gate;
   private final Consumer<Event> emit;
   private final TabHooks hooks;
 
-  TurnRunner(CheckpointTree tree, java.nio.file.Path projectRoot, ChatModel model, Toolset tools,
-      java.util.function.Supplier<SessionSettings> settings, Conversation conversation, SteeringQueue steering,
+  TurnRunner(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
+      Supplier<SessionSettings> settings, Conversation conversation, SteeringQueue steering,
       ApprovalGate gate, Consumer<Event> emit, TabHooks hooks) {
     this.hooks = hooks;
     this.tree = tree;
@@ -232,7 +239,7 @@ final class TurnRunner {
         continue; // a steer came in during this last call: it goes to the model now
       }
       boolean limitReached = false;
-      java.util.Map<String, java.util.concurrent.CompletableFuture<ChatMessage.ToolResult>> early =
+      Map<String, CompletableFuture<ChatMessage.ToolResult>> early =
           ConcurrentCalls.start(calls, tools, settings.get().maxStepsPerTurn() - state.steps, state,
               call -> gate.run(call, turn, state, false));
       for (ToolCall call : calls) {
@@ -327,9 +334,9 @@ final class TurnRunner {
     }
     String path;
     try {
-      com.fasterxml.jackson.databind.JsonNode arguments = dev.waymark.core.model.ToolArguments.parse(call.argumentsJson());
+      JsonNode arguments = ToolArguments.parse(call.argumentsJson());
       path = arguments.path("path").asText("");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return result;
     }
     List<InstructionFiles.Instructions> found = InstructionFiles.along(projectRoot, path);

@@ -1,10 +1,10 @@
 package dev.waymark.core.agent;
 
-import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.context.Mentions;
 import dev.waymark.core.context.PromptImages;
+import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.layer.View;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;

@@ -1,8 +1,8 @@
 package dev.waymark.core.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.waymark.core.bisect;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.layer.LayerSupport;
+import dev.waymark.core.layer.ScratchLayer;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ public final class Bisection {
     if (unsuitable.isPresent()) {
       throw new Unavailable("bisect needs a copy-on-write layer of the project, and " + unsuitable.get());
     }
-    dev.waymark.core.layer.ScratchLayer.sweep(setup.scratchRoot());
+    ScratchLayer.sweep(setup.scratchRoot());
     LayerSupport support = LayerSupport.detectOnce(setup.scratchRoot(), sandbox.bwrap().orElseThrow(),
         setup.environment().getOrDefault("PATH", System.getenv("PATH")));
     if (!support.available()) {
@@ -106,7 +107,7 @@ public final class Bisection {
   }
 
   /** Makes the layer of checkpoint {@code number} of {@code tree} and hands it over (the bench times this). */
-  public dev.waymark.core.layer.ScratchLayer prepare(CheckpointTree.Snapshot tree, int number) throws IOException {
+  public ScratchLayer prepare(CheckpointTree.Snapshot tree, int number) throws IOException {
     return new CandidateRun(setup, layers, new CandidateFiles(tree), "true").prepare(number);
   }
 

@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
@@ -149,7 +150,7 @@ public final class CheckpointComparison {
 
   private static String modeLine(FileVersion v) {
     return v.hasMode() && v.kind() != FileKind.SYMLINK
-        ? "100" + dev.waymark.core.checkpoint.lib.FileModes.octal(v.mode()).substring(1)
+        ? "100" + FileModes.octal(v.mode()).substring(1)
         : v.kind().gitMode().toString();
   }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.diff.EditList;
@@ -36,7 +37,7 @@ final class CheckpointDiffs {
     List<CheckpointDiff.FileDiff> diffs = new ArrayList<>();
     try {
       // as a restore sees the project: what lies behind a linked directory is not its file
-      java.util.Set<String> linked = parts.workTree().linkedDirectories(wanted.keySet());
+      Set<String> linked = parts.workTree().linkedDirectories(wanted.keySet());
       for (var entry : wanted.entrySet()) {
         String path = entry.getKey();
         FileVersion version = entry.getValue();

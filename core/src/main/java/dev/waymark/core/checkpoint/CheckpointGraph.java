@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * The shape of one tab's checkpoints, in memory only: the nodes and their parents, the live
@@ -375,7 +376,7 @@ final class CheckpointGraph {
     /** Its file changes are gone from the store: no restore may cross it. */
     boolean lost;
     /** Where the writer keeps it: its commit and tag (values only; the graph never acts on them). */
-    org.eclipse.jgit.lib.ObjectId commit;
+    ObjectId commit;
     String tag;
 
     Node(int number, Node parent, CheckpointStatus status, Instant created) {

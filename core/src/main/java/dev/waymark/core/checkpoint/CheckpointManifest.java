@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +50,7 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
   CheckpointManifest {
     path = List.copyOf(path);
     changes = List.copyOf(changes);
-    files = java.util.Collections.unmodifiableMap(new TreeMap<>(files));
+    files = Collections.unmodifiableMap(new TreeMap<>(files));
   }
 
   static CheckpointManifest ofCheckpoint(String tab, int checkpoint, int parent, List<Integer> path,

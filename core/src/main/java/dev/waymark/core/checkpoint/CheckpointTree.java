@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.FileRestore;
 import dev.waymark.core.checkpoint.shell.TabHistory;
+import dev.waymark.core.checkpoint.shell.ViewLanding;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.util.function.Function;
 import org.eclipse.jgit.lib.ObjectId;
 

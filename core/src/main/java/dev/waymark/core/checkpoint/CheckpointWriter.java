@@ -7,11 +7,15 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -184,7 +188,7 @@ final class CheckpointWriter {
 
   /** Commits {@code versions} under {@code folder} with a manifest naming them, tagged {@code rescued/<number>-<time>}. */
   private String tagRescued(Map<String, FileVersion> versions, String folder, int number,
-      java.util.function.Consumer<ObjectNode> moreManifest, String why) {
+      Consumer<ObjectNode> moreManifest, String why) {
     List<ShadowRepository.TreeEntry> entries = new ArrayList<>();
     ObjectNode manifest = JSON.createObjectNode();
     manifest.put("format", 1);
@@ -213,8 +217,8 @@ final class CheckpointWriter {
    * A rescued tag's name: the checkpoint that was live and when, readable and valid in a ref
    * ({@code 4-2026-11-26T19.02.11Z}).
    */
-  static String rescueName(int liveNumber, java.time.Instant at) {
-    return liveNumber + "-" + java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH.mm.ss'Z'")
-        .withZone(java.time.ZoneOffset.UTC).format(at);
+  static String rescueName(int liveNumber, Instant at) {
+    return liveNumber + "-" + DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH.mm.ss'Z'")
+        .withZone(ZoneOffset.UTC).format(at);
   }
 }

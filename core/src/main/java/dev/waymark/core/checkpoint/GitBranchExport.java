@@ -4,13 +4,18 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.IntFunction;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
@@ -18,6 +23,7 @@ import org.eclipse.jgit.dircache.DirCacheEditor;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -28,6 +34,9 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.EmptyTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * Writes a path of a tab's checkpoints as commits on a new branch of the user's own repository:
@@ -176,7 +185,7 @@ public final class GitBranchExport {
   }
 
   private static Map<String, FileVersion> afters(Checkpoint c) {
-    Map<String, FileVersion> afters = new java.util.TreeMap<>();
+    Map<String, FileVersion> afters = new TreeMap<>();
     for (FileChange change : c.changes()) {
       afters.put(change.path(), change.after());
     }
@@ -206,7 +215,7 @@ public final class GitBranchExport {
   private String prefix(Repository repo) throws IOException {
     Path top = repo.getWorkTree().toPath().toRealPath();
     Path here = project.toRealPath();
-    String relative = top.relativize(here).toString().replace(java.io.File.separatorChar, '/');
+    String relative = top.relativize(here).toString().replace(File.separatorChar, '/');
     return relative.isEmpty() ? "" : relative + "/";
   }
 
@@ -218,7 +227,7 @@ public final class GitBranchExport {
     private final String prefix;
     private final GitIgnores ignores;
     /** Files a checkpoint wrote that git ignores and HEAD does not track: build output, a .env, never committed. */
-    private final java.util.Set<String> ignored = new java.util.TreeSet<>();
+    private final Set<String> ignored = new TreeSet<>();
 
     Writer(Repository repo, ObjectInserter inserter, DirCache tree, String prefix, GitIgnores ignores) {
       this.repo = repo;
@@ -251,7 +260,7 @@ public final class GitBranchExport {
           continue;
         }
         ObjectId blob = inserter.insert(Constants.OBJ_BLOB, shadow.read(version.blob()));
-        org.eclipse.jgit.lib.FileMode mode = gitMode(version);
+        FileMode mode = gitMode(version);
         if (now != null && now.getObjectId().equals(blob) && now.getFileMode().equals(mode)) {
           continue;
         }
@@ -268,7 +277,7 @@ public final class GitBranchExport {
       return changed;
     }
 
-    ObjectId commit(ObjectId parent, String message, java.time.Instant when) throws IOException {
+    ObjectId commit(ObjectId parent, String message, Instant when) throws IOException {
       PersonIdent who = new PersonIdent(repo);
       CommitBuilder commit = new CommitBuilder();
       commit.setTreeId(tree.writeTree(inserter));
@@ -284,16 +293,16 @@ public final class GitBranchExport {
     /** How many paths differ between HEAD's tree and the one built (for a squashed commit's count). */
     int changedSince(ObjectId head, RevWalk walk) throws IOException {
       ObjectId built = tree.writeTree(inserter);
-      try (org.eclipse.jgit.treewalk.TreeWalk diff = new org.eclipse.jgit.treewalk.TreeWalk(walk.getObjectReader())) {
+      try (TreeWalk diff = new TreeWalk(walk.getObjectReader())) {
         diff.setRecursive(true);
         if (head == null) {
-          diff.addTree(new org.eclipse.jgit.treewalk.EmptyTreeIterator());
+          diff.addTree(new EmptyTreeIterator());
         } else {
           RevCommit commit = walk.parseCommit(head);
           diff.addTree(commit.getTree());
         }
         diff.addTree(built);
-        diff.setFilter(org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF);
+        diff.setFilter(TreeFilter.ANY_DIFF);
         int n = 0;
         while (diff.next()) {
           n++;
@@ -303,12 +312,12 @@ public final class GitBranchExport {
     }
   }
 
-  private static org.eclipse.jgit.lib.FileMode gitMode(FileVersion version) {
+  private static FileMode gitMode(FileVersion version) {
     return switch (version.kind()) {
-      case EXECUTABLE -> org.eclipse.jgit.lib.FileMode.EXECUTABLE_FILE;
-      case SYMLINK -> org.eclipse.jgit.lib.FileMode.SYMLINK;
-      default -> version.hasMode() && (version.mode() & 0100) != 0 ? org.eclipse.jgit.lib.FileMode.EXECUTABLE_FILE
-          : org.eclipse.jgit.lib.FileMode.REGULAR_FILE;
+      case EXECUTABLE -> FileMode.EXECUTABLE_FILE;
+      case SYMLINK -> FileMode.SYMLINK;
+      default -> version.hasMode() && (version.mode() & 0100) != 0 ? FileMode.EXECUTABLE_FILE
+          : FileMode.REGULAR_FILE;
     };
   }
 }

@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.Counted;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,7 +74,7 @@ public record RestoreResult(
     List<String> deletedByForce = conflicts.stream().filter(deleted::contains).toList();
     long put = written.stream().filter(p -> !deleted.contains(p) && !conflicts.contains(p)).count();
     long gone = deleted.stream().filter(p -> !conflicts.contains(p)).count();
-    java.util.List<String> parts = new java.util.ArrayList<>();
+    List<String> parts = new ArrayList<>();
     if (put > 0) {
       parts.add(put + (put == 1 ? " file written" : " files written"));
     }

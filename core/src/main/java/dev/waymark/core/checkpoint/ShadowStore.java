@@ -25,14 +25,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -179,7 +188,7 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /** The bytes of a blob a checkpoint names (a bisect reads them off the tab's thread; JGit's reads are thread-safe). */
-  public byte[] readBlob(org.eclipse.jgit.lib.ObjectId blob) throws IOException {
+  public byte[] readBlob(ObjectId blob) throws IOException {
     return parts.repo().read(blob);
   }
 
@@ -300,7 +309,7 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /** The process that holds {@code tabId} if another one does (-1: it has not said which); see {@link TabCopies}. */
-  public java.util.OptionalLong heldElsewhere(String tabId) {
+  public OptionalLong heldElsewhere(String tabId) {
     checkTabId(tabId);
     return parts.tabLocks().heldElsewhere(tabId);
   }
@@ -328,7 +337,7 @@ public final class ShadowStore implements AutoCloseable {
    * another process holds is in use, and then nothing is deleted ({@link CheckpointException}).
    * gc reclaims the space later.
    */
-  public void deleteTabs(java.util.Collection<String> tabIds) {
+  public void deleteTabs(Collection<String> tabIds) {
     tabIds.forEach(ShadowStore::checkTabId);
     List<String> claimed = new ArrayList<>();
     try {
@@ -350,7 +359,7 @@ public final class ShadowStore implements AutoCloseable {
 
   /** Packs refs and objects now, dropping unreachable objects older than two weeks. */
   public void collectGarbage() {
-    parts.repo().gc(parts.clock().instant().minus(java.time.Duration.ofDays(14)));
+    parts.repo().gc(parts.clock().instant().minus(Duration.ofDays(14)));
     // The tracker's blobs are unreachable until a turn records them: gc may have dropped some.
     parts.changeTracker().forget();
   }
@@ -364,24 +373,24 @@ public final class ShadowStore implements AutoCloseable {
    * calls are captured by comparison. The layer probe runs on the background thread too, so the caller
    * (the interface's first frame) never waits for it.
    */
-  public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize, Optional<Path> bwrap,
+  public CompletableFuture<Void> prepareShellCapture(long maxFileSize, Optional<Path> bwrap,
       boolean mcpConfigured) {
     return prepareInBackground(maxFileSize, () -> mcpConfigured || parts.layers().unavailable(bwrap).isPresent());
   }
 
   /** Takes the comparison capture's scan in the background whatever the commands' capture (tests, benches). */
-  public java.util.concurrent.CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
+  public CompletableFuture<Void> prepareShellCapture(long maxFileSize) {
     return prepareInBackground(maxFileSize, () -> true);
   }
 
   /** Whether a prepare still decides if a scan is needed (probing for layers); done when none does. */
-  private volatile java.util.concurrent.CompletableFuture<Void> deciding =
-      java.util.concurrent.CompletableFuture.completedFuture(null);
+  private volatile CompletableFuture<Void> deciding =
+      CompletableFuture.completedFuture(null);
 
-  private java.util.concurrent.CompletableFuture<Void> prepareInBackground(long maxFileSize,
-      java.util.function.BooleanSupplier needed) {
-    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-    java.util.concurrent.CompletableFuture<Void> decided = new java.util.concurrent.CompletableFuture<>();
+  private CompletableFuture<Void> prepareInBackground(long maxFileSize,
+      BooleanSupplier needed) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletableFuture<Void> decided = new CompletableFuture<>();
     deciding = decided;
     Thread thread = new Thread(() -> {
       try {
@@ -457,7 +466,7 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /** For tests: how long the store must be idle before it packs. */
-  void maintenanceQuietPeriod(java.time.Duration quiet) {
+  void maintenanceQuietPeriod(Duration quiet) {
     parts.maintenance().quietPeriod(quiet);
   }
 
@@ -466,8 +475,8 @@ public final class ShadowStore implements AutoCloseable {
     parts.maintenance().close();
     try {
       // the layer probe writes in the store: it ends before the store does (a scan it started is stopped below)
-      deciding.get(30, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      deciding.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
       LOG.warn("the layer probe did not end before the store closed", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

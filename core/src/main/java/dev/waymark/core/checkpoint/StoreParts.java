@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.shell.Captures;
 import dev.waymark.core.checkpoint.shell.CommandJobs;
@@ -11,11 +12,11 @@ import dev.waymark.core.checkpoint.store.ProjectLock;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.checkpoint.store.TabLocks;
 import dev.waymark.core.checkpoint.store.TabMoves;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Consumer;
-import dev.waymark.core.checkpoint.restore.RestoreRecovery;
 
 /**
  * What one project's store is made of, wired once by {@link ShadowStore#open} and handed to the
@@ -66,7 +67,7 @@ record StoreParts(Path project, ShadowRepository repo, WorkTree workTree, Projec
       return this;
     }
     Path journal = viewDir.resolve("restore-journal.json");
-    if (java.nio.file.Files.exists(journal)) {
+    if (Files.exists(journal)) {
       lock.run(() -> RestoreRecovery.rollBack(journal, inView.get(), repo, clock));
     }
     return new StoreParts(project, repo, inView.get(), lock, clock, retention, journal, writeLog, changeTracker, layers,

@@ -12,11 +12,13 @@ import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.TabHistory;
 import dev.waymark.core.checkpoint.shell.TabRecords;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.slf4j.LoggerFactory;
 
 /**
  * The running checkpoint of a turn: every change the turn makes to a file is recorded here, with
@@ -67,7 +69,7 @@ public final class Turn implements TabRecords {
 
   /** Records changes whose versions are all stored; returns, by path, why one was refused. */
   @Override
-  public java.util.Map<String, String> recordStoredChanges(List<FileChange> changes) {
+  public Map<String, String> recordStoredChanges(List<FileChange> changes) {
     return tree.recorder().recordStored(node, changes);
   }
 
@@ -122,8 +124,8 @@ public final class Turn implements TabRecords {
    * comparing the project before and after it. Hand the capture to
    * {@link #snapshotWorkTree(CommandCapture, long, CommandMark)}.
    */
-  public ShellCapture shellCapture(Optional<java.nio.file.Path> bwrap) {
-    Optional<java.nio.file.Path> view = tree.viewDirectory();
+  public ShellCapture shellCapture(Optional<Path> bwrap) {
+    Optional<Path> view = tree.viewDirectory();
     if (view.isPresent()) { // an isolated tab's commands run in its view, or not at all
       return new ShellCapture(tree.parts().layers().inView(view.get(), bwrap), Optional.empty());
     }
@@ -136,8 +138,8 @@ public final class Turn implements TabRecords {
    * in its view mounted read-only by {@code bwrap}, so that it sees the tab's files; as it is in a
    * normal tab. A view that cannot be mounted is a {@code CheckpointException}.
    */
-  public UnaryOperator<List<String>> readOnlyEntry(Optional<java.nio.file.Path> bwrap) {
-    Optional<java.nio.file.Path> view = tree.viewDirectory();
+  public UnaryOperator<List<String>> readOnlyEntry(Optional<Path> bwrap) {
+    Optional<Path> view = tree.viewDirectory();
     return view.isEmpty() ? UnaryOperator.identity() : tree.parts().layers().inView(view.get(), bwrap)::enterReadOnly;
   }
 
@@ -158,12 +160,12 @@ public final class Turn implements TabRecords {
   }
 
   /** Where the isolated tab's view is kept; empty when the tab works on the project itself. */
-  public Optional<java.nio.file.Path> viewDirectory() {
+  public Optional<Path> viewDirectory() {
     return tree.viewDirectory();
   }
 
   /** Where {@code path} (project-relative) is on disk. */
-  public java.nio.file.Path projectFile(String path) {
+  public Path projectFile(String path) {
     return tree.projectRoot().resolve(WorkTree.checkPath(path));
   }
 
@@ -221,7 +223,7 @@ public final class Turn implements TabRecords {
       tree.parts().captures().settleAsTurnEnds(this); // what commands' background processes changed
     } catch (CheckpointException e) {
       // the turn still ends; what background processes changed stays unrecorded and is logged
-      org.slf4j.LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);
+      LoggerFactory.getLogger(Turn.class).warn("could not record what background processes changed", e);
     }
     return tree.finish(node, status);
   }

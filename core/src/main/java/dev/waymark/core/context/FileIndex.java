@@ -9,8 +9,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +30,7 @@ public final class FileIndex {
 
   private final Path root;
   private final AtomicBoolean walking = new AtomicBoolean();
-  private final java.util.concurrent.atomic.AtomicInteger walks = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger walks = new AtomicInteger();
   private volatile Runnable whenWalked = () -> { };
   private volatile Snapshot snapshot = new Snapshot(new String[0], new String[0], false, false);
 
@@ -144,7 +146,7 @@ public final class FileIndex {
     // the best `limit` kept in a heap whose root is the worst of them: no sort of every match
     Comparator<Scored> better = Comparator.comparingInt(Scored::score).thenComparing(x -> -x.path().length())
         .thenComparing(Scored::path, Comparator.reverseOrder());
-    java.util.PriorityQueue<Scored> best = new java.util.PriorityQueue<>(limit + 1, better);
+    PriorityQueue<Scored> best = new PriorityQueue<>(limit + 1, better);
     for (int i = 0; i < s.paths().length; i++) {
       int score = score(s.lower()[i], q);
       if (score == Integer.MIN_VALUE) {

@@ -8,6 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The project's instruction files, {@code AGENTS.md} and {@code CLAUDE.md} (the names Codex and
@@ -107,7 +108,7 @@ public final class InstructionFiles {
     return false;
   }
 
-  private static java.util.Optional<String> read(Path file) {
+  private static Optional<String> read(Path file) {
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       byte[] bytes = in.readNBytes(MAX_CHARS * 4 + 1); // enough for MAX_CHARS characters of any UTF-8
       String text = new String(bytes, StandardCharsets.UTF_8);
@@ -116,9 +117,9 @@ public final class InstructionFiles {
         text = text.substring(0, MAX_CHARS);
       }
       text = text.strip();
-      return java.util.Optional.of(cut ? text + "\n[" + file.getFileName() + " cut at " + MAX_CHARS + " characters]" : text);
+      return Optional.of(cut ? text + "\n[" + file.getFileName() + " cut at " + MAX_CHARS + " characters]" : text);
     } catch (IOException | RuntimeException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

@@ -1,8 +1,10 @@
 package dev.waymark.core.context;
 
 import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.layer.View;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +12,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import dev.waymark.core.layer.View;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -147,7 +150,7 @@ public final class Mentions {
       String content;
       try {
         content = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
       } catch (CharacterCodingException e) {
         if (bytes.length < MAX_FILE_CHARS * 4 || content(bytes).indexOf('\0') >= 0) {
           return "--- @" + path + ": a binary file (" + size + " bytes), not attached ---";
@@ -178,8 +181,8 @@ public final class Mentions {
   private static DirectoryStream<Path> emptyStream() {
     return new DirectoryStream<>() {
       @Override
-      public java.util.Iterator<Path> iterator() {
-        return java.util.Collections.emptyIterator();
+      public Iterator<Path> iterator() {
+        return Collections.emptyIterator();
       }
 
       @Override

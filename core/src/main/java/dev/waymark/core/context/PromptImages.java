@@ -3,8 +3,8 @@ package dev.waymark.core.context;
 import dev.waymark.core.model.ChatMessage;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -46,7 +46,7 @@ public final class PromptImages {
       if (written.startsWith("~/") && home != null) {
         file = Path.of(home, written.substring(2));
       } else if (written.startsWith("file://")) {
-        file = Path.of(java.net.URI.create(written.replace(" ", "%20")));
+        file = Path.of(URI.create(written.replace(" ", "%20")));
       } else if (Path.of(written).isAbsolute()) {
         file = Path.of(written);
       } else {

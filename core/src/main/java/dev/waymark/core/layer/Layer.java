@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -88,7 +90,7 @@ public final class Layer {
   }
 
   private static long processStart(ProcessHandle process) {
-    return process.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
   }
 
   /**
@@ -124,7 +126,7 @@ public final class Layer {
       return changed.compareTo(started) > 0;
     } catch (NoSuchFileException missing) {
       return false;
-    } catch (java.nio.file.FileSystemException e) {
+    } catch (FileSystemException e) {
       if (e.getReason() != null && e.getReason().contains("Not a directory")) {
         return false;
       }

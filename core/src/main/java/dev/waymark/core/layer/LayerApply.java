@@ -8,13 +8,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applies a layer's changes to its project. Deletions first (deepest first), then directories
@@ -115,7 +118,7 @@ public final class LayerApply {
    * only what changed since: by path, the upper entry as it was applied (or clashed).
    */
   public static final class SoFar {
-    private final Map<String, String> stamps = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> stamps = new ConcurrentHashMap<>();
 
     boolean unchanged(String path, String stamp) {
       return stamp.equals(stamps.get(path));
@@ -279,7 +282,7 @@ public final class LayerApply {
     }
     tell(dirs, recorder, clashes, deletions, files);
     if (!keepUpper) { // from here a kill is finished from the plan: the upper directory no longer tells what was made
-      java.util.Map<String, Path> mergedFiles = new java.util.HashMap<>();
+      Map<String, Path> mergedFiles = new HashMap<>();
       files.stream().filter(f -> !f.after().equals(layer.upper().resolve(f.path())))
           .forEach(f -> mergedFiles.put(f.path(), f.after()));
       ApplyPlan.write(layer, changes, mergedFiles, clashes);
@@ -422,7 +425,7 @@ public final class LayerApply {
   private static boolean sameAsBase(Bases bases, String path, Path after) throws IOException {
     Optional<byte[]> base = bases.base(path);
     return base.isPresent() && Files.size(after) == base.get().length
-        && java.util.Arrays.equals(base.get(), Files.readAllBytes(after));
+        && Arrays.equals(base.get(), Files.readAllBytes(after));
   }
 
   private static Optional<Path> merged(Layer layer, LayerChange change, Path target, Bases bases, Merge merge)

@@ -1,5 +1,6 @@
 package dev.waymark.core.layer;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -25,7 +26,7 @@ public record LayerChanges(List<LayerChange> changes, List<String> unsupported, 
    * the directory it is in (UTF-8: an entry below one that is not is part of that one), by which it
    * is reached without a link.
    */
-  public record Unnamed(String shown, java.nio.file.Path source, java.nio.file.Path target, String directory) {}
+  public record Unnamed(String shown, Path source, Path target, String directory) {}
 
   public boolean isEmpty() {
     return changes.isEmpty() && unsupported.isEmpty() && unnamed.isEmpty();

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -164,8 +165,8 @@ final class LayerFiles {
       return;
     }
     try {
-      Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-          java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
     } catch (UnsupportedOperationException notPosix) {
       Files.createDirectories(dir);
     }

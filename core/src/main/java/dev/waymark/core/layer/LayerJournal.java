@@ -6,6 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,7 @@ public final class LayerJournal {
    * apply), whose owner {@code owned} accepts: the caller applies what each still holds, records it,
    * and deletes it.
    */
-  public List<Layer> leftBehind(java.util.function.Predicate<String> owned) {
+  public List<Layer> leftBehind(Predicate<String> owned) {
     List<Layer> found = new ArrayList<>();
     try (Stream<Path> dirs = Files.list(root)) {
       for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {

@@ -3,8 +3,10 @@ package dev.waymark.core.layer;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -65,7 +67,7 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
       Process process = new ProcessBuilder(argv).redirectErrorStream(true).redirectInput(new File("/dev/null")).start();
       String output;
       try (var in = process.getInputStream()) {
-        output = new String(in.readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8).trim();
+        output = new String(in.readNBytes(4096), StandardCharsets.UTF_8).trim();
       }
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly();
@@ -115,7 +117,7 @@ public record LayerSupport(Optional<Path> unshare, Optional<Path> mount, String 
       try {
         Path temp = Files.createTempFile(layersRoot, PROBED, ".tmp");
         Files.writeString(temp, key);
-        Files.move(temp, note, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(temp, note, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
         // the next process probes again
       }

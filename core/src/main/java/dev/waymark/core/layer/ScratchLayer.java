@@ -1,9 +1,14 @@
 package dev.waymark.core.layer;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +128,7 @@ public final class ScratchLayer implements AutoCloseable {
       }
       try {
         Files.createLink(whiteout, template);
-      } catch (java.nio.file.FileSystemException tooManyLinks) {
+      } catch (FileSystemException tooManyLinks) {
         template = template(dir.getParent(), true);
         Files.createLink(whiteout, template);
       }
@@ -152,16 +157,16 @@ public final class ScratchLayer implements AutoCloseable {
     Path template = root.resolve(TEMPLATE);
     if (!renew && Files.exists(template, LinkOption.NOFOLLOW_LINKS)) {
       if (!UpperReader.whiteout(template, Files.readAttributes(template,
-          java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS))) {
+          BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS))) {
         throw new IOException(template + " is not a whiteout (a character device 0:0)");
       }
       return template;
     }
     Path made = root.resolve(TEMPLATE + "." + ProcessHandle.current().pid() + "." + System.nanoTime());
     Process process = new ProcessBuilder("mknod", made.toString(), "c", "0", "0").redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     try {
-      String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
         process.destroyForcibly();
         throw new IOException("could not make a whiteout with mknod: " + output.strip());
@@ -171,7 +176,7 @@ public final class ScratchLayer implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while making a whiteout", e);
     }
-    Files.move(made, template, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(made, template, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     return template;
   }
 

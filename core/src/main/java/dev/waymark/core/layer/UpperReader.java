@@ -3,6 +3,7 @@ package dev.waymark.core.layer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -10,9 +11,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -80,13 +83,13 @@ public final class UpperReader {
   private static void readDirectory(Path upper, Path lower, String dir, boolean lowerHidden, Set<String> mountPoints,
       List<LayerChange> changes, List<String> unsupported, List<LayerChanges.Unnamed> unnamed) throws IOException {
     Path upperDir = dir.isEmpty() ? upper : upper.resolve(dir);
-    Map<String, Path> notUtf8 = new java.util.TreeMap<>();
+    Map<String, Path> notUtf8 = new TreeMap<>();
     List<String> upperNames = namesApart(upperDir, notUtf8);
     notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(dir.isEmpty() ? name : dir + "/" + name, entry,
         lower.resolve(upper.relativize(entry)), dir)));
     // what the lower holds here, listed once: a new directory's thousands of files need no stat below
     Set<String> lowerNames = Files.isDirectory(dir.isEmpty() ? lower : lower.resolve(dir), LinkOption.NOFOLLOW_LINKS)
-        ? new java.util.HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
+        ? new HashSet<>(names(dir.isEmpty() ? lower : lower.resolve(dir))) : Set.of();
     for (String name : upperNames) {
       String path = dir.isEmpty() ? name : dir + "/" + name;
       Path up = upperDir.resolve(name);
@@ -147,7 +150,7 @@ public final class UpperReader {
       List<LayerChange> changes, List<LayerChanges.Unnamed> unnamed) throws IOException {
     if (attributes != null && attributes.isDirectory()) {
       Path dir = lower.resolve(path);
-      Map<String, Path> notUtf8 = new java.util.TreeMap<>();
+      Map<String, Path> notUtf8 = new TreeMap<>();
       List<String> names = namesApart(dir, notUtf8);
       // deleted before the directory is
       notUtf8.forEach((name, entry) -> unnamed.add(new LayerChanges.Unnamed(path + "/" + name, null, entry, path)));
@@ -174,7 +177,7 @@ public final class UpperReader {
       return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException missing) {
       return null;
-    } catch (java.nio.file.FileSystemException notADirectory) {
+    } catch (FileSystemException notADirectory) {
       if (notADirectory.getReason() != null && notADirectory.getReason().contains("Not a directory")) {
         return null; // below a file the command replaced by a directory
       }

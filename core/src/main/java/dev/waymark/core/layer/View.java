@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -202,7 +203,7 @@ public final class View {
       lowerHidden = lowerHidden || UpperReader.opaque(up);
       if (lowerHidden) {
         // below an opaque directory only the upper counts: the rest of the way must be there
-        Path rest = up.resolve(String.join("/", java.util.Arrays.copyOfRange(segments, i + 1, segments.length)));
+        Path rest = up.resolve(String.join("/", Arrays.copyOfRange(segments, i + 1, segments.length)));
         return locateBelowOpaque(rest);
       }
     }

@@ -1,6 +1,7 @@
 package dev.waymark.core.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.tool.ToolResult;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,7 +53,7 @@ interface McpConnection extends AutoCloseable {
    * stdio server's processes carry {@code mark}, so that they can be stopped even while it starts.
    */
   interface Factory {
-    McpConnection connect(McpServerConfig config, Environment environment, dev.waymark.core.checkpoint.shell.CommandMark mark)
+    McpConnection connect(McpServerConfig config, Environment environment, CommandMark mark)
         throws McpFailure;
   }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * One configured MCP server: a program spoken to over stdio ({@code command}, {@code args},
@@ -56,7 +57,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
   /** How the server is reached, for listings: the command line, or the URL without its query (which may hold a key). */
   public String where() {
     if (stdio()) {
-      return String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of(command), args.stream()).toList());
+      return String.join(" ", Stream.concat(Stream.of(command), args.stream()).toList());
     }
     int query = url.indexOf('?');
     return query < 0 ? url : url.substring(0, query) + "?…";

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -192,7 +193,7 @@ public final class AnthropicChatModel implements ChatModel {
 
   /** The output limit asked for when none is configured: Claude 3 models refuse more than 4096. */
   public static int defaultMaxTokens(String model) {
-    String m = model.toLowerCase(java.util.Locale.ROOT);
+    String m = model.toLowerCase(Locale.ROOT);
     boolean claude3 = m.startsWith("claude-3-") && !m.startsWith("claude-3-5") && !m.startsWith("claude-3-7");
     return claude3 ? CLAUDE_3_MAX_TOKENS : DEFAULT_MAX_TOKENS;
   }

@@ -3,8 +3,10 @@ package dev.waymark.core.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -44,9 +46,9 @@ final class AnthropicStream {
   }
 
   ChatResponse read(InputStream in, String contentType) throws IOException {
-    if (contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    if (contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
       // the API streams what it was asked to stream; a JSON answer comes from something else
-      String body = new String(in.readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
+      String body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
       throw transport.wrongServer().notTheApi(null, "JSON instead of an event stream (" + HttpFailures.excerpt(body) + ")");
     }
     SseReader sse = new SseReader(in);

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -54,7 +55,7 @@ final class BodyStream extends InputStream implements HttpResponse.BodySubscribe
   private ByteBuffer current;
   private boolean finished;
 
-  BodyStream(java.time.Duration idleTimeout) {
+  BodyStream(Duration idleTimeout) {
     this.idleNanos = idleTimeout.toNanos();
   }
 

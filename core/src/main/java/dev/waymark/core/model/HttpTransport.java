@@ -1,6 +1,8 @@
 package dev.waymark.core.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -182,7 +184,7 @@ final class HttpTransport {
       Progress progress = new Progress();
       try {
         String contentType = response.headers().firstValue("Content-Type").orElse("");
-        java.io.BufferedInputStream answer = new java.io.BufferedInputStream(new Bounded(in, options.maxAnswerBytes()));
+        BufferedInputStream answer = new BufferedInputStream(new Bounded(in, options.maxAnswerBytes()));
         Optional<String> notAnAnswer = WrongServer.notAnAnswer(contentType, answer);
         if (notAnAnswer.isPresent()) {
           throw wrongServer.notTheApi(uri, notAnAnswer.get());
@@ -244,7 +246,7 @@ final class HttpTransport {
   }
 
   /** Reads at most {@code limit} bytes of a body, then fails: a server cannot make the client hold more. */
-  private static final class Bounded extends java.io.FilterInputStream {
+  private static final class Bounded extends FilterInputStream {
     private long left;
 
     Bounded(InputStream in, long limit) {

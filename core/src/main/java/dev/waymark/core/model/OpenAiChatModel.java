@@ -7,9 +7,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A model behind an OpenAI-compatible Chat Completions endpoint: OpenAI itself, Ollama
@@ -27,7 +31,7 @@ import java.util.function.UnaryOperator;
  * the Chat Completions API has no error flag.
  */
 public final class OpenAiChatModel implements ChatModel {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OpenAiChatModel.class);
+  private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
   /** OpenAI's own endpoint, for when no base URL is configured. */
   public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
 
@@ -118,7 +122,7 @@ public final class OpenAiChatModel implements ChatModel {
 
   /** {@code max_completion_tokens} for OpenAI's own API, {@code max_tokens} for every other server. */
   static String initialMaxTokensField(URI baseUrl) {
-    String host = baseUrl.getHost() == null ? "" : baseUrl.getHost().toLowerCase(java.util.Locale.ROOT);
+    String host = baseUrl.getHost() == null ? "" : baseUrl.getHost().toLowerCase(Locale.ROOT);
     return host.equals("api.openai.com") ? MAX_COMPLETION_TOKENS : MAX_TOKENS;
   }
 
@@ -131,7 +135,7 @@ public final class OpenAiChatModel implements ChatModel {
     if (e.kind() != ModelException.Kind.BAD_REQUEST || e.getMessage() == null) {
       return false;
     }
-    String m = e.getMessage().toLowerCase(java.util.Locale.ROOT);
+    String m = e.getMessage().toLowerCase(Locale.ROOT);
     String other = field.equals(MAX_TOKENS) ? MAX_COMPLETION_TOKENS : MAX_TOKENS;
     return names(m, field)
         && (names(m, other)
@@ -140,7 +144,7 @@ public final class OpenAiChatModel implements ChatModel {
   }
 
   private static boolean names(String message, String field) {
-    return java.util.regex.Pattern.compile("(?<![a-z_])" + field + "(?![a-z_])").matcher(message).find();
+    return Pattern.compile("(?<![a-z_])" + field + "(?![a-z_])").matcher(message).find();
   }
 
   /** The endpoint under {@code baseUrl}; a base URL that already is it (a pasted full URL) is taken as it is. */

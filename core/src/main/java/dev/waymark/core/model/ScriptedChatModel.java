@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -229,7 +230,7 @@ public final class ScriptedChatModel implements ChatModel {
     String stop =
         response.stopReason() != null ? response.stopReason() : calls.isEmpty() ? "end_turn" : "tool_use";
     return new ChatResponse(
-        new ChatMessage.Assistant(text, calls), java.util.Optional.ofNullable(response.usage()), stop);
+        new ChatMessage.Assistant(text, calls), Optional.ofNullable(response.usage()), stop);
   }
 
   private static String lastUser(ChatRequest request) {

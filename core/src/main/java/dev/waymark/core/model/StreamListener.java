@@ -1,5 +1,7 @@
 package dev.waymark.core.model;
 
+import java.time.Duration;
+
 /** Receives a model's answer while it streams. Called on the model client's thread, in order. */
 public interface StreamListener {
   void textDelta(String text);
@@ -17,7 +19,7 @@ public interface StreamListener {
   default void retrying(Retry retry) {}
 
   /** One retry: why, how long until it, and which of how many. */
-  record Retry(String reason, java.time.Duration delay, int attempt, int maxRetries) {
+  record Retry(String reason, Duration delay, int attempt, int maxRetries) {
     /** E.g. {@code rate limited, retrying in 12 s (2/3)}; delays round up to whole seconds. */
     public String message() {
       long seconds = Math.max(1, (delay.toMillis() + 999) / 1000);

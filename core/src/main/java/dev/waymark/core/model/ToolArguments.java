@@ -1,6 +1,7 @@
 package dev.waymark.core.model;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,7 +20,7 @@ public final class ToolArguments {
     JsonNode node;
     try (JsonParser parser = STRICT.createParser(json)) {
       node = read(parser, json);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IOException(e.getOriginalMessage().lines().findFirst().orElse("not JSON"));
     }
     if (!(node instanceof ObjectNode object)) {

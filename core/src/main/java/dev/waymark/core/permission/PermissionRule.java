@@ -1,5 +1,6 @@
 package dev.waymark.core.permission;
 
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -27,7 +28,7 @@ public record PermissionRule(String tool, Optional<String> command, boolean pref
       throw new IllegalArgumentException("\"" + tool + "\" is not a tool name (letters, digits, _ and - only, or "
           + "mcp__SERVER__TOOL with the server's name of the tool)");
     }
-    command = command.map(String::strip).map(c -> tool.equals(WEB_FETCH) ? c.toLowerCase(java.util.Locale.ROOT) : c);
+    command = command.map(String::strip).map(c -> tool.equals(WEB_FETCH) ? c.toLowerCase(Locale.ROOT) : c);
     if (command.isPresent() && !tool.equals(SHELL) && !tool.equals(WEB_FETCH)) {
       throw new IllegalArgumentException("only " + SHELL + " takes a command, and " + WEB_FETCH + " a domain:HOST, in "
           + "parentheses; write \"" + tool + "\" alone");

@@ -1,6 +1,10 @@
 package dev.waymark.core.protocol;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /** What a tab tells its front ends, in order. Immutable plain values: no engine type leaks out. */
 public sealed interface Event {
@@ -107,7 +111,7 @@ public sealed interface Event {
    * A tool call ended (ran, failed, or was denied); {@code changedPaths} are the project files it
    * changed and recorded in the checkpoint, sorted (empty when unknown, e.g. in a restored chat).
    */
-  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, java.util.List<String> changedPaths)
+  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, List<String> changedPaths)
       implements Event {
     @Override
     public void dispatch(Handler handler) {
@@ -115,11 +119,11 @@ public sealed interface Event {
     }
 
     public ToolCallFinished {
-      changedPaths = java.util.List.copyOf(changedPaths);
+      changedPaths = List.copyOf(changedPaths);
     }
 
     public ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) {
-      this(checkpoint, call, result, isError, java.util.List.of());
+      this(checkpoint, call, result, isError, List.of());
     }
   }
 
@@ -200,7 +204,7 @@ public sealed interface Event {
    * A named save was made (or moved, when {@code movedFrom} names the checkpoint it named before);
    * {@code ref} is its tag, {@code refs/tags/waymark/<tab>/saved/<name>}.
    */
-  record CheckpointSaved(CheckpointView checkpoint, String name, String ref, java.util.OptionalInt movedFrom)
+  record CheckpointSaved(CheckpointView checkpoint, String name, String ref, OptionalInt movedFrom)
       implements Event {
     @Override
     public void dispatch(Handler handler) {
@@ -217,7 +221,7 @@ public sealed interface Event {
   }
 
   /** The answer to a List command, {@code #0} first. */
-  record CheckpointsListed(java.util.List<CheckpointSummary> checkpoints, int live) implements Event {
+  record CheckpointsListed(List<CheckpointSummary> checkpoints, int live) implements Event {
     @Override
     public void dispatch(Handler handler) {
       handler.checkpointsListed(this);
@@ -267,14 +271,14 @@ public sealed interface Event {
    * Something went wrong, of {@code kind}; {@code submission} is the id {@code submit} returned for
    * the command that failed, when a command failed (not, say, a model call inside a turn).
    */
-  record Error(ErrorKind kind, String message, java.util.OptionalLong submission) implements Event {
+  record Error(ErrorKind kind, String message, OptionalLong submission) implements Event {
     @Override
     public void dispatch(Handler handler) {
       handler.error(this);
     }
 
     public Error(ErrorKind kind, String message) {
-      this(kind, message, java.util.OptionalLong.empty());
+      this(kind, message, OptionalLong.empty());
     }
   }
 
@@ -305,8 +309,8 @@ public sealed interface Event {
     }
 
     /** The share of the window used, in percent; empty when the window is unknown. */
-    public java.util.OptionalInt percent() {
-      return window <= 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of((int) Math.min(999, tokens * 100 / window));
+    public OptionalInt percent() {
+      return window <= 0 ? OptionalInt.empty() : OptionalInt.of((int) Math.min(999, tokens * 100 / window));
     }
   }
 
@@ -336,23 +340,23 @@ public sealed interface Event {
    * warnings, errors, its end); then where the tab stands, and the tool call that was waiting for
    * approval at live, proposed again.
    */
-  record TabRestored(String tabId, java.util.List<RestoredCheckpoint> checkpoints, int live,
-      java.util.List<Integer> livePath, Optional<ToolCallView> pendingToolCall) implements Event {
+  record TabRestored(String tabId, List<RestoredCheckpoint> checkpoints, int live,
+      List<Integer> livePath, Optional<ToolCallView> pendingToolCall) implements Event {
     @Override
     public void dispatch(Handler handler) {
       handler.tabRestored(this);
     }
 
     public TabRestored {
-      checkpoints = java.util.List.copyOf(checkpoints);
-      livePath = java.util.List.copyOf(livePath);
+      checkpoints = List.copyOf(checkpoints);
+      livePath = List.copyOf(livePath);
     }
 
     /** One checkpoint of a restored tab and the events its turn showed. */
-    public record RestoredCheckpoint(int number, int parent, TurnStatus status, java.time.Instant created,
-        boolean changedFiles, java.util.List<Event> history) {
+    public record RestoredCheckpoint(int number, int parent, TurnStatus status, Instant created,
+        boolean changedFiles, List<Event> history) {
       public RestoredCheckpoint {
-        history = java.util.List.copyOf(history);
+        history = List.copyOf(history);
       }
     }
   }

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -357,7 +358,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       if (Files.isRegularFile(common)) {
         real(dir.resolve(Files.readString(common, StandardCharsets.UTF_8).trim()).normalize()).ifPresent(dirs::add);
       }
-    } catch (IOException | java.nio.file.InvalidPathException e) {
+    } catch (IOException | InvalidPathException e) {
       // unreadable: the .git file itself stays read-only
     }
     return dirs;

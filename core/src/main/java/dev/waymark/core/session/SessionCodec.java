@@ -1,5 +1,8 @@
 package dev.waymark.core.session;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.agent.ProtocolViews;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
@@ -14,9 +17,12 @@ import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.ToolCallView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +93,7 @@ public final class SessionCodec {
     if (tab.tabId() == null || !tab.tabId().matches("[A-Za-z0-9_-]{1,64}")) {
       throw new SessionException(ErrorKind.LOST, "a tab without a usable id");
     }
-    Set<Integer> numbers = new java.util.HashSet<>();
+    Set<Integer> numbers = new HashSet<>();
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       boolean start = cp.number() == 0 && cp.parent() == -1;
       if (cp.number() < 0 || cp.number() > 10_000_000 || !numbers.add(cp.number())
@@ -172,11 +178,11 @@ public final class SessionCodec {
     return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
   }
 
-  private static SessionFile.ToolCallRecord call(dev.waymark.core.protocol.ToolCallView c) {
+  private static SessionFile.ToolCallRecord call(ToolCallView c) {
     return new SessionFile.ToolCallRecord(c.id(), c.name(), c.argumentsJson());
   }
 
-  private static dev.waymark.core.protocol.ToolCallView view(SessionFile.ToolCallRecord c) {
+  private static ToolCallView view(SessionFile.ToolCallRecord c) {
     return ProtocolViews.toolCall(call(c));
   }
 
@@ -302,17 +308,17 @@ public final class SessionCodec {
         case "answer" -> events.add(new Event.AssistantDelta(n, text));
         case "steering" -> events.add(new Event.SteeringFolded(n, text));
         case "warning" -> events.add(new Event.Warning(text));
-        case "error" -> events.add(new Event.Error(dev.waymark.core.protocol.ErrorKind.ofCode(e.status()), text));
+        case "error" -> events.add(new Event.Error(ErrorKind.ofCode(e.status()), text));
         case "tool" -> events.add(new Event.ToolCallProposed(n, view(required(e.call(), cp)), e.summary() == null ? "" : e.summary(),
             e.preview() == null ? "" : e.preview(), false));
         case "result" -> {
-          dev.waymark.core.protocol.ToolCallView call = view(required(e.call(), cp));
+          ToolCallView call = view(required(e.call(), cp));
           String result = e.text() != null ? e.text() : toolMessages.getOrDefault(call.id(), "");
           events.add(new Event.ToolCallFinished(n, call, result, Boolean.TRUE.equals(e.isError())));
         }
         case "finished" -> events.add(new Event.TurnFinished(n, ProtocolViews.status(status(e.status())), Optional.empty()));
         // shown again as the checkpoint it made (its live path ends there); where the tab stands comes after
-        case "restored" -> events.add(new Event.CheckpointRestored(new dev.waymark.core.protocol.RestoreOutcome(true,
+        case "restored" -> events.add(new Event.CheckpointRestored(new RestoreOutcome(true,
             cp.parent(), -1, List.of(), List.of(), List.of(), Optional.empty(), List.of(n), text), Optional.empty(), ""));
         default -> throw new SessionException(ErrorKind.LOST, "checkpoint #" + n + " has a transcript line of an unknown kind \"" + e.kind() + "\"");
       }
@@ -379,13 +385,13 @@ public final class SessionCodec {
   /** What a saved tool call was about: its path or command, read from its arguments. */
   private static String target(ToolCall call) {
     try {
-      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(call.argumentsJson());
+      JsonNode args = new ObjectMapper().readTree(call.argumentsJson());
       for (String field : new String[] {"path", "command", "pattern"}) {
         if (args != null && args.path(field).isTextual()) {
           return args.path(field).asText();
         }
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       // shown without a target
     }
     return "";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A saved session, as written to {@code sessions/<id>.json}: every tab of one project with its
@@ -90,7 +91,7 @@ public record SessionFile(
           subagentOf);
     }
 
-    public Tab withSubagentOf(java.util.Optional<String> parentTab) {
+    public Tab withSubagentOf(Optional<String> parentTab) {
       return new Tab(tabId, title, provider, model, input, live, filesAt, redo, checkpoints, saves, closed, approval,
           parentTab.orElse(null));
     }

@@ -9,14 +9,21 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,9 +31,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -92,10 +101,10 @@ public final class SessionStore {
   public Optional<Stamp> stamp(String id) {
     Path file = file(id);
     try {
-      var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+      var attributes = Files.readAttributes(file, BasicFileAttributes.class);
       byte[] bytes = Files.readAllBytes(file);
       return Optional.of(new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes)));
-    } catch (java.nio.file.NoSuchFileException gone) {
+    } catch (NoSuchFileException gone) {
       return Optional.empty();
     } catch (IOException e) {
       throw new SessionException(ErrorKind.STORE_IO, "Could not read " + file + ": " + e.getMessage(), e);
@@ -104,8 +113,8 @@ public final class SessionStore {
 
   private static String sha256(byte[] bytes) {
     try {
-      return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (java.security.NoSuchAlgorithmException e) {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e); // every JVM has SHA-256
     }
   }
@@ -129,7 +138,7 @@ public final class SessionStore {
       }
       byte[] bytes = JSON.writeValueAsBytes(session);
       Files.write(temp, bytes);
-      try (var channel = java.nio.channels.FileChannel.open(temp, java.nio.file.StandardOpenOption.WRITE)) {
+      try (var channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         channel.force(true);
       }
       try {
@@ -137,7 +146,7 @@ public final class SessionStore {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
       }
-      var attributes = Files.readAttributes(target, java.nio.file.attribute.BasicFileAttributes.class);
+      var attributes = Files.readAttributes(target, BasicFileAttributes.class);
       return new Stamp(attributes.size(), attributes.lastModifiedTime().toInstant(), sha256(bytes));
     } catch (IOException e) {
       throw new SessionException(ErrorKind.STORE_IO, "Could not save session " + session.id() + " to " + target + ": " + e.getMessage(), e);
@@ -262,7 +271,7 @@ public final class SessionStore {
    */
   public SessionFile delete(String idOrName, ShadowStore store) {
     SessionFile session = load(idOrName);
-    java.util.Set<String> elsewhere = new java.util.HashSet<>();
+    Set<String> elsewhere = new HashSet<>();
     for (Listing other : list()) {
       if (!other.id().equals(session.id()) && other.problem().isEmpty()) {
         read(other.file()).tabs().forEach(t -> elsewhere.add(t.tabId()));
@@ -276,7 +285,7 @@ public final class SessionStore {
     }
     try {
       store.deleteTabs(only);
-    } catch (dev.waymark.core.checkpoint.lib.CheckpointException inUse) {
+    } catch (CheckpointException inUse) {
       throw new SessionException(ErrorKind.BUSY, "Session " + session.id() + " was not deleted: " + inUse.getMessage()
           + " Nothing was deleted.", inUse);
     }

@@ -2,10 +2,12 @@ package dev.waymark.core.share;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -84,7 +86,7 @@ public record ProjectBase(String project, String head, String branch, Map<String
   /** A path's state, as its git object would be named. */
   static String state(Path file) throws IOException {
     if (Files.isSymbolicLink(file)) {
-      return "link:" + blobId(Files.readSymbolicLink(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return "link:" + blobId(Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8));
     }
     if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
       return "directory";
@@ -99,9 +101,9 @@ public record ProjectBase(String project, String head, String branch, Map<String
   private static String blobId(byte[] content) {
     try {
       MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
-      sha1.update(("blob " + content.length + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      sha1.update(("blob " + content.length + "\0").getBytes(StandardCharsets.US_ASCII));
       return HexFormat.of().formatHex(sha1.digest(content));
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e); // every JVM has SHA-1
     }
   }

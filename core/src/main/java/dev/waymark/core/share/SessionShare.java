@@ -1,10 +1,10 @@
 package dev.waymark.core.share;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabBundles;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;

@@ -1,5 +1,6 @@
 package dev.waymark.core.skill;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -165,7 +166,7 @@ public final class SkillCatalog {
     JsonNode meta;
     try {
       meta = YAML.readTree(front.matter());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(FILE_NAME + "'s front matter is not YAML: " + e.getOriginalMessage());
     }
     if (meta == null || !meta.isObject()) {

@@ -1,5 +1,6 @@
 package dev.waymark.core.subagent;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -123,7 +124,7 @@ public final class AgentCatalog {
     JsonNode meta;
     try {
       meta = YAML.readTree(text.substring(4, end + 1));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("the front matter is not YAML: " + e.getOriginalMessage());
     }
     if (meta == null || !meta.isObject()) {

@@ -11,6 +11,7 @@ import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -183,7 +185,7 @@ public final class WorkspaceSubagents implements Subagents {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "\n\nIts changes were not landed (interrupted); they stay in its isolated tab " + tab.tabId() + ".";
-    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       return "\n\nIts changes were not landed (" + e + "); they stay in its isolated tab " + tab.tabId() + ".";
     }
     if (ended instanceof Event.Error error) {
@@ -200,7 +202,7 @@ public final class WorkspaceSubagents implements Subagents {
   private static String lastAnswer(TabSession session, int checkpoint) {
     List<ChatMessage> messages = session.memory().messages().getOrDefault(checkpoint, List.of());
     List<ChatMessage> reversed = new ArrayList<>(messages);
-    java.util.Collections.reverse(reversed);
+    Collections.reverse(reversed);
     return reversed.stream().filter(m -> m instanceof ChatMessage.Assistant a && !a.text().isBlank())
         .map(m -> ((ChatMessage.Assistant) m).text().strip()).findFirst().orElse("");
   }

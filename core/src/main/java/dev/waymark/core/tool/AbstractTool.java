@@ -8,12 +8,26 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.layer.View;
 import dev.waymark.core.model.ToolSpec;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +85,7 @@ abstract class AbstractTool implements Tool {
   }
 
   @Override
-  public final String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+  public final String preview(JsonNode arguments, Path projectRoot) {
     try {
       return preview(Args.of(arguments), ProjectPaths.of(projectRoot));
     } catch (ToolError | IOException | RuntimeException e) {
@@ -121,12 +135,12 @@ abstract class AbstractTool implements Tool {
    * {@code .env/.}) or as the file it resolves to, links followed.
    */
   private static boolean matches(String path, Path projectRoot, boolean write,
-      java.util.function.Predicate<String> rule) {
+      Predicate<String> rule) {
     try {
       if (rule.test(Path.of(path.isEmpty() ? "." : path).normalize().toString())) {
         return true;
       }
-    } catch (java.nio.file.InvalidPathException e) {
+    } catch (InvalidPathException e) {
       return false; // refused before anything is touched
     }
     try {
@@ -138,18 +152,18 @@ abstract class AbstractTool implements Tool {
   }
 
   /** The file's text now, or null when it does not exist or is no UTF-8 text small enough to preview. */
-  static String currentText(java.nio.file.Path file) throws IOException {
-    if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+  static String currentText(Path file) throws IOException {
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       return null;
     }
-    if (java.nio.file.Files.size(file) > PREVIEW_LIMIT) {
+    if (Files.size(file) > PREVIEW_LIMIT) {
       return null;
     }
     try {
-      return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file))).toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+    } catch (CharacterCodingException e) {
       return null;
     }
   }
@@ -162,11 +176,11 @@ abstract class AbstractTool implements Tool {
 
   /** An I/O failure in words, not as a Java class name. */
   static String describe(IOException e) {
-    String what = e instanceof java.nio.file.NoSuchFileException ? "no such file"
-        : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-        : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
-        : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
-        : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+    String what = e instanceof NoSuchFileException ? "no such file"
+        : e instanceof AccessDeniedException ? "permission denied"
+        : e instanceof FileAlreadyExistsException ? "already exists"
+        : e instanceof NotDirectoryException ? "not a directory"
+        : e instanceof DirectoryNotEmptyException ? "directory not empty"
         : null;
     if (what == null) {
       return e.getMessage() == null ? "an I/O error" : e.getMessage();
@@ -181,7 +195,7 @@ abstract class AbstractTool implements Tool {
   /** Refuses to change a file too large to checkpoint: what Waymark cannot put back, it does not touch. */
   void checkCheckpointable(ProjectPaths.Resolved file) throws ToolError, IOException {
     refuseSpecialFile(file);
-    if (Files.isRegularFile(file.file(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+    if (Files.isRegularFile(file.file(), LinkOption.NOFOLLOW_LINKS)
         && Files.size(file.file()) > settings.maxFileSize()) {
       throw new ToolError(file.display() + " is " + Files.size(file.file()) + " bytes, over the " + settings.maxFileSize()
           + "-byte limit for files Waymark checkpoints; it is left unchanged. Change it with run_shell if you must "
@@ -194,14 +208,14 @@ abstract class AbstractTool implements Tool {
    * wait forever, and it is no file content Waymark can checkpoint.
    */
   static void refuseSpecialFile(ProjectPaths.Resolved file) throws ToolError, IOException {
-    java.nio.file.attribute.BasicFileAttributes attributes;
+    BasicFileAttributes attributes;
     try {
-      attributes = Files.readAttributes(file.file(), java.nio.file.attribute.BasicFileAttributes.class,
-          java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      attributes = Files.readAttributes(file.file(), BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS);
       if (attributes.isSymbolicLink()) {
-        attributes = Files.readAttributes(file.file(), java.nio.file.attribute.BasicFileAttributes.class);
+        attributes = Files.readAttributes(file.file(), BasicFileAttributes.class);
       }
-    } catch (java.nio.file.NoSuchFileException missing) {
+    } catch (NoSuchFileException missing) {
       return; // a new file, or a dangling link
     }
     if (attributes.isOther()) {
@@ -235,7 +249,7 @@ abstract class AbstractTool implements Tool {
           + "), so the change was not made: the file is as it was.", e);
     }
     try {
-      java.util.Optional<java.nio.file.Path> view = turn.viewDirectory();
+      Optional<Path> view = turn.viewDirectory();
       if (view.isPresent()) {
         writeInView(view.get(), file, content, after.mode());
       } else {
@@ -249,10 +263,10 @@ abstract class AbstractTool implements Tool {
 
   /** An isolated tab's write: into its view, the project untouched; without a mode, the one the view shows, else 0644 less the umask. */
   private static void writeInView(Path viewDir, ProjectPaths.Resolved file, byte[] content, int mode) throws IOException {
-    dev.waymark.core.layer.View view = dev.waymark.core.layer.View.read(viewDir)
+    View view = View.read(viewDir)
         .orElseThrow(() -> new IOException("the tab's view is gone from " + viewDir));
     int bits = mode != FileVersion.NO_MODE ? mode
-        : Files.isRegularFile(file.file(), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        : Files.isRegularFile(file.file(), LinkOption.NOFOLLOW_LINKS)
             ? (Integer) Files.getAttribute(file.file(), "unix:mode") & 07777 : FileModes.newFileMode();
     if (bits < 0) {
       bits = 0644;

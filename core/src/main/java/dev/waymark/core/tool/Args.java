@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
@@ -80,7 +81,7 @@ final class Args {
   static final class Schema {
     private final ObjectNode schema = JsonNodeFactory.instance.objectNode();
     private final ObjectNode properties;
-    private final com.fasterxml.jackson.databind.node.ArrayNode required;
+    private final ArrayNode required;
 
     Schema() {
       schema.put("type", "object");

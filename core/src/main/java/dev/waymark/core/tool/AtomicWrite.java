@@ -1,7 +1,9 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.TempNames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.function.Consumer;
 
 /**
  * Replaces a file's content all at once: a temporary file beside it, then a rename. A process
@@ -17,10 +20,10 @@ import java.nio.file.StandardCopyOption;
  * crash harness: {@code Files.write} truncates first).
  */
 final class AtomicWrite {
-  static final String TEMP_SUFFIX = dev.waymark.core.checkpoint.ShadowStore.WRITE_TEMP_SUFFIX;
+  static final String TEMP_SUFFIX = ShadowStore.WRITE_TEMP_SUFFIX;
 
   /** Lets a test look at the temporary file once it holds the content, before it gets its final mode. */
-  static volatile java.util.function.Consumer<Path> tempWritten = temp -> {};
+  static volatile Consumer<Path> tempWritten = temp -> {};
 
   private AtomicWrite() {}
 
@@ -35,7 +38,7 @@ final class AtomicWrite {
       Files.write(target, content); // through the link, as an editor would; the link itself stays
       return;
     }
-    Path temp = dev.waymark.core.checkpoint.lib.TempNames.beside(target, TEMP_SUFFIX);
+    Path temp = TempNames.beside(target, TEMP_SUFFIX);
     Files.deleteIfExists(temp);
     int finalMode = mode != FileVersion.NO_MODE ? mode
         : Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) ? FileModes.read(target) : FileModes.newFileMode();

@@ -1,5 +1,6 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.UnifiedDiff;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -7,6 +8,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * {@code edit_file}: replaces an exact string. The string must occur exactly once unless
@@ -32,7 +35,7 @@ final class EditFileTool extends AbstractTool {
   }
 
   @Override
-  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
     return waymarkFilesAt(args.string("path"), projectRoot);
   }
 
@@ -48,7 +51,7 @@ final class EditFileTool extends AbstractTool {
     String edited = args.optionalBoolean("replace_all").orElse(false)
         ? text.replace(oldString, newString)
         : text.substring(0, text.indexOf(oldString)) + newString + text.substring(text.indexOf(oldString) + oldString.length());
-    return dev.waymark.core.checkpoint.UnifiedDiff.of(file.relative(), text, edited);
+    return UnifiedDiff.of(file.relative(), text, edited);
   }
 
   @Override

@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,9 +29,9 @@ final class ListFilesTool extends AbstractTool {
         ToolKind.READ, settings);
   }
 
-  static List<String> sorted(java.util.Collection<String> names) {
+  static List<String> sorted(Collection<String> names) {
     List<String> list = new ArrayList<>(names);
-    java.util.Collections.sort(list);
+    Collections.sort(list);
     return list;
   }
 

@@ -9,7 +9,9 @@ import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ToolSpec;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,13 +148,13 @@ public final class McpTool implements Tool {
   }
 
   @Override
-  public String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+  public String preview(JsonNode arguments, Path projectRoot) {
     if (arguments == null || arguments.isEmpty()) {
       return "";
     }
     try {
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(arguments);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "";
     }
   }

@@ -1,14 +1,19 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.layer.View;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
-import dev.waymark.core.layer.View;
+import java.util.Optional;
 
 /**
  * Turns a path the model gave into a file inside the project, or refuses it.
@@ -37,7 +42,7 @@ final class ProjectPaths {
 
   /** The paths of the tool call's tab: the project's, or an isolated tab's view of it. */
   static ProjectPaths of(ToolContext context) throws ToolError {
-    java.util.Optional<Path> viewDir = context.turn() == null ? java.util.Optional.empty() : context.turn().viewDirectory();
+    Optional<Path> viewDir = context.turn() == null ? Optional.empty() : context.turn().viewDirectory();
     if (viewDir.isEmpty()) {
       return of(context.projectRoot(), null);
     }
@@ -58,8 +63,8 @@ final class ProjectPaths {
   }
 
   /** The isolated tab's view these paths are read in, if any. */
-  java.util.Optional<View> view() {
-    return java.util.Optional.ofNullable(view);
+  Optional<View> view() {
+    return Optional.ofNullable(view);
   }
 
   /**
@@ -77,11 +82,11 @@ final class ProjectPaths {
   private boolean walkView(String dir, ProjectWalker.Visitor visitor) throws IOException {
     for (String name : view.list(dir)) {
       String path = dir.isEmpty() ? name : dir + "/" + name;
-      java.util.Optional<Path> file = view.locate(path);
+      Optional<Path> file = view.locate(path);
       if (file.isEmpty()) {
         continue;
       }
-      var attributes = Files.readAttributes(file.get(), java.nio.file.attribute.BasicFileAttributes.class,
+      var attributes = Files.readAttributes(file.get(), BasicFileAttributes.class,
           LinkOption.NOFOLLOW_LINKS);
       if (attributes.isDirectory()) {
         if (name.equals(".git") || ProjectWalker.EXCLUDED_DIRECTORIES.contains(name)) {
@@ -187,7 +192,7 @@ final class ProjectPaths {
       }
       current = next;
     }
-    String relative = root.relativize(current).toString().replace(java.io.File.separatorChar, '/');
+    String relative = root.relativize(current).toString().replace(File.separatorChar, '/');
     return new Resolved(relative, current);
   }
 
@@ -198,14 +203,14 @@ final class ProjectPaths {
    */
   private Resolved inView(String given, List<String> segments) throws ToolError {
     List<String> at = new ArrayList<>();
-    java.util.Deque<String> rest = new java.util.ArrayDeque<>(segments);
+    Deque<String> rest = new ArrayDeque<>(segments);
     int links = 0;
     try {
       while (!rest.isEmpty()) {
         String segment = rest.removeFirst();
         at.add(segment);
         String sofar = String.join("/", at);
-        java.util.Optional<Path> entry = view.locate(sofar);
+        Optional<Path> entry = view.locate(sofar);
         if (entry.isEmpty() || !Files.isSymbolicLink(entry.get())) {
           continue;
         }
@@ -218,7 +223,7 @@ final class ProjectPaths {
           throw new ToolError("Refused: \"" + sofar + "\" is a symbolic link that leads outside the project.");
         }
         at.clear();
-        java.util.List<String> linked = new ArrayList<>();
+        List<String> linked = new ArrayList<>();
         root.relativize(resolved).forEach(p -> linked.add(p.toString()));
         linked.removeIf(String::isEmpty);
         for (int i = linked.size() - 1; i >= 0; i--) {

@@ -1,12 +1,17 @@
 package dev.waymark.core.tool;
 
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * {@code read_file}: a text file's lines, numbered as {@code cat -n} does, so that the model can
@@ -36,7 +41,7 @@ final class ReadFileTool extends AbstractTool {
    * The next line, cut after {@link #MAX_LINE_CHARS} characters; the rest of a longer line is
    * skipped without being held, so a file of one 2 GB line costs time, not memory.
    */
-  static String boundedLine(java.io.Reader reader) throws IOException {
+  static String boundedLine(Reader reader) throws IOException {
     StringBuilder line = new StringBuilder();
     boolean cut = false;
     int c;
@@ -60,7 +65,7 @@ final class ReadFileTool extends AbstractTool {
   }
 
   @Override
-  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
     return secretsAt(args.string("path"), projectRoot);
   }
 
@@ -91,7 +96,7 @@ final class ReadFileTool extends AbstractTool {
         .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
     StringBuilder out = new StringBuilder();
     boolean partial = size > settings.maxFileSize();
-    java.io.InputStream in = Files.newInputStream(file.file());
+    InputStream in = Files.newInputStream(file.file());
     if (partial) {
       in = limit(in, settings.maxFileSize()); // a huge file costs no more than a big one
     }
@@ -135,8 +140,8 @@ final class ReadFileTool extends AbstractTool {
   }
 
   /** {@code in} ending after {@code max} bytes. */
-  static java.io.InputStream limit(java.io.InputStream in, long max) {
-    return new java.io.FilterInputStream(in) {
+  static InputStream limit(InputStream in, long max) {
+    return new FilterInputStream(in) {
       private long left = max;
 
       @Override

@@ -2,8 +2,8 @@ package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
-import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
@@ -12,7 +12,11 @@ import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -290,7 +294,7 @@ final class RunShellTool extends AbstractTool {
   static void describe(WorkTreeChanges changes, StringBuilder out) {
     if (!changes.recorded().isEmpty()) {
       out.append("Files changed (recorded; undo restores them):\n");
-      java.util.Map<String, String> renamed = renames(changes.recorded());
+      Map<String, String> renamed = renames(changes.recorded());
       for (FileChange change : changes.recorded()) {
         if (renamed.containsKey(change.path())) {
           out.append("  renamed ").append(change.path()).append(" → ").append(renamed.get(change.path())).append('\n');
@@ -311,18 +315,18 @@ final class RunShellTool extends AbstractTool {
    * Deleted paths whose exact content (and kind) a created path now holds: {@code mv a b} read back
    * as one rename rather than a creation and a deletion. Each content pairs once, in path order.
    */
-  private static java.util.Map<String, String> renames(List<FileChange> recorded) {
-    java.util.Map<String, java.util.ArrayDeque<String>> createdByContent = new java.util.HashMap<>();
+  private static Map<String, String> renames(List<FileChange> recorded) {
+    Map<String, ArrayDeque<String>> createdByContent = new HashMap<>();
     for (FileChange change : recorded) {
       if (!change.before().exists() && change.after().exists()) {
-        createdByContent.computeIfAbsent(change.after().kind() + ":" + change.after().blob(), k -> new java.util.ArrayDeque<>())
+        createdByContent.computeIfAbsent(change.after().kind() + ":" + change.after().blob(), k -> new ArrayDeque<>())
             .add(change.path());
       }
     }
-    java.util.Map<String, String> renamed = new java.util.LinkedHashMap<>();
+    Map<String, String> renamed = new LinkedHashMap<>();
     for (FileChange change : recorded) {
       if (change.before().exists() && !change.after().exists()) {
-        java.util.ArrayDeque<String> to = createdByContent.get(change.before().kind() + ":" + change.before().blob());
+        ArrayDeque<String> to = createdByContent.get(change.before().kind() + ":" + change.before().blob());
         if (to != null && !to.isEmpty()) {
           renamed.put(change.path(), to.poll());
         }

@@ -8,11 +8,15 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +31,7 @@ final class ShellRun {
   /** How long to wait for output still in the pipe after the command ended or was killed. */
   private static final long DRAIN_MILLIS = 1_000;
   /** {@code setsid}, which starts the command as the leader of a session of its own; empty where there is none. */
-  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+  private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
       .filter(candidate -> Files.isExecutable(Path.of(candidate))).findFirst();
   /** How long the output must stay quiet before the sandbox's pipe holders are looked at. */
   private static final long QUIET_MILLIS = 50;
@@ -83,11 +87,11 @@ final class ShellRun {
     return List.of(SHELL.get(0), SHELL.get(1), command);
   }
 
-  static ShellRun start(List<String> command, Path root, int maxBytes, java.util.Set<String> withheld,
+  static ShellRun start(List<String> command, Path root, int maxBytes, Set<String> withheld,
       CommandMark mark, boolean sandboxed, LiveOutput live) throws IOException {
     // a session of its own: its jobs are found by it, even those that clear their environment (setsid execs the
     // command, as a child of this JVM leads no process group, so the command's pid is the session's id)
-    List<String> argv = new java.util.ArrayList<>();
+    List<String> argv = new ArrayList<>();
     SETSID.ifPresent(argv::add);
     argv.addAll(command);
     ProcessBuilder builder = new ProcessBuilder(argv)

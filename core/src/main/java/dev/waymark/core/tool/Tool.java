@@ -3,6 +3,8 @@ package dev.waymark.core.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.sandbox.ProjectSecrets;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * One tool the model may call. Names and parameters are a public contract. A tool never throws
@@ -39,7 +41,7 @@ public interface Tool {
    * What the call would change, as a unified diff, for an approval prompt; empty when the tool
    * changes no file or the change cannot be foreseen. Reads only; never throws.
    */
-  default String preview(JsonNode arguments, java.nio.file.Path projectRoot) {
+  default String preview(JsonNode arguments, Path projectRoot) {
     return "";
   }
 
@@ -53,8 +55,8 @@ public interface Tool {
    * or change Waymark's own files ({@code .waymark/}): such a call asks for approval in every
    * mode, and "allow for this session" does not cover it. Judged on the resolved path.
    */
-  default java.util.Optional<Sensitive> sensitive(JsonNode arguments, java.nio.file.Path projectRoot) {
-    return java.util.Optional.empty();
+  default Optional<Sensitive> sensitive(JsonNode arguments, Path projectRoot) {
+    return Optional.empty();
   }
 
   /**
@@ -84,8 +86,8 @@ public interface Tool {
    * What allow and deny rules judge besides the tool: a shell command's line, a web request's
    * {@code domain:HOST}; empty when rules judge the tool alone.
    */
-  default java.util.Optional<String> ruleSubject(JsonNode arguments) {
-    return java.util.Optional.empty();
+  default Optional<String> ruleSubject(JsonNode arguments) {
+    return Optional.empty();
   }
 
   default String name() {

@@ -1,7 +1,11 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.sandbox.ShellSandbox;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The limits the tools keep, so that one call cannot flood the model's context or run forever.
@@ -29,17 +33,17 @@ public record ToolSettings(
     Duration shellTimeout,
     Duration shellMaxTimeout,
     int shellMaxOutputBytes,
-    java.util.Set<String> withheldVariables,
-    dev.waymark.core.sandbox.ShellSandbox sandbox) {
+    Set<String> withheldVariables,
+    ShellSandbox sandbox) {
 
   /** The key variables Waymark itself reads. */
-  public static final java.util.Set<String> PROVIDER_KEYS = java.util.Set.of("OPENAI_API_KEY", "ANTHROPIC_API_KEY");
+  public static final Set<String> PROVIDER_KEYS = Set.of("OPENAI_API_KEY", "ANTHROPIC_API_KEY");
 
   public static final ToolSettings DEFAULTS = new ToolSettings(2_000, 60_000, 1_000, 200, 10L << 20,
-      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000, PROVIDER_KEYS, dev.waymark.core.sandbox.ShellSandbox.OFF);
+      Duration.ofSeconds(120), Duration.ofMinutes(10), 30_000, PROVIDER_KEYS, ShellSandbox.OFF);
 
   public ToolSettings {
-    withheldVariables = java.util.Set.copyOf(withheldVariables);
+    withheldVariables = Set.copyOf(withheldVariables);
     Objects.requireNonNull(sandbox);
     Objects.requireNonNull(shellTimeout);
     Objects.requireNonNull(shellMaxTimeout);
@@ -76,15 +80,15 @@ public record ToolSettings(
   }
 
   /** These limits, with {@code names} withheld from shell commands besides the provider keys. */
-  public ToolSettings withholding(java.util.Collection<String> names) {
-    java.util.Set<String> all = new java.util.HashSet<>(withheldVariables);
+  public ToolSettings withholding(Collection<String> names) {
+    Set<String> all = new HashSet<>(withheldVariables);
     all.addAll(names);
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
         shellMaxTimeout, shellMaxOutputBytes, all, sandbox);
   }
 
   /** These limits, with shell commands run in {@code shellSandbox}. */
-  public ToolSettings withSandbox(dev.waymark.core.sandbox.ShellSandbox shellSandbox) {
+  public ToolSettings withSandbox(ShellSandbox shellSandbox) {
     return new ToolSettings(readMaxLines, readMaxChars, listMaxFiles, grepMaxMatches, maxFileSize, shellTimeout,
         shellMaxTimeout, shellMaxOutputBytes, withheldVariables, shellSandbox);
   }

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -80,7 +81,7 @@ public record WebAccess(List<String> allowHosts, Duration timeout, int maxRedire
       }
       if (isMappedV4(b)) {
         try {
-          return isPublic(InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)));
+          return isPublic(InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16)));
         } catch (UnknownHostException e) {
           return false;
         }

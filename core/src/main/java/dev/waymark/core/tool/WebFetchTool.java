@@ -9,13 +9,16 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
 
 /**
  * {@code web_fetch}: GET a public http(s) URL and return it as text (HTML as Markdown-like text),
@@ -81,7 +84,7 @@ public final class WebFetchTool extends AbstractTool {
       HttpResponse<InputStream> response;
       try {
         response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-      } catch (java.net.http.HttpTimeoutException e) {
+      } catch (HttpTimeoutException e) {
         return ToolResult.error("Not fetched: " + uri + " took longer than " + access.timeout().toSeconds() + " s.");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -101,7 +104,7 @@ public final class WebFetchTool extends AbstractTool {
       try (InputStream in = response.body()) {
         byte[] read = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
         cut = read.length > maxBytes;
-        body = cut ? java.util.Arrays.copyOf(read, (int) maxBytes) : read;
+        body = cut ? Arrays.copyOf(read, (int) maxBytes) : read;
       }
       return ToolResult.ok(describe(uri, hop > 0, response, body, cut, maxBytes, status));
     }
@@ -133,7 +136,7 @@ public final class WebFetchTool extends AbstractTool {
     return head.append(text).toString();
   }
 
-  private static org.jsoup.nodes.Document parseHtml(byte[] body, Optional<Charset> charset, String baseUri) {
+  private static Document parseHtml(byte[] body, Optional<Charset> charset, String baseUri) {
     try {
       return Jsoup.parse(new ByteArrayInputStream(body), charset.map(Charset::name).orElse(null), baseUri);
     } catch (IOException e) {

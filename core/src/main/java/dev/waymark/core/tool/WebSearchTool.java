@@ -9,10 +9,12 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jsoup.Jsoup;
 
 /**
  * {@code web_search}: asks the user's search backend ({@link WebSearch}) and gives the model the
@@ -51,7 +53,7 @@ public final class WebSearchTool extends AbstractTool {
     HttpResponse<String> response;
     try {
       response = client.send(request(query), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    } catch (java.net.http.HttpTimeoutException e) {
+    } catch (HttpTimeoutException e) {
       return ToolResult.error("The search backend (" + backend.provider() + ") did not answer within "
           + TIMEOUT.toSeconds() + " s.");
     } catch (IOException e) {
@@ -120,8 +122,8 @@ public final class WebSearchTool extends AbstractTool {
       String url = result.path("url").asText("");
       if (!url.isEmpty()) {
         // Brave marks the query's words with <strong>: the model gets the text
-        hits.add(new Hit(org.jsoup.Jsoup.parse(result.path("title").asText("")).text(), url,
-            org.jsoup.Jsoup.parse(result.path(snippetField).asText("")).text()));
+        hits.add(new Hit(Jsoup.parse(result.path("title").asText("")).text(), url,
+            Jsoup.parse(result.path(snippetField).asText("")).text()));
       }
     }
     return hits;

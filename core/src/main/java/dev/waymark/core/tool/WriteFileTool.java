@@ -1,9 +1,12 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.checkpoint.UnifiedDiff;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /** {@code write_file}: creates or overwrites a file (parents too), recording the change so undo restores it. */
 final class WriteFileTool extends AbstractTool {
@@ -23,7 +26,7 @@ final class WriteFileTool extends AbstractTool {
   }
 
   @Override
-  java.util.Optional<Sensitive> sensitive(Args args, java.nio.file.Path projectRoot) throws ToolError {
+  Optional<Sensitive> sensitive(Args args, Path projectRoot) throws ToolError {
     return waymarkFilesAt(args.string("path"), projectRoot);
   }
 
@@ -35,7 +38,7 @@ final class WriteFileTool extends AbstractTool {
     if (before == null && Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
       return "";
     }
-    return dev.waymark.core.checkpoint.UnifiedDiff.of(file.relative(), before, args.string("content"));
+    return UnifiedDiff.of(file.relative(), before, args.string("content"));
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What each checkpoint's turn showed, recorded from the tab's events as a front end received
@@ -57,7 +58,7 @@ final class Transcript {
         || event instanceof Event.Warning || event instanceof Event.Error) {
       turn.add(event);
     } else if (event instanceof Event.TurnFinished finished) {
-      turn.add(new Event.TurnFinished(finished.checkpoint(), finished.status(), java.util.Optional.empty()));
+      turn.add(new Event.TurnFinished(finished.checkpoint(), finished.status(), Optional.empty()));
       running = -1;
     }
   }

@@ -1,16 +1,20 @@
 package dev.waymark.core.workspace;
 
+import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.bisect.Bisection;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.hook.Hooks;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
-import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.skill.SkillCatalog;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,8 +84,8 @@ public final class Workspace implements AutoCloseable {
     this.listing = new SessionListing(files, store);
   }
 
-  private volatile dev.waymark.core.mcp.McpServers mcp;
-  private volatile dev.waymark.core.skill.SkillCatalog skills = dev.waymark.core.skill.SkillCatalog.NONE;
+  private volatile McpServers mcp;
+  private volatile SkillCatalog skills = SkillCatalog.NONE;
 
   /**
    * For a command that never asks a model ({@code checkpoints}, {@code sessions}): the tabs it opens
@@ -97,7 +102,7 @@ public final class Workspace implements AutoCloseable {
   }
 
   /** The MCP servers this process's tabs share (set by whoever started them), for {@code /mcp}. */
-  public void mcp(dev.waymark.core.mcp.McpServers servers) {
+  public void mcp(McpServers servers) {
     this.mcp = servers;
     servers.onProblem(this::notice); // whoever listens to the notices then, not now
   }
@@ -113,30 +118,30 @@ public final class Workspace implements AutoCloseable {
     return hooks;
   }
 
-  private volatile dev.waymark.core.bisect.Bisection.Opener bisection = dev.waymark.core.bisect.Bisection.Opener.NONE;
+  private volatile Bisection.Opener bisection = Bisection.Opener.NONE;
 
   /** How a bisect of a tab starts (set by whoever started the tabs, who knows the sandbox), for {@code /bisect}. */
-  public void bisection(dev.waymark.core.bisect.Bisection.Opener opener) {
+  public void bisection(Bisection.Opener opener) {
     this.bisection = opener;
   }
 
-  public dev.waymark.core.bisect.Bisection.Opener bisection() {
+  public Bisection.Opener bisection() {
     return bisection;
   }
 
   /** The Agent Skills the tabs' model may load (set by whoever started them), for {@code /skills}. */
-  public void skills(dev.waymark.core.skill.SkillCatalog catalog) {
+  public void skills(SkillCatalog catalog) {
     this.skills = catalog;
   }
 
-  public dev.waymark.core.skill.SkillCatalog skills() {
+  public SkillCatalog skills() {
     return skills;
   }
 
   /** The MCP servers the tabs share; none when nobody set them. */
-  public dev.waymark.core.mcp.McpServers mcp() {
-    dev.waymark.core.mcp.McpServers servers = mcp;
-    return servers != null ? servers : dev.waymark.core.mcp.McpServers.none();
+  public McpServers mcp() {
+    McpServers servers = mcp;
+    return servers != null ? servers : McpServers.none();
   }
 
   /** Where what the user should know goes (a failed autosave, a session changed by another process); any thread. */
@@ -250,10 +255,10 @@ public final class Workspace implements AutoCloseable {
   }
 
   /** The sandbox isolated tabs' commands run in (empty: none, and isolated tabs are refused). */
-  private volatile Optional<java.nio.file.Path> isolatingSandbox = Optional.empty();
+  private volatile Optional<Path> isolatingSandbox = Optional.empty();
 
   /** Sets the sandbox ({@code bwrap}) isolated tabs' commands run in, in their views. */
-  public void isolateWith(Optional<java.nio.file.Path> bwrap) {
+  public void isolateWith(Optional<Path> bwrap) {
     isolatingSandbox = bwrap;
   }
 
@@ -280,7 +285,7 @@ public final class Workspace implements AutoCloseable {
    * A new isolated tab (it works on a view of the project of its own until it lands), the last of
    * the open ones; refused, saying why, where commands run by {@code bwrap} cannot have layers.
    */
-  public WorkspaceTab newIsolatedTab(Optional<java.nio.file.Path> bwrap) {
+  public WorkspaceTab newIsolatedTab(Optional<Path> bwrap) {
     WorkspaceTab tab = new WorkspaceTab(factory.create(store.newIsolatedTab(bwrap), TabSession.Memory.EMPTY),
         new Transcript(Map.of()), Optional.empty(), "", "", false);
     tabs.add(watch(tab));
@@ -305,7 +310,7 @@ public final class Workspace implements AutoCloseable {
    * command acts on one tab, so it locks that one alone and works while another process holds the
    * others. The tabs left out are saved as they are, in their place.
    */
-  public Opened open(SessionFile file, boolean readOnly, java.util.function.Predicate<String> held) {
+  public Opened open(SessionFile file, boolean readOnly, Predicate<String> held) {
     List<WorkspaceTab> opened = new ArrayList<>();
     List<SessionFile.Tab> leftOut = new ArrayList<>();
     List<String> notes = new ArrayList<>();

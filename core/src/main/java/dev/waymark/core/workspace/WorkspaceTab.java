@@ -1,7 +1,7 @@
 package dev.waymark.core.workspace;
 
-import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.TabSession;
+import dev.waymark.core.protocol.Event;
 import java.util.Optional;
 import java.util.function.Consumer;
 

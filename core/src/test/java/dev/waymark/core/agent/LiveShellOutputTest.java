@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -85,7 +86,7 @@ class LiveShellOutputTest {
     session.submit(new Command.SendPrompt("count"));
     await(Event.TurnFinished.class);
 
-    assertThat(outputs()).isEqualTo(java.util.stream.IntStream.rangeClosed(1, 20000).mapToObj(i -> i + "\n")
+    assertThat(outputs()).isEqualTo(IntStream.rangeClosed(1, 20000).mapToObj(i -> i + "\n")
         .collect(Collectors.joining()));
     long updates = events.stream().filter(Event.ToolOutput.class::isInstance).count();
     assertThat(updates).as("one update per frame, not one per read").isLessThan(20);

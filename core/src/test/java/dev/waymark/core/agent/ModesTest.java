@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -122,7 +123,7 @@ class ModesTest {
   @Test
   void aModelSetWhileATurnRunsIsTheNextTurnsAndTheRunningTurnKeepsItsOwn() throws Exception {
     start(ApprovalMode.YOLO);
-    java.util.concurrent.CountDownLatch switched = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch switched = new CountDownLatch(1);
     model.respond(r -> {
       session.submit(new Command.SetModel("model-b")); // while the turn's first call runs
       switched.countDown();

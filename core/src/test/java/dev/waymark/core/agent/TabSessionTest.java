@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.context.Mentions;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
@@ -19,8 +21,11 @@ import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.StreamListener;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.permission.PermissionRule;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.protocol.TurnStatus;
@@ -29,12 +34,18 @@ import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolKind;
 import dev.waymark.core.tool.ToolResult;
+import dev.waymark.core.tool.Tools;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -162,7 +173,7 @@ class TabSessionTest {
     session.submit(new Command.SendPrompt("second"));
     await(Event.TurnFinished.class, e -> e.checkpoint() == 2);
     assertThat(find(Event.Error.class).message()).contains("HTTP 400", "/checkpoint undo");
-    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED);
+    assertThat(find(Event.Error.class).kind()).isEqualTo(ErrorKind.MODEL_FAILED);
 
     session.submit(Command.Undo.one());
     await(Event.CheckpointRestored.class, e -> true);
@@ -177,7 +188,7 @@ class TabSessionTest {
   @Test
   void aRetryWaitIsToldToTheFrontEnds() throws Exception {
     start(ApprovalMode.YOLO, false);
-    model.retryFirst = new StreamListener.Retry("rate limited", java.time.Duration.ofSeconds(12), 2, 3);
+    model.retryFirst = new StreamListener.Retry("rate limited", Duration.ofSeconds(12), 2, 3);
     model.respond(r -> text("ok"));
 
     session.submit(new Command.SendPrompt("go"));
@@ -232,7 +243,7 @@ class TabSessionTest {
     await(Event.TurnFinished.class, e -> true);
 
     assertThat(find(Event.Error.class).message()).contains("too long", "/compact", "/checkpoint undo");
-    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.CONTEXT_TOO_LONG);
+    assertThat(find(Event.Error.class).kind()).isEqualTo(ErrorKind.CONTEXT_TOO_LONG);
   }
 
   @Test
@@ -452,7 +463,7 @@ class TabSessionTest {
     assertThat(started.parent()).isEqualTo(1);
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("one");
     assertThat(userTexts(model.requests.get(model.requests.size() - 1))).containsExactly("write one", "another way");
-    assertThat(session.snapshot().view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(3, true));
+    assertThat(session.snapshot().view()).isEqualTo(new CheckpointTree.ViewPosition(3, true));
   }
 
   @Test
@@ -508,7 +519,7 @@ class TabSessionTest {
       session.submit(Command.View.back());
       assertThat(answered.await(10, TimeUnit.SECONDS)).as("the view moved without the tree").isTrue();
       TabSnapshot snapshot = session.snapshot();
-      assertThat(snapshot.view()).isEqualTo(new dev.waymark.core.checkpoint.CheckpointTree.ViewPosition(0, false));
+      assertThat(snapshot.view()).isEqualTo(new CheckpointTree.ViewPosition(0, false));
       assertThat(snapshot.tree().live()).isEqualTo(1);
       assertThat(snapshot.livePath()).containsExactly(0, 1);
     }
@@ -520,7 +531,7 @@ class TabSessionTest {
     session.submit(new Command.Restore(0, null, false)); // no scope: not a CheckpointException
     assertThat(await(Event.Error.class, e -> true).message()).isNotBlank();
     assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
-        .isEqualTo(dev.waymark.core.protocol.ErrorKind.INTERNAL);
+        .isEqualTo(ErrorKind.INTERNAL);
 
     model.respond(r -> text("still here"));
     session.submit(new Command.SendPrompt("hello"));
@@ -537,7 +548,7 @@ class TabSessionTest {
     assertThat(failed).isGreaterThan(listed);
     assertThat(viewed).isGreaterThan(failed);
     Event.Error error = await(Event.Error.class, e -> true);
-    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
+    assertThat(error.kind()).isEqualTo(ErrorKind.NOT_FOUND);
     assertThat(error.submission()).hasValue(failed);
     assertThat(error.message()).contains("99");
   }
@@ -546,7 +557,7 @@ class TabSessionTest {
   void everyCommandHasAHandler() {
     // the dispatch is a visitor: a command without a method in Command.Handler does not compile
     for (Class<?> type : Command.class.getPermittedSubclasses()) {
-      assertThat(java.util.Arrays.stream(Command.Handler.class.getMethods())
+      assertThat(Arrays.stream(Command.Handler.class.getMethods())
           .anyMatch(m -> m.getParameterCount() == 1 && m.getParameterTypes()[0] == type))
           .as("Command.Handler handles " + type.getSimpleName()).isTrue();
     }
@@ -557,7 +568,7 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     model.respond(r -> text("a"));
     String typed = "explain @docs:docs://a.md";
-    session.submit(new Command.SendPrompt(typed + dev.waymark.core.context.Mentions.ATTACHED
+    session.submit(new Command.SendPrompt(typed + Mentions.ATTACHED
         + "\n\n--- @docs:docs://a.md ---\nthe resource\n--- end of @docs:docs://a.md ---"));
     await(Event.TurnFinished.class, e -> true);
     session.submit(Command.Undo.one());
@@ -648,9 +659,9 @@ class TabSessionTest {
     session.subscribe(queue::add);
     session.submit(new Command.SendPrompt("hello"));
     Event.Error error = await(Event.Error.class, e -> true);
-    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_UNAVAILABLE);
+    assertThat(error.kind()).isEqualTo(ErrorKind.MODEL_UNAVAILABLE);
     assertThat(error.message()).contains("No model is configured.", "not sent", "hello");
-    session.idle().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    session.idle().get(10, TimeUnit.SECONDS);
     assertThat(session.snapshot().tree().checkpoints()).as("only #0: no failed checkpoint").hasSize(1);
   }
 
@@ -747,7 +758,7 @@ class TabSessionTest {
     session.submit(new Command.Save("four"));
     assertThat(await(Event.Error.class, e -> true).message()).contains("already has a save named four (#1)", "--force");
     assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
-        .isEqualTo(dev.waymark.core.protocol.ErrorKind.REFUSED);
+        .isEqualTo(ErrorKind.REFUSED);
     session.submit(new Command.Save("four", true));
     Event.CheckpointSaved moved = await(Event.CheckpointSaved.class, e -> true);
     assertThat(moved.checkpoint().number()).isZero();
@@ -763,12 +774,12 @@ class TabSessionTest {
     session.submit(new Command.GoToSaved("four", false));
     assertThat(await(Event.Error.class, e -> true).message()).contains("no save named \"four\"");
     assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
-        .isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
+        .isEqualTo(ErrorKind.NOT_FOUND);
   }
 
   @Test
   void aShellCommandDeniedUnderAutoEditNamesTheOneModeThatAllowsIt() throws Exception {
-    start(ApprovalMode.AUTO_EDIT, false, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.AUTO_EDIT, false, Tools.standard().all());
     model.respond(r -> call("run_shell", "{\"command\":\"true\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("run it"));
@@ -804,7 +815,7 @@ class TabSessionTest {
     session.submit(Command.View.at(7));
     assertThat(await(Event.Error.class, e -> true).message()).contains("7");
     assertThat(events.stream().filter(Event.Error.class::isInstance).map(Event.Error.class::cast).reduce((a, b) -> b).orElseThrow().kind())
-        .isEqualTo(dev.waymark.core.protocol.ErrorKind.NOT_FOUND);
+        .isEqualTo(ErrorKind.NOT_FOUND);
     session.idle().get(10, TimeUnit.SECONDS);
     assertThat(session.snapshot().view().live()).isTrue();
   }
@@ -813,7 +824,7 @@ class TabSessionTest {
   void readingASecretsFileAsksEvenInYoloModeAndAllowingOnceDoesNotAllowTheNext() throws Exception {
     Files.writeString(project.resolve(".env"), "API_KEY=hunter2\n");
     Files.writeString(project.resolve("notes.txt"), "plain\n");
-    start(ApprovalMode.YOLO, true, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, true, Tools.standard().all());
     model.respond(r -> call("read_file", "{\"path\":\"notes.txt\"}"));
     model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
     model.respond(r -> call("read_file", "{\"path\":\".env\"}"));
@@ -839,7 +850,7 @@ class TabSessionTest {
   @Test
   void withoutAnyoneToAskASecretsFileIsNeverReadEvenInYoloMode() throws Exception {
     Files.writeString(project.resolve(".env.local"), "TOKEN=s3cr3t\n");
-    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, false, Tools.standard().all());
     model.respond(r -> call("read_file", "{\"path\":\".env.local\"}"));
     model.respond(r -> call("grep", "{\"pattern\":\"TOKEN\"}"));
     model.respond(r -> text("ok"));
@@ -859,7 +870,7 @@ class TabSessionTest {
     Files.createSymbolicLink(project.resolve("innocent.txt"), Path.of(".env.local"));
     Files.createSymbolicLink(project.resolve("settings"), Path.of(".env"));
     Files.createDirectories(project.resolve("x"));
-    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, false, Tools.standard().all());
     List<String> asked = List.of(
         "{\"path\":\"innocent.txt\"}", "{\"path\":\".env/prod\"}", "{\"path\":\"settings/prod\"}",
         "{\"path\":\"./x/../.env.local\"}", "{\"path\":\".env.local/.\"}");
@@ -887,7 +898,7 @@ class TabSessionTest {
     Files.createDirectories(project.resolve(".waymark"));
     Files.writeString(project.resolve(".waymark/settings.json"), "{\"approval\": \"ask\"}\n");
     Files.createSymbolicLink(project.resolve("conf"), Path.of(".waymark"));
-    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, false, Tools.standard().all());
     model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{\\\"approval\\\": \\\"yolo\\\"}\"}"));
     model.respond(r -> call("edit_file", "{\"path\":\"conf/settings.json\",\"old_string\":\"ask\",\"new_string\":\"yolo\"}"));
     model.respond(r -> call("write_file", "{\"path\":\".WAYMARK/other.json\",\"content\":\"{}\"}"));
@@ -906,7 +917,7 @@ class TabSessionTest {
 
   @Test
   void allowingAWriteToWaymarksFilesForTheSessionStillAsksTheNextTime() throws Exception {
-    start(ApprovalMode.YOLO, true, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, true, Tools.standard().all());
     model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{}\"}"));
     model.respond(r -> call("write_file", "{\"path\":\".waymark/settings.json\",\"content\":\"{\\\"approval\\\":\\\"yolo\\\"}\"}"));
     model.respond(r -> text("done"));
@@ -921,7 +932,7 @@ class TabSessionTest {
     assertThat(Files.readString(project.resolve(".waymark/settings.json"))).isEqualTo("{}");
   }
 
-  private ShellTool startWithShell(ApprovalMode approval, dev.waymark.core.permission.Permissions permissions) {
+  private ShellTool startWithShell(ApprovalMode approval, Permissions permissions) {
     ShellTool shell = new ShellTool();
     session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(shell)),
         new SessionSettings("test-model", approval, true, "base prompt"), TabSession.Memory.EMPTY, permissions);
@@ -936,7 +947,7 @@ class TabSessionTest {
 
   @Test
   void allowingAShellCommandForTheSessionAllowsItsPrefixNotTheToolNorAChainedCommand() throws Exception {
-    ShellTool shell = startWithShell(ApprovalMode.ASK, dev.waymark.core.permission.Permissions.none());
+    ShellTool shell = startWithShell(ApprovalMode.ASK, Permissions.none());
     model.respond(r -> call("run_shell", command("npm test")));
     model.respond(r -> call("run_shell", command("npm test -- --watch=false")));
     model.respond(r -> call("run_shell", command("npm test; rm -rf src")));
@@ -965,12 +976,12 @@ class TabSessionTest {
 
   @Test
   void aDenyRuleRefusesAMatchingCallInEveryModeEvenChainedAfterAnother() throws Exception {
-    var permissions = new dev.waymark.core.permission.Permissions(List.of(
-        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.USER, false,
-            dev.waymark.core.permission.PermissionRule.parse("run_shell")),
-        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.PROJECT, true,
-            dev.waymark.core.permission.PermissionRule.parse("run_shell(rm:*)"))),
-        dev.waymark.core.permission.Permissions.RuleFiles.NONE);
+    var permissions = new Permissions(List.of(
+        new Permissions.Entry(Permissions.Scope.USER, false,
+            PermissionRule.parse("run_shell")),
+        new Permissions.Entry(Permissions.Scope.PROJECT, true,
+            PermissionRule.parse("run_shell(rm:*)"))),
+        Permissions.RuleFiles.NONE);
     ShellTool shell = startWithShell(ApprovalMode.YOLO, permissions);
     model.respond(r -> call("run_shell", command("ls && rm -rf src")));
     model.respond(r -> call("run_shell", command("ls")));
@@ -987,10 +998,10 @@ class TabSessionTest {
 
   @Test
   void anAllowRuleLetsACallRunUnaskedInAskMode() throws Exception {
-    var permissions = new dev.waymark.core.permission.Permissions(List.of(
-        new dev.waymark.core.permission.Permissions.Entry(dev.waymark.core.permission.Permissions.Scope.USER, false,
-            dev.waymark.core.permission.PermissionRule.parse("run_shell(git status:*)"))),
-        dev.waymark.core.permission.Permissions.RuleFiles.NONE);
+    var permissions = new Permissions(List.of(
+        new Permissions.Entry(Permissions.Scope.USER, false,
+            PermissionRule.parse("run_shell(git status:*)"))),
+        Permissions.RuleFiles.NONE);
     ShellTool shell = startWithShell(ApprovalMode.ASK, permissions);
     model.respond(r -> call("run_shell", command("git status --short")));
     model.respond(r -> text("clean"));
@@ -1016,7 +1027,7 @@ class TabSessionTest {
 
     assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("3 tool calls", "maxStepsPerTurn");
-    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.STEP_LIMIT);
+    assertThat(find(Event.Error.class).kind()).isEqualTo(ErrorKind.STEP_LIMIT);
     assertThat(model.requests).hasSize(4);
     assertThat(project.resolve("f2.txt")).exists();
     assertThat(project.resolve("f3.txt")).doesNotExist();
@@ -1036,7 +1047,7 @@ class TabSessionTest {
 
     assertThat(finished.status()).isEqualTo(TurnStatus.FAILED);
     assertThat(find(Event.Error.class).message()).contains("OPENAI_API_KEY");
-    assertThat(find(Event.Error.class).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED);
+    assertThat(find(Event.Error.class).kind()).isEqualTo(ErrorKind.MODEL_FAILED);
     assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("hello");
   }
 
@@ -1060,7 +1071,7 @@ class TabSessionTest {
     await(Event.TurnFinished.class, e -> true);
     String system = ((ChatMessage.System) model.requests.get(0).messages().get(0)).text();
     assertThat(system).contains("# Where you work", "Working directory", project.toAbsolutePath().normalize().toString(),
-        "Today's date: " + java.time.LocalDate.now(), "Git: not a git repository", "Sandbox: none",
+        "Today's date: " + LocalDate.now(), "Git: not a git repository", "Sandbox: none",
         "# Project instructions (CLAUDE.md)", "Claude rules.");
   }
 
@@ -1071,7 +1082,7 @@ class TabSessionTest {
     Files.writeString(project.resolve("web/ui/a.ts"), "a\n");
     Files.writeString(project.resolve("web/ui/b.ts"), "b\n");
     Files.writeString(project.resolve("top.txt"), "t\n");
-    start(ApprovalMode.YOLO, false, dev.waymark.core.tool.Tools.standard().all());
+    start(ApprovalMode.YOLO, false, Tools.standard().all());
     model.respond(r -> call("read_file", "{\"path\":\"top.txt\"}"));
     model.respond(r -> call("read_file", "{\"path\":\"web/ui/a.ts\"}"));
     model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
@@ -1086,7 +1097,7 @@ class TabSessionTest {
     assertThat(results.get(1)).contains("a", "# Instructions in web/AGENTS.md (for files under web/", "Use pnpm in web.");
     assertThat(results.get(2)).doesNotContain("Use pnpm");
 
-    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    session.submit(new Command.Undo(OptionalInt.empty(), false));
     await(Event.CheckpointRestored.class, e -> true);
     model.respond(r -> call("read_file", "{\"path\":\"web/ui/b.ts\"}"));
     model.respond(r -> text("ok"));
@@ -1122,7 +1133,7 @@ class TabSessionTest {
     start(ApprovalMode.YOLO, false);
     session.submit(new Command.Compact());
     Event.Error error = await(Event.Error.class, e -> true);
-    assertThat(error.kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.NOTHING_TO_DO);
+    assertThat(error.kind()).isEqualTo(ErrorKind.NOTHING_TO_DO);
     assertThat(error.message()).isEqualTo("There is nothing to compact yet.");
   }
 
@@ -1177,8 +1188,8 @@ class TabSessionTest {
     assertThat(((ChatMessage.System) after.messages().get(0)).text()).contains("THE SUMMARY");
     assertThat(userTexts(after)).containsExactly("three");
 
-    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
-    session.submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    session.submit(new Command.Undo(OptionalInt.empty(), false));
+    session.submit(new Command.Undo(OptionalInt.empty(), false));
     await(Event.CheckpointRestored.class, e -> e.result().target() == 2);
     assertThat(userTexts(new ChatRequest("m", session.conversation(), List.of()))).containsExactly("one", "two");
     Event.ContextUsed estimate = await(Event.ContextUsed.class, e -> e.estimated() && e.checkpoint() == 2);
@@ -1374,7 +1385,7 @@ class TabSessionTest {
         Files.writeString(context.projectRoot().resolve(path), arguments.path("content").asText(), StandardCharsets.UTF_8);
         context.turn().recordFromDisk(path, before);
         return ToolResult.ok("wrote " + path);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return ToolResult.error(e.getMessage());
       } finally {
         beforeWrite = () -> { };

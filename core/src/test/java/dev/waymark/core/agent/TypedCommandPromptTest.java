@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -93,8 +94,8 @@ class TypedCommandPromptTest {
 
   @Test
   void aSteerFromACommandIsShownAsTypedToo() throws Exception {
-    java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch steered = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch answering = new CountDownLatch(1);
+    CountDownLatch steered = new CountDownLatch(1);
     model.respond(r -> {
       answering.countDown();
       try {

@@ -3,12 +3,17 @@ package dev.waymark.core.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Command;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Browsing over a picture of the tree, in memory. */
 class ViewCursorTest {
@@ -79,11 +85,11 @@ class ViewCursorTest {
   }
 
   @Test
-  void forwardAfterBranchesIsTheWayLiveLastWentAsTheEngineKeepsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+  void forwardAfterBranchesIsTheWayLiveLastWentAsTheEngineKeepsIt(@TempDir Path temp)
       throws Exception {
-    java.nio.file.Path project = java.nio.file.Files.createDirectories(temp.resolve("project"));
-    try (var store = dev.waymark.core.checkpoint.ShadowStore.open(project,
-        new dev.waymark.core.WaymarkHome(temp.resolve("home")), dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT)) {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    try (var store = ShadowStore.open(project,
+        new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
       CheckpointTree tree = store.openTab("t");
       tree.begin().finish(CheckpointStatus.DONE); // #1
       tree.begin().finish(CheckpointStatus.DONE); // #2

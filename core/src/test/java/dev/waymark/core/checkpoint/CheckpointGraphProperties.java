@@ -7,8 +7,8 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.Planned;
-import dev.waymark.core.checkpoint.restore.RestoreDecision.Action;
 import dev.waymark.core.checkpoint.restore.RestoreDecision;
+import dev.waymark.core.checkpoint.restore.RestoreDecision.Action;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.time.Instant;
@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -226,7 +227,7 @@ class CheckpointGraphProperties {
       if (holds(disk, target)) {
         return new RestoreDecision(Action.KEEP, null);
       }
-      boolean ownContent = disk.kind() == base.kind() && java.util.Objects.equals(disk.id(), base.blob());
+      boolean ownContent = disk.kind() == base.kind() && Objects.equals(disk.id(), base.blob());
       if (ownContent) {
         boolean bitsChanged = base.hasMode() && disk.mode() != FileVersion.NO_MODE && disk.mode() != base.mode();
         FileVersion write = bitsChanged && target.kind() == base.kind() && target.exists()
@@ -240,7 +241,7 @@ class CheckpointGraphProperties {
 
     private static boolean holds(WorkTree.DiskFile disk, FileVersion v) {
       boolean bitsAgree = !v.hasMode() || disk.mode() == FileVersion.NO_MODE || disk.mode() == v.mode();
-      return disk.kind() == v.kind() && java.util.Objects.equals(disk.id(), v.blob()) && bitsAgree;
+      return disk.kind() == v.kind() && Objects.equals(disk.id(), v.blob()) && bitsAgree;
     }
   }
 

@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +118,7 @@ class CheckpointManifestTest {
   }
 
   @Test
-  void aTabWhoseTagsHoldFormatOneManifestsLoadsFromTheStore(@TempDir java.nio.file.Path temp) throws Exception {
+  void aTabWhoseTagsHoldFormatOneManifestsLoadsFromTheStore(@TempDir Path temp) throws Exception {
     try (StoreFixture fx = new StoreFixture(temp)) {
       fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.getBytes(UTF_8), List.of(), "format 1\n",
           Instant.parse("2026-11-23T19:00:00Z"), REF);
@@ -142,7 +143,7 @@ class CheckpointManifestTest {
   }
 
   @Test
-  void aTagWhoseManifestNamesAnotherCheckpointIsRefusedNamingBoth(@TempDir java.nio.file.Path temp) throws Exception {
+  void aTagWhoseManifestNamesAnotherCheckpointIsRefusedNamingBoth(@TempDir Path temp) throws Exception {
     try (StoreFixture fx = new StoreFixture(temp)) {
       // the manifest of tab1's #2, under the tag of #5 (a store changed by hand, or damaged)
       fx.store.repo().commitAndTag(List.of(), WRITTEN_BY_FORMAT_1.getBytes(UTF_8), List.of(), "moved\n",

@@ -3,7 +3,10 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.testing.PackageGraph;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,7 +105,7 @@ class CheckpointPackagesTest {
   void theLayerCaptureNeverNamesTheComparisonCaptureNorKeepsStaticState() throws Exception {
     Path shell = Path.of("src/main/java/dev/waymark/core/checkpoint/shell");
     for (String name : List.of("LayerCapture", "LayerRecording", "LayerRecovery", "CommandJobs")) {
-      String source = java.nio.file.Files.readString(shell.resolve(name + ".java"));
+      String source = Files.readString(shell.resolve(name + ".java"));
       assertThat(source).as(name).doesNotContain("ShellChangeTracker", "Scanner");
       assertThat(source.lines().filter(line -> line.contains(" static ") && !line.contains(" final Logger ")
           && (line.contains("Map<") || line.contains("Set<") || line.contains("List<") || line.contains("Executor")))
@@ -117,8 +120,8 @@ class CheckpointPackagesTest {
   @Test
   void onlyTheStoresCommandJobsKeepsTheProcessesCommandsLeftRunning() throws Exception {
     Path shell = Path.of("src/main/java/dev/waymark/core/checkpoint/shell");
-    List<String> keepers = new java.util.ArrayList<>();
-    try (var files = java.nio.file.Files.list(shell)) {
+    List<String> keepers = new ArrayList<>();
+    try (var files = Files.list(shell)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
         Class<?> type = Class.forName("dev.waymark.core.checkpoint.shell." + file.getFileName().toString().replace(".java", ""));
         for (var field : type.getDeclaredFields()) {
@@ -138,7 +141,7 @@ class CheckpointPackagesTest {
       return true;
     }
     for (Class<?> nested : owner.getDeclaredClasses()) {
-      if (typeName.contains(nested.getName()) && java.util.Arrays.stream(nested.getDeclaredFields())
+      if (typeName.contains(nested.getName()) && Arrays.stream(nested.getDeclaredFields())
           .anyMatch(f -> f.getGenericType().getTypeName().contains("ProcessHandle"))) {
         return true;
       }

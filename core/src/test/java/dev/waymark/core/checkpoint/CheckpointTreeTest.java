@@ -3,6 +3,7 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
@@ -10,8 +11,29 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.testing.Eventually;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import org.eclipse.jgit.internal.storage.file.FileRepository;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.util.FileUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -56,10 +78,10 @@ class CheckpointTreeTest {
     turn.record("conf/app", FileState.regular("a file\n"), FileState.regular("a file, changed\n"));
     Checkpoint cp = turn.finish(CheckpointStatus.DONE);
     assertThat(cp.tag()).isPresent();
-    java.util.Set<String> blobs = new java.util.TreeSet<>();
-    try (var objects = new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
-        var walk = new org.eclipse.jgit.revwalk.RevWalk(objects);
-        var tree = new org.eclipse.jgit.treewalk.TreeWalk(objects)) {
+    Set<String> blobs = new TreeSet<>();
+    try (var objects = new FileRepository(fx.store.shadowDirectory().toFile());
+        var walk = new RevWalk(objects);
+        var tree = new TreeWalk(objects)) {
       tree.addTree(walk.parseCommit(objects.resolve(cp.tag().get())).getTree());
       tree.setRecursive(true);
       while (tree.next()) {
@@ -68,7 +90,7 @@ class CheckpointTreeTest {
     }
     // every version the checkpoint holds stays reachable from its commit (kept by gc)
     for (FileChange change : cp.changes()) {
-      for (var version : java.util.List.of(change.before(), change.after())) {
+      for (var version : List.of(change.before(), change.after())) {
         if (version.exists()) {
           assertThat(blobs).contains(version.blob().name());
         }
@@ -132,11 +154,11 @@ class CheckpointTreeTest {
     assertThat(fx.exists("g.txt")).isFalse();
     assertThat(forced.rescueTag()).isPresent();
     String rescued;
-    try (var repo = new org.eclipse.jgit.internal.storage.file.FileRepository(fx.store.shadowDirectory().toFile());
-         var walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
-         var tree = org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, "disk/f.txt",
+    try (var repo = new FileRepository(fx.store.shadowDirectory().toFile());
+         var walk = new RevWalk(repo);
+         var tree = TreeWalk.forPath(repo, "disk/f.txt",
              walk.parseCommit(fx.store.repo().resolve(forced.rescueTag().get())).getTree())) {
-      rescued = new String(fx.store.repo().read(tree.getObjectId(0)), java.nio.charset.StandardCharsets.UTF_8);
+      rescued = new String(fx.store.repo().read(tree.getObjectId(0)), StandardCharsets.UTF_8);
     }
     assertThat(rescued).isEqualTo("user\n");
   }
@@ -189,10 +211,10 @@ class CheckpointTreeTest {
     fx.turn(tab, "a.txt", "2\n");
     tab.goTo(1);
     fx.turn(tab, "a.txt", "3\n");
-    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 3));
+    assertThat(tab.forwardLinks()).isEqualTo(Map.of(0, 1, 1, 3));
     tab.goTo(2);
     tab.goTo(0);
-    assertThat(tab.forwardLinks()).isEqualTo(java.util.Map.of(0, 1, 1, 2));
+    assertThat(tab.forwardLinks()).isEqualTo(Map.of(0, 1, 1, 2));
     assertThat(fx.exists("a.txt")).isFalse();
     assertThat(tab.live()).isZero();
   }
@@ -317,7 +339,7 @@ class CheckpointTreeTest {
     fx.turn(tab, "new.txt", "created\n");
     fx.turn(tab, "f.txt", "1\nTWO\n3\n4\n5\n6\nSEVEN\n8\n");
 
-    RestoreResult reverted = tab.revert(1, 1, java.util.Set.of(), false);
+    RestoreResult reverted = tab.revert(1, 1, Set.of(), false);
     assertThat(reverted.applied()).isTrue();
     assertThat(reverted.merged()).containsExactly("f.txt");
     assertThat(reverted.summary()).startsWith("Reverted #1 as #4");
@@ -330,7 +352,7 @@ class CheckpointTreeTest {
     tab.redo();
     assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\nSEVEN\n8\n");
 
-    tab.revert(2, 3, java.util.Set.of(), false);
+    tab.revert(2, 3, Set.of(), false);
     assertThat(fx.exists("new.txt")).isFalse();
     assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\n7\n8\n");
   }
@@ -341,14 +363,14 @@ class CheckpointTreeTest {
     fx.turn(tab, "g.txt", "g\n");
     fx.writeExternally("f.txt", "user\n");
 
-    RestoreResult stopped = tab.revert(1, 1, java.util.Set.of(), false);
+    RestoreResult stopped = tab.revert(1, 1, Set.of(), false);
     assertThat(stopped.applied()).isFalse();
     assertThat(stopped.conflicts()).containsExactly("f.txt");
     assertThat(stopped.summary()).startsWith("Nothing reverted").contains("f.txt");
     assertThat(fx.read("f.txt")).isEqualTo("user\n");
     assertThat(tab.checkpoints()).hasSize(3);
 
-    RestoreResult forced = tab.revert(1, 1, java.util.Set.of(), true);
+    RestoreResult forced = tab.revert(1, 1, Set.of(), true);
     assertThat(fx.exists("f.txt")).isFalse();
     assertThat(fx.read("g.txt")).isEqualTo("g\n");
     assertThat(forced.rescueTag()).get().asString().matches("refs/tags/waymark/tab1/rescued/2-\\d{4}-\\d\\d-\\d\\dT\\d\\d\\.\\d\\d\\.\\d\\dZ");
@@ -362,11 +384,11 @@ class CheckpointTreeTest {
     fx.write(turn, "b.txt", "b1\n");
     turn.finish(CheckpointStatus.DONE);
 
-    tab.revert(1, 1, java.util.Set.of(fx.file("a.txt").toString()), false);
+    tab.revert(1, 1, Set.of(fx.file("a.txt").toString()), false);
     assertThat(fx.read("a.txt")).isEqualTo("a0\n");
     assertThat(fx.read("b.txt")).isEqualTo("b1\n");
-    assertThatThrownBy(() -> tab.revert(1, 1, java.util.Set.of("c.txt"), false)).hasMessageContaining("did not change c.txt");
-    assertThatThrownBy(() -> tab.revert(0, 0, java.util.Set.of(), false)).hasMessageContaining("#0");
+    assertThatThrownBy(() -> tab.revert(1, 1, Set.of("c.txt"), false)).hasMessageContaining("did not change c.txt");
+    assertThatThrownBy(() -> tab.revert(0, 0, Set.of(), false)).hasMessageContaining("#0");
   }
 
   @Test
@@ -376,16 +398,16 @@ class CheckpointTreeTest {
     fx.turn(tab, "a.txt", "a2\n");
     fx.turn(tab, "b.txt", "b2\n");
 
-    RestoreResult restored = tab.restorePaths(1, java.util.Set.of("a.txt"), false);
+    RestoreResult restored = tab.restorePaths(1, Set.of("a.txt"), false);
     assertThat(restored.summary()).startsWith("Restored a.txt from #1 as #5");
     assertThat(fx.read("a.txt")).isEqualTo("a1\n");
     assertThat(fx.read("b.txt")).isEqualTo("b2\n");
     assertThat(tab.checkpoint(5).changes()).extracting(FileChange::path).containsExactly("a.txt");
 
-    tab.restorePaths(0, java.util.Set.of("./b.txt"), false);
+    tab.restorePaths(0, Set.of("./b.txt"), false);
     assertThat(fx.exists("b.txt")).isFalse();
-    assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("never.txt"), false)).hasMessageContaining("never.txt");
-    assertThatThrownBy(() -> tab.restorePaths(1, java.util.Set.of("a.txt"), false)).hasMessageContaining("already");
+    assertThatThrownBy(() -> tab.restorePaths(1, Set.of("never.txt"), false)).hasMessageContaining("never.txt");
+    assertThatThrownBy(() -> tab.restorePaths(1, Set.of("a.txt"), false)).hasMessageContaining("already");
   }
 
   @Test
@@ -394,8 +416,8 @@ class CheckpointTreeTest {
     fx.turn(tab, "kept.txt", "changed\n");
     tab.undo();
     fx.turn(tab, "other.txt", "other\n");
-    java.nio.file.Files.delete(fx.file("other.txt"));
-    java.nio.file.Files.delete(fx.file("kept.txt"));
+    Files.delete(fx.file("other.txt"));
+    Files.delete(fx.file("kept.txt"));
 
     assertThat(tab.diff(2).files()).extracting(CheckpointDiff.FileDiff::path).containsExactly("kept.txt", "other.txt");
     fx.writeExternally("kept.txt", "kept\n");
@@ -406,27 +428,27 @@ class CheckpointTreeTest {
   @Test
   void aRestoreNeverPutsAPrivateFilesContentInAWiderTemporaryFile() throws IOException {
     fx.writeExternally("secret.env", "one\n");
-    java.nio.file.Files.setPosixFilePermissions(fx.file("secret.env"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(fx.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
     fx.turn(tab, "secret.env", "two\n");
-    java.util.List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     fx.store.workTree().onTempWritten(temp -> {
       try {
-        seen.add(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(temp)));
+        seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)));
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     });
 
     tab.undo();
     assertThat(seen).containsExactly("rw-------");
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(fx.file("secret.env"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fx.file("secret.env"))))
         .isEqualTo("rw-------");
   }
 
   @Tag("process")
   @Test
   void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
-    try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore second = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThatThrownBy(() -> second.openTab("tab1")).isInstanceOf(CheckpointException.class)
           .hasMessageContaining("Tab tab1 is in use by process " + ProcessHandle.current().pid());
       assertThat(second.openTab("tab2").tabId()).isEqualTo("tab2");
@@ -436,7 +458,7 @@ class CheckpointTreeTest {
     Process holder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
         TabHolder.class.getName(), fx.project.toString(), fx.home.toString(), "tab3").start();
     try {
-      String line = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine();
+      String line = new BufferedReader(new InputStreamReader(holder.getInputStream())).readLine();
       assertThat(line).isEqualTo("holding");
       assertThatThrownBy(() -> fx.store.openTab("tab3")).hasMessageContaining("Tab tab3 is in use by process " + holder.pid());
     } finally {
@@ -470,7 +492,7 @@ class CheckpointTreeTest {
   @Test
   void saveNamesFollowGitsRefRulesAndGotoReachesASaveByName() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
-    for (String bad : java.util.List.of("a..b", "x.lock", "x.", ".x", "a/b", "a b", "")) {
+    for (String bad : List.of("a..b", "x.lock", "x.", ".x", "a/b", "a b", "")) {
       assertThatThrownBy(() -> tab.save(bad)).as(bad).isInstanceOf(CheckpointException.class)
           .hasMessageStartingWith("Not a valid save name");
     }
@@ -488,7 +510,7 @@ class CheckpointTreeTest {
     fx.turn(tab, "a.txt", "1\n");
     CheckpointTree.Snapshot snapshot = tab.snapshot();
     fx.close();
-    org.eclipse.jgit.util.FileUtils.delete(fx.store.shadowDirectory().toFile(), org.eclipse.jgit.util.FileUtils.RECURSIVE);
+    FileUtils.delete(fx.store.shadowDirectory().toFile(), FileUtils.RECURSIVE);
     fx = new StoreFixture(temp);
     CheckpointTree back = fx.store.restoreTab(snapshot).tree();
 
@@ -576,7 +598,7 @@ class CheckpointTreeTest {
   @Test
   void retentionPrunesTheOldestAutomaticTagsButKeepsSavesAndLive() throws IOException {
     fx.close();
-    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(2, java.time.Duration.ofDays(30)), java.time.Clock.systemUTC());
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(2, Duration.ofDays(30)), Clock.systemUTC());
     tab = fx.store.openTab("tab1");
     fx.turn(tab, "a.txt", "1\n");
     tab.save("keep");
@@ -596,12 +618,12 @@ class CheckpointTreeTest {
   @Test
   void retentionPrunesByAge() throws IOException {
     fx.close();
-    var clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
-    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(100, java.time.Duration.ofDays(7)), clock);
+    var clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(100, Duration.ofDays(7)), clock);
     tab = fx.store.openTab("tab1");
     fx.turn(tab, "a.txt", "1\n");
     fx.turn(tab, "a.txt", "2\n");
-    clock.now = clock.now.plus(java.time.Duration.ofDays(8));
+    clock.now = clock.now.plus(Duration.ofDays(8));
     fx.turn(tab, "a.txt", "3\n");
 
     assertThat(fx.tags("tab1")).containsExactly("refs/tags/waymark/tab1/3");
@@ -637,7 +659,7 @@ class CheckpointTreeTest {
   @Test
   void twoTabsWorkOnOneProjectAtOnceWithoutTouchingEachOthersFiles() throws Exception {
     CheckpointTree other = fx.store.openTab("tab2");
-    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    var pool = Executors.newFixedThreadPool(2);
     try {
       var first = pool.submit(() -> {
         for (int i = 0; i < 20; i++) {
@@ -688,17 +710,17 @@ class CheckpointTreeTest {
     FileChange a = first.changes().get(0);
     FileChange b = tab.checkpoint(2).changes().get(0);
     // As if the process died in an undo to #0 after writing a.txt but before deleting b.txt.
-    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "tab1", 2, 0, java.util.List.of(
+    RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "tab1", 2, 0, List.of(
         RestoreJournal.Entry.of("b.txt", b.after(), b.before()),
         RestoreJournal.Entry.of("a.txt", a.after(), a.before()))));
     fx.writeExternally("a.txt", "before\n");
-    java.nio.file.Files.writeString(WorkTree.tempFor(fx.file("b.txt")), "half written");
+    Files.writeString(WorkTree.tempFor(fx.file("b.txt")), "half written");
     fx.close();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("interrupted restore of tab tab1 (#2 to #0) was rolled back", "put back a.txt");
-      assertThat(java.nio.file.Files.exists(reopened.journalFile())).isFalse();
+      assertThat(Files.exists(reopened.journalFile())).isFalse();
     }
     assertThat(fx.read("a.txt")).isEqualTo("after\n");
     assertThat(fx.read("b.txt")).isEqualTo("b\n");
@@ -707,29 +729,29 @@ class CheckpointTreeTest {
   }
 
   private String read(FileVersion version) throws IOException {
-    return new String(fx.store.repo().read(version.blob()), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(fx.store.repo().read(version.blob()), StandardCharsets.UTF_8);
   }
 
   /** A clock the test moves by hand. */
-  static final class MutableClock extends java.time.Clock {
-    java.time.Instant now;
+  static final class MutableClock extends Clock {
+    Instant now;
 
-    MutableClock(java.time.Instant now) {
+    MutableClock(Instant now) {
       this.now = now;
     }
 
     @Override
-    public java.time.ZoneId getZone() {
-      return java.time.ZoneOffset.UTC;
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
     }
 
     @Override
-    public java.time.Clock withZone(java.time.ZoneId zone) {
+    public Clock withZone(ZoneId zone) {
       return this;
     }
 
     @Override
-    public java.time.Instant instant() {
+    public Instant instant() {
       return now;
     }
   }
@@ -737,7 +759,7 @@ class CheckpointTreeTest {
   @Test
   void twoStoresOfOneProjectInOneProcessShareItSafely() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
-    try (ShadowStore second = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore second = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(second.shadowDirectory()).isEqualTo(fx.store.shadowDirectory());
       CheckpointTree other = second.openTab("tab2");
       Turn turn = other.begin();
@@ -756,17 +778,17 @@ class CheckpointTreeTest {
     FileChange change = tab.checkpoint(1).changes().get(0);
     // As if an undo deleted d/f.txt and died; then the user put a file where the directory was.
     RestoreJournal.write(fx.store.journalFile(), new RestoreJournal.Content(1, "tab1", 1, 0,
-        java.util.List.of(RestoreJournal.Entry.of("d/f.txt", change.after(), change.before()))));
-    java.nio.file.Files.delete(fx.file("d/f.txt"));
-    java.nio.file.Files.delete(fx.file("d"));
+        List.of(RestoreJournal.Entry.of("d/f.txt", change.after(), change.before()))));
+    Files.delete(fx.file("d/f.txt"));
+    Files.delete(fx.file("d"));
     fx.writeExternally("d", "the user's file\n");
     fx.close();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("could not put back d/f.txt", "blob " + change.after().blob().name(), "the journal is kept as");
-      assertThat(java.nio.file.Files.exists(reopened.journalFile())).isFalse();
-      try (var kept = java.nio.file.Files.list(reopened.journalFile().getParent())) {
+      assertThat(Files.exists(reopened.journalFile())).isFalse();
+      try (var kept = Files.list(reopened.journalFile().getParent())) {
         assertThat(kept.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("restore-journal.unrecovered-"));
       }
     }
@@ -777,7 +799,7 @@ class CheckpointTreeTest {
   @Test
   void pastTheLimitRetentionPrunesInBatchesOfATenth() throws IOException {
     fx.close();
-    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(10, java.time.Duration.ofDays(30)), java.time.Clock.systemUTC());
+    fx = new StoreFixture(temp.resolve("r"), new RetentionPolicy(10, Duration.ofDays(30)), Clock.systemUTC());
     tab = fx.store.openTab("tab1");
     for (int i = 1; i <= 11; i++) {
       fx.turn(tab, "a.txt", i + "\n");
@@ -797,7 +819,7 @@ class CheckpointTreeTest {
     fx.turn(tab, "c.txt", "4\n");
     fx.store.releaseTab("tab1");
 
-    try (ShadowStore again = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore again = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       CheckpointTree loaded = again.loadTab("tab1");
       assertThat(loaded.checkpoints()).extracting(Checkpoint::number).containsExactly(0, 1, 2, 3, 4);
       assertThat(loaded.checkpoint(3).parent()).isEqualTo(2);
@@ -819,14 +841,14 @@ class CheckpointTreeTest {
 
   @Test
   void afterManyCheckpointsRefsArePackedOnceTheStoreIsQuiet() throws Exception {
-    fx.store.maintenanceQuietPeriod(java.time.Duration.ofMillis(300));
+    fx.store.maintenanceQuietPeriod(Duration.ofMillis(300));
     for (int i = 1; i <= 64; i++) {
       fx.turn(tab, "a.txt", i + "\n");
     }
-    java.nio.file.Path packed = fx.store.shadowDirectory().resolve("packed-refs");
-    Eventually.until("the refs were packed", () -> java.nio.file.Files.exists(packed));
+    Path packed = fx.store.shadowDirectory().resolve("packed-refs");
+    Eventually.until("the refs were packed", () -> Files.exists(packed));
     assertThat(packed).exists();
-    assertThat(java.nio.file.Files.readString(packed)).contains("refs/tags/waymark/tab1/64");
+    assertThat(Files.readString(packed)).contains("refs/tags/waymark/tab1/64");
     assertThat(fx.tags("tab1")).hasSize(64);
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import org.eclipse.jgit.util.FS;
 
 /**
  * A checkpoint session run in a separate JVM by {@link GitInteropTest}, so that the test controls
@@ -59,7 +60,7 @@ public final class ChildJvmSession {
       tab.save("child");
 
       System.out.println("shadow=" + store.shadowDirectory());
-      System.out.println("userHome=" + org.eclipse.jgit.util.FS.DETECTED.userHome());
+      System.out.println("userHome=" + FS.DETECTED.userHome());
     }
   }
 

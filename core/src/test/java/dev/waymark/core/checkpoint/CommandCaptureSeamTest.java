@@ -9,6 +9,8 @@ import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.TabRecords;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,8 +98,8 @@ class CommandCaptureSeamTest {
         checkpoint.persist();
         return new Found(new WorkTreeChanges(changes.stream().filter(c -> !refused.containsKey(c.path())).toList(),
             List.of()));
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
 

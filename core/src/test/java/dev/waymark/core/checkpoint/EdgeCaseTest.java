@@ -4,13 +4,14 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.testing.FileTrees;
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.testing.FileTrees;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
@@ -18,10 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectInserter;
 import org.junit.jupiter.api.AfterEach;
@@ -180,7 +184,7 @@ class EdgeCaseTest {
     tool.delete(turn, "b/in");
     tool.write(turn, "b", "file b\n");
     Checkpoint cp = turn.finish(CheckpointStatus.DONE);
-    java.util.Map<String, FileChange> changes = new java.util.TreeMap<>();
+    Map<String, FileChange> changes = new TreeMap<>();
     cp.changes().forEach(c -> changes.put(c.path(), c));
     SortedMap<String, String> atOne = FileTrees.snapshot(fx.project, false);
 
@@ -198,7 +202,7 @@ class EdgeCaseTest {
         RestoreJournal.Entry.of("a", FileVersion.ABSENT, changes.get("a").before()),
         RestoreJournal.Entry.of("b/in", FileVersion.ABSENT, changes.get("b/in").before()))));
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
     }
     assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atOne);
@@ -214,7 +218,7 @@ class EdgeCaseTest {
     Checkpoint cp = turn.finish(CheckpointStatus.DONE);
     tab.undo();
     SortedMap<String, String> atZero = FileTrees.snapshot(fx.project, false);
-    java.util.Map<String, FileChange> changes = new java.util.TreeMap<>();
+    Map<String, FileChange> changes = new TreeMap<>();
     cp.changes().forEach(c -> changes.put(c.path(), c));
 
     // The redo removed x and wrote x/y, then the process died before it deleted its journal.
@@ -225,7 +229,7 @@ class EdgeCaseTest {
         RestoreJournal.Entry.of("x", changes.get("x").before(), FileVersion.ABSENT),
         RestoreJournal.Entry.of("x/y", FileVersion.ABSENT, changes.get("x/y").after()))));
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
     }
     assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atZero);
@@ -421,9 +425,9 @@ class EdgeCaseTest {
     fx.writeExternally("script.sh", "#!/bin/sh\n");
     fx.writeExternally("private.sh", "#!/bin/sh\nsecret\n");
     fx.writeExternally("was-exec.sh", "#!/bin/sh\nexec\n");
-    Files.setPosixFilePermissions(fx.file("script.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-    Files.setPosixFilePermissions(fx.file("private.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    Files.setPosixFilePermissions(fx.file("was-exec.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(fx.file("script.sh"), PosixFilePermissions.fromString("rw-r--r--"));
+    Files.setPosixFilePermissions(fx.file("private.sh"), PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(fx.file("was-exec.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
 
     Turn turn = tab.begin();
     tool.chmod(turn, "script.sh", "rwxr-xr-x"); // mode only

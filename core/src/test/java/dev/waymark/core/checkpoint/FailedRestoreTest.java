@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,7 +133,7 @@ class FailedRestoreTest {
     Checkpoint two = fx.turn(tab, "a.txt", "a two\n", "b.txt", "b two\n");
 
     // the object holding b.txt as it was before is damaged on disk
-    org.eclipse.jgit.lib.ObjectId before = two.changes().get(1).before().blob();
+    ObjectId before = two.changes().get(1).before().blob();
     Path object = fx.store.shadowDirectory().resolve("objects").resolve(before.name().substring(0, 2)).resolve(before.name().substring(2));
     assertThat(object).exists();
     object.toFile().setWritable(true);
@@ -166,7 +168,7 @@ class FailedRestoreTest {
     try {
       Files.delete(file);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -174,7 +176,7 @@ class FailedRestoreTest {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -182,7 +184,7 @@ class FailedRestoreTest {
     try {
       Files.writeString(file, content);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

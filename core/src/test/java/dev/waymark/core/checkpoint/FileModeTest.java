@@ -3,7 +3,8 @@ package dev.waymark.core.checkpoint;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.testing.GitCli;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
@@ -11,6 +12,7 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
+import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -205,11 +207,11 @@ class FileModeTest {
   private void orphanEveryShellJournal() throws Exception {
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
-    var json = new com.fasterxml.jackson.databind.ObjectMapper();
+    var json = new ObjectMapper();
     try (var files = Files.walk(fx.home)) {
       for (Path journal : files.filter(p -> p.toString().contains("shell-journal") && p.toString().endsWith(".json"))
           .toList()) {
-        var node = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(journal.toFile());
+        var node = (ObjectNode) json.readTree(journal.toFile());
         node.put("pid", gone.pid());
         json.writeValue(journal.toFile(), node);
       }

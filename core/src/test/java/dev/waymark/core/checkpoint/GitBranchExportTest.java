@@ -7,15 +7,17 @@ import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A path of checkpoints written as commits of a branch of the user's repository, read back with the real git. */
-@org.junit.jupiter.api.Tag("process") // runs the real git
+@Tag("process") // runs the real git
 class GitBranchExportTest {
   @TempDir Path temp;
   StoreFixture fx;
@@ -58,7 +60,7 @@ class GitBranchExportTest {
   private String untouched() throws IOException {
     return GitCli.ok(fx.project, "rev-parse", "HEAD").text() + GitCli.ok(fx.project, "symbolic-ref", "HEAD").text()
         + GitCli.ok(fx.project, "status", "--porcelain").text()
-        + java.util.HexFormat.of().formatHex(Files.readAllBytes(fx.project.resolve(".git/index")));
+        + HexFormat.of().formatHex(Files.readAllBytes(fx.project.resolve(".git/index")));
   }
 
   @Test

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.testing.GitCli;
-import dev.waymark.core.testing.FileTrees;
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
+import dev.waymark.core.testing.FileTrees;
+import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -366,7 +368,7 @@ class GitInteropTest {
     GitCli.ok(repo, "commit", "-q", "-m", "initial");
     RepoState before = RepoState.of(repo);
     Path home = temp.resolve("monorepo-waymark-home");
-    try (ShadowStore store = ShadowStore.open(repo.resolve("service"), new dev.waymark.core.WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore store = ShadowStore.open(repo.resolve("service"), new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
       AgentTool inService = new AgentTool(repo.resolve("service"));
       CheckpointTree tab = store.openTab("svc");
       Turn turn = tab.begin();
@@ -592,7 +594,7 @@ class GitInteropTest {
         return new RepoState(gitDir, FileTrees.sha256(index), Files.readString(repo.resolve(".git/config")),
             status, refs, stash);
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     }
   }

@@ -11,6 +11,7 @@ import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.testing.FileTrees;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +112,7 @@ class LayerApplyKillProperties {
   }
 
   private static void run(ProcessBuilder builder) throws Exception {
-    Process process = builder.redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+    Process process = builder.redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -1,14 +1,15 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.lib.FileChange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.testing.Eventually;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,7 +76,7 @@ class LayerRecoveryTest {
     }
   }
 
-  private static boolean written(Path layersRoot) throws java.io.IOException {
+  private static boolean written(Path layersRoot) throws IOException {
     try (Stream<Path> all = Files.walk(layersRoot)) {
       return all.anyMatch(p -> p.getFileName().toString().equals("new.txt"));
     }

@@ -4,12 +4,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
@@ -251,7 +252,7 @@ class ObservedCaptureTest {
   }
 
   private int mode(String path) throws IOException {
-    return (Integer) Files.getAttribute(project.resolve(path), "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & 07777;
+    return (Integer) Files.getAttribute(project.resolve(path), "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
   }
 
   @Test

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -630,7 +631,7 @@ final class ReferenceModel {
   }
 
   private static Node lowestCommonAncestor(Node a, Node b) {
-    Set<Node> aboveA = new java.util.HashSet<>();
+    Set<Node> aboveA = new HashSet<>();
     for (Node n = a; n != null; n = n.parent) {
       aboveA.add(n);
     }

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -106,7 +109,7 @@ class RestoreEdgeTest {
     fx.close();
     Files.writeString(fx.store.journalFile(), "{\"format\":1,\"tab\":\"edge\",\"entr");
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("restore journal", "damaged", "kept as");
       assertThat(reopened.journalFile()).doesNotExist();
@@ -164,15 +167,15 @@ class RestoreEdgeTest {
     tool.delete(turn, "a.txt");
     Checkpoint cp = turn.finish(CheckpointStatus.DONE);
     String tag = cp.tag().orElseThrow();
-    String manifest = new String(fx.store.repo().readAt(cp.commit().orElseThrow(), "waymark.json"), java.nio.charset.StandardCharsets.UTF_8);
+    String manifest = new String(fx.store.repo().readAt(cp.commit().orElseThrow(), "waymark.json"), StandardCharsets.UTF_8);
     assertThat(manifest).contains("\"mode\" : \"0644\"");
     FileVersion before = cp.changes().get(0).before();
     fx.store.repo().commitAndTag(List.of(new ShadowRepository.TreeEntry("pre/a.txt", before)),
-        manifest.replace("\"mode\" : \"0644\"", "\"mode\" : \"0755\"").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        List.of(), "damaged\n", java.time.Instant.now(), tag, cp.commit().orElseThrow());
+        manifest.replace("\"mode\" : \"0644\"", "\"mode\" : \"0755\"").getBytes(StandardCharsets.UTF_8),
+        List.of(), "damaged\n", Instant.now(), tag, cp.commit().orElseThrow());
     fx.store.releaseTab("edge");
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
       CheckpointTree loaded = reopened.loadTab("edge");
       assertThat(loaded.checkpoint(1).changes().get(0).before().hasMode()).isFalse();
       assertThat(loaded.undo().applied()).isTrue();

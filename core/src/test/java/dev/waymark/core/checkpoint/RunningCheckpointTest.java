@@ -3,10 +3,10 @@ package dev.waymark.core.checkpoint;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.testing.GitCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package dev.waymark.core.checkpoint;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
@@ -11,14 +12,20 @@ import dev.waymark.core.checkpoint.restore.SetAside;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,13 +101,13 @@ class SetAsideTest {
       fx.write(turn, "many/f" + i + ".txt", "agent's " + i + "\n");
     }
     turn.finish(CheckpointStatus.DONE);
-    java.util.concurrent.atomic.AtomicReference<String> edited = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<String> edited = new AtomicReference<>();
     fx.store.onRestoreWrite(path -> {
       if (edited.compareAndSet(null, path)) {
         try {
           Files.writeString(fx.file(path), "the user's edit, longer than the agent's\n", UTF_8);
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       }
     });
@@ -149,7 +156,7 @@ class SetAsideTest {
   @Test
   void anExecutableComesBackExecutableAndAFileOfAnotherModeGetsTheRecordedMode() throws Exception {
     fx.writeExternally("run.sh", "#!/bin/sh\n");
-    Files.setPosixFilePermissions(fx.file("run.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(fx.file("run.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
     Turn turn = tab.begin();
     fx.delete(turn, "run.sh");
     turn.finish(CheckpointStatus.DONE);
@@ -271,10 +278,10 @@ class SetAsideTest {
   @Test
   void whereTheStoreIsOnAnotherFileSystemAnUndoDeletesAndARedoWritesAsBefore() throws Exception {
     Path shm = Path.of("/dev/shm");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm)
+    Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm)
         && !Files.getFileStore(shm).equals(Files.getFileStore(temp)), "a second file system to keep the store on");
     Path home = Files.createTempDirectory(shm, "waymark-aside-test-");
-    try (ShadowStore store = ShadowStore.open(fx.project, new dev.waymark.core.WaymarkHome(home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore store = ShadowStore.open(fx.project, new WaymarkHome(home), RetentionPolicy.DEFAULT)) {
       fx.writeExternally("near.txt", "near before\n");
       CheckpointTree other = store.openTab("elsewhere");
       Turn turn = other.begin();
@@ -293,7 +300,7 @@ class SetAsideTest {
       assertThat(fx.read("near.txt")).isEqualTo("near.txt after\n");
     } finally {
       try (Stream<Path> all = Files.walk(home)) {
-        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }
@@ -311,7 +318,7 @@ class SetAsideTest {
   }
 
   private static void eventually(Eventually.Condition check) {
-    Eventually.until("the set-aside files to be dropped", java.time.Duration.ofSeconds(10), check);
+    Eventually.until("the set-aside files to be dropped", Duration.ofSeconds(10), check);
   }
 
   /** Whether a set-aside sweep (a thread each SetAside.open starts) is still running. */

@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -44,7 +46,7 @@ class ShellCaptureProperties {
   static final List<String> IGNORE_VARIANTS = List.of("", ".env\ndata/\n*.log\n", "src/\n", "*.txt\n!a.txt\n", ".env\n");
   static final String OTHER_TAB_FILE = "other.txt";
   /** Every path a command can make: {@link #PATHS} and where a moved directory takes {@code src/c.txt}. */
-  static final List<String> UNIVERSE = java.util.stream.Stream.concat(PATHS.stream(), Stream.of("lib/c.txt")).toList();
+  static final List<String> UNIVERSE = Stream.concat(PATHS.stream(), Stream.of("lib/c.txt")).toList();
 
   /** One operation of a command on one path: new content, or null to delete it. */
   record Op(String path, String content) {}
@@ -164,7 +166,7 @@ class ShellCaptureProperties {
           Set<String> expected = new TreeSet<>();
           for (String path : UNIVERSE) {
             boolean moved = before.get(path) == null && movedFromIgnored.stream().anyMatch(path::startsWith);
-            if (!ignoredAtStart.contains(path) && !moved && !java.util.Objects.equals(before.get(path), after.get(path))) {
+            if (!ignoredAtStart.contains(path) && !moved && !Objects.equals(before.get(path), after.get(path))) {
               expected.add(path);
             }
           }
@@ -185,7 +187,7 @@ class ShellCaptureProperties {
       }
     } finally {
       try (Stream<Path> walk = Files.walk(root)) {
-        walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }
@@ -220,7 +222,7 @@ class ShellCaptureProperties {
 
   private static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
     }

@@ -7,23 +7,32 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.testing.Eventually;
-import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxMode;
+import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.testing.Processes;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -181,7 +190,7 @@ class ShellCaptureTest {
 
   private static void deleteTree(Path root) throws IOException {
     try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         p.toFile().setWritable(true);
         Files.delete(p);
       }
@@ -570,7 +579,7 @@ class ShellCaptureTest {
   @Test
   void undoKeepsADirectoryItCouldNotMakeAgainAsItWasSoRedoNeverWidensItsPermissions() throws Exception {
     Path secret = Files.createDirectories(project().resolve("private"));
-    Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rwx------"));
     CheckpointTree tab = aCommandRuns(() -> {
       Files.writeString(f.file("private/f.txt"), "x\n");
       Files.createDirectories(f.file("made/by/it"));
@@ -579,11 +588,11 @@ class ShellCaptureTest {
 
     assertThat(tab.undo().applied()).isTrue();
     assertThat(f.file("private/f.txt")).doesNotExist();
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
         .as("the user's private directory is still there, as it was").isEqualTo("rwx------");
     assertThat(f.file("made")).as("what the command made, as a new directory gets it, goes with its files").doesNotExist();
     assertThat(tab.redo().applied()).isTrue();
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("private"))))
         .isEqualTo("rwx------");
     assertThat(f.read("private/f.txt")).isEqualTo("x\n");
   }
@@ -634,8 +643,8 @@ class ShellCaptureTest {
   void undoingTheRemovalOfAPrivateDirectoryMakesItPrivateAgainEvenInALaterProcess() throws Exception {
     Path secret = Files.createDirectories(project().resolve("priv/inner"));
     writeOld("priv/inner/s", "secret\n");
-    Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
-    Files.setPosixFilePermissions(secret.getParent(), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rwx--x--x"));
+    Files.setPosixFilePermissions(secret.getParent(), PosixFilePermissions.fromString("rwx------"));
     CheckpointTree.Snapshot saved = aCommandRuns(() -> { // rm -rf priv
       Files.delete(f.file("priv/inner/s"));
       Files.delete(f.file("priv/inner"));
@@ -645,9 +654,9 @@ class ShellCaptureTest {
 
     assertThat(f.store.restoreTab(saved).tree().undo().applied()).isTrue();
     assertThat(f.read("priv/inner/s")).isEqualTo("secret\n");
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv"))))
         .as("not made again wider than it was").isEqualTo("rwx------");
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv/inner"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("priv/inner"))))
         .isEqualTo("rwx--x--x");
   }
 
@@ -706,7 +715,7 @@ class ShellCaptureTest {
       Turn otherTurn = other.begin();
       f.writeAhead(otherTurn, "x.txt", "B version\n");
       otherTurn.finish(CheckpointStatus.DONE);
-      Files.writeString(f.file("x.txt"), "A-line\n", java.nio.file.StandardOpenOption.APPEND);
+      Files.writeString(f.file("x.txt"), "A-line\n", StandardOpenOption.APPEND);
     });
     CheckpointTree shell = tabs.shell();
 
@@ -743,11 +752,11 @@ class ShellCaptureTest {
     // echo A1 >> f; (another session writes f); echo A2 >> f: the command's change is cut where the other began
     writeOld("f", "base\n");
     Tabs tabs = aCommandRunsBesideAnotherTab(other -> {
-      Files.writeString(f.file("f"), "A1\n", java.nio.file.StandardOpenOption.APPEND);
+      Files.writeString(f.file("f"), "A1\n", StandardOpenOption.APPEND);
       Turn otherTurn = other.begin();
       f.writeAhead(otherTurn, "f", "Bcontent\n");
       otherTurn.finish(CheckpointStatus.DONE);
-      Files.writeString(f.file("f"), "A2\n", java.nio.file.StandardOpenOption.APPEND);
+      Files.writeString(f.file("f"), "A2\n", StandardOpenOption.APPEND);
     });
 
     RestoreResult undo = tabs.shell().undo();
@@ -805,7 +814,7 @@ class ShellCaptureTest {
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
-      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
+      assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
       assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
       Processes.awaitNone("sleep 3.01"); // stopped or ended: nothing of it writes after this
@@ -834,7 +843,7 @@ class ShellCaptureTest {
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
-      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("the command was stopped").isTrue();
+      assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
       assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
       Processes.awaitNone("sleep 3.02"); // stopped or ended: nothing of it writes after this
@@ -851,8 +860,8 @@ class ShellCaptureTest {
   void aSandboxedCommandStillRunningAfterItsWaymarkWasKilledIsStoppedWholeAtTheNextStart() throws Exception {
     CommandMark mark = CommandMark.random();
     CheckpointTree.Snapshot saved = aCommandStartsInTab1(mark);
-    var sandbox = dev.waymark.core.sandbox.Bwrap.required(new dev.waymark.core.sandbox.SandboxPolicy(
-        dev.waymark.core.sandbox.SandboxMode.AUTO, List.of(), false, false, List.of(f.home), List.of()));
+    var sandbox = Bwrap.required(new SandboxPolicy(
+        SandboxMode.AUTO, List.of(), false, false, List.of(f.home), List.of()));
     ProcessBuilder command = new ProcessBuilder(sandbox.wrap(List.of("sh", "-c", "echo during > a.txt; "
         + "setsid env -i /bin/sh -c 'sleep 3.03; echo x > escaped.txt' > /dev/null 2>&1 & sleep 3.04; echo late > late.txt"),
         f.project.toRealPath(), false).argv()).directory(f.project.toFile());
@@ -865,7 +874,7 @@ class ShellCaptureTest {
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
-      assertThat(running.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
+      assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
       assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
       Processes.awaitNone("sleep 3.03"); // stopped or ended: nothing of them writes after this
       Processes.awaitNone("sleep 3.04");
@@ -952,14 +961,14 @@ class ShellCaptureTest {
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
     CheckpointTree.Snapshot saved = tab.snapshot();
-    java.util.concurrent.atomic.AtomicReference<Thread> other = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<Thread> other = new AtomicReference<>();
     f.store.changeTracker().beforeJournal(() -> {
       // right then, another Waymark's command writes enough files for its cache to be rewritten whole
       Thread thread = new Thread(() -> {
         try {
           anotherWaymarksCommandRewritesTheStatCache();
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
       thread.start();

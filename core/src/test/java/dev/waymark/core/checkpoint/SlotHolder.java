@@ -1,7 +1,11 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.shell.CommandSlot;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Another Waymark, as far as the command slot goes: a separate JVM that takes the slot of the lock
@@ -15,7 +19,7 @@ public final class SlotHolder {
     CommandSlot.Held held = new CommandSlot(Path.of(args[0])).take(10_000).orElseThrow();
     System.out.println("held");
     System.out.flush();
-    new java.util.concurrent.CountDownLatch(1).await(); // holds the slot until the test stops or kills it
+    new CountDownLatch(1).await(); // holds the slot until the test stops or kills it
     held.close();
   }
 
@@ -24,8 +28,8 @@ public final class SlotHolder {
     String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"), SlotHolder.class.getName(),
         lockFile.toString()).redirectErrorStream(true).start();
-    var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
-        java.nio.charset.StandardCharsets.UTF_8));
+    var out = new BufferedReader(new InputStreamReader(p.getInputStream(),
+        StandardCharsets.UTF_8));
     String line = out.readLine();
     if (!"held".equals(line)) {
       p.destroyForcibly();

@@ -14,6 +14,7 @@ import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,7 +89,7 @@ class WorkTreeSnapshotTest {
   @Test
   void recordWithAStoredBeforeFoldsLikeAnyRecord() throws IOException {
     Turn turn = tab.begin();
-    FileVersion stored = f.store.repo().insert(java.util.List.of(FileState.regular("a"))).get(0);
+    FileVersion stored = f.store.repo().insert(List.of(FileState.regular("a"))).get(0);
     f.writeExternally("a.txt", "b");
     turn.record("a.txt", stored, FileState.regular("b"));
     turn.record("a.txt", FileState.regular("b"), FileState.regular("a"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +27,8 @@ class CustomCommandsTest {
     CustomCommands commands = CustomCommands.of(Optional.of(temp.resolve("project")), temp.resolve("config"));
 
     assertThat(commands.list()).extracting(CustomCommands.Entry::name, CustomCommands.Entry::description).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("explain", "Explain code"),
-        org.assertj.core.groups.Tuple.tuple("test", "Run the tests"));
+        Tuple.tuple("explain", "Explain code"),
+        Tuple.tuple("test", "Run the tests"));
     assertThat(commands.find("test").orElseThrow().prompt("  core  "))
         .isEqualTo("# Run the tests\nRun the tests of core and fix what fails.");
     assertThat(commands.find("explain").orElseThrow().prompt("src/Main.java")).isEqualTo("Explain this code.\n\nsrc/Main.java");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +21,8 @@ class InstructionFilesTest {
     Files.writeString(temp.resolve("web/src/EMPTY.md"), "");
 
     assertThat(InstructionFiles.atRoot(temp)).extracting(InstructionFiles.Instructions::path, InstructionFiles.Instructions::text)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("AGENTS.md", "root agents"),
-            org.assertj.core.groups.Tuple.tuple("CLAUDE.md", "root claude"));
+        .containsExactly(Tuple.tuple("AGENTS.md", "root agents"),
+            Tuple.tuple("CLAUDE.md", "root claude"));
     assertThat(InstructionFiles.along(temp, "web/src/ui/Button.tsx")).extracting(InstructionFiles.Instructions::path)
         .containsExactly("web/AGENTS.md", "web/src/ui/CLAUDE.md");
     assertThat(InstructionFiles.along(temp, "README.md")).isEmpty();

@@ -2,6 +2,7 @@ package dev.waymark.core.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.layer.View;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,7 @@ class MentionsTest {
 
   @Test
   void inAnIsolatedTabAMentionReadsItsView() throws Exception {
-    var view = dev.waymark.core.layer.View.open(temp.resolve("views"), root.toRealPath(), "t1");
+    var view = View.open(temp.resolve("views"), root.toRealPath(), "t1");
     view.write("src/Main.java", "class Main { /* the tab's */ }\n".getBytes(), 0644);
     view.write("src/New.java", "class New {}\n".getBytes(), 0644);
     view.delete("README.md");

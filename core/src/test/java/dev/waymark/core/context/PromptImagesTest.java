@@ -3,16 +3,18 @@ package dev.waymark.core.context;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.model.ChatMessage;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PromptImagesTest {
   private static final byte[] PNG = Base64.getDecoder().decode(
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=");
-  private static final byte[] GIF = "GIF89a....".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+  private static final byte[] GIF = "GIF89a....".getBytes(StandardCharsets.ISO_8859_1);
 
   @TempDir Path temp;
 
@@ -30,8 +32,8 @@ class PromptImagesTest {
     PromptImages.Found found = PromptImages.in(root, prompt, home.toString());
 
     assertThat(found.images()).extracting(ChatMessage.Image::name, ChatMessage.Image::mediaType).containsExactly(
-        org.assertj.core.groups.Tuple.tuple("a.png", "image/png"), org.assertj.core.groups.Tuple.tuple("shot.gif", "image/gif"),
-        org.assertj.core.groups.Tuple.tuple("b c.jpg", "image/png"));
+        Tuple.tuple("a.png", "image/png"), Tuple.tuple("shot.gif", "image/gif"),
+        Tuple.tuple("b c.jpg", "image/png"));
     assertThat(found.images().get(0).base64()).isEqualTo(Base64.getEncoder().encodeToString(PNG));
     assertThat(found.leftOut()).isEmpty();
   }

@@ -6,13 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A path below the project is reached from its root without a link, and stays in the directory reached. */
 class BeneathTest {
   @TempDir Path temp;
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
   void aPathBelowALinkIsNotReachedAndTheLinkIsNamed(boolean holding) throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Path outside = Files.createDirectories(temp.resolve("outside/sub"));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -97,7 +98,7 @@ class LayerApplyProperties {
       assertThat(recorded).filteredOn(userDone::containsKey).isEmpty();
     } finally {
       try (var all = Files.walk(temp)) {
-        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
           p.toFile().setWritable(true);
           p.toFile().setExecutable(true);
           Files.deleteIfExists(p);
@@ -206,7 +207,7 @@ class LayerApplyProperties {
       }
     } finally {
       try (var all = Files.walk(temp)) {
-        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
           p.toFile().setWritable(true);
           p.toFile().setExecutable(true);
           Files.deleteIfExists(p);

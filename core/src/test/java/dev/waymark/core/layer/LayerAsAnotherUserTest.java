@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -74,7 +76,7 @@ class LayerAsAnotherUserTest {
     }
     argv.addAll(support.enter(layer, wrapped.argv(), uid, uid));
     Process process = new ProcessBuilder(argv).directory(project.toFile()).redirectErrorStream(true)
-        .redirectInput(new java.io.File("/dev/null")).start();
+        .redirectInput(new File("/dev/null")).start();
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).as(out).isZero();
@@ -85,7 +87,7 @@ class LayerAsAnotherUserTest {
     assertThat(project.resolve("gone.txt")).exists();
     assertThat(owner(layer.upper().resolve("new.txt"))).as("the layer's files are the user's").isEqualTo(uid);
 
-    Set<String> mountPoints = new java.util.HashSet<>();
+    Set<String> mountPoints = new HashSet<>();
     wrapped.placeholders().forEach(p -> mountPoints.add(layer.project().relativize(p).toString()));
     LayerChanges changes = UpperReader.read(layer.upper(), layer.project(), mountPoints);
     List<String> told = new ArrayList<>();

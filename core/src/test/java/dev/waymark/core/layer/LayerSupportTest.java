@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,8 +44,8 @@ class LayerSupportTest {
     Path project = Files.createDirectories(temp.resolve("project")).toRealPath();
     Layer layer = layers.journal.begin(project, "test", "m");
     Files.delete(layer.work()); // overlayfs refuses a missing work directory
-    var wrapped = dev.waymark.core.sandbox.ShellSandbox.detect(SandboxPolicy.protecting(temp.resolve("d"),
-        temp.resolve("c")), System.getenv("PATH")).wrap(java.util.List.of("/bin/sh", "-c", "echo ran > ran.txt"),
+    var wrapped = ShellSandbox.detect(SandboxPolicy.protecting(temp.resolve("d"),
+        temp.resolve("c")), System.getenv("PATH")).wrap(List.of("/bin/sh", "-c", "echo ran > ran.txt"),
         project, false);
     Process p = new ProcessBuilder(layers.support().enter(layer, wrapped.argv())).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes());

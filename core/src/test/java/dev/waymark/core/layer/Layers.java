@@ -6,15 +6,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -50,7 +54,7 @@ final class Layers {
   void runIn(Layer layer, String script) throws IOException, InterruptedException {
     ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", script), layer.project(), false);
     Process process = new ProcessBuilder(support.enter(layer, wrapped.argv())).redirectErrorStream(true)
-        .redirectInput(new java.io.File("/dev/null")).start();
+        .redirectInput(new File("/dev/null")).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     wrapped.placeholders().forEach(p -> MOUNT_POINTS.add(layer.project().relativize(p).toString()));
     if (!process.waitFor(20, TimeUnit.SECONDS) || process.exitValue() != 0) {
@@ -62,12 +66,12 @@ final class Layers {
   String runIn(View view, String script) throws IOException, InterruptedException {
     ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", script), view.project(), false);
     Process process = new ProcessBuilder(support.enter(view, wrapped.argv())).redirectErrorStream(true)
-        .redirectInput(new java.io.File("/dev/null")).start();
+        .redirectInput(new File("/dev/null")).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!process.waitFor(20, TimeUnit.SECONDS) || process.exitValue() != 0) {
       throw new AssertionError("the command failed in the view: " + output);
     }
-    view.afterCommand(new java.util.HashSet<>(wrapped.placeholders().stream()
+    view.afterCommand(new HashSet<>(wrapped.placeholders().stream()
         .map(p -> view.project().relativize(p).toString()).toList()));
     wrapped.removePlaceholders();
     return output;
@@ -149,7 +153,7 @@ final class Layers {
           Files.createDirectories(target);
           Files.setAttribute(target, "unix:mode", Files.getAttribute(path, "unix:mode"));
         } else {
-          Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+          Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
         }
       }
     }
@@ -172,7 +176,7 @@ final class Layers {
   static final LayerApply.Recorder NO_RECORD = (path, current, after) -> {};
 
   /** The empty directories the sandbox mounts over (the project's missing .waymark): never a command's change. */
-  static final Set<String> MOUNT_POINTS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  static final Set<String> MOUNT_POINTS = ConcurrentHashMap.newKeySet();
 
   static LayerChanges read(Layer layer) throws IOException {
     return UpperReader.read(layer.upper(), layer.project(), MOUNT_POINTS);

@@ -3,7 +3,9 @@ package dev.waymark.core.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +34,7 @@ class ScratchLayerTest {
           .isEqualTo("rwxr-xr-x");
       assertThat(Files.readSymbolicLink(upper.resolve("link"))).isEqualTo(Path.of("top.txt"));
       assertThat(UpperReader.whiteout(upper.resolve("locked/old.txt"), Files.readAttributes(upper.resolve("locked/old.txt"),
-          java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS))).isTrue();
+          BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS))).isTrue();
       assertThat(upper.resolve("never-there.txt")).doesNotExist();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(upper.resolve("locked"))))
           .as("the merged directory keeps the project's mode").isEqualTo("r-xr-xr-x");

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,7 +142,7 @@ class ViewTest {
     LayerJournal journal = new LayerJournal(Files.createDirectories(temp.resolve("data/layers")));
     Layer layer = view.land(journal, "t1#3");
     assertThat(view.empty()).isTrue();
-    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, java.util.Set.of()).changes(),
+    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, Set.of()).changes(),
         layer.bases().orElseThrow(), ViewTest::lineMerge, Layers.NO_RECORD);
 
     assertThat(result.clashes()).isEmpty();
@@ -157,7 +159,7 @@ class ViewTest {
     view.write("a.txt", bytes("tab"), 0644);
     Files.writeString(project.resolve("a.txt"), "user");
     Layer layer = view.land(new LayerJournal(Files.createDirectories(temp.resolve("data/layers"))), "t1#3");
-    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, java.util.Set.of()).changes(),
+    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, Set.of()).changes(),
         layer.bases().orElseThrow(), (base, ours, theirs) -> Optional.empty(), Layers.NO_RECORD);
     assertThat(result.clashes()).extracting(LayerApply.Clash::path).containsExactly("a.txt");
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("user");
@@ -169,9 +171,9 @@ class ViewTest {
     Files.write(project.resolve("bin.dat"), new byte[] {0, 1, 2});
     View view = View.open(views, project, "t1");
     view.write("bin.dat", new byte[] {0, 9}, 0644);
-    Files.setLastModifiedTime(project.resolve("bin.dat"), java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+    Files.setLastModifiedTime(project.resolve("bin.dat"), FileTime.fromMillis(System.currentTimeMillis()));
     Layer layer = view.land(new LayerJournal(Files.createDirectories(temp.resolve("data/layers"))), "t1#3");
-    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, java.util.Set.of()).changes(),
+    LayerApply.Result result = LayerApply.apply(layer, UpperReader.read(layer.upper(), project, Set.of()).changes(),
         layer.bases().orElseThrow(), (base, ours, theirs) -> Optional.empty(), Layers.NO_RECORD);
     assertThat(result.clashes()).isEmpty();
     assertThat(Files.readAllBytes(project.resolve("bin.dat"))).containsExactly(0, 9);

@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +58,7 @@ class McpInputTest {
     @Override
     public List<PromptMessage> prompt(String name, Map<String, String> arguments) throws McpFailure {
       return switch (name) {
-        case "greet" -> List.of(new PromptMessage("user", "greet " + new java.util.TreeMap<>(arguments)));
+        case "greet" -> List.of(new PromptMessage("user", "greet " + new TreeMap<>(arguments)));
         case "plain" -> List.of(new PromptMessage("user", "plain prompt"));
         case "dialogue" -> List.of(new PromptMessage("user", "2+2?"), new PromptMessage("assistant", "4"));
         case "huge" -> List.of(new PromptMessage("user", "z".repeat(Mentions.MAX_TOTAL_CHARS + 5)));
@@ -167,7 +170,7 @@ class McpInputTest {
     String sent = Mentions.expand(project, ready.text());
     assertThat(sent).startsWith(ready.text() + "\n\n--- @notes.txt ---\nmy notes\n");
     assertThat(sent).doesNotContain("class Main");
-    assertThat(sent.split(java.util.regex.Pattern.quote(Mentions.ATTACHED), -1)).hasSize(2);
+    assertThat(sent.split(Pattern.quote(Mentions.ATTACHED), -1)).hasSize(2);
     assertThat(Mentions.typed(sent)).isEqualTo("read @docs:docs://a.md, and @notes.txt");
   }
 
@@ -216,7 +219,7 @@ class McpInputTest {
 
   @Test
   void anUnknownPromptIsAnsweredWithoutWaitingForAnotherServerStillStarting() throws Exception {
-    java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch released = new CountDownLatch(1);
     servers = McpServers.start(List.of(McpServerConfig.stdio("docs", "unused", List.of()),
         McpServerConfig.stdio("slow", "unused", List.of()).withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30))),
         new McpServers.Options(project, Map.of(), Set.of(), ToolSettings.DEFAULTS), (config, environment, mark) -> {

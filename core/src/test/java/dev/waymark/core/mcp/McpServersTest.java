@@ -5,23 +5,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.testing.Eventually;
-import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.TestMcpServer;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.tool.ToolSettings;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -94,7 +100,7 @@ class McpServersTest {
 
   @Test
   void twoToolsWhoseNamesSanitizeAlikeGetDistinctNamesAndAreAllowedOnlyByTheirOwn() {
-    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> told = new CopyOnWriteArrayList<>();
     start(Map.of(), Set.of("t__list_issues"), stdio("t", "normal"));
     servers.onProblem(told::add);
     List<String> names = servers.tools().stream().map(Tool::name).toList();
@@ -159,7 +165,7 @@ class McpServersTest {
   void aServerThatDiesMidCallIsAToolErrorItIsRestartedOnceThenLeftDown() {
     start(Map.of(), Set.of(), stdio("t", "normal"));
     Tool echo = tool("t__echo");
-    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> told = new CopyOnWriteArrayList<>();
     servers.onProblem(told::add);
     ToolResult died = call("t__die");
     assertThat(died.isError()).isTrue();
@@ -207,7 +213,7 @@ class McpServersTest {
         "MCP server gone did not start: its command /nonexistent/mcp-server is not an executable file");
     assertThat(servers.status().get(1).lastError()).contains(
         "MCP server typo did not start: its command \"no-such-mcp-server-anywhere\" is not on the PATH");
-    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> told = new CopyOnWriteArrayList<>();
     servers.onProblem(told::add); // a listener that comes after the failures still hears of them
     assertThat(told).hasSize(2).allMatch(m -> m.contains("did not start") && m.endsWith("(/mcp or `waymark mcp list` shows the servers)"));
   }
@@ -220,8 +226,8 @@ class McpServersTest {
     ProcessHandle child = ProcessHandle.of(Long.parseLong(pids[1])).orElseThrow();
     servers.close();
     servers = null;
-    server.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
-    child.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    server.onExit().get(5, TimeUnit.SECONDS);
+    child.onExit().get(5, TimeUnit.SECONDS);
     assertThat(server.isAlive()).isFalse();
     assertThat(child.isAlive()).isFalse();
   }
@@ -229,7 +235,7 @@ class McpServersTest {
   @Test
   void closingWhileAServerIsStillStartingStopsIt() throws Exception {
     Path pidFile = project.resolve("pid");
-    List<String> command = new java.util.ArrayList<>(TestMcpServer.command("silent"));
+    List<String> command = new ArrayList<>(TestMcpServer.command("silent"));
     command.add(pidFile.toString());
     start(Map.of(), Set.of(), McpServerConfig.stdio("slow", command.get(0), command.subList(1, command.size()))
         .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(60)));
@@ -238,7 +244,7 @@ class McpServersTest {
     assertThat(servers.status().get(0).state()).isEqualTo(McpServers.State.STARTING);
     servers.close();
     servers = null;
-    server.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    server.onExit().get(5, TimeUnit.SECONDS);
     assertThat(server.isAlive()).isFalse();
   }
 
@@ -264,7 +270,7 @@ class McpServersTest {
   @Test
   void anUnsetVariableInAHeaderAndAnUnreachableServerAreNamed() throws Exception {
     int closedPort;
-    try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = socket.getLocalPort();
     }
     start(Map.of(), Set.of(),
@@ -320,10 +326,10 @@ class McpServersTest {
   void theListsAreFetchedAgainWhenTheServerSaysTheyChanged() throws Exception {
     start(Map.of(), Set.of(), stdio("t", "normal"));
     servers.awaitStatus();
-    java.util.concurrent.CountDownLatch changed = new java.util.concurrent.CountDownLatch(2);
+    CountDownLatch changed = new CountDownLatch(2);
     servers.onListsChanged(changed::countDown);
     assertThat(call("t__add_prompt_and_resource", "text", "fresh").content()).contains("added fresh");
-    assertThat(changed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
     Eventually.until("the lists fetched again", () -> servers.prompts().stream().anyMatch(p -> p.name().equals("fresh"))
         && servers.resources().stream().anyMatch(r -> r.uri().equals("test://fresh.txt")));
     assertThat(servers.prompts()).extracting(McpPrompt::name).contains("fresh", "greet");

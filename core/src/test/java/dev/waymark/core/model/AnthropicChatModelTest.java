@@ -13,11 +13,12 @@ import static dev.waymark.core.testing.FakeModelServer.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.testing.FakeModelServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -396,7 +397,7 @@ class AnthropicChatModelTest {
   void everyThinkingBlockOfATwoStepToolLoopComesBackVerbatimInTheNextRequests() throws Exception {
     server.enqueue(thinkingThenTool("First a.txt.", "c2lnLW9uZQ==", "toolu_a"),
         thinkingThenTool("Now b.", "c2lnLXR3bw==", "toolu_b"), anthropicText("Done."));
-    java.util.ArrayList<ChatMessage> conversation = new java.util.ArrayList<>(List.of(new ChatMessage.User("go")));
+    ArrayList<ChatMessage> conversation = new ArrayList<>(List.of(new ChatMessage.User("go")));
 
     for (String id : List.of("toolu_a", "toolu_b")) {
       conversation.add(think(new ChatRequest(null, conversation, List.of())).message());

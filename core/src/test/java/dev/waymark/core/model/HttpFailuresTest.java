@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -500,7 +501,7 @@ class HttpFailuresTest {
 
   // ---- cancellation ----
 
-  private static ModelException cancelledWithin(java.util.concurrent.Future<ChatResponse> call, Duration limit)
+  private static ModelException cancelledWithin(Future<ChatResponse> call, Duration limit)
       throws Exception {
     try {
       call.get(limit.toMillis(), TimeUnit.MILLISECONDS);

@@ -10,13 +10,16 @@ import static dev.waymark.core.testing.FakeModelServer.openAiUsage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.testing.FakeModelServer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -216,7 +219,7 @@ class OpenAiChatModelTest {
   @Test
   void parsesSseWithCrlfCommentsBlankLinesAndEventsSplitAcrossReads() {
     String chunk = openAiTextChunk("héllo ✓").replace("\n", "\r\n");
-    byte[] bytes = chunk.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = chunk.getBytes(StandardCharsets.UTF_8);
     // split inside the JSON and inside the multi-byte 'é'
     int cut = chunk.indexOf('é') + 1;
     server.enqueue(
@@ -362,8 +365,8 @@ class OpenAiChatModelTest {
     assertThat(response.message().toolCalls())
         .extracting(ToolCall::name, ToolCall::argumentsJson)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("read_file", "{\"path\":\"a\"}"),
-            org.assertj.core.groups.Tuple.tuple("read_file", "{\"path\":\"b\"}"));
+            Tuple.tuple("read_file", "{\"path\":\"a\"}"),
+            Tuple.tuple("read_file", "{\"path\":\"b\"}"));
     assertThat(response.message().toolCalls().get(0).id())
         .isNotEqualTo(response.message().toolCalls().get(1).id());
   }
@@ -413,11 +416,11 @@ class OpenAiChatModelTest {
 
   @Test
   void openAisOwnApiGetsMaxCompletionTokensAndOtherServersMaxTokens() {
-    assertThat(OpenAiChatModel.initialMaxTokensField(java.net.URI.create("https://api.openai.com/v1")))
+    assertThat(OpenAiChatModel.initialMaxTokensField(URI.create("https://api.openai.com/v1")))
         .isEqualTo("max_completion_tokens");
     for (String other : List.of("http://localhost:11434/v1", "http://127.0.0.1:8080/v1", "https://api.deepseek.com",
         "https://openrouter.ai/api/v1")) {
-      assertThat(OpenAiChatModel.initialMaxTokensField(java.net.URI.create(other))).as(other).isEqualTo("max_tokens");
+      assertThat(OpenAiChatModel.initialMaxTokensField(URI.create(other))).as(other).isEqualTo("max_tokens");
     }
   }
 

@@ -1,10 +1,10 @@
 package dev.waymark.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -208,7 +208,7 @@ class WrongServerTest {
   // ---- no server there ----
 
   private static ModelException failureAt(String url) {
-    return failure(() -> new OpenAiChatModel(java.net.URI.create(url), null, "m", 0,
+    return failure(() -> new OpenAiChatModel(URI.create(url), null, "m", 0,
         OpenAiChatModelTest.FAST.withMaxRetries(0), d -> Duration.ofMillis(1))
         .stream(hello(), StreamListener.IGNORE, new Cancellation()));
   }

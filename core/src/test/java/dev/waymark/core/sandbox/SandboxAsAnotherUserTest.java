@@ -3,6 +3,7 @@ package dev.waymark.core.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -68,7 +69,7 @@ class SandboxAsAnotherUserTest {
     ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, false, hidden,
         List.of(), List.of(), data));
     Path socket = outside.resolve("docker.sock");
-    try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
+    try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
         var unix = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       unix.bind(UnixDomainSocketAddress.of(socket));
       Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx")); // anyone's, as Docker's group

@@ -2,6 +2,9 @@ package dev.waymark.core.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.WaymarkHome;
+import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.checkpoint.ShadowStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -60,8 +64,8 @@ class SessionFileProperties {
       SessionFile read = new SessionStore(dir, Clock.systemUTC()).read(file);
       assertThat(read.tabs()).isNotNull();
       Path project = Files.createDirectories(dir.resolve("project"));
-      try (var store = dev.waymark.core.checkpoint.ShadowStore.open(project, new dev.waymark.core.WaymarkHome(dir.resolve("home")),
-          dev.waymark.core.checkpoint.RetentionPolicy.DEFAULT)) {
+      try (var store = ShadowStore.open(project, new WaymarkHome(dir.resolve("home")),
+          RetentionPolicy.DEFAULT)) {
         for (SessionFile.Tab tab : read.tabs()) {
           store.restoreTab(SessionCodec.snapshot(tab)); // a session that reads also loads
         }
@@ -75,7 +79,7 @@ class SessionFileProperties {
   @Provide
   Arbitrary<byte[]> damaged() {
     Arbitrary<Integer> position = Arbitraries.integers().between(0, VALID.length - 1);
-    Arbitrary<byte[]> truncated = position.map(n -> java.util.Arrays.copyOf(VALID, n));
+    Arbitrary<byte[]> truncated = position.map(n -> Arrays.copyOf(VALID, n));
     Arbitrary<byte[]> flipped = Combinators.combine(position, Arbitraries.bytes()).as((n, b) -> {
       byte[] copy = VALID.clone();
       copy[n] = b;

@@ -10,8 +10,11 @@ import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.tool.ApprovalMode;
@@ -19,9 +22,13 @@ import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -115,12 +122,12 @@ class SessionStoreTest {
   @Test
   void reasoningAndThinkingBlocksWithTheirSignaturesSurviveSaveAndLoad() throws Exception {
     TabSession busy = busyTab("a.txt");
-    java.util.Map<Integer, List<dev.waymark.core.model.ChatMessage>> messages = new java.util.TreeMap<>(busy.memory().messages());
-    messages.put(1, List.of(new dev.waymark.core.model.ChatMessage.User("one"),
-        new dev.waymark.core.model.ChatMessage.Assistant("", List.of(new dev.waymark.core.model.ToolCall("c1", "read_file", "{}")),
-            List.of(new dev.waymark.core.model.ChatMessage.Reasoning("deepseek thought", null, null),
-                new dev.waymark.core.model.ChatMessage.Reasoning("claude thought", "EqQBCgIYAhIM", null),
-                new dev.waymark.core.model.ChatMessage.Reasoning("", null, "EmwKAhgBEgy3")))));
+    Map<Integer, List<ChatMessage>> messages = new TreeMap<>(busy.memory().messages());
+    messages.put(1, List.of(new ChatMessage.User("one"),
+        new ChatMessage.Assistant("", List.of(new ToolCall("c1", "read_file", "{}")),
+            List.of(new ChatMessage.Reasoning("deepseek thought", null, null),
+                new ChatMessage.Reasoning("claude thought", "EqQBCgIYAhIM", null),
+                new ChatMessage.Reasoning("", null, "EmwKAhgBEgy3")))));
     TabSession thinking = tab("a.txt", busy.checkpoints(),
         new TabSession.Memory(messages, busy.memory().drafts(), busy.memory().pending()));
 
@@ -235,7 +242,7 @@ class SessionStoreTest {
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThatThrownBy(() -> sessions.delete(saved.id(), store)).as("its tabs are open here")
         .isInstanceOf(SessionException.class).hasMessageContaining("was not deleted")
-        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.BUSY);
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(ErrorKind.BUSY);
     assertThat(git("tag", "-l", "waymark/*").lines().count()).isEqualTo(12);
     assertThat(sessions.file(saved.id())).exists();
     opened.forEach(TabSession::close);
@@ -256,7 +263,7 @@ class SessionStoreTest {
 
     assertThatThrownBy(() -> sessions.load("20260101-000000-abcdef"))
         .isInstanceOf(SessionException.class).hasMessageContaining(file + ":1:").hasMessageContaining("left as it is")
-        .extracting(e -> ((SessionException) e).kind()).isEqualTo(dev.waymark.core.protocol.ErrorKind.LOST);
+        .extracting(e -> ((SessionException) e).kind()).isEqualTo(ErrorKind.LOST);
     assertThat(Files.readAllBytes(file)).isEqualTo(corrupt);
     assertThat(sessions.list()).singleElement().satisfies(l -> assertThat(l.problem()).isPresent());
     assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class).hasMessageContaining(file.toString());
@@ -267,7 +274,7 @@ class SessionStoreTest {
     SessionFile older = saveAll(List.of(busyTab("a.txt")));
     Path newest = sessions.directory().resolve("20990101-000000-abcdef.json");
     Files.writeString(newest, "{\"schemaVersion\": 1, \"id\": \"20990101-000000-abcdef\", \"tabs\": [");
-    Files.setLastModifiedTime(newest, java.nio.file.attribute.FileTime.from(java.time.Instant.now().plusSeconds(3600)));
+    Files.setLastModifiedTime(newest, FileTime.from(Instant.now().plusSeconds(3600)));
 
     assertThatThrownBy(() -> sessions.latest()).isInstanceOf(SessionException.class)
         .hasMessageContaining(newest.toString()).hasMessageContaining("--session");

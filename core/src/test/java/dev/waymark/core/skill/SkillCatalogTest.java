@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,8 +61,8 @@ class SkillCatalogTest {
 
     SkillCatalog trusted = SkillCatalog.of(Optional.of(project), config, home);
     assertThat(trusted.skills()).extracting(Skill::name, Skill::description)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("review", "the project's review"),
-            org.assertj.core.groups.Tuple.tuple("deploy", "how I deploy"));
+        .containsExactly(Tuple.tuple("review", "the project's review"),
+            Tuple.tuple("deploy", "how I deploy"));
     assertThat(trusted.refused()).singleElement().satisfies(r -> assertThat(r.why()).startsWith("shadowed by"));
 
     SkillCatalog untrusted = SkillCatalog.of(Optional.empty(), config, home);
@@ -76,7 +78,7 @@ class SkillCatalogTest {
     skill(skills, "badyaml", "---\nname: [unclosed\ndescription: x\n---\n");
     Files.createDirectories(skills.resolve("empty-folder"));
 
-    SkillCatalog catalog = SkillCatalog.in(java.util.Map.of(skills, "user"));
+    SkillCatalog catalog = SkillCatalog.in(Map.of(skills, "user"));
 
     assertThat(catalog.isEmpty()).isTrue();
     assertThat(catalog.promptSection()).isEmpty();
@@ -89,6 +91,6 @@ class SkillCatalogTest {
   @Test
   void withNoNameTheFolderNamesTheSkill() throws Exception {
     skill(temp.resolve("skills"), "commit-helper", "---\ndescription: writes commit messages\n---\nDo it.");
-    assertThat(SkillCatalog.in(java.util.Map.of(temp.resolve("skills"), "user")).find("commit-helper")).isPresent();
+    assertThat(SkillCatalog.in(Map.of(temp.resolve("skills"), "user")).find("commit-helper")).isPresent();
   }
 }

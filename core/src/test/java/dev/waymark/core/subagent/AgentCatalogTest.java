@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
@@ -65,7 +66,7 @@ class AgentCatalogTest {
     List<Tool> all = new ArrayList<>(Tools.standard().all());
     all.add(new TaskTool(new Subagents() {
       @Override
-      public Outcome run(Request request, dev.waymark.core.model.Cancellation cancellation) {
+      public Outcome run(Request request, Cancellation cancellation) {
         throw new AssertionError("not run");
       }
 

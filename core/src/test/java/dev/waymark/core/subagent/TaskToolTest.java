@@ -10,22 +10,30 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
-import dev.waymark.core.model.ChatRequest;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +94,7 @@ class TaskToolTest {
       if (together != null && last.startsWith("Write") && request.messages().size() == 2) {
         try {
           together.await(20, TimeUnit.SECONDS); // both subagents are asking at once, or this times out
-        } catch (InterruptedException | java.util.concurrent.BrokenBarrierException | TimeoutException e) {
+        } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
           throw new ModelException(ModelException.Kind.PROTOCOL, "the subagents did not run at once: " + e);
         }
       }
@@ -130,7 +138,7 @@ class TaskToolTest {
 
     Event.TurnFinished done = runPrompt(parent, "PARENT: write two files");
 
-    assertThat(done.status()).isEqualTo(dev.waymark.core.protocol.TurnStatus.DONE);
+    assertThat(done.status()).isEqualTo(TurnStatus.DONE);
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("A\n");
     assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("B\n");
     List<ChatMessage.ToolResult> results = results(parent, done.checkpoint());
@@ -166,7 +174,7 @@ class TaskToolTest {
       childEvents.add(events);
     }
 
-    parent.session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    parent.session().submit(new Command.Undo(OptionalInt.empty(), false));
     for (int i = 0; i < 2; i++) {
       assertThat(restoredTo(childEvents.get(i))).as("the child went back to #0").isZero();
       assertThat(children.get(i).session().snapshot().live()).isZero();
@@ -182,7 +190,7 @@ class TaskToolTest {
     assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("B\n");
 
     // in its own tab, the subagent's step is undone as any other
-    children.get(0).session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    children.get(0).session().submit(new Command.Undo(OptionalInt.empty(), false));
     assertThat(restoredTo(childEvents.get(0))).isZero();
     assertThat(project.resolve("a.txt").toFile().exists() ^ project.resolve("b.txt").toFile().exists())
         .as("one of the two files is back to absent").isTrue();
@@ -197,8 +205,8 @@ class TaskToolTest {
 
   private WorkspaceTab isolatingParent(ChatModel model) {
     WorkspaceTab parent = parentTab(model, ApprovalMode.YOLO);
-    workspace.isolateWith(dev.waymark.core.tool.ToolSettings.DEFAULTS.withSandbox(dev.waymark.core.sandbox.Bwrap.required(
-        dev.waymark.core.sandbox.SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))).sandbox().bwrap());
+    workspace.isolateWith(ToolSettings.DEFAULTS.withSandbox(Bwrap.required(
+        SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))).sandbox().bwrap());
     return parent;
   }
 
@@ -211,8 +219,8 @@ class TaskToolTest {
       if (request.messages().stream().anyMatch(m -> m instanceof ChatMessage.ToolResult r && r.toolName().equals("write_file"))) {
         try {
           seenWhileItWorked.add(Files.readString(project.resolve("a.txt"))); // the child's write is done, not landed
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       }
       return script.stream(request, listener, cancellation);
@@ -230,7 +238,7 @@ class TaskToolTest {
     LinkedBlockingQueue<Event> childEvents = new LinkedBlockingQueue<>();
     child.session().subscribe(childEvents::add);
 
-    parent.session().submit(new Command.Undo(java.util.OptionalInt.empty(), false));
+    parent.session().submit(new Command.Undo(OptionalInt.empty(), false));
     assertThat(restoredTo(childEvents)).isZero();
     assertThat(Files.readString(project.resolve("a.txt"))).as("the parent's undo took the land back").isEqualTo("before\n");
     parent.session().submit(new Command.Redo(false));
@@ -246,8 +254,8 @@ class TaskToolTest {
       if (request.messages().stream().anyMatch(m -> m instanceof ChatMessage.ToolResult r && r.toolName().equals("write_file"))) {
         try {
           Files.writeString(project.resolve("a.txt"), "the user's\n"); // while the subagent works
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       }
       return script.stream(request, listener, cancellation);
@@ -285,7 +293,7 @@ class TaskToolTest {
     WorkspaceTab parent = parentTab(recording(new ScriptedChatModel(ScriptedChatModel.parse(script, "test")), null),
         ApprovalMode.YOLO);
     LinkedBlockingQueue<Event.TurnFinished> childrenEnded = new LinkedBlockingQueue<>();
-    java.util.concurrent.CountDownLatch bothStarted = new java.util.concurrent.CountDownLatch(2);
+    CountDownLatch bothStarted = new CountDownLatch(2);
     workspace.onTabOpened(child -> child.session().subscribe(e -> {
       if (e instanceof Event.TurnStarted) {
         bothStarted.countDown();
@@ -305,11 +313,11 @@ class TaskToolTest {
 
     Event.TurnFinished done = runPrompt(parent, "PARENT: think");
 
-    assertThat(done.status()).isEqualTo(dev.waymark.core.protocol.TurnStatus.CANCELLED);
+    assertThat(done.status()).isEqualTo(TurnStatus.CANCELLED);
     for (int i = 0; i < 2; i++) {
       Event.TurnFinished child = childrenEnded.poll(20, TimeUnit.SECONDS);
       assertThat(child).as("a subagent's turn ended").isNotNull();
-      assertThat(child.status()).isEqualTo(dev.waymark.core.protocol.TurnStatus.CANCELLED);
+      assertThat(child.status()).isEqualTo(TurnStatus.CANCELLED);
     }
     assertThat(results(parent, done.checkpoint())).extracting(ChatMessage.ToolResult::content)
         .allSatisfy(r -> assertThat(r).startsWith("The subagent was stopped before it finished"));

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,6 +29,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A fake model provider on 127.0.0.1 for tests: it records every request and answers each with the
@@ -434,14 +439,14 @@ public final class FakeModelServer implements AutoCloseable {
    * tell a cut body from a finished one by the framing. Each connection gets the next queued body.
    */
   public static final class CloseDelimited implements AutoCloseable {
-    private final java.net.ServerSocket socket;
+    private final ServerSocket socket;
     private final Queue<List<String>> bodies = new ConcurrentLinkedQueue<>();
     private final AtomicInteger requests = new AtomicInteger();
     private final Thread acceptor;
 
     public CloseDelimited() {
       try {
-        socket = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -466,7 +471,7 @@ public final class FakeModelServer implements AutoCloseable {
 
     private void serve() {
       while (!socket.isClosed()) {
-        try (java.net.Socket client = socket.accept()) {
+        try (Socket client = socket.accept()) {
           readRequest(client.getInputStream());
           requests.incrementAndGet();
           List<String> body = bodies.poll();
@@ -483,7 +488,7 @@ public final class FakeModelServer implements AutoCloseable {
       }
     }
 
-    private static void readRequest(java.io.InputStream in) throws IOException {
+    private static void readRequest(InputStream in) throws IOException {
       StringBuilder head = new StringBuilder();
       while (!head.toString().endsWith("\r\n\r\n")) {
         int b = in.read();
@@ -492,7 +497,7 @@ public final class FakeModelServer implements AutoCloseable {
         }
         head.append((char) b);
       }
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length:\\s*(\\d+)").matcher(head);
+      Matcher m = Pattern.compile("(?i)content-length:\\s*(\\d+)").matcher(head);
       if (m.find()) {
         in.readNBytes(Integer.parseInt(m.group(1)));
       }

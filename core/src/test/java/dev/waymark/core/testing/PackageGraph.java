@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -63,11 +64,11 @@ public final class PackageGraph {
   }
 
   /** Adds the uses {@code file} makes; returns its package. */
-  private static java.util.Optional<String> read(Path root, Path file, List<Use> uses) throws IOException {
+  private static Optional<String> read(Path root, Path file, List<Use> uses) throws IOException {
     String code = withoutComments(Files.readString(file));
     Matcher declared = PACKAGE.matcher(code);
     if (!declared.find()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     String from = declared.group(1);
     Matcher reference = REFERENCE.matcher(code);
@@ -76,7 +77,7 @@ public final class PackageGraph {
         uses.add(new Use(from, root.relativize(file).toString(), reference.group(1), reference.group(2)));
       }
     }
-    return java.util.Optional.of(from);
+    return Optional.of(from);
   }
 
   /**

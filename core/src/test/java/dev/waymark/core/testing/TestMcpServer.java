@@ -9,13 +9,17 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * An MCP server for the tests, run in its own JVM over stdio: {@code normal} is built with the SDK's
@@ -69,7 +73,7 @@ public final class TestMcpServer {
 
   private static McpServerFeatures.SyncPromptSpecification prompt(String name, String description,
       List<McpSchema.PromptArgument> arguments,
-      java.util.function.Function<Map<String, Object>, List<McpSchema.PromptMessage>> messages) {
+      Function<Map<String, Object>, List<McpSchema.PromptMessage>> messages) {
     return new McpServerFeatures.SyncPromptSpecification(new McpSchema.Prompt(name, description, arguments),
         (exchange, request) -> new McpSchema.GetPromptResult(description, messages.apply(request.arguments() == null
             ? Map.of() : request.arguments())));
@@ -93,7 +97,7 @@ public final class TestMcpServer {
   }
 
   private static McpServerFeatures.SyncResourceSpecification resource(String uri, String mimeType,
-      java.util.function.Supplier<McpSchema.ResourceContents> contents) {
+      Supplier<McpSchema.ResourceContents> contents) {
     return new McpServerFeatures.SyncResourceSpecification(McpSchema.Resource.builder(uri, uri.substring(uri.lastIndexOf('/') + 1))
         .mimeType(mimeType).build(), (exchange, request) -> new McpSchema.ReadResourceResult(List.of(contents.get())));
   }
@@ -105,7 +109,7 @@ public final class TestMcpServer {
     resources.add(resource("test://big.txt", "text/plain",
         () -> new McpSchema.TextResourceContents("test://big.txt", "text/plain", "x".repeat(BIG))));
     resources.add(resource("test://logo.png", "image/png", () -> new McpSchema.BlobResourceContents("test://logo.png",
-        "image/png", java.util.Base64.getEncoder().encodeToString(new byte[300]))));
+        "image/png", Base64.getEncoder().encodeToString(new byte[300]))));
     resources.add(resource("test://gone.txt", "text/plain", () -> {
       throw McpError.builder(-32002).message("gone.txt is gone").build();
     }));
@@ -148,7 +152,7 @@ public final class TestMcpServer {
           try {
             Files.writeString(Path.of(String.valueOf(request.arguments().get("path"))),
                 String.valueOf(request.arguments().get("content")));
-          } catch (java.io.IOException e) {
+          } catch (IOException e) {
             return McpSchema.CallToolResult.builder().addTextContent(e.toString()).isError(true).build();
           }
           return McpSchema.CallToolResult.builder().addTextContent("wrote").build();
@@ -162,7 +166,7 @@ public final class TestMcpServer {
           Files.writeString(Path.of(String.valueOf(into)), pids);
         }
         return McpSchema.CallToolResult.builder().addTextContent(pids).build();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return McpSchema.CallToolResult.builder().addTextContent(e.toString()).isError(true).build();
       }
     }));
@@ -172,7 +176,7 @@ public final class TestMcpServer {
     tools.add(new McpServerFeatures.SyncToolSpecification(tool(mapper, "rich", TEXT), (exchange, request) ->
         McpSchema.CallToolResult.builder()
             .addTextContent("here")
-            .addContent(new McpSchema.ImageContent(null, java.util.Base64.getEncoder().encodeToString(new byte[1234]), "image/png"))
+            .addContent(new McpSchema.ImageContent(null, Base64.getEncoder().encodeToString(new byte[1234]), "image/png"))
             .addContent(McpSchema.ResourceLink.builder().uri("file:///docs/a.md").name("a.md").mimeType("text/markdown")
                 .size(42L).description("the docs").build())
             .structuredContent(Map.of("answer", 42))

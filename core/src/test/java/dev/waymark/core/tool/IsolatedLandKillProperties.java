@@ -13,6 +13,7 @@ import dev.waymark.core.sandbox.SandboxPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -58,7 +59,7 @@ class IsolatedLandKillProperties {
       Map<String, String> landed = new TreeMap<>(before);
       landed.remove("gone.txt");
       for (int i = 1; i <= 8; i++) {
-        landed.put("dir" + (i % 3) + "/f" + i + ".txt", "f:" + java.util.HexFormat.of().formatHex(("file " + i + "\n").getBytes()));
+        landed.put("dir" + (i % 3) + "/f" + i + ".txt", "f:" + HexFormat.of().formatHex(("file " + i + "\n").getBytes()));
       }
       CheckpointTree.Snapshot saved = f.tab.snapshot();
       boolean wasKilled = false;

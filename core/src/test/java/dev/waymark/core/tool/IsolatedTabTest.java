@@ -10,15 +10,20 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.layer.View;
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,7 +116,7 @@ class IsolatedTabTest {
     f.call("write_file", "path", "a.txt", "content", "from the tool\n");
     f.shell("rm src/util.txt");
     ToolResult result = Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command",
-        "cat a.txt; ls src; echo x > x.txt"), new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation(),
+        "cat a.txt; ls src; echo x > x.txt"), new ToolContext(f.project, f.turn, new Cancellation(),
             true, text -> { }));
     assertThat(result.content()).contains("from the tool").doesNotContain("util.txt").contains("Read-only file system");
     assertThat(f.tree()).isEqualTo(projectBefore);
@@ -122,7 +127,7 @@ class IsolatedTabTest {
   @Test
   void theApprovalsDiffIsAgainstTheViewsFile() throws IOException {
     f.call("write_file", "path", "a.txt", "content", "the view's\n");
-    ToolContext context = new ToolContext(f.project, f.turn, new dev.waymark.core.model.Cancellation());
+    ToolContext context = new ToolContext(f.project, f.turn, new Cancellation());
     assertThat(f.tools.find("edit_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "old_string", "view's",
         "new_string", "edited"), context)).contains("-the view's", "+the edited").doesNotContain("-one");
     assertThat(f.tools.find("write_file").orElseThrow().preview(ToolFixture.args("path", "a.txt", "content", "whole\n"),
@@ -134,13 +139,13 @@ class IsolatedTabTest {
     assertThat(f.shell("for i in $(seq 1 40); do echo $i > f$i.txt; done").isError()).isFalse();
     // an entry seen within a tick of the file system's clock after it changed is read once more: let that pass
     long made = Files.readAttributes(f.tab.viewDirectory().orElseThrow().resolve("upper/f40.txt"), "unix:ctime")
-        .get("ctime") instanceof java.nio.file.attribute.FileTime t ? t.toMillis() : 0;
+        .get("ctime") instanceof FileTime t ? t.toMillis() : 0;
     Eventually.until("the files are older than a clock tick", () -> System.currentTimeMillis() > made + 200);
     assertThat(f.shell("true").isError()).isFalse();
     f.call("write_file", "path", "f7.txt", "content", "from the tool\n");
 
     var capture = f.turn.shellCapture(settings.sandbox().bwrap()).capture();
-    var snapshot = f.turn.snapshotWorkTree(capture, 1 << 20, dev.waymark.core.checkpoint.shell.CommandMark.random());
+    var snapshot = f.turn.snapshotWorkTree(capture, 1 << 20, CommandMark.random());
     assertThat(snapshot.fileCount()).isEqualTo(40);
     assertThat(snapshot.storedCount()).as("only what the tool changed since the last command is read").isEqualTo(1);
   }
@@ -217,7 +222,7 @@ class IsolatedTabTest {
     CheckpointTree other = f.store.newIsolatedTab(settings.sandbox().bwrap());
     var turn = other.begin();
     assertThat(Tools.standard(settings).find("run_shell").orElseThrow().run(ToolFixture.args("command", "mkdir more"),
-        new ToolContext(f.project, turn, new dev.waymark.core.model.Cancellation())).isError()).isFalse();
+        new ToolContext(f.project, turn, new Cancellation())).isError()).isFalse();
     turn.finish(CheckpointStatus.DONE);
     other.discard();
     assertThat(other.viewHoldsChanges()).isFalse();
@@ -276,11 +281,11 @@ class IsolatedTabTest {
     var otherTurn = other.begin();
     f.call("write_file", "path", "a.txt", "content", "first tab\n");
     Tools.standard(settings).find("write_file").orElseThrow().run(ToolFixture.args("path", "a.txt", "content",
-        "second tab\n"), new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation()));
-    var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> f.shell("cat a.txt"));
-    var second = java.util.concurrent.CompletableFuture.supplyAsync(() -> Tools.standard(settings).find("run_shell")
+        "second tab\n"), new ToolContext(f.project, otherTurn, new Cancellation()));
+    var first = CompletableFuture.supplyAsync(() -> f.shell("cat a.txt"));
+    var second = CompletableFuture.supplyAsync(() -> Tools.standard(settings).find("run_shell")
         .orElseThrow().run(ToolFixture.args("command", "cat a.txt"),
-            new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation())));
+            new ToolContext(f.project, otherTurn, new Cancellation())));
     assertThat(first.get().content()).contains("first tab").doesNotContain("second");
     assertThat(second.get().content()).contains("second tab").doesNotContain("first");
     assertThat(f.read("a.txt")).isEqualTo("one\ntwo\nthree\nfour\n");
@@ -289,7 +294,7 @@ class IsolatedTabTest {
 
   /** What the tab's view shows at {@code path} (read directly: after its turn ended, no tool call has a turn to read in). */
   private Optional<String> viewed(String path) throws IOException {
-    Optional<Path> at = dev.waymark.core.layer.View.read(f.tab.viewDirectory().orElseThrow()).orElseThrow().locate(path);
+    Optional<Path> at = View.read(f.tab.viewDirectory().orElseThrow()).orElseThrow().locate(path);
     return at.isEmpty() ? Optional.empty() : Optional.of(Files.readString(at.get()));
   }
 

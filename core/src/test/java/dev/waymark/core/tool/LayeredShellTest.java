@@ -4,24 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.testing.Processes;
 import dev.waymark.core.testing.Running;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Sandboxed {@code run_shell} in a copy-on-write layer: what the command changed is exactly what it
@@ -45,7 +58,7 @@ class LayeredShellTest {
   void statusSaysASandboxedCommandRunsInALayerOfItsOwnAndAnUnsandboxedOneIsFoundByComparison() {
     assertThat(f.store.describeShellCapture(settings.sandbox().bwrap()))
         .startsWith("each in a copy-on-write layer of its own").contains("tabs' commands run at once");
-    assertThat(f.store.describeShellCapture(java.util.Optional.empty()))
+    assertThat(f.store.describeShellCapture(Optional.empty()))
         .contains("comparing the project before and after", "no layer: commands are not sandboxed", "take turns");
   }
 
@@ -134,8 +147,8 @@ class LayeredShellTest {
     assertThat(f.tree()).isEqualTo(before);
   }
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {
+  @ParameterizedTest
+  @ValueSource(strings = {
       "rm -rf docs && echo 'see wiki' > docs",
       "rm -rf lib && ln -s ../shared/lib lib",
       "rm -rf src/deep && echo flat > src/deep",
@@ -173,10 +186,10 @@ class LayeredShellTest {
     try (var all = Files.walk(from)) {
       for (Path path : all.toList()) {
         Path target = to.resolve(from.relativize(path).toString());
-        if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
         }
       }
     }
@@ -239,7 +252,7 @@ class LayeredShellTest {
   @Test
   void withNoScanAtAllAnEditorsSaveOfAFileGitHoldsIsMergedFromTheUsersIndex() throws Exception {
     f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
-    try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.init().setDirectory(f.project.toFile()).call()) {
+    try (Git git = Git.init().setDirectory(f.project.toFile()).call()) {
       git.add().addFilepattern("notes.txt").call();
       git.commit().setMessage("notes").setAuthor("t", "t@example.com").setCommitter("t", "t@example.com").setSign(false)
           .call();
@@ -345,8 +358,8 @@ class LayeredShellTest {
    */
   private ToolResult whileTheUserDeletesTrackedNotes(String command) throws Exception {
     f.write("notes.txt", "notes\n");
-    dev.waymark.core.testing.GitCli.ok(f.project, "init", "-q");
-    dev.waymark.core.testing.GitCli.ok(f.project, "add", "notes.txt");
+    GitCli.ok(f.project, "init", "-q");
+    GitCli.ok(f.project, "add", "notes.txt");
     f.nextTurn();
     var running = startedAndWrote(command, "notes.txt");
     Files.delete(f.file("notes.txt"));
@@ -392,9 +405,9 @@ class LayeredShellTest {
 
   /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
   private String commandsVersion(String path) {
-    String tag = dev.waymark.core.checkpoint.ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
-    return new String(dev.waymark.core.testing.GitCli.ok(f.project, "--git-dir=" + f.store.shadowDirectory(), "show",
-        tag + ":post/" + path).out(), java.nio.charset.StandardCharsets.UTF_8);
+    String tag = ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
+    return new String(GitCli.ok(f.project, "--git-dir=" + f.store.shadowDirectory(), "show",
+        tag + ":post/" + path).out(), StandardCharsets.UTF_8);
   }
 
   @Test
@@ -429,7 +442,7 @@ class LayeredShellTest {
   /** The names in {@code dir} as the file system holds them, bytes above 127 written as octal escapes. */
   private static List<String> rawNames(Path dir) throws Exception {
     Process ls = new ProcessBuilder("ls", "-b", "-1", dir.toString()).start();
-    String out = new String(ls.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(ls.waitFor()).isZero();
     return out.lines().toList();
   }
@@ -478,13 +491,13 @@ class LayeredShellTest {
 
   @Test
   void aBackgroundJobThatEndsWhileTheTabIsIdleIsToldOfAndThenAppliedAndRecordedInItsCheckpoint() throws Exception {
-    java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch ended = new CountDownLatch(1);
     f.tab.onBackgroundEnded(ended::countDown);
     f.shell("echo now > now.txt; (sleep 1; echo late > late.txt) > /dev/null 2>&1 &");
     f.finish(); // the turn ends while the job runs: nothing else happens in the tab after it
     assertThat(f.exists("late.txt")).isFalse();
 
-    assertThat(ended.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("told that the job ended").isTrue();
+    assertThat(ended.await(10, TimeUnit.SECONDS)).as("told that the job ended").isTrue();
     var recorded = f.tab.settleBackground();
 
     assertThat(recorded.recorded()).extracting(c -> c.path()).containsExactly("late.txt");
@@ -569,8 +582,8 @@ class LayeredShellTest {
   void anApplyWaitsForAnotherProcesssApplyToEnd() throws Exception {
     f.shell("true"); // the layers' directory exists
     Path lock = f.store.shadowDirectory().resolveSibling("layers").resolve("apply.lock");
-    try (var channel = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.WRITE)) {
+    try (var channel = FileChannel.open(lock, StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE)) {
       var held = channel.lock(); // as another Waymark applying its layer holds it
       var command = Running.start("command", () -> f.shell("echo x > waited.txt"));
       command.awaitIn("CommandSlot.take"); // its apply waits for apply.lock

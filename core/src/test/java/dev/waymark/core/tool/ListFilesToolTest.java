@@ -2,6 +2,8 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.context.FileIndex;
+import dev.waymark.core.testing.GitCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -48,8 +50,8 @@ class ListFilesToolTest {
       tracked.write("dist/lib.js", "export const answer = 42;\n");
       tracked.write("build/release.sh", "echo answer\n");
       tracked.write("src/App.java", "class App {}\n");
-      dev.waymark.core.testing.GitCli.ok(tracked.project, "init", "-q");
-      dev.waymark.core.testing.GitCli.ok(tracked.project, "add", "-f", ".gitignore", "dist/lib.js", "build/release.sh",
+      GitCli.ok(tracked.project, "init", "-q");
+      GitCli.ok(tracked.project, "add", "-f", ".gitignore", "dist/lib.js", "build/release.sh",
           "src/App.java");
       // beside them, what nobody tracks stays left out
       tracked.write("dist/bundle.js", "const answer = 1;\n");
@@ -60,7 +62,7 @@ class ListFilesToolTest {
           .isEqualTo(".gitignore\nbuild/release.sh\ndist/lib.js\nsrc/App.java\n");
       assertThat(tracked.call("grep", "pattern", "answer").content())
           .contains("build/release.sh:1:", "dist/lib.js:1:").doesNotContain("bundle.js", "out.o", "node_modules");
-      dev.waymark.core.context.FileIndex index = new dev.waymark.core.context.FileIndex(tracked.project);
+      FileIndex index = new FileIndex(tracked.project);
       index.refreshNow();
       assertThat(index.search("lib.js", 5)).containsExactly("dist/lib.js");
       assertThat(index.search("bundle", 5)).isEmpty();

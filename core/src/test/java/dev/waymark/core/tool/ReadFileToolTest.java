@@ -2,7 +2,9 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -58,16 +60,16 @@ class ReadFileToolTest {
 
   @Test
   void aLimitedStreamEndsAfterItsLimitWhateverTheReadSize() throws IOException {
-    byte[] ten = "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    try (var in = ReadFileTool.limit(new java.io.ByteArrayInputStream(ten), 4)) {
+    byte[] ten = "0123456789".getBytes(StandardCharsets.US_ASCII);
+    try (var in = ReadFileTool.limit(new ByteArrayInputStream(ten), 4)) {
       assertThat(in.read()).isEqualTo('0');
       byte[] buffer = new byte[8];
       assertThat(in.read(buffer, 0, 8)).isEqualTo(3);
-      assertThat(new String(buffer, 0, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("123");
+      assertThat(new String(buffer, 0, 3, StandardCharsets.US_ASCII)).isEqualTo("123");
       assertThat(in.read()).isEqualTo(-1);
       assertThat(in.read(buffer, 0, 8)).isEqualTo(-1);
     }
-    assertThat(ReadFileTool.limit(new java.io.ByteArrayInputStream(ten), 20).readAllBytes()).isEqualTo(ten);
+    assertThat(ReadFileTool.limit(new ByteArrayInputStream(ten), 20).readAllBytes()).isEqualTo(ten);
   }
 
   @Test

@@ -8,17 +8,20 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.Processes;
 import dev.waymark.core.testing.Running;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -57,7 +60,7 @@ class RunShellToolTest {
     String show = "printf '[%s]\\n' \"${" + present + ":-}\"";
     assertThat(f.shell(show).content()).startsWith("[" + System.getenv(present) + "]");
     f.close();
-    f = new ToolFixture(temp.resolve("withheld"), ToolSettings.DEFAULTS.withholding(java.util.List.of(present)));
+    f = new ToolFixture(temp.resolve("withheld"), ToolSettings.DEFAULTS.withholding(List.of(present)));
     assertThat(f.shell(show).content()).startsWith("[]\n");
     assertThat(f.shell("env").content()).doesNotContain(present + "=");
   }
@@ -117,8 +120,8 @@ class RunShellToolTest {
   }
 
   @Test
-  void exclusionsFromSettingsAreLeftOutLikeIgnoredFiles(@org.junit.jupiter.api.io.TempDir Path other) throws IOException {
-    try (ToolFixture excluding = new ToolFixture(other, ToolSettings.DEFAULTS, java.util.List.of("generated/", "*.tmp"))) {
+  void exclusionsFromSettingsAreLeftOutLikeIgnoredFiles(@TempDir Path other) throws IOException {
+    try (ToolFixture excluding = new ToolFixture(other, ToolSettings.DEFAULTS, List.of("generated/", "*.tmp"))) {
       ToolResult r = excluding.shell("mkdir -p generated && echo g > generated/a.txt; echo t > x.tmp; echo k > kept.txt");
       assertThat(excluding.recorded()).containsExactly("kept.txt");
       assertThat(r.content()).contains("generated/").contains("x.tmp");
@@ -192,11 +195,11 @@ class RunShellToolTest {
         "for i in 1 2 3 4 5 6; do echo a$i > a$i.txt; sleep 0.25; done"));
     Eventually.until("the first command wrote a1.txt: it holds the slot", () -> f.exists("a1.txt"));
     ToolResult second = tool.run(ToolFixture.args("command", "for i in 1 2 3; do echo b$i > b$i.txt; sleep 0.1; done"),
-        new ToolContext(f.project, otherTurn, new dev.waymark.core.model.Cancellation()));
+        new ToolContext(f.project, otherTurn, new Cancellation()));
     first.get(20, TimeUnit.SECONDS);
 
     assertThat(f.recorded()).containsExactly("a1.txt", "a2.txt", "a3.txt", "a4.txt", "a5.txt", "a6.txt");
-    assertThat(otherTurn.changes()).extracting(dev.waymark.core.checkpoint.lib.FileChange::path)
+    assertThat(otherTurn.changes()).extracting(FileChange::path)
         .containsExactlyInAnyOrder("b1.txt", "b2.txt", "b3.txt");
     assertThat(second.content()).contains("waited").contains("for another shell command on this project");
   }
@@ -260,7 +263,7 @@ class RunShellToolTest {
    */
   private static boolean waitUntilDead(long pid) {
     try {
-      Eventually.until("process " + pid + " ended", java.time.Duration.ofSeconds(2),
+      Eventually.until("process " + pid + " ended", Duration.ofSeconds(2),
           () -> !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) || Processes.zombie(pid));
       return true;
     } catch (AssertionError stillAlive) {
@@ -397,7 +400,7 @@ class RunShellToolTest {
 
   @Test
   void aJobThatClearedItsEnvironmentAndOutlivedAKilledWaymarkIsStoppedByTheSessionItsCommandLed() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
     f.shell("(env -i /bin/sh -c 'sleep 29.67') > /dev/null 2>&1 &");
     f.finish();
     ProcessHandle job = ProcessHandle.allProcesses()
@@ -428,7 +431,7 @@ class RunShellToolTest {
 
   @Test
   void aJobLeftRunningWhenWaymarkIsKilledIsStoppedWhenItsTabIsOpenedAgain() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
+    Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
     f.shell("echo started > started.txt; (sleep 29.63; echo never > never.txt) > /dev/null 2>&1 &");
     f.finish();
     CheckpointTree.Snapshot saved = f.tab.snapshot();

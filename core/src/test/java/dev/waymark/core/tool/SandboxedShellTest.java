@@ -10,9 +10,15 @@ import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.Processes;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +59,7 @@ class SandboxedShellTest {
   void close() throws IOException {
     f.close();
     try (var walk = Files.walk(outside)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 
@@ -211,7 +217,7 @@ class SandboxedShellTest {
 
   @Test
   void theNetworkIsOffLocalhostIncludedAndOnWhenAllowed() throws Exception {
-    try (ServerSocket server = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
       CompletableFuture<Boolean> accepted = CompletableFuture.supplyAsync(() -> {
         try (var socket = server.accept()) {
           return true;
@@ -235,8 +241,8 @@ class SandboxedShellTest {
   @Test
   void aSocketOnTheReadOnlyFileSystemCannotBeReachedWithoutTheNetwork() throws Exception {
     Path socketPath = Path.of("/run", "waymark-sandbox-test-" + UUID.randomUUID() + ".sock");
-    try (var server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
-      server.bind(java.net.UnixDomainSocketAddress.of(socketPath));
+    try (var server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socketPath));
       ToolResult r = f.shell("python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect(\"" + socketPath
           + "\"); print(\"CONNECTED\")'");
       assertThat(r.content()).doesNotContain("CONNECTED");
@@ -334,7 +340,7 @@ class SandboxedShellTest {
   }
 
   private void git(String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>(List.of("git", "-C", f.project.toString()));
+    List<String> command = new ArrayList<>(List.of("git", "-C", f.project.toString()));
     command.addAll(List.of(args));
     assertThat(new ProcessBuilder(command).inheritIO().start().waitFor()).isZero();
   }

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,16 +44,16 @@ final class ToolFixture implements AutoCloseable {
   }
 
   ToolFixture(Path tempDir, ToolSettings settings) throws IOException {
-    this(tempDir, settings, java.util.List.of());
+    this(tempDir, settings, List.of());
   }
 
   /** With {@code exclusions}: patterns the store leaves out of what shell commands are checked for. */
-  ToolFixture(Path tempDir, ToolSettings settings, java.util.List<String> exclusions) throws IOException {
+  ToolFixture(Path tempDir, ToolSettings settings, List<String> exclusions) throws IOException {
     this(tempDir, settings, exclusions, false);
   }
 
   /** With {@code isolated}: the tab works on a view of the project of its own (an isolated tab). */
-  ToolFixture(Path tempDir, ToolSettings settings, java.util.List<String> exclusions, boolean isolated) throws IOException {
+  ToolFixture(Path tempDir, ToolSettings settings, List<String> exclusions, boolean isolated) throws IOException {
     project = Files.createDirectories(tempDir.resolve("project"));
     outside = Files.createDirectories(tempDir.resolve("outside"));
     Path home = Files.createDirectories(tempDir.resolve("home"));
@@ -138,7 +139,7 @@ final class ToolFixture implements AutoCloseable {
           files.put(rel, "link:" + Files.readSymbolicLink(p));
         } else {
           files.put(rel, (Files.isExecutable(p) ? "x:" : "f:")
-              + java.util.HexFormat.of().formatHex(Files.readAllBytes(p)));
+              + HexFormat.of().formatHex(Files.readAllBytes(p)));
         }
       }
     }

@@ -2,12 +2,23 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.lib.FileKind;
+import dev.waymark.core.checkpoint.lib.FileModes;
+import dev.waymark.core.checkpoint.lib.FileState;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,14 +38,14 @@ class WriteFileToolTest {
   }
 
   @Test
-  void overwritingReplacesTheFileWholeAndKeepsItsMode() throws java.io.IOException {
+  void overwritingReplacesTheFileWholeAndKeepsItsMode() throws IOException {
     f.write("run.sh", "echo old\n");
-    java.nio.file.Files.setPosixFilePermissions(f.file("run.sh"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+    Files.setPosixFilePermissions(f.file("run.sh"), PosixFilePermissions.fromString("rwxr-x---"));
     f.call("write_file", "path", "run.sh", "content", "echo new\n");
     assertThat(f.read("run.sh")).isEqualTo("echo new\n");
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(f.file("run.sh"))))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("run.sh"))))
         .isEqualTo("rwxr-x---");
-    try (var left = java.nio.file.Files.list(f.project)) {
+    try (var left = Files.list(f.project)) {
       assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
     }
   }
@@ -44,11 +55,11 @@ class WriteFileToolTest {
     Process mkfifo = new ProcessBuilder("mkfifo", f.file("pipe").toString()).start();
     assertThat(mkfifo.waitFor()).isZero();
     Files.createSymbolicLink(f.file("to-pipe"), Path.of("pipe"));
-    try (var socket = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
-      socket.bind(java.net.UnixDomainSocketAddress.of(f.file("sock")));
+    try (var socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      socket.bind(UnixDomainSocketAddress.of(f.file("sock")));
       // A guard against the hang this test is about, not a timing assertion.
-      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
-        for (String path : java.util.List.of("pipe", "to-pipe", "sock")) {
+      Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        for (String path : List.of("pipe", "to-pipe", "sock")) {
           ToolResult r = f.call("write_file", "path", path, "content", "x\n");
           assertThat(r.isError()).as(path).isTrue();
           assertThat(r.content()).as(path).contains("FIFO, socket or device");
@@ -62,12 +73,12 @@ class WriteFileToolTest {
   void theTemporaryFileNeverHoldsAPrivateFilesContentWithWiderPermissions() throws IOException {
     f.write("secret.env", "old\n");
     Files.setPosixFilePermissions(f.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
-    java.util.List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     AtomicWrite.tempWritten = temp -> {
       try {
         seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)));
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     };
     try {
@@ -87,35 +98,35 @@ class WriteFileToolTest {
     f.call("write_file", "path", "new.txt", "content", "created\n");
     f.call("edit_file", "path", "secret.env", "old_string", "new", "new_string", "edited");
     var changes = f.turn.changes();
-    f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
-    int created = dev.waymark.core.checkpoint.lib.FileModes.read(f.file("new.txt"));
-    assertThat(changes).extracting(c -> c.path() + " " + dev.waymark.core.checkpoint.lib.FileModes.octal(c.after().mode()))
-        .containsExactlyInAnyOrder("secret.env 0600", "new.txt " + dev.waymark.core.checkpoint.lib.FileModes.octal(created));
+    f.turn.finish(CheckpointStatus.DONE);
+    int created = FileModes.read(f.file("new.txt"));
+    assertThat(changes).extracting(c -> c.path() + " " + FileModes.octal(c.after().mode()))
+        .containsExactlyInAnyOrder("secret.env 0600", "new.txt " + FileModes.octal(created));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
 
     // gone, then brought back by undo and redo with the mode it was written with
     f.turn = f.tab.begin();
     Files.delete(f.file("secret.env"));
-    f.turn.recordFromDisk("secret.env", dev.waymark.core.checkpoint.lib.FileState.withMode("edited\n".getBytes(), 0600));
-    f.turn.finish(dev.waymark.core.checkpoint.CheckpointStatus.DONE);
+    f.turn.recordFromDisk("secret.env", FileState.withMode("edited\n".getBytes(), 0600));
+    f.turn.finish(CheckpointStatus.DONE);
     f.tab.undo();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
     f.tab.undo();
     f.tab.redo();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.file("secret.env")))).isEqualTo("rw-------");
-    assertThat(dev.waymark.core.checkpoint.lib.FileModes.read(f.file("new.txt"))).isEqualTo(created);
+    assertThat(FileModes.read(f.file("new.txt"))).isEqualTo(created);
   }
 
   @Test
   void aReadOnlyFilesTemporaryFileIsNeverWritable() throws IOException {
     f.write("frozen.txt", "old\n");
     Files.setPosixFilePermissions(f.file("frozen.txt"), PosixFilePermissions.fromString("r--------"));
-    java.util.List<String> seen = new java.util.ArrayList<>();
+    List<String> seen = new ArrayList<>();
     AtomicWrite.tempWritten = temp -> {
       try {
         seen.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp)));
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     };
     try {

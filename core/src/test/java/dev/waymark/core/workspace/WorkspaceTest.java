@@ -6,23 +6,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.protocol.Command;
-import dev.waymark.core.protocol.Event;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
-import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.mcp.McpServerConfig;
+import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.model.ScriptedChatModel;
+import dev.waymark.core.protocol.Command;
+import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -99,10 +105,10 @@ class WorkspaceTest {
       throw new AssertionError("no tab is opened");
     });
     workspaces.add(ws);
-    try (dev.waymark.core.mcp.McpServers servers = dev.waymark.core.mcp.McpServers.start(
-        List.of(dev.waymark.core.mcp.McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of())),
-        new dev.waymark.core.mcp.McpServers.Options(project, java.util.Map.of(), java.util.Set.of(),
-            dev.waymark.core.tool.ToolSettings.DEFAULTS))) {
+    try (McpServers servers = McpServers.start(
+        List.of(McpServerConfig.stdio("gone", "/nonexistent/mcp-server", List.of())),
+        new McpServers.Options(project, Map.of(), Set.of(),
+            ToolSettings.DEFAULTS))) {
       ws.mcp(servers);
       servers.awaitStatus(); // it failed before anyone listened: exec and the interface listen only later
       List<String> told = new CopyOnWriteArrayList<>();
@@ -196,11 +202,11 @@ class WorkspaceTest {
     List<Event> two = restored.checkpoints().get(1).history();
     assertThat(two).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(Event.AssistantDelta.class,
         d -> assertThat(d.text()).startsWith("A long").isNotEqualTo("A long answer that is cut short by the user.")));
-    assertThat(two.get(two.size() - 1)).isEqualTo(new Event.TurnFinished(2, TurnStatus.CANCELLED, java.util.Optional.empty()));
+    assertThat(two.get(two.size() - 1)).isEqualTo(new Event.TurnFinished(2, TurnStatus.CANCELLED, Optional.empty()));
     List<Event> three = restored.checkpoints().get(2).history();
     assertThat(three).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(Event.Error.class,
         r -> assertThat(r.message()).contains("the gateway broke")));
-    assertThat(three.get(three.size() - 1)).isEqualTo(new Event.TurnFinished(3, TurnStatus.FAILED, java.util.Optional.empty()));
+    assertThat(three.get(three.size() - 1)).isEqualTo(new Event.TurnFinished(3, TurnStatus.FAILED, Optional.empty()));
 
     // saved again, the reopened tab keeps its history
     second.save(null);
@@ -402,7 +408,7 @@ class WorkspaceTest {
     turn(holding, held, events, "write", 1);
     holding.save(null);
     String id = holding.id();
-    java.util.Set<String> tabsBefore = store.tabIds();
+    Set<String> tabsBefore = store.tabIds();
 
     // another process on the same project: its own store, its own session
     try (ShadowStore other = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {

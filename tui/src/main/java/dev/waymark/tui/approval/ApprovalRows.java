@@ -1,5 +1,6 @@
 package dev.waymark.tui.approval;
 
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.text.CellWidth;
 import dev.waymark.tui.text.DiffLines;
@@ -10,6 +11,7 @@ import dev.waymark.tui.text.Tone;
 import dev.waymark.tui.text.Wrap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 
 /**
@@ -23,10 +25,10 @@ public final class ApprovalRows {
   }
 
   private static final String REASON_MARK = " why? › ";
-  private static final java.util.Map<dev.waymark.core.permission.Permissions.Scope, String> PLACES = java.util.Map.of(
-      dev.waymark.core.permission.Permissions.Scope.SESSION, "this session only (all its tabs)",
-      dev.waymark.core.permission.Permissions.Scope.PROJECT, "the project's settings (.waymark/settings.json)",
-      dev.waymark.core.permission.Permissions.Scope.USER, "your user settings (every project)");
+  private static final Map<Permissions.Scope, String> PLACES = Map.of(
+      Permissions.Scope.SESSION, "this session only (all its tabs)",
+      Permissions.Scope.PROJECT, "the project's settings (.waymark/settings.json)",
+      Permissions.Scope.USER, "your user settings (every project)");
   /** Rows a diff needs to scroll: some of it, and the line saying where it stands. */
   private static final int MIN_SCROLLING_ROWS = 3;
 

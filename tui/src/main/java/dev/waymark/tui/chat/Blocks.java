@@ -7,10 +7,10 @@ import dev.waymark.tui.text.Span;
 import dev.waymark.tui.text.Style;
 import dev.waymark.tui.text.Tone;
 import dev.waymark.tui.text.Wrap;
+import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 

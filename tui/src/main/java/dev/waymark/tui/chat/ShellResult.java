@@ -2,6 +2,7 @@ package dev.waymark.tui.chat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A {@code run_shell} result read back for the chat: what the command printed, how it ended
@@ -12,8 +13,8 @@ import java.util.List;
 record ShellResult(List<String> output, List<String> status, List<String> changed, List<String> notRecorded) {
   static final String CHANGED = "Files changed (recorded";
   static final String NOT_RECORDED = "Changed but not recorded";
-  private static final java.util.regex.Pattern STATUS =
-      java.util.regex.Pattern.compile("\\[(exit code -?\\d+|cancelled: .*|timed out after .*)]");
+  private static final Pattern STATUS =
+      Pattern.compile("\\[(exit code -?\\d+|cancelled: .*|timed out after .*)]");
 
   /** True when the command ended with exit code 0 (or its status is unknown): nothing worth saying when folded. */
   boolean succeeded() {

@@ -1,5 +1,10 @@
 package dev.waymark.tui.chat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.context.Mentions;
+import dev.waymark.core.protocol.ComparisonView;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
@@ -11,7 +16,9 @@ import dev.waymark.tui.text.Tone;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,11 +53,11 @@ public final class TabState {
   private String draftToRestore;
   private Event.BranchRefused branchRefused;
   private DiffView diffToShow;
-  private dev.waymark.core.protocol.ComparisonView comparisonToShow;
+  private ComparisonView comparisonToShow;
   private boolean unseenFinish;
   private boolean expanded;
   private int version;
-  private final Map<String, TokenUsage> tokensByModel = new java.util.LinkedHashMap<>();
+  private final Map<String, TokenUsage> tokensByModel = new LinkedHashMap<>();
   private boolean planToRun; // a plan turn ended: "run this plan?" waits for an answer
   private int planChoice; // the answer selected in it
   private Instant restoringAt; // while a restored tab's history is folded in: when its checkpoint was made
@@ -213,7 +220,7 @@ public final class TabState {
   }
 
   /** Takes the diff a Compare command brought, once. */
-  public Optional<dev.waymark.core.protocol.ComparisonView> takeComparisonToShow() {
+  public Optional<ComparisonView> takeComparisonToShow() {
     var c = comparisonToShow;
     comparisonToShow = null;
     return Optional.ofNullable(c);
@@ -298,7 +305,7 @@ public final class TabState {
    * starts another entry), for /status and its cost.
    */
   public Map<String, TokenUsage> tokensByModel() {
-    return java.util.Collections.unmodifiableMap(tokensByModel);
+    return Collections.unmodifiableMap(tokensByModel);
   }
 
   /** True while a plan turn's "run this plan?" waits for the user's answer. */
@@ -436,7 +443,7 @@ public final class TabState {
     public void steeringFolded(Event.SteeringFolded folded) {
       steeringQueue.remove(folded.text());
       answer = null;
-      add(new Blocks.Steering(folded.checkpoint(), dev.waymark.core.context.Mentions.typed(folded.text())));
+      add(new Blocks.Steering(folded.checkpoint(), Mentions.typed(folded.text())));
     }
 
     @Override
@@ -555,7 +562,7 @@ public final class TabState {
     runningSince = restoringAt != null ? restoringAt : clock.instant();
     answer = null;
     thought = null;
-    String typed = dev.waymark.core.context.Mentions.typed(started.prompt()); // an MCP resource's text is sent, not shown
+    String typed = Mentions.typed(started.prompt()); // an MCP resource's text is sent, not shown
     if (title.isEmpty()) {
       title = typed.strip().lines().findFirst().orElse("");
     }
@@ -630,13 +637,13 @@ public final class TabState {
   /** What a saved tool call was about: its path or command, read from its arguments. */
   private static String target(String argumentsJson) {
     try {
-      com.fasterxml.jackson.databind.JsonNode args = new com.fasterxml.jackson.databind.ObjectMapper().readTree(argumentsJson);
+      JsonNode args = new ObjectMapper().readTree(argumentsJson);
       for (String field : new String[] {"path", "command", "pattern"}) {
         if (args != null && args.path(field).isTextual()) {
           return args.path(field).asText();
         }
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       // shown without a target
     }
     return "";

@@ -4,8 +4,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The commands the interface knows, for the menu that opens on {@code /}, for {@code /help} and for
@@ -76,7 +80,7 @@ public final class CommandCatalog {
 
   private final List<CommandEntry> entries = new CopyOnWriteArrayList<>(BUILT_IN);
   /** Commands a source replaces whole when its list changes (an MCP server's prompts), by source. */
-  private final java.util.Map<String, List<CommandEntry>> replaceable = new java.util.concurrent.ConcurrentSkipListMap<>();
+  private final Map<String, List<CommandEntry>> replaceable = new ConcurrentSkipListMap<>();
 
   private static CommandEntry entry(String usage, String description) {
     return new CommandEntry(usage, description);
@@ -104,11 +108,11 @@ public final class CommandCatalog {
   }
 
   /** Lists read again as the menu opens or its text changes: custom command files written while Waymark runs. */
-  private final java.util.Map<String, java.util.function.Supplier<List<CommandEntry>>> polled =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Supplier<List<CommandEntry>>> polled =
+      new ConcurrentHashMap<>();
 
   /** Offers the commands {@code read} gives, read now and again at each {@link #refresh}. */
-  public void poll(String source, java.util.function.Supplier<List<CommandEntry>> read) {
+  public void poll(String source, Supplier<List<CommandEntry>> read) {
     polled.put(source, read);
     replace(source, read.get());
   }

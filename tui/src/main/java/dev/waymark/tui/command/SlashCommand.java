@@ -80,7 +80,7 @@ public final class SlashCommand {
     record Prompt(String text, String typed) implements Parsed {}
 
     /** {@code /bisect}: the first checkpoint from {@code good} to {@code bad} where {@code command} fails. */
-    record Bisect(String command, java.util.OptionalInt good, java.util.OptionalInt bad) implements Parsed {}
+    record Bisect(String command, OptionalInt good, OptionalInt bad) implements Parsed {}
     /** {@code /checkpoint rescued [NAME]}: list the tab's rescued versions ({@code name} null), or show one. */
     record Rescued(String name) implements Parsed {}
 

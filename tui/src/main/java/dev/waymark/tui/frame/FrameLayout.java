@@ -2,11 +2,11 @@ package dev.waymark.tui.frame;
 
 import com.googlecode.lanterna.TerminalPosition;
 import com.googlecode.lanterna.TerminalSize;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.approval.ApprovalPrompt;
 import dev.waymark.tui.approval.ApprovalRows;
 import dev.waymark.tui.chat.ChatView;
 import dev.waymark.tui.chat.TabState;
-import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.input.InputLayout;
 import dev.waymark.tui.input.MentionFinder;
@@ -17,7 +17,6 @@ import dev.waymark.tui.screen.Rail;
 import dev.waymark.tui.screen.TabBar;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
-import dev.waymark.tui.text.DiffLines;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Span;
 import dev.waymark.tui.text.Style;
@@ -27,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Lays out one screen from the tabs and what is drawn over them: the tab bar on top, the footer
@@ -130,7 +130,7 @@ public final class FrameLayout {
     ApprovalRows.Rendered approval = prompt.isPresent() && state.pendingApproval().isPresent()
         ? ApprovalRows.render(state.pendingApproval().get(), prompt.get(), tab.editor().isEmpty(), width,
             Math.max(0, above - 1 - 3))
-        : new ApprovalRows.Rendered(List.of(), java.util.OptionalInt.empty(), 0);
+        : new ApprovalRows.Rendered(List.of(), OptionalInt.empty(), 0);
     above -= approval.lines().size();
     for (int r = 0; r < approval.lines().size(); r++) {
       put(0, above + r, approval.lines().get(r), width);

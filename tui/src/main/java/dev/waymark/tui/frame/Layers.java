@@ -1,9 +1,11 @@
 package dev.waymark.tui.frame;
 
 import dev.waymark.tui.command.CommandCatalog;
+import dev.waymark.tui.input.MentionFinder;
 import dev.waymark.tui.screen.CommandMenu;
 import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
+import java.time.Instant;
 
 /**
  * What is drawn over the chat and takes the keys while it is: a yes/no question, a panel (help,
@@ -16,7 +18,7 @@ public final class Layers {
    * when a question nobody asked for came up (a refused branch), so that letters typed as it
    * appeared are not taken for an answer; null for one the user asked for (closing a tab, quitting).
    */
-  public record Confirm(String question, Runnable yes, java.time.Instant cameUp) {
+  public record Confirm(String question, Runnable yes, Instant cameUp) {
     public Confirm(String question, Runnable yes) {
       this(question, yes, null);
     }
@@ -41,14 +43,14 @@ public final class Layers {
     return menu;
   }
 
-  private dev.waymark.tui.input.MentionFinder mentions;
+  private MentionFinder mentions;
 
   /** The {@code @} finder, when the project's files can be searched; null otherwise. */
-  public dev.waymark.tui.input.MentionFinder mentions() {
+  public MentionFinder mentions() {
     return mentions;
   }
 
-  public void mentions(dev.waymark.tui.input.MentionFinder finder) {
+  public void mentions(MentionFinder finder) {
     mentions = finder;
   }
 

@@ -1,5 +1,7 @@
 package dev.waymark.tui.input;
 
+import java.util.regex.Pattern;
+
 /**
  * The text being typed and its caret: the one mutable thing of the input box, owned by the UI
  * thread. The caret is an index into the text and never splits a surrogate pair.
@@ -70,10 +72,10 @@ public final class InputEditor {
     caret += clean.length();
   }
 
-  private static final java.util.regex.Pattern ESCAPES = java.util.regex.Pattern.compile(
+  private static final Pattern ESCAPES = Pattern.compile(
       "\u001b\\[[0-?]*[ -/]*[@-~]" // colours and other CSI sequences
       + "|\u001b\\].*?(?:\u0007|\u001b\\\\)" // OSC: titles, hyperlinks
-      + "|\u001b.?", java.util.regex.Pattern.DOTALL);
+      + "|\u001b.?", Pattern.DOTALL);
 
   /**
    * What of pasted text can be typed: line ends become {@code \n}; terminal escape sequences (the

@@ -1,8 +1,11 @@
 package dev.waymark.tui.input;
 
 import dev.waymark.core.context.FileIndex;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The {@code @} finder: while the word at the caret starts with {@code @}, the project's files that
@@ -20,7 +23,7 @@ public final class MentionFinder {
   private static final int MOST = 50;
 
   private final FileIndex index;
-  private final java.util.function.Supplier<List<String>> resources;
+  private final Supplier<List<String>> resources;
   private String lastQuery;
   private List<String> lastMatches = List.of();
   private int selected;
@@ -31,7 +34,7 @@ public final class MentionFinder {
   }
 
   /** {@code resources}: the MCP servers' resources as {@code SERVER:URI}, as they are listed now. */
-  public MentionFinder(FileIndex index, java.util.function.Supplier<List<String>> resources) {
+  public MentionFinder(FileIndex index, Supplier<List<String>> resources) {
     this.index = index;
     this.resources = resources;
   }
@@ -81,13 +84,13 @@ public final class MentionFinder {
 
   /** Files and resources: a query with a {@code :} is most likely a resource's, so those come first then. */
   private List<String> search(String query) {
-    String wanted = query.toLowerCase(java.util.Locale.ROOT);
-    List<String> found = resources.get().stream().filter(r -> r.toLowerCase(java.util.Locale.ROOT).contains(wanted))
+    String wanted = query.toLowerCase(Locale.ROOT);
+    List<String> found = resources.get().stream().filter(r -> r.toLowerCase(Locale.ROOT).contains(wanted))
         .limit(MOST).toList();
     if (found.isEmpty()) {
       return index.search(query, MOST);
     }
-    List<String> all = new java.util.ArrayList<>(query.contains(":") ? List.of() : index.search(query, MOST - found.size()));
+    List<String> all = new ArrayList<>(query.contains(":") ? List.of() : index.search(query, MOST - found.size()));
     all.addAll(found); // after the files, but never crowded out by them
     return List.copyOf(all);
   }

@@ -1,7 +1,14 @@
 package dev.waymark.tui.keys;
 
 import dev.waymark.core.workspace.Workspace;
+import dev.waymark.tui.command.RunInfo;
+import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.text.Line;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 
 /** What keys and commands ask of the interface around them: tabs opened and closed, quitting, panels. */
 public interface Host {
@@ -27,16 +34,16 @@ public interface Host {
   void showHelp();
 
   /** Shows a scrollable panel over the chat, laid out for the width it is drawn at. */
-  void showPanel(String title, java.util.function.IntFunction<java.util.List<dev.waymark.tui.text.Line>> layout);
+  void showPanel(String title, IntFunction<List<Line>> layout);
 
   /** The /rewind list of the tab's prompts. */
   void openRewind(TabController tab);
 
   /** Shows a list to pick from over the chat (e.g. /model's). */
-  void pick(dev.waymark.tui.screen.Picker picker);
+  void pick(Picker picker);
 
   /** What the application knows of the run: provider, server, models, sandbox, prices. */
-  dev.waymark.tui.command.RunInfo runInfo();
+  RunInfo runInfo();
 
   /** Runs a line starting with {@code /}. */
   void runCommand(TabController tab, String line);
@@ -62,5 +69,5 @@ public interface Host {
   int chatHeight();
 
   /** Runs {@code work} off the interface's thread; {@code then} gets its result (or null and what it threw) back on it. */
-  <T> void inBackground(java.util.concurrent.Callable<T> work, java.util.function.BiConsumer<T, Exception> then);
+  <T> void inBackground(Callable<T> work, BiConsumer<T, Exception> then);
 }

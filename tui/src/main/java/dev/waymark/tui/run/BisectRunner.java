@@ -13,6 +13,7 @@ import dev.waymark.tui.keys.Host;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Tone;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,7 +88,7 @@ final class BisectRunner {
     try {
       diff = ChangeDiffs.of(tree.checkpoints().stream().filter(c -> c.number() == n).findFirst().orElseThrow(),
           workspace.store()::readBlob);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       diff = new CheckpointDiff(n, List.of());
     }
     String prompt = prompts.getOrDefault(n, "").strip().lines().findFirst().orElse("");

@@ -1,26 +1,27 @@
 package dev.waymark.tui.run;
 
-import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.workspace.SessionFork;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.chat.Blocks;
 import dev.waymark.tui.chat.TabState;
-import dev.waymark.tui.text.Line;
-import dev.waymark.tui.keys.Host;
-import dev.waymark.tui.tab.TabController;
-import dev.waymark.tui.tab.Tabs;
-import dev.waymark.tui.screen.Picker;
-import dev.waymark.tui.text.Tone;
 import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.ModeText;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.command.SlashCommand;
-import dev.waymark.tui.command.CommandEntry;
-import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.tui.keys.Host;
+import dev.waymark.tui.screen.Picker;
+import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.text.Line;
+import dev.waymark.tui.text.Tone;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -77,7 +78,7 @@ public final class CommandRunner {
       RescuedReport.show(tab, rescued.name(), host);
     } else if (parsed instanceof SlashCommand.Parsed.McpServers) {
       state.notice(Tone.NORMAL, "MCP servers:\n" + String.join("\n",
-          dev.waymark.core.mcp.McpServers.describe(workspace.mcp().status())));
+          McpServers.describe(workspace.mcp().status())));
     } else if (parsed instanceof SlashCommand.Parsed.Skills) {
       state.notice(Tone.NORMAL, String.join("\n", workspace.skills().describe()));
     } else if (parsed instanceof SlashCommand.Parsed.Hooks) {
@@ -247,7 +248,7 @@ public final class CommandRunner {
       try {
         permissions.remove(rule);
         tab.state().notice(Tone.MUTED, "Removed: " + rule + ".");
-      } catch (java.io.IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         tab.state().notice(Tone.ERROR, "✗ Could not remove " + rule.rule() + " from " + rule.scope().label() + ": "
             + e.getMessage());
       }

@@ -1,5 +1,6 @@
 package dev.waymark.tui.run;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -28,8 +29,8 @@ public final class Notifier {
 
   /** The kind for the terminal the environment names ({@code TERM_PROGRAM}, {@code TERM}, {@code VTE_VERSION}). */
   public static Kind kindFor(Map<String, String> env) {
-    String program = env.getOrDefault("TERM_PROGRAM", "").toLowerCase(java.util.Locale.ROOT);
-    String term = env.getOrDefault("TERM", "").toLowerCase(java.util.Locale.ROOT);
+    String program = env.getOrDefault("TERM_PROGRAM", "").toLowerCase(Locale.ROOT);
+    String term = env.getOrDefault("TERM", "").toLowerCase(Locale.ROOT);
     if (program.contains("iterm") || program.contains("wezterm") || program.contains("ghostty") || term.contains("kitty")
         || env.containsKey("WT_SESSION") || env.containsKey("KITTY_WINDOW_ID")) {
       return Kind.OSC9;

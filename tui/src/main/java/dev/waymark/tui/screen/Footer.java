@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** The bottom row: the tab's state first (what the user must know now), then model, approval and tokens. */
 public final class Footer {
@@ -70,6 +71,6 @@ public final class Footer {
   }
 
   static String tokens(long n) {
-    return n < 1000 ? String.valueOf(n) : String.format(java.util.Locale.ROOT, "%.1fk", n / 1000.0);
+    return n < 1000 ? String.valueOf(n) : String.format(Locale.ROOT, "%.1fk", n / 1000.0);
   }
 }

@@ -7,6 +7,7 @@ import dev.waymark.tui.text.Tone;
 import dev.waymark.tui.text.Wrap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /** A list drawn over the chat to choose one entry from with ↑ ↓ and Enter (the /rewind list, /model). */
 public final class Picker {
@@ -15,12 +16,12 @@ public final class Picker {
 
   private final String title;
   private final List<Choice> choices;
-  private final java.util.function.Consumer<Choice> onChoose;
+  private final Consumer<Choice> onChoose;
   private int selected;
   private int top;
 
   /** {@code onChoose} runs with the entry Enter picks, after the list has closed. */
-  public Picker(String title, List<Choice> choices, int selected, java.util.function.Consumer<Choice> onChoose) {
+  public Picker(String title, List<Choice> choices, int selected, Consumer<Choice> onChoose) {
     if (choices.isEmpty()) {
       throw new IllegalArgumentException("nothing to pick from");
     }

@@ -15,6 +15,7 @@ import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.input.InputEditor;
 import dev.waymark.tui.input.InputHistory;
 import dev.waymark.tui.text.Tone;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -242,7 +243,7 @@ public final class TabController {
     } else if (answer instanceof ApprovalPrompt.Answer.AllowWithRule rule) {
       try {
         session.permissions().add(rule.entry());
-      } catch (java.io.IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         return Optional.of("Not allowed yet: the rule could not be kept in " + rule.entry().scope().label() + ": "
             + e.getMessage() + ". Choose another place, or Esc.");
       }

@@ -1,7 +1,10 @@
 package dev.waymark.tui.tab;
 
+import dev.waymark.core.workspace.Workspace;
+import dev.waymark.tui.input.PastedTexts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The tabs of the session: the open ones in the tab bar, which of them is shown, and the ones the
@@ -10,10 +13,10 @@ import java.util.List;
 public final class Tabs {
   private final List<TabController> open = new ArrayList<>();
   private final List<TabController> closed = new ArrayList<>();
-  private final dev.waymark.tui.input.PastedTexts pastes = new dev.waymark.tui.input.PastedTexts();
+  private final PastedTexts pastes = new PastedTexts();
 
   /** The large pastes folded in the inputs of every tab. */
-  public dev.waymark.tui.input.PastedTexts pastes() {
+  public PastedTexts pastes() {
     return pastes;
   }
   private int active;
@@ -75,7 +78,7 @@ public final class Tabs {
     int at = -1;
     for (int i = 0; i < open.size(); i++) {
       String id = open.get(i).tab().tabId();
-      if (id.equals(parentTab) || at >= 0 && open.get(i).tab().subagentOf().equals(java.util.Optional.of(parentTab))) {
+      if (id.equals(parentTab) || at >= 0 && open.get(i).tab().subagentOf().equals(Optional.of(parentTab))) {
         at = i + 1;
       }
     }
@@ -133,7 +136,7 @@ public final class Tabs {
   }
 
   /** Tells the workspace what sits in each tab's input and which tab is shown, for its next save. */
-  public void syncDrafts(dev.waymark.core.workspace.Workspace workspace) {
+  public void syncDrafts(Workspace workspace) {
     for (TabController t : open) {
       t.tab().input(pastes.expand(t.editor().text())); // a draft brought back later has no placeholders to expand
     }

@@ -1,7 +1,9 @@
 package dev.waymark.tui.terminal;
 
 import com.googlecode.lanterna.input.KeyStroke;
+import com.googlecode.lanterna.input.KeyType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +86,7 @@ public final class KeyMap {
       }
       if (action == null) {
         throw new IllegalArgumentException("Unknown action \"" + entry.getKey() + "\" in keyBindings (known: "
-            + String.join(", ", java.util.Arrays.stream(Action.values()).map(Action::settingName).toList()) + ").");
+            + String.join(", ", Arrays.stream(Action.values()).map(Action::settingName).toList()) + ").");
       }
       try {
         bind(b, action, entry.getValue().toArray(String[]::new));
@@ -101,7 +103,7 @@ public final class KeyMap {
    */
   public Optional<Action> actionFor(KeyStroke stroke) {
     Optional<Action> bound = bound(stroke);
-    if (bound.isEmpty() && stroke != null && stroke.isShiftDown() && stroke.getKeyType() != com.googlecode.lanterna.input.KeyType.Character) {
+    if (bound.isEmpty() && stroke != null && stroke.isShiftDown() && stroke.getKeyType() != KeyType.Character) {
       return bound(new KeyStroke(stroke.getKeyType(), stroke.isCtrlDown(), stroke.isAltDown(), false));
     }
     return bound;

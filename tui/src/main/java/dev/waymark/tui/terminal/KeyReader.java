@@ -1,6 +1,7 @@
 package dev.waymark.tui.terminal;
 
 import com.googlecode.lanterna.input.KeyStroke;
+import com.googlecode.lanterna.input.KeyType;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ public final class KeyReader {
         while (!Thread.currentThread().isInterrupted()) {
           KeyStroke stroke = terminal.terminal().readInput();
           translator.translate(stroke).ifPresent(sink);
-          if (stroke != null && stroke.getKeyType() == com.googlecode.lanterna.input.KeyType.EOF) {
+          if (stroke != null && stroke.getKeyType() == KeyType.EOF) {
             return;
           }
         }

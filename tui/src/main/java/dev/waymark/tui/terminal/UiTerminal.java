@@ -1,16 +1,20 @@
 package dev.waymark.tui.terminal;
 
+import com.googlecode.lanterna.TerminalPosition;
 import com.googlecode.lanterna.TerminalSize;
 import com.googlecode.lanterna.screen.TerminalScreen;
 import com.googlecode.lanterna.terminal.Terminal;
+import com.googlecode.lanterna.terminal.ansi.StreamBasedTerminal;
 import com.googlecode.lanterna.terminal.ansi.UnixTerminal;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -89,7 +93,7 @@ public final class UiTerminal implements AutoCloseable {
     }
 
     @Override
-    public void setCursorPosition(com.googlecode.lanterna.TerminalPosition position) throws IOException {
+    public void setCursorPosition(TerminalPosition position) throws IOException {
       setCursorPosition(position.getColumn(), position.getRow());
     }
 
@@ -107,7 +111,7 @@ public final class UiTerminal implements AutoCloseable {
   private UiTerminal(OutputStream out, Terminal terminal) throws IOException {
     this.out = out;
     this.terminal = terminal;
-    if (terminal instanceof com.googlecode.lanterna.terminal.ansi.StreamBasedTerminal stream) {
+    if (terminal instanceof StreamBasedTerminal stream) {
       stream.getInputDecoder().addProfile(() -> List.of(new BracketedPaste(), new LineKeys(), new FocusReport()));
     }
     this.screen = new TerminalScreen(terminal);
@@ -158,7 +162,7 @@ public final class UiTerminal implements AutoCloseable {
       write(SYNC_END);
       out.flush();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -214,7 +218,7 @@ public final class UiTerminal implements AutoCloseable {
   /** Lines written to System.out or System.err while the screen is ours: they go to the log. */
   private static final class LogStream extends OutputStream {
     private final String name;
-    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
     LogStream(String name) {
       this.name = name;

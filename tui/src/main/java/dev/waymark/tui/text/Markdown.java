@@ -3,7 +3,6 @@ package dev.waymark.tui.text;
 import java.util.ArrayList;
 import java.util.List;
 import org.commonmark.node.BlockQuote;
-import org.commonmark.node.BulletList;
 import org.commonmark.node.Code;
 import org.commonmark.node.Emphasis;
 import org.commonmark.node.FencedCodeBlock;

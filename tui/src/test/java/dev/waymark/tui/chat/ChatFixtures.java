@@ -1,9 +1,9 @@
 package dev.waymark.tui.chat;
 
 import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.Event;
-import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.text.Line;
 import java.time.Clock;

@@ -7,8 +7,11 @@ import static dev.waymark.tui.chat.ChatFixtures.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.tui.text.Line;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ChatViewTest {
@@ -77,15 +80,15 @@ class ChatViewTest {
     Event.TurnStarted one = new Event.TurnStarted(1, 0, "one");
     Event.TurnStarted two = new Event.TurnStarted(2, 1, "two");
     Event.TurnStarted three = new Event.TurnStarted(3, 1, "three");
-    Event.TurnFinished done1 = new Event.TurnFinished(1, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
-    Event.TurnFinished done2 = new Event.TurnFinished(2, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
-    Event.TurnFinished done3 = new Event.TurnFinished(3, dev.waymark.core.protocol.TurnStatus.DONE, java.util.Optional.empty());
-    java.time.Instant t = java.time.Instant.parse("2026-11-23T10:00:00Z");
+    Event.TurnFinished done1 = new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty());
+    Event.TurnFinished done2 = new Event.TurnFinished(2, TurnStatus.DONE, Optional.empty());
+    Event.TurnFinished done3 = new Event.TurnFinished(3, TurnStatus.DONE, Optional.empty());
+    Instant t = Instant.parse("2026-11-23T10:00:00Z");
     tab.apply(new Event.TabRestored("t", List.of(
-        new Event.TabRestored.RestoredCheckpoint(1, 0, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(one, done1)),
-        new Event.TabRestored.RestoredCheckpoint(2, 1, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(two, done2)),
-        new Event.TabRestored.RestoredCheckpoint(3, 1, dev.waymark.core.protocol.TurnStatus.DONE, t, false, List.of(three, done3))),
-        3, List.of(0, 1, 3), java.util.Optional.empty()), true);
+        new Event.TabRestored.RestoredCheckpoint(1, 0, TurnStatus.DONE, t, false, List.of(one, done1)),
+        new Event.TabRestored.RestoredCheckpoint(2, 1, TurnStatus.DONE, t, false, List.of(two, done2)),
+        new Event.TabRestored.RestoredCheckpoint(3, 1, TurnStatus.DONE, t, false, List.of(three, done3))),
+        3, List.of(0, 1, 3), Optional.empty()), true);
     String all = text(ChatView.render(tab, new ChatView.Scroll(), 60, 30));
 
     assertThat(all.indexOf(ChatView.REWOUND)).isBetween(all.indexOf("› one"), all.indexOf("› two"));

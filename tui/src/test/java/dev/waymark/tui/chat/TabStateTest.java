@@ -6,12 +6,20 @@ import static dev.waymark.tui.chat.ChatFixtures.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.agent.ProtocolViews;
-import dev.waymark.core.protocol.Event;
 import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ErrorKind;
+import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.tui.screen.Footer;
+import dev.waymark.tui.text.Style;
+import dev.waymark.tui.text.Tone;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TabStateTest {
@@ -53,11 +61,11 @@ class TabStateTest {
     tab.apply(new Event.TurnStarted(1, 0, "go"), true);
     tab.apply(new Event.Waiting(1, "rate limited, retrying in 12 s (2/3)"), true);
 
-    String footer = dev.waymark.tui.screen.Footer.render(tab, "gpt", "ask", 120, java.time.Instant.now(), "⠋").text();
+    String footer = Footer.render(tab, "gpt", "ask", 120, Instant.now(), "⠋").text();
     assertThat(footer).contains("rate limited, retrying in 12 s (2/3)");
 
     tab.apply(new Event.AssistantDelta(1, "Hi"), true);
-    assertThat(dev.waymark.tui.screen.Footer.render(tab, "gpt", "ask", 120, java.time.Instant.now(), "⠋").text())
+    assertThat(Footer.render(tab, "gpt", "ask", 120, Instant.now(), "⠋").text())
         .doesNotContain("retrying").contains("working");
   }
 
@@ -72,7 +80,7 @@ class TabStateTest {
     assertThat(tab.blocks()).hasSize(3);
     assertThat(ChatFixtures.text(tab.blocks().get(1).lines(60))).isEqualTo("▸ thought · 2 lines · /reasoning shows it");
     assertThat(tab.blocks().get(1).lines(60).get(0).spans())
-        .allSatisfy(span -> assertThat(span.style()).isEqualTo(dev.waymark.tui.text.Style.of(dev.waymark.tui.text.Tone.MUTED)));
+        .allSatisfy(span -> assertThat(span.style()).isEqualTo(Style.of(Tone.MUTED)));
     assertThat(ChatFixtures.text(tab.blocks().get(2).lines(60))).isEqualTo("Done.");
 
     assertThat(tab.toggleReasoning()).isTrue();
@@ -128,10 +136,10 @@ class TabStateTest {
   void aSaveNamesItsOwnRefAndADeletedSaveIsSaid() {
     TabState tab = tab();
     turn(tab, 1, 0, "one", "a");
-    dev.waymark.core.protocol.CheckpointView one = new dev.waymark.core.protocol.CheckpointView(1,
-        java.util.OptionalInt.of(0), TurnStatus.DONE, java.time.Instant.EPOCH, List.of("a.txt"), Optional.of("c0ffee"),
-        Optional.of("refs/tags/waymark/t/1"), java.util.Set.of("four"));
-    tab.apply(new Event.CheckpointSaved(one, "four", "refs/tags/waymark/t/saved/four", java.util.OptionalInt.empty()), true);
+    CheckpointView one = new CheckpointView(1,
+        OptionalInt.of(0), TurnStatus.DONE, Instant.EPOCH, List.of("a.txt"), Optional.of("c0ffee"),
+        Optional.of("refs/tags/waymark/t/1"), Set.of("four"));
+    tab.apply(new Event.CheckpointSaved(one, "four", "refs/tags/waymark/t/saved/four", OptionalInt.empty()), true);
     assertThat(ChatFixtures.text(tab.blocks().get(tab.blocks().size() - 1).lines(100)))
         .contains("refs/tags/waymark/t/saved/four").doesNotContain("refs/tags/waymark/t/1");
     tab.apply(new Event.SaveDeleted(1, "four", "refs/tags/waymark/t/saved/four"), true);
@@ -211,7 +219,7 @@ class TabStateTest {
         new Event.ToolCallProposed(1, WRITE, "write a.txt", "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+hi\n", false),
         new Event.ToolCallFinished(1, WRITE, "Created a.txt (3 bytes).", false),
         new Event.AssistantDelta(1, "Now checking the te"),
-        new Event.Error(dev.waymark.core.protocol.ErrorKind.MODEL_FAILED, "The model stopped answering (connection reset)."),
+        new Event.Error(ErrorKind.MODEL_FAILED, "The model stopped answering (connection reset)."),
         new Event.TurnFinished(1, TurnStatus.CANCELLED, Optional.empty()));
   }
 

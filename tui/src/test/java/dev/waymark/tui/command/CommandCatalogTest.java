@@ -2,6 +2,7 @@ package dev.waymark.tui.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The command menu's matching and the "did you mean" of a mistyped command. */
@@ -51,15 +52,15 @@ class CommandCatalogTest {
 
   @Test
   void aSourcesCommandsAreReplacedWholeWhenItsListChanges() {
-    catalog.replace("mcp:gh", java.util.List.of(new CommandEntry("/gh:review <pr> [focus]", "review a PR"),
+    catalog.replace("mcp:gh", List.of(new CommandEntry("/gh:review <pr> [focus]", "review a PR"),
         new CommandEntry("/gh:triage", "")));
     assertThat(catalog.matching("/gh:")).extracting(CommandEntry::usage).containsExactly("/gh:review <pr> [focus]", "/gh:triage");
-    catalog.replace("mcp:gh", java.util.List.of(new CommandEntry("/gh:triage", "now described")));
+    catalog.replace("mcp:gh", List.of(new CommandEntry("/gh:triage", "now described")));
     assertThat(catalog.matching("/gh:")).extracting(CommandEntry::description).containsExactly("now described");
     assertThat(catalog.nearest("/gh:triag")).hasValue("/gh:triage");
-    catalog.replace("mcp:gh", java.util.List.of());
+    catalog.replace("mcp:gh", List.of());
     assertThat(catalog.matching("/gh:")).isEmpty();
-    catalog.replace("mcp:x", java.util.List.of(new CommandEntry("/help", "not twice")));
+    catalog.replace("mcp:x", List.of(new CommandEntry("/help", "not twice")));
     assertThat(catalog.entries()).hasSameSizeAs(CommandCatalog.BUILT_IN);
   }
 

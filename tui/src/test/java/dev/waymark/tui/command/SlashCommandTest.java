@@ -2,12 +2,18 @@ package dev.waymark.tui.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.context.CustomCommands;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.tui.command.SlashCommand.Parsed;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SlashCommandTest {
   private static Parsed parse(String text) {
@@ -212,18 +218,18 @@ class SlashCommandTest {
   }
 
   @Test
-  void aCustomCommandBecomesItsPromptButNeverShadowsABuiltInOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+  void aCustomCommandBecomesItsPromptButNeverShadowsABuiltInOne(@TempDir Path temp)
       throws Exception {
-    java.nio.file.Path dir = java.nio.file.Files.createDirectories(temp.resolve("commands"));
-    java.nio.file.Files.writeString(dir.resolve("undo.md"), "never run\n");
-    java.nio.file.Files.writeString(dir.resolve("fix.md"), "Fix $ARGUMENTS.\n");
-    var custom = dev.waymark.core.context.CustomCommands.of(java.util.Optional.empty(), temp);
+    Path dir = Files.createDirectories(temp.resolve("commands"));
+    Files.writeString(dir.resolve("undo.md"), "never run\n");
+    Files.writeString(dir.resolve("fix.md"), "Fix $ARGUMENTS.\n");
+    var custom = CustomCommands.of(Optional.empty(), temp);
 
     assertThat(SlashCommand.parse("/fix the  build\nplease", 0, "x", custom))
         .isEqualTo(new SlashCommand.Parsed.Prompt("Fix the  build\nplease.", "/fix the  build\nplease"));
     assertThat(SlashCommand.parse("/undo", 0, "x", custom)).isInstanceOf(SlashCommand.Parsed.ForTab.class);
     assertThat(SlashCommand.parse("/init", 0, "x", custom)).isEqualTo(
-        new SlashCommand.Parsed.Prompt(dev.waymark.core.context.InstructionFiles.INIT_PROMPT, "/init"));
+        new SlashCommand.Parsed.Prompt(InstructionFiles.INIT_PROMPT, "/init"));
     assertThat(SlashCommand.parse("/fix", 0, "x")).isInstanceOf(SlashCommand.Parsed.Invalid.class);
   }
 }

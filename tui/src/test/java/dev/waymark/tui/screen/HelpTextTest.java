@@ -2,7 +2,10 @@ package dev.waymark.tui.screen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.tui.command.CommandCatalog;
 import dev.waymark.tui.command.SlashCommand;
+import dev.waymark.tui.terminal.KeyMap;
+import dev.waymark.tui.text.Line;
 import org.junit.jupiter.api.Test;
 
 class HelpTextTest {
@@ -15,8 +18,8 @@ class HelpTextTest {
 
   @Test
   void shiftTabIsSaidToReachAutoAsItDoes() {
-    String help = HelpText.render(dev.waymark.tui.terminal.KeyMap.defaults(), dev.waymark.tui.command.CommandCatalog.BUILT_IN, 200)
-        .stream().map(dev.waymark.tui.text.Line::text).reduce("", (a, b) -> a + "\n" + b);
+    String help = HelpText.render(KeyMap.defaults(), CommandCatalog.BUILT_IN, 200)
+        .stream().map(Line::text).reduce("", (a, b) -> a + "\n" + b);
     assertThat(help).contains("plan → ask → auto-edit → auto (when sandboxed), never yolo");
   }
 }

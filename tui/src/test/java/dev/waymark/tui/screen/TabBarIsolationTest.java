@@ -2,11 +2,12 @@ package dev.waymark.tui.screen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.tui.text.Line;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TabBarIsolationTest {
-  private static String text(dev.waymark.tui.text.Line line) {
+  private static String text(Line line) {
     StringBuilder out = new StringBuilder();
     line.spans().forEach(span -> out.append(span.text()));
     return out.toString();

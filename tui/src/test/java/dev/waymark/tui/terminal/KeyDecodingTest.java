@@ -6,6 +6,7 @@ import com.googlecode.lanterna.input.DefaultKeyDecodingProfile;
 import com.googlecode.lanterna.input.InputDecoder;
 import com.googlecode.lanterna.input.KeyStroke;
 import com.googlecode.lanterna.input.KeyType;
+import dev.waymark.tui.input.InputEditor;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ class KeyDecodingTest {
   void aPasteOfColouredTerminalOutputReachesTheInputAsItsText() throws Exception {
     List<UiInput> inputs = decode("\u001b[200~\u001b[31mred\u001b[0m\tok \u001b[1;32mgreen\u001b[m\u001b[201~");
     assertThat(inputs).hasSize(1);
-    var editor = new dev.waymark.tui.input.InputEditor();
+    var editor = new InputEditor();
     editor.insert(((UiInput.Paste) inputs.get(0)).text());
     assertThat(editor.text()).isEqualTo("red\tok green");
   }

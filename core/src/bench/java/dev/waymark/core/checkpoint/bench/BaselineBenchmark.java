@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.ResetCommand.ResetType;
@@ -15,7 +16,9 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -93,7 +96,7 @@ public class BaselineBenchmark {
     if (files < 100_000) { // two more whole-tree snapshots: too slow to repeat in every 100k trial
       checkDeletionsAreStaged();
     }
-    System.out.printf(java.util.Locale.ROOT, "%n[setup] generated %,d files (%,d KB) in %.1f s; first full snapshot %.1f s%n",
+    System.out.printf(Locale.ROOT, "%n[setup] generated %,d files (%,d KB) in %.1f s; first full snapshot %.1f s%n",
         files, generated.bytes() / 1024, (t1 - t0) / 1e9, (t2 - t1) / 1e9);
 
     below = snapshot("below");
@@ -115,9 +118,9 @@ public class BaselineBenchmark {
     snapshot("deletion check 1");
     Files.delete(extra);
     ObjectId commit = snapshot("deletion check 2");
-    try (var walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
+    try (var walk = new RevWalk(repo)) {
       var tree = walk.parseCommit(commit).getTree();
-      if (org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, "baseline-deletion-check.txt", tree) != null) {
+      if (TreeWalk.forPath(repo, "baseline-deletion-check.txt", tree) != null) {
         throw new IllegalStateException("add --all did not stage a deleted file");
       }
     }

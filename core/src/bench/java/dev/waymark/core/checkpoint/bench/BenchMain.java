@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
 import org.eclipse.jgit.util.SystemReader;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -110,7 +111,7 @@ public final class BenchMain {
         .include(benchmark.getName().replace(".", "\\.") + "\\.")
         .param("files", sizes)
         .param("changed", "1", "10")
-        .mode(org.openjdk.jmh.annotations.Mode.SampleTime)
+        .mode(Mode.SampleTime)
         .timeUnit(TimeUnit.MILLISECONDS)
         .forks(1)
         .warmupIterations(warmups)
@@ -150,7 +151,7 @@ public final class BenchMain {
           ChainedOptionsBuilder options = new OptionsBuilder()
               .include(WaymarkBenchmark.class.getName().replace(".", "\\.") + "\\." + op + "$")
               .param("files", size).param("changed", "1")
-              .mode(org.openjdk.jmh.annotations.Mode.SampleTime).timeUnit(TimeUnit.MILLISECONDS)
+              .mode(Mode.SampleTime).timeUnit(TimeUnit.MILLISECONDS)
               .forks(1).warmupIterations(quick ? 1 : 3).warmupTime(TimeValue.seconds(1))
               .measurementIterations(quick ? 2 : 5).measurementTime(TimeValue.seconds(1))
               .jvmArgsAppend("-Xmx2g", "-Duser.home=" + sandbox).shouldFailOnError(true)

@@ -19,6 +19,7 @@ import dev.waymark.core.sandbox.ShellSandbox;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,7 +83,7 @@ public final class BisectBench {
           for (int i = 0; i < 5; i++) {
             String path = files.get(turn * 6 + i);
             FileState before = t.read(path);
-            Files.writeString(project.resolve(path), "edited at turn " + turn + "\n", java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(project.resolve(path), "edited at turn " + turn + "\n", StandardOpenOption.APPEND);
             t.recordFromDisk(path, before);
           }
           String added = "added/turn" + turn + "/new.txt";

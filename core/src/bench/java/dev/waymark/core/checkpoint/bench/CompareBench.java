@@ -13,6 +13,8 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.FileState;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +89,7 @@ public final class CompareBench {
         CheckpointComparison comparison = tree.comparison();
         List<Integer> differ = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         double ms = medianMillis(() -> {
           long cpuStart = threads.getCurrentThreadCpuTime();
           // as the tab answers Compare: a fresh snapshot, both sides, every differing file's text

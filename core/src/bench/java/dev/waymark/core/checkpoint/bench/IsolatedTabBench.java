@@ -11,9 +11,10 @@ import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.layer.View;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.nio.file.Files;
@@ -100,7 +101,7 @@ public final class IsolatedTabBench {
           CheckpointTree tab = store.newIsolatedTab(sandbox.bwrap());
           Turn turn = tab.begin();
           FileState before = turn.read(file);
-          dev.waymark.core.layer.View.read(tab.viewDirectory().orElseThrow()).orElseThrow()
+          View.read(tab.viewDirectory().orElseThrow()).orElseThrow()
               .write(file, ("landed " + i + "\n").getBytes(), 0644);
           turn.recordFromDisk(file, before);
           turn.finish(CheckpointStatus.DONE);

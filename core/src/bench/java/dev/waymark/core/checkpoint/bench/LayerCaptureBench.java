@@ -8,15 +8,16 @@ import static dev.waymark.core.checkpoint.bench.BenchTools.medianMillis;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.shell.CommandMark;
-import dev.waymark.core.checkpoint.WorkTreeSnapshot;
-import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.WorkTreeSnapshot;
+import dev.waymark.core.checkpoint.shell.CommandCapture;
+import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -209,7 +210,7 @@ public final class LayerCaptureBench {
       Path benchClasses = Path.of(LayerCaptureBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       return List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:SharedArchiveFile=" + archive, "-Xshare:auto",
           "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED",
-          "-cp", jar + java.io.File.pathSeparator + benchClasses);
+          "-cp", jar + File.pathSeparator + benchClasses);
     }
   }
 

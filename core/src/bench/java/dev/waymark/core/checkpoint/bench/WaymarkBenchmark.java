@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -64,7 +65,7 @@ public class WaymarkBenchmark {
     Path project = temp.resolve("project");
     long t0 = System.nanoTime();
     ProjectGenerator.Project generated = ProjectGenerator.generate(project, files, 42);
-    System.out.printf(java.util.Locale.ROOT, "%n[setup] generated %,d files (%,d KB) in %.1f s%n",
+    System.out.printf(Locale.ROOT, "%n[setup] generated %,d files (%,d KB) in %.1f s%n",
         files, generated.bytes() / 1024, (System.nanoTime() - t0) / 1e9);
     store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     tree = store.openTab("bench");

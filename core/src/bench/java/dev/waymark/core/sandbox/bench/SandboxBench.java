@@ -1,12 +1,12 @@
 package dev.waymark.core.sandbox.bench;
 
+import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +38,7 @@ public final class SandboxBench {
     Path data = Files.createDirectories(base.resolve("data"));
     Path config = Files.createDirectories(base.resolve("config"));
     Path cache = Files.createDirectories(base.resolve("cache"));
-    SandboxPolicy policy = new SandboxPolicy(dev.waymark.core.sandbox.SandboxMode.REQUIRED, List.of(cache), false, false,
+    SandboxPolicy policy = new SandboxPolicy(SandboxMode.REQUIRED, List.of(cache), false, false,
         List.of(data), List.of(config));
     ShellSandbox sandbox = ShellSandbox.detect(policy, System.getenv("PATH"));
     if (!sandbox.confines()) {

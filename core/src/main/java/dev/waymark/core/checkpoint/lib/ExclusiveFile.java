@@ -3,9 +3,11 @@ package dev.waymark.core.checkpoint.lib;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -26,12 +28,12 @@ public final class ExclusiveFile {
   private static void createPrivate(Path file) throws IOException {
     try {
       if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------")));
       } else {
         Files.createFile(file);
       }
-    } catch (java.nio.file.FileAlreadyExistsException another) {
+    } catch (FileAlreadyExistsException another) {
       // another process made it between the check and here: the same empty lock file
     }
   }

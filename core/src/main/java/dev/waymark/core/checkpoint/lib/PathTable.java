@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -87,13 +88,13 @@ public final class PathTable<V> {
    * The paths whose entries may differ between this table and {@code other}: both tables' changes
    * when they were derived from one base (without a walk over either), else empty.
    */
-  public java.util.Optional<Set<String>> pathsDifferingFrom(PathTable<V> other) {
+  public Optional<Set<String>> pathsDifferingFrom(PathTable<V> other) {
     if (base != other.base) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Set<String> paths = new HashSet<>(changes.keySet());
     paths.addAll(other.changes.keySet());
-    return java.util.Optional.of(paths);
+    return Optional.of(paths);
   }
 
   /** A plain copy of the whole table. */

@@ -9,10 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.lib.Constants;
@@ -193,7 +197,7 @@ public final class UserGitRepository implements AutoCloseable {
       LOG.info("cannot read the git index {}; every file is read instead: {}", indexFile, e.toString());
       tracked.clear();
     }
-    index = new Index(stamp, java.util.Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
+    index = new Index(stamp, Collections.unmodifiableMap(tracked)); // not copied: 100,000 entries
     return index;
   }
 
@@ -202,7 +206,7 @@ public final class UserGitRepository implements AutoCloseable {
    * sorted: what git tracks, which no ignore rule may hide. Read again only when the index file
    * changed; empty without an index.
    */
-  public synchronized java.util.NavigableSet<String> trackedPaths() {
+  public synchronized NavigableSet<String> trackedPaths() {
     FileStat stamp;
     try {
       stamp = FileStat.read(gitDir.resolve("index"));
@@ -212,7 +216,7 @@ public final class UserGitRepository implements AutoCloseable {
     if (trackedPaths != null && trackedPathsStamp.equals(stamp)) {
       return trackedPaths;
     }
-    java.util.TreeSet<String> paths = new java.util.TreeSet<>();
+    TreeSet<String> paths = new TreeSet<>();
     if (stamp.kind() != FileKind.ABSENT) {
       try {
         DirCache cache = DirCache.read(gitDir.resolve("index").toFile(), FS.DETECTED);
@@ -226,12 +230,12 @@ public final class UserGitRepository implements AutoCloseable {
         LOG.info("cannot read the git index of {}; ignore rules apply to tracked files too: {}", workTree, e.toString());
       }
     }
-    trackedPaths = java.util.Collections.unmodifiableNavigableSet(paths);
+    trackedPaths = Collections.unmodifiableNavigableSet(paths);
     trackedPathsStamp = stamp;
     return trackedPaths;
   }
 
-  private java.util.NavigableSet<String> trackedPaths;
+  private NavigableSet<String> trackedPaths;
   private FileStat trackedPathsStamp = FileStat.MISSING;
 
   private static FileKind kindOf(FileMode mode) {
@@ -258,7 +262,7 @@ public final class UserGitRepository implements AutoCloseable {
   }
 
   /** See {@link UserObjects#readBlob(ObjectId, long, java.util.function.BooleanSupplier)}. */
-  public Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
+  public Optional<byte[]> readBlob(ObjectId blob, long expectedSize, BooleanSupplier crlfMayBeGone) {
     return objects.readBlob(blob, expectedSize, crlfMayBeGone);
   }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.lib.ObjectId;
@@ -151,7 +152,7 @@ public final class UserObjectLinks {
   }
 
   /** A blob from the links, as {@link UserGitRepository#readBlob} reads it; empty when it is not there. */
-  public synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
+  public synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, BooleanSupplier crlfMayBeGone) {
     if (dirs == null || dirs.isEmpty()) {
       return Optional.empty();
     }

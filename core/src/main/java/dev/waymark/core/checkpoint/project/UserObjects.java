@@ -5,11 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.Repository;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +55,7 @@ public final class UserObjects implements AutoCloseable {
    * Reads a blob from the user's object database, checking that it has the size the file had
    * (else the index named content that is not the file's bytes). Empty when it is not there.
    */
-  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, java.util.function.BooleanSupplier crlfMayBeGone) {
+  synchronized Optional<byte[]> readBlob(ObjectId blob, long expectedSize, BooleanSupplier crlfMayBeGone) {
     try {
       if (objects == null) {
         objects = new FileRepository(commonDir.toFile());
@@ -71,8 +73,8 @@ public final class UserObjects implements AutoCloseable {
    * file), a smaller blob is taken with each LF a CRLF again when that makes exactly
    * {@code expectedSize} bytes: every line of the file ended in CRLF, and those are its bytes.
    */
-  public static Optional<byte[]> readBlob(org.eclipse.jgit.lib.Repository objects, ObjectId blob, long expectedSize,
-      java.util.function.BooleanSupplier crlfMayBeGone) throws IOException {
+  public static Optional<byte[]> readBlob(Repository objects, ObjectId blob, long expectedSize,
+      BooleanSupplier crlfMayBeGone) throws IOException {
     try (ObjectReader reader = objects.newObjectReader()) {
       if (!reader.has(blob, Constants.OBJ_BLOB)) {
         return Optional.empty();

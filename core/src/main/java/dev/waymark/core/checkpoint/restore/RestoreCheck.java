@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The check half of a restore: each planned path against the disk, in parallel when there are
@@ -172,16 +174,16 @@ final class RestoreCheck {
   }
 
   private Map<String, Looked> lookAll(Set<String> paths) throws IOException {
-    Map<String, Looked> looked = new java.util.concurrent.ConcurrentHashMap<>();
+    Map<String, Looked> looked = new ConcurrentHashMap<>();
     try {
       paths.parallelStream().forEach(path -> {
         try {
           looked.put(path, look(path));
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
-    } catch (java.io.UncheckedIOException e) {
+    } catch (UncheckedIOException e) {
       throw e.getCause();
     }
     return looked;

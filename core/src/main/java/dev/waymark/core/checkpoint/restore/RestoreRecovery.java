@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -50,7 +51,7 @@ public final class RestoreRecovery {
     // In the opposite order of RestoreWrite.apply(), as its rollBack does: a file written where a
     // removed directory was must go before that directory's files can come back.
     List<RestoreJournal.Entry> entries = new ArrayList<>(content.entries());
-    java.util.Collections.reverse(entries);
+    Collections.reverse(entries);
     boolean complete = true;
     for (RestoreJournal.Entry entry : entries) {
       String path = entry.path();

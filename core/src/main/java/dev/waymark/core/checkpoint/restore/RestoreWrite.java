@@ -5,11 +5,15 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.restore.FileRestore.Step;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -127,7 +131,7 @@ final class RestoreWrite {
 
   /** Why writing {@code path} failed, in words, naming the project's directory rather than a temporary file. */
   static String why(Exception e, String path) {
-    if (!(e instanceof java.nio.file.FileSystemException)) {
+    if (!(e instanceof FileSystemException)) {
       return String.valueOf(e.getMessage());
     }
     int slash = path.lastIndexOf('/');
@@ -151,13 +155,13 @@ final class RestoreWrite {
 
   /** What the system said, without the path of the file it was about ("operation not permitted"). */
   static String reason(Exception e) {
-    if (!(e instanceof java.nio.file.FileSystemException failure)) {
+    if (!(e instanceof FileSystemException failure)) {
       return String.valueOf(e.getMessage());
     }
-    String reason = failure instanceof java.nio.file.AccessDeniedException ? "permission denied"
-        : failure instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+    String reason = failure instanceof AccessDeniedException ? "permission denied"
+        : failure instanceof NoSuchFileException ? "no such file or directory"
         : failure.getReason() == null ? failure.getClass().getSimpleName() : failure.getReason();
-    return reason.toLowerCase(java.util.Locale.ROOT);
+    return reason.toLowerCase(Locale.ROOT);
   }
 
 

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.restore;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
@@ -10,7 +11,10 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +22,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -81,7 +86,7 @@ public final class SetAside implements AutoCloseable {
   }
 
   public static SetAside open(Path parent, long maxBytes, long maxFiles) throws IOException {
-    dev.waymark.core.WaymarkHome.createPrivateDirectories(parent);
+    WaymarkHome.createPrivateDirectories(parent);
     Path dir = Files.createTempDirectory(parent, "aside-");
     FileChannel channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock = channel.lock();
@@ -115,7 +120,7 @@ public final class SetAside implements AutoCloseable {
       usable = false;
       LOG.info("the store is on another file system than the project: a restore deletes files instead of keeping them for a redo");
       return Taken.NOT_KEPT;
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return gone(); // or the file is gone already: the caller's delete finds nothing to do
     }
     WorkTree.Stamp now = WorkTree.Stamp.of(aside);
@@ -139,11 +144,11 @@ public final class SetAside implements AutoCloseable {
     Path aside = nextName();
     try {
       Files.createLink(aside, file);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return gone();
-    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
-      String why = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.toString();
-      if (e instanceof UnsupportedOperationException || why.toLowerCase(java.util.Locale.ROOT).contains("cross-device")) {
+    } catch (FileSystemException | UnsupportedOperationException e) {
+      String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.toString();
+      if (e instanceof UnsupportedOperationException || why.toLowerCase(Locale.ROOT).contains("cross-device")) {
         linkable = false; // another file system, or none with hard links: no file will do
         LOG.info("files a restore replaces cannot be linked into {} ({}): they are not kept for a redo", dir, why);
       } else {
@@ -212,7 +217,7 @@ public final class SetAside implements AutoCloseable {
       WorkTree.Stamp now;
       try {
         now = WorkTree.Stamp.of(candidate.file());
-      } catch (java.nio.file.NoSuchFileException gone) {
+      } catch (NoSuchFileException gone) {
         continue;
       }
       if (!now.equals(candidate.stamp()) || links(candidate.file()) != 1) {
@@ -269,7 +274,7 @@ public final class SetAside implements AutoCloseable {
       return 1;
     }
     try {
-      return ((Number) Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS)).intValue();
+      return ((Number) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue();
     } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
       countsLinks = false;
       linkable = false; // a second name could not be seen: replaced files are no longer linked
@@ -337,7 +342,7 @@ public final class SetAside implements AutoCloseable {
       for (Path file : files) {
         Files.deleteIfExists(file); // a drop running alongside may have taken it already
       }
-    } catch (java.nio.file.NoSuchFileException gone) {
+    } catch (NoSuchFileException gone) {
       return;
     }
     Files.deleteIfExists(dir);

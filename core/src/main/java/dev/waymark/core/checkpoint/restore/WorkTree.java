@@ -8,22 +8,34 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.layer.View;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import dev.waymark.core.layer.View;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -34,7 +46,7 @@ public final class WorkTree {
   public static final String TEMP_SUFFIX = TempNames.RESTORE_SUFFIX;
 
   private final Path root;
-  private volatile java.util.function.Consumer<Path> tempWrittenHook = temp -> {};
+  private volatile Consumer<Path> tempWrittenHook = temp -> {};
   /** Where files a restore removes or replaces wait for a restore that brings them back; null when the store could not make one. */
   private final SetAside aside;
 
@@ -63,12 +75,12 @@ public final class WorkTree {
   }
 
   /** The directory of the view this tree reads and writes, if it is an isolated tab's. */
-  public java.util.Optional<Path> viewDirectory() {
-    return java.util.Optional.ofNullable(view).map(View::directory);
+  public Optional<Path> viewDirectory() {
+    return Optional.ofNullable(view).map(View::directory);
   }
 
   /** This project's files as the view kept in {@code viewDir} shows them, if one is kept there. */
-  public java.util.Optional<WorkTree> forView(Path viewDir) {
+  public Optional<WorkTree> forView(Path viewDir) {
     try {
       return View.read(viewDir).map(v -> new WorkTree(v, directoryModes));
     } catch (IOException e) {
@@ -129,7 +141,7 @@ public final class WorkTree {
     try {
       return view.locate(path).orElse(view.directory().resolve("nothing").resolve(path));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -163,9 +175,9 @@ public final class WorkTree {
     BasicFileAttributes attributes;
     try {
       attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
+    } catch (NoSuchFileException | NotDirectoryException missing) {
       return DiskFile.ABSENT;
-    } catch (java.nio.file.FileSystemException e) {
+    } catch (FileSystemException e) {
       // A file where a parent directory should be fails with ENOTDIR, which Java reports as a
       // plain FileSystemException: the path cannot exist, and obstacle() names what is in the way.
       if (!Files.isDirectory(file.getParent())) {
@@ -189,7 +201,7 @@ public final class WorkTree {
    * What {@code stat} says of a path: cheap to take again, and different after any write, delete
    * or replacement, so a restore can tell that a file changed after it was checked.
    */
-  public record Stamp(boolean exists, boolean directory, long size, java.nio.file.attribute.FileTime modified, Object fileKey) {
+  public record Stamp(boolean exists, boolean directory, long size, FileTime modified, Object fileKey) {
     public static final Stamp ABSENT = new Stamp(false, false, 0, null, null);
 
     /** The stamp of {@code file}, which must exist. */
@@ -211,9 +223,9 @@ public final class WorkTree {
   public Stamp stamp(String path) throws IOException {
     try {
       return Stamp.of(resolve(path));
-    } catch (NoSuchFileException | java.nio.file.NotDirectoryException missing) {
+    } catch (NoSuchFileException | NotDirectoryException missing) {
       return Stamp.ABSENT;
-    } catch (java.nio.file.FileSystemException e) {
+    } catch (FileSystemException e) {
       if (!Files.isDirectory(resolve(path).getParent())) {
         return Stamp.ABSENT;
       }
@@ -273,11 +285,11 @@ public final class WorkTree {
     if (!attributes.isDirectory()) {
       return false;
     }
-    try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+    try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : (Iterable<Path>) walk::iterator) {
         // directories hold nothing of their own: empty ones are taken away with the rest (rm x; mkdir x, undone)
         if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)
-            && !removed.contains(root.relativize(p).toString().replace(java.io.File.separatorChar, '/'))) {
+            && !removed.contains(root.relativize(p).toString().replace(File.separatorChar, '/'))) {
           return false;
         }
       }
@@ -290,8 +302,8 @@ public final class WorkTree {
    * is below them is not the project's, so it is neither read nor written, however the link ends
    * (in the project, a file a restore would read there is the link target's, not the path's).
    */
-  public Set<String> linkedDirectories(java.util.Collection<String> paths) throws IOException {
-    Set<String> ancestors = new java.util.TreeSet<>();
+  public Set<String> linkedDirectories(Collection<String> paths) throws IOException {
+    Set<String> ancestors = new TreeSet<>();
     for (String path : paths) {
       for (int slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
         ancestors.add(path.substring(0, slash));
@@ -353,10 +365,10 @@ public final class WorkTree {
     Path temp = tempFor(target);
     Files.deleteIfExists(temp);
     if (version.kind() == FileKind.SYMLINK) {
-      Files.createSymbolicLink(temp, Path.of(new String(source.read(version.blob()), java.nio.charset.StandardCharsets.UTF_8)));
+      Files.createSymbolicLink(temp, Path.of(new String(source.read(version.blob()), StandardCharsets.UTF_8)));
     } else {
       int mode = version.hasMode() ? version.mode() : FileModes.fallback(version.kind(), target);
-      try (OutputStream out = java.nio.channels.Channels.newOutputStream(FileModes.create(temp, mode))) {
+      try (OutputStream out = Channels.newOutputStream(FileModes.create(temp, mode))) {
         source.copyTo(version.blob(), out);
       }
       tempWrittenHook.accept(temp);
@@ -456,7 +468,7 @@ public final class WorkTree {
   }
 
   /** Lets a test look at a temporary file once it holds the content, before it gets its final mode. */
-  public void onTempWritten(java.util.function.Consumer<Path> hook) {
+  public void onTempWritten(Consumer<Path> hook) {
     tempWrittenHook = hook;
   }
 
@@ -471,7 +483,7 @@ public final class WorkTree {
     }
     // deepest first; a file anywhere makes its directory's delete fail: a full one is reported as an obstacle first
     List<Path> directories = new ArrayList<>();
-    try (java.util.stream.Stream<Path> walk = Files.walk(target)) {
+    try (Stream<Path> walk = Files.walk(target)) {
       walk.filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)).forEach(directories::add);
     }
     for (int i = directories.size() - 1; i >= 0; i--) {

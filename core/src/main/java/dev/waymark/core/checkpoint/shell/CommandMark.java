@@ -5,8 +5,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.slf4j.LoggerFactory;
 
 /**
  * A shell command's mark: a value in its environment that every process it starts inherits,
@@ -19,8 +26,8 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
   /** The environment variable that holds the mark. */
   public static final String VARIABLE = "WAYMARK_COMMAND";
 
-  private static final java.util.regex.Pattern ENCODED =
-      java.util.regex.Pattern.compile("([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:@(\\d{1,19}):(\\d{1,19}))?");
+  private static final Pattern ENCODED =
+      Pattern.compile("([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})(?:@(\\d{1,19}):(\\d{1,19}))?");
 
   /** A mark with no session yet. */
   public CommandMark(String value) {
@@ -42,16 +49,16 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
   }
 
   /** The mark {@link #encoded} wrote; empty for any other text (only what {@link #random} makes is a mark). */
-  public static java.util.Optional<CommandMark> parse(String encoded) {
+  public static Optional<CommandMark> parse(String encoded) {
     var m = ENCODED.matcher(encoded.strip());
     if (!m.matches()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(m.group(2) == null ? new CommandMark(m.group(1))
+      return Optional.of(m.group(2) == null ? new CommandMark(m.group(1))
           : new CommandMark(m.group(1), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))));
     } catch (NumberFormatException tooLarge) {
-      return java.util.Optional.of(new CommandMark(m.group(1)));
+      return Optional.of(new CommandMark(m.group(1)));
     }
   }
 
@@ -152,7 +159,7 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
    * the log. Parents go first: a shell whose child was killed first would run its next line
    * ({@code sleep 3; echo late > late.txt}) before its own kill arrived.
    */
-  public static void stop(java.util.Collection<ProcessHandle> processes, long waitMillis) {
+  public static void stop(Collection<ProcessHandle> processes, long waitMillis) {
     for (int round = 0; round < 2; round++) {
       for (ProcessHandle p : processes) {
         List<ProcessHandle> below = p.descendants().toList(); // listed while p still holds them
@@ -166,9 +173,9 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
         break;
       }
       try {
-        p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-        org.slf4j.LoggerFactory.getLogger(CommandMark.class).warn("process {} did not stop; what it changes from now "
+        p.onExit().get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        LoggerFactory.getLogger(CommandMark.class).warn("process {} did not stop; what it changes from now "
             + "on is not recorded", p.pid());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -1,15 +1,19 @@
 package dev.waymark.core.checkpoint.shell;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * One shell command at a time on a project, across its tabs and every Waymark process on it. A
@@ -31,8 +35,8 @@ public final class CommandSlot {
   }
 
   /** The mark of the Waymark command this process runs inside, if any (see {@code ShellChangeTracker#insideACommandHere}). */
-  public static java.util.Optional<String> parentMark() {
-    return java.util.Optional.ofNullable(System.getenv(CommandMark.VARIABLE)).filter(m -> !m.isEmpty());
+  public static Optional<String> parentMark() {
+    return Optional.ofNullable(System.getenv(CommandMark.VARIABLE)).filter(m -> !m.isEmpty());
   }
 
   /** The slot, once no other command holds it, waiting at most {@code waitMillis}; empty if it is still held then. */
@@ -62,7 +66,7 @@ public final class CommandSlot {
       }
     } catch (IOException e) {
       // no lock file (a read-only store): commands go on without waiting, as before
-      org.slf4j.LoggerFactory.getLogger(CommandSlot.class).warn("cannot hold {}: {}", file, e.toString());
+      LoggerFactory.getLogger(CommandSlot.class).warn("cannot hold {}: {}", file, e.toString());
       closeQuietly(channel);
       return Optional.of(new Held(null, null));
     } catch (InterruptedException | RuntimeException e) {
@@ -79,8 +83,8 @@ public final class CommandSlot {
   private static void noteHolder(FileChannel channel) {
     try {
       channel.truncate(0);
-      channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII)), 0);
+      channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
+          .getBytes(StandardCharsets.US_ASCII)), 0);
     } catch (IOException e) {
       // only a waiting command's message is the poorer for it
     }
@@ -106,7 +110,7 @@ public final class CommandSlot {
   public Optional<Holder> holder() {
     long pid;
     try {
-      pid = Long.parseLong(java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.US_ASCII).trim());
+      pid = Long.parseLong(Files.readString(file, StandardCharsets.US_ASCII).trim());
     } catch (IOException | NumberFormatException e) {
       return Optional.empty();
     }
@@ -122,8 +126,8 @@ public final class CommandSlot {
   /** Whether process {@code pid} is stopped: the state after the command name in {@code /proc/PID/stat} is T or t. */
   static boolean stopped(long pid) {
     try {
-      String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
-          java.nio.charset.StandardCharsets.ISO_8859_1);
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"),
+          StandardCharsets.ISO_8859_1);
       int end = stat.lastIndexOf(')'); // the command name may hold spaces and parentheses
       char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
       return state == 'T' || state == 't';

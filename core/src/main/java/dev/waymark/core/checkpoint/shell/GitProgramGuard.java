@@ -4,6 +4,7 @@ import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerChange;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -278,7 +279,7 @@ final class GitProgramGuard {
       return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException missing) {
       return null;
-    } catch (java.nio.file.FileSystemException notADirectory) {
+    } catch (FileSystemException notADirectory) {
       if (notADirectory.getReason() != null && notADirectory.getReason().contains("Not a directory")) {
         return null;
       }

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.shell;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -73,7 +74,7 @@ final class GitProgramSettings {
     for (String name : config.getNames(section, subsection)) {
       String n = name.toLowerCase(Locale.ROOT);
       String[] values = config.getStringList(section, subsection, name);
-      if (dangerous(s, n, values) && !java.util.Arrays.equals(values, was.getStringList(section, subsection, name))) {
+      if (dangerous(s, n, values) && !Arrays.equals(values, was.getStringList(section, subsection, name))) {
         return Optional.of(section + (subsection == null ? "" : "." + subsection) + "." + name);
       }
     }
@@ -88,14 +89,14 @@ final class GitProgramSettings {
       case "alias":
       case "submodule":
         // a shell command only when it starts with "!" (an alias of a git command, a submodule's update mode)
-        return java.util.Arrays.stream(values).anyMatch(v -> v != null && v.strip().startsWith("!"));
+        return Arrays.stream(values).anyMatch(v -> v != null && v.strip().startsWith("!"));
       case "protocol":
         // lets "ext::" URLs run a program
-        return name.equals("allow") && java.util.Arrays.stream(values).anyMatch(v -> !"never".equalsIgnoreCase(v));
+        return name.equals("allow") && Arrays.stream(values).anyMatch(v -> !"never".equalsIgnoreCase(v));
       case "core":
         if (name.equals("fsmonitor")) {
           // true is git's own daemon; anything else but false is a program
-          return java.util.Arrays.stream(values).anyMatch(v -> v != null && !isBoolean(v));
+          return Arrays.stream(values).anyMatch(v -> v != null && !isBoolean(v));
         }
         return PROGRAMS.contains(name);
       default:

@@ -6,6 +6,7 @@ import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
 import dev.waymark.core.layer.LayerJournal;
 import dev.waymark.core.layer.LayerSupport;
+import dev.waymark.core.layer.View;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -93,7 +94,7 @@ public final class LayerCapture implements CommandCapture {
           + "mounted here (" + unavailable.get() + ")");
     }
     try {
-      return new ViewCapture(dev.waymark.core.layer.View.read(viewDir).orElseThrow(
+      return new ViewCapture(View.read(viewDir).orElseThrow(
           () -> new CheckpointException(CheckpointException.Kind.LOST, "the tab's view is gone from " + viewDir)), probed,
           viewVersions.computeIfAbsent(viewDir, dir -> new ViewVersions()));
     } catch (IOException e) {

@@ -2,11 +2,13 @@ package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
@@ -20,11 +22,17 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,10 +101,10 @@ final class LayerRecording {
       // what was below a directory the command removed goes before the directory does
       UnnamedEntries.deleteFirst(read.unnamed());
       Map<String, FileChange> recorded = new LinkedHashMap<>();
-      Set<String> clashed = new java.util.HashSet<>();
+      Set<String> clashed = new HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
       // why each directory above a change is left out (absent: it is not), decided once
-      Map<String, Optional<ProjectWalker.Exclusion>> directories = new java.util.HashMap<>();
+      Map<String, Optional<ProjectWalker.Exclusion>> directories = new HashMap<>();
       // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
       Set<String> movedOut = LayerMovesOut.find(layer.project(), changes, maxFileSize,
           (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
@@ -142,7 +150,7 @@ final class LayerRecording {
                   contents.add(state.contentUnsafe());
                 }
               }
-              java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids = repo.insertBlobs(contents).iterator();
+              Iterator<ObjectId> ids = repo.insertBlobs(contents).iterator();
               List<FileChange> batch = new ArrayList<>();
               for (int i = 0; i < paths.size(); i++) {
                 batch.add(new FileChange(paths.get(i), version(states.get(2 * i), ids), version(states.get(2 * i + 1), ids)));
@@ -284,7 +292,7 @@ final class LayerRecording {
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = writeLog.since(since);
     return new LayerApply.Bases() {
-      private java.util.NavigableSet<String> tracked;
+      private NavigableSet<String> tracked;
 
       @Override
       public Optional<byte[]> base(String path) {
@@ -292,7 +300,7 @@ final class LayerRecording {
         if (write.isPresent()) {
           String prior = write.get().priorBlob();
           try {
-            return Optional.of(prior == null ? new byte[0] : repo.read(org.eclipse.jgit.lib.ObjectId.fromString(prior)));
+            return Optional.of(prior == null ? new byte[0] : repo.read(ObjectId.fromString(prior)));
           } catch (IOException | RuntimeException e) {
             return Optional.empty();
           }
@@ -311,7 +319,7 @@ final class LayerRecording {
         try {
           return users.get().flatMap(git -> {
             var entry = git.index().tracked().get(path);
-            return entry == null || entry.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? Optional.empty()
+            return entry == null || entry.kind() == FileKind.SYMLINK ? Optional.empty()
                 : git.readBlob(entry.blob(), entry.size(), () -> git.normalisesLineEndings(path));
           });
         } catch (RuntimeException unreadable) {
@@ -334,7 +342,7 @@ final class LayerRecording {
           return true;
         }
         if (tracked == null) {
-          tracked = users.get().map(git -> git.trackedPaths()).orElseGet(java.util.TreeSet::new);
+          tracked = users.get().map(git -> git.trackedPaths()).orElseGet(TreeSet::new);
         }
         return tracked.contains(path);
       }
@@ -367,7 +375,7 @@ final class LayerRecording {
   /** Bytes read before a batch of blobs is stored: bounds the memory an apply of many files takes. */
   private static final long BATCH_BYTES = 64L << 20;
 
-  private static FileVersion version(FileState state, java.util.Iterator<org.eclipse.jgit.lib.ObjectId> ids) {
+  private static FileVersion version(FileState state, Iterator<ObjectId> ids) {
     return state.exists() ? new FileVersion(state.kind(), ids.next(), state.mode()) : FileVersion.ABSENT;
   }
 
@@ -385,7 +393,7 @@ final class LayerRecording {
   private static final long APPLY_POLL_MILLIS = 1_000;
 
   private static long sizeOf(FileStat stat) {
-    return stat.kind() == dev.waymark.core.checkpoint.lib.FileKind.SYMLINK ? 0 : stat.size();
+    return stat.kind() == FileKind.SYMLINK ? 0 : stat.size();
   }
 
   /** Keeps the command's versions of the clashing paths under a {@code rescued} tag; returns it. */
@@ -401,15 +409,15 @@ final class LayerRecording {
   /** The user's repository, opened at the first question an apply asks of it and closed with the apply: once, not per path. */
   private static final class UsersRepository implements AutoCloseable {
     private final Path project;
-    private Optional<dev.waymark.core.checkpoint.project.UserGitRepository> opened;
+    private Optional<UserGitRepository> opened;
 
     UsersRepository(Path project) {
       this.project = project;
     }
 
-    Optional<dev.waymark.core.checkpoint.project.UserGitRepository> get() {
+    Optional<UserGitRepository> get() {
       if (opened == null) {
-        opened = dev.waymark.core.checkpoint.project.UserGitRepository.find(project);
+        opened = UserGitRepository.find(project);
       }
       return opened;
     }
@@ -417,7 +425,7 @@ final class LayerRecording {
     @Override
     public void close() {
       if (opened != null) {
-        opened.ifPresent(dev.waymark.core.checkpoint.project.UserGitRepository::close);
+        opened.ifPresent(UserGitRepository::close);
       }
     }
   }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,6 +146,6 @@ final class OtherWriters {
       return FileVersion.ABSENT;
     }
     FileKind kind = like.exists() ? like.kind() : FileKind.REGULAR;
-    return new FileVersion(kind, org.eclipse.jgit.lib.ObjectId.fromString(blob), FileVersion.NO_MODE);
+    return new FileVersion(kind, ObjectId.fromString(blob), FileVersion.NO_MODE);
   }
 }

@@ -21,6 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.ObjLongConsumer;
+import java.util.function.Supplier;
+import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +43,7 @@ import org.slf4j.LoggerFactory;
 final class Scanner {
   private static final Logger LOG = LoggerFactory.getLogger(Scanner.class);
   /** Reads what a whole walk needs besides the walk (the user's index, the stat cache) alongside it. */
-  private static final java.util.concurrent.Executor BESIDE = task -> {
+  private static final Executor BESIDE = task -> {
     Thread thread = new Thread(task, "waymark-scan-beside");
     thread.setDaemon(true);
     thread.start();
@@ -98,7 +105,7 @@ final class Scanner {
   }
 
   /** The paths (files and directories) the watch saw touched since {@code mark}, as of now; empty when it cannot say. */
-  Optional<java.util.Set<String>> touchedSince(long mark) {
+  Optional<Set<String>> touchedSince(long mark) {
     return walks.touchedSince(mark);
   }
 
@@ -147,11 +154,11 @@ final class Scanner {
   }
 
   /** A scan of the tree, brought up to date from the latest one when the watch allows; the cache is saved. */
-  Scanned scan(long maxFileSize, long start, java.util.function.ObjLongConsumer<Scan> beforeCommand) {
+  Scanned scan(long maxFileSize, long start, ObjLongConsumer<Scan> beforeCommand) {
     Scan base = latest != null && latest.maxFileSize() == maxFileSize ? latest : null;
     // the stat cache is read beside a whole walk (unless already read)
-    var cacheLater = cache != null ? java.util.concurrent.CompletableFuture.completedFuture(cache)
-        : java.util.concurrent.CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
+    var cacheLater = cache != null ? CompletableFuture.completedFuture(cache)
+        : CompletableFuture.supplyAsync(() -> StatCache.load(cacheFile), BESIDE);
     // a file the store knows unchanged stays walked, whatever ignore rule appeared since (the agent may write one)
     walks.keep((path, stat) -> {
       StatCache.Entry entry = cacheLater.join().get(path);
@@ -281,7 +288,7 @@ final class Scanner {
    * the scan that what the command left running is compared with next (the latest, when the watch
    * keeps it up to date; built only when asked for otherwise).
    */
-  java.util.function.Supplier<Scan> following(Compared compared, Scan before) {
+  Supplier<Scan> following(Compared compared, Scan before) {
     Tree tree = compared.tree();
     for (String path : tree.derived() ? tree.changed() : before.files().keySet()) {
       if (!tree.files().containsKey(path)) {
@@ -319,9 +326,9 @@ final class Scanner {
    * core.autocrlf), the blob with each LF a CRLF again when that gives exactly the file's size
    * (then every line ended so). Empty when neither is the file.
    */
-  Optional<byte[]> fromUsersObjects(String path, org.eclipse.jgit.lib.ObjectId blob, long size) {
+  Optional<byte[]> fromUsersObjects(String path, ObjectId blob, long size) {
     // the attributes are read only for a blob of another size than the file: not for every changed file
-    java.util.function.BooleanSupplier normalised = () -> userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
+    BooleanSupplier normalised = () -> userGit.map(g -> g.normalisesLineEndings(path)).orElse(false);
     return userGit.flatMap(g -> g.readBlob(blob, size, normalised))
         .or(() -> objectLinks.flatMap(links -> links.readBlob(blob, size, normalised)));
   }
@@ -331,7 +338,7 @@ final class Scanner {
     Map<String, Seen> files = new HashMap<>();
     Set<String> gone = new HashSet<>();
     Set<String> unsettled = new HashSet<>();
-    java.util.function.BiConsumer<String, FileStat> know = (path, stat) -> {
+    BiConsumer<String, FileStat> know = (path, stat) -> {
       StatCache.Entry entry = cache.get(path);
       if (entry != null && entry.stat().equals(stat)) {
         files.put(path, new Seen(stat, entry.version(), entry.source(), null));

@@ -15,10 +15,13 @@ import dev.waymark.core.checkpoint.store.ShadowRepository;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -208,7 +211,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     }
   }
 
-  private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean refreshing = new AtomicBoolean();
 
   /**
    * {@link #prepare} in the background, once no other is under way: after a layer's apply (which
@@ -226,9 +229,9 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
   }
 
   /** {@link #prepare} on a daemon thread of its own; completes when it ended, whether or not it failed (then logged). */
-  public java.util.concurrent.CompletableFuture<Void> prepareInBackground(long maxFileSize, String threadName,
+  public CompletableFuture<Void> prepareInBackground(long maxFileSize, String threadName,
       String ifItFails) {
-    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    CompletableFuture<Void> done = new CompletableFuture<>();
     Thread thread = new Thread(() -> {
       try {
         prepare(maxFileSize);
@@ -308,7 +311,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
 
 
   /** A command's changes as {@link #after} recorded them, with what its processes left running start from. */
-  private record Finished(WorkTreeChanges changes, java.util.function.Supplier<Scan> scan, CommandMark mark)
+  private record Finished(WorkTreeChanges changes, Supplier<Scan> scan, CommandMark mark)
       implements CommandCapture.After {}
 
   /**
@@ -407,7 +410,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     }
     // the watch hands over a set of its own: kept as it is, not copied again
     return scanner.touchedSince(scan.tree().mark().getAsLong())
-        .map(touched -> (Vouch) new Vouched(scan, java.util.Collections.unmodifiableSet(touched)));
+        .map(touched -> (Vouch) new Vouched(scan, Collections.unmodifiableSet(touched)));
   }
 
   /** A scan, and the paths touched since it up to the moment {@link #vouchNow} was asked. */

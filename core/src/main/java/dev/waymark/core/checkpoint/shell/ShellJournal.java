@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +40,8 @@ public final class ShellJournal {
   public record Entry(String tab, int checkpoint, long pid, long pidStartMillis, long startMillis, long cacheGeneration,
       long maxFileSize, Map<String, String> ignoreFiles, String mark, long session, long sessionStartMillis) {
     /** The command's mark with its session, if the journal names one. */
-    java.util.Optional<CommandMark> commandMark() {
-      return mark.isEmpty() ? java.util.Optional.empty() : CommandMark.parse(mark)
+    Optional<CommandMark> commandMark() {
+      return mark.isEmpty() ? Optional.empty() : CommandMark.parse(mark)
           .map(m -> new CommandMark(m.value(), session, sessionStartMillis));
     }
     boolean ownerAlive() {
@@ -111,11 +113,11 @@ public final class ShellJournal {
   public Set<String> takeJobs(String tab) {
     Path file = jobsFile(tab);
     try {
-      Set<String> marks = new java.util.TreeSet<>(Files.readAllLines(file, StandardCharsets.UTF_8));
+      Set<String> marks = new TreeSet<>(Files.readAllLines(file, StandardCharsets.UTF_8));
       marks.removeIf(mark -> CommandMark.parse(mark).isEmpty()); // only what CommandMark.encoded makes
       Files.deleteIfExists(file);
       return marks;
-    } catch (java.nio.file.NoSuchFileException none) {
+    } catch (NoSuchFileException none) {
       return Set.of();
     } catch (IOException e) {
       LOG.warn("could not read the marks of tab {}'s background processes", tab, e);
@@ -151,7 +153,7 @@ public final class ShellJournal {
   }
 
   /** Whether a journal file matches; true when the journals cannot be listed (the safe answer for both callers). */
-  private boolean any(java.util.function.Predicate<Path> matches) {
+  private boolean any(Predicate<Path> matches) {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
       for (Path file : files) {
         if (matches.test(file)) {

@@ -21,12 +21,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -286,7 +288,7 @@ public final class StatCache {
    * wrote the files since this one last did, the cache is written whole first, so that what is
    * named is on disk.
    */
-  public void save(Supplier<Set<Long>> inUse, java.util.function.LongConsumer underLock) {
+  public void save(Supplier<Set<Long>> inUse, LongConsumer underLock) {
     if (underLock == null && !dirty()) {
       return; // nothing to write, nothing to hand over: no lock taken
     }
@@ -366,7 +368,7 @@ public final class StatCache {
   /** Drops the files kept aside earlier that hold no generation in {@code inUse}. */
   private void dropKept(Set<Long> inUse) throws IOException {
     for (Path kept : keptAside(file)) {
-      if (java.util.Collections.disjoint(generationsIn(kept), inUse)) {
+      if (Collections.disjoint(generationsIn(kept), inUse)) {
         Files.deleteIfExists(deltaOf(kept));
         Files.deleteIfExists(kept);
       }
@@ -376,7 +378,7 @@ public final class StatCache {
   /** Before the files in use are replaced: moves them aside when they hold a generation in {@code inUse}. */
   private void keepAside(Set<Long> inUse) throws IOException {
     Set<Long> here = inUse.isEmpty() ? Set.of() : generationsIn(file);
-    if (!java.util.Collections.disjoint(here, inUse)) {
+    if (!Collections.disjoint(here, inUse)) {
       Path kept = file.resolveSibling(file.getFileName() + ".kept-" + Long.toHexString(RANDOM.nextLong()));
       if (Files.exists(delta)) {
         Files.move(delta, deltaOf(kept));

@@ -12,9 +12,12 @@ import dev.waymark.core.checkpoint.shell.Scan.Excluded;
 import dev.waymark.core.checkpoint.shell.Scan.Tree;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +26,11 @@ import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -76,7 +84,7 @@ final class TreeWalks {
   void keep(BiPredicate<String, FileStat> known, Supplier<Collection<String>> paths) {
     Supplier<NavigableSet<String>> knownPaths = sortedOnce(paths);
     ProjectWalker.Kept tracked = ProjectWalker.Kept.tracked(
-        () -> userGit.map(UserGitRepository::trackedPaths).orElse(java.util.Collections.emptyNavigableSet()));
+        () -> userGit.map(UserGitRepository::trackedPaths).orElse(Collections.emptyNavigableSet()));
     walker.keep(new ProjectWalker.Kept() {
       @Override
       public boolean file(String path, FileStat stat) {
@@ -91,14 +99,14 @@ final class TreeWalks {
   }
 
   /** {@code paths}, sorted the first time they are asked for (only a walk that meets a left-out directory asks). */
-  private static java.util.function.Supplier<java.util.NavigableSet<String>> sortedOnce(
-      java.util.function.Supplier<java.util.Collection<String>> paths) {
-    java.util.concurrent.atomic.AtomicReference<java.util.NavigableSet<String>> sorted =
-        new java.util.concurrent.atomic.AtomicReference<>();
+  private static Supplier<NavigableSet<String>> sortedOnce(
+      Supplier<Collection<String>> paths) {
+    AtomicReference<NavigableSet<String>> sorted =
+        new AtomicReference<>();
     return () -> {
-      java.util.NavigableSet<String> have = sorted.get();
+      NavigableSet<String> have = sorted.get();
       if (have == null) {
-        have = new java.util.TreeSet<>(paths.get());
+        have = new TreeSet<>(paths.get());
         sorted.compareAndSet(null, have);
       }
       return sorted.get();
@@ -274,7 +282,7 @@ final class TreeWalks {
     if (!stat.directory()) {
       return new Excluded(stat, why, false);
     }
-    try (var entries = java.nio.file.Files.newDirectoryStream(root.resolve(path))) {
+    try (var entries = Files.newDirectoryStream(root.resolve(path))) {
       return new Excluded(stat, why, !entries.iterator().hasNext());
     } catch (IOException | RuntimeException e) {
       return new Excluded(stat, why, false);
@@ -284,17 +292,17 @@ final class TreeWalks {
   /** How many names the file at {@code file} has (1 where that cannot be read). */
   private static int linkCount(Path file) {
     try {
-      return (Integer) java.nio.file.Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
     } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
       return 1;
     }
   }
 
   /** Hands what a scan finds to these; directories are watched as it enters them. */
-  private ProjectWalker.StatVisitor collector(java.util.function.BiConsumer<String, FileStat> files,
-      java.util.function.BiConsumer<String, Excluded> excluded, java.util.function.BiConsumer<String, FileStat> directories) {
+  private ProjectWalker.StatVisitor collector(BiConsumer<String, FileStat> files,
+      BiConsumer<String, Excluded> excluded, BiConsumer<String, FileStat> directories) {
     TreeWatch watched = watch;
-    var registering = new java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.CompletableFuture<Void>>();
+    var registering = new ConcurrentHashMap<String, CompletableFuture<Void>>();
     return new ProjectWalker.StatVisitor() {
       @Override
       public void entry(String path, FileStat stat) {

@@ -1,10 +1,13 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.project.CaptureThreads;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
@@ -16,6 +19,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +59,7 @@ public final class TreeWatch implements AutoCloseable {
   private final Map<WatchKey, String> directories = new HashMap<>();
   /** Each touched path's latest touch, and the same by touch: a scan reads only what came after its mark. */
   private final Map<String, Long> touched = new HashMap<>();
-  private final java.util.TreeMap<Long, String> byTouch = new java.util.TreeMap<>();
+  private final TreeMap<Long, String> byTouch = new TreeMap<>();
   private long sequence;
   private long cookie;
   /** Changes before this sequence may have been missed: scans older than it must not be trusted. */
@@ -100,7 +104,7 @@ public final class TreeWatch implements AutoCloseable {
         service.close();
         return Optional.empty(); // a polling watch service: slower than scanning
       }
-      dev.waymark.core.WaymarkHome.createPrivateDirectories(cookies);
+      WaymarkHome.createPrivateDirectories(cookies);
       try (var old = Files.newDirectoryStream(cookies)) {
         for (Path stale : old) {
           Files.deleteIfExists(stale);
@@ -136,7 +140,7 @@ public final class TreeWatch implements AutoCloseable {
       synchronized (this) {
         directories.put(key, dir);
       }
-    } catch (java.nio.file.NoSuchFileException | java.nio.file.NotDirectoryException gone) {
+    } catch (NoSuchFileException | NotDirectoryException gone) {
       // gone since it was listed: its parent's notification says so
     } catch (IOException | RuntimeException e) {
       fail("could not watch " + dir + " (" + e.getMessage() + "; see fs.inotify.max_user_watches)");
@@ -183,7 +187,7 @@ public final class TreeWatch implements AutoCloseable {
     }
     String name = "c" + (++cookie);
     try {
-      dev.waymark.core.WaymarkHome.writePrivate(cookies.resolve(name), new byte[0], false);
+      WaymarkHome.writePrivate(cookies.resolve(name), new byte[0], false);
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(COOKIE_WAIT_MILLIS);
       boolean seen = false;
       while (!seen && !broken) {

@@ -283,7 +283,7 @@ public final class ViewCapture implements CommandCapture {
 
   /** What the view shows at {@code path} now: a file or link, or absent (a directory counts as absent). */
   private FileState shown(String path) throws IOException {
-    java.util.Optional<Path> at = view.locate(path);
+    Optional<Path> at = view.locate(path);
     if (at.isEmpty() || Files.isDirectory(at.get(), LinkOption.NOFOLLOW_LINKS)) {
       return FileState.absent();
     }

@@ -10,13 +10,17 @@ import dev.waymark.core.layer.LayerChange;
 import dev.waymark.core.layer.LayerJournal;
 import dev.waymark.core.layer.View;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Isolated tabs' views, opened, landed and discarded. A land hands the view's upper directory to
@@ -168,9 +172,9 @@ public final class ViewLanding {
   }
 
   private static boolean isEmpty(Path dir) throws IOException {
-    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+    try (Stream<Path> entries = Files.list(dir)) {
       return entries.findAny().isEmpty();
-    } catch (java.nio.file.NoSuchFileException gone) {
+    } catch (NoSuchFileException gone) {
       return true;
     }
   }
@@ -189,7 +193,7 @@ public final class ViewLanding {
         }
         byte[] inProject = bytes(project.resolve(change.path()));
         byte[] inView = change.source() == null ? null : bytes(change.source());
-        if (!java.util.Arrays.equals(inProject, inView)) {
+        if (!Arrays.equals(inProject, inView)) {
           found.add(new Difference(change.path(), inProject, inView));
         }
       }
@@ -212,7 +216,7 @@ public final class ViewLanding {
         continue;
       }
       byte[] base = view.bases().existed(d.path()) ? view.bases().base(d.path()).orElse(null) : null;
-      if (!java.util.Arrays.equals(base, d.project())) {
+      if (!Arrays.equals(base, d.project())) {
         changed.add(d.path());
       }
     }
@@ -221,7 +225,7 @@ public final class ViewLanding {
 
   private static byte[] bytes(Path file) throws IOException {
     if (Files.isSymbolicLink(file)) {
-      return Files.readSymbolicLink(file).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return Files.readSymbolicLink(file).toString().getBytes(StandardCharsets.UTF_8);
     }
     return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(file) : null;
   }

@@ -12,6 +12,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,12 +59,12 @@ public final class WriteLog {
    * Other logs that get each write too, with the path as they name it (null: not theirs) and the
    * tab as {@code tabPrefix + tab}: those of nested or enclosing projects.
    */
-  private java.util.function.Supplier<List<Mirror>> mirrors = List::of;
+  private Supplier<List<Mirror>> mirrors = List::of;
 
   /** A log that gets this one's writes, with their paths as {@code path} names them (null: left out). */
-  public record Mirror(WriteLog log, java.util.function.UnaryOperator<String> path, String tabPrefix) {}
+  public record Mirror(WriteLog log, UnaryOperator<String> path, String tabPrefix) {}
 
-  public void mirrorTo(java.util.function.Supplier<List<Mirror>> mirrors) {
+  public void mirrorTo(Supplier<List<Mirror>> mirrors) {
     this.mirrors = mirrors;
   }
   private Runnable beforeCompactionReplaces = () -> {};

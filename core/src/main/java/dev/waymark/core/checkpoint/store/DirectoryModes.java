@@ -6,7 +6,9 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -78,10 +80,10 @@ public final class DirectoryModes {
     makeDirectories(root, dir.getParent());
     try {
       Files.createDirectory(dir);
-    } catch (java.nio.file.FileAlreadyExistsException raced) {
+    } catch (FileAlreadyExistsException raced) {
       return; // made meanwhile (or a file is there, which the write reports)
     }
-    int mode = modeOf(root.relativize(dir).toString().replace(java.io.File.separatorChar, '/'));
+    int mode = modeOf(root.relativize(dir).toString().replace(File.separatorChar, '/'));
     if (mode != FileVersion.NO_MODE) {
       FileModes.set(dir, mode & 0777);
     }

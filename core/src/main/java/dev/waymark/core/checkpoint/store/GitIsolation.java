@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint.store;
 
 import java.io.File;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.lib.Config;
 import org.eclipse.jgit.storage.file.FileBasedConfig;
 import org.eclipse.jgit.util.FS;
@@ -70,7 +71,7 @@ public final class GitIsolation {
    * safe, value; it only makes JGit re-read a file written less than two seconds ago.
    */
   private static final class UserConfig extends EmptyConfig {
-    private static final long COARSE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+    private static final long COARSE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     UserConfig(Config parent, FS fs) {
       super(parent, fs);
@@ -78,11 +79,11 @@ public final class GitIsolation {
 
     @Override
     public long getTimeUnit(String section, String subsection, String name, long defaultValue,
-        java.util.concurrent.TimeUnit wantUnit) {
+        TimeUnit wantUnit) {
       if ("filesystem".equals(section)
           && ("timestampResolution".equals(name) || "minRacyThreshold".equals(name))) {
         return wantUnit.convert("timestampResolution".equals(name) ? COARSE_NANOS : 0,
-            java.util.concurrent.TimeUnit.NANOSECONDS);
+            TimeUnit.NANOSECONDS);
       }
       return super.getTimeUnit(section, subsection, name, defaultValue, wantUnit);
     }

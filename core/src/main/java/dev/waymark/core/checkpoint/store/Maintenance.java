@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.store;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,7 +24,7 @@ public final class Maintenance implements AutoCloseable {
     return t;
   });
   private volatile long lastWriteNanos = System.nanoTime();
-  private volatile java.time.Duration quietPeriod = java.time.Duration.ofSeconds(3);
+  private volatile Duration quietPeriod = Duration.ofSeconds(3);
 
   public Maintenance(ShadowRepository repo) {
     this.repo = repo;
@@ -64,7 +65,7 @@ public final class Maintenance implements AutoCloseable {
   }
 
   /** How long the store must be idle before it packs (shorter in tests). */
-  public void quietPeriod(java.time.Duration quiet) {
+  public void quietPeriod(Duration quiet) {
     this.quietPeriod = quiet;
   }
 

@@ -2,6 +2,8 @@ package dev.waymark.core.checkpoint.store;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -20,9 +22,9 @@ public final class ProjectId {
     }
     String hash;
     try {
-      hash = HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+      hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
           .digest(canonicalProject.toString().getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
     }
     return safe + "-" + hash.substring(0, 16);

@@ -4,6 +4,8 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Callable;
@@ -48,8 +50,8 @@ public final class ProjectLock {
         }
       } catch (CheckpointException e) {
         throw e;
-      } catch (java.nio.file.FileSystemException e) {
-        throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getFile() + ": " + (e instanceof java.nio.file.AccessDeniedException
+      } catch (FileSystemException e) {
+        throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getFile() + ": " + (e instanceof AccessDeniedException
             ? "permission denied" : e.getReason() == null ? e.getClass().getSimpleName() : e.getReason()), e);
       } catch (Exception e) {
         throw new CheckpointException(CheckpointException.Kind.STORE_IO, String.valueOf(e.getMessage()), e);

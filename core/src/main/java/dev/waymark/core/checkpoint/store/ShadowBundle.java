@@ -1,7 +1,9 @@
 package dev.waymark.core.checkpoint.store;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -150,8 +152,8 @@ public final class ShadowBundle {
     }
     try {
       return new TransportBundleStream(shadow.jgit(), new URIish(file.toAbsolutePath().toString()),
-          new java.io.BufferedInputStream(Files.newInputStream(file)));
-    } catch (java.net.URISyntaxException e) {
+          new BufferedInputStream(Files.newInputStream(file)));
+    } catch (URISyntaxException e) {
       throw new IOException(e.getMessage(), e);
     }
   }

@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint.store;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.io.ByteArrayOutputStream;
@@ -17,11 +18,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
@@ -46,6 +49,8 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.StoredConfig;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.ReceiveCommand;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.PathFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -236,24 +241,24 @@ public final class ShadowRepository implements AutoCloseable {
   /** The bytes at {@code path} in a commit's tree, or null when the tree has no such file. */
   public byte[] readAt(ObjectId commit, String path) throws IOException {
     try (RevWalk walk = new RevWalk(repo);
-         org.eclipse.jgit.treewalk.TreeWalk tree =
-             org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, path, walk.parseCommit(commit).getTree())) {
+         TreeWalk tree =
+             TreeWalk.forPath(repo, path, walk.parseCommit(commit).getTree())) {
       return tree == null ? null : read(tree.getObjectId(0));
     }
   }
 
   /** The files under {@code folder} in a commit's tree, by their path below it, with the kind git keeps (file, executable, link). */
-  public java.util.Map<String, FileVersion> filesAt(ObjectId commit, String folder) throws IOException {
-    java.util.Map<String, FileVersion> files = new java.util.TreeMap<>();
-    try (RevWalk walk = new RevWalk(repo); org.eclipse.jgit.treewalk.TreeWalk tree = new org.eclipse.jgit.treewalk.TreeWalk(repo)) {
+  public Map<String, FileVersion> filesAt(ObjectId commit, String folder) throws IOException {
+    Map<String, FileVersion> files = new TreeMap<>();
+    try (RevWalk walk = new RevWalk(repo); TreeWalk tree = new TreeWalk(repo)) {
       tree.addTree(walk.parseCommit(commit).getTree());
       tree.setRecursive(true);
-      tree.setFilter(org.eclipse.jgit.treewalk.filter.PathFilter.create(folder.replaceAll("/$", "")));
+      tree.setFilter(PathFilter.create(folder.replaceAll("/$", "")));
       while (tree.next()) {
         FileMode mode = tree.getFileMode(0);
-        dev.waymark.core.checkpoint.lib.FileKind kind = mode == FileMode.SYMLINK ? dev.waymark.core.checkpoint.lib.FileKind.SYMLINK
-            : mode == FileMode.EXECUTABLE_FILE ? dev.waymark.core.checkpoint.lib.FileKind.EXECUTABLE
-            : dev.waymark.core.checkpoint.lib.FileKind.REGULAR;
+        FileKind kind = mode == FileMode.SYMLINK ? FileKind.SYMLINK
+            : mode == FileMode.EXECUTABLE_FILE ? FileKind.EXECUTABLE
+            : FileKind.REGULAR;
         files.put(tree.getPathString().substring(folder.length()), new FileVersion(kind, tree.getObjectId(0)));
       }
     }
@@ -471,7 +476,7 @@ public final class ShadowRepository implements AutoCloseable {
   public void close() {
     writer.shutdown();
     try {
-      writer.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+      writer.awaitTermination(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

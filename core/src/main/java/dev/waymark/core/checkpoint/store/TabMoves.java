@@ -5,6 +5,7 @@ import dev.waymark.core.WaymarkHome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -42,7 +43,7 @@ public final class TabMoves {
     try {
       WaymarkHome.createPrivateDirectories(file.getParent());
       Files.write(temp, JSON.writeValueAsBytes(position));
-      Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException | RuntimeException e) {
       // The files moved; only a kill before the next session save would now leave the tab behind.
       LOG.warn("could not record where the restore of tab {} left it", tabId, e);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,8 +34,8 @@ class CommandMarkTest {
   void aTabsJobsFileYieldsOnlyMarksAsWaymarkMakesThemAndIsThenGone() throws Exception {
     ShellJournal journal = new ShellJournal(temp.resolve("shell-journal"));
     String mark = CommandMark.random().value();
-    journal.writeJobs("t1", java.util.Set.of(mark));
-    Files.writeString(temp.resolve("shell-journal/t1.jobs"), "a\n\n" + mark + "\n" + mark.substring(0, 8) + "\n", java.nio.file.StandardOpenOption.APPEND);
+    journal.writeJobs("t1", Set.of(mark));
+    Files.writeString(temp.resolve("shell-journal/t1.jobs"), "a\n\n" + mark + "\n" + mark.substring(0, 8) + "\n", StandardOpenOption.APPEND);
 
     assertThat(journal.takeJobs("t1")).containsExactly(mark);
     assertThat(journal.takeJobs("t1")).isEmpty();

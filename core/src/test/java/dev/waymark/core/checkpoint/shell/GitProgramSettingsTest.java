@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,7 +34,7 @@ class GitProgramSettingsTest {
     assertThat(GitProgramSettings.runsAProgram(config)).isPresent();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aSettingTheFileHeldAlreadyIsNotTheCommandsButAChangedValueIs() {
     String before = "[core]\n\tpager = less\n";
     assertThat(GitProgramSettings.runsAProgram(before + "[user]\n\tname = a\n", before)).isEmpty();

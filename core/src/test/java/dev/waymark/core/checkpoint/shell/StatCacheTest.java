@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class StatCacheTest {
   void everyPathAndFieldComesBackAsSavedInTheBaseAndInTheDelta() throws Exception {
     Path file = temp.resolve("stat-cache.bin");
     StatCache cache = StatCache.empty(file);
-    java.util.List<String> paths = java.util.List.of("plain/ascii.txt", "ümlaut/straße.txt", "emoji/\uD83D\uDE00.md",
+    List<String> paths = List.of("plain/ascii.txt", "ümlaut/straße.txt", "emoji/\uD83D\uDE00.md",
         "nul\u0000byte", "x".repeat(300), "日本語/ファイル.txt");
     ObjectId blob = ObjectId.fromString("0123456789abcdef0123456789abcdef01234567");
     for (int i = 0; i < paths.size(); i++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class TreeWatchTest {
     create("new");
     watch.sync().orElseThrow();
 
-    assertThat(watch.touchedSince(mark)).contains(java.util.Set.of("new"));
+    assertThat(watch.touchedSince(mark)).contains(Set.of("new"));
   }
 
   @Test
@@ -63,7 +64,7 @@ class TreeWatchTest {
     watch.sync().orElseThrow();
 
     assertThat(watch.touchedSince(mark)).isEmpty();
-    assertThat(watch.touchedSince(later)).contains(java.util.Set.of("last"));
+    assertThat(watch.touchedSince(later)).contains(Set.of("last"));
   }
 
   @Test
@@ -76,7 +77,7 @@ class TreeWatchTest {
     }
     watch.sync().orElseThrow();
 
-    assertThat(watch.touchedSince(mark)).contains(java.util.Set.of("a"));
-    assertThat(watch.touchedSince(0)).contains(java.util.Set.of("a", "b"));
+    assertThat(watch.touchedSince(mark)).contains(Set.of("a"));
+    assertThat(watch.touchedSince(0)).contains(Set.of("a", "b"));
   }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The log of who wrote what: no note is lost when it grows past its limit while others write to it. */
 class WriteLogTest {
-  private static java.util.List<FileChange> created(String path, int i) {
-    return java.util.List.of(new FileChange(path, FileVersion.ABSENT, version(i)));
+  private static List<FileChange> created(String path, int i) {
+    return List.of(new FileChange(path, FileVersion.ABSENT, version(i)));
   }
 
   @TempDir Path temp;
@@ -33,7 +36,7 @@ class WriteLogTest {
     long now = System.currentTimeMillis();
     ExecutorService writers = Executors.newFixedThreadPool(4);
     try {
-      List<Future<?>> done = new java.util.ArrayList<>();
+      List<Future<?>> done = new ArrayList<>();
       for (int w = 0; w < 4; w++) {
         int writer = w;
         done.add(writers.submit(() -> {
@@ -96,9 +99,9 @@ class WriteLogTest {
   void eachWriteSaysWhatItReplacedAndALineOfAnOlderWaymarkSaysNothing() throws Exception {
     Path file = temp.resolve("writes.log");
     WriteLog log = new WriteLog(file);
-    log.append("t", java.util.List.of(new FileChange("a.txt", version(1), version(2)),
+    log.append("t", List.of(new FileChange("a.txt", version(1), version(2)),
         new FileChange("b.txt", version(3), FileVersion.ABSENT)), 5_000);
-    java.nio.file.Files.writeString(file, "5001\told\t" + version(4).blob().name() + "\t\"c.txt\"\n", java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(file, "5001\told\t" + version(4).blob().name() + "\t\"c.txt\"\n", StandardOpenOption.APPEND);
 
     var writes = log.since(0);
 
