@@ -16,36 +16,7 @@ import java.util.function.UnaryOperator;
  * nothing: a command with no turn to record in, or a read-only one.
  */
 interface CommandRecording {
-  CommandRecording NONE = new CommandRecording() {
-    @Override
-    public Optional<String> noLayer() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<CommandSlot> slot() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<String> before(long maxFileSize, CommandMark mark) {
-      return Optional.empty();
-    }
-
-    @Override
-    public List<String> enter(List<String> commandLine) {
-      return commandLine;
-    }
-
-    @Override
-    public void started(ShellRun run) {
-    }
-
-    @Override
-    public Recorded after(ShellRun run, ShellRun.Ended ended, List<Path> mountPoints) {
-      return Recorded.NOTHING;
-    }
-  };
+  CommandRecording NONE = enteringOnly(UnaryOperator.identity());
 
   /** Records nothing, as {@link #NONE}, but enters the command line with {@code entering} (a read-only command in an isolated tab's view). */
   static CommandRecording enteringOnly(UnaryOperator<List<String>> entering) {
