@@ -2,12 +2,9 @@ package dev.waymark.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -16,14 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code exec --session}: the --approval given now wins over the mode the tab was saved in, and says so. */
 class ExecFlagsWinTest {
   @TempDir Path temp;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final Headless waymark = new Headless(() -> temp);
+  final StringWriter out = waymark.out;
+  final StringWriter err = waymark.err;
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
+    return waymark.run(args);
   }
 
   @Test

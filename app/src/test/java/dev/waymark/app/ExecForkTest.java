@@ -13,11 +13,9 @@ import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,14 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code exec --session} of a session another Waymark holds says how to fork it, and {@code --fork} goes on in a copy (#39 item 9). */
 class ExecForkTest {
   @TempDir Path temp;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final Headless waymark = new Headless(() -> temp);
+  final StringWriter out = waymark.out;
+  final StringWriter err = waymark.err;
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
+    return waymark.run(args);
   }
 
   @Test

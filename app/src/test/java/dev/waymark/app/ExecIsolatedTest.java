@@ -3,8 +3,6 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.WaymarkHome;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,14 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code exec --isolated}, then {@code checkpoints diff}, {@code land} and {@code undo} of the isolated tab (#41). */
 class ExecIsolatedTest {
   @TempDir Path temp;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final Headless waymark = new Headless(() -> temp, Map.of("PATH", System.getenv("PATH")));
+  final StringWriter out = waymark.out;
+  final StringWriter err = waymark.err;
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString(), "PATH", System.getenv("PATH")));
+    return waymark.run(args);
   }
 
   @Test

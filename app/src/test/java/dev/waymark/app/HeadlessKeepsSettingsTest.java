@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.WaymarkHome;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,14 +17,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code checkpoints save/undo}: the tab is saved with the model, provider and mode it had, never "none" and "ask". */
 class HeadlessKeepsSettingsTest {
   @TempDir Path temp;
-  final StringWriter out = new StringWriter();
-  final StringWriter err = new StringWriter();
+  private final Headless waymark = new Headless(() -> temp);
+  final StringWriter out = waymark.out;
+  final StringWriter err = waymark.err;
 
   private int run(String... args) {
-    out.getBuffer().setLength(0);
-    err.getBuffer().setLength(0);
-    return Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        Map.of("XDG_CONFIG_HOME", temp.resolve("config").toString()));
+    return waymark.run(args);
   }
 
   /** The saved session's tab record. */
