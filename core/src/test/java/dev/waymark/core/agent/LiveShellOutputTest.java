@@ -2,14 +2,13 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
@@ -33,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("process")
 class LiveShellOutputTest {
   @TempDir Path temp;
+  TestTabs tabs;
   Path project;
   ShadowStore store;
   TabSessionTest.ScriptModel model;
@@ -42,10 +42,11 @@ class LiveShellOutputTest {
 
   @BeforeEach
   void open() throws Exception {
-    project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tabs = new TestTabs(temp);
+    project = tabs.project;
+    store = tabs.store;
     model = new TabSessionTest.ScriptModel();
-    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+    session = tabs.open("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.YOLO, true, "base prompt"));
     session.subscribe(events::add);
@@ -54,8 +55,7 @@ class LiveShellOutputTest {
 
   @AfterEach
   void close() {
-    session.close();
-    store.close();
+    tabs.close();
   }
 
   @Test

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.OpenAiChatModel;
 import dev.waymark.core.protocol.CheckpointView;
@@ -15,6 +13,7 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.testing.FakeModelServer;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +39,7 @@ class SteeringEndToEndTest {
   private static final String SHELL = "sleep 1 && printf 'made\\n' > made.txt";
 
   @TempDir Path temp;
+  TestTabs tabs;
   Path project;
   ShadowStore store;
   FakeModelServer server;
@@ -49,10 +49,11 @@ class SteeringEndToEndTest {
 
   @BeforeEach
   void open() throws Exception {
-    project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tabs = new TestTabs(temp);
+    project = tabs.project;
+    store = tabs.store;
     server = FakeModelServer.start();
-    session = TabSession.of(store.openTab("steer"), store.projectDirectory(),
+    session = tabs.open("steer",
         new OpenAiChatModel(server.url("/v1"), null, "steer-model"), Toolset.of(Tools.standard().all()),
         new SessionSettings("steer-model", ApprovalMode.YOLO, false, "base prompt"));
     session.subscribe(events::add);
@@ -61,8 +62,7 @@ class SteeringEndToEndTest {
 
   @AfterEach
   void close() {
-    session.close();
-    store.close();
+    tabs.close();
     server.close();
   }
 

@@ -2,8 +2,6 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
@@ -12,10 +10,10 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,6 +35,7 @@ class TypedCommandPromptTest {
   static final String EXPANDED = "Review src/Foo.java for bugs; list each with its line.";
 
   @TempDir Path temp;
+  TestTabs tabs;
   ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
@@ -45,10 +44,11 @@ class TypedCommandPromptTest {
 
   @BeforeEach
   void open() throws Exception {
-    Path project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tabs = new TestTabs(temp);
+    Path project = tabs.project;
+    store = tabs.store;
     model = new TabSessionTest.ScriptModel();
-    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+    session = tabs.open("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
     session.subscribe(events::add);
@@ -57,8 +57,7 @@ class TypedCommandPromptTest {
 
   @AfterEach
   void close() {
-    session.close();
-    store.close();
+    tabs.close();
   }
 
   @Test
