@@ -248,7 +248,7 @@ final class ShellRun {
 
   /** Whether {@code process} is a sandbox's first process ({@code bwrap}, which waits for the rest). */
   static boolean sandboxInit(ProcessHandle process) {
-    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(false);
+    return CommandMark.sandboxInit(process, false);
   }
 
   /** Kills the process's descendants, then the process; twice, to catch children forked meanwhile. */

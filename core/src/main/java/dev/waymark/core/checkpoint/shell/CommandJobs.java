@@ -170,9 +170,9 @@ public final class CommandJobs implements AutoCloseable {
     }
   }
 
-  /** Whether {@code process} is a sandbox's first process, which only waits for the others to end. */
+  /** Whether {@code process} is a sandbox's first process; one whose command cannot be read counts as ended. */
   private static boolean sandboxInit(ProcessHandle process) {
-    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(true);
+    return CommandMark.sandboxInit(process, true);
   }
 
   // ---- commands captured by comparison: called under the capture's lock

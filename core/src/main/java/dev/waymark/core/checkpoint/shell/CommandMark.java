@@ -183,4 +183,13 @@ public record CommandMark(String value, long session, long sessionStartMillis) {
       }
     }
   }
+
+  /**
+   * Whether {@code process} is a sandbox's first process ({@code bwrap}), which only waits for the
+   * others to end and is stopped with them; {@code whenUnknown} where its command cannot be read
+   * (it ended meanwhile, or belongs to another user).
+   */
+  public static boolean sandboxInit(ProcessHandle process, boolean whenUnknown) {
+    return process.info().command().map(c -> c.endsWith("/bwrap")).orElse(whenUnknown);
+  }
 }
