@@ -1,13 +1,16 @@
 package dev.waymark.core.sandbox;
 
 import java.io.IOException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The project's secrets files by convention ({@code .env}, {@code .env.*}, a directory so named),
@@ -24,14 +27,26 @@ public final class ProjectSecrets {
   }
 
   /**
-   * The secrets files and directories in {@code project}, as they are now: links are not followed
-   * (a link leads to what is hidden where it lies) and {@code .git} is not entered. A directory that
-   * cannot be read is skipped: a command cannot read it either.
+   * How deep below the project's root secrets files are looked for: the root's own, and those of
+   * packages and apps down to {@code a/b/c/.env}. Not the whole tree: a plan-mode command must not
+   * cost a walk of a 100,000-file project (issue 37), and these files sit at the top of what they
+   * configure.
+   */
+  static final int DEPTH = 4;
+
+  /** Directories whose contents are never a project's own configuration, and can be vast. */
+  private static final Set<String> NOT_ENTERED = Set.of(".git", "node_modules");
+
+  /**
+   * The secrets files and directories in {@code project} down to {@link #DEPTH} names deep, as they
+   * are now: links are not followed (a link leads to what is hidden where it lies) and {@code .git}
+   * and {@code node_modules} are not entered. A directory that cannot be read is skipped: a command
+   * cannot read it either.
    */
   public static List<Path> in(Path project) {
     List<Path> found = new ArrayList<>();
     try {
-      Files.walkFileTree(project, new SimpleFileVisitor<>() {
+      Files.walkFileTree(project, EnumSet.noneOf(FileVisitOption.class), DEPTH, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
           if (dir.equals(project)) {
@@ -42,7 +57,7 @@ public final class ProjectSecrets {
             found.add(dir);
             return FileVisitResult.SKIP_SUBTREE;
           }
-          return name.equals(".git") ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+          return NOT_ENTERED.contains(name) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
         }
 
         @Override
