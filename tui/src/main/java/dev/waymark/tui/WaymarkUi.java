@@ -101,10 +101,8 @@ public final class WaymarkUi implements Host {
 
   private record Wake() {}
 
-  /** Work another thread hands the interface's ({@link #later}). */
+  /** Work another thread hands the interface's ({@link #later}), or what work done in the background gives back. */
   private record Later(Runnable work) {}
-  /** What work done in the background gives back, to run on this thread. */
-  private record Callback(Runnable then) {}
 
   private record Notice(String text, Tone tone) {}
 
@@ -132,7 +130,7 @@ public final class WaymarkUi implements Host {
   private final Layers layers = new Layers(catalog);
   private final InputHistory history = new InputHistory();
   private final KeyRouter keys;
-  private final Background background = new Background(r -> inbox.add(new Callback(r)));
+  private final Background background = new Background(this::later);
   private final CommandRunner commands;
   /** Null when no MCP server is configured. */
   private final McpInput mcpInput;
@@ -381,8 +379,6 @@ public final class WaymarkUi implements Host {
       mcpExpanded(expanded);
     } else if (item instanceof Later later) {
       later.work().run();
-    } else if (item instanceof Callback callback) {
-      callback.then().run();
     }
   }
 
