@@ -1,15 +1,16 @@
 package dev.waymark.core.sandbox;
 
 import java.io.IOException;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumSet;
+import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,61 +22,78 @@ import java.util.Set;
 public final class ProjectSecrets {
   private ProjectSecrets() {}
 
+  /**
+   * How deep below the project's root secrets files are looked for: the root's own, and those of
+   * packages and apps down to {@code a/b/c/.env}, where such files sit (at the top of what they
+   * configure).
+   */
+  static final int DEPTH = 4;
+
+  /**
+   * How many directories listed and entries looked at, below the root, nearest the root first. A
+   * plan-mode command must cost no walk of a 100,000-file project (issue 37): past this many, the
+   * look goes no further, and costs the same whatever the project's size.
+   */
+  static final int BUDGET = 500;
+
+  /** Directories whose contents are never a project's own configuration, and can be vast. */
+  private static final Set<String> NOT_ENTERED = Set.of(".git", "node_modules");
+
   /** Whether one name of a path is a secrets file's or directory's. */
   public static boolean isSecretsName(String segment) {
     return segment.equals(".env") || segment.startsWith(".env.");
   }
 
-  /**
-   * How deep below the project's root secrets files are looked for: the root's own, and those of
-   * packages and apps down to {@code a/b/c/.env}. Not the whole tree: a plan-mode command must not
-   * cost a walk of a 100,000-file project (issue 37), and these files sit at the top of what they
-   * configure.
-   */
-  static final int DEPTH = 4;
-
-  /** Directories whose contents are never a project's own configuration, and can be vast. */
-  private static final Set<String> NOT_ENTERED = Set.of(".git", "node_modules");
-
-  /**
-   * The secrets files and directories in {@code project} down to {@link #DEPTH} names deep, as they
-   * are now: links are not followed (a link leads to what is hidden where it lies) and {@code .git}
-   * and {@code node_modules} are not entered. A directory that cannot be read is skipped: a command
-   * cannot read it either.
-   */
+  /** The secrets files and directories in {@code project} (see {@link #in(Path, int)}), within {@link #BUDGET}. */
   public static List<Path> in(Path project) {
+    return in(project, BUDGET);
+  }
+
+  /**
+   * The secrets files and directories in {@code project} as they are now, down to {@link #DEPTH}
+   * names deep, breadth first: the root is listed whole, and the directories listed below it and the
+   * entries looked at to find them are at most {@code budget}; every directory listed is searched
+   * whole by name. Links are not followed (a link
+   * leads to what is hidden where it lies); {@code .git} and {@code node_modules} are not entered; a
+   * directory that cannot be read is skipped (a command cannot read it either).
+   */
+  static List<Path> in(Path project, int budget) {
     List<Path> found = new ArrayList<>();
-    try {
-      Files.walkFileTree(project, EnumSet.noneOf(FileVisitOption.class), DEPTH, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          if (dir.equals(project)) {
-            return FileVisitResult.CONTINUE;
-          }
-          String name = dir.getFileName().toString();
+    Deque<Path> directories = new ArrayDeque<>(List.of(project));
+    int examined = 0;
+    while (!directories.isEmpty()) {
+      Path directory = directories.poll();
+      int depth = directory.equals(project) ? 0 : project.relativize(directory).getNameCount();
+      if (depth > 0 && examined++ >= budget) {
+        break;
+      }
+      boolean goesDeeper = depth + 1 < DEPTH;
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+        for (Path entry : entries) {
+          String name = entry.getFileName().toString();
           if (isSecretsName(name)) {
-            found.add(dir);
-            return FileVisitResult.SKIP_SUBTREE;
+            if (!attributes(entry).map(BasicFileAttributes::isSymbolicLink).orElse(true)) {
+              found.add(entry);
+            }
+          } else if (goesDeeper && examined < budget && !NOT_ENTERED.contains(name)) {
+            examined++;
+            if (attributes(entry).map(BasicFileAttributes::isDirectory).orElse(false)) {
+              directories.add(entry);
+            }
           }
-          return NOT_ENTERED.contains(name) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
         }
-
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (!attrs.isSymbolicLink() && isSecretsName(file.getFileName().toString())) {
-            found.add(file);
-          }
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (IOException e) {
-      // walkFileTree reports failures to the visitor, which goes on; nothing reaches here
+      } catch (IOException | SecurityException unreadable) {
+        // skipped: a command cannot read it either
+      }
     }
     return found;
+  }
+
+  private static Optional<BasicFileAttributes> attributes(Path entry) {
+    try {
+      return Optional.of(Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+    } catch (IOException | SecurityException gone) {
+      return Optional.empty();
+    }
   }
 }

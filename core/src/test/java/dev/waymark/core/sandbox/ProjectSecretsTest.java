@@ -9,8 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which secrets files plan mode's read-only commands find empty: those at the top of what they
- * configure, down to four names deep, found without walking the whole project (issue 37: a
- * plan-mode command on a 100,000-file project costs no walk of it).
+ * configure, down to four names deep, found with a fixed budget of entries examined, nearest the
+ * root first (issue 37: a plan-mode command on a 100,000-file project costs no walk of it).
  */
 class ProjectSecretsTest {
   @TempDir Path project;
@@ -27,5 +27,18 @@ class ProjectSecretsTest {
 
     assertThat(ProjectSecrets.in(project).stream().map(p -> project.relativize(p).toString()))
         .containsExactlyInAnyOrder(".env", "apps/web/.env.local", "a/b/c/.env", "svc/.env");
+  }
+
+  @Test
+  void pastItsBudgetTheLookGoesNoDeeperButEveryDirectoryListedIsSearchedByName() throws Exception {
+    Files.writeString(project.resolve(".env"), "x\n");
+    for (int i = 0; i < 10; i++) {
+      Files.createDirectories(project.resolve("d" + i));
+      Files.writeString(project.resolve("d" + i + "/.env"), "x\n");
+    }
+
+    assertThat(ProjectSecrets.in(project, 13)).as("ten looked at, three listed: the root's own and those three's")
+        .hasSize(4).contains(project.resolve(".env"));
+    assertThat(ProjectSecrets.in(project)).hasSize(11);
   }
 }
