@@ -144,8 +144,7 @@ final class ExecCommand implements Callable<Integer> {
       return 2;
     }
     ApprovalMode mode = options.approvalMode(settings, env, spec.commandLine());
-    ShellSandbox sandbox = ShellSandbox.detect(
-        settings.sandboxPolicy(main.home(), env), env.getOrDefault("PATH", System.getenv("PATH")));
+    ShellSandbox sandbox = settings.sandbox(main.home(), env);
     sandbox.notice().ifPresent(notice -> err.println("waymark: " + notice));
     Providers.Choice choice = options.choose(settings, env, spec.commandLine());
     Console console = System.console();

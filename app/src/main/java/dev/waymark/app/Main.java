@@ -240,8 +240,7 @@ public final class Main implements Callable<Integer> {
       return 2;
     }
     ApprovalMode approval = options.approvalMode(settings, env, cli);
-    ShellSandbox sandbox = ShellSandbox.detect(
-        settings.sandboxPolicy(home, env), env.getOrDefault("PATH", System.getenv("PATH")));
+    ShellSandbox sandbox = settings.sandbox(home, env);
     if (System.console() == null) {
       cli.getErr().println("waymark: the interface needs a terminal; for scripts use `waymark exec PROMPT`.");
       return 2;

@@ -19,6 +19,7 @@ import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.subagent.WorkspaceSubagents;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
@@ -679,6 +680,11 @@ record Settings(
    */
   SandboxPolicy sandboxPolicy(WaymarkHome home, Map<String, String> env) {
     return sandboxPolicy(home, env, Path.of(System.getProperty("user.home")));
+  }
+
+  /** The sandbox commands run in under these settings: {@code bwrap} looked for on {@code env}'s {@code PATH}. */
+  ShellSandbox sandbox(WaymarkHome home, Map<String, String> env) {
+    return ShellSandbox.detect(sandboxPolicy(home, env), env.getOrDefault("PATH", System.getenv("PATH")));
   }
 
   /** {@link #sandboxPolicy(dev.waymark.core.WaymarkHome, Map)} with {@code userHome} as the user's home directory. */

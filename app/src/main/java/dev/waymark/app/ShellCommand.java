@@ -57,8 +57,7 @@ final class ShellCommand implements Callable<Integer> {
       err.println("waymark: " + e.getMessage());
       return 2;
     }
-    ShellSandbox sandbox = ShellSandbox.detect(settings.sandboxPolicy(main.home(), env),
-        env.getOrDefault("PATH", System.getenv("PATH")));
+    ShellSandbox sandbox = settings.sandbox(main.home(), env);
     try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
         Workspace workspace = Workspaces.headless(store)) {
       SessionFile file = workspace.files().load(sessionId);
