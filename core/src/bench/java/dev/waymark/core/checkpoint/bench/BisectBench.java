@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
@@ -45,16 +44,9 @@ public final class BisectBench {
   private BisectBench() {}
 
   public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(100_000);
-    Path out = Path.of("target/bench");
-    for (String arg : args) {
-      if (arg.startsWith("--sizes=")) {
-        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).filter(v -> !v.isEmpty())
-            .map(Integer::parseInt).toList();
-      } else if (arg.startsWith("--out=")) {
-        out = Path.of(arg.substring(6));
-      }
-    }
+    BenchArgs parsed = BenchArgs.parse(args, List.of(100_000));
+    List<Integer> sizes = parsed.sizes();
+    Path out = parsed.out();
     Files.createDirectories(out);
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %10s %12s %12s %12s %8s %14s %12s%n",
         "files", "git status", "layer median", "layer max", "upper paths", "ratio", "bisect (17)", "per test"));

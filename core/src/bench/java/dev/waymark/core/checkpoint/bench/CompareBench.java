@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -41,16 +40,9 @@ public final class CompareBench {
   private CompareBench() {}
 
   public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(100_000);
-    Path out = Path.of("target/bench");
-    for (String arg : args) {
-      if (arg.startsWith("--sizes=")) {
-        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).filter(v -> !v.isEmpty())
-            .map(Integer::parseInt).toList();
-      } else if (arg.startsWith("--out=")) {
-        out = Path.of(arg.substring(6));
-      }
-    }
+    BenchArgs parsed = BenchArgs.parse(args, List.of(100_000));
+    List<Integer> sizes = parsed.sizes();
+    Path out = parsed.out();
     BenchAccess.isolateGit();
     Files.createDirectories(out);
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %-12s %8s %10s %10s %10s %s%n",

@@ -20,7 +20,6 @@ import dev.waymark.core.sandbox.ShellSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,16 +38,9 @@ public final class IsolatedTabBench {
   private IsolatedTabBench() {}
 
   public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(100_000);
-    Path out = Path.of("target/bench");
-    for (String arg : args) {
-      if (arg.startsWith("--sizes=")) {
-        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).filter(v -> !v.isEmpty())
-            .map(Integer::parseInt).toList();
-      } else if (arg.startsWith("--out=")) {
-        out = Path.of(arg.substring(6));
-      }
-    }
+    BenchArgs parsed = BenchArgs.parse(args, List.of(100_000));
+    List<Integer> sizes = parsed.sizes();
+    Path out = parsed.out();
     Files.createDirectories(out);
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "%-8s %14s %16s %8s %14s %14s %8s%n",
         "files", "open isolated", "git worktree add", "ratio", "land 1 file", "1-file command", "ratio"));

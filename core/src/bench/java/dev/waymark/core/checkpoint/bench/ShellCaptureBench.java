@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
@@ -45,15 +44,9 @@ public final class ShellCaptureBench {
       child(Path.of(args[1]), Path.of(args[2]), args[3], Integer.parseInt(args[4]), args.length > 5);
       return;
     }
-    List<Integer> sizes = List.of(1_000, 10_000, 100_000);
-    Path out = Path.of("target/bench");
-    for (String arg : args) {
-      if (arg.startsWith("--sizes=")) {
-        sizes = Arrays.stream(arg.substring(8).split(",")).map(String::trim).map(Integer::parseInt).toList();
-      } else if (arg.startsWith("--out=")) {
-        out = Path.of(arg.substring(6));
-      }
-    }
+    BenchArgs parsed = BenchArgs.parse(args, List.of(1_000, 10_000, 100_000));
+    List<Integer> sizes = parsed.sizes();
+    Path out = parsed.out();
     Files.createDirectories(out);
     StringBuilder table = new StringBuilder();
     table.append(String.format(Locale.ROOT, "%-8s %-6s %10s %12s %12s %12s %12s %12s %8s %8s %8s %12s %12s %12s%n",
