@@ -166,7 +166,12 @@ public final class SlashCommand {
           return invalid(e.getMessage());
         }
       case "/bisect":
-        return BisectLine.parse(text);
+        try {
+          BisectLine bisect = BisectLine.parse(text);
+          return new Parsed.Bisect(bisect.command(), bisect.good(), bisect.bad());
+        } catch (IllegalArgumentException e) {
+          return invalid(e.getMessage());
+        }
       case "/rewind":
         return words.length == 1 ? new Parsed.Rewind() : invalid("/rewind takes no arguments: it lists the prompts to pick from.");
       case "/mode":
