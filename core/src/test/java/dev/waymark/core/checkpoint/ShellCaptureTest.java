@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
@@ -774,7 +773,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
@@ -811,7 +810,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
@@ -840,7 +839,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
@@ -871,7 +870,7 @@ class ShellCaptureTest {
     f.store.close(); // its Waymark is killed here, and the sandbox goes on
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
@@ -904,7 +903,7 @@ class ShellCaptureTest {
         }
       }
 
-      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      try (ShadowStore reopened = f.openAgain()) {
         ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
         assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
@@ -916,7 +915,7 @@ class ShellCaptureTest {
   }
 
   private void anotherWaymarksCommandRewritesTheStatCache() throws IOException {
-    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore other = f.openAgain()) {
       Turn otherTurn = other.openTab("tab2").begin();
       WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
       Files.createDirectories(f.file("gen"));
@@ -931,7 +930,7 @@ class ShellCaptureTest {
 
   /** Opens the tab saved as {@code saved} again: its killed command's edit of a.txt is recorded in #1, and undone. */
   private void assertTheKilledCommandsEditOfATxtIsRecoveredAndUndone(CheckpointTree.Snapshot saved) throws IOException {
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1 now holds 1 file change");
@@ -1002,7 +1001,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       CheckpointTree back = reopened.restoreTab(saved).tree();
       assertThat(back.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
       back.undo();
@@ -1020,7 +1019,7 @@ class ShellCaptureTest {
     CheckpointTree.Snapshot saved = tab.snapshot();
     WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
     Files.writeString(f.file("a.txt"), "the command is still running\n");
-    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore other = f.openAgain()) {
       // the tab is held by the live process: nobody else records into it, its journal stays
       assertThatThrownBy(() -> other.restoreTab(saved)).isInstanceOf(CheckpointException.class)
           .hasMessageContaining("in use by process");
