@@ -16,6 +16,7 @@ import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.GitCli;
+import dev.waymark.core.testing.JumpingTime;
 import dev.waymark.core.testing.Processes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -441,6 +443,8 @@ class ShellCaptureTest {
   private void aCommandRedoesAnotherTabsWriteOverTheUsersEdit(String original, long pauseMillis) throws Exception {
     writeOld("keep.txt", original);
     f = new StoreFixture(temp);
+    JumpingTime time = new JumpingTime();
+    f.store.changeTracker().wallClock(time::millis);
     CheckpointTree earlier = f.store.openTab("earlier");
     Turn first = earlier.begin();
     WorkTreeSnapshot before = first.snapshotWorkTree(MAX);
@@ -448,9 +452,8 @@ class ShellCaptureTest {
     assertThat(before.recordChanges().recorded()).extracting(FileChange::path).containsExactly("keep.txt");
     first.finish(CheckpointStatus.DONE);
     Files.writeString(f.file("keep.txt"), "my edit\n");
-    // No signal: what is measured is the time between two writes; the tracker reads the wall clock
-    // for its slack (a seam for it belongs to the shell capture's split, #38 item 1).
-    Thread.sleep(pauseMillis);
+    // what is measured is the time between the two writes, on the tracker's clock
+    time.jump(Duration.ofMillis(pauseMillis));
 
     CheckpointTree next = f.store.openTab("next");
     Turn command = next.begin();
@@ -469,13 +472,14 @@ class ShellCaptureTest {
     // the other tab's command started first and recorded last: its write is still its own
     writeOld("a.txt", "a\n");
     f = new StoreFixture(temp);
+    JumpingTime time = new JumpingTime();
+    f.store.changeTracker().wallClock(time::millis);
     CheckpointTree other = f.store.openTab("other");
     CheckpointTree shell = f.store.openTab("shell");
     Turn otherTurn = other.begin();
     WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
-    // No signal: longer than any slack for a write noted just before it is made, a window of wall
-    // time the tracker reads from the system clock (no seam yet, #38 item 1 splits that code).
-    Thread.sleep(2_300);
+    // longer than any slack for a write noted just before it is made, on the tracker's clock
+    time.jump(Duration.ofMillis(2_300));
     Turn command = shell.begin();
     WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
     Files.writeString(f.file("theirs.txt"), "written by the other tab's command\n");

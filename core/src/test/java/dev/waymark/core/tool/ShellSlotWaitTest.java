@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.waymark.core.checkpoint.SlotHolder;
 import dev.waymark.core.testing.Eventually;
-import dev.waymark.core.testing.ManualTime;
+import dev.waymark.core.testing.JumpingTime;
 import dev.waymark.core.testing.Running;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +71,7 @@ class ShellSlotWaitTest {
 
   @Test
   void onceResumedAndEndedTheCommandRunsWithWhatIsLeftOfItsTimeout() throws Exception {
-    ManualTime time = new ManualTime();
+    JumpingTime time = new JumpingTime();
     RunShellTool tool = new RunShellTool(ToolSettings.DEFAULTS, time::nanos);
     Running<ToolResult> waiting = Running.start("waiting", () -> tool.run(
         ToolFixture.args("command", "echo ran > r.txt", "timeout_ms", 20_000), new ToolContext(f.project, f.turn,
@@ -80,7 +80,7 @@ class ShellSlotWaitTest {
     // the slot held and named its holder
     Eventually.until("the tool tried the slot once", () -> time.reads() >= 3);
     // a wait is said only from a second on (WAIT_WORTH_SAYING_MILLIS)
-    time.advance(Duration.ofMillis(1_100));
+    time.jump(Duration.ofMillis(1_100));
     SlotHolder.signal(holder, "CONT");
     holder.destroy();
     ToolResult r = waiting.get(20);
