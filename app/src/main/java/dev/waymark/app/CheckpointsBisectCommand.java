@@ -7,8 +7,8 @@ import dev.waymark.core.bisect.Bisection;
 import dev.waymark.core.checkpoint.ChangeDiffs;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
@@ -103,7 +103,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
         err.println("waymark: cannot bisect: " + e.getMessage() + ".");
         return 1;
       }
-      CheckpointTree.Snapshot tree = tab.snapshot().tree();
+      TreeSnapshot tree = tab.snapshot().tree();
       BisectResult result = bisection.run(tree, from, to, command, new Bisection.Progress() {
         @Override
         public void tested(BisectStep step) {

@@ -1,6 +1,7 @@
 package dev.waymark.app;
 
 import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.ShadowStore;
@@ -89,7 +90,7 @@ final class Workspaces {
     AtomicReference<Toolset> all = new AtomicReference<>();
     WorkspaceSubagents subagents = new WorkspaceSubagents((tree, parent, agent) -> new TabSession(tree,
         store.projectDirectory(), models.get(), ChildSetup.tools(all.get(), agent), ChildSetup.settings(parent.settings(),
-        agent), TabSession.Memory.EMPTY, parent.permissions(), sandboxing), maxParallel,
+        agent), TabMemory.EMPTY, parent.permissions(), sandboxing), maxParallel,
         agents::agents);
     standard.add(new TaskTool(subagents));
     all.set(withSkills(mcp.isEmpty() ? Toolset.of(standard) : withMcp(standard, mcp), skills, ""));

@@ -70,9 +70,9 @@ class ExecEndToEndIT {
   record Run(int exit, String out, String err) {}
 
   private ProcessBuilder command(Map<String, String> env, String... args) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("waymark.jar"), "exec"));
+    List<String> command = new ArrayList<>(List.of("exec"));
     command.addAll(List.of(args));
+    command = Waymark.command(List.of(), command);
     ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
     Map<String, String> environment = pb.environment();
     environment.keySet().removeIf(k -> k.startsWith("OPENAI_") || k.startsWith("ANTHROPIC_") || k.startsWith("WAYMARK_"));

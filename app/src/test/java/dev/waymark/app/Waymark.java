@@ -15,14 +15,30 @@ import java.util.stream.Stream;
 final class Waymark {
   private Waymark() {}
 
-  /** The command that runs the packaged jar, then {@code args}. */
+  /**
+   * The command that runs the packaged jar as {@code app/bin/waymark} runs it (the client compiler,
+   * the serial collector and the class-data archive made at package time, when it is there and
+   * not older than the jar), then {@code jvmOptions} and {@code args}.
+   */
   static List<String> command(List<String> jvmOptions, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(launcherOptions());
     command.addAll(jvmOptions);
     command.addAll(List.of("-jar", System.getProperty("waymark.jar")));
     command.addAll(args);
     return command;
+  }
+
+  /** The JVM options of {@code app/bin/waymark}. */
+  static List<String> launcherOptions() {
+    List<String> options = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    File jar = new File(System.getProperty("waymark.jar"));
+    File archive = new File(jar.getParentFile(), "waymark.jsa");
+    if (archive.isFile() && archive.lastModified() >= jar.lastModified()) {
+      options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+    }
+    return options;
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointComparison;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.GitBranchExport;
 import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.protocol.CheckpointRef;
@@ -25,7 +26,7 @@ import java.util.function.IntFunction;
  */
 final class CheckpointTools {
   /** Another tab's tree by its id or its place in the session (1 for the first), if the session has it. */
-  interface Peers extends Function<String, Optional<CheckpointTree.Snapshot>> {
+  interface Peers extends Function<String, Optional<TreeSnapshot>> {
     Peers NONE = tab -> Optional.empty();
   }
 
@@ -41,7 +42,7 @@ final class CheckpointTools {
 
   /** What {@code ref} names, now. */
   CheckpointAt resolve(CheckpointRef ref) {
-    CheckpointTree.Snapshot at = ref.tab().isEmpty() || ref.tab().equals(tree.tabId()) ? tree.snapshot()
+    TreeSnapshot at = ref.tab().isEmpty() || ref.tab().equals(tree.tabId()) ? tree.snapshot()
         : peers.apply(ref.tab()).orElseThrow(() -> new CheckpointException(CheckpointException.Kind.NOT_FOUND, "This session has no tab " + ref.tab()
             + " (name a tab by its id, or by its place: 1 for the first; `checkpoints list --tab ID` or the tab bar)."));
     String name = ref.checkpoint();

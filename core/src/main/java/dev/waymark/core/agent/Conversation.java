@@ -30,11 +30,11 @@ final class Conversation {
   private final Map<Integer, ToolCall> pendingWhenLeft = new ConcurrentHashMap<>();
   private final Map<Integer, String> drafts = new ConcurrentHashMap<>();
 
-  Conversation(String systemPrompt, TabSession.Memory memory) {
+  Conversation(String systemPrompt, TabMemory memory) {
     this(() -> systemPrompt, memory);
   }
 
-  Conversation(Supplier<String> systemPrompt, TabSession.Memory memory) {
+  Conversation(Supplier<String> systemPrompt, TabMemory memory) {
     this.systemPromptSource = systemPrompt;
     memory.messages().forEach((n, list) -> messages.put(n, new ArrayList<>(list)));
     drafts.putAll(memory.drafts());
@@ -212,14 +212,14 @@ final class Conversation {
     return Optional.ofNullable(pendingWhenLeft.get(n));
   }
 
-  TabSession.Memory memory() {
+  TabMemory memory() {
     Map<Integer, List<ChatMessage>> copy = new TreeMap<>();
     messages.forEach((n, list) -> {
       synchronized (list) {
         copy.put(n, List.copyOf(list));
       }
     });
-    return new TabSession.Memory(copy, Map.copyOf(drafts), Map.copyOf(pendingWhenLeft));
+    return new TabMemory(copy, Map.copyOf(drafts), Map.copyOf(pendingWhenLeft));
   }
 
   /**

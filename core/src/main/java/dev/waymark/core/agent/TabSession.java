@@ -1,13 +1,13 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
 import dev.waymark.core.hook.HookVerdict;
 import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
-import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.Command;
@@ -15,11 +15,8 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ToolCallView;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -50,15 +47,6 @@ import org.slf4j.LoggerFactory;
 public final class TabSession implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TabSession.class);
 
-  /** What the model is asked for a /compact. */
-  static final String COMPACT_REQUEST = "Summarise our conversation so far for yourself, to continue from it with "
-      + "the earlier messages gone: the user's goals and instructions, what was done (files read, created and "
-      + "changed, commands run, with their outcomes), decisions made, and what is left to do. Be specific about "
-      + "paths, names and errors. Answer with the summary only.";
-
-  /** Heads the summary a /compact keeps. */
-  public static final String COMPACTED = "The earlier conversation was compacted (/compact). Its summary:\n\n";
-
   private final CheckpointTree tree;
   private final AtomicReference<SessionSettings> settings; // the mode and model change while the tab lives
   private final Conversation conversation;
@@ -73,37 +61,21 @@ public final class TabSession implements AutoCloseable {
   private final Command.Handler dispatch;
   private final TabState state = new TabState();
 
-  /**
-   * What a tab remembers besides its checkpoint tree: the messages of each checkpoint's turn, the
-   * draft left in the input when each was left, and the tool call each was waiting on.
-   */
-  public record Memory(Map<Integer, List<ChatMessage>> messages, Map<Integer, String> drafts, Map<Integer, ToolCall> pending) {
-    public static final Memory EMPTY = new Memory(Map.of(), Map.of(), Map.of());
-
-    public Memory {
-      Map<Integer, List<ChatMessage>> copy = new TreeMap<>();
-      messages.forEach((n, list) -> copy.put(n, List.copyOf(list)));
-      messages = Collections.unmodifiableMap(copy);
-      drafts = Map.copyOf(drafts);
-      pending = Map.copyOf(pending);
-    }
-  }
-
   /** A new tab, judged by no rules of its own and fenced by no sandbox its system prompt tells of. */
   public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
       SessionSettings settings) {
-    return of(tree, projectRoot, model, tools, settings, Memory.EMPTY);
+    return of(tree, projectRoot, model, tools, settings, TabMemory.EMPTY);
   }
 
   /** A tab brought back with what it remembered (a loaded session). */
   public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
-      SessionSettings settings, Memory memory) {
+      SessionSettings settings, TabMemory memory) {
     return of(tree, projectRoot, model, tools, settings, memory, Permissions.none());
   }
 
   /** A tab whose calls are judged by {@code permissions}, the allow and deny rules it shares with the workspace's other tabs. */
   public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
-      SessionSettings settings, Memory memory, Permissions permissions) {
+      SessionSettings settings, TabMemory memory, Permissions permissions) {
     return new TabSession(tree, projectRoot, model, tools, settings, memory, permissions, Sandboxing.NONE);
   }
 
@@ -112,7 +84,7 @@ public final class TabSession implements AutoCloseable {
    * fences (as its system prompt tells the model); its tasks are built from one {@link TabParts}.
    */
   public TabSession(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools, SessionSettings settings,
-      Memory memory, Permissions permissions, Sandboxing sandboxing) {
+      TabMemory memory, Permissions permissions, Sandboxing sandboxing) {
     this.tree = tree;
     this.permissions = permissions;
     this.settings = new AtomicReference<>(settings);
@@ -156,7 +128,7 @@ public final class TabSession implements AutoCloseable {
    * How this tab finds the other tabs of its session, by id or by place (1 for the first), for
    * commands that name their checkpoints ({@code Compare}, {@code Take}).
    */
-  public void peers(Function<String, Optional<CheckpointTree.Snapshot>> lookup) {
+  public void peers(Function<String, Optional<TreeSnapshot>> lookup) {
     state.peers = lookup::apply;
   }
 
@@ -190,7 +162,7 @@ public final class TabSession implements AutoCloseable {
   }
 
   /** A copy of what the tab remembers now, for saving its session. */
-  public Memory memory() {
+  public TabMemory memory() {
     return conversation.memory();
   }
 

@@ -2,6 +2,7 @@ package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * @param view where the view cursor stands
  * @param forward where browsing forward goes from each checkpoint ({@link CheckpointTree#forwardLinks()})
  */
-public record TabSnapshot(CheckpointTree.Snapshot tree, List<Integer> livePath, CheckpointTree.ViewPosition view,
+public record TabSnapshot(TreeSnapshot tree, List<Integer> livePath, CheckpointTree.ViewPosition view,
     Map<Integer, Integer> forward) {
   public TabSnapshot {
     livePath = List.copyOf(livePath);

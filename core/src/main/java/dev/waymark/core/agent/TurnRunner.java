@@ -388,7 +388,7 @@ final class TurnRunner {
     if (request.size() < 2) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "There is nothing to compact yet.");
     }
-    request.add(new ChatMessage.User(TabSession.COMPACT_REQUEST));
+    request.add(new ChatMessage.User(Compaction.REQUEST));
     StreamListener listener = text -> emit.accept(new Event.AssistantDelta(n, text));
     String modelName = settings.get().model();
     ChatResponse response = model.stream(new ChatRequest(modelName, request, List.of()), listener,
@@ -399,7 +399,7 @@ final class TurnRunner {
       throw new ModelException(ModelException.Kind.PROTOCOL, "the model answered /compact with an empty summary; "
           + "nothing was compacted");
     }
-    Conversation.append(mine, new ChatMessage.System(TabSession.COMPACTED + summary));
+    Conversation.append(mine, new ChatMessage.System(Compaction.HEADING + summary));
     return response.usage();
   }
 

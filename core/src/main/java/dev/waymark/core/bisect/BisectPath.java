@@ -1,7 +1,7 @@
 package dev.waymark.core.bisect;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,7 +28,7 @@ record BisectPath(List<Integer> numbers) {
   }
 
   /** The path, or why there is none (an {@link IllegalArgumentException} whose message the user reads). */
-  static BisectPath of(CheckpointTree.Snapshot tree, OptionalInt good, OptionalInt bad) {
+  static BisectPath of(TreeSnapshot tree, OptionalInt good, OptionalInt bad) {
     Map<Integer, Checkpoint> byNumber = new HashMap<>();
     tree.checkpoints().forEach(c -> byNumber.put(c.number(), c));
     int to = bad.orElse(tree.live());

@@ -1,6 +1,6 @@
 package dev.waymark.core.bisect;
 
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.layer.LayerSupport;
 import dev.waymark.core.layer.ScratchLayer;
 import dev.waymark.core.sandbox.ShellSandbox;
@@ -95,7 +95,7 @@ public final class Bisection {
   }
 
   /** Bisects {@code tree} from {@code good} (default: the start of the live path) to {@code bad} (default: live). */
-  public BisectResult run(CheckpointTree.Snapshot tree, OptionalInt good, OptionalInt bad, String command,
+  public BisectResult run(TreeSnapshot tree, OptionalInt good, OptionalInt bad, String command,
       Progress progress) {
     BisectPath path;
     try {
@@ -107,7 +107,7 @@ public final class Bisection {
   }
 
   /** Makes the layer of checkpoint {@code number} of {@code tree} and hands it over (the bench times this). */
-  public ScratchLayer prepare(CheckpointTree.Snapshot tree, int number) throws IOException {
+  public ScratchLayer prepare(TreeSnapshot tree, int number) throws IOException {
     return new CandidateRun(setup, layers, new CandidateFiles(tree), "true").prepare(number);
   }
 

@@ -1,7 +1,7 @@
 package dev.waymark.core.bisect;
 
 import dev.waymark.core.checkpoint.Checkpoint;
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ final class CandidateFiles {
   private final int from;
 
   /** Against the checkpoint {@code tree}'s files are at. */
-  CandidateFiles(CheckpointTree.Snapshot tree) {
+  CandidateFiles(TreeSnapshot tree) {
     tree.checkpoints().forEach(c -> byNumber.put(c.number(), c));
     this.from = tree.filesAt();
   }

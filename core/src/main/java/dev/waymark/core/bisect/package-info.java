@@ -6,7 +6,7 @@
  * statuses follow {@code git bisect run}: 0 good, 125 cannot test (skip), 1 to 127 bad, from 128
  * on the bisect stops. Start at {@link dev.waymark.core.bisect.Bisection}.
  *
- * <p>Works from a tree's immutable {@code CheckpointTree.Snapshot} and the store's blobs, off the
+ * <p>Works from a tree's immutable {@code TreeSnapshot} and the store's blobs, off the
  * tab's thread. May use the checkpoint facade and values ({@code checkpoint}, {@code checkpoint.lib},
  * the open {@code CommandMark}), {@code layer} and {@code sandbox}; nothing printed.
  */

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * the end of an export. Snapshots are immutable, so another tab's checkpoints are read without
  * waiting for that tab's thread.
  */
-public record CheckpointAt(CheckpointTree.Snapshot tree, int number) {
+public record CheckpointAt(TreeSnapshot tree, int number) {
   public CheckpointAt {
     int wanted = number;
     if (tree.checkpoints().stream().noneMatch(c -> c.number() == wanted)) {

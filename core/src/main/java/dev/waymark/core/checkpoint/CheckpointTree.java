@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import org.eclipse.jgit.lib.ObjectId;
 
 /**
  * One tab's tree of checkpoints, and the only way to change the files it checkpointed.
@@ -35,10 +34,10 @@ import org.eclipse.jgit.lib.ObjectId;
  * <p>Not thread-safe, and holds no lock: a tree is confined to the thread that holds its tab, the
  * tab's queue thread ({@code TabQueue} in {@code core.agent}), which lends it to the turn thread
  * for a turn and takes it back after; the hand-offs go through executors, which order memory.
- * Other threads read the immutable {@link Snapshot} it publishes, so none waits while a git write
+ * Other threads read the immutable {@link TreeSnapshot} it publishes, so none waits while a git write
  * or gc runs for it.
  */
-public final class CheckpointTree {
+public final class CheckpointTree extends TreeHost {
   /** The store's parts as this tab uses them: an isolated tab's until it lands and goes on as a normal tab. */
   private StoreParts parts;
   private final StoreParts projectParts;
@@ -49,6 +48,8 @@ public final class CheckpointTree {
   private final TabIsolation isolation;
   private final boolean reconciled;
   private final TabHold hold;
+  /** The turn begun or amended last: the running one while the recorder records its checkpoint. */
+  private Turn last;
 
   CheckpointTree(StoreParts parts, String tabId) {
     this(parts, tabId, new CheckpointGraph(parts.clock().instant()), false);
@@ -66,24 +67,8 @@ public final class CheckpointTree {
     this.hold = new TabHold(tabId);
   }
 
-  /**
-   * Everything needed to bring this tree back later or in another process (sessions): every
-   * checkpoint, where live, the files and redo stand, and the commits of the named saves.
-   *
-   * @param redo the checkpoints redo would re-apply, next first
-   * @param saves the commit of each named save, by name
-   */
-  public record Snapshot(String tabId, List<Checkpoint> checkpoints, int live, int filesAt, List<Integer> redo,
-      Map<String, ObjectId> saves) {
-    public Snapshot {
-      checkpoints = List.copyOf(checkpoints);
-      redo = List.copyOf(redo);
-      saves = Map.copyOf(saves);
-    }
-  }
-
-  public Snapshot snapshot() {
-    return new Snapshot(tabId, checkpoints(), live(), filesAt(), graph.redoList(), saves().commits());
+  public TreeSnapshot snapshot() {
+    return new TreeSnapshot(tabId, checkpoints(), live(), filesAt(), graph.redoList(), saves().commits());
   }
 
   /** Whether bringing the tree back moved it to where its last restore left the files (see {@link ShadowStore#restoreTab}). */
@@ -208,7 +193,7 @@ public final class CheckpointTree {
   }
 
   public Optional<Turn> running() {
-    return recorder.running();
+    return Optional.ofNullable(last).filter(turn -> recorder.running().orElse(null) == turn.node);
   }
 
   // ----------------------------------------------------------------------------- browsing
@@ -227,7 +212,9 @@ public final class CheckpointTree {
   /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
   public Turn begin() {
     requireNoTurn("start another turn");
-    return recorder.started(new Turn(this, graph.begin(parts.clock().instant())));
+    Turn turn = new Turn(this, graph.begin(parts.clock().instant()));
+    recorder.started(turn.node);
+    return last = turn;
   }
 
   /** Restores files and conversation to {@code #number}, then opens a new checkpoint under it. */
@@ -277,7 +264,8 @@ public final class CheckpointTree {
    * then commits it with the status it had (see {@link TurnRecorder#amend}).
    */
   <T> T amend(int number, Function<Turn, T> work) {
-    return recorder.amend(new Turn(this, graph.node(number)), work);
+    Turn amended = new Turn(this, graph.node(number));
+    return recorder.amend(amended.node, () -> work.apply(last = amended));
   }
 
   /** The parts of the store this tree lives in. */
@@ -421,7 +409,7 @@ public final class CheckpointTree {
 
   /** How the files on disk differ from checkpoint {@code #number}, for the files the tab tracks there. */
   public CheckpointDiff diff(int number) {
-    Node running = recorder.running().map(turn -> turn.node).orElse(null);
+    Node running = recorder.running().orElse(null);
     return new CheckpointDiffs(parts).againstDisk(number, graph.versionsAt(graph.node(number), running));
   }
 

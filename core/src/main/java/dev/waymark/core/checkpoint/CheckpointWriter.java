@@ -50,7 +50,7 @@ final class CheckpointWriter {
     entries = apart(entries);
     CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
         CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()));
-    String tag = ShadowStore.tagPrefix(tabId) + node.number;
+    String tag = TagNames.tabPrefix(tabId) + node.number;
     node.commit = parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
         "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"
             + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
@@ -150,7 +150,7 @@ final class CheckpointWriter {
   }
 
   String saveTag(String name) {
-    return ShadowStore.tagPrefix(tabId) + "saved/" + name;
+    return TagNames.tabPrefix(tabId) + "saved/" + name;
   }
 
   private static int parentNumber(Node node) {
@@ -203,7 +203,7 @@ final class CheckpointWriter {
       }
     }
     var now = parts.clock().instant();
-    String base = ShadowStore.tagPrefix(tabId) + "rescued/" + rescueName(number, now);
+    String base = TagNames.tabPrefix(tabId) + "rescued/" + rescueName(number, now);
     String tag = base;
     for (int i = 1; parts.repo().resolve(tag) != null; i++) {
       tag = base + "-" + i;

@@ -74,7 +74,7 @@ final class GraphLoader {
    * {@code newer} (by number) are the checkpoints found under the tab's tags that the snapshot
    * does not know, or knew only as running.
    */
-  static Loaded restore(CheckpointTree.Snapshot snapshot, Set<Integer> lost, List<StoredCheckpoint> newer,
+  static Loaded restore(TreeSnapshot snapshot, Set<Integer> lost, List<StoredCheckpoint> newer,
       Optional<TabPosition> lastMove, Instant now) {
     CheckpointGraph graph = new CheckpointGraph(now);
     for (Checkpoint cp : snapshot.checkpoints()) {

@@ -32,7 +32,7 @@ public final class RescuedVersions {
 
   RescuedVersions(ShadowRepository repo, String tabId) {
     this.repo = repo;
-    this.prefix = ShadowStore.tagPrefix(tabId) + "rescued/";
+    this.prefix = TagNames.tabPrefix(tabId) + "rescued/";
   }
 
   /** Every rescued tag of the tab, newest first. */

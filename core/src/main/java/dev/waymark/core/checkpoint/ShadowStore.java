@@ -59,9 +59,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShadowStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShadowStore.class);
-  static final String TAG_ROOT = "refs/tags/waymark/";
-  /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
-  public static final String WRITE_TEMP_SUFFIX = ".waymark-write.tmp";
   private static final Pattern TAB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
   private final StoreParts parts;
@@ -231,7 +228,7 @@ public final class ShadowStore implements AutoCloseable {
   /** Starts an empty tree for {@code tabId}; refused when the store already holds tags of that tab. */
   public CheckpointTree openTab(String tabId) {
     checkTabId(tabId);
-    if (!parts.repo().refs(tagPrefix(tabId)).isEmpty()) {
+    if (!parts.repo().refs(TagNames.tabPrefix(tabId)).isEmpty()) {
       throw new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tabId + " already has checkpoints in this project; "
           + "open it from its session, or delete the tab first.");
     }
@@ -256,22 +253,6 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /**
-   * A tab brought back from a snapshot, and what could not be.
-   *
-   * @param recovered checkpoints found under the tab's tags that the snapshot does not know
-   *     (Waymark stopped after recording them, before saving the session): their files are back in
-   *     the tree, their conversation is not
-   * @param shellRecovered what was recorded of shell commands that were running when Waymark stopped
-   */
-  public record RestoredTab(CheckpointTree tree, List<String> recreatedTags, List<Integer> lostCheckpoints,
-      List<Integer> recovered, List<String> shellRecovered) {
-    /** Whether the tab was moved to where its last restore left the files: that restore ended after the session was saved. */
-    public boolean reconciled() {
-      return tree.reconciled();
-    }
-  }
-
-  /**
    * Brings a tab back from a snapshot (a saved session): every tag that is missing is recreated
    * from its recorded commit when the commit is still in the store; a checkpoint whose commit is
    * gone is listed in {@code lostCheckpoints} and no restore may cross it (its changes are kept
@@ -279,20 +260,20 @@ public final class ShadowStore implements AutoCloseable {
    * than the snapshot (a checkpoint recorded, or a running one kept, after the session was saved)
    * wins over it, so that nothing recorded before a crash is left out.
    */
-  public RestoredTab restoreTab(CheckpointTree.Snapshot snapshot) {
+  public RestoredTab restoreTab(TreeSnapshot snapshot) {
     return restoreTab(snapshot, true);
   }
 
   /**
-   * {@link #restoreTab(CheckpointTree.Snapshot)} for reading only (listing, diffs), which another
+   * {@link #restoreTab(TreeSnapshot)} for reading only (listing, diffs), which another
    * process may do while it holds the tab: no lock is taken and nothing in the project is
    * touched. The tree must not be used to change anything.
    */
-  public RestoredTab readTab(CheckpointTree.Snapshot snapshot) {
+  public RestoredTab readTab(TreeSnapshot snapshot) {
     return restoreTab(snapshot, false);
   }
 
-  private RestoredTab restoreTab(CheckpointTree.Snapshot snapshot, boolean claim) {
+  private RestoredTab restoreTab(TreeSnapshot snapshot, boolean claim) {
     checkTabId(snapshot.tabId());
     if (!claim) {
       return loader.restore(snapshot, false);
@@ -317,8 +298,8 @@ public final class ShadowStore implements AutoCloseable {
   /** The ids of the tabs that hold tags in this store. */
   public Set<String> tabIds() {
     Set<String> ids = new TreeSet<>();
-    for (Ref ref : parts.repo().refs(TAG_ROOT)) {
-      String rest = ref.getName().substring(TAG_ROOT.length());
+    for (Ref ref : parts.repo().refs(TagNames.ROOT)) {
+      String rest = ref.getName().substring(TagNames.ROOT.length());
       int slash = rest.indexOf('/');
       if (slash > 0) {
         ids.add(rest.substring(0, slash));
@@ -347,7 +328,7 @@ public final class ShadowStore implements AutoCloseable {
       }
       List<String> names = new ArrayList<>();
       for (String tabId : tabIds) {
-        for (Ref ref : parts.repo().refs(tagPrefix(tabId))) {
+        for (Ref ref : parts.repo().refs(TagNames.tabPrefix(tabId))) {
           names.add(ref.getName());
         }
       }
@@ -426,10 +407,6 @@ public final class ShadowStore implements AutoCloseable {
             + "commands run at once"
         : "found by comparing the project before and after each command (no layer: " + noLayer.get()
             + "); tabs' commands take turns";
-  }
-
-  public static String tagPrefix(String tabId) {
-    return TAG_ROOT + tabId + "/";
   }
 
   private static void checkTabId(String tabId) {

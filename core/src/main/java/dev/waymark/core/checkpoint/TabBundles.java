@@ -24,7 +24,7 @@ public final class TabBundles {
   public static int write(ShadowStore store, Collection<String> tabIds, Map<String, byte[]> files, Path file) {
     List<String> refs = new ArrayList<>();
     for (String tab : tabIds) {
-      store.parts().repo().refs(ShadowStore.tagPrefix(tab)).stream().map(Ref::getName).forEach(refs::add);
+      store.parts().repo().refs(TagNames.tabPrefix(tab)).stream().map(Ref::getName).forEach(refs::add);
     }
     try {
       ShadowBundle.write(store.parts().repo(), refs, files, file);
@@ -58,8 +58,8 @@ public final class TabBundles {
     Set<String> tabs = new TreeSet<>();
     try {
       for (String ref : ShadowBundle.refs(store.parts().repo(), file).keySet()) {
-        if (ref.startsWith(ShadowStore.TAG_ROOT)) {
-          tabs.add(ref.substring(ShadowStore.TAG_ROOT.length()).split("/", 2)[0]);
+        if (ref.startsWith(TagNames.ROOT)) {
+          tabs.add(ref.substring(TagNames.ROOT.length()).split("/", 2)[0]);
         }
       }
     } catch (IOException e) {
@@ -75,7 +75,7 @@ public final class TabBundles {
   public static int fetch(ShadowStore store, Path file, Collection<String> tabIds) {
     try {
       List<String> refs = ShadowBundle.refs(store.parts().repo(), file).keySet().stream()
-          .filter(ref -> tabIds.stream().anyMatch(tab -> ref.startsWith(ShadowStore.tagPrefix(tab)))).toList();
+          .filter(ref -> tabIds.stream().anyMatch(tab -> ref.startsWith(TagNames.tabPrefix(tab)))).toList();
       ShadowBundle.fetchRefs(store.parts().repo(), file, refs);
       return refs.size();
     } catch (IOException | CheckpointException e) {

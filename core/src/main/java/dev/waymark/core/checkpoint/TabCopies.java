@@ -54,7 +54,7 @@ public final class TabCopies {
     try {
       for (var tag : tags.entrySet()) {
         if (repo.has(tag.getValue())) {
-          repo.setRef(ShadowStore.tagPrefix(to) + tag.getKey(), copy(repo, from, to, tag.getValue(), copies));
+          repo.setRef(TagNames.tabPrefix(to) + tag.getKey(), copy(repo, from, to, tag.getValue(), copies));
         }
       }
     } catch (IOException e) {

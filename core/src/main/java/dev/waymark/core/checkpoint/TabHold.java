@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint;
 
+import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.TabHistory;
 import java.util.Optional;
@@ -25,9 +26,9 @@ final class TabHold {
 
   /** See {@link CheckpointTree#release}; {@code parts} and {@code recorder} are the tree's as they are now. */
   void release(StoreParts parts, TurnRecorder recorder, TabHistory history) {
-    Optional<Turn> running = recorder.running();
+    Optional<Node> running = recorder.running();
     if (running.isPresent()) {
-      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; tab " + tabId
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number + " is still running; tab " + tabId
           + " stays held until it ends.");
     }
     if (holdsTab && !released) {
@@ -42,9 +43,9 @@ final class TabHold {
     if (released) {
       throw new CheckpointException(CheckpointException.Kind.REFUSED, "Tab " + tabId + " was closed; open it again to " + what + ".");
     }
-    Optional<Turn> running = recorder.running();
+    Optional<Node> running = recorder.running();
     if (running.isPresent()) {
-      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number() + " is still running; finish or cancel it before you " + what + ".");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.get().number + " is still running; finish or cancel it before you " + what + ".");
     }
   }
 }

@@ -16,9 +16,9 @@ import java.util.stream.Collectors;
  * project, discarded, and diffed against the project. Each land or discard is a new checkpoint.
  */
 final class TabIsolation {
-  private final CheckpointTree tree;
+  private final TreeHost tree;
 
-  TabIsolation(CheckpointTree tree) {
+  TabIsolation(TreeHost tree) {
     this.tree = tree;
   }
 

@@ -34,7 +34,7 @@ final class TabLoader {
   }
 
   CheckpointTree load(String tabId) {
-    String prefix = ShadowStore.tagPrefix(tabId);
+    String prefix = TagNames.tabPrefix(tabId);
     List<GraphLoader.StoredCheckpoint> stored = new ArrayList<>();
     Map<Integer, Set<String>> saves = new HashMap<>();
     try {
@@ -77,7 +77,7 @@ final class TabLoader {
   private GraphLoader.StoredCheckpoint readCheckpoint(String ref, ObjectId commit) throws IOException {
     CheckpointManifest manifest = manifest(commit, ref);
     // a tag is trusted for its number only if its manifest says the same: else the tree would take one checkpoint for another
-    if (!ref.equals(ShadowStore.tagPrefix(manifest.tab()) + manifest.checkpoint())) {
+    if (!ref.equals(TagNames.tabPrefix(manifest.tab()) + manifest.checkpoint())) {
       throw new CheckpointException(CheckpointException.Kind.LOST, ref + " holds the manifest of " + manifest.tab() + " #" + manifest.checkpoint()
           + ", not of its own checkpoint: the shadow repository " + parts.shadowDirectory() + " was changed by hand or is "
           + "damaged. Point the tag back at its own commit, or delete it (git --git-dir=... tag -d).");
@@ -85,13 +85,13 @@ final class TabLoader {
     return GraphLoader.StoredCheckpoint.of(manifest, commit, ref);
   }
 
-  ShadowStore.RestoredTab restore(CheckpointTree.Snapshot snapshot, boolean claim) {
+  RestoredTab restore(TreeSnapshot snapshot, boolean claim) {
     Map<Integer, Checkpoint> known = new HashMap<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
       known.put(cp.number(), cp);
     }
     List<GraphLoader.StoredCheckpoint> newer = new ArrayList<>();
-    String prefix = ShadowStore.tagPrefix(snapshot.tabId());
+    String prefix = TagNames.tabPrefix(snapshot.tabId());
     try {
       for (Ref ref : parts.repo().refs(prefix)) {
         String rest = ref.getName().substring(prefix.length());
@@ -129,7 +129,7 @@ final class TabLoader {
       }
     }
     for (var save : snapshot.saves().entrySet()) {
-      String ref = ShadowStore.tagPrefix(snapshot.tabId()) + "saved/" + save.getKey();
+      String ref = TagNames.tabPrefix(snapshot.tabId()) + "saved/" + save.getKey();
       if (parts.repo().has(save.getValue()) && !save.getValue().equals(parts.repo().resolve(ref))) {
         parts.repo().setRef(ref, save.getValue());
         recreated.add(ref);
@@ -145,7 +145,7 @@ final class TabLoader {
       // likewise: they record into the tab's checkpoints; a layer left by a killed Waymark first
       shellRecovered = List.copyOf(parts.captures().recover(tree.history()));
     }
-    return new ShadowStore.RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
+    return new RestoredTab(tree, recreated, lost, List.copyOf(adopted), shellRecovered);
   }
 
   /**
@@ -160,7 +160,7 @@ final class TabLoader {
     }
     for (String path : paths) {
       Path target = parts.workTree().resolve(path);
-      Path temp = TempNames.beside(target, ShadowStore.WRITE_TEMP_SUFFIX);
+      Path temp = TempNames.beside(target, TempNames.WRITE_SUFFIX);
       try {
         parts.workTree().refuseLinkedParent(path); // never delete through a link
         if (Files.isRegularFile(temp, LinkOption.NOFOLLOW_LINKS)) {

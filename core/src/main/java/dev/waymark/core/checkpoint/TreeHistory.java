@@ -10,9 +10,9 @@ import java.util.function.Function;
  * or a turn. One instance per tree.
  */
 final class TreeHistory implements TabHistory {
-  private final CheckpointTree tree;
+  private final TreeHost tree;
 
-  TreeHistory(CheckpointTree tree) {
+  TreeHistory(TreeHost tree) {
     this.tree = tree;
   }
 

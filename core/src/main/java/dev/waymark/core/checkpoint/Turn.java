@@ -33,20 +33,15 @@ import org.slf4j.LoggerFactory;
  * <p>Used on the thread that holds its tree (the turn thread while the turn runs).
  */
 public final class Turn implements TabRecords {
-  private final CheckpointTree tree;
+  private final TurnHost tree;
   final Node node;
-
-  /** The tab's tree this turn belongs to. */
-  CheckpointTree tree() {
-    return tree;
-  }
 
   @Override
   public TabHistory history() {
     return tree.history();
   }
 
-  Turn(CheckpointTree tree, Node node) {
+  Turn(TurnHost tree, Node node) {
     this.tree = tree;
     this.node = node;
   }

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +26,8 @@ final class TurnRecorder {
   private final StoreParts parts;
   private final String tabId;
   private final CheckpointWriter writer;
-  private Turn running;
+  /** The node of the turn that records now, if one does. */
+  private Node running;
 
   TurnRecorder(StoreParts parts, String tabId, CheckpointWriter writer) {
     this.parts = parts;
@@ -34,14 +35,13 @@ final class TurnRecorder {
     this.writer = writer;
   }
 
-  Optional<Turn> running() {
+  Optional<Node> running() {
     return Optional.ofNullable(running);
   }
 
-  /** {@code turn} now records; no other may until it ends. */
-  Turn started(Turn turn) {
-    running = turn;
-    return turn;
+  /** The turn of {@code node} now records; no other may until it ends. */
+  void started(Node node) {
+    running = node;
   }
 
   /** Returns the change as stored. */
@@ -133,7 +133,7 @@ final class TurnRecorder {
 
   /** Ends the running checkpoint with {@code status}: its final commit, or no tag without changes. */
   void finish(Node node, CheckpointStatus status) {
-    if (running == null || running.node != node) {
+    if (running != node) {
       throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + node.number + " is finished already.");
     }
     if (status == CheckpointStatus.RUNNING) {
@@ -157,15 +157,15 @@ final class TurnRecorder {
    * commits it with the status it had: how a shell command's changes that a killed process could
    * not record are added to their checkpoint when the tab is opened again.
    */
-  <T> T amend(Turn turn, Function<Turn, T> work) {
+  <T> T amend(Node node, Supplier<T> work) {
     if (running != null) {
-      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.number() + " is running; nothing can be amended now.");
+      throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + running.number + " is running; nothing can be amended now.");
     }
-    running = turn;
+    running = node;
     try {
-      T result = work.apply(turn);
-      if (!turn.node.changes.isEmpty()) {
-        writer.commit(turn.node, turn.node.status);
+      T result = work.get();
+      if (!node.changes.isEmpty()) {
+        writer.commit(node, node.status);
         parts.maintenance().checkpointWritten();
       }
       return result;
@@ -175,7 +175,7 @@ final class TurnRecorder {
   }
 
   private void checkRunning(Node node, String why) {
-    if (running == null || running.node != node) {
+    if (running != node) {
       throw new CheckpointException(CheckpointException.Kind.BUSY, "Checkpoint #" + node.number + " is finished; " + why + ".");
     }
   }

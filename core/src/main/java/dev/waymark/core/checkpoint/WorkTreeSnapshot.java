@@ -3,6 +3,7 @@ package dev.waymark.core.checkpoint;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.checkpoint.shell.TabRecords;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.util.List;
 import java.util.Optional;
@@ -46,11 +47,11 @@ import java.util.Optional;
  */
 public final class WorkTreeSnapshot {
   private final CommandCapture capture;
-  private final Turn turn;
+  private final TabRecords turn;
   private CommandCapture.Before before;
   private CommandCapture.After after;
 
-  WorkTreeSnapshot(CommandCapture capture, Turn turn, CommandCapture.Before before) {
+  WorkTreeSnapshot(CommandCapture capture, TabRecords turn, CommandCapture.Before before) {
     this.capture = capture;
     this.turn = turn;
     this.before = before;

@@ -3,11 +3,13 @@ package dev.waymark.core.session;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.agent.Compaction;
 import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
@@ -44,7 +46,7 @@ public final class SessionCodec {
    * What a tab is made of when it is saved, as values taken from it at one moment: its tree, its
    * conversation, its model and approval mode, and what the interface shows of it.
    */
-  public record TabValues(CheckpointTree.Snapshot tree, TabSession.Memory memory, String model, String approval,
+  public record TabValues(TreeSnapshot tree, TabMemory memory, String model, String approval,
       TabInfo info) {}
 
   /** The values of {@code session} now, with the interface's {@code info}; never waits on a turn writing to the tree. */
@@ -63,8 +65,8 @@ public final class SessionCodec {
    * {@link SessionFile.Entry}); a checkpoint without one is written without a transcript.
    */
   public static SessionFile.Tab capture(TabValues tab, Map<Integer, List<Event>> transcript) {
-    CheckpointTree.Snapshot snapshot = tab.tree();
-    TabSession.Memory memory = tab.memory();
+    TreeSnapshot snapshot = tab.tree();
+    TabMemory memory = tab.memory();
     TabInfo info = tab.info();
     List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
     for (Checkpoint cp : snapshot.checkpoints()) {
@@ -89,7 +91,7 @@ public final class SessionCodec {
   }
 
   /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */
-  public static CheckpointTree.Snapshot snapshot(SessionFile.Tab tab) {
+  public static TreeSnapshot snapshot(SessionFile.Tab tab) {
     if (tab.tabId() == null || !tab.tabId().matches("[A-Za-z0-9_-]{1,64}")) {
       throw new SessionException(ErrorKind.LOST, "a tab without a usable id");
     }
@@ -119,7 +121,7 @@ public final class SessionCodec {
     }
     Map<String, ObjectId> saves = new LinkedHashMap<>();
     tab.saves().forEach((name, commit) -> saves.put(name, ObjectId.fromString(commit)));
-    return new CheckpointTree.Snapshot(tab.tabId(), checkpoints, tab.live(), tab.filesAt(), tab.redo(), saves);
+    return new TreeSnapshot(tab.tabId(), checkpoints, tab.live(), tab.filesAt(), tab.redo(), saves);
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {
@@ -129,7 +131,7 @@ public final class SessionCodec {
   }
 
   /** The memory a tab record describes. */
-  public static TabSession.Memory memory(SessionFile.Tab tab) {
+  public static TabMemory memory(SessionFile.Tab tab) {
     Map<Integer, List<ChatMessage>> messages = new HashMap<>();
     Map<Integer, String> drafts = new HashMap<>();
     Map<Integer, ToolCall> pending = new HashMap<>();
@@ -148,7 +150,7 @@ public final class SessionCodec {
         pending.put(cp.number(), call(cp.pending()));
       }
     }
-    return new TabSession.Memory(messages, drafts, pending);
+    return new TabMemory(messages, drafts, pending);
   }
 
   private static SessionFile.Version version(FileVersion v) {
@@ -369,7 +371,7 @@ public final class SessionCodec {
       } else if (m instanceof ChatMessage.System compacted) {
         events.add(new Event.TurnStarted(n, cp.parent(), "/compact"));
         prompted = true;
-        events.add(new Event.AssistantDelta(n, compacted.text().replace(TabSession.COMPACTED, "")));
+        events.add(new Event.AssistantDelta(n, compacted.text().replace(Compaction.HEADING, "")));
       } else if (m instanceof ChatMessage.ToolResult result && calls.containsKey(result.toolCallId())) {
         events.add(new Event.ToolCallFinished(n, ProtocolViews.toolCall(calls.get(result.toolCallId())), result.content(),
             result.isError()));

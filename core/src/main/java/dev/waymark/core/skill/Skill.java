@@ -7,8 +7,11 @@ import java.nio.file.Path;
  * where it was found ({@code project} or {@code user}), for {@code /skills}.
  */
 public record Skill(String name, String description, Path directory, String origin) {
+  /** The name of the file that defines a skill, in its folder. */
+  public static final String FILE_NAME = "SKILL.md";
+
   /** The file that defines it. */
   public Path file() {
-    return directory.resolve(SkillCatalog.FILE_NAME);
+    return directory.resolve(FILE_NAME);
   }
 }

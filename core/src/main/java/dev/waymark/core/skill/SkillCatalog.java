@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * front matter, no description, a bad name, unreadable) is listed with why, never loaded.
  */
 public final class SkillCatalog {
-  public static final String FILE_NAME = "SKILL.md";
+  public static final String FILE_NAME = Skill.FILE_NAME;
 
   /** A skill's file may be at most this long: instructions, not a document (Claude Code advises under 500 lines). */
   public static final int MAX_BYTES = 256 * 1024;

@@ -8,6 +8,7 @@ import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.workspace.TabFactory;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ public final class WorkspaceSubagents implements Subagents {
   }
 
   private Outcome runIn(Workspace ws, TabSession parent, AgentDefinition agent, Request request, Cancellation cancellation) {
-    Workspace.TabFactory childSession = (tree, memory) -> children.create(tree, parent, agent);
+    TabFactory childSession = (tree, memory) -> children.create(tree, parent, agent);
     WorkspaceTab tab;
     try {
       tab = request.isolated() ? ws.newIsolatedTab(childSession, request.parentTab())

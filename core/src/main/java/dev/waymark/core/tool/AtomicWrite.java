@@ -1,6 +1,5 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.TempNames;
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * crash harness: {@code Files.write} truncates first).
  */
 final class AtomicWrite {
-  static final String TEMP_SUFFIX = ShadowStore.WRITE_TEMP_SUFFIX;
+  static final String TEMP_SUFFIX = TempNames.WRITE_SUFFIX;
 
   /** Lets a test look at the temporary file once it holds the content, before it gets its final mode. */
   static volatile Consumer<Path> tempWritten = temp -> {};

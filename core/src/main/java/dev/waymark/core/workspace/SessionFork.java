@@ -2,6 +2,7 @@ package dev.waymark.core.workspace;
 
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabCopies;
+import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ public final class SessionFork {
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       boolean copied = cp.commit() != null && cp.tag() != null && copies.containsKey(ObjectId.fromString(cp.commit()));
       checkpoints.add(!copied ? cp : new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status(), cp.created(),
-          copies.get(ObjectId.fromString(cp.commit())).name(), ShadowStore.tagPrefix(to) + cp.number(), cp.saved(),
+          copies.get(ObjectId.fromString(cp.commit())).name(), TagNames.tabPrefix(to) + cp.number(), cp.saved(),
           cp.changes(), cp.messages(), cp.draft(), cp.pending(), cp.transcript()));
     }
     Map<String, String> saves = new HashMap<>();

@@ -2,9 +2,11 @@ package dev.waymark.core.workspace;
 
 import dev.waymark.core.Counted;
 import dev.waymark.core.agent.ProtocolViews;
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RestoredTab;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
@@ -21,12 +23,12 @@ import java.util.Optional;
 final class TabReopener {
   private final ShadowStore store;
   private final String provider;
-  private final Workspace.TabFactory factory;
+  private final TabFactory factory;
   private volatile GivenNow givenNow = GivenNow.NOTHING;
   private volatile boolean keepSettings;
 
   /** @param provider the run's provider: a tab saved under another one keeps the run's model */
-  TabReopener(ShadowStore store, String provider, Workspace.TabFactory factory) {
+  TabReopener(ShadowStore store, String provider, TabFactory factory) {
     this.store = store;
     this.provider = provider;
     this.factory = factory;
@@ -46,7 +48,7 @@ final class TabReopener {
    * {@code notes}. {@code readOnly} takes no lock on the tab.
    */
   WorkspaceTab reopen(SessionFile.Tab record, List<String> notes, boolean readOnly) {
-    ShadowStore.RestoredTab restored = readOnly ? store.readTab(SessionCodec.snapshot(record))
+    RestoredTab restored = readOnly ? store.readTab(SessionCodec.snapshot(record))
         : store.restoreTab(SessionCodec.snapshot(record));
     String tabId = record.tabId();
     if (!restored.recreatedTags().isEmpty()) {
@@ -70,7 +72,7 @@ final class TabReopener {
       notes.add("Tab " + tabId + ": " + shell + ".");
     }
     CheckpointTree tree = restored.tree();
-    TabSession.Memory memory = SessionCodec.memory(record);
+    TabMemory memory = SessionCodec.memory(record);
     Map<Integer, List<Event>> history = SessionCodec.history(record);
     Event.TabRestored event = restoredEvent(tabId, tree, memory, history);
     TabSession session = factory.create(tree, memory);
@@ -90,7 +92,7 @@ final class TabReopener {
   }
 
   /** What a front end rebuilds the tab from: its checkpoints with their events, where it is, a call still waiting. */
-  private static Event.TabRestored restoredEvent(String tabId, CheckpointTree tree, TabSession.Memory memory,
+  private static Event.TabRestored restoredEvent(String tabId, CheckpointTree tree, TabMemory memory,
       Map<Integer, List<Event>> history) {
     List<Event.TabRestored.RestoredCheckpoint> shown = new ArrayList<>();
     for (Checkpoint cp : tree.checkpoints()) {

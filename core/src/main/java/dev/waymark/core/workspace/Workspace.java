@@ -1,9 +1,10 @@
 package dev.waymark.core.workspace;
 
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.bisect.Bisection;
-import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.hook.Hooks;
 import dev.waymark.core.mcp.McpServers;
 import dev.waymark.core.protocol.Command;
@@ -47,11 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Workspace implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Workspace.class);
-
-  /** Makes the session of a tab from its tree and what it remembers: the application wires model, tools and settings. */
-  public interface TabFactory {
-    TabSession create(CheckpointTree tree, TabSession.Memory memory);
-  }
 
   /** A session brought back: its tabs in order, what could not be brought back, and the tab shown when it was saved. */
   public record Opened(String label, List<WorkspaceTab> tabs, List<String> notes, Optional<String> activeTab) {}
@@ -206,7 +202,7 @@ public final class Workspace implements AutoCloseable {
    * The tree of a tab of this session, by its id or by its place among {@link #tabs()} (1 for the
    * first), as it was last published: for commands that name another tab's checkpoints.
    */
-  private Optional<CheckpointTree.Snapshot> peer(String tab) {
+  private Optional<TreeSnapshot> peer(String tab) {
     List<WorkspaceTab> all = tabs();
     Optional<WorkspaceTab> found = all.stream().filter(t -> t.tabId().equals(tab)).findFirst();
     if (found.isEmpty() && tab.matches("\\d{1,4}")) {
@@ -236,7 +232,7 @@ public final class Workspace implements AutoCloseable {
   }
 
   private WorkspaceTab newTab(TabFactory made, Optional<String> parentTab) {
-    TabSession session = made.create(store.newTab(), TabSession.Memory.EMPTY);
+    TabSession session = made.create(store.newTab(), TabMemory.EMPTY);
     if (made != factory) {
       session.hooks(hooks);
     }
@@ -267,7 +263,7 @@ public final class Workspace implements AutoCloseable {
    * in the sandbox set by {@link #isolateWith}; refused, saying why, where there can be no views.
    */
   public WorkspaceTab newIsolatedTab(TabFactory made, String parentTab) {
-    TabSession session = made.create(store.newIsolatedTab(isolatingSandbox), TabSession.Memory.EMPTY);
+    TabSession session = made.create(store.newIsolatedTab(isolatingSandbox), TabMemory.EMPTY);
     session.hooks(hooks);
     WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
     tab.subagentOf(parentTab);
@@ -286,7 +282,7 @@ public final class Workspace implements AutoCloseable {
    * the open ones; refused, saying why, where commands run by {@code bwrap} cannot have layers.
    */
   public WorkspaceTab newIsolatedTab(Optional<Path> bwrap) {
-    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newIsolatedTab(bwrap), TabSession.Memory.EMPTY),
+    WorkspaceTab tab = new WorkspaceTab(factory.create(store.newIsolatedTab(bwrap), TabMemory.EMPTY),
         new Transcript(Map.of()), Optional.empty(), "", "", false);
     tabs.add(watch(tab));
     return tab;

@@ -212,7 +212,7 @@ class TabSessionTest {
     ChatRequest summaryRequest = model.requests.get(2);
     assertThat(summaryRequest.tools()).isEmpty();
     assertThat(summaryRequest.messages().get(summaryRequest.messages().size() - 1))
-        .isEqualTo(new ChatMessage.User(TabSession.COMPACT_REQUEST));
+        .isEqualTo(new ChatMessage.User(Compaction.REQUEST));
 
     model.respond(r -> text("next"));
     session.submit(new Command.SendPrompt("now b.txt"));
@@ -220,7 +220,7 @@ class TabSessionTest {
     List<ChatMessage> after = model.requests.get(3).messages();
     assertThat(after).hasSize(2);
     assertThat(((ChatMessage.System) after.get(0)).text())
-        .startsWith("base prompt").contains(TabSession.COMPACTED + "The user had a.txt written with 5000 x.");
+        .startsWith("base prompt").contains(Compaction.HEADING + "The user had a.txt written with 5000 x.");
     assertThat(after.get(1)).isEqualTo(new ChatMessage.User("now b.txt"));
 
     session.submit(Command.Undo.to(1));
@@ -935,7 +935,7 @@ class TabSessionTest {
   private ShellTool startWithShell(ApprovalMode approval, Permissions permissions) {
     ShellTool shell = new ShellTool();
     session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model, Toolset.of(List.of(shell)),
-        new SessionSettings("test-model", approval, true, "base prompt"), TabSession.Memory.EMPTY, permissions);
+        new SessionSettings("test-model", approval, true, "base prompt"), TabMemory.EMPTY, permissions);
     session.subscribe(events::add);
     session.subscribe(queue::add);
     return shell;
@@ -1216,7 +1216,7 @@ class TabSessionTest {
     assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 2).status()).isEqualTo(TurnStatus.DONE);
     assertThat(await(Event.TurnFinished.class, e -> e.checkpoint() == 3).status()).isEqualTo(TurnStatus.DONE);
     assertThat(userTexts(model.requests.get(2))).as("the summary request leaves the prompt out").containsExactly("one",
-        TabSession.COMPACT_REQUEST);
+        Compaction.REQUEST);
     assertThat(userTexts(model.requests.get(3))).containsExactly("two");
     assertThat(events).noneMatch(e -> e instanceof Event.Error);
 

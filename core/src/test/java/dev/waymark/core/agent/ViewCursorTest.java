@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.CheckpointTree.ViewPosition;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Command;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ class ViewCursorTest {
       checkpoints.add(new Checkpoint(n, parents[n], CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(),
           Optional.empty(), Set.of()));
     }
-    return new TabSnapshot(new CheckpointTree.Snapshot("t", checkpoints, live, live, List.of(), Map.of()), livePath,
+    return new TabSnapshot(new TreeSnapshot("t", checkpoints, live, live, List.of(), Map.of()), livePath,
         new ViewPosition(live, true), forward);
   }
 
@@ -76,7 +77,7 @@ class ViewCursorTest {
 
   @Test
   void aCheckpointNotBroughtBackCannotBeViewed() {
-    TabSnapshot gap = new TabSnapshot(new CheckpointTree.Snapshot("t", List.of(
+    TabSnapshot gap = new TabSnapshot(new TreeSnapshot("t", List.of(
         new Checkpoint(0, -1, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of()),
         new Checkpoint(2, 0, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(), Optional.empty(), Set.of())),
         2, 2, List.of(), Map.of()), List.of(0, 2), new ViewPosition(2, true), Map.of(0, 2));

@@ -686,7 +686,7 @@ class CheckpointTreeProperties {
           expected.put("post/" + path, content);
         }
       });
-      assertThat(tree(ShadowStore.tagPrefix(tab) + "saved/" + name)).as("the files of save %s", name).isEqualTo(expected);
+      assertThat(tree(TagNames.tabPrefix(tab) + "saved/" + name)).as("the files of save %s", name).isEqualTo(expected);
     }
 
     // ------------------------------------------------------------------------------ checks
@@ -702,7 +702,7 @@ class CheckpointTreeProperties {
           expected.livePath()));
       if (rescued) {
         String tag = actual.rescueTag().get();
-        assertThat(tag).startsWith(ShadowStore.tagPrefix(tab) + "rescued/");
+        assertThat(tag).startsWith(TagNames.tabPrefix(tab) + "rescued/");
         Map<String, Content> kept = new TreeMap<>();
         expected.rescued().forEach((path, content) -> {
           if (content.exists()) {
@@ -710,7 +710,7 @@ class CheckpointTreeProperties {
           }
         });
         assertThat(tree(tag)).as("what the rescue tag %s keeps", tag).isEqualTo(kept);
-        rescueTags.get(tab).add(tag.substring(ShadowStore.tagPrefix(tab).length()));
+        rescueTags.get(tab).add(tag.substring(TagNames.tabPrefix(tab).length()));
       }
     }
 
@@ -738,7 +738,7 @@ class CheckpointTreeProperties {
         return;
       }
       count("checkpoint with changes");
-      assertThat(actual.tag()).contains(ShadowStore.tagPrefix(tab) + expected.number);
+      assertThat(actual.tag()).contains(TagNames.tabPrefix(tab) + expected.number);
       Map<String, Content> stored = new TreeMap<>();
       expected.changes.forEach((path, change) -> {
         if (change.before().exists()) {
@@ -824,7 +824,7 @@ class CheckpointTreeProperties {
     // --------------------------------------------------------------------------- plumbing
 
     private Set<String> tagsOf(String tab) {
-      String prefix = ShadowStore.tagPrefix(tab);
+      String prefix = TagNames.tabPrefix(tab);
       return store.repo().refs(prefix).stream().map(Ref::getName).map(name -> name.substring(prefix.length()))
           .collect(Collectors.toCollection(TreeSet::new));
     }

@@ -507,7 +507,7 @@ class CheckpointTreeTest {
   @Test
   void aRestoreAcrossACheckpointWhoseCommitIsGoneRefusesAndNamesIt() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
-    CheckpointTree.Snapshot snapshot = tab.snapshot();
+    TreeSnapshot snapshot = tab.snapshot();
     fx.close();
     FileUtils.delete(fx.store.shadowDirectory().toFile(), FileUtils.RECURSIVE);
     fx = new StoreFixture(temp);

@@ -184,7 +184,7 @@ class FileModeTest {
     Files.setPosixFilePermissions(fx.file("notes.txt"), PosixFilePermissions.fromString("rw-r--r--"));
     Files.setPosixFilePermissions(fx.file("secret.env"), PosixFilePermissions.fromString("rw-------"));
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot(); // the session as saved when the turn started
+    TreeSnapshot saved = tab.snapshot(); // the session as saved when the turn started
     turn.snapshotWorkTree(1 << 20);
     // the command: chmod 600 notes.txt; rm secret.env; then the process is killed before recording
     Files.setPosixFilePermissions(fx.file("notes.txt"), PosixFilePermissions.fromString("rw-------"));
@@ -265,7 +265,7 @@ class FileModeTest {
     Turn turn = tab.begin();
     tool.delete(turn, "secret.env");
     Checkpoint cp = turn.finish(CheckpointStatus.DONE);
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     fx.close();
 
     Path shadow = fx.store.shadowDirectory();

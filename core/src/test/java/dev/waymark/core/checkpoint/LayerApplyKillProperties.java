@@ -60,7 +60,7 @@ class LayerApplyKillProperties {
       ShellSandbox sandbox = Bwrap.required(SandboxPolicy.protecting(f.home, temp.resolve("config")));
       CheckpointTree tab = f.store.openTab("tab1");
       Turn turn = tab.begin();
-      CheckpointTree.Snapshot saved = tab.snapshot();
+      TreeSnapshot saved = tab.snapshot();
       Turn.ShellCapture layers = turn.shellCapture(sandbox.bwrap());
       assertThat(layers.noLayer()).as(layers.noLayer().orElse("")).isEmpty();
       CommandMark mark = CommandMark.random();
@@ -84,7 +84,7 @@ class LayerApplyKillProperties {
       }
 
       try (ShadowStore reopened = f.openAgain()) {
-        ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+        RestoredTab restored = reopened.restoreTab(saved);
         assertThat(restored.shellRecovered()).as("nothing the apply moved is taken for someone else's change")
             .noneMatch(note -> note.contains("while the command ran"));
         assertThat(tree(f.project)).as("as if the apply had finished").isEqualTo(finished);

@@ -30,7 +30,7 @@ class LayerRecoveryTest {
     ShellSandbox sandbox = Bwrap.required(SandboxPolicy.protecting(f.home, temp.resolve("config")));
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     Turn.ShellCapture layers = turn.shellCapture(sandbox.bwrap());
     assertThat(layers.noLayer()).as(layers.noLayer().orElse("")).isEmpty();
     CommandMark mark = CommandMark.random();
@@ -54,7 +54,7 @@ class LayerRecoveryTest {
       }
 
       try (ShadowStore reopened = f.openAgain()) {
-        ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+        RestoredTab restored = reopened.restoreTab(saved);
         assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
         assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("interrupted")
             .contains("checkpoint #1"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.testing.GitCli;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ class RunningCheckpointTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("a.txt", "a original\n");
     fx.turn(tab, "b.txt", "b from #1\n");
-    CheckpointTree.Snapshot saved = tab.snapshot(); // the session file, saved after #1
+    TreeSnapshot saved = tab.snapshot(); // the session file, saved after #1
 
     Turn turn = tab.begin();
     fx.writeAhead(turn, "a.txt", "a from #2\n");
@@ -92,7 +93,7 @@ class RunningCheckpointTest {
     // killed here: c.txt was never written, and #2 never finished
     reopenAfterACrash();
 
-    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+    RestoredTab restored = reopened.restoreTab(saved);
 
     assertThat(restored.recovered()).containsExactly(2);
     CheckpointTree back = restored.tree();
@@ -111,17 +112,17 @@ class RunningCheckpointTest {
     fx = new StoreFixture(temp);
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.writeExternally("src/a.txt", "a original\n");
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     Turn turn = tab.begin();
     turn.recordAhead("src/a.txt", turn.read("src/a.txt"), FileState.regular("a new\n"));
     // killed while write_file had its temporary file beside a.txt, before the rename
-    fx.writeExternally("src/.a.txt" + ShadowStore.WRITE_TEMP_SUFFIX, "a ne");
+    fx.writeExternally("src/.a.txt" + TempNames.WRITE_SUFFIX, "a ne");
     fx.writeExternally(".mine.waymark-write.tmp", "a file of the user's that no checkpoint names\n");
     reopenAfterACrash();
 
     reopened.restoreTab(saved);
 
-    assertThat(fx.exists("src/.a.txt" + ShadowStore.WRITE_TEMP_SUFFIX)).isFalse();
+    assertThat(fx.exists("src/.a.txt" + TempNames.WRITE_SUFFIX)).isFalse();
     assertThat(fx.read("src/a.txt")).isEqualTo("a original\n");
     assertThat(fx.exists(".mine.waymark-write.tmp")).as("only beside the files the tab recorded").isTrue();
   }
@@ -132,12 +133,12 @@ class RunningCheckpointTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.turn(tab, "a.txt", "one\n");
     fx.turn(tab, "a.txt", "two\n");
-    CheckpointTree.Snapshot saved = tab.snapshot(); // the session, saved at #2
+    TreeSnapshot saved = tab.snapshot(); // the session, saved at #2
     tab.undo();
     // killed here, before the session was saved again
     reopenAfterACrash();
 
-    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+    RestoredTab restored = reopened.restoreTab(saved);
 
     assertThat(restored.reconciled()).isTrue();
     CheckpointTree back = restored.tree();
@@ -155,10 +156,10 @@ class RunningCheckpointTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     fx.turn(tab, "a.txt", "one\n");
     tab.undo();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     reopenAfterACrash();
 
-    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+    RestoredTab restored = reopened.restoreTab(saved);
     assertThat(restored.reconciled()).isFalse();
     assertThat(restored.tree().live()).isZero();
   }
@@ -169,11 +170,11 @@ class RunningCheckpointTest {
     CheckpointTree tab = fx.store.openTab("tab1");
     Turn turn = tab.begin();
     fx.writeAhead(turn, "a.txt", "a\n");
-    CheckpointTree.Snapshot saved = tab.snapshot(); // saved with #1 running, a.txt only
+    TreeSnapshot saved = tab.snapshot(); // saved with #1 running, a.txt only
     fx.writeAhead(turn, "b.txt", "b\n");
     reopenAfterACrash();
 
-    ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+    RestoredTab restored = reopened.restoreTab(saved);
 
     assertThat(restored.recovered()).containsExactly(1);
     assertThat(restored.recreatedTags()).as("the newer tag is not put back to the older commit").isEmpty();

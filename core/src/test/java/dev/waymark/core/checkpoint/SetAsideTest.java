@@ -8,8 +8,8 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.FileRestore;
+import dev.waymark.core.checkpoint.restore.FileStamp;
 import dev.waymark.core.checkpoint.restore.SetAside;
-import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.testing.Eventually;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -130,7 +130,7 @@ class SetAsideTest {
       Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000_000_000L));
       FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
       // kept for a replacement that then failed: p.txt is still there, the same file
-      assertThat(aside.keepReplaced(file, holds, WorkTree.Stamp.of(file), System.currentTimeMillis(), fx.store.repo()))
+      assertThat(aside.keepReplaced(file, holds, FileStamp.of(file), System.currentTimeMillis(), fx.store.repo()))
           .isEqualTo(SetAside.Taken.KEPT);
 
       Path other = fx.file("q.txt");
@@ -191,7 +191,7 @@ class SetAsideTest {
       Path file = fx.file("f.txt");
       Files.writeString(file, "checked\n", UTF_8);
       Files.setLastModifiedTime(file, FileTime.fromMillis(1_000_000_000_000L));
-      WorkTree.Stamp checked = WorkTree.Stamp.of(file);
+      FileStamp checked = FileStamp.of(file);
       FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
       Files.writeString(file, "someone's later edit\n", UTF_8);
 
@@ -216,7 +216,7 @@ class SetAsideTest {
       Files.writeString(file, "aaaa\n", UTF_8);
       FileVersion holds = new FileVersion(FileKind.REGULAR, fx.store.repo().hash(file, Files.size(file)), 0644);
       FileTime time = Files.getLastModifiedTime(file);
-      WorkTree.Stamp checked = WorkTree.Stamp.of(file);
+      FileStamp checked = FileStamp.of(file);
       Files.writeString(file, "bbbb\n", UTF_8);
       Files.setLastModifiedTime(file, time); // the stamp the check took, as a coarse clock would leave it
 
@@ -232,15 +232,15 @@ class SetAsideTest {
         SetAside files = SetAside.open(fx.home.resolve("unit"), 1 << 20, 1)) {
       Path big = fx.file("big.txt");
       Files.writeString(big, "more than four bytes\n", UTF_8);
-      assertThat(bytes.takeOut(big, version(big), WorkTree.Stamp.of(big), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
+      assertThat(bytes.takeOut(big, version(big), FileStamp.of(big), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
       assertThat(big).exists();
 
       Path one = fx.file("one.txt");
       Path two = fx.file("two.txt");
       Files.writeString(one, "1\n", UTF_8);
       Files.writeString(two, "2\n", UTF_8);
-      assertThat(files.takeOut(one, version(one), WorkTree.Stamp.of(one), 0, fx.store.repo())).isEqualTo(SetAside.Taken.KEPT);
-      assertThat(files.takeOut(two, version(two), WorkTree.Stamp.of(two), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
+      assertThat(files.takeOut(one, version(one), FileStamp.of(one), 0, fx.store.repo())).isEqualTo(SetAside.Taken.KEPT);
+      assertThat(files.takeOut(two, version(two), FileStamp.of(two), 0, fx.store.repo())).isEqualTo(SetAside.Taken.NOT_KEPT);
       assertThat(two).exists();
     }
   }

@@ -104,12 +104,12 @@ class ShellCaptureTest {
    * Tab {@code tab1} of a project holding a.txt ("before"), whose turn #1 has taken its snapshot
    * before a command marked {@code mark}. Returns the session as saved when the turn started.
    */
-  private CheckpointTree.Snapshot aCommandStartsInTab1(CommandMark mark) throws IOException {
+  private TreeSnapshot aCommandStartsInTab1(CommandMark mark) throws IOException {
     writeOld("a.txt", "before\n");
     f = new StoreFixture(temp);
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     turn.snapshotWorkTree(MAX, mark);
     return saved;
   }
@@ -648,7 +648,7 @@ class ShellCaptureTest {
     writeOld("priv/inner/s", "secret\n");
     Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rwx--x--x"));
     Files.setPosixFilePermissions(secret.getParent(), PosixFilePermissions.fromString("rwx------"));
-    CheckpointTree.Snapshot saved = aCommandRuns(() -> { // rm -rf priv
+    TreeSnapshot saved = aCommandRuns(() -> { // rm -rf priv
       Files.delete(f.file("priv/inner/s"));
       Files.delete(f.file("priv/inner"));
       Files.delete(f.file("priv"));
@@ -770,7 +770,7 @@ class ShellCaptureTest {
 
   @Test
   void aCommandWhoseProcessWasKilledBeforeRecordingIsRecordedWhenTheTabIsOpenedAgain() throws Exception {
-    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
+    TreeSnapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     Files.writeString(f.file("new.txt"), "created by the command\n");
     // killed here: the command ended, its changes were never recorded
@@ -778,7 +778,7 @@ class ShellCaptureTest {
     orphanEveryJournal();
 
     try (ShadowStore reopened = f.openAgain()) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
       CheckpointTree back = restored.tree();
@@ -803,7 +803,7 @@ class ShellCaptureTest {
     f = new StoreFixture(temp);
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX, mark);
     // the command leads a session of its own; its job drops the mark (env -i) and would write late
     Process running = new ProcessBuilder("setsid", "env", "-i", "/bin/sh", "-c", "echo during > a.txt; sleep 3.01; echo late > late.txt")
@@ -815,7 +815,7 @@ class ShellCaptureTest {
     orphanEveryJournal();
 
     try (ShadowStore reopened = f.openAgain()) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
@@ -832,7 +832,7 @@ class ShellCaptureTest {
   void aCommandStillRunningAfterItsWaymarkWasKilledIsStoppedAndWhatItChangedIsRecovered() throws Exception {
     assumeTrue(CommandMark.findable(), "processes are found by their environment through /proc");
     CommandMark mark = CommandMark.random();
-    CheckpointTree.Snapshot saved = aCommandStartsInTab1(mark);
+    TreeSnapshot saved = aCommandStartsInTab1(mark);
     // the command: edits a.txt at once, and would write late.txt later
     ProcessBuilder command = new ProcessBuilder("sh", "-c", "echo during > a.txt; sleep 3.02; echo late > late.txt")
         .directory(f.project.toFile());
@@ -844,7 +844,7 @@ class ShellCaptureTest {
     orphanEveryJournal();
 
     try (ShadowStore reopened = f.openAgain()) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running"));
@@ -862,7 +862,7 @@ class ShellCaptureTest {
   @Test
   void aSandboxedCommandStillRunningAfterItsWaymarkWasKilledIsStoppedWholeAtTheNextStart() throws Exception {
     CommandMark mark = CommandMark.random();
-    CheckpointTree.Snapshot saved = aCommandStartsInTab1(mark);
+    TreeSnapshot saved = aCommandStartsInTab1(mark);
     var sandbox = Bwrap.required(new SandboxPolicy(
         SandboxMode.AUTO, List.of(), false, false, List.of(f.home), List.of()));
     ProcessBuilder command = new ProcessBuilder(sandbox.wrap(List.of("sh", "-c", "echo during > a.txt; "
@@ -875,7 +875,7 @@ class ShellCaptureTest {
     orphanEveryJournal();
 
     try (ShadowStore reopened = f.openAgain()) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
       assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
@@ -890,7 +890,7 @@ class ShellCaptureTest {
 
   @Test
   void aJournalIsRecoveredByTheTabsNextHolderEvenWhileItsWritersPidStillShows() throws Exception {
-    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
+    TreeSnapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     f.store.close(); // killed: the lock on the tab is gone with it
     // ...while its process id still shows, as it does until a killed process is reaped (here: another live process)
@@ -908,7 +908,7 @@ class ShellCaptureTest {
       }
 
       try (ShadowStore reopened = f.openAgain()) {
-        ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+        RestoredTab restored = reopened.restoreTab(saved);
 
         assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
         assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
@@ -933,9 +933,9 @@ class ShellCaptureTest {
   }
 
   /** Opens the tab saved as {@code saved} again: its killed command's edit of a.txt is recorded in #1, and undone. */
-  private void assertTheKilledCommandsEditOfATxtIsRecoveredAndUndone(CheckpointTree.Snapshot saved) throws IOException {
+  private void assertTheKilledCommandsEditOfATxtIsRecoveredAndUndone(TreeSnapshot saved) throws IOException {
     try (ShadowStore reopened = f.openAgain()) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1 now holds 1 file change");
       assertThat(restored.tree().checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
@@ -946,7 +946,7 @@ class ShellCaptureTest {
 
   @Test
   void aKilledCommandIsRecoveredAfterAnotherProcessRewroteTheStatCacheMeanwhile() throws Exception {
-    CheckpointTree.Snapshot saved = aCommandStartsInTab1(CommandMark.random());
+    TreeSnapshot saved = aCommandStartsInTab1(CommandMark.random());
     Files.writeString(f.file("a.txt"), "after the command\n");
     // another Waymark on the project, whose command writes enough files for its cache to be rewritten whole
     anotherWaymarksCommandRewritesTheStatCache();
@@ -963,7 +963,7 @@ class ShellCaptureTest {
     f = new StoreFixture(temp);
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     AtomicReference<Thread> other = new AtomicReference<>();
     f.store.changeTracker().beforeJournal(() -> {
       // right then, another Waymark's command writes enough files for its cache to be rewritten whole
@@ -999,7 +999,7 @@ class ShellCaptureTest {
     f = new StoreFixture(temp);
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     turn.snapshotWorkTree(1_000);
     Files.writeString(f.file("a.txt"), "after\n");
     f.store.close();
@@ -1020,7 +1020,7 @@ class ShellCaptureTest {
     f = new StoreFixture(temp);
     CheckpointTree tab = f.store.openTab("tab1");
     Turn turn = tab.begin();
-    CheckpointTree.Snapshot saved = tab.snapshot();
+    TreeSnapshot saved = tab.snapshot();
     WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
     Files.writeString(f.file("a.txt"), "the command is still running\n");
     try (ShadowStore other = f.openAgain()) {

@@ -98,7 +98,7 @@ final class StoreFixture implements AutoCloseable {
   }
 
   List<String> tags(String tabId) {
-    return store.repo().refs(ShadowStore.tagPrefix(tabId)).stream().map(Ref::getName).sorted().collect(Collectors.toList());
+    return store.repo().refs(TagNames.tabPrefix(tabId)).stream().map(Ref::getName).sorted().collect(Collectors.toList());
   }
 
   /** Every regular file and link in the project, relative, sorted. */

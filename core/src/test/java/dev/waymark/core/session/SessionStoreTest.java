@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RestoredTab;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
@@ -69,7 +71,7 @@ class SessionStoreTest {
     store.close();
   }
 
-  private TabSession tab(String file, CheckpointTree tree, TabSession.Memory memory) {
+  private TabSession tab(String file, CheckpointTree tree, TabMemory memory) {
     ScriptedChatModel model = new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT.replace("TAB.txt", file).replace('\'', '"'), "s"));
     TabSession s = TabSession.of(tree, project, model, Toolset.of(Tools.standard().all()),
         new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory);
@@ -98,7 +100,7 @@ class SessionStoreTest {
 
   /** A tab that wrote one, two; undid two; branched three from one. */
   private TabSession busyTab(String file) throws Exception {
-    TabSession s = tab(file, store.newTab(), TabSession.Memory.EMPTY);
+    TabSession s = tab(file, store.newTab(), TabMemory.EMPTY);
     run(s, new Command.SendPrompt("one"));
     run(s, new Command.SendPrompt("two"));
     run(s, new Command.KeepDraft("half a thought"));
@@ -129,7 +131,7 @@ class SessionStoreTest {
                 new ChatMessage.Reasoning("claude thought", "EqQBCgIYAhIM", null),
                 new ChatMessage.Reasoning("", null, "EmwKAhgBEgy3")))));
     TabSession thinking = tab("a.txt", busy.checkpoints(),
-        new TabSession.Memory(messages, busy.memory().drafts(), busy.memory().pending()));
+        new TabMemory(messages, busy.memory().drafts(), busy.memory().pending()));
 
     SessionFile saved = saveAll(List.of(thinking));
 
@@ -147,7 +149,7 @@ class SessionStoreTest {
     for (int i = 0; i < 3; i++) {
       TabSession before = tabs.get(i);
       SessionFile.Tab record = loaded.tabs().get(i);
-      ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(record));
+      RestoredTab restored = store.restoreTab(SessionCodec.snapshot(record));
       assertThat(restored.lostCheckpoints()).isEmpty();
       assertThat(restored.recreatedTags()).isEmpty();
       assertThat(restored.tree().snapshot()).isEqualTo(before.checkpoints().snapshot());
@@ -178,7 +180,7 @@ class SessionStoreTest {
   void aFilesModeIsSavedWithTheSessionAndAnOlderSessionWithoutModesStillLoads() throws Exception {
     Files.writeString(project.resolve("a.txt"), "zero");
     Files.setPosixFilePermissions(project.resolve("a.txt"), PosixFilePermissions.fromString("rw-------"));
-    TabSession original = tab("a.txt", store.newTab(), TabSession.Memory.EMPTY);
+    TabSession original = tab("a.txt", store.newTab(), TabMemory.EMPTY);
     run(original, new Command.SendPrompt("one"));
     SessionFile saved = saveAll(List.of(original));
     assertThat(Files.readString(sessions.file(saved.id()))).containsPattern("\"mode\" ?: ?\"0600\"");
@@ -206,7 +208,7 @@ class SessionStoreTest {
     store.deleteTab(saved.tabs().get(0).tabId());
     assertThat(git("tag", "-l", "waymark/*")).isBlank();
 
-    ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(sessions.load(saved.id()).tabs().get(0)));
+    RestoredTab restored = store.restoreTab(SessionCodec.snapshot(sessions.load(saved.id()).tabs().get(0)));
     assertThat(restored.lostCheckpoints()).isEmpty();
     assertThat(restored.recreatedTags()).hasSize(4); // #1, #2, #3 and the save
     String tabId = saved.tabs().get(0).tabId();
@@ -227,7 +229,7 @@ class SessionStoreTest {
     SessionFile.Tab broken = new SessionFile.Tab(tab.tabId(), tab.title(), tab.provider(), tab.model(), tab.input(),
         tab.live(), tab.filesAt(), tab.redo(), damaged, tab.saves());
 
-    ShadowStore.RestoredTab restored = store.restoreTab(SessionCodec.snapshot(broken));
+    RestoredTab restored = store.restoreTab(SessionCodec.snapshot(broken));
     assertThat(restored.lostCheckpoints()).containsExactly(2);
     assertThat(restored.tree().checkpoint(2).changes()).as("still named, so the next save keeps them").isNotEmpty();
     assertThatThrownBy(() -> restored.tree().goTo(2)).hasMessageContaining("#2").hasMessageContaining("nothing was restored");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.agent.SessionSettings;
+import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.RetentionPolicy;
@@ -75,7 +76,7 @@ class TaskToolTest {
   private WorkspaceTab parentTab(ChatModel model, ApprovalMode mode) {
     List<Tool> all = new ArrayList<>(Tools.standard().all());
     WorkspaceSubagents.ChildTabs children = (tree, parent, agent) -> TabSession.of(tree, project, model,
-        ChildSetup.tools(Toolset.of(all), agent), ChildSetup.settings(parent.settings(), agent), TabSession.Memory.EMPTY,
+        ChildSetup.tools(Toolset.of(all), agent), ChildSetup.settings(parent.settings(), agent), TabMemory.EMPTY,
         parent.permissions());
     subagents = new WorkspaceSubagents(children, 4, () -> List.of(AgentDefinition.GENERAL, AgentDefinition.EXPLORE));
     all.add(new TaskTool(subagents));

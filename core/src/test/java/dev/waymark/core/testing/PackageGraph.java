@@ -133,7 +133,11 @@ public final class PackageGraph {
 
   /** The groups of packages that use each other in a ring (Tarjan's strongly connected components of two or more). */
   public List<Set<String>> cycles() {
-    Map<String, Set<String>> edges = edges();
+    return cycles(edges());
+  }
+
+  /** The strongly connected components of two or more nodes of any graph given as node → its successors. */
+  public static List<Set<String>> cycles(Map<String, Set<String>> edges) {
     Map<String, Integer> index = new HashMap<>();
     Map<String, Integer> low = new HashMap<>();
     Deque<String> stack = new ArrayDeque<>();

@@ -6,6 +6,7 @@ import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.layer.ApplyKills;
 import dev.waymark.core.sandbox.Bwrap;
@@ -61,7 +62,7 @@ class IsolatedLandKillProperties {
       for (int i = 1; i <= 8; i++) {
         landed.put("dir" + (i % 3) + "/f" + i + ".txt", "f:" + HexFormat.of().formatHex(("file " + i + "\n").getBytes()));
       }
-      CheckpointTree.Snapshot saved = f.tab.snapshot();
+      TreeSnapshot saved = f.tab.snapshot();
       boolean wasKilled = false;
       try (AutoCloseable kill = ApplyKills.after(killedAfter)) {
         f.tab.land(keepIsolated);

@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
@@ -263,7 +264,7 @@ class IsolatedTabTest {
   void theViewSurvivesAKillAndIsThereWhenTheSessionIsOpenedAgain() throws IOException {
     f.call("write_file", "path", "a.txt", "content", "the tab's\n");
     f.finish();
-    CheckpointTree.Snapshot saved = f.tab.snapshot();
+    TreeSnapshot saved = f.tab.snapshot();
     f.store.close(); // as a kill leaves it: nothing is landed or dropped
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
       CheckpointTree back = reopened.restoreTab(saved).tree();

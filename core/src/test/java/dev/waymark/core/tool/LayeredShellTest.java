@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
@@ -405,7 +405,7 @@ class LayeredShellTest {
 
   /** What the running checkpoint's tag holds at {@code path}, as {@code git show TAG:path} shows it. */
   private String commandsVersion(String path) {
-    String tag = ShadowStore.tagPrefix(f.tab.tabId()) + f.turn.number();
+    String tag = TagNames.tabPrefix(f.tab.tabId()) + f.turn.number();
     return new String(GitCli.ok(f.project, "--git-dir=" + f.store.shadowDirectory(), "show",
         tag + ":post/" + path).out(), StandardCharsets.UTF_8);
   }

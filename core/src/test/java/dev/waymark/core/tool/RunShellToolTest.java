@@ -3,9 +3,10 @@ package dev.waymark.core.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.RestoredTab;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.model.Cancellation;
@@ -405,7 +406,7 @@ class RunShellToolTest {
     f.finish();
     ProcessHandle job = ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().orElse("").contains("sleep 29.67")).findFirst().orElseThrow();
-    CheckpointTree.Snapshot saved = f.tab.snapshot();
+    TreeSnapshot saved = f.tab.snapshot();
     Path jobs;
     try (var files = Files.walk(temp.resolve("home"))) {
       jobs = files.filter(p -> p.getFileName().toString().equals("tab1.jobs")).findFirst().orElseThrow();
@@ -420,7 +421,7 @@ class RunShellToolTest {
     Process survivor = new ProcessBuilder("setsid", "env", "-i", "sleep", "29.68").start();
     Files.writeString(jobs, new CommandMark(kept.value()).leading(survivor.toHandle()).encoded() + "\n");
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(survivor.waitFor(5, TimeUnit.SECONDS)).as("the job was stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running after Waymark stopped"));
@@ -434,7 +435,7 @@ class RunShellToolTest {
     Assumptions.assumeTrue(CommandMark.findable(), "processes are found through /proc");
     f.shell("echo started > started.txt; (sleep 29.63; echo never > never.txt) > /dev/null 2>&1 &");
     f.finish();
-    CheckpointTree.Snapshot saved = f.tab.snapshot();
+    TreeSnapshot saved = f.tab.snapshot();
     Path jobs;
     try (var files = Files.walk(temp.resolve("home"))) {
       jobs = files.filter(p -> p.getFileName().toString().equals("tab1.jobs")).findFirst().orElseThrow();
@@ -450,7 +451,7 @@ class RunShellToolTest {
     survivor.environment().put(CommandMark.VARIABLE, CommandMark.parse(marks).orElseThrow().value());
     Process job = survivor.start();
     try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT)) {
-      ShadowStore.RestoredTab restored = reopened.restoreTab(saved);
+      RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(job.waitFor(5, TimeUnit.SECONDS)).as("the job was stopped").isTrue();
       assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("still running after Waymark stopped"));

@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
@@ -118,7 +119,7 @@ class SessionForkTest {
     CheckpointTree reloaded = here.loadTab(forkTab);
     assertThat(reloaded.checkpoints()).as("the fork's tags are read as its own").anySatisfy(cp -> {
       assertThat(cp.number()).isEqualTo(1);
-      assertThat(cp.tag()).hasValue(ShadowStore.tagPrefix(forkTab) + 1);
+      assertThat(cp.tag()).hasValue(TagNames.tabPrefix(forkTab) + 1);
     });
     reloaded.release();
 
@@ -126,7 +127,7 @@ class SessionForkTest {
     workspaces.remove(first);
     CheckpointTree kept = holder.loadTab(tab.tabId());
     Checkpoint one = kept.checkpoints().stream().filter(cp -> cp.number() == 1).findFirst().orElseThrow();
-    assertThat(one.tag()).as("the original's tag").hasValue(ShadowStore.tagPrefix(tab.tabId()) + 1);
+    assertThat(one.tag()).as("the original's tag").hasValue(TagNames.tabPrefix(tab.tabId()) + 1);
     assertThat(one.commit().map(c -> c.name())).hasValue(original.tabs().get(0).checkpoints().stream()
         .filter(cp -> cp.number() == 1).findFirst().orElseThrow().commit());
     kept.release();

@@ -5,7 +5,7 @@ import dev.waymark.core.bisect.BisectStep;
 import dev.waymark.core.bisect.Bisection;
 import dev.waymark.core.checkpoint.ChangeDiffs;
 import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.chat.TabState;
 import dev.waymark.tui.command.SlashCommand;
@@ -43,7 +43,7 @@ final class BisectRunner {
       state.notice(Tone.ERROR, "✗ A bisect is running already; its result comes in the tab that started it.");
       return;
     }
-    CheckpointTree.Snapshot tree = tab.session().snapshot().tree();
+    TreeSnapshot tree = tab.session().snapshot().tree();
     Map<Integer, String> prompts = new HashMap<>();
     state.livePathPrompts().forEach(p -> prompts.put(p.checkpoint(), p.prompt()));
     state.notice(Tone.MUTED, "Bisecting with `" + asked.command() + "`: each checkpoint is tested in the sandbox on a "
@@ -61,7 +61,7 @@ final class BisectRunner {
     thread.start();
   }
 
-  private void run(TabController tab, SlashCommand.Parsed.Bisect asked, CheckpointTree.Snapshot tree,
+  private void run(TabController tab, SlashCommand.Parsed.Bisect asked, TreeSnapshot tree,
       Map<Integer, String> prompts) {
     TabState state = tab.state();
     Bisection bisection;

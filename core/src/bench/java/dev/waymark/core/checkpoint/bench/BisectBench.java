@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.layer.ScratchLayer;
@@ -91,7 +92,7 @@ public final class BisectBench {
         }
         Bisection bisection = Bisection.open(new Bisection.Setup(project, store.scratchDirectory("bisect"), sandbox,
             store::readBlob, System.getenv(), Duration.ofMinutes(1)));
-        CheckpointTree.Snapshot snapshot = tree.snapshot();
+        TreeSnapshot snapshot = tree.snapshot();
         List<Double> layers = new ArrayList<>();
         int paths = 0;
         for (int round = 0; round <= ROUNDS; round++) {

@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.lib.FileState;
 import java.lang.management.ManagementFactory;
@@ -85,7 +86,7 @@ public final class CompareBench {
         double ms = medianMillis(() -> {
           long cpuStart = threads.getCurrentThreadCpuTime();
           // as the tab answers Compare: a fresh snapshot, both sides, every differing file's text
-          CheckpointTree.Snapshot snapshot = tree.snapshot();
+          TreeSnapshot snapshot = tree.snapshot();
           List<CheckpointComparison.Delta> deltas = CheckpointComparison.deltas(new CheckpointAt(snapshot, 1),
               new CheckpointAt(snapshot, TURNS), Set.of());
           deltas.forEach(comparison::text);

@@ -20,6 +20,9 @@ public final class FileModes {
   private static final PosixFilePermission[] BITS = PosixFilePermission.values(); // OWNER_READ (0400) first
   private static volatile int newFileMode = -2;
 
+  /** No permission bits recorded ({@link FileVersion#NO_MODE} names the same). */
+  public static final int NO_MODE = -1;
+
   private FileModes() {}
 
   /** The bits of {@code permissions}. */
@@ -47,7 +50,7 @@ public final class FileModes {
     try {
       return of(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));
     } catch (UnsupportedOperationException notPosix) {
-      return FileVersion.NO_MODE;
+      return NO_MODE;
     }
   }
 
@@ -58,7 +61,7 @@ public final class FileModes {
    */
   public static int readWithSpecialBits(Path file) throws IOException {
     int bits = read(file);
-    if (bits == FileVersion.NO_MODE) {
+    if (bits == NO_MODE) {
       return bits;
     }
     try {
@@ -85,7 +88,7 @@ public final class FileModes {
           Files.delete(dir);
         }
       } catch (IOException | UnsupportedOperationException e) {
-        mode = FileVersion.NO_MODE; // a new file then gets the system's default, and none is recorded
+        mode = NO_MODE; // a new file then gets the system's default, and none is recorded
       }
       newFileMode = mode;
     }
@@ -99,7 +102,7 @@ public final class FileModes {
    */
   public static int newDirectoryMode() {
     int file = newFileMode();
-    return file == FileVersion.NO_MODE ? FileVersion.NO_MODE : file | ((file & 0444) >> 2);
+    return file == NO_MODE ? NO_MODE : file | ((file & 0444) >> 2);
   }
 
   /**
@@ -110,7 +113,7 @@ public final class FileModes {
    */
   public static FileChannel create(Path file, int mode) throws IOException {
     Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    if (mode != FileVersion.NO_MODE) {
+    if (mode != NO_MODE) {
       try {
         return FileChannel.open(file, options, PosixFilePermissions.asFileAttribute(permissions(mode)));
       } catch (UnsupportedOperationException notPosix) {
@@ -125,7 +128,7 @@ public final class FileModes {
    * sticky bits included; nothing where modes are unknown.
    */
   public static void set(Path file, int mode) throws IOException {
-    if (mode == FileVersion.NO_MODE) {
+    if (mode == NO_MODE) {
       return;
     }
     if ((mode & 07000) != 0) {
@@ -147,7 +150,7 @@ public final class FileModes {
   /** {@code mode} as recorded for a version of {@code kind}: none for a link or an absent file. */
   static int forKind(FileKind kind, int mode) {
     if (kind == FileKind.ABSENT || kind == FileKind.SYMLINK || mode < 0) {
-      return FileVersion.NO_MODE;
+      return NO_MODE;
     }
     if (mode > 07777) {
       throw new IllegalArgumentException("not permission bits: " + Integer.toOctalString(mode));
@@ -171,7 +174,7 @@ public final class FileModes {
   /** What {@link #octal} wrote; {@link FileVersion#NO_MODE} for nothing (older manifests and sessions). */
   public static int parse(String octal) {
     if (octal == null || octal.isEmpty()) {
-      return FileVersion.NO_MODE;
+      return NO_MODE;
     }
     int mode = Integer.parseInt(octal, 8);
     if (mode < 0 || mode > 07777) {

@@ -14,7 +14,7 @@ import org.eclipse.jgit.lib.ObjectId;
  */
 public record FileVersion(FileKind kind, ObjectId blob, int mode) {
   /** No permission bits recorded. */
-  public static final int NO_MODE = -1;
+  public static final int NO_MODE = FileModes.NO_MODE;
   public static final FileVersion ABSENT = new FileVersion(FileKind.ABSENT, null, NO_MODE);
 
   public FileVersion {

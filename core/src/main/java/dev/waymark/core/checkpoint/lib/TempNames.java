@@ -15,6 +15,9 @@ public final class TempNames {
   /** The suffix of a restore's temporary files, which shell capture never records. */
   public static final String RESTORE_SUFFIX = ".waymark-restore.tmp";
 
+  /** The suffix of the temporary file {@code write_file} writes beside its target before the rename. */
+  public static final String WRITE_SUFFIX = ".waymark-write.tmp";
+
   private TempNames() {}
 
   /** The temporary file for {@code target}, beside it. */

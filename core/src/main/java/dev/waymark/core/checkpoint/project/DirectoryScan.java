@@ -2,9 +2,6 @@ package dev.waymark.core.checkpoint.project;
 
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.project.ExclusionRules.Frame;
-import dev.waymark.core.checkpoint.project.ProjectWalker.Exclusion;
-import dev.waymark.core.checkpoint.project.ProjectWalker.Kept;
-import dev.waymark.core.checkpoint.project.ProjectWalker.StatVisitor;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -63,7 +60,7 @@ final class DirectoryScan extends RecursiveTask<List<DirectoryScan.Found>> {
           continue; // gone since the listing
         }
         boolean isDir = stat.directory();
-        Exclusion why = ProjectWalker.unnameable(name, child, dirPath) ? Exclusion.NOT_UTF8
+        Exclusion why = unnameable(name, child, dirPath) ? Exclusion.NOT_UTF8
             : scan.exclusions().decide(path, name, stat, here, inherited, keeps);
         if (why != null) {
           found.add(new Found(path, stat, why));
@@ -87,5 +84,10 @@ final class DirectoryScan extends RecursiveTask<List<DirectoryScan.Found>> {
       found.addAll(task.join());
     }
     return found;
+  }
+
+  /** Whether the listed entry {@code child} cannot be reached again by its {@code name} as Java read it. */
+  static boolean unnameable(String name, Path child, Path dir) {
+    return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
   }
 }

@@ -1,16 +1,13 @@
 package dev.waymark.core.checkpoint.project;
 
 import dev.waymark.core.checkpoint.lib.FileStat;
-import dev.waymark.core.checkpoint.project.ProjectWalker.Exclusion;
-import dev.waymark.core.checkpoint.project.ProjectWalker.IgnoreContext;
-import dev.waymark.core.checkpoint.project.ProjectWalker.IgnoreSource;
-import dev.waymark.core.checkpoint.project.ProjectWalker.Kept;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
@@ -20,6 +17,10 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * of {@link Frame}s, the deepest last; what is kept ({@link Kept}) is walked whatever they say.
  */
 final class ExclusionRules {
+  /** Directory names never walked, at any depth: version control, dependencies, build output, caches. */
+  static final Set<String> EXCLUDED_DIRECTORIES = Set.of(".git", "node_modules", "target", "build", "dist",
+      ".venv", "__pycache__", ".gradle", ".idea");
+
   private final Path root;
   private final IgnoreNode exclusions;
   /** Where the project sits in the enclosing git work tree ("" at its root, or without one); ignore patterns are relative to that. */
@@ -63,7 +64,7 @@ final class ExclusionRules {
 
   /** The rule that leaves {@code path} out, whatever is kept; null when none does. */
   Exclusion rule(String path, String name, boolean isDir, List<Frame> frames) {
-    if (name.equals(".git") || isDir && ProjectWalker.EXCLUDED_DIRECTORIES.contains(name)) {
+    if (name.equals(".git") || isDir && EXCLUDED_DIRECTORIES.contains(name)) {
       return Exclusion.BUILT_IN;
     }
     if (exclusions != null && Boolean.TRUE.equals(exclusions.checkIgnored(path, isDir))) {

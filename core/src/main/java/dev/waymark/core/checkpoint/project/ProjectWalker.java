@@ -11,12 +11,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Supplier;
-import org.eclipse.jgit.ignore.IgnoreNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,85 +35,7 @@ public final class ProjectWalker {
   private static final Logger LOG = LoggerFactory.getLogger(ProjectWalker.class);
 
   /** Directory names never walked, at any depth: version control, dependencies, build output, caches. */
-  public static final Set<String> EXCLUDED_DIRECTORIES = Set.of(".git", "node_modules", "target", "build", "dist",
-      ".venv", "__pycache__", ".gradle", ".idea");
-
-  /** Why an entry was left out: each names the rule, so that a message can say which one. */
-  public enum Exclusion {
-    /** One of {@link #EXCLUDED_DIRECTORIES}, or a {@code .git} file. */
-    BUILT_IN("excluded by Waymark (build output, dependencies, caches)"),
-    /** Matched by a {@code .gitignore} file. */
-    IGNORED("ignored by .gitignore"),
-    /** Matched by the repository's {@code info/exclude}. */
-    GIT_INFO_EXCLUDE("ignored by .git/info/exclude"),
-    /** Matched by git's {@code core.excludesFile} (default {@code ~/.config/git/ignore}). */
-    EXCLUDES_FILE("ignored by git's core.excludesFile"),
-    /** Matched by the {@code exclusions} setting. */
-    SETTINGS("left out by the \"exclusions\" setting"),
-    /**
-     * A name that is not UTF-8: Java reads it with a stand-in character, and that name leads to no
-     * file, so nothing can read, record or restore it.
-     */
-    NOT_UTF8("not UTF-8");
-
-    private final String described;
-
-    Exclusion(String described) {
-      this.described = described;
-    }
-
-    /** The rule, as a message to the user names it ("ignored by .gitignore"). */
-    public String described() {
-      return described;
-    }
-  }
-
-  /**
-   * Entries that are walked even where a rule would leave them out: what the user's git tracks
-   * (git itself never ignores a tracked file) and files the store already knows unchanged, so
-   * that an ignore rule written since (by the agent, say) cannot hide their deletion.
-   */
-  public interface Kept {
-    public Kept NONE = new Kept() {
-      @Override
-      public boolean file(String path, FileStat stat) {
-        return false;
-      }
-
-      @Override
-      public boolean below(String dir) {
-        return false;
-      }
-    };
-
-    /** Whether the file at {@code path}, as {@code stat}, is walked whatever the rules say. */
-    boolean file(String path, FileStat stat);
-
-    /** Whether the directory {@code dir} holds something walked whatever the rules say: then it is entered. */
-    boolean below(String dir);
-
-    /** What git tracks: {@code paths}, sorted, asked for only when a rule leaves something out. */
-    static Kept tracked(Supplier<NavigableSet<String>> paths) {
-      return new Kept() {
-        @Override
-        public boolean file(String path, FileStat stat) {
-          return paths.get().contains(path);
-        }
-
-        @Override
-        public boolean below(String dir) {
-          return holdsBelow(paths.get(), dir);
-        }
-      };
-    }
-
-    /** Whether the sorted {@code paths} hold one below the directory {@code dir}. */
-    static boolean holdsBelow(NavigableSet<String> paths, String dir) {
-      String inside = dir + "/";
-      String next = paths.ceiling(inside);
-      return next != null && next.startsWith(inside);
-    }
-  }
+  public static final Set<String> EXCLUDED_DIRECTORIES = ExclusionRules.EXCLUDED_DIRECTORIES;
 
   /** Receives the walk's entries. */
   public interface Visitor {
@@ -176,14 +95,6 @@ public final class ProjectWalker {
     return walker;
   }
 
-  /** The ignore rules above the project, from the enclosing git repository: {@link #NONE} without one. */
-  public record IgnoreContext(String projectPrefix, List<IgnoreSource> sources) {
-    public static final IgnoreContext NONE = new IgnoreContext("", List.of());
-  }
-
-  /** One ignore file's rules, for paths below {@code prefix} (relative to the work tree, ending with {@code /}). */
-  record IgnoreSource(String prefix, IgnoreNode node, Exclusion kind) {}
-
   /**
    * What {@link #scan}, {@link #exclusionOf} and {@link #walk} walk whatever the rules say ({@link
    * #walk} asks {@link Kept#file} without a stat: {@link FileStat#MISSING}).
@@ -214,22 +125,6 @@ public final class ProjectWalker {
         return a.isDirectory();
       }
     }, visitor::entry, visitor::excluded, null);
-  }
-
-  /** Receives what {@link #scan} finds. */
-  public interface StatVisitor {
-    void entry(String path, FileStat stat);
-
-    void excluded(String path, FileStat stat, Exclusion why);
-
-    /** A directory the scan went into (not the one it started from). */
-    default void directory(String path, FileStat stat) {}
-
-    /** Called, from any thread, when a directory the scan will go into is found, before it is entered. */
-    default void found(String dir) {}
-
-    /** Called, from any thread, just before a directory is listed. */
-    default void entering(String dir) {}
   }
 
   /**
@@ -331,7 +226,7 @@ public final class ProjectWalker {
         continue;
       }
       boolean isDir = lister.isDirectory(attributes);
-      if (unnameable(name, child.getValue(), dirPath)) {
+      if (DirectoryScan.unnameable(name, child.getValue(), dirPath)) {
         excludedEntries.excluded(path, child.getValue(), attributes, Exclusion.NOT_UTF8);
         continue;
       }
@@ -351,10 +246,5 @@ public final class ProjectWalker {
       }
     }
     return true;
-  }
-
-  /** Whether the listed entry {@code child} cannot be reached again by its {@code name} as Java read it. */
-  static boolean unnameable(String name, Path child, Path dir) {
-    return name.indexOf('\uFFFD') >= 0 && !dir.resolve(name).equals(child);
   }
 }

@@ -110,26 +110,26 @@ public final class UserGitRepository implements AutoCloseable {
    * tree's root down to the project's parent. Each node's patterns are relative to
    * {@link #workTree()} plus the returned prefix.
    */
-  public ProjectWalker.IgnoreContext ignoreContext() {
-    return new ProjectWalker.IgnoreContext(projectPrefix, outerIgnoreSources());
+  public IgnoreContext ignoreContext() {
+    return new IgnoreContext(projectPrefix, outerIgnoreSources());
   }
 
-  private List<ProjectWalker.IgnoreSource> outerIgnoreSources() {
-    List<ProjectWalker.IgnoreSource> sources = new ArrayList<>();
-    config.excludesFile().ifPresent(file -> sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(file),
-        ProjectWalker.Exclusion.EXCLUDES_FILE)));
-    sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(commonDir.resolve("info/exclude")),
-        ProjectWalker.Exclusion.GIT_INFO_EXCLUDE));
+  private List<IgnoreSource> outerIgnoreSources() {
+    List<IgnoreSource> sources = new ArrayList<>();
+    config.excludesFile().ifPresent(file -> sources.add(new IgnoreSource("", IgnoreRules.parse(file),
+        Exclusion.EXCLUDES_FILE)));
+    sources.add(new IgnoreSource("", IgnoreRules.parse(commonDir.resolve("info/exclude")),
+        Exclusion.GIT_INFO_EXCLUDE));
     if (!projectPrefix.isEmpty()) {
       String[] segments = projectPrefix.split("/");
       StringBuilder prefix = new StringBuilder();
-      sources.add(new ProjectWalker.IgnoreSource("", IgnoreRules.parse(workTree.resolve(".gitignore")),
-          ProjectWalker.Exclusion.IGNORED));
+      sources.add(new IgnoreSource("", IgnoreRules.parse(workTree.resolve(".gitignore")),
+          Exclusion.IGNORED));
       for (int i = 0; i < segments.length - 1; i++) {
         prefix.append(segments[i]).append('/');
-        sources.add(new ProjectWalker.IgnoreSource(prefix.toString(),
+        sources.add(new IgnoreSource(prefix.toString(),
             IgnoreRules.parse(workTree.resolve(prefix.toString()).resolve(".gitignore")),
-            ProjectWalker.Exclusion.IGNORED));
+            Exclusion.IGNORED));
       }
     }
     sources.removeIf(s -> s.node() == null);

@@ -30,9 +30,6 @@ public final class FileRestore {
     }
   }
 
-  /** One write the restore will make, with what it replaces. */
-  record Step(String path, FileVersion prior, FileVersion next) {}
-
   private final RestoreParts parts;
   private final Map<String, Planned> plan;
   /** The checkpoint named in messages and the journal: the restore's target, or the one a revert takes back. */
@@ -57,12 +54,12 @@ public final class FileRestore {
   private Outcome execute(Map<String, Planned> plan, int liveNumber) throws IOException {
     RestoreCheck check = new RestoreCheck(parts, plan, to, force);
     RestoreCheck.Checked found = check.check();
-    Map<String, Step> steps = found.steps();
+    Map<String, RestoreStep> steps = found.steps();
     List<String> written = found.written();
     List<String> merged = found.merged();
     Map<String, String> conflicts = found.conflicts();
     Map<String, WorkTree.DiskFile> conflictDisk = found.conflictDisk();
-    Map<String, WorkTree.Stamp> checked = found.checked();
+    Map<String, FileStamp> checked = found.checked();
     long checkedAt = found.checkedAt();
     if (!conflicts.isEmpty() && !force) {
       return new Outcome(false, List.of(), List.of(), new ArrayList<>(conflicts.keySet()), Optional.empty());
@@ -82,7 +79,7 @@ public final class FileRestore {
       Map<String, FileVersion> rescued = check.rescue(conflicts.keySet(), conflictDisk);
       rescueTag = Optional.of(parts.rescue().commit(rescued, liveNumber, to));
       for (var entry : rescued.entrySet()) {
-        steps.put(entry.getKey(), new Step(entry.getKey(), entry.getValue(), plan.get(entry.getKey()).target()));
+        steps.put(entry.getKey(), new RestoreStep(entry.getKey(), entry.getValue(), plan.get(entry.getKey()).target()));
       }
     }
 
@@ -94,12 +91,12 @@ public final class FileRestore {
     written.sort(null);
     merged.sort(null);
     List<FileChange> changes = new ArrayList<>();
-    for (Step step : steps.values()) {
+    for (RestoreStep step : steps.values()) {
       changes.add(new FileChange(step.path(), step.prior(), step.next()));
     }
     return new Outcome(true, written, merged, new ArrayList<>(conflicts.keySet()), rescueTag, changes);
   }
 
   /** At least this many files to write: they are written in parallel. */
-  public static final int PARALLEL_WRITES = 256;
+  public static final int PARALLEL_WRITES = RestoreWrite.PARALLEL_WRITES;
 }

@@ -32,8 +32,8 @@ final class RestoreCheck {
    * conflicts (path → why, empty when a forced restore may overwrite), what was on disk at each,
    * and the stamps taken before each read, so that the write can tell a file changed since.
    */
-  record Checked(Map<String, FileRestore.Step> steps, List<String> written, List<String> merged,
-      Map<String, String> conflicts, Map<String, WorkTree.DiskFile> conflictDisk, Map<String, WorkTree.Stamp> checked,
+  record Checked(Map<String, RestoreStep> steps, List<String> written, List<String> merged,
+      Map<String, String> conflicts, Map<String, WorkTree.DiskFile> conflictDisk, Map<String, FileStamp> checked,
       long checkedAt) {}
 
   private final RestoreParts parts;
@@ -62,16 +62,16 @@ final class RestoreCheck {
       }
     }
 
-    Map<String, FileRestore.Step> steps = new LinkedHashMap<>();
+    Map<String, RestoreStep> steps = new LinkedHashMap<>();
     List<String> written = new ArrayList<>();
     List<String> merged = new ArrayList<>();
     Map<String, String> conflicts = new TreeMap<>(); // path -> why, empty when force may overwrite
     Map<String, WorkTree.DiskFile> conflictDisk = new HashMap<>();
-    Map<String, WorkTree.Stamp> checked = new HashMap<>(); // taken before each read, so a later change shows
+    Map<String, FileStamp> checked = new HashMap<>(); // taken before each read, so a later change shows
     long checkedAt = System.currentTimeMillis(); // the file system's clock, not the store's
     linked = tree.linkedDirectories(plan.keySet());
     // many paths are looked at on every core first: hashing what is on disk is what a large undo waits on
-    Map<String, Looked> looked = plan.size() >= FileRestore.PARALLEL_WRITES ? lookAll(plan.keySet()) : Map.of();
+    Map<String, Looked> looked = plan.size() >= RestoreWrite.PARALLEL_WRITES ? lookAll(plan.keySet()) : Map.of();
     List<FileState> toStore = new ArrayList<>();
     List<String> toStoreFor = new ArrayList<>();
     List<String> blocked = new ArrayList<>();
@@ -87,7 +87,7 @@ final class RestoreCheck {
       switch (decision.action()) {
         case KEEP -> { }
         case WRITE -> {
-          steps.put(path, new FileRestore.Step(path, disk.version(), decision.next()));
+          steps.put(path, new RestoreStep(path, disk.version(), decision.next()));
           written.add(path);
         }
         case BLOCKED -> blocked.add(path); // decided below, once the removals are known
@@ -111,12 +111,12 @@ final class RestoreCheck {
       List<FileVersion> stored = repo.insert(toStore);
       for (int i = 0; i < toStoreFor.size(); i++) {
         String path = toStoreFor.get(i);
-        steps.put(path, new FileRestore.Step(path, stored.get(2 * i), stored.get(2 * i + 1)));
+        steps.put(path, new RestoreStep(path, stored.get(2 * i), stored.get(2 * i + 1)));
       }
     }
 
     Set<String> removed = new HashSet<>();
-    for (FileRestore.Step step : steps.values()) {
+    for (RestoreStep step : steps.values()) {
       if (!step.next().exists()) {
         removed.add(step.path());
       }
@@ -138,7 +138,7 @@ final class RestoreCheck {
         continue;
       }
       if (!planned.base().exists() && tree.emptiedBy(path, removed)) {
-        steps.put(path, new FileRestore.Step(path, FileVersion.ABSENT, planned.target()));
+        steps.put(path, new RestoreStep(path, FileVersion.ABSENT, planned.target()));
         written.add(path);
       } else {
         conflicts.put(path, path + " is a directory or special file on disk");
@@ -161,15 +161,15 @@ final class RestoreCheck {
   }
 
   /** A path's stamp, and what is on disk there read after it. */
-  private record Looked(WorkTree.Stamp stamp, WorkTree.DiskFile disk) {}
+  private record Looked(FileStamp stamp, WorkTree.DiskFile disk) {}
 
   private Looked look(String path) throws IOException {
     if (WorkTree.below(path, linked)) {
       // nothing of the project's is there: a link's target is never read as the path (it may lie outside,
       // or be where the project's own directory moved); the link itself is the obstacle, or this restore removes it
-      return new Looked(WorkTree.Stamp.ABSENT, WorkTree.DiskFile.ABSENT);
+      return new Looked(FileStamp.ABSENT, WorkTree.DiskFile.ABSENT);
     }
-    WorkTree.Stamp stamp = parts.workTree().stamp(path);
+    FileStamp stamp = parts.workTree().stamp(path);
     return new Looked(stamp, parts.workTree().read(path, parts.repo()));
   }
 

@@ -2,7 +2,6 @@ package dev.waymark.core.checkpoint.restore;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
-import dev.waymark.core.checkpoint.restore.FileRestore.Step;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -26,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * roll back and throw when a write fails, and say what was written.
  */
 final class RestoreWrite {
+  /** At least this many files to write: they are written in parallel. */
+  static final int PARALLEL_WRITES = 256;
+
   private static final Logger LOG = LoggerFactory.getLogger(RestoreWrite.class);
 
   private final RestoreParts parts;
@@ -43,13 +45,13 @@ final class RestoreWrite {
    * deleted it while the restore ran) stops the restore, which puts back what it had written and
    * names that file; a failed write does the same and throws.
    */
-  Optional<String> apply(List<Step> steps, Map<String, WorkTree.Stamp> checked, long checkedAt, int liveNumber) throws IOException {
+  Optional<String> apply(List<RestoreStep> steps, Map<String, FileStamp> checked, long checkedAt, int liveNumber) throws IOException {
     // Removals first, deepest first, so that a directory can take a removed file's place.
-    steps.sort(Comparator.comparing((Step s) -> s.next().exists())
+    steps.sort(Comparator.comparing((RestoreStep s) -> s.next().exists())
         .thenComparing(s -> s.next().exists() ? depth(s.path()) : -depth(s.path()))
-        .thenComparing(Step::path));
+        .thenComparing(RestoreStep::path));
     List<RestoreJournal.Entry> entries = new ArrayList<>();
-    for (Step step : steps) {
+    for (RestoreStep step : steps) {
       entries.add(RestoreJournal.Entry.of(step.path(), step.prior(), step.next()));
     }
     try {
@@ -65,12 +67,12 @@ final class RestoreWrite {
     }
     // Many files to remove, or to write: on every core (a large restore waits on the file system);
     // a few: one by one, in order, which is also what the tests' write hook relies on.
-    List<Step> applied = new ArrayList<>(steps.size());
-    Step current = null;
+    List<RestoreStep> applied = new ArrayList<>(steps.size());
+    RestoreStep current = null;
     try {
-      for (List<Step> batch : List.of(steps.subList(0, firstWrite), steps.subList(firstWrite, steps.size()))) {
-        if (batch.size() < FileRestore.PARALLEL_WRITES) {
-          for (Step step : batch) {
+      for (List<RestoreStep> batch : List.of(steps.subList(0, firstWrite), steps.subList(firstWrite, steps.size()))) {
+        if (batch.size() < PARALLEL_WRITES) {
+          for (RestoreStep step : batch) {
             current = step;
             if (!applyOne(step, checked, checkedAt)) {
               return stopped(applied, step);
@@ -79,9 +81,9 @@ final class RestoreWrite {
           }
           continue;
         }
-        List<Step> written = Collections.synchronizedList(new ArrayList<>());
-        AtomicReference<Step> changed = new AtomicReference<>();
-        AtomicReference<Step> failedStep = new AtomicReference<>();
+        List<RestoreStep> written = Collections.synchronizedList(new ArrayList<>());
+        AtomicReference<RestoreStep> changed = new AtomicReference<>();
+        AtomicReference<RestoreStep> failedStep = new AtomicReference<>();
         AtomicReference<Exception> failure = new AtomicReference<>();
         batch.parallelStream().forEach(step -> {
           if (changed.get() != null || failure.get() != null) {
@@ -122,7 +124,7 @@ final class RestoreWrite {
     Files.deleteIfExists(parts.journalFile());
     parts.workTree().writesDone(generation);
     List<FileChange> wrote = new ArrayList<>(steps.size());
-    for (Step step : steps) {
+    for (RestoreStep step : steps) {
       wrote.add(new FileChange(step.path(), step.prior(), step.next()));
     }
     parts.written().accept(wrote);
@@ -166,7 +168,7 @@ final class RestoreWrite {
 
 
   /** Writes or deletes one path; false, with nothing done, when it changed since it was checked. */
-  private boolean applyOne(Step step, Map<String, WorkTree.Stamp> checked, long checkedAt) throws IOException {
+  private boolean applyOne(RestoreStep step, Map<String, FileStamp> checked, long checkedAt) throws IOException {
     parts.beforeWrite().accept(step.path());
     if (changedSinceChecked(step, checked.get(step.path()), checkedAt)) {
       return false;
@@ -183,14 +185,14 @@ final class RestoreWrite {
   }
 
   /** A file changed under the restore: what it wrote is put back, and the file is named. */
-  private Optional<String> stopped(List<Step> applied, Step changed) throws IOException {
+  private Optional<String> stopped(List<RestoreStep> applied, RestoreStep changed) throws IOException {
     rollBack(applied);
     Files.deleteIfExists(parts.journalFile());
     LOG.warn("restore of #{} stopped: {} changed on disk while it ran", to, changed.path());
     return Optional.of(changed.path());
   }
 
-  private boolean changedSinceChecked(Step step, WorkTree.Stamp then, long checkedAt) throws IOException {
+  private boolean changedSinceChecked(RestoreStep step, FileStamp then, long checkedAt) throws IOException {
     if (then == null || then.directory()) {
       return false; // a directory's stamp changes as this restore empties it; only an empty one is replaced
     }
@@ -206,10 +208,10 @@ final class RestoreWrite {
     return !disk.blocked() && !disk.matches(step.prior());
   }
 
-  private void rollBack(List<Step> applied) {
+  private void rollBack(List<RestoreStep> applied) {
     WorkTree tree = parts.workTree();
     for (int i = applied.size() - 1; i >= 0; i--) {
-      Step step = applied.get(i);
+      RestoreStep step = applied.get(i);
       try {
         tree.putBack(step.path(), step.prior(), step.next(), parts.repo());
       } catch (IOException | RuntimeException e) {

@@ -53,7 +53,7 @@ public final class SetAside implements AutoCloseable {
 
   private record Content(FileKind kind, ObjectId blob) {}
 
-  private record Kept(Path file, WorkTree.Stamp stamp, long size, int mode, long generation) {}
+  private record Kept(Path file, FileStamp stamp, long size, int mode, long generation) {}
 
   private final Path dir;
   private final FileChannel lockChannel;
@@ -108,7 +108,7 @@ public final class SetAside implements AutoCloseable {
    * {@link Taken#CHANGED} when it turned out to have been changed after the check: it is put back
    * and the restore must stop, as for any file changed under it.
    */
-  public Taken takeOut(Path file, FileVersion holds, WorkTree.Stamp checked, long checkedAt, ShadowRepository hasher)
+  public Taken takeOut(Path file, FileVersion holds, FileStamp checked, long checkedAt, ShadowRepository hasher)
       throws IOException {
     if (!keepable(holds, checked)) {
       return Taken.NOT_KEPT;
@@ -123,7 +123,7 @@ public final class SetAside implements AutoCloseable {
     } catch (NoSuchFileException e) {
       return gone(); // or the file is gone already: the caller's delete finds nothing to do
     }
-    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+    FileStamp now = FileStamp.of(aside);
     if (!stillAsChecked(aside, now, holds, checked, checkedAt, hasher)) {
       Files.move(aside, file, StandardCopyOption.ATOMIC_MOVE);
       return Taken.CHANGED;
@@ -136,7 +136,7 @@ public final class SetAside implements AutoCloseable {
    * {@code holds}, by a second hard link, so that the replacement does not free it. As
    * {@link #takeOut}, but the file stays where it is.
    */
-  public Taken keepReplaced(Path file, FileVersion holds, WorkTree.Stamp checked, long checkedAt, ShadowRepository hasher)
+  public Taken keepReplaced(Path file, FileVersion holds, FileStamp checked, long checkedAt, ShadowRepository hasher)
       throws IOException {
     if (!linkable || !keepable(holds, checked)) {
       return Taken.NOT_KEPT;
@@ -156,7 +156,7 @@ public final class SetAside implements AutoCloseable {
       }
       return Taken.NOT_KEPT;
     }
-    WorkTree.Stamp now = WorkTree.Stamp.of(aside);
+    FileStamp now = FileStamp.of(aside);
     if (!stillAsChecked(aside, now, holds, checked, checkedAt, hasher)) {
       Files.deleteIfExists(aside);
       return Taken.CHANGED;
@@ -164,7 +164,7 @@ public final class SetAside implements AutoCloseable {
     return keep(aside, now, holds);
   }
 
-  private boolean keepable(FileVersion holds, WorkTree.Stamp checked) {
+  private boolean keepable(FileVersion holds, FileStamp checked) {
     return usable && isFile(holds) && checked != null && checked.exists() && !checked.directory()
         && bytes.get() + checked.size() <= maxBytes && files.get() < maxFiles;
   }
@@ -182,7 +182,7 @@ public final class SetAside implements AutoCloseable {
   }
 
   /** Whether {@code aside} (stamped {@code now}) is still the file the restore checked: its stamp, and its bytes when the stamp cannot tell. */
-  private static boolean stillAsChecked(Path aside, WorkTree.Stamp now, FileVersion holds, WorkTree.Stamp checked,
+  private static boolean stillAsChecked(Path aside, FileStamp now, FileVersion holds, FileStamp checked,
       long checkedAt, ShadowRepository hasher) throws IOException {
     if (!now.equals(checked)) {
       return false;
@@ -191,7 +191,7 @@ public final class SetAside implements AutoCloseable {
     return !now.racy(checkedAt) || hasher.hash(aside, now.size()).equals(holds.blob());
   }
 
-  private Taken keep(Path aside, WorkTree.Stamp stamp, FileVersion holds) {
+  private Taken keep(Path aside, FileStamp stamp, FileVersion holds) {
     bytes.addAndGet(stamp.size());
     files.incrementAndGet();
     kept.computeIfAbsent(new Content(holds.kind(), holds.blob()), k -> new ConcurrentLinkedDeque<>())
@@ -214,9 +214,9 @@ public final class SetAside implements AutoCloseable {
     for (Kept candidate = candidates.pollLast(); candidate != null; candidate = candidates.pollLast()) {
       bytes.addAndGet(-candidate.size());
       files.decrementAndGet();
-      WorkTree.Stamp now;
+      FileStamp now;
       try {
-        now = WorkTree.Stamp.of(candidate.file());
+        now = FileStamp.of(candidate.file());
       } catch (NoSuchFileException gone) {
         continue;
       }

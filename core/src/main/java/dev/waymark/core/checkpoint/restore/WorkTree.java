@@ -25,7 +25,6 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -197,37 +196,14 @@ public final class WorkTree {
     return new DiskFile(kind, false, hasher.hash(file, attributes.size()), attributes.size(), mode);
   }
 
-  /**
-   * What {@code stat} says of a path: cheap to take again, and different after any write, delete
-   * or replacement, so a restore can tell that a file changed after it was checked.
-   */
-  public record Stamp(boolean exists, boolean directory, long size, FileTime modified, Object fileKey) {
-    public static final Stamp ABSENT = new Stamp(false, false, 0, null, null);
-
-    /** The stamp of {@code file}, which must exist. */
-    public static Stamp of(Path file) throws IOException {
-      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return new Stamp(true, a.isDirectory(), a.size(), a.lastModifiedTime(), a.fileKey());
-    }
-
-    /**
-     * Whether a write could leave this stamp as it is: file times tick in steps of a few
-     * milliseconds, so a same-size rewrite soon after the last one may keep the same time (git's
-     * "racy clean" case). Such a file is compared by content instead.
-     */
-    public boolean racy(long checkedAtMillis) {
-      return modified != null && modified.toMillis() >= checkedAtMillis - 1000;
-    }
-  }
-
-  public Stamp stamp(String path) throws IOException {
+  public FileStamp stamp(String path) throws IOException {
     try {
-      return Stamp.of(resolve(path));
+      return FileStamp.of(resolve(path));
     } catch (NoSuchFileException | NotDirectoryException missing) {
-      return Stamp.ABSENT;
+      return FileStamp.ABSENT;
     } catch (FileSystemException e) {
       if (!Files.isDirectory(resolve(path).getParent())) {
-        return Stamp.ABSENT;
+        return FileStamp.ABSENT;
       }
       throw e;
     }
@@ -422,7 +398,7 @@ public final class WorkTree {
    * brings {@code holds} back when it can; false, with nothing done, when it was changed after it
    * was checked ({@code checked} at {@code checkedAt}).
    */
-  public boolean remove(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher) throws IOException {
+  public boolean remove(String path, FileVersion holds, FileStamp checked, long checkedAt, ShadowRepository hasher) throws IOException {
     if (view != null) {
       if (!stamp(path).equals(checked)) {
         return false;
@@ -447,7 +423,7 @@ public final class WorkTree {
    * {@code checkedAt}) to hold {@code holds}: keeps that file for a restore that brings it back.
    * False, with nothing done, when it was changed after the check.
    */
-  public boolean keepReplaced(String path, FileVersion holds, Stamp checked, long checkedAt, ShadowRepository hasher)
+  public boolean keepReplaced(String path, FileVersion holds, FileStamp checked, long checkedAt, ShadowRepository hasher)
       throws IOException {
     return aside == null || aside.keepReplaced(resolve(path), holds, checked, checkedAt, hasher) != SetAside.Taken.CHANGED;
   }

@@ -2,7 +2,7 @@ package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.PathTable;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.shell.Scan.Excluded;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +36,7 @@ final class ExcludedChanges {
       }
       Excluded any = now != null ? now : was;
       boolean dir = any.stat().directory();
-      if (any.why() == ProjectWalker.Exclusion.NOT_UTF8) {
+      if (any.why() == Exclusion.NOT_UTF8) {
         skipped.add(new WorkTreeChanges.Skipped(path, "its name is not UTF-8, which Waymark cannot read, record or "
             + "restore; not recorded"));
         continue;

@@ -6,8 +6,8 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
 import dev.waymark.core.layer.ApplyPlan;
@@ -104,7 +104,7 @@ final class LayerRecording {
       Set<String> clashed = new HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
       // why each directory above a change is left out (absent: it is not), decided once
-      Map<String, Optional<ProjectWalker.Exclusion>> directories = new HashMap<>();
+      Map<String, Optional<Exclusion>> directories = new HashMap<>();
       // a left-out file the command moved where it is recorded: its deletion is recorded too, or undo loses it
       Set<String> movedOut = LayerMovesOut.find(layer.project(), changes, maxFileSize,
           (path, stat) -> exclusion(layer, path, stat, rules, directories) != null);
@@ -123,7 +123,7 @@ final class LayerRecording {
               // each side looked at once: its stat serves the rules, the size limit and the read
               FileStat now = current == null ? FileStat.MISSING : FileStat.read(current);
               FileStat then = after == null ? FileStat.MISSING : FileStat.read(after);
-              ProjectWalker.Exclusion why = exclusion(layer, path, after != null ? then : now, rules, directories);
+              Exclusion why = exclusion(layer, path, after != null ? then : now, rules, directories);
               if (why != null && !movedOut.contains(path)) {
                 skipped.add(new WorkTreeChanges.Skipped(path, why.described() + ": applied, not recorded"));
                 return;
@@ -354,11 +354,11 @@ final class LayerRecording {
   }
 
   /** Why {@code path} (now {@code entry}) is left out of the records: a directory above it, or itself; null when recorded. */
-  private ProjectWalker.Exclusion exclusion(Layer layer, String path, FileStat entry,
-      IgnoreRules rules, Map<String, Optional<ProjectWalker.Exclusion>> directories) throws IOException {
+  private Exclusion exclusion(Layer layer, String path, FileStat entry,
+      IgnoreRules rules, Map<String, Optional<Exclusion>> directories) throws IOException {
     for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
       String dir = path.substring(0, slash);
-      Optional<ProjectWalker.Exclusion> known = directories.get(dir);
+      Optional<Exclusion> known = directories.get(dir);
       if (known == null) {
         Path onDisk = layer.project().resolve(dir);
         FileStat stat = FileStat.read(Files.isDirectory(onDisk, LinkOption.NOFOLLOW_LINKS) ? onDisk : layer.upper().resolve(dir));

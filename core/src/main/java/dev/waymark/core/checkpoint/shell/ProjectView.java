@@ -1,8 +1,8 @@
 package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.FileStat;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.util.Optional;
 
 /**
@@ -29,7 +29,7 @@ public interface ProjectView {
     }
 
     @Override
-    public ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+    public Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
       return null;
     }
 
@@ -50,7 +50,7 @@ public interface ProjectView {
   boolean sawThen(Vouch vouch, String path);
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules);
+  Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules);
 
   /** After a command changed the project: brings what vouches for the files up to date, if anything does (never a first walk). */
   void refreshSoon(long maxFileSize);

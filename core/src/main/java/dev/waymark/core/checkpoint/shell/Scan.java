@@ -4,8 +4,8 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
-import dev.waymark.core.checkpoint.project.ProjectWalker;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -37,7 +37,7 @@ public record Scan(long startMillis, long maxFileSize, PathTable<Seen> files, Tr
    * A left-out entry: its own stat, and whether it is a directory that held no entry at all when
    * seen ({@code empty}): what a command moves out of it then can only be what the command put in.
    */
-  record Excluded(FileStat stat, ProjectWalker.Exclusion why, boolean empty) {}
+  record Excluded(FileStat stat, Exclusion why, boolean empty) {}
 
   /**
    * The entries a walk found: tracked files, left-out entries, the directories gone into, the

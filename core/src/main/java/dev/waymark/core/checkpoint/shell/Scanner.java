@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.lib.PathTable;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
@@ -131,7 +132,7 @@ final class Scanner {
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+  Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return walks.exclusionOf(path, stat, rules);
   }
 

@@ -5,6 +5,8 @@ import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.project.CaptureThreads;
+import dev.waymark.core.checkpoint.project.Exclusion;
+import dev.waymark.core.checkpoint.project.IgnoreContext;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
@@ -64,7 +66,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     this.repo = repo;
     this.userGit = UserGitRepository.find(root);
     ProjectWalker walker = new ProjectWalker(root, exclusions,
-        userGit.map(UserGitRepository::ignoreContext).orElse(ProjectWalker.IgnoreContext.NONE), threads);
+        userGit.map(UserGitRepository::ignoreContext).orElse(IgnoreContext.NONE), threads);
     this.journal = journalOf(storeDir);
     this.scanner = new Scanner(root, repo, walker, userGit,
         userGit.map(g -> new UserObjectLinks(g.objectsDirectory(), storeDir.resolve("user-objects"))), storeDir, journal,
@@ -152,7 +154,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
   }
 
   @Override
-  public ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+  public Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return scanner.exclusionOf(path, stat, rules); // a layer's changes are judged as the observed capture's
   }
 

@@ -5,8 +5,11 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileStat;
 import dev.waymark.core.checkpoint.lib.PathTable;
 import dev.waymark.core.checkpoint.lib.TempNames;
+import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
+import dev.waymark.core.checkpoint.project.Kept;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.checkpoint.project.StatVisitor;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.shell.Scan.Excluded;
 import dev.waymark.core.checkpoint.shell.Scan.Tree;
@@ -72,7 +75,7 @@ final class TreeWalks {
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */
-  ProjectWalker.Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
+  Exclusion exclusionOf(String path, FileStat stat, IgnoreRules rules) {
     return walker.exclusionOf(path, stat, rules);
   }
 
@@ -83,9 +86,9 @@ final class TreeWalks {
    */
   void keep(BiPredicate<String, FileStat> known, Supplier<Collection<String>> paths) {
     Supplier<NavigableSet<String>> knownPaths = sortedOnce(paths);
-    ProjectWalker.Kept tracked = ProjectWalker.Kept.tracked(
+    Kept tracked = Kept.tracked(
         () -> userGit.map(UserGitRepository::trackedPaths).orElse(Collections.emptyNavigableSet()));
-    walker.keep(new ProjectWalker.Kept() {
+    walker.keep(new Kept() {
       @Override
       public boolean file(String path, FileStat stat) {
         return tracked.file(path, stat) || known.test(path, stat);
@@ -93,7 +96,7 @@ final class TreeWalks {
 
       @Override
       public boolean below(String dir) {
-        return tracked.below(dir) || ProjectWalker.Kept.holdsBelow(knownPaths.get(), dir);
+        return tracked.below(dir) || Kept.holdsBelow(knownPaths.get(), dir);
       }
     });
   }
@@ -209,7 +212,7 @@ final class TreeWalks {
         if (wasExcluded != null && wasExcluded.stat().directory()) {
           watch.forget(path);
         }
-        ProjectWalker.Exclusion why = stat == FileStat.MISSING ? null : walker.exclusionOf(path, stat, rules);
+        Exclusion why = stat == FileStat.MISSING ? null : walker.exclusionOf(path, stat, rules);
         boolean sameDirectory = wasDirectory != null && why == null && stat.directory()
             && wasDirectory.inode() == stat.inode() && watch.watches(path);
         if (wasDirectory != null && !sameDirectory) {
@@ -278,7 +281,7 @@ final class TreeWalks {
    * below it: a left-out directory can be huge ({@code node_modules/}). One that cannot be listed
    * counts as holding something, so that what is moved out of it is taken for the user's.
    */
-  private Excluded excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
+  private Excluded excluded(String path, FileStat stat, Exclusion why) {
     if (!stat.directory()) {
       return new Excluded(stat, why, false);
     }
@@ -299,11 +302,11 @@ final class TreeWalks {
   }
 
   /** Hands what a scan finds to these; directories are watched as it enters them. */
-  private ProjectWalker.StatVisitor collector(BiConsumer<String, FileStat> files,
+  private StatVisitor collector(BiConsumer<String, FileStat> files,
       BiConsumer<String, Excluded> excluded, BiConsumer<String, FileStat> directories) {
     TreeWatch watched = watch;
     var registering = new ConcurrentHashMap<String, CompletableFuture<Void>>();
-    return new ProjectWalker.StatVisitor() {
+    return new StatVisitor() {
       @Override
       public void entry(String path, FileStat stat) {
         if (stat.isFile() && !path.endsWith(TempNames.RESTORE_SUFFIX)) {
@@ -312,7 +315,7 @@ final class TreeWalks {
       }
 
       @Override
-      public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {
+      public void excluded(String path, FileStat stat, Exclusion why) {
         if (watched != null && stat.directory()) {
           // its own entries only: a change in it is reported, not recorded; before it is listed, so that
           // an entry added after is reported

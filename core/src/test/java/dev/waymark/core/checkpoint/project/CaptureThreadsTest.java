@@ -27,16 +27,16 @@ class CaptureThreadsTest {
     Set<String> entries = ConcurrentHashMap.newKeySet();
     Set<ForkJoinPool> pools = ConcurrentHashMap.newKeySet();
     try (threads) {
-      ProjectWalker walker = new ProjectWalker(project, List.of(), ProjectWalker.IgnoreContext.NONE, threads);
+      ProjectWalker walker = new ProjectWalker(project, List.of(), IgnoreContext.NONE, threads);
       assertThat(walker.threads()).isSameAs(threads);
-      walker.scan(IgnoreRules.recording(), new ProjectWalker.StatVisitor() {
+      walker.scan(IgnoreRules.recording(), new StatVisitor() {
         @Override
         public void entry(String path, FileStat stat) {
           entries.add(path);
         }
 
         @Override
-        public void excluded(String path, FileStat stat, ProjectWalker.Exclusion why) {}
+        public void excluded(String path, FileStat stat, Exclusion why) {}
 
         @Override
         public void entering(String dir) {
