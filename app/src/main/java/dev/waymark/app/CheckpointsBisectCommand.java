@@ -7,17 +7,13 @@ import dev.waymark.core.bisect.Bisection;
 import dev.waymark.core.checkpoint.ChangeDiffs;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointDiff;
-import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
-import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.session.SessionException;
-import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,9 +92,10 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
       return 2;
     }
     ShellSandbox sandbox = settings.sandbox(main.home(), env);
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
-        Workspace workspace = Workspaces.headless(store)) {
-      TabSession tab = openTab(workspace, err);
+    // read only: a bisect moves nothing, so the interface may hold the tab meanwhile
+    try (HeadlessTab opening = HeadlessTab.open(directory, main.home(), sessionId, tabId)) {
+      ShadowStore store = opening.store;
+      TabSession tab = opening.openTab(true, err);
       Bisection bisection;
       try {
         bisection = Bisection.open(BisectSetups.of(store, settings, sandbox, env, Duration.ofSeconds(timeoutSeconds)));
@@ -131,21 +128,6 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
       err.println("waymark: " + e.getMessage());
       return 1;
     }
-  }
-
-  /** The tab asked for, read only: a bisect moves nothing, so the interface may hold the tab meanwhile. */
-  private TabSession openTab(Workspace workspace, PrintWriter err) {
-    SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-        .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-    String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-    if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-      throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
-          + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
-          + ").");
-    }
-    Workspace.Opened opened = workspace.open(file, true, wanted::equals);
-    opened.notes().forEach(note -> err.println("waymark: " + note));
-    return opened.tabs().get(0).session();
   }
 
   /** Each checkpoint's prompt, as the tab lists them. */

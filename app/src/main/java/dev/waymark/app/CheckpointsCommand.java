@@ -3,12 +3,9 @@ package dev.waymark.app;
 import dev.waymark.core.Counted;
 import dev.waymark.core.agent.CheckpointOutline;
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.DiffView;
-import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
@@ -106,27 +103,20 @@ final class CheckpointsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Command command = command();
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
-        Workspace workspace = Workspaces.headless(store)) {
+    try (HeadlessTab opening = HeadlessTab.open(directory, main.home(), sessionId, tabId)) {
+      Workspace workspace = opening.workspace;
       workspace.onNotice(note -> err.println("waymark: " + note));
-      SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-          .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
+      SessionFile file = opening.file;
       boolean looking = command == null || command instanceof Command.List || command instanceof Command.Diff
           || command instanceof Command.Compare;
-      String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-      if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-        throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id() : file.name() + " (" + file.id() + ")")
-            + " has no tab " + tabId + " (it has " + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList())
-            + ").");
-      }
+      String wanted = opening.tabId;
       // only the tab asked for is locked, and the tabs its subagents worked in when it moves (an undo of a turn
       // takes back what its subagents did): the interface may hold the others meanwhile; a comparison may name any
       // tab of the session: all come back, read-only
       Set<String> subagents = looking ? Set.of() : subagentTabs(file, wanted);
-      Workspace.Opened opened = workspace.open(file, looking, command instanceof Command.Compare ? t -> true
-          : id -> id.equals(wanted) || subagents.contains(id));
-      opened.notes().forEach(note -> err.println("waymark: " + note));
-      TabSession tab = opened.tabs().stream().filter(t -> t.tabId().equals(wanted)).findFirst().orElseThrow().session();
+      Workspace.Opened opened = opening.open(looking, command instanceof Command.Compare ? t -> true : subagents::contains,
+          err);
+      TabSession tab = opening.tab(opened);
       if (command == null) { // rescued [NAME]: only read
         return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
       }

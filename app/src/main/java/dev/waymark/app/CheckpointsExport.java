@@ -1,16 +1,11 @@
 package dev.waymark.app;
 
 import dev.waymark.core.agent.TabSession;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.Command;
-import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ExportView;
 import dev.waymark.core.session.SessionException;
-import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,18 +68,8 @@ final class CheckpointsExport implements Callable<Integer> {
     Path dir = directory != null ? directory : parent.directory;
     String sessionId = this.sessionId != null ? this.sessionId : parent.sessionId;
     String tabId = this.tabId != null ? this.tabId : parent.tabId;
-    try (ShadowStore store = ShadowStore.open(dir.toAbsolutePath(), parent.main.home(), RetentionPolicy.DEFAULT);
-        Workspace workspace = Workspaces.headless(store)) {
-      SessionFile file = sessionId != null ? workspace.files().load(sessionId) : workspace.files().latest()
-          .orElseThrow(() -> new SessionException(ErrorKind.NOT_FOUND, "This project has no saved session yet: `waymark` or `waymark exec` makes one."));
-      String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
-      if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-        throw new SessionException(ErrorKind.NOT_FOUND, "Session " + file.id() + " has no tab " + tabId + " (it has "
-            + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList()) + ").");
-      }
-      Workspace.Opened opened = workspace.open(file, true, wanted::equals); // read-only: the tab is not changed
-      opened.notes().forEach(note -> err.println("waymark: " + note));
-      TabSession tab = opened.tabs().get(0).session();
+    try (HeadlessTab opening = HeadlessTab.open(dir, parent.main.home(), sessionId, tabId)) {
+      TabSession tab = opening.openTab(true, err); // read-only: the tab is not changed
       LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
       tab.subscribe(events::add);
       tab.submit(command);

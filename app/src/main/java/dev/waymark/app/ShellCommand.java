@@ -3,8 +3,6 @@ package dev.waymark.app;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.WorkTreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
@@ -13,7 +11,6 @@ import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.sandbox.ShellSandbox;
 import dev.waymark.core.session.SessionException;
-import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -58,22 +55,15 @@ final class ShellCommand implements Callable<Integer> {
       return 2;
     }
     ShellSandbox sandbox = settings.sandbox(main.home(), env);
-    try (ShadowStore store = ShadowStore.open(directory.toAbsolutePath(), main.home(), RetentionPolicy.DEFAULT);
-        Workspace workspace = Workspaces.headless(store)) {
-      SessionFile file = workspace.files().load(sessionId);
-      if (file.tabs().stream().noneMatch(t -> t.tabId().equals(tabId))) {
-        err.println("waymark: session " + file.id() + " has no tab " + tabId + ".");
-        return 1;
-      }
-      Workspace.Opened opened = workspace.open(file, false, tabId::equals);
-      opened.notes().forEach(note -> err.println("waymark: " + note));
-      TabSession tab = opened.tabs().get(0).session();
+    try (HeadlessTab opening = HeadlessTab.open(directory, main.home(), sessionId, tabId)) {
+      Workspace workspace = opening.workspace;
+      TabSession tab = opening.openTab(false, err);
       CheckpointTree tree = tab.checkpoints();
       if (tree.viewDirectory().isEmpty()) {
         err.println("waymark: tab " + tabId + " is not isolated: `waymark shell` enters an isolated tab's view.");
         return 1;
       }
-      int status = run(tree, sandbox, store.projectDirectory(), env, err);
+      int status = run(tree, sandbox, opening.store.projectDirectory(), env, err);
       tab.treeChanged(); // the checkpoint was made on the tree, not by a turn of the tab's: the session is saved with it
       tab.idle().get(10, TimeUnit.SECONDS);
       String told = workspace.save(null);

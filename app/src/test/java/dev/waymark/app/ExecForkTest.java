@@ -35,17 +35,16 @@ class ExecForkTest {
   @Test
   void aSessionOpenInAnotherWaymarkIsRefusedSayingHowToForkAndForkGoesOnInACopyLeavingTheOriginal() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
-    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+    waymark.script("{'responses':["
         + "{'whenLastUser':'one','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'one'}}]},"
         + "{'whenLastUser':'one','text':'ok'},"
         + "{'whenLastUser':'two','toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'two'}}]},"
-        + "{'whenLastUser':'two','text':'forked on'}]}").replace('\'', '"'));
+        + "{'whenLastUser':'two','text':'forked on'}]}");
     String p = project.toString();
-    assertThat(run("exec", "-C", p, "--approval", "yolo", "--script", script.toString(), "one")).as(err.toString()).isZero();
-    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
-    assertThat(m.find()).isTrue();
-    String session = m.group(1);
-    String tab = m.group(2);
+    assertThat(waymark.exec("-C", p, "--approval", "yolo", "one")).as(err.toString()).isZero();
+    Headless.Started started = waymark.started();
+    String session = started.session();
+    String tab = started.tab();
 
     WaymarkHome home = new WaymarkHome(temp.resolve("home"));
     try (ShadowStore held = ShadowStore.open(project, home, RetentionPolicy.DEFAULT)) {
@@ -56,13 +55,13 @@ class ExecForkTest {
       Path file = other.files().file(session);
       byte[] before = Files.readAllBytes(file);
 
-      assertThat(run("exec", "-C", p, "--approval", "yolo", "--script", script.toString(), "--session", session, "two"))
+      assertThat(waymark.exec("-C", p, "--approval", "yolo", "--session", session, "two"))
           .isEqualTo(1);
       assertThat(err.toString()).contains("Tab " + tab + " of session " + session + " is open in another Waymark (process "
           + ProcessHandle.current().pid() + ")", "`waymark exec --session " + session + " --fork`");
       assertThat(project.resolve("b.txt")).doesNotExist();
 
-      assertThat(run("exec", "-C", p, "--approval", "yolo", "--script", script.toString(), "--session", session, "--fork",
+      assertThat(waymark.exec("-C", p, "--approval", "yolo", "--session", session, "--fork",
           "two")).as(err.toString()).isZero();
       assertThat(err.toString()).contains("session " + session + " forked as ");
       assertThat(out.toString()).contains("forked on");

@@ -7,8 +7,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,16 +25,15 @@ class ExecIsolatedTest {
   void anIsolatedExecLeavesTheProjectAsItWasUntilItsTabLands() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     Files.writeString(project.resolve("a.txt"), "one\n");
-    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+    waymark.script("{'responses':["
         + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}},"
-        + "{'name':'run_shell','arguments':{'command':'cat b.txt > c.txt'}}]},{'text':'Done.'}]}").replace('\'', '"'));
+        + "{'name':'run_shell','arguments':{'command':'cat b.txt > c.txt'}}]},{'text':'Done.'}]}");
     String p = project.toString();
-    assertThat(run("exec", "-C", p, "--isolated", "--approval", "auto", "--script", script.toString(), "make b"))
+    assertThat(waymark.exec("-C", p, "--isolated", "--approval", "auto", "make b"))
         .as(err.toString()).isZero();
-    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
-    assertThat(m.find()).as(err.toString()).isTrue();
-    String session = m.group(1);
-    String tab = m.group(2);
+    Headless.Started started = waymark.started();
+    String session = started.session();
+    String tab = started.tab();
     assertThat(project.resolve("b.txt")).doesNotExist();
     assertThat(project.resolve("c.txt")).doesNotExist();
 
@@ -64,16 +61,14 @@ class ExecIsolatedTest {
   @Test
   void aLandCanKeepTheTabIsolated() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
-    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
-        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}}]},{'text':'Done.'}]}")
-        .replace('\'', '"'));
+    waymark.script("{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\n'}}]},{'text':'Done.'}]}");
     String p = project.toString();
-    assertThat(run("exec", "-C", p, "--isolated", "--approval", "auto", "--script", script.toString(), "make b"))
+    assertThat(waymark.exec("-C", p, "--isolated", "--approval", "auto", "make b"))
         .as(err.toString()).isZero();
-    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
-    assertThat(m.find()).as(err.toString()).isTrue();
-    String session = m.group(1);
-    String tab = m.group(2);
+    Headless.Started started = waymark.started();
+    String session = started.session();
+    String tab = started.tab();
 
     assertThat(run("checkpoints", "-C", p, "land", "--keep-isolated", "--session", session, "--tab", tab))
         .as(err.toString()).isZero();
@@ -87,13 +82,10 @@ class ExecIsolatedTest {
   @Test
   void anIsolatedExecIsRefusedWithASessionAndSaysWhy() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
-    Path script = Files.writeString(temp.resolve("script.json"), "{\"responses\":[{\"text\":\"hi\"}]}");
-    assertThat(run("exec", "-C", project.toString(), "--isolated", "--approval", "auto", "--script", script.toString(),
-        "hi")).as(err.toString()).isZero();
-    Matcher m = Pattern.compile("session (\\S+), tab").matcher(err.toString());
-    assertThat(m.find()).isTrue();
-    assertThat(run("exec", "-C", project.toString(), "--isolated", "--session", m.group(1), "--script", script.toString(),
-        "hi")).as(err.toString()).isEqualTo(2);
+    waymark.script("{'responses':[{'text':'hi'}]}");
+    assertThat(waymark.exec("-C", project.toString(), "--isolated", "--approval", "auto", "hi")).as(err.toString()).isZero();
+    Headless.Started started = waymark.started();
+    assertThat(waymark.exec("-C", project.toString(), "--isolated", "--session", started.session(), "hi")).as(err.toString()).isEqualTo(2);
     assertThat(err.toString()).contains("--isolated opens a new tab in a new session");
   }
 }

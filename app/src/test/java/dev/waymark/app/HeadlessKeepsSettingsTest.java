@@ -8,8 +8,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,15 +35,14 @@ class HeadlessKeepsSettingsTest {
   @Test
   void saveAndUndoLeaveTheTabsModelAndModeAsTheyWere() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
-    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+    waymark.script("{'responses':["
         + "{'whenLastUser':'write','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'x'}}]},"
-        + "{'whenLastUser':'write','text':'done'}]}").replace('\'', '"'));
+        + "{'whenLastUser':'write','text':'done'}]}");
     String p = project.toString();
-    assertThat(run("exec", "-C", p, "--approval", "yolo", "--model", "my-model", "--script", script.toString(), "write"))
+    assertThat(waymark.exec("-C", p, "--approval", "yolo", "--model", "my-model", "write"))
         .as(err.toString()).isZero();
-    Matcher m = Pattern.compile("session (\\S+), tab (\\S+)").matcher(err.toString());
-    assertThat(m.find()).isTrue();
-    String session = m.group(1);
+    Headless.Started started = waymark.started();
+    String session = started.session();
     JsonNode before = savedTab(session);
     assertThat(before.path("model").asText()).isEqualTo("my-model");
     assertThat(before.path("approval").asText()).isEqualTo("yolo");

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * {@code run_shell}: runs a command with {@code bash -c} (or {@code sh -c}) in the project root,
@@ -38,8 +39,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link ShellRun}, and the capture's life cycle a {@link CommandRecording}.
  */
 final class RunShellTool extends AbstractTool {
+  /** What the wait for the shell slot is measured with (a test's own time, to wait without sleeping). */
+  private final LongSupplier nanoTime;
 
   RunShellTool(ToolSettings settings) {
+    this(settings, System::nanoTime);
+  }
+
+  RunShellTool(ToolSettings settings, LongSupplier nanoTime) {
     super("run_shell",
         "Run a shell command (bash -c) in the project root, with stdin closed. Returns the exit code and the "
             + "combined stdout and stderr (long output keeps its start and end). Files the command creates, "
@@ -53,6 +60,7 @@ final class RunShellTool extends AbstractTool {
             .bool("sandbox", "false runs the command outside the sandbox, with the user's rights and the network; "
                 + "the user is asked every time. Use it only when the sandbox refused something the command needs", false),
         ToolKind.SHELL, settings);
+    this.nanoTime = nanoTime;
   }
 
   /** {@link ToolKind#SANDBOXED_SHELL} when the command will run in the sandbox, which the approval mode {@code auto} lets run. */
@@ -166,7 +174,7 @@ final class RunShellTool extends AbstractTool {
           + "turns on this project, and their changes are found by comparing the files before and after]\n";
     }
     Optional<CommandSlot.Held> slot = Optional.empty();
-    long waitedFrom = System.nanoTime();
+    long waitedFrom = nanoTime.getAsLong();
     String waitedFor = "";
     Optional<CommandSlot> toTake = recording.slot();
     if (toTake.isPresent()) {
@@ -174,7 +182,7 @@ final class RunShellTool extends AbstractTool {
       long deadline = waitedFrom + TimeUnit.MILLISECONDS.toNanos(timeoutMs); // the wait counts against the timeout
       try {
         while (slot.isEmpty()) {
-          long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+          long left = TimeUnit.NANOSECONDS.toMillis(deadline - nanoTime.getAsLong());
           if (context.cancellation().isCancelled() || left <= 0) {
             String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
             return ToolResult.error(context.cancellation().isCancelled()
@@ -193,7 +201,7 @@ final class RunShellTool extends AbstractTool {
         return ToolResult.error(CANCELLED_WAITING);
       }
     }
-    long waited = (System.nanoTime() - waitedFrom) / 1_000_000;
+    long waited = (nanoTime.getAsLong() - waitedFrom) / 1_000_000;
     try {
       // a wait worth saying counts against the timeout; a shorter one (taking the slot) does not change the figure said
       long left = waited < WAIT_WORTH_SAYING_MILLIS ? timeoutMs : Math.max(1, timeoutMs - waited);

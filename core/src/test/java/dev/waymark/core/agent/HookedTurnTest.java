@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.hook.HookCommand;
 import dev.waymark.core.hook.HookEvent;
 import dev.waymark.core.hook.HookMatcher;
@@ -20,6 +17,8 @@ import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.TabEvents;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
@@ -33,11 +32,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -50,29 +44,25 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("process")
 class HookedTurnTest {
   @TempDir Path temp;
+  TestTabs tabs;
   Path project;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
   ToolSettings toolSettings;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
-    project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tabs = new TestTabs(temp);
+    project = tabs.project;
     model = new TabSessionTest.ScriptModel();
     toolSettings = ToolSettings.DEFAULTS.withSandbox(
-        Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"))));
+        Bwrap.required(SandboxPolicy.protecting(tabs.home, temp.resolve("config"))));
   }
 
   @AfterEach
   void close() {
-    if (session != null) {
-      session.close();
-    }
-    store.close();
+    tabs.close();
   }
 
   private void start(ApprovalMode mode, boolean layered, HookMatcher... matchers) {
@@ -82,10 +72,10 @@ class HookedTurnTest {
   private void start(ApprovalMode mode, boolean interactive, boolean layered, HookMatcher... matchers) {
     List<Tool> tools = new ArrayList<>(Tools.standard(toolSettings).all());
     tools.add(new McpLike());
-    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(tools), new SessionSettings("test-model", mode, interactive, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
     session.hooks(new Hooks(List.of(matchers), new HookRunner(
         layered ? toolSettings.sandbox().bwrap() : Optional.empty(), toolSettings.maxFileSize())));
   }
@@ -101,8 +91,8 @@ class HookedTurnTest {
     model.respond(r -> call("run_shell", "{\"command\":\"echo ran > ran.txt\"}"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("go"));
-    Event.ToolCallFinished finished = await(Event.ToolCallFinished.class);
-    await(Event.TurnFinished.class);
+    Event.ToolCallFinished finished = events.await(Event.ToolCallFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(finished.isError()).isTrue();
     assertThat(finished.result()).contains("PreToolUse hook", "no rm here");
@@ -123,8 +113,8 @@ class HookedTurnTest {
     model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("write"));
-    Event.ToolCallFinished finished = await(Event.ToolCallFinished.class);
-    await(Event.TurnFinished.class);
+    Event.ToolCallFinished finished = events.await(Event.ToolCallFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(project.resolve("a.txt")).hasContent("hi\nformatted");
     String ownNamespace = Files.readSymbolicLink(Path.of("/proc/self/ns/mnt")).toString();
@@ -134,7 +124,7 @@ class HookedTurnTest {
     assertThat(session.snapshot().checkpoint(1).orElseThrow().changes()).extracting(c -> c.path())
         .contains("a.txt", "hook.log");
     session.submit(Command.Undo.one());
-    await(Event.class, e -> e instanceof Event.CheckpointRestored || e instanceof Event.Error);
+    events.await(Event.class, e -> e instanceof Event.CheckpointRestored || e instanceof Event.Error);
     assertThat(project.resolve("a.txt")).doesNotExist();
     assertThat(project.resolve("hook.log")).doesNotExist();
   }
@@ -149,7 +139,7 @@ class HookedTurnTest {
     model.respond(r -> call("run_shell", "{\"command\":\"echo ran > ran.txt\"}"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("go"));
-    Event.TurnFinished done = await(Event.TurnFinished.class);
+    Event.TurnFinished done = events.await(Event.TurnFinished.class);
 
     assertThat(project.resolve("ran.txt")).hasContent("ran");
     assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
@@ -170,7 +160,7 @@ class HookedTurnTest {
     session.submit(new Command.SendPrompt("go"));
     long pid = Long.parseLong(Files.readString(started).strip()); // opening the pipe waits for the hook to write it
     session.submit(new Command.Cancel());
-    Event.TurnFinished done = await(Event.TurnFinished.class);
+    Event.TurnFinished done = events.await(Event.TurnFinished.class);
 
     assertThat(done.status().toString()).isEqualTo("CANCELLED");
     assertThat(project.resolve("a.txt")).doesNotExist();
@@ -187,7 +177,7 @@ class HookedTurnTest {
     model.respond(r -> call("run_shell", "{\"command\":\"echo other > other.txt\"}"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("go"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(project.resolve("safe.txt")).hasContent("safe");
     assertThat(project.resolve("other.txt")).doesNotExist();
@@ -200,12 +190,12 @@ class HookedTurnTest {
         "if grep -q secret; then echo 'prompt holds a secret' >&2; exit 2; fi; echo 'branch: main'"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("hello"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(model.requests).hasSize(1);
     assertThat(lastUser(0)).contains("hello", "branch: main");
 
     session.submit(new Command.SendPrompt("my secret is 42"));
-    Event.TurnFinished blocked = await(Event.TurnFinished.class);
+    Event.TurnFinished blocked = events.await(Event.TurnFinished.class);
     assertThat(model.requests).hasSize(1);
     assertThat(blocked.status().toString()).isEqualTo("CANCELLED");
     assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
@@ -218,9 +208,9 @@ class HookedTurnTest {
     start(ApprovalMode.YOLO, false, hook(HookEvent.USER_PROMPT_SUBMIT, "", "echo 'branch: main'"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("hello"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     session.submit(Command.Undo.one());
-    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class);
+    Event.CheckpointRestored undone = events.await(Event.CheckpointRestored.class);
     assertThat(undone.draft()).isEqualTo("hello");
   }
 
@@ -231,7 +221,7 @@ class HookedTurnTest {
     model.respond(r -> text("finished?"));
     model.respond(r -> text("tests pass"));
     session.submit(new Command.SendPrompt("work"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(model.requests).hasSize(2);
     assertThat(((ChatMessage.System) model.requests.get(0).messages().get(0)).text()).contains("remember: tabs not spaces");
@@ -247,15 +237,15 @@ class HookedTurnTest {
     model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\"}"));
     model.respond(r -> text("written"));
     session.submit(new Command.SendPrompt("write"));
-    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class);
+    Event.ToolCallProposed proposed = events.await(Event.ToolCallProposed.class);
     session.submit(new Command.Approve(proposed.call().id(), false));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(Files.readString(temp.resolve("notification.json"))).contains("\"hook_event_name\":\"Notification\"",
         "needs your permission to use write_file");
 
     model.respond(r -> text("summary"));
     session.submit(new Command.Compact());
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(Files.readString(temp.resolve("compact.json"))).contains("\"hook_event_name\":\"PreCompact\"",
         "\"trigger\":\"manual\"");
 
@@ -270,8 +260,8 @@ class HookedTurnTest {
     model.respond(r -> call("edit_file", "{\"path\":\"missing.txt\",\"old_string\":\"a\",\"new_string\":\"b\"}"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("edit"));
-    Event.ToolCallFinished failed = await(Event.ToolCallFinished.class);
-    await(Event.TurnFinished.class);
+    Event.ToolCallFinished failed = events.await(Event.ToolCallFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(failed.isError()).isTrue();
     assertThat(temp.resolve("ran")).doesNotExist();
@@ -284,7 +274,7 @@ class HookedTurnTest {
     model.respond(r -> call("run_shell", "{\"command\":\"echo ran > ran.txt\"}"));
     model.respond(r -> text("never asked"));
     session.submit(new Command.SendPrompt("go"));
-    Event.TurnFinished done = await(Event.TurnFinished.class);
+    Event.TurnFinished done = events.await(Event.TurnFinished.class);
 
     assertThat(project.resolve("ran.txt")).doesNotExist();
     assertThat(model.requests).hasSize(1);
@@ -300,7 +290,7 @@ class HookedTurnTest {
     model.respond(r -> call("docs__search", "{\"q\":\"hooks\"}"));
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("search"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(lastToolResult()).contains("not the docs server");
     assertThat(Files.readString(temp.resolve("mcp.json"))).contains("\"tool_name\":\"mcp__docs__search\"");
@@ -344,7 +334,7 @@ class HookedTurnTest {
     Files.writeString(go, "now\n"); // opening the pipe waits for the hook to read it
     model.respond(r -> text("ok"));
     session.submit(new Command.SendPrompt("hi"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(((ChatMessage.System) model.requests.get(0).messages().get(0)).text()).contains("late context");
   }
@@ -363,21 +353,6 @@ class HookedTurnTest {
     List<ChatMessage> sent = model.requests.get(model.requests.size() - 1).messages();
     return sent.stream().filter(ChatMessage.ToolResult.class::isInstance).map(m -> ((ChatMessage.ToolResult) m).content())
         .reduce((a, b) -> b).orElse("");
-  }
-
-  private <T extends Event> T await(Class<T> type) throws InterruptedException {
-    return type.cast(await(Event.class, type::isInstance));
-  }
-
-  private Event await(Class<Event> any, Predicate<Event> wanted) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (e != null && wanted.test(e)) {
-        return e;
-      }
-    }
-    throw new AssertionError("not within 30 s; events: " + events);
   }
 
   private static ChatResponse text(String text) {

@@ -2,12 +2,12 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
@@ -16,10 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -34,23 +30,20 @@ class LiveShellOutputTest {
   @TempDir Path temp;
   TestTabs tabs;
   Path project;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
     tabs = new TestTabs(temp);
     project = tabs.project;
-    store = tabs.store;
     model = new TabSessionTest.ScriptModel();
-    session = tabs.open("tab1", model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.YOLO, true, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
   }
 
   @AfterEach
@@ -66,12 +59,12 @@ class LiveShellOutputTest {
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("build it"));
 
-    Event.ToolOutput first = await(Event.ToolOutput.class);
+    Event.ToolOutput first = events.await(Event.ToolOutput.class);
     assertThat(first.text()).isEqualTo("compiling\n");
     assertThat(first.id()).isEqualTo(callId);
     assertThat(events).as("the command still runs").noneMatch(Event.ToolCallFinished.class::isInstance);
     Files.createFile(go);
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     List<Event> fromTheCall = events.stream().filter(e -> e instanceof Event.ToolOutput || e instanceof Event.ToolCallFinished)
         .toList();
@@ -84,7 +77,7 @@ class LiveShellOutputTest {
     model.respond(r -> call("{\"command\":\"seq 1 20000\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("count"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(outputs()).isEqualTo(IntStream.rangeClosed(1, 20000).mapToObj(i -> i + "\n")
         .collect(Collectors.joining()));
@@ -95,17 +88,6 @@ class LiveShellOutputTest {
   private String outputs() {
     return events.stream().filter(Event.ToolOutput.class::isInstance).map(e -> ((Event.ToolOutput) e).text())
         .collect(Collectors.joining());
-  }
-
-  private <T extends Event> T await(Class<T> type) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (type.isInstance(e)) {
-        return type.cast(e);
-      }
-    }
-    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
   }
 
   private static ChatResponse text(String text) {

@@ -2,15 +2,14 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.testing.TabEvents;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
@@ -18,12 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,34 +27,30 @@ import org.junit.jupiter.api.io.TempDir;
 /** A tab's approval mode and model: plan mode, and changing either while the tab lives. */
 class ModesTest {
   @TempDir Path temp;
+  TestTabs tabs;
   Path project;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
-    project = Files.createDirectories(temp.resolve("project"));
+    tabs = new TestTabs(temp);
+    project = tabs.project;
     Files.writeString(project.resolve("notes.txt"), "hello\n");
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
     model = new TabSessionTest.ScriptModel();
   }
 
   private void start(ApprovalMode mode) {
-    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()), new SessionSettings("model-a", mode, true, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
   }
 
   @AfterEach
   void close() {
-    if (session != null) {
-      session.close();
-    }
-    store.close();
+    tabs.close();
   }
 
   @Test
@@ -70,7 +61,7 @@ class ModesTest {
     model.respond(r -> call("run_shell", "{\"command\":\"touch shell.txt\"}"));
     model.respond(r -> text("1. Change notes.txt"));
     session.submit(new Command.SendPrompt("plan it"));
-    Event.TurnFinished finished = await(Event.TurnFinished.class, e -> true);
+    Event.TurnFinished finished = events.await(Event.TurnFinished.class, e -> true);
 
     assertThat(finished.status()).isEqualTo(TurnStatus.DONE);
     assertThat(events).noneMatch(e -> e instanceof Event.ToolCallProposed p && p.needsApproval());
@@ -95,7 +86,7 @@ class ModesTest {
     model.respond(r -> call("write_file", "{\"path\":\"new.txt\",\"content\":\"x\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("Carry out the plan."));
-    await(Event.TurnFinished.class, e -> true);
+    events.await(Event.TurnFinished.class, e -> true);
 
     assertThat(Files.readString(project.resolve("new.txt"))).isEqualTo("x");
     assertThat(((ChatMessage.System) model.requests.get(0).messages().get(0)).text()).doesNotContain("Plan mode");
@@ -108,11 +99,11 @@ class ModesTest {
     start(ApprovalMode.ASK);
     model.respond(r -> text("one"));
     session.submit(new Command.SendPrompt("first"));
-    await(Event.TurnFinished.class, e -> true);
+    events.await(Event.TurnFinished.class, e -> true);
     session.submit(new Command.SetModel("model-b"));
     model.respond(r -> text("two"));
     session.submit(new Command.SendPrompt("second"));
-    await(Event.TurnFinished.class, e -> true);
+    events.await(Event.TurnFinished.class, e -> true);
 
     assertThat(model.requests).extracting(r -> r.model()).containsExactly("model-a", "model-b");
     assertThat(events).filteredOn(e -> e instanceof Event.UsageReported).extracting(e -> ((Event.UsageReported) e).model())
@@ -131,10 +122,10 @@ class ModesTest {
     });
     model.respond(r -> text("read it"));
     session.submit(new Command.SendPrompt("first"));
-    await(Event.TurnFinished.class, e -> true);
+    events.await(Event.TurnFinished.class, e -> true);
     model.respond(r -> text("two"));
     session.submit(new Command.SendPrompt("second"));
-    await(Event.TurnFinished.class, e -> true);
+    events.await(Event.TurnFinished.class, e -> true);
 
     assertThat(switched.getCount()).isZero();
     assertThat(model.requests).extracting(r -> r.model()).containsExactly("model-a", "model-a", "model-b");
@@ -163,17 +154,6 @@ class ModesTest {
     assertThat(ApprovalMode.cycle(true)).doesNotContain(ApprovalMode.YOLO).startsWith(ApprovalMode.PLAN);
     assertThat(ApprovalMode.parse("Auto_Edit")).isEqualTo(ApprovalMode.AUTO_EDIT);
     assertThat(ApprovalMode.parse("plan").label()).isEqualTo("plan");
-  }
-
-  private <T extends Event> T await(Class<T> type, Predicate<T> matching) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (type.isInstance(e) && matching.test(type.cast(e))) {
-        return type.cast(e);
-      }
-    }
-    throw new AssertionError("no " + type.getSimpleName() + " in " + events);
   }
 
   private <T extends Event> T find(Class<T> type) {

@@ -2,9 +2,6 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
-import dev.waymark.core.checkpoint.RetentionPolicy;
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
@@ -13,6 +10,8 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.testing.TabEvents;
+import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolKind;
 import dev.waymark.core.tool.ToolSettings;
@@ -21,10 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -37,38 +32,34 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Tag("process")
 class SandboxApprovalTest {
   @TempDir Path temp;
+  TestTabs tabs;
   Path project;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
-    project = Files.createDirectories(temp.resolve("project"));
-    store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
+    tabs = new TestTabs(temp);
+    project = tabs.project;
     model = new TabSessionTest.ScriptModel();
   }
 
   @AfterEach
   void close() {
-    if (session != null) {
-      session.close();
-    }
-    store.close();
+    tabs.close();
   }
 
   private SandboxPolicy policy() {
-    return SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"));
+    return SandboxPolicy.protecting(tabs.home, temp.resolve("config"));
   }
 
   private void start(ApprovalMode mode, boolean interactive, ShellSandbox sandbox) {
-    session = TabSession.of(store.openTab("tab1"), store.projectDirectory(), model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS.withSandbox(sandbox)).all()),
         new SessionSettings("test-model", mode, interactive, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
   }
 
   @Test
@@ -89,9 +80,9 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo made > made.txt\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("make it"));
-    Event.ToolCallProposed proposed = await(Event.ToolCallProposed.class);
+    Event.ToolCallProposed proposed = events.await(Event.ToolCallProposed.class);
     assertThat(proposed.needsApproval()).isFalse();
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(project.resolve("made.txt")).hasContent("made");
   }
 
@@ -101,10 +92,10 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"(sleep 1; echo late > late.txt) > /dev/null 2>&1 &\"}"));
     model.respond(r -> text("started"));
     session.submit(new Command.SendPrompt("start it"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(project.resolve("late.txt")).as("still in the command's layer").doesNotExist();
 
-    Event.Warning said = await(Event.Warning.class);
+    Event.Warning said = events.await(Event.Warning.class);
 
     assertThat(said.message()).contains("Background processes of a shell command ended", "recorded in #1",
         "created late.txt");
@@ -119,8 +110,8 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo made > made.txt\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("make it"));
-    assertThat(await(Event.ToolCallProposed.class).needsApproval()).isTrue();
-    await(Event.TurnFinished.class);
+    assertThat(events.await(Event.ToolCallProposed.class).needsApproval()).isTrue();
+    events.await(Event.TurnFinished.class);
     assertThat(project.resolve("made.txt")).doesNotExist();
   }
 
@@ -132,14 +123,14 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo again > again.txt\",\"sandbox\":false}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("leave it"));
-    Event.ToolCallProposed first = await(Event.ToolCallProposed.class);
+    Event.ToolCallProposed first = events.await(Event.ToolCallProposed.class);
     assertThat(first.needsApproval()).isTrue();
     assertThat(first.summary()).contains("echo out > out.txt").contains("outside the sandbox");
     session.submit(new Command.Approve(first.call().id(), true)); // "for the session" does not cover the next
-    Event.ToolCallProposed second = await(Event.ToolCallProposed.class);
+    Event.ToolCallProposed second = events.await(Event.ToolCallProposed.class);
     assertThat(second.needsApproval()).isTrue();
     session.submit(new Command.Deny(second.call().id(), ""));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(project.resolve("out.txt")).hasContent("out");
     assertThat(project.resolve("again.txt")).doesNotExist();
   }
@@ -152,7 +143,7 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("look around"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
 
     assertThat(events.stream().filter(Event.ToolCallProposed.class::isInstance)
         .map(e -> ((Event.ToolCallProposed) e).needsApproval())).as("a look around is not asked about").containsOnly(false);
@@ -175,7 +166,7 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo in > in.txt\"}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("look around"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     Event.ToolCallFinished result = events.stream().filter(Event.ToolCallFinished.class::isInstance)
         .map(Event.ToolCallFinished.class::cast).findFirst().orElseThrow();
     assertThat(result.isError()).isTrue();
@@ -189,21 +180,10 @@ class SandboxApprovalTest {
     model.respond(r -> call("{\"command\":\"echo out > out.txt\",\"sandbox\":false}"));
     model.respond(r -> text("done"));
     session.submit(new Command.SendPrompt("leave it"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     assertThat(events.stream().filter(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message()))
         .anySatisfy(m -> assertThat(m).contains("outside the sandbox only with the user's approval"));
     assertThat(project.resolve("out.txt")).doesNotExist();
-  }
-
-  private <T extends Event> T await(Class<T> type) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (type.isInstance(e)) {
-        return type.cast(e);
-      }
-    }
-    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
   }
 
   private static ChatResponse text(String text) {

@@ -2,7 +2,6 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.protocol.Command;
@@ -10,6 +9,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
+import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
@@ -19,10 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,23 +33,20 @@ class TypedCommandPromptTest {
 
   @TempDir Path temp;
   TestTabs tabs;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
     tabs = new TestTabs(temp);
     Path project = tabs.project;
-    store = tabs.store;
     model = new TabSessionTest.ScriptModel();
-    session = tabs.open("tab1", model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
   }
 
   @AfterEach
@@ -64,15 +58,15 @@ class TypedCommandPromptTest {
   void theChatRewindUndoAndTheSavedTranscriptShowTheCommandAsTypedAndTheModelGetsItsPrompt() throws Exception {
     model.respond(r -> new ChatResponse(new ChatMessage.Assistant("No bugs.", List.of()), Optional.empty(), "stop"));
     session.submit(new Command.SendPrompt(EXPANDED, TYPED));
-    Event.TurnStarted started = await(Event.TurnStarted.class);
-    await(Event.TurnFinished.class);
+    Event.TurnStarted started = events.await(Event.TurnStarted.class);
+    events.await(Event.TurnFinished.class);
     assertThat(started.prompt()).as("the chat line and the tab's title").isEqualTo(TYPED);
     List<ChatMessage> sent = model.requests.get(0).messages();
     assertThat(sent.get(sent.size() - 1)).isInstanceOfSatisfying(ChatMessage.User.class,
         m -> assertThat(m.text()).contains(EXPANDED).contains(TYPED));
 
     session.submit(new Command.List());
-    Event.CheckpointsListed listed = await(Event.CheckpointsListed.class);
+    Event.CheckpointsListed listed = events.await(Event.CheckpointsListed.class);
     assertThat(listed.checkpoints()).anySatisfy(c -> {
       assertThat(c.number()).isEqualTo(1);
       assertThat(c.prompt()).as("what /rewind and checkpoints list show").isEqualTo(TYPED);
@@ -87,7 +81,7 @@ class TypedCommandPromptTest {
         .anySatisfy(e -> assertThat(e).isEqualTo(new Event.TurnStarted(1, 0, TYPED)));
 
     session.submit(Command.Undo.one());
-    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class);
+    Event.CheckpointRestored undone = events.await(Event.CheckpointRestored.class);
     assertThat(undone.draft()).as("undo gives back what was typed, to run again").isEqualTo(TYPED);
   }
 
@@ -108,21 +102,10 @@ class TypedCommandPromptTest {
     session.submit(new Command.SendPrompt("look around"));
     assertThat(answering.await(10, TimeUnit.SECONDS)).isTrue();
     session.submit(new Command.Steer(EXPANDED, TYPED));
-    Event.SteeringQueued queued = await(Event.SteeringQueued.class);
+    Event.SteeringQueued queued = events.await(Event.SteeringQueued.class);
     steered.countDown();
     assertThat(queued.text()).isEqualTo(TYPED);
-    Event.SteeringFolded folded = await(Event.SteeringFolded.class);
+    Event.SteeringFolded folded = events.await(Event.SteeringFolded.class);
     assertThat(folded.text()).isEqualTo(TYPED);
-  }
-
-  private <T extends Event> T await(Class<T> type) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (type.isInstance(e)) {
-        return type.cast(e);
-      }
-    }
-    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
   }
 }

@@ -2,12 +2,12 @@ package dev.waymark.core.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.ToolSettings;
@@ -16,10 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,23 +26,20 @@ class UserShellTest {
   @TempDir Path temp;
   TestTabs tabs;
   Path project;
-  ShadowStore store;
   TabSessionTest.ScriptModel model;
   TabSession session;
-  final List<Event> events = new CopyOnWriteArrayList<>();
-  final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+  TabEvents events;
 
   @BeforeEach
   void open() throws Exception {
     tabs = new TestTabs(temp);
     project = tabs.project;
-    store = tabs.store;
     model = new TabSessionTest.ScriptModel();
-    session = tabs.open("tab1", model,
+    TestTabs.Watched watched = tabs.watched("tab1", model,
         Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
         new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
-    session.subscribe(events::add);
-    session.subscribe(queue::add);
+    session = watched.session();
+    events = watched.events();
   }
 
   @AfterEach
@@ -57,7 +50,7 @@ class UserShellTest {
   @Test
   void aCommandTheUserTypesRunsUnaskedInACheckpointThatUndoTakesBackAndTheModelReadsItNext() throws Exception {
     session.submit(new Command.RunShell("echo made > a.txt; echo listed"));
-    Event.TurnFinished finished = await(Event.TurnFinished.class);
+    Event.TurnFinished finished = events.await(Event.TurnFinished.class);
     assertThat(finished.status()).isEqualTo(TurnStatus.DONE);
     assertThat(model.requests).as("the model is not called").isEmpty();
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("made\n");
@@ -70,27 +63,16 @@ class UserShellTest {
 
     model.respond(r -> new ChatResponse(new ChatMessage.Assistant("Seen.", List.of()), Optional.empty(), "stop"));
     session.submit(new Command.SendPrompt("what did I just run?"));
-    await(Event.TurnFinished.class);
+    events.await(Event.TurnFinished.class);
     List<ChatMessage> sent = model.requests.get(0).messages();
     assertThat(sent.get(sent.size() - 2)).isInstanceOfSatisfying(ChatMessage.User.class, m -> assertThat(m.text())
         .contains("The user ran this shell command themselves", "!echo made > a.txt; echo listed", "listed"));
 
     session.submit(Command.Undo.one());
-    await(Event.CheckpointRestored.class);
+    events.await(Event.CheckpointRestored.class);
     session.submit(Command.Undo.one());
-    Event.CheckpointRestored undone = await(Event.CheckpointRestored.class);
+    Event.CheckpointRestored undone = events.await(Event.CheckpointRestored.class);
     assertThat(undone.draft()).isEqualTo("!echo made > a.txt; echo listed");
     assertThat(project.resolve("a.txt")).doesNotExist();
-  }
-
-  private <T extends Event> T await(Class<T> type) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      Event e = queue.poll(50, TimeUnit.MILLISECONDS);
-      if (type.isInstance(e)) {
-        return type.cast(e);
-      }
-    }
-    throw new AssertionError("no " + type.getSimpleName() + " within 20 s; events: " + events);
   }
 }

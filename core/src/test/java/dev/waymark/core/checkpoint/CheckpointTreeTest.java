@@ -3,7 +3,6 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
@@ -448,7 +447,7 @@ class CheckpointTreeTest {
   @Tag("process")
   @Test
   void aTabIsUsedByOneStoreAtATimeAndAKilledHolderLeavesItFree() throws Exception {
-    try (ShadowStore second = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore second = fx.openAgain()) {
       assertThatThrownBy(() -> second.openTab("tab1")).isInstanceOf(CheckpointException.class)
           .hasMessageContaining("Tab tab1 is in use by process " + ProcessHandle.current().pid());
       assertThat(second.openTab("tab2").tabId()).isEqualTo("tab2");
@@ -717,7 +716,7 @@ class CheckpointTreeTest {
     Files.writeString(WorkTree.tempFor(fx.file("b.txt")), "half written");
     fx.close();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("interrupted restore of tab tab1 (#2 to #0) was rolled back", "put back a.txt");
       assertThat(Files.exists(reopened.journalFile())).isFalse();
@@ -759,7 +758,7 @@ class CheckpointTreeTest {
   @Test
   void twoStoresOfOneProjectInOneProcessShareItSafely() throws IOException {
     fx.turn(tab, "a.txt", "1\n");
-    try (ShadowStore second = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore second = fx.openAgain()) {
       assertThat(second.shadowDirectory()).isEqualTo(fx.store.shadowDirectory());
       CheckpointTree other = second.openTab("tab2");
       Turn turn = other.begin();
@@ -784,7 +783,7 @@ class CheckpointTreeTest {
     fx.writeExternally("d", "the user's file\n");
     fx.close();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("could not put back d/f.txt", "blob " + change.after().blob().name(), "the journal is kept as");
       assertThat(Files.exists(reopened.journalFile())).isFalse();
@@ -819,7 +818,7 @@ class CheckpointTreeTest {
     fx.turn(tab, "c.txt", "4\n");
     fx.store.releaseTab("tab1");
 
-    try (ShadowStore again = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore again = fx.openAgain()) {
       CheckpointTree loaded = again.loadTab("tab1");
       assertThat(loaded.checkpoints()).extracting(Checkpoint::number).containsExactly(0, 1, 2, 3, 4);
       assertThat(loaded.checkpoint(3).parent()).isEqualTo(2);

@@ -4,7 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
@@ -202,7 +201,7 @@ class EdgeCaseTest {
         RestoreJournal.Entry.of("a", FileVersion.ABSENT, changes.get("a").before()),
         RestoreJournal.Entry.of("b/in", FileVersion.ABSENT, changes.get("b/in").before()))));
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
     }
     assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atOne);
@@ -229,7 +228,7 @@ class EdgeCaseTest {
         RestoreJournal.Entry.of("x", changes.get("x").before(), FileVersion.ABSENT),
         RestoreJournal.Entry.of("x/y", FileVersion.ABSENT, changes.get("x/y").after()))));
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString().contains("rolled back");
     }
     assertThat(FileTrees.snapshot(fx.project, false)).isEqualTo(atZero);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
@@ -193,7 +192,7 @@ class FileModeTest {
     fx.close();
     orphanEveryShellJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       CheckpointTree back = reopened.restoreTab(saved).tree();
       assertThat(back.checkpoint(1).changes()).extracting(FileChange::path).containsExactly("notes.txt", "secret.env");
       assertThat(back.undo().applied()).isTrue();
@@ -276,13 +275,13 @@ class FileModeTest {
         .text()).isEmpty();
 
     // brought back from a session's snapshot
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       reopened.restoreTab(saved).tree().undo();
     }
     assertThat(permissions("secret.env")).isEqualTo("rw-------");
     Files.delete(fx.file("secret.env"));
     // and from the tags alone
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       reopened.loadTab("modes").undo();
     }
     assertThat(permissions("secret.env")).isEqualTo("rw-------");
@@ -303,7 +302,7 @@ class FileModeTest {
     Files.delete(fx.file("secret.env"));
     fx.close();
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString().contains("put back secret.env");
     }
     assertThat(permissions("secret.env")).isEqualTo("rw-------");

@@ -2,7 +2,6 @@ package dev.waymark.core.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
@@ -84,7 +83,7 @@ class LayerApplyKillProperties {
         }
       }
 
-      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      try (ShadowStore reopened = f.openAgain()) {
         RestoredTab restored = reopened.restoreTab(saved);
         assertThat(restored.shellRecovered()).as("nothing the apply moved is taken for someone else's change")
             .noneMatch(note -> note.contains("while the command ran"));

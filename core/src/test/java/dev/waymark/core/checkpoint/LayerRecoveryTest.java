@@ -2,7 +2,6 @@ package dev.waymark.core.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.sandbox.Bwrap;
@@ -54,7 +53,7 @@ class LayerRecoveryTest {
         }
       }
 
-      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      try (ShadowStore reopened = f.openAgain()) {
         RestoredTab restored = reopened.restoreTab(saved);
         assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
         assertThat(restored.shellRecovered()).anySatisfy(note -> assertThat(note).contains("interrupted")

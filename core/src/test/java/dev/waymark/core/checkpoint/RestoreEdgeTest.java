@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
@@ -109,7 +108,7 @@ class RestoreEdgeTest {
     fx.close();
     Files.writeString(fx.store.journalFile(), "{\"format\":1,\"tab\":\"edge\",\"entr");
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       assertThat(reopened.recovered()).singleElement().asString()
           .contains("restore journal", "damaged", "kept as");
       assertThat(reopened.journalFile()).doesNotExist();
@@ -175,7 +174,7 @@ class RestoreEdgeTest {
         List.of(), "damaged\n", Instant.now(), tag, cp.commit().orElseThrow());
     fx.store.releaseTab("edge");
 
-    try (ShadowStore reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = fx.openAgain()) {
       CheckpointTree loaded = reopened.loadTab("edge");
       assertThat(loaded.checkpoint(1).changes().get(0).before().hasMode()).isFalse();
       assertThat(loaded.undo().applied()).isTrue();

@@ -3,7 +3,6 @@ package dev.waymark.core.checkpoint;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.TempNames;
@@ -39,7 +38,7 @@ class RunningCheckpointTest {
   /** The turn never finishes: the store is closed under it and opened again, as by the next process. */
   private void reopenAfterACrash() {
     fx.store.close();
-    reopened = ShadowStore.open(fx.project, new WaymarkHome(fx.home), RetentionPolicy.DEFAULT);
+    reopened = fx.openAgain();
   }
 
   @Test

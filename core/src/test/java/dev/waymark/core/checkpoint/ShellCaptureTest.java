@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
@@ -17,6 +16,7 @@ import dev.waymark.core.sandbox.SandboxMode;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.GitCli;
+import dev.waymark.core.testing.JumpingTime;
 import dev.waymark.core.testing.Processes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +26,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -442,6 +443,8 @@ class ShellCaptureTest {
   private void aCommandRedoesAnotherTabsWriteOverTheUsersEdit(String original, long pauseMillis) throws Exception {
     writeOld("keep.txt", original);
     f = new StoreFixture(temp);
+    JumpingTime time = new JumpingTime();
+    f.store.changeTracker().wallClock(time::millis);
     CheckpointTree earlier = f.store.openTab("earlier");
     Turn first = earlier.begin();
     WorkTreeSnapshot before = first.snapshotWorkTree(MAX);
@@ -449,9 +452,8 @@ class ShellCaptureTest {
     assertThat(before.recordChanges().recorded()).extracting(FileChange::path).containsExactly("keep.txt");
     first.finish(CheckpointStatus.DONE);
     Files.writeString(f.file("keep.txt"), "my edit\n");
-    // No signal: what is measured is the time between two writes; the tracker reads the wall clock
-    // for its slack (a seam for it belongs to the shell capture's split, #38 item 1).
-    Thread.sleep(pauseMillis);
+    // what is measured is the time between the two writes, on the tracker's clock
+    time.jump(Duration.ofMillis(pauseMillis));
 
     CheckpointTree next = f.store.openTab("next");
     Turn command = next.begin();
@@ -470,13 +472,14 @@ class ShellCaptureTest {
     // the other tab's command started first and recorded last: its write is still its own
     writeOld("a.txt", "a\n");
     f = new StoreFixture(temp);
+    JumpingTime time = new JumpingTime();
+    f.store.changeTracker().wallClock(time::millis);
     CheckpointTree other = f.store.openTab("other");
     CheckpointTree shell = f.store.openTab("shell");
     Turn otherTurn = other.begin();
     WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
-    // No signal: longer than any slack for a write noted just before it is made, a window of wall
-    // time the tracker reads from the system clock (no seam yet, #38 item 1 splits that code).
-    Thread.sleep(2_300);
+    // longer than any slack for a write noted just before it is made, on the tracker's clock
+    time.jump(Duration.ofMillis(2_300));
     Turn command = shell.begin();
     WorkTreeSnapshot snapshot = command.snapshotWorkTree(MAX);
     Files.writeString(f.file("theirs.txt"), "written by the other tab's command\n");
@@ -774,7 +777,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
@@ -811,7 +814,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("found by its session, and stopped").isTrue();
@@ -840,7 +843,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the command was stopped").isTrue();
@@ -871,7 +874,7 @@ class ShellCaptureTest {
     f.store.close(); // its Waymark is killed here, and the sandbox goes on
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(running.waitFor(5, TimeUnit.SECONDS)).as("the sandbox was stopped").isTrue();
@@ -904,7 +907,7 @@ class ShellCaptureTest {
         }
       }
 
-      try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+      try (ShadowStore reopened = f.openAgain()) {
         RestoredTab restored = reopened.restoreTab(saved);
 
         assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1");
@@ -916,7 +919,7 @@ class ShellCaptureTest {
   }
 
   private void anotherWaymarksCommandRewritesTheStatCache() throws IOException {
-    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore other = f.openAgain()) {
       Turn otherTurn = other.openTab("tab2").begin();
       WorkTreeSnapshot otherSnapshot = otherTurn.snapshotWorkTree(MAX);
       Files.createDirectories(f.file("gen"));
@@ -931,7 +934,7 @@ class ShellCaptureTest {
 
   /** Opens the tab saved as {@code saved} again: its killed command's edit of a.txt is recorded in #1, and undone. */
   private void assertTheKilledCommandsEditOfATxtIsRecoveredAndUndone(TreeSnapshot saved) throws IOException {
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       RestoredTab restored = reopened.restoreTab(saved);
 
       assertThat(restored.shellRecovered()).singleElement().asString().contains("checkpoint #1 now holds 1 file change");
@@ -1002,7 +1005,7 @@ class ShellCaptureTest {
     f.store.close();
     orphanEveryJournal();
 
-    try (ShadowStore reopened = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore reopened = f.openAgain()) {
       CheckpointTree back = reopened.restoreTab(saved).tree();
       assertThat(back.checkpoints().get(1).changes()).extracting(FileChange::path).containsExactly("a.txt");
       back.undo();
@@ -1020,7 +1023,7 @@ class ShellCaptureTest {
     TreeSnapshot saved = tab.snapshot();
     WorkTreeSnapshot snapshot = turn.snapshotWorkTree(MAX);
     Files.writeString(f.file("a.txt"), "the command is still running\n");
-    try (ShadowStore other = ShadowStore.open(f.project, new WaymarkHome(f.home), RetentionPolicy.DEFAULT)) {
+    try (ShadowStore other = f.openAgain()) {
       // the tab is held by the live process: nobody else records into it, its journal stays
       assertThatThrownBy(() -> other.restoreTab(saved)).isInstanceOf(CheckpointException.class)
           .hasMessageContaining("in use by process");

@@ -35,6 +35,11 @@ final class StoreFixture implements AutoCloseable {
     store = ShadowStore.open(project, new WaymarkHome(home), retention, clock);
   }
 
+  /** A second store over the same project and home: another process's, or this one's after a restart. */
+  ShadowStore openAgain() {
+    return ShadowStore.open(project, new WaymarkHome(home), RetentionPolicy.DEFAULT);
+  }
+
   static Clock fixedClock(String instant) {
     return Clock.fixed(Instant.parse(instant), ZoneOffset.UTC);
   }

@@ -11,9 +11,11 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.shell.TreeWatch;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.testing.JumpingTime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.AfterEach;
@@ -54,16 +56,17 @@ class WorkTreeSnapshotTest {
   }
 
   private void racyFilesAreReadAgainAndOthersNot() throws Exception {
+    JumpingTime time = new JumpingTime();
+    f.store.changeTracker().wallClock(time::millis);
     Turn turn = tab.begin();
     WorkTreeSnapshot first = turn.snapshotWorkTree(1 << 20);
     assertThat(first.fileCount()).isEqualTo(3);
     assertThat(first.storedCount()).isEqualTo(3);
     assertThat(first.recordChanges().isEmpty()).isTrue();
     // Files written just before a scan are "racily clean" (as in git): the next scan reads them
-    // again; once a scan happens well after their mtime, their stat is trusted.
-    // No signal: "well after" is FileStat.RACY_MILLIS of wall time against the files' own mtimes,
-    // which the kernel sets; setting them back instead would change the stat this test trusts.
-    Thread.sleep(FileStat.RACY_MILLIS + 100);
+    // again; once a scan happens well after their mtime, their stat is trusted. "Well after" is
+    // FileStat.RACY_MILLIS on the tracker's clock, jumped here; the files' mtimes stay as the kernel set them.
+    time.jump(Duration.ofMillis(FileStat.RACY_MILLIS + 100));
     assertThat(turn.snapshotWorkTree(1 << 20).storedCount()).isEqualTo(3);
     f.writeExternally("src/b.txt", "b2");
     WorkTreeSnapshot second = turn.snapshotWorkTree(1 << 20);

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 /**
  * The agent layer's fixture: a project and a Waymark home under a test's temporary directory, its
  * store, and tabs with a model (scripted, or the test's own); closing it closes the tabs, then the
- * store. The one place the agent tests build a {@link TabSession} from parts.
+ * store. The one place the agent tests build a {@link TabSession} from parts; {@link #watched}
+ * gives the tab with its {@link TabEvents} to wait on.
  */
 public final class TestTabs implements AutoCloseable {
   public final Path project;
@@ -52,6 +53,15 @@ public final class TestTabs implements AutoCloseable {
     TabSession session = TabSession.of(store.openTab(tabId), store.projectDirectory(), model, tools, settings);
     open.add(session);
     return session;
+  }
+
+  /** A tab and the events it sends from its start. */
+  public record Watched(TabSession session, TabEvents events) {}
+
+  /** As {@link #open}, with the tab's events watched from before its first command. */
+  public Watched watched(String tabId, ChatModel model, Toolset tools, SessionSettings settings) {
+    TabSession session = open(tabId, model, tools, settings);
+    return new Watched(session, TabEvents.of(session));
   }
 
   /**

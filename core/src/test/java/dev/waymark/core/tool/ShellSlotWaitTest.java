@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.waymark.core.checkpoint.SlotHolder;
+import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.testing.JumpingTime;
 import dev.waymark.core.testing.Running;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,11 +71,16 @@ class ShellSlotWaitTest {
 
   @Test
   void onceResumedAndEndedTheCommandRunsWithWhatIsLeftOfItsTimeout() throws Exception {
-    Running<ToolResult> waiting = Running.start("waiting",
-        () -> f.call("run_shell", "command", "echo ran > r.txt", "timeout_ms", 20_000)).awaitIn("CommandSlot.take");
-    // No signal: RunShellTool says it "waited" only after a second of wall time (WAIT_WORTH_SAYING_MILLIS),
-    // read from System.nanoTime; the tool is being split (#38 item 1), a clock seam belongs to that work.
-    Thread.sleep(1_100);
+    JumpingTime time = new JumpingTime();
+    RunShellTool tool = new RunShellTool(ToolSettings.DEFAULTS, time::nanos);
+    Running<ToolResult> waiting = Running.start("waiting", () -> tool.run(
+        ToolFixture.args("command", "echo ran > r.txt", "timeout_ms", 20_000), new ToolContext(f.project, f.turn,
+            f.cancellation))).awaitIn("CommandSlot.take");
+    // the tool reads the time as it starts waiting, then before each try: a third reading follows a try that found
+    // the slot held and named its holder
+    Eventually.until("the tool tried the slot once", () -> time.reads() >= 3);
+    // a wait is said only from a second on (WAIT_WORTH_SAYING_MILLIS)
+    time.jump(Duration.ofMillis(1_100));
     SlotHolder.signal(holder, "CONT");
     holder.destroy();
     ToolResult r = waiting.get(20);

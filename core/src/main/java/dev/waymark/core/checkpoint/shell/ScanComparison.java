@@ -33,12 +33,11 @@ final class ScanComparison {
 
   /**
    * Walks again under the rules of {@code before} (only what the watch saw touched, when it can
-   * say) and lists each file whose content differs from it. What a command moved out of a
+   * say) and lists each file whose content differs from it, as of {@code start}. What a command moved out of a
    * left-out place, a file whose content was not kept, one too big or unreadable is skipped,
    * with why.
    */
-  Compared compare(Scan before, StatCache cache) {
-    long start = System.currentTimeMillis();
+  Compared compare(Scan before, StatCache cache, long start) {
     IgnoreRules rules = before.rules().replaying();
     // what the scan before walked, whatever it is now
     walks.keep((path, stat) -> before.files().containsKey(path), () -> before.files().keySet());

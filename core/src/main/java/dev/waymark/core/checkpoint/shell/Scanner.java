@@ -280,8 +280,8 @@ final class Scanner {
    * Walks again under the rules of {@code before} (only what the watch saw touched, when it can
    * say) and lists each file whose content differs from it (see {@link ScanComparison}).
    */
-  Compared compare(Scan before) {
-    return new ScanComparison(root, repo, walks).compare(before, cache());
+  Compared compare(Scan before, long start) {
+    return new ScanComparison(root, repo, walks).compare(before, cache(), start);
   }
 
   /**

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +82,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
 
       @Override
       public Scan scanNow(long maxFileSize) {
-        return scanner.scan(maxFileSize, System.currentTimeMillis(), null).scan();
+        return scanner.scan(maxFileSize, wallClock.getAsLong(), null).scan();
       }
 
       @Override
@@ -168,7 +169,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
    */
   synchronized Started snapshot(TabRecords turn, long maxFileSize, CommandMark mark) {
     settleBackground(turn);
-    long start = System.currentTimeMillis();
+    long start = wallClock.getAsLong();
     Path[] journalFile = {null};
     Scanner.Scanned scanned = scanner.scan(maxFileSize, start, (scan, generation) -> {
       beforeJournal.run();
@@ -202,7 +203,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
       Scan latest = scanner.latest();
       // a scan the watch kept is brought up to date (it looks only at what was touched since), never walked again
       if (latest == null || latest.maxFileSize() != maxFileSize || scanner.updatable()) {
-        long start = System.currentTimeMillis();
+        long start = wallClock.getAsLong();
         scanner.scan(maxFileSize, start, null);
       }
       scanner.openUsersObjects(); // the first changed file's earlier content is read from there
@@ -253,6 +254,13 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
 
   public void beforeJournal(Runnable hook) {
     beforeJournal = hook;
+  }
+
+  /** The wall time scans start at and writes are noted at, against the files' times; a test's own moves when it says. */
+  private volatile LongSupplier wallClock = System::currentTimeMillis;
+
+  public void wallClock(LongSupplier millis) {
+    wallClock = millis;
   }
 
   /** Stops a scan ahead where it is, so that closing the store does not wait for it (what it found is dropped). */
@@ -322,7 +330,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
    */
   synchronized Recorded recordChanges(TabRecords turn, Scan before) {
     StatCache cache = scanner.cache();
-    Scanner.Compared compared = scanner.compare(before);
+    Scanner.Compared compared = scanner.compare(before, wallClock.getAsLong());
     long start = compared.start();
     List<WorkTreeChanges.Skipped> skipped = new ArrayList<>(compared.skipped());
     List<Pending> pending = otherWriters.withoutOthersWrites(turn.tabId(), compared.pending(), before.startMillis(),
@@ -374,7 +382,7 @@ public final class ShellChangeTracker implements CommandCapture, ProjectView, Au
     }
     // noted as of now: the command may have written at any moment since its start, which a command of another tab
     // that started meanwhile must not take for before its own start
-    writeLog.append(turn.tabId(), recorded, System.currentTimeMillis());
+    writeLog.append(turn.tabId(), recorded, wallClock.getAsLong());
     skipped.addAll(Scanner.excludedChanges(before.excluded(), compared.tree().excluded()));
     return new Recorded(new WorkTreeChanges(recorded, skipped), scanner.following(compared, before));
   }
