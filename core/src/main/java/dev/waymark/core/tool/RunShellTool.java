@@ -11,6 +11,7 @@ import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -267,13 +268,9 @@ final class RunShellTool extends AbstractTool {
     recorded.notRun().ifPresent(why -> out.append('[').append(why).append("]\n"));
     describe(recorded.changes(), out);
     if (!recorded.notApplied().isEmpty()) {
-      out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
-          + "kept; the command's version is in this checkpoint and under the tag ").append(recorded.rescueTag().orElse(""))
-          .append("):\n");
-      recorded.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
+      out.append(Wording.notApplied(recorded.notApplied(), recorded.rescueTag()));
       // first, where a one-line view of the result (exec, a folded tool call) shows it
-      out.insert(0, "[" + recorded.notApplied().size() + " of the command's file change(s) not applied, the "
-          + "project's kept: see below]\n");
+      out.insert(0, Wording.notAppliedHeadline(recorded.notApplied().size()));
     }
     List<ProcessHandle> left = recorded.stillRunning().orElse(List.of());
     if (!left.isEmpty()) {
