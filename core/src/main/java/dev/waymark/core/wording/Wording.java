@@ -2,6 +2,8 @@ package dev.waymark.core.wording;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
+import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,7 +13,27 @@ import java.util.Optional;
  * words, so the words can change without the engine.
  */
 public final class Wording {
+  /** How many files a background notice names; the rest are counted. */
+  private static final int BACKGROUND_SHOWN = 5;
+
   private Wording() {}
+
+  /** The notice that background processes of a command ended and what they wrote was {@code settled}, recorded in {@code checkpoint}. */
+  public static String backgroundEnded(WorkTreeChanges settled, int checkpoint) {
+    List<String> said = new ArrayList<>();
+    for (var change : settled.recorded()) {
+      said.add((!change.before().exists() ? "created " : !change.after().exists() ? "deleted " : "modified ")
+          + change.path());
+    }
+    for (var skipped : settled.skipped()) {
+      said.add(skipped.path() + " (" + skipped.reason() + ")");
+    }
+    int shown = Math.min(said.size(), BACKGROUND_SHOWN);
+    return "Background processes of a shell command ended; what they wrote is applied"
+        + (settled.recorded().isEmpty() ? "" : " and recorded in #" + checkpoint) + ": "
+        + String.join(", ", said.subList(0, shown))
+        + (said.size() > shown ? " and " + (said.size() - shown) + " more" : "") + ".";
+  }
 
   /** Why a command (or a hook) captured {@code way} was not run, when taking its start failed with {@code e}. */
   public static String whyNotRun(CommandCapture.Way way, CheckpointException e) {

@@ -5,6 +5,6 @@
  * and {@code agent}, so that each of them can use it and none has to use another.
  *
  * <p>May use the checkpoint engine's values ({@code checkpoint.lib}) and its open insides
- * ({@code CommandCapture}); nothing that runs anything, nothing printed.
+ * ({@code CommandCapture}, {@code WorkTreeChanges}); nothing that runs anything, nothing printed.
  */
 package dev.waymark.core.wording;
