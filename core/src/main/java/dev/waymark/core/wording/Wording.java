@@ -1,5 +1,7 @@
 package dev.waymark.core.wording;
 
+import dev.waymark.core.Counted;
+import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
@@ -13,6 +15,15 @@ import java.util.Optional;
  * words, so the words can change without the engine.
  */
 public final class Wording {
+  /** How shell commands' changes are found, for {@code /status}, given why they have no layer each (empty: they have). */
+  public static String shellCapture(Optional<String> noLayer) {
+    return noLayer.isEmpty()
+        ? "each in a copy-on-write layer of its own: a checkpoint holds exactly what the command wrote, and tabs' "
+            + "commands run at once"
+        : "found by comparing the project before and after each command (no layer: " + noLayer.get()
+            + "); tabs' commands take turns";
+  }
+
   /** How many files a background notice names; the rest are counted. */
   private static final int BACKGROUND_SHOWN = 5;
 
@@ -85,5 +96,44 @@ public final class Wording {
   /** The line a one-line view of the result shows first when {@code count} changes were not applied. */
   public static String notAppliedHeadline(int count) {
     return "[" + count + " of the command's file change(s) not applied, the project's kept: see below]\n";
+  }
+
+  /** A restore's one-line account for a user (a checkpoint's {@code summary} in the protocol). */
+  public static String restored(RestoreResult r) {
+    if (!r.applied()) {
+      return "Nothing " + (r.action().startsWith("Reverted") ? "reverted" : "restored") + ": "
+          + Counted.of(r.conflicts().size(), "file was changed since by someone else and clashes",
+              "files were changed since by someone else and clash") + " with #" + r.target() + ": "
+          + String.join(", ", r.conflicts())
+          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+    }
+    if (r.written().isEmpty() && r.merged().isEmpty() && r.conflicts().isEmpty() && r.action().startsWith("Restored the conversation")) {
+      return r.action() + "; the files stay as they are.";
+    }
+    // a file taken away is not "written": say which of the two each was, each file once
+    List<String> deletedByForce = r.conflicts().stream().filter(r.deleted()::contains).toList();
+    long put = r.written().stream().filter(p -> !r.deleted().contains(p) && !r.conflicts().contains(p)).count();
+    long gone = r.deleted().stream().filter(p -> !r.conflicts().contains(p)).count();
+    List<String> parts = new ArrayList<>();
+    if (put > 0) {
+      parts.add(put + (put == 1 ? " file written" : " files written"));
+    }
+    if (gone > 0) {
+      parts.add(gone + (gone == 1 ? " file deleted" : " files deleted"));
+    }
+    if (!r.merged().isEmpty()) {
+      parts.add(r.merged().size() + " merged with later edits (" + String.join(", ", r.merged()) + ")");
+    }
+    int overwritten = r.conflicts().size() - deletedByForce.size();
+    if (overwritten > 0) {
+      parts.add(overwritten + " overwritten by force");
+    }
+    if (!deletedByForce.isEmpty()) { // a created file a revert takes away, though the user had changed it
+      parts.add(deletedByForce.size() + " deleted by force");
+    }
+    if (!r.conflicts().isEmpty()) {
+      parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " (kept under " + r.rescueTag().orElse("?") + ")");
+    }
+    return r.action() + ": " + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)) + ".";
   }
 }
