@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.ToolCallView;
@@ -92,6 +93,7 @@ final class EventLines {
       node.put("checkpoint", e.checkpoint());
       call(node, e.call());
       node.put("result", e.result()).put("is_error", e.isError());
+      node.put("code", e.errorKind().map(ErrorKind::code).orElse(null));
       strings(node.putArray("files"), e.changedPaths());
     }
 

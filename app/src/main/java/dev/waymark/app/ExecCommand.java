@@ -11,6 +11,7 @@ import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ModelException;
 import dev.waymark.core.permission.Permissions;
 import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.sandbox.ShellSandbox;
@@ -18,7 +19,6 @@ import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
 import java.io.Console;
@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -341,7 +342,7 @@ final class ExecCommand implements Callable<Integer> {
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
-        unrecorded |= finished.result().startsWith(ToolResult.NOT_RECORDED);
+        unrecorded |= finished.errorKind().equals(Optional.of(ErrorKind.NOT_RECORDED));
         notRecorded(finished.result()).forEach(activity::println);
       } else if (event instanceof Event.Compacting compaction) {
         compacting = compaction.checkpoint();

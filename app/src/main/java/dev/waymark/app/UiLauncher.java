@@ -15,6 +15,7 @@ import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.skill.SkillCatalog;
 import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.wording.Wording;
 import dev.waymark.core.workspace.GivenNow;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.WaymarkUi;
@@ -150,7 +151,7 @@ final class UiLauncher {
         .findFirst().map(Settings.ProviderSetting::models).orElse(List.of());
     return new RunInfo(choice.provider(), choice.baseUrl() == null ? "" : choice.baseUrl().toString(), models,
         sandbox.confines(), sandbox.describe() + "; network: " + sandbox.describeNetwork(), settings.priceTable(),
-        () -> store.describeShellCapture(sandbox.confines() ? sandbox.bwrap() : Optional.empty()),
+        () -> Wording.shellCapture(store.noLayer(sandbox.confines() ? sandbox.bwrap() : Optional.empty())),
         serverModels(choice));
   }
 

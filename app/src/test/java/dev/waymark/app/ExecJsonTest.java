@@ -186,6 +186,27 @@ class ExecJsonTest {
   }
 
   @Test
+  void aFailedToolCallSaysWhatSortOfFailureItIs() throws Exception {
+    String script = script("""
+        {"responses": [
+          {"toolCalls": [{"name": "read_file", "arguments": {"path": "../outside.txt"}},
+                         {"name": "read_file", "arguments": {"path": "missing.txt"}},
+                         {"name": "read_file", "arguments": {"path": "a.txt"}}]},
+          {"text": "Read."}
+        ]}""");
+
+    Run run = exec("", true, "--json", "--script", script, "read");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    List<JsonNode> finished = run.lines().stream().filter(l -> l.get("type").asText().equals("tool_call_finished")).toList();
+    assertThat(finished).extracting(l -> l.get("arguments").get("path").asText())
+        .containsExactly("../outside.txt", "missing.txt", "a.txt");
+    assertThat(finished).extracting(l -> l.get("is_error").asBoolean()).containsExactly(true, true, false);
+    assertThat(finished).extracting(l -> l.get("code").isNull() ? null : l.get("code").asText())
+        .containsExactly("refused", "not_found", null);
+  }
+
+  @Test
   void everyProtocolEventHasADocumentedLineWithExactlyItsDocumentedFields() throws Exception {
     CheckpointView view = new CheckpointView(2, OptionalInt.of(1), TurnStatus.DONE, Instant.EPOCH, List.of("a.txt"),
         Optional.of("abc"), Optional.of("refs/tags/waymark/t/2"), Set.of("good"));

@@ -590,7 +590,7 @@ class WaymarkUiTest {
         try {
           Files.writeString(project.resolve(arguments.path("name").asText()), "a note\n");
         } catch (IOException e) {
-          return ToolResult.error(e.toString());
+          return ToolResult.error(ErrorKind.STORE_IO, e.toString());
         }
         return ToolResult.ok("noted");
       }

@@ -9,6 +9,7 @@ import dev.waymark.core.model.ToolArguments;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.PlanUse;
@@ -94,7 +95,7 @@ final class ApprovalGate {
   ChatMessage.ToolResult run(ToolCall call, Turn turn, RunningTurn state, boolean approved) {
     Optional<Tool> found = tools.find(call.name());
     if (found.isEmpty()) {
-      return finish(state, call, ToolResult.error("Unknown tool \"" + call.name() + "\". Available: "
+      return finish(state, call, ToolResult.error(ErrorKind.NOT_FOUND, "Unknown tool \"" + call.name() + "\". Available: "
           + String.join(", ", tools.specs().stream().map(s -> s.name()).toList())));
     }
     Tool tool = found.get();
@@ -102,7 +103,7 @@ final class ApprovalGate {
     try {
       arguments = ToolArguments.parse(call.argumentsJson());
     } catch (IOException e) {
-      return finish(state, call, ToolResult.error("Not run: the arguments of " + call.name()
+      return finish(state, call, ToolResult.error(ErrorKind.REFUSED, "Not run: the arguments of " + call.name()
           + " are not exactly one JSON object (" + e.getMessage() + "). Send one call per tool use."));
     }
     ApprovalMode mode = settings.get().approval(); // read per call: Shift+Tab during a turn applies to its next call
@@ -111,7 +112,7 @@ final class ApprovalGate {
     if (planUse.kind().isEmpty()) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments),
           "", false));
-      return finish(state, call, ToolResult.error("Not run: the tab is in plan mode, where only reading tools ("
+      return finish(state, call, ToolResult.error(ErrorKind.REFUSED, "Not run: the tab is in plan mode, where only reading tools ("
           + readingTools() + "), sandboxed shell commands on the read-only project and MCP tools declared read-only run"
           + (planUse.refusal().isBlank() ? "" : "; " + planUse.refusal())
           + ". Make no changes now: finish investigating and answer with your plan."));
@@ -124,7 +125,7 @@ final class ApprovalGate {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
       emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + ") by the rule \""
           + rule.rule() + "\" in " + rule.scope().label() + " (the interface's /permissions lists the rules)."));
-      return finish(state, call, ToolResult.error("Denied by the user's rule \"" + rule.rule() + "\": this call is not "
+      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Denied by the user's rule \"" + rule.rule() + "\": this call is not "
           + "allowed. Do not retry it; find another way or ask the user."));
     }
     Map<String, FileChange> before = changesByPath(turn); // a hook's changes are the call's
@@ -132,12 +133,12 @@ final class ApprovalGate {
     HookVerdict pre = hooks.preToolUse(tool.ruleName(), arguments, turn, state.cancellation);
     if (state.cancellation.isCancelled()) { // Esc while the hook ran: the call it was asked about is not run
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
-      return finish(state, call, ToolResult.error("Not run: the user interrupted the turn."), changedSince(before, turn));
+      return finish(state, call, ToolResult.error(ErrorKind.INTERRUPTED, "Not run: the user interrupted the turn."), changedSince(before, turn));
     }
     if (pre.stops().isPresent()) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
       stopTurn(state, "PreToolUse", pre.stops().get());
-      return finish(state, call, ToolResult.error("Not run: the user's PreToolUse hook stopped the turn."),
+      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Not run: the user's PreToolUse hook stopped the turn."),
           changedSince(before, turn));
     }
     if (pre.blocks()) {
@@ -145,7 +146,7 @@ final class ApprovalGate {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
       emit.accept(new Event.Warning("A PreToolUse hook blocked " + call.name() + " (" + tool.describe(arguments) + "): "
           + reason));
-      return finish(state, call, ToolResult.error("Blocked by the user's PreToolUse hook: " + reason), changedSince(before, turn));
+      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Blocked by the user's PreToolUse hook: " + reason), changedSince(before, turn));
     }
     // a hook's "allow" stands for an allow rule, its "ask" asks whatever the mode; secrets are asked about still
     Optional<String> hookSaid = pre.permission();
@@ -166,15 +167,15 @@ final class ApprovalGate {
         emit.accept(new Event.Warning("Denied " + call.name() + " (" + tool.describe(arguments) + "): " + sensitive.map(Sensitive::denial)
             .orElse("it needs approval and there is nobody to ask. Use --approval "
                 + advice(kind) + " to allow it.")));
-        return finish(state, call, ToolResult.error("Denied: this call needs the user's approval, and none can be given "
+        return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Denied: this call needs the user's approval, and none can be given "
             + "in this non-interactive run."));
       }
       RunningTurn.Decision decision = state.awaitDecision(answer);
       if (decision == null) {
-        return finish(state, call, ToolResult.error("Not run: the user interrupted the turn."));
+        return finish(state, call, ToolResult.error(ErrorKind.INTERRUPTED, "Not run: the user interrupted the turn."));
       }
       if (!decision.allow()) {
-        return finish(state, call, ToolResult.error("The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
+        return finish(state, call, ToolResult.error(ErrorKind.DENIED, "The user denied this call" + (decision.reason().isBlank() ? "." : ": " + decision.reason())));
       }
       if (decision.forSession() && sensitive.isEmpty()) { // secrets and Waymark's files are asked about each time
         allowForSession(call);
@@ -186,7 +187,7 @@ final class ApprovalGate {
           text -> emit.accept(new Event.ToolOutput(state.checkpoint, call.id(), text))));
     } catch (RuntimeException e) {
       LOG.error("tool {} failed", call.name(), e);
-      result = ToolResult.error(call.name() + " failed: " + e.getMessage());
+      result = ToolResult.error(ErrorKind.INTERNAL, call.name() + " failed: " + e.getMessage());
     }
     result = afterHooks(tool.ruleName(), arguments, result, turn, state);
     return finish(state, call, result, changedSince(before, turn));
@@ -213,7 +214,7 @@ final class ApprovalGate {
       said.append("\n[the user's PostToolUse hook changed ").append(String.join(", ", post.changedPaths()))
           .append(" (recorded with this call)]");
     }
-    return said.length() == 0 ? result : new ToolResult(result.content() + said, result.isError());
+    return said.length() == 0 ? result : new ToolResult(result.content() + said, result.errorKind());
   }
 
   /** A hook said {@code "continue": false}: the turn ends as if interrupted, what it did so far kept. */
@@ -251,7 +252,7 @@ final class ApprovalGate {
 
   private ChatMessage.ToolResult finish(RunningTurn state, ToolCall call, ToolResult result, List<String> changedPaths) {
     emit.accept(new Event.ToolCallFinished(state.checkpoint, ProtocolViews.toolCall(call), result.content(),
-        result.isError(), changedPaths));
+        result.isError(), changedPaths, result.errorKind()));
     return new ChatMessage.ToolResult(call.id(), call.name(), result.content(), result.isError());
   }
 }

@@ -3,16 +3,13 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.protocol.Event;
-import java.util.ArrayList;
-import java.util.List;
+import dev.waymark.core.wording.Wording;
 
 /**
  * A tab's notice of its commands' background processes: what they wrote reaches the project as
  * they end, not at the next prompt, and the user is told what it was.
  */
 final class BackgroundNotice {
-  private static final int BACKGROUND_SHOWN = 5;
-
   private final TabParts parts;
   private final CheckpointTree tree;
 
@@ -36,19 +33,7 @@ final class BackgroundNotice {
     if (settled.isEmpty()) {
       return;
     }
-    List<String> said = new ArrayList<>();
-    for (var change : settled.recorded()) {
-      said.add((!change.before().exists() ? "created " : !change.after().exists() ? "deleted " : "modified ")
-          + change.path());
-    }
-    for (var skipped : settled.skipped()) {
-      said.add(skipped.path() + " (" + skipped.reason() + ")");
-    }
-    int shown = Math.min(said.size(), BACKGROUND_SHOWN);
-    emit(new Event.Warning("Background processes of a shell command ended; what they wrote is applied"
-        + (settled.recorded().isEmpty() ? "" : " and recorded in #" + tree.filesAt()) + ": "
-        + String.join(", ", said.subList(0, shown))
-        + (said.size() > shown ? " and " + (said.size() - shown) + " more" : "") + "."));
+    emit(new Event.Warning(Wording.backgroundEnded(settled, tree.filesAt())));
   }
 
   private void emit(Event event) {

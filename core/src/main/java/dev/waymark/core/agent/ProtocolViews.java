@@ -17,6 +17,7 @@ import dev.waymark.core.protocol.RestoreScope;
 import dev.waymark.core.protocol.TokenUsage;
 import dev.waymark.core.protocol.ToolCallView;
 import dev.waymark.core.protocol.TurnStatus;
+import dev.waymark.core.wording.Wording;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
@@ -55,7 +56,7 @@ public final class ProtocolViews {
 
   public static RestoreOutcome restore(RestoreResult r) {
     return new RestoreOutcome(r.applied(), r.from(), r.target(), r.written(), r.merged(), r.conflicts(), r.rescueTag(),
-        r.livePath(), r.summary());
+        r.livePath(), Wording.restored(r));
   }
 
   public static ToolCallView toolCall(ToolCall call) {

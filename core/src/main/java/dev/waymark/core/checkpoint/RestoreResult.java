@@ -1,7 +1,5 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.Counted;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,44 +54,5 @@ public record RestoreResult(
   public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
       List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath, String action) {
     this(applied, from, target, written, merged, conflicts, rescueTag, livePath, List.of(), action);
-  }
-
-  /** A one-line account for a user. */
-  public String summary() {
-    if (!applied) {
-      return "Nothing " + (action.startsWith("Reverted") ? "reverted" : "restored") + ": "
-          + Counted.of(conflicts.size(), "file was changed since by someone else and clashes",
-              "files were changed since by someone else and clash") + " with #" + target + ": "
-          + String.join(", ", conflicts)
-          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
-    }
-    if (written.isEmpty() && merged.isEmpty() && conflicts.isEmpty() && action.startsWith("Restored the conversation")) {
-      return action + "; the files stay as they are.";
-    }
-    // a file taken away is not "written": say which of the two each was, each file once
-    List<String> deletedByForce = conflicts.stream().filter(deleted::contains).toList();
-    long put = written.stream().filter(p -> !deleted.contains(p) && !conflicts.contains(p)).count();
-    long gone = deleted.stream().filter(p -> !conflicts.contains(p)).count();
-    List<String> parts = new ArrayList<>();
-    if (put > 0) {
-      parts.add(put + (put == 1 ? " file written" : " files written"));
-    }
-    if (gone > 0) {
-      parts.add(gone + (gone == 1 ? " file deleted" : " files deleted"));
-    }
-    if (!merged.isEmpty()) {
-      parts.add(merged.size() + " merged with later edits (" + String.join(", ", merged) + ")");
-    }
-    int overwritten = conflicts.size() - deletedByForce.size();
-    if (overwritten > 0) {
-      parts.add(overwritten + " overwritten by force");
-    }
-    if (!deletedByForce.isEmpty()) { // a created file a revert takes away, though the user had changed it
-      parts.add(deletedByForce.size() + " deleted by force");
-    }
-    if (!conflicts.isEmpty()) {
-      parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " (kept under " + rescueTag.orElse("?") + ")");
-    }
-    return action + ": " + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)) + ".";
   }
 }

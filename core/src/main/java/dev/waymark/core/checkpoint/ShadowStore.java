@@ -396,17 +396,12 @@ public final class ShadowStore implements AutoCloseable {
   }
 
   /**
-   * How the changes of this project's shell commands are found, for {@code /status}, when the
-   * sandbox runs them with {@code bwrap} (empty: they are not sandboxed): in a copy-on-write layer
-   * each, or by comparing the project before and after each command, and why.
+   * Why this project's shell commands, when the sandbox runs them with {@code bwrap} (empty: they
+   * are not sandboxed), cannot each have a copy-on-write layer and are found by comparing the
+   * project before and after; empty when they each have one ({@code /status} words it).
    */
-  public String describeShellCapture(Optional<Path> bwrap) {
-    Optional<String> noLayer = parts.layers().unavailable(bwrap);
-    return noLayer.isEmpty()
-        ? "each in a copy-on-write layer of its own: a checkpoint holds exactly what the command wrote, and tabs' "
-            + "commands run at once"
-        : "found by comparing the project before and after each command (no layer: " + noLayer.get()
-            + "); tabs' commands take turns";
+  public Optional<String> noLayer(Optional<Path> bwrap) {
+    return parts.layers().unavailable(bwrap);
   }
 
   private static void checkTabId(String tabId) {

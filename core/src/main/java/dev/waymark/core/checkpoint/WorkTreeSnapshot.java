@@ -1,6 +1,5 @@
 package dev.waymark.core.checkpoint;
 
-import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.TabRecords;
@@ -115,19 +114,14 @@ public final class WorkTreeSnapshot {
     return after == null ? Optional.empty() : after.rescueTag();
   }
 
-  /** What becomes of what processes the command left running change, said after "N background process(es) still running". */
-  public String leftRunningNote() {
-    return after == null ? "" : after.leftRunningNote();
+  /** How the command's changes are found: what its caller tells the user depends on it. */
+  public CommandCapture.Way way() {
+    return capture.way();
   }
 
-  /** Whether the command, ended with {@code exitCode} and {@code output}, never ran because its layer could not be set up; then what to say. */
-  public Optional<String> notRun(int exitCode, String output) {
-    return capture.notRun(exitCode, output);
-  }
-
-  /** What to say when {@link #recordChanges} failed with {@code e}. */
-  public String whyNotRecorded(CheckpointException e) {
-    return capture.whyNotRecorded(e);
+  /** Whether the command, ended with {@code exitCode} and {@code output}, never ran because its layer could not be set up. */
+  public boolean neverRan(int exitCode, String output) {
+    return capture.neverRan(exitCode, output);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.wording.Wording;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -98,7 +99,7 @@ public final class HookRunner {
       try {
         snapshot = turn.snapshotWorkTree(capture, maxFileSize, mark);
       } catch (CheckpointException e) {
-        return new Ran(new HookOutcome(hook, -1, "", "", Optional.of("was not run: " + capture.whyNotRun(e))),
+        return new Ran(new HookOutcome(hook, -1, "", "", Optional.of("was not run: " + Wording.whyNotRun(capture.way(), e))),
             Optional.empty());
       }
       List<String> argv = chosen.noLayer().isEmpty() ? snapshot.enter(unconfined(bwrap.orElseThrow(), project, shell)) : shell;

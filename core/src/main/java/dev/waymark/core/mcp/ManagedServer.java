@@ -6,6 +6,7 @@ import dev.waymark.core.mcp.McpServers.Options;
 import dev.waymark.core.mcp.McpServers.State;
 import dev.waymark.core.mcp.McpServers.Status;
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolResult;
@@ -199,7 +200,7 @@ final class ManagedServer implements McpTool.Server {
       boolean needed;
       synchronized (this) {
         if (state == State.STOPPED) {
-          throw new McpFailure("MCP server " + config.name() + " was stopped");
+          throw new McpFailure(ErrorKind.INTERRUPTED, "MCP server " + config.name() + " was stopped");
         }
         needed = connection == null && state == State.STARTING && crashes > 0;
       }
@@ -209,7 +210,7 @@ final class ManagedServer implements McpTool.Server {
       synchronized (this) {
         live = connection;
         if (live == null) {
-          throw new McpFailure("MCP server " + config.name() + " is not running"
+          throw new McpFailure(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + " is not running"
               + (lastError == null ? " (it is still starting)" : ": " + lastError));
         }
       }
@@ -220,22 +221,23 @@ final class ManagedServer implements McpTool.Server {
       return answer.get(config.callTimeout().toMillis() + CALL_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       answer.cancel(true);
-      throw new McpFailure("MCP server " + config.name() + " did not answer within " + config.callTimeout().toSeconds()
+      throw new McpFailure(ErrorKind.TIMED_OUT, "MCP server " + config.name() + " did not answer within " + config.callTimeout().toSeconds()
           + " s (" + what + ")");
     } catch (ExecutionException e) {
       if (used.exited().isDone()) {
-        throw new McpFailure("MCP server " + config.name() + " stopped before it answered (" + what + ")");
+        throw new McpFailure(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + " stopped before it answered (" + what + ")");
       }
       Throwable cause = e.getCause();
       String message = cause instanceof McpFailure ? cause.getMessage() : String.valueOf(cause);
       synchronized (this) {
         lastError = "MCP server " + config.name() + ", " + what + ": " + message;
       }
-      throw new McpFailure("MCP server " + config.name() + ", " + what + ": " + message);
+      throw new McpFailure(cause instanceof McpFailure failure ? failure.kind() : ErrorKind.TOOL_FAILED,
+          "MCP server " + config.name() + ", " + what + ": " + message);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       answer.cancel(true);
-      throw new McpFailure("the request to MCP server " + config.name() + " was abandoned");
+      throw new McpFailure(ErrorKind.INTERRUPTED, "the request to MCP server " + config.name() + " was abandoned");
     }
   }
 
@@ -252,10 +254,10 @@ final class ManagedServer implements McpTool.Server {
     synchronized (this) {
       live = connection;
       if (live == null && state == State.FAILED) {
-        return ToolResult.error("MCP server " + config.name() + " is not running: " + lastError);
+        return ToolResult.error(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + " is not running: " + lastError);
       }
       if (state == State.STOPPED) {
-        return ToolResult.error("MCP server " + config.name() + " was stopped.");
+        return ToolResult.error(ErrorKind.INTERRUPTED, "MCP server " + config.name() + " was stopped.");
       }
     }
     if (live == null) {
@@ -271,7 +273,7 @@ final class ManagedServer implements McpTool.Server {
       synchronized (this) {
         live = connection;
         if (live == null) {
-          return ToolResult.error("MCP server " + config.name() + " is not running: " + lastError);
+          return ToolResult.error(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + " is not running: " + lastError);
         }
       }
     }
@@ -284,7 +286,7 @@ final class ManagedServer implements McpTool.Server {
       } catch (TimeoutException notYet) {
         if (cancellation.isCancelled()) {
           answer.cancel(true);
-          return ToolResult.error("Cancelled: the call to MCP server " + config.name() + " was abandoned (the server "
+          return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled: the call to MCP server " + config.name() + " was abandoned (the server "
               + "may still finish it).");
         }
         if (used.exited().isDone()) {
@@ -301,17 +303,17 @@ final class ManagedServer implements McpTool.Server {
           return crashedDuringCall();
         }
         String message = cause instanceof McpFailure ? cause.getMessage() : String.valueOf(cause);
-        if (message.startsWith("no answer within")) {
+        if (cause instanceof McpFailure failure && failure.kind() == ErrorKind.TIMED_OUT) {
           return timedOut();
         }
         synchronized (this) {
           lastError = "MCP server " + config.name() + ", tool " + tool + ": " + message;
         }
-        return ToolResult.error("MCP server " + config.name() + ", tool " + tool + " failed: " + message);
+        return ToolResult.error(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + ", tool " + tool + " failed: " + message);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         answer.cancel(true);
-        return ToolResult.error("Cancelled: the call to MCP server " + config.name() + " was abandoned.");
+        return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled: the call to MCP server " + config.name() + " was abandoned.");
       }
     }
   }
@@ -322,13 +324,13 @@ final class ManagedServer implements McpTool.Server {
     synchronized (this) {
       lastError = message;
     }
-    return ToolResult.error(message);
+    return ToolResult.error(ErrorKind.TIMED_OUT, message);
   }
 
   private ToolResult crashedDuringCall() {
     synchronized (this) {
       int soFar = crashes;
-      return ToolResult.error("MCP server " + config.name() + " stopped during the call, which did not finish"
+      return ToolResult.error(ErrorKind.TOOL_FAILED, "MCP server " + config.name() + " stopped during the call, which did not finish"
           + (soFar <= 1 ? "; it is started again at the next call." : "; it crashed twice and is not restarted."));
     }
   }

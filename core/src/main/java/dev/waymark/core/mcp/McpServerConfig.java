@@ -1,5 +1,6 @@
 package dev.waymark.core.mcp;
 
+import dev.waymark.core.protocol.ErrorKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
       String variable = text.substring(start + 2, end);
       String value = environment.get(variable);
       if (value == null) {
-        throw new McpFailure("the environment variable " + variable + " it names is not set");
+        throw new McpFailure(ErrorKind.REFUSED, "the environment variable " + variable + " it names is not set");
       }
       out.append(text, at, start).append(value);
       at = end + 1;

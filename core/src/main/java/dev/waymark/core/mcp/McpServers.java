@@ -1,5 +1,6 @@
 package dev.waymark.core.mcp;
 
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.McpTool;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolSettings;
@@ -104,7 +105,7 @@ public final class McpServers implements AutoCloseable {
     } catch (ReflectiveOperationException | LinkageError e) {
       LOG.error("the MCP SDK cannot be loaded", e);
       return (config, environment, mark) -> {
-        throw new McpFailure("the MCP client library cannot be loaded (" + e + ")");
+        throw new McpFailure(ErrorKind.UNSUPPORTED, "the MCP client library cannot be loaded (" + e + ")");
       };
     }
   }
@@ -206,7 +207,7 @@ public final class McpServers implements AutoCloseable {
   private ManagedServer server(String name) throws McpFailure {
     ManagedServer server = servers.get(name);
     if (server == null) {
-      throw new McpFailure("there is no MCP server " + name + (servers.isEmpty() ? " (none is configured)"
+      throw new McpFailure(ErrorKind.NOT_FOUND, "there is no MCP server " + name + (servers.isEmpty() ? " (none is configured)"
           : " (configured: " + String.join(", ", servers.keySet()) + ")"));
     }
     return server;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.shell.CommandMark;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.ToolResult;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
@@ -131,9 +132,9 @@ final class SdkConnection implements McpConnection {
     try {
       result = client.getPrompt(new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments)));
     } catch (McpError e) {
-      throw new McpFailure(e.getJsonRpcError() != null ? "the server answered with an error: " + describe(e) : failure(e));
+      throw e.getJsonRpcError() != null ? new McpFailure(ErrorKind.TOOL_FAILED, "the server answered with an error: " + describe(e)) : failure(e);
     } catch (RuntimeException e) {
-      throw new McpFailure(failure(e));
+      throw failure(e);
     }
     List<PromptMessage> messages = new ArrayList<>();
     for (McpSchema.PromptMessage message : result.messages() == null ? List.<McpSchema.PromptMessage>of() : result.messages()) {
@@ -149,9 +150,9 @@ final class SdkConnection implements McpConnection {
     try {
       result = client.readResource(new McpSchema.ReadResourceRequest(uri));
     } catch (McpError e) {
-      throw new McpFailure(e.getJsonRpcError() != null ? "the server answered with an error: " + describe(e) : failure(e));
+      throw e.getJsonRpcError() != null ? new McpFailure(ErrorKind.TOOL_FAILED, "the server answered with an error: " + describe(e)) : failure(e);
     } catch (RuntimeException e) {
-      throw new McpFailure(failure(e));
+      throw failure(e);
     }
     List<ResourceContent> contents = new ArrayList<>();
     for (McpSchema.ResourceContents part : result.contents() == null ? List.<McpSchema.ResourceContents>of() : result.contents()) {
@@ -172,26 +173,26 @@ final class SdkConnection implements McpConnection {
       result = client.callTool(new McpSchema.CallToolRequest(tool, args));
     } catch (McpError e) {
       if (e.getJsonRpcError() != null) {
-        throw new McpFailure("the server answered with an error: " + describe(e));
+        throw new McpFailure(ErrorKind.TOOL_FAILED, "the server answered with an error: " + describe(e));
       }
-      throw new McpFailure(failure(e));
+      throw failure(e);
     } catch (RuntimeException e) {
-      throw new McpFailure(failure(e));
+      throw failure(e);
     }
     String text = SdkContentText.text(result);
-    return Boolean.TRUE.equals(result.isError()) ? ToolResult.error("The tool reported an error:\n" + text)
+    return Boolean.TRUE.equals(result.isError()) ? ToolResult.error(ErrorKind.TOOL_FAILED, "The tool reported an error:\n" + text)
         : ToolResult.ok(text);
   }
 
-  private String failure(RuntimeException e) {
+  private McpFailure failure(RuntimeException e) {
     Throwable root = McpError.findRootCause(e);
     if (root instanceof TimeoutException) {
-      return "no answer within " + config.callTimeout().toSeconds() + " s";
+      return new McpFailure(ErrorKind.TIMED_OUT, "no answer within " + config.callTimeout().toSeconds() + " s");
     }
     if (exited.isDone()) {
-      return "the server's process ended during the call";
+      return new McpFailure(ErrorKind.TOOL_FAILED, "the server's process ended during the call");
     }
-    return describe(e);
+    return new McpFailure(ErrorKind.TOOL_FAILED, describe(e));
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.mcp.McpConnection.Environment;
 import dev.waymark.core.mcp.McpConnection.ToolInfo;
+import dev.waymark.core.protocol.ErrorKind;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -97,18 +98,18 @@ final class SdkStart {
             }
             boolean gone = process.map(p -> !p.isAlive()).orElse(System.nanoTime() - startedAt > TimeUnit.SECONDS.toNanos(3));
             if (gone && !started.isDone()) {
-              throw new McpFailure("its process ended before it answered initialize" + lastWords(stderr));
+              throw new McpFailure(ErrorKind.TOOL_FAILED, "its process ended before it answered initialize" + lastWords(stderr));
             }
           }
           if (System.nanoTime() > deadline) {
-            throw new McpFailure("it did not answer initialize within " + config.startTimeout().toSeconds() + " s"
+            throw new McpFailure(ErrorKind.TOOL_FAILED, "it did not answer initialize within " + config.startTimeout().toSeconds() + " s"
                 + lastWords(stderr));
           }
         } catch (ExecutionException e) {
-          throw new McpFailure(startFailure(config, e.getCause()) + lastWords(stderr));
+          throw new McpFailure(ErrorKind.TOOL_FAILED, startFailure(config, e.getCause()) + lastWords(stderr));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new McpFailure("its start was interrupted");
+          throw new McpFailure(ErrorKind.INTERRUPTED, "its start was interrupted");
         }
       }
     } catch (McpFailure | RuntimeException e) {
@@ -126,13 +127,13 @@ final class SdkStart {
       try {
         env.put(entry.getKey(), McpServerConfig.expand(entry.getValue(), environment.variables()));
       } catch (McpFailure e) {
-        throw new McpFailure("its env " + entry.getKey() + " cannot be set: " + e.getMessage());
+        throw new McpFailure(e.kind(), "its env " + entry.getKey() + " cannot be set: " + e.getMessage());
       }
     }
     Path root = environment.projectRoot();
     Path cwd = config.cwd() == null || config.cwd().isBlank() ? root : root.resolve(config.cwd()).normalize();
     if (!Files.isDirectory(cwd)) {
-      throw new McpFailure("its cwd " + cwd + " is not a directory");
+      throw new McpFailure(ErrorKind.REFUSED, "its cwd " + cwd + " is not a directory");
     }
     findCommand(config.command(), cwd, env.getOrDefault("PATH", System.getenv("PATH")));
     ServerParameters parameters = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
@@ -164,7 +165,7 @@ final class SdkStart {
     if (command.contains("/")) {
       Path file = cwd.resolve(command);
       if (!Files.isRegularFile(file) || !Files.isExecutable(file)) {
-        throw new McpFailure("its command " + file + " is not an executable file");
+        throw new McpFailure(ErrorKind.REFUSED, "its command " + file + " is not an executable file");
       }
       return;
     }
@@ -173,7 +174,7 @@ final class SdkStart {
         return;
       }
     }
-    throw new McpFailure("its command \"" + command + "\" is not on the PATH");
+    throw new McpFailure(ErrorKind.REFUSED, "its command \"" + command + "\" is not on the PATH");
   }
 
   private static McpClientTransport http(McpServerConfig config, Environment environment, JacksonMcpJsonMapper mapper)
@@ -182,17 +183,17 @@ final class SdkStart {
     try {
       uri = URI.create(config.url().trim());
     } catch (IllegalArgumentException e) {
-      throw new McpFailure("its url is not a URL: " + config.url());
+      throw new McpFailure(ErrorKind.REFUSED, "its url is not a URL: " + config.url());
     }
     if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
-      throw new McpFailure("its url is not an http(s) URL: " + config.url());
+      throw new McpFailure(ErrorKind.REFUSED, "its url is not an http(s) URL: " + config.url());
     }
     Map<String, String> headers = new LinkedHashMap<>();
     for (var entry : config.headers().entrySet()) {
       try {
         headers.put(entry.getKey(), McpServerConfig.expand(entry.getValue(), environment.variables()));
       } catch (McpFailure e) {
-        throw new McpFailure("its header " + entry.getKey() + " cannot be sent: " + e.getMessage());
+        throw new McpFailure(e.kind(), "its header " + entry.getKey() + " cannot be sent: " + e.getMessage());
       }
     }
     String base = uri.getScheme() + "://" + uri.getRawAuthority();

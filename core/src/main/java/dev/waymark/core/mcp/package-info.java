@@ -9,7 +9,7 @@
  * the small {@code McpConnection} seam, and the SDK's side is loaded by name when the first server
  * starts, so a run with no server configured never loads the SDK. {@code ManagedServer} keeps one
  * server's state (starting, ready, failed, stopped), its restart after a crash and its calls.
- * May use {@code core.tool}, {@code core.model} (cancellation), {@code core.checkpoint}
+ * May use {@code core.tool}, {@code core.model} (cancellation), {@code core.protocol} (a failure's kind), {@code core.checkpoint}
  * (process marks) and {@code core.context} (the limits and heading of what a mention attaches);
  * never prints: a server's stderr goes to the log.
  */

@@ -34,6 +34,14 @@ public enum ErrorKind {
   CONTEXT_TOO_LONG,
   /** A turn reached its limit of tool calls. */
   STEP_LIMIT,
+  /** The user, a rule of theirs or a hook of theirs said no to a tool call. */
+  DENIED,
+  /** A tool did not get done what it was asked: a command that failed, a page or a server that did not answer. */
+  TOOL_FAILED,
+  /** A tool call, a page or a server took longer than its time allowed. */
+  TIMED_OUT,
+  /** A tool's changes to the project could not be applied or recorded: undo would not restore them. */
+  NOT_RECORDED,
   /** A fault in Waymark itself; the log has the stack trace. */
   INTERNAL;
 

@@ -109,10 +109,12 @@ public sealed interface Event {
 
   /**
    * A tool call ended (ran, failed, or was denied); {@code changedPaths} are the project files it
-   * changed and recorded in the checkpoint, sorted (empty when unknown, e.g. in a restored chat).
+   * changed and recorded in the checkpoint, sorted (empty when unknown, e.g. in a restored chat);
+   * {@code errorKind} what sort of failure an error is (empty for a success, and for an error of a
+   * restored chat, whose session file keeps no kind).
    */
-  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, List<String> changedPaths)
-      implements Event {
+  record ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, List<String> changedPaths,
+      Optional<ErrorKind> errorKind) implements Event {
     @Override
     public void dispatch(Handler handler) {
       handler.toolCallFinished(this);
@@ -124,6 +126,10 @@ public sealed interface Event {
 
     public ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError) {
       this(checkpoint, call, result, isError, List.of());
+    }
+
+    public ToolCallFinished(int checkpoint, ToolCallView call, String result, boolean isError, List<String> changedPaths) {
+      this(checkpoint, call, result, isError, changedPaths, Optional.empty());
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolKind;
@@ -67,10 +68,10 @@ public final class TaskTool implements Tool {
     String prompt = arguments.path("prompt").asText("").strip();
     String agent = arguments.path("agent").asText("general").strip();
     if (prompt.isEmpty()) {
-      return ToolResult.error("Not run: task needs a prompt, the whole task for the subagent.");
+      return ToolResult.error(ErrorKind.REFUSED, "Not run: task needs a prompt, the whole task for the subagent.");
     }
     if (subagents.agents().stream().noneMatch(a -> a.name().equals(agent))) {
-      return ToolResult.error("Not run: no agent named \"" + agent + "\". The agents are: "
+      return ToolResult.error(ErrorKind.NOT_FOUND, "Not run: no agent named \"" + agent + "\". The agents are: "
           + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")) + ".");
     }
     Subagents.Outcome outcome = subagents.run(new Subagents.Request(context.turn().tabId(), context.turn().number(),
@@ -80,9 +81,9 @@ public final class TaskTool implements Tool {
     String link = outcome.childTab().isEmpty() ? "" : "\n\n" + new ChildLink(outcome.childTab(), outcome.checkpoints()).line();
     return switch (outcome.ending()) {
       case DONE -> ToolResult.ok(outcome.text() + link);
-      case STOPPED -> ToolResult.error("The subagent was stopped before it finished"
+      case STOPPED -> ToolResult.error(ErrorKind.INTERRUPTED, "The subagent was stopped before it finished"
           + (outcome.text().isBlank() ? "." : "; what it had said:\n" + outcome.text()) + link);
-      case FAILED -> ToolResult.error("The subagent failed: " + outcome.text() + link);
+      case FAILED -> ToolResult.error(ErrorKind.TOOL_FAILED, "The subagent failed: " + outcome.text() + link);
     };
   }
 }

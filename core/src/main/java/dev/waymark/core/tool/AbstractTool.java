@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.layer.View;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -73,14 +74,14 @@ abstract class AbstractTool implements Tool {
     try {
       return execute(Args.of(arguments), context);
     } catch (ToolError e) {
-      return ToolResult.error(e.getMessage());
+      return ToolResult.error(e.kind(), e.getMessage());
     } catch (CheckpointException e) {
-      return ToolResult.error(name() + " failed: " + e.getMessage());
+      return ToolResult.error(ToolError.kindOf(e), name() + " failed: " + e.getMessage());
     } catch (IOException e) {
-      return ToolResult.error(name() + " failed: " + describe(e));
+      return ToolResult.error(ErrorKind.STORE_IO, name() + " failed: " + describe(e));
     } catch (RuntimeException e) {
       LOG.warn("{} failed unexpectedly", name(), e);
-      return ToolResult.error(name() + " failed unexpectedly" + (e.getMessage() == null ? "." : ": " + e.getMessage()));
+      return ToolResult.error(ErrorKind.INTERNAL, name() + " failed unexpectedly" + (e.getMessage() == null ? "." : ": " + e.getMessage()));
     }
   }
 
@@ -197,7 +198,7 @@ abstract class AbstractTool implements Tool {
     refuseSpecialFile(file);
     if (Files.isRegularFile(file.file(), LinkOption.NOFOLLOW_LINKS)
         && Files.size(file.file()) > settings.maxFileSize()) {
-      throw new ToolError(file.display() + " is " + Files.size(file.file()) + " bytes, over the " + settings.maxFileSize()
+      throw new ToolError(ErrorKind.REFUSED, file.display() + " is " + Files.size(file.file()) + " bytes, over the " + settings.maxFileSize()
           + "-byte limit for files Waymark checkpoints; it is left unchanged. Change it with run_shell if you must "
           + "(that change cannot be undone).");
     }
@@ -219,7 +220,7 @@ abstract class AbstractTool implements Tool {
       return; // a new file, or a dangling link
     }
     if (attributes.isOther()) {
-      throw new ToolError(file.display() + " is a FIFO, socket or device, not a regular file; it is left alone.");
+      throw new ToolError(ErrorKind.REFUSED, file.display() + " is a FIFO, socket or device, not a regular file; it is left alone.");
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.protocol.ErrorKind;
 import java.util.Optional;
 
 /**
@@ -23,13 +24,13 @@ final class Args {
       return new Args(JsonNodeFactory.instance.objectNode());
     }
     if (!node.isObject()) {
-      throw new ToolError("The arguments must be a JSON object, not " + node.getNodeType().name().toLowerCase());
+      throw new ToolError(ErrorKind.REFUSED, "The arguments must be a JSON object, not " + node.getNodeType().name().toLowerCase());
     }
     return new Args(node);
   }
 
   String string(String name) throws ToolError {
-    return optionalString(name).orElseThrow(() -> new ToolError("Missing required parameter \"" + name + "\"."));
+    return optionalString(name).orElseThrow(() -> new ToolError(ErrorKind.REFUSED, "Missing required parameter \"" + name + "\"."));
   }
 
   Optional<String> optionalString(String name) throws ToolError {
@@ -38,7 +39,7 @@ final class Args {
       return Optional.empty();
     }
     if (!value.isTextual()) {
-      throw new ToolError("Parameter \"" + name + "\" must be a string, not " + value.getNodeType().name().toLowerCase() + ".");
+      throw new ToolError(ErrorKind.REFUSED, "Parameter \"" + name + "\" must be a string, not " + value.getNodeType().name().toLowerCase() + ".");
     }
     return Optional.of(value.asText());
   }
@@ -55,10 +56,10 @@ final class Args {
     } else if (value.isTextual() && value.asText().trim().matches("-?\\d{1,18}")) {
       n = Long.parseLong(value.asText().trim());
     } else {
-      throw new ToolError("Parameter \"" + name + "\" must be an integer.");
+      throw new ToolError(ErrorKind.REFUSED, "Parameter \"" + name + "\" must be an integer.");
     }
     if (n < min || n > max) {
-      throw new ToolError("Parameter \"" + name + "\" must be between " + min + " and " + max + ", not " + n + ".");
+      throw new ToolError(ErrorKind.REFUSED, "Parameter \"" + name + "\" must be between " + min + " and " + max + ", not " + n + ".");
     }
     return Optional.of(n);
   }
@@ -74,7 +75,7 @@ final class Args {
     if (value.isTextual() && (value.asText().equals("true") || value.asText().equals("false"))) {
       return Optional.of(Boolean.parseBoolean(value.asText()));
     }
-    throw new ToolError("Parameter \"" + name + "\" must be true or false.");
+    throw new ToolError(ErrorKind.REFUSED, "Parameter \"" + name + "\" must be true or false.");
   }
 
   /** Builds a tool's JSON schema: an object of named, described parameters. */

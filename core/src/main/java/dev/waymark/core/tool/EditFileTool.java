@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.UnifiedDiff;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -61,17 +62,17 @@ final class EditFileTool extends AbstractTool {
     String newString = args.string("new_string");
     boolean replaceAll = args.optionalBoolean("replace_all").orElse(false);
     if (oldString.isEmpty()) {
-      return ToolResult.error("old_string is empty; to create or overwrite a whole file use write_file.");
+      return ToolResult.error(ErrorKind.REFUSED, "old_string is empty; to create or overwrite a whole file use write_file.");
     }
     if (oldString.equals(newString)) {
-      return ToolResult.error("old_string and new_string are the same; there is nothing to change.");
+      return ToolResult.error(ErrorKind.REFUSED, "old_string and new_string are the same; there is nothing to change.");
     }
     ProjectPaths.Resolved file = ProjectPaths.of(context).forWrite(path);
     if (!Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error("File not found: " + file.display() + " (use write_file to create a file).");
+      return ToolResult.error(ErrorKind.NOT_FOUND, "File not found: " + file.display() + " (use write_file to create a file).");
     }
     if (!Files.isRegularFile(file.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error(file.display() + " is not a regular file.");
+      return ToolResult.error(ErrorKind.REFUSED, file.display() + " is not a regular file.");
     }
     checkCheckpointable(file);
     String text;
@@ -80,7 +81,7 @@ final class EditFileTool extends AbstractTool {
           .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(Files.readAllBytes(file.file()))).toString();
     } catch (CharacterCodingException e) {
-      return ToolResult.error(file.display() + " is not UTF-8 text; edit_file cannot change it.");
+      return ToolResult.error(ErrorKind.REFUSED, file.display() + " is not UTF-8 text; edit_file cannot change it.");
     }
     int count = 0;
     for (int i = text.indexOf(oldString); i >= 0; i = text.indexOf(oldString, i + oldString.length())) {
@@ -89,11 +90,11 @@ final class EditFileTool extends AbstractTool {
     if (count == 0) {
       String hint = text.contains("\r\n") && oldString.contains("\n") && !oldString.contains("\r\n")
           ? " The file has Windows (CRLF) line endings." : "";
-      return ToolResult.error("old_string was not found in " + file.display() + ". It must match the file exactly, "
+      return ToolResult.error(ErrorKind.NOT_FOUND, "old_string was not found in " + file.display() + ". It must match the file exactly, "
           + "whitespace and indentation included; read the file again." + hint);
     }
     if (count > 1 && !replaceAll) {
-      return ToolResult.error("old_string occurs " + count + " times in " + file.display() + "; include more "
+      return ToolResult.error(ErrorKind.REFUSED, "old_string occurs " + count + " times in " + file.display() + "; include more "
           + "surrounding lines to make it unique, or set replace_all to true.");
     }
     String edited;

@@ -1,5 +1,6 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.protocol.ErrorKind;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
@@ -23,12 +24,12 @@ final class Glob {
 
   static Glob of(String pattern) throws ToolError {
     if (pattern.isBlank()) {
-      throw new ToolError("The glob pattern is empty.");
+      throw new ToolError(ErrorKind.REFUSED, "The glob pattern is empty.");
     }
     try {
       return new Glob(pattern);
     } catch (IllegalArgumentException e) {
-      throw new ToolError("Not a valid glob pattern: \"" + pattern + "\" (" + e.getMessage() + ").");
+      throw new ToolError(ErrorKind.REFUSED, "Not a valid glob pattern: \"" + pattern + "\" (" + e.getMessage() + ").");
     }
   }
 

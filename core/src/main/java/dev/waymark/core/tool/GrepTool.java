@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,13 +51,13 @@ final class GrepTool extends AbstractTool {
     try {
       pattern = Pattern.compile(regex);
     } catch (PatternSyntaxException e) {
-      return ToolResult.error("Not a valid Java regular expression: " + e.getMessage());
+      return ToolResult.error(ErrorKind.REFUSED, "Not a valid Java regular expression: " + e.getMessage());
     }
     Glob glob = globText.isPresent() ? Glob.of(globText.get()) : null;
     ProjectPaths paths = ProjectPaths.of(context);
     ProjectPaths.Resolved target = paths.forRead(path);
     if (!Files.exists(target.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error("Not found: " + target.display());
+      return ToolResult.error(ErrorKind.NOT_FOUND, "Not found: " + target.display());
     }
     Search search = new Search(pattern, glob, context);
     if (Files.isDirectory(target.file())) {

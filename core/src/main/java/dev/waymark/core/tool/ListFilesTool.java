@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.project.ProjectWalker;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -53,7 +54,7 @@ final class ListFilesTool extends AbstractTool {
     ProjectPaths paths = ProjectPaths.of(context);
     ProjectPaths.Resolved dir = paths.forRead(path);
     if (!Files.exists(dir.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error("Directory not found: " + dir.display());
+      return ToolResult.error(ErrorKind.NOT_FOUND, "Directory not found: " + dir.display());
     }
     if (!Files.isDirectory(dir.file())) {
       return ToolResult.ok(dir.relative());

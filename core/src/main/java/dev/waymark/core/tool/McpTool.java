@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.model.ToolSpec;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -162,10 +163,10 @@ public final class McpTool implements Tool {
   @Override
   public ToolResult run(JsonNode arguments, ToolContext context) {
     if (arguments != null && !arguments.isObject()) {
-      return ToolResult.error("The arguments of " + name() + " must be a JSON object.");
+      return ToolResult.error(ErrorKind.REFUSED, "The arguments of " + name() + " must be a JSON object.");
     }
     if (context.cancellation().isCancelled()) {
-      return ToolResult.error("Cancelled before the call started.");
+      return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled before the call started.");
     }
     CommandSlot.Held slot = null;
     if (context.turn() != null && !context.turn().insideACommandOnThisProject()) {
@@ -174,13 +175,13 @@ public final class McpTool implements Tool {
       try {
         while (slot == null) {
           if (context.cancellation().isCancelled()) {
-            return ToolResult.error("Cancelled while waiting for a shell command or MCP call on this project to finish.");
+            return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled while waiting for a shell command or MCP call on this project to finish.");
           }
           slot = slots.take(SLOT_POLL_MILLIS).orElse(null);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolResult.error("Cancelled while waiting for a shell command or MCP call on this project to finish.");
+        return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled while waiting for a shell command or MCP call on this project to finish.");
       }
     }
     try (CommandSlot.Held held = slot) {
@@ -194,7 +195,7 @@ public final class McpTool implements Tool {
       try {
         snapshot = context.turn().snapshotWorkTree(settings.maxFileSize());
       } catch (CheckpointException e) {
-        return ToolResult.error("The MCP call was not made: its file changes could not be made undoable ("
+        return ToolResult.error(ToolError.kindOf(e), "The MCP call was not made: its file changes could not be made undoable ("
             + e.getMessage() + ").");
       }
     }
@@ -203,7 +204,7 @@ public final class McpTool implements Tool {
       reply = server.call(tool, arguments == null ? JSON.createObjectNode() : arguments, context.cancellation());
     } catch (RuntimeException e) {
       LOG.warn("MCP call {} failed unexpectedly", name(), e);
-      reply = ToolResult.error(name() + " failed unexpectedly: " + e.getMessage());
+      reply = ToolResult.error(ErrorKind.INTERNAL, name() + " failed unexpectedly: " + e.getMessage());
     }
     CappedOutput capped = new CappedOutput(settings.shellMaxOutputBytes());
     byte[] bytes = reply.content().getBytes(StandardCharsets.UTF_8);
@@ -225,6 +226,6 @@ public final class McpTool implements Tool {
             .append("; undo will not restore them]\n");
       }
     }
-    return reply.isError() ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+    return reply.isError() ? ToolResult.error(reply.errorKind().orElseThrow(), out.toString()) : ToolResult.ok(out.toString());
   }
 }

@@ -2,6 +2,7 @@ package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.layer.View;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,9 +49,9 @@ final class ProjectPaths {
     }
     try {
       return of(context.projectRoot(), View.read(viewDir.get())
-          .orElseThrow(() -> new ToolError("The tab's view is gone from " + viewDir.get() + ".")));
+          .orElseThrow(() -> new ToolError(ErrorKind.NOT_FOUND, "The tab's view is gone from " + viewDir.get() + ".")));
     } catch (IOException e) {
-      throw new ToolError("The tab's view cannot be read: " + e.getMessage());
+      throw new ToolError(ErrorKind.STORE_IO, "The tab's view cannot be read: " + e.getMessage());
     }
   }
 
@@ -58,7 +59,7 @@ final class ProjectPaths {
     try {
       return new ProjectPaths(projectRoot.toAbsolutePath().normalize(), projectRoot.toRealPath(), view);
     } catch (IOException e) {
-      throw new ToolError("The project directory " + projectRoot + " cannot be read: " + e.getMessage());
+      throw new ToolError(ErrorKind.STORE_IO, "The project directory " + projectRoot + " cannot be read: " + e.getMessage());
     }
   }
 
@@ -125,11 +126,11 @@ final class ProjectPaths {
   Resolved forWrite(String path) throws ToolError {
     Resolved resolved = resolve(path, true);
     if (resolved.relative.isEmpty()) {
-      throw new ToolError("\"" + path + "\" is the project directory, not a file.");
+      throw new ToolError(ErrorKind.REFUSED, "\"" + path + "\" is the project directory, not a file.");
     }
     for (String segment : resolved.relative.split("/")) {
       if (segment.equalsIgnoreCase(".git")) {
-        throw new ToolError("Refused: \"" + path + "\" is inside a .git directory; tools never write git's internals.");
+        throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + path + "\" is inside a .git directory; tools never write git's internals.");
       }
     }
     return resolved;
@@ -137,24 +138,24 @@ final class ProjectPaths {
 
   private Resolved resolve(String path, boolean write) throws ToolError {
     if (path.indexOf('\0') >= 0) {
-      throw new ToolError("Refused: the path contains a NUL character.");
+      throw new ToolError(ErrorKind.REFUSED, "Refused: the path contains a NUL character.");
     }
     Path p;
     try {
       p = Path.of(path.isEmpty() ? "." : path);
     } catch (InvalidPathException e) {
-      throw new ToolError("Not a valid path: \"" + path + "\".");
+      throw new ToolError(ErrorKind.REFUSED, "Not a valid path: \"" + path + "\".");
     }
     List<String> segments = new ArrayList<>();
     for (Path name : p) {
       if (name.toString().equals("..")) {
-        throw new ToolError("Refused: \"" + path + "\" uses \"..\"; paths must stay inside the project (relative to its root).");
+        throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + path + "\" uses \"..\"; paths must stay inside the project (relative to its root).");
       }
     }
     if (p.isAbsolute()) {
       Path inside = p.startsWith(root) ? root.relativize(p) : p.startsWith(given) ? given.relativize(p) : null;
       if (inside == null) {
-        throw new ToolError("Refused: \"" + path + "\" is outside the project; give a path relative to the project root.");
+        throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + path + "\" is outside the project; give a path relative to the project root.");
       }
       p = inside;
     }
@@ -182,11 +183,11 @@ final class ProjectPaths {
         try {
           target = next.toRealPath();
         } catch (IOException e) {
-          throw new ToolError("Refused: \"" + root.relativize(next) + "\" is a symbolic link to a missing target"
+          throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + root.relativize(next) + "\" is a symbolic link to a missing target"
               + (write ? "; tools do not write through such links." : "."));
         }
         if (!target.startsWith(root)) {
-          throw new ToolError("Refused: \"" + root.relativize(next) + "\" is a symbolic link that leads outside the project.");
+          throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + root.relativize(next) + "\" is a symbolic link that leads outside the project.");
         }
         next = target;
       }
@@ -215,12 +216,12 @@ final class ProjectPaths {
           continue;
         }
         if (++links > 16) {
-          throw new ToolError("Refused: \"" + sofar + "\" is a loop of symbolic links.");
+          throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + sofar + "\" is a loop of symbolic links.");
         }
         Path target = Files.readSymbolicLink(entry.get());
         Path resolved = (target.isAbsolute() ? target : root.resolve(sofar).getParent().resolve(target)).normalize();
         if (!resolved.startsWith(root)) {
-          throw new ToolError("Refused: \"" + sofar + "\" is a symbolic link that leads outside the project.");
+          throw new ToolError(ErrorKind.REFUSED, "Refused: \"" + sofar + "\" is a symbolic link that leads outside the project.");
         }
         at.clear();
         List<String> linked = new ArrayList<>();
@@ -235,7 +236,7 @@ final class ProjectPaths {
           : view.locate(relative).orElse(view.directory().resolve("nothing").resolve(relative));
       return new Resolved(relative, file);
     } catch (IOException e) {
-      throw new ToolError("\"" + given + "\" cannot be read in the tab's view: " + e.getMessage());
+      throw new ToolError(ErrorKind.STORE_IO, "\"" + given + "\" cannot be read in the tab's view: " + e.getMessage());
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.BufferedReader;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -77,13 +78,13 @@ final class ReadFileTool extends AbstractTool {
         settings.readMaxLines());
     ProjectPaths.Resolved file = ProjectPaths.of(context).forRead(path);
     if (!Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error("File not found: " + file.display());
+      return ToolResult.error(ErrorKind.NOT_FOUND, "File not found: " + file.display());
     }
     if (Files.isDirectory(file.file())) {
-      return ToolResult.error(file.display() + " is a directory; use list_files to see what it holds.");
+      return ToolResult.error(ErrorKind.REFUSED, file.display() + " is a directory; use list_files to see what it holds.");
     }
     if (!Files.isRegularFile(file.file())) {
-      return ToolResult.error(file.display() + " is not a regular file.");
+      return ToolResult.error(ErrorKind.REFUSED, file.display() + " is not a regular file.");
     }
     long size = Files.size(file.file());
     if (looksBinary(file.file())) {
@@ -107,7 +108,7 @@ final class ReadFileTool extends AbstractTool {
         number++;
       }
       if (number < offset - 1) {
-        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
+        return ToolResult.error(ErrorKind.REFUSED, file.display() + " has only " + number + " lines; offset " + offset + " is past its end.");
       }
       long shown = 0;
       while ((line = boundedLine(reader)) != null) {
@@ -128,7 +129,7 @@ final class ReadFileTool extends AbstractTool {
         }
       }
       if (shown == 0) {
-        return ToolResult.error(file.display() + " has only " + number + " lines; offset " + offset + " is past its end."
+        return ToolResult.error(ErrorKind.REFUSED, file.display() + " has only " + number + " lines; offset " + offset + " is past its end."
             + (partial ? " (Only its first " + settings.maxFileSize() + " bytes are read: it is " + size + " bytes.)" : ""));
       }
     }

@@ -8,8 +8,10 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.sandbox.SandboxRefusals;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -125,7 +127,7 @@ final class RunShellTool extends AbstractTool {
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String command = args.string("command");
     if (command.isBlank()) {
-      return ToolResult.error("The command is empty.");
+      return ToolResult.error(ErrorKind.REFUSED, "The command is empty.");
     }
     long timeoutMs = args.optionalLong("timeout_ms", 1, Long.MAX_VALUE).orElse(settings.shellTimeout().toMillis());
     String capNote = "";
@@ -134,12 +136,12 @@ final class RunShellTool extends AbstractTool {
       capNote = "[timeout_ms capped at " + timeoutMs + "]\n";
     }
     if (context.cancellation().isCancelled()) {
-      return ToolResult.error("Cancelled before the command started.");
+      return ToolResult.error(ErrorKind.INTERRUPTED, "Cancelled before the command started.");
     }
     boolean outside = outside(args);
     if (context.readOnly()) {
       if (outside || !settings.sandbox().confines()) { // the gate refuses these in plan mode; never run one unfenced
-        return ToolResult.error("Not run: a read-only call runs commands only in the sandbox.");
+        return ToolResult.error(ErrorKind.REFUSED, "Not run: a read-only call runs commands only in the sandbox.");
       }
       // nothing can change, so there is nothing to capture: no layer, no snapshot, no turn to take
       CommandRecording lookingOnly = CommandRecording.NONE;
@@ -147,21 +149,21 @@ final class RunShellTool extends AbstractTool {
         try { // an isolated tab's command looks at its view, mounted read-only
           lookingOnly = CommandRecording.enteringOnly(context.turn().readOnlyEntry(settings.sandbox().bwrap()));
         } catch (CheckpointException e) {
-          return ToolResult.error("Not run: " + e.getMessage() + ".");
+          return ToolResult.error(ToolError.kindOf(e), "Not run: " + e.getMessage() + ".");
         }
       }
       return run(context, command, timeoutMs, capNote, ProjectPaths.of(context.projectRoot()).root(), 0, "", true,
           lookingOnly);
     }
     if (!outside && settings.sandbox().refuses()) {
-      return ToolResult.error("Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
+      return ToolResult.error(ErrorKind.REFUSED, "Not run: the sandbox is required (\"sandbox\": {\"mode\": \"required\"} in the settings) and "
           + "cannot start here: " + settings.sandbox().unavailable() + ". Tell the user; they may allow this one command "
           + "outside the sandbox if you call run_shell again with \"sandbox\": false.");
     }
     boolean confined = !outside && settings.sandbox().confines();
     if (!confined && context.turn() != null && context.turn().viewDirectory().isPresent()) {
       // outside the sandbox the command would write the project itself, which an isolated tab never does before it lands
-      return ToolResult.error("Not run: this tab is isolated, and runs commands only in the sandbox, in its view of the "
+      return ToolResult.error(ErrorKind.REFUSED, "Not run: this tab is isolated, and runs commands only in the sandbox, in its view of the "
           + "project" + (outside ? "; call run_shell without \"sandbox\": false" : " (" + (settings.sandbox().unavailable()
               .isBlank() ? "the sandbox is turned off in the settings" : settings.sandbox().unavailable()) + ")") + ".");
     }
@@ -185,7 +187,8 @@ final class RunShellTool extends AbstractTool {
           long left = TimeUnit.NANOSECONDS.toMillis(deadline - nanoTime.getAsLong());
           if (context.cancellation().isCancelled() || left <= 0) {
             String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
-            return ToolResult.error(context.cancellation().isCancelled()
+            return ToolResult.error(context.cancellation().isCancelled() ? ErrorKind.INTERRUPTED : ErrorKind.BUSY,
+                context.cancellation().isCancelled()
                 ? "Cancelled while waiting for another shell command on this project" + holder + " to finish."
                 : "The command was not run: another shell command on this project" + holder + " held the project for "
                     + "the whole timeout of " + timeoutMs + " ms. Commands do not overlap, so that each one's files are "
@@ -198,7 +201,7 @@ final class RunShellTool extends AbstractTool {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolResult.error(CANCELLED_WAITING);
+        return ToolResult.error(ErrorKind.INTERRUPTED, CANCELLED_WAITING);
       }
     }
     long waited = (nanoTime.getAsLong() - waitedFrom) / 1_000_000;
@@ -229,7 +232,7 @@ final class RunShellTool extends AbstractTool {
     CommandMark mark = CommandMark.random();
     Optional<String> notRun = recording.before(settings.maxFileSize(), mark);
     if (notRun.isPresent()) {
-      return ToolResult.error("The command was not run: " + notRun.get() + ".");
+      return ToolResult.error(ErrorKind.TOOL_FAILED, "The command was not run: " + notRun.get() + ".");
     }
     if (waitedMillis >= WAIT_WORTH_SAYING_MILLIS) {
       notes = "[waited " + (waitedMillis + 500) / 1000 + " s for another shell command on this project" + waitedFor
@@ -257,29 +260,25 @@ final class RunShellTool extends AbstractTool {
       SandboxRefusals.explain(output, !settings.sandbox().policy().network(), settings.sandbox().blocksUnixSockets())
           .map(line -> context.readOnly() ? PLAN_READ_ONLY : line).ifPresent(line -> out.append(line).append('\n'));
     }
-    boolean failed;
+    Optional<ErrorKind> failed;
     if (ended.cancelled()) {
       out.append("[cancelled: the command and its child processes were killed]\n");
-      failed = true;
+      failed = Optional.of(ErrorKind.INTERRUPTED);
     } else if (ended.timedOut()) {
       out.append("[timed out after ").append(timeoutMs).append(" ms: the command and its child processes were killed]\n");
-      failed = true;
+      failed = Optional.of(ErrorKind.TIMED_OUT);
     } else {
       int exit = run.process.exitValue();
       out.append("[exit code ").append(exit).append("]\n");
-      failed = exit != 0;
+      failed = exit != 0 ? Optional.of(ErrorKind.TOOL_FAILED) : Optional.empty();
     }
     CommandRecording.Recorded recorded = recording.after(run, ended, wrapped.placeholders());
     recorded.notRun().ifPresent(why -> out.append('[').append(why).append("]\n"));
     describe(recorded.changes(), out);
     if (!recorded.notApplied().isEmpty()) {
-      out.append("Not applied: changed in the project by the user or another tab while the command ran (theirs is "
-          + "kept; the command's version is in this checkpoint and under the tag ").append(recorded.rescueTag().orElse(""))
-          .append("):\n");
-      recorded.notApplied().forEach(why -> out.append("  ").append(why).append('\n'));
+      out.append(Wording.notApplied(recorded.notApplied(), recorded.rescueTag()));
       // first, where a one-line view of the result (exec, a folded tool call) shows it
-      out.insert(0, "[" + recorded.notApplied().size() + " of the command's file change(s) not applied, the "
-          + "project's kept: see below]\n");
+      out.insert(0, Wording.notAppliedHeadline(recorded.notApplied().size()));
     }
     List<ProcessHandle> left = recorded.stillRunning().orElse(List.of());
     if (!left.isEmpty()) {
@@ -290,12 +289,12 @@ final class RunShellTool extends AbstractTool {
       out.append("[").append(recorded.notRecorded().get()).append("]\n");
       // whatever the command's exit: its changes are not in the project, or not undoable; said first, for a one-line view
       out.insert(0, ToolResult.NOT_RECORDED + "the command's file changes could not be applied or recorded: see below]\n");
-      failed = true;
+      failed = Optional.of(ErrorKind.NOT_RECORDED);
     }
     if (confined && recorded.stillRunning().orElseGet(run::stillRunning).isEmpty()) {
       wrapped.removePlaceholders(); // a sandbox with jobs left still holds them; an empty one is harmless
     }
-    return failed ? ToolResult.error(out.toString()) : ToolResult.ok(out.toString());
+    return new ToolResult(out.toString(), failed);
   }
 
   /** Appends what the command changed: recorded changes, then what was left out. */

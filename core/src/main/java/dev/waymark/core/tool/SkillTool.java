@@ -1,5 +1,6 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.skill.Skill;
 import dev.waymark.core.skill.SkillCatalog;
 import java.io.IOException;
@@ -41,7 +42,7 @@ public final class SkillTool extends AbstractTool {
   @Override
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String name = args.string("name");
-    Skill skill = catalog.find(name).orElseThrow(() -> new ToolError("No skill named \"" + name + "\". The skills are: "
+    Skill skill = catalog.find(name).orElseThrow(() -> new ToolError(ErrorKind.NOT_FOUND, "No skill named \"" + name + "\". The skills are: "
         + (catalog.isEmpty() ? "none" : String.join(", ", catalog.skills().stream().map(Skill::name).toList())) + "."));
     var file = args.optionalString("file");
     if (file.isPresent()) {
@@ -64,18 +65,18 @@ public final class SkillTool extends AbstractTool {
     Path folder = skill.directory().toRealPath();
     Path wanted = folder.resolve(relative).normalize();
     if (!wanted.startsWith(folder) || !Files.exists(wanted, LinkOption.NOFOLLOW_LINKS)) {
-      throw new ToolError("The skill " + skill.name() + " has no file " + relative + ".");
+      throw new ToolError(ErrorKind.NOT_FOUND, "The skill " + skill.name() + " has no file " + relative + ".");
     }
     Path real = wanted.toRealPath();
     if (!real.startsWith(folder)) {
-      throw new ToolError(relative + " leads out of the skill's folder; it is not read.");
+      throw new ToolError(ErrorKind.REFUSED, relative + " leads out of the skill's folder; it is not read.");
     }
     if (!Files.isRegularFile(real)) {
-      throw new ToolError(relative + " is not a file.");
+      throw new ToolError(ErrorKind.REFUSED, relative + " is not a file.");
     }
     long size = Files.size(real);
     if (size > settings.maxFileSize()) {
-      throw new ToolError(relative + " is " + size + " bytes, over the limit of " + settings.maxFileSize() + ".");
+      throw new ToolError(ErrorKind.REFUSED, relative + " is " + size + " bytes, over the limit of " + settings.maxFileSize() + ".");
     }
     if (looksBinary(real)) {
       return relative + " is a binary file (" + size + " bytes); its content is not shown.";

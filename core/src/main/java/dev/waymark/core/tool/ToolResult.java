@@ -1,7 +1,13 @@
 package dev.waymark.core.tool;
 
-/** What a tool answers to the model; an error is a message the model can act on. */
-public record ToolResult(String content, boolean isError) {
+import dev.waymark.core.protocol.ErrorKind;
+import java.util.Optional;
+
+/**
+ * What a tool answers to the model; an error is a message the model can act on, and its kind
+ * (empty for a result that is no error) is what front ends branch on.
+ */
+public record ToolResult(String content, Optional<ErrorKind> errorKind) {
   /**
    * How the result of a tool whose file changes could not be applied or recorded begins (an error
    * whatever else it says): where a one-line view shows it, and what {@code exec} fails on.
@@ -9,10 +15,15 @@ public record ToolResult(String content, boolean isError) {
   public static final String NOT_RECORDED = "[not recorded: ";
 
   public static ToolResult ok(String content) {
-    return new ToolResult(content, false);
+    return new ToolResult(content, Optional.empty());
   }
 
-  public static ToolResult error(String message) {
-    return new ToolResult(message, true);
+  public static ToolResult error(ErrorKind kind, String message) {
+    return new ToolResult(message, Optional.of(kind));
+  }
+
+  /** Whether the call failed: the model is told so. */
+  public boolean isError() {
+    return errorKind.isPresent();
   }
 }

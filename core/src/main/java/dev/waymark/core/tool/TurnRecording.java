@@ -7,6 +7,7 @@ import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.wording.Wording;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ final class TurnRecording implements CommandRecording {
       snapshot = turn.snapshotWorkTree(chosen.capture(), maxFileSize, mark);
       return Optional.empty();
     } catch (CheckpointException e) {
-      return Optional.of(chosen.capture().whyNotRun(e));
+      return Optional.of(Wording.whyNotRun(chosen.capture().way(), e));
     }
   }
 
@@ -67,8 +68,8 @@ final class TurnRecording implements CommandRecording {
   @Override
   public Recorded after(ShellRun run, ShellRun.Ended ended, List<Path> mountPoints) {
     Optional<String> notRun = Optional.empty();
-    if (!ended.timedOut() && !ended.cancelled()) {
-      notRun = snapshot.notRun(run.process.exitValue(), run.output.text());
+    if (!ended.timedOut() && !ended.cancelled() && snapshot.neverRan(run.process.exitValue(), run.output.text())) {
+      notRun = Optional.of(Wording.neverRan(snapshot.way()));
     }
     List<List<ProcessHandle>> seen = new ArrayList<>(); // asked once, when the capture needs it or after
     Supplier<List<ProcessHandle>> stillRunning = () -> {
@@ -90,12 +91,12 @@ final class TurnRecording implements CommandRecording {
       if (!left.isEmpty()) {
         snapshot.leftRunning(left);
       }
-      return new Recorded(notRun, changes, notApplied, rescueTag, Optional.of(left), snapshot.leftRunningNote(),
+      return new Recorded(notRun, changes, notApplied, rescueTag, Optional.of(left), Wording.leftRunningNote(snapshot.way()),
           Optional.empty());
     } catch (CheckpointException e) {
       LOG.warn("could not record the changes of {}", command, e);
       return new Recorded(notRun, changes, notApplied, rescueTag, Optional.empty(), "",
-          Optional.of(snapshot.whyNotRecorded(e)));
+          Optional.of(Wording.whyNotRecorded(snapshot.way(), e)));
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,11 +73,11 @@ public final class WebFetchTool extends AbstractTool {
     for (int hop = 0; ; hop++) {
       Optional<String> refused = access.refusal(uri);
       if (refused.isPresent()) {
-        return ToolResult.error("Not fetched: " + refused.get() + (hop > 0 ? " (reached by a redirect to " + uri + ")" : "") + ".");
+        return ToolResult.error(ErrorKind.REFUSED, "Not fetched: " + refused.get() + (hop > 0 ? " (reached by a redirect to " + uri + ")" : "") + ".");
       }
       Duration left = Duration.between(Instant.now(), deadline);
       if (left.isNegative() || left.isZero()) {
-        return ToolResult.error("Not fetched: " + uri + " took longer than " + access.timeout().toSeconds() + " s.");
+        return ToolResult.error(ErrorKind.TIMED_OUT, "Not fetched: " + uri + " took longer than " + access.timeout().toSeconds() + " s.");
       }
       HttpRequest request = HttpRequest.newBuilder(uri).timeout(left).GET()
           .header("User-Agent", "Waymark (web_fetch)")
@@ -85,16 +86,16 @@ public final class WebFetchTool extends AbstractTool {
       try {
         response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
       } catch (HttpTimeoutException e) {
-        return ToolResult.error("Not fetched: " + uri + " took longer than " + access.timeout().toSeconds() + " s.");
+        return ToolResult.error(ErrorKind.TIMED_OUT, "Not fetched: " + uri + " took longer than " + access.timeout().toSeconds() + " s.");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return ToolResult.error("Not fetched: the turn was interrupted.");
+        return ToolResult.error(ErrorKind.INTERRUPTED, "Not fetched: the turn was interrupted.");
       }
       int status = response.statusCode();
       if (status >= 300 && status < 400 && response.headers().firstValue("Location").isPresent()) {
         response.body().close();
         if (hop >= access.maxRedirects()) {
-          return ToolResult.error("Not fetched: more than " + access.maxRedirects() + " redirects, the last to " + uri + ".");
+          return ToolResult.error(ErrorKind.TOOL_FAILED, "Not fetched: more than " + access.maxRedirects() + " redirects, the last to " + uri + ".");
         }
         uri = uri.resolve(response.headers().firstValue("Location").get().strip());
         continue;
@@ -168,11 +169,11 @@ public final class WebFetchTool extends AbstractTool {
     try {
       URI uri = new URI(url.strip());
       if (!uri.isAbsolute()) {
-        throw new ToolError("Not a URL: \"" + url + "\" (give an absolute http:// or https:// URL).");
+        throw new ToolError(ErrorKind.REFUSED, "Not a URL: \"" + url + "\" (give an absolute http:// or https:// URL).");
       }
       return uri;
     } catch (URISyntaxException e) {
-      throw new ToolError("Not a URL: \"" + url + "\" (" + e.getReason() + ").");
+      throw new ToolError(ErrorKind.REFUSED, "Not a URL: \"" + url + "\" (" + e.getReason() + ").");
     }
   }
 }

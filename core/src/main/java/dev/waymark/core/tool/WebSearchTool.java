@@ -3,6 +3,7 @@ package dev.waymark.core.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -48,31 +49,31 @@ public final class WebSearchTool extends AbstractTool {
   ToolResult execute(Args args, ToolContext context) throws ToolError, IOException {
     String query = args.string("query").strip();
     if (query.isEmpty()) {
-      throw new ToolError("The query is empty.");
+      throw new ToolError(ErrorKind.REFUSED, "The query is empty.");
     }
     HttpResponse<String> response;
     try {
       response = client.send(request(query), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpTimeoutException e) {
-      return ToolResult.error("The search backend (" + backend.provider() + ") did not answer within "
+      return ToolResult.error(ErrorKind.TIMED_OUT, "The search backend (" + backend.provider() + ") did not answer within "
           + TIMEOUT.toSeconds() + " s.");
     } catch (IOException e) {
-      return ToolResult.error("The search backend (" + backend.provider() + " at " + backend.url().getHost()
+      return ToolResult.error(ErrorKind.TOOL_FAILED, "The search backend (" + backend.provider() + " at " + backend.url().getHost()
           + ") could not be reached: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return ToolResult.error("Not searched: the turn was interrupted.");
+      return ToolResult.error(ErrorKind.INTERRUPTED, "Not searched: the turn was interrupted.");
     }
     if (response.statusCode() != 200) {
       String body = response.body();
-      return ToolResult.error("The search backend (" + backend.provider() + ") answered HTTP " + response.statusCode()
+      return ToolResult.error(ErrorKind.TOOL_FAILED, "The search backend (" + backend.provider() + ") answered HTTP " + response.statusCode()
           + (body.isBlank() ? "" : ": " + body.substring(0, Math.min(300, body.length())).strip()));
     }
     List<Hit> hits;
     try {
       hits = hits(JSON.readTree(response.body()));
     } catch (IOException e) {
-      return ToolResult.error("The search backend (" + backend.provider() + ") answered something that is not its JSON.");
+      return ToolResult.error(ErrorKind.TOOL_FAILED, "The search backend (" + backend.provider() + ") answered something that is not its JSON.");
     }
     if (hits.isEmpty()) {
       return ToolResult.ok("No results for \"" + query + "\".");

@@ -1,6 +1,7 @@
 package dev.waymark.core.tool;
 
 import dev.waymark.core.checkpoint.UnifiedDiff;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +48,7 @@ final class WriteFileTool extends AbstractTool {
     byte[] content = args.string("content").getBytes(StandardCharsets.UTF_8);
     ProjectPaths.Resolved file = ProjectPaths.of(context).forWrite(path);
     if (Files.isDirectory(file.file(), LinkOption.NOFOLLOW_LINKS)) {
-      return ToolResult.error(file.display() + " is a directory; give a file path.");
+      return ToolResult.error(ErrorKind.REFUSED, file.display() + " is a directory; give a file path.");
     }
     checkCheckpointable(file);
     boolean existed = Files.exists(file.file(), LinkOption.NOFOLLOW_LINKS);

@@ -5,7 +5,10 @@
  * checkpoint before it is made, and a shell command's changes are found through the turn's
  * {@code snapshotWorkTree}.
  *
- * <p>May use {@code model}, {@code sandbox}, the checkpoint facade and values, and of the engine's
+ * <p>A failed call says what sort of failure it is ({@code ToolResult.errorKind}, the protocol's
+ * {@code ErrorKind}), for front ends; the model reads only its words.
+ *
+ * <p>May use {@code model}, {@code sandbox}, {@code protocol} (the kinds), the checkpoint facade and values, and of the engine's
  * insides only {@code CommandSlot}, {@code CommandMark}, {@code WorkTreeChanges} and
  * {@code ProjectWalker}; no Lanterna, nothing printed.
  */

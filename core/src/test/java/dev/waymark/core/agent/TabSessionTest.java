@@ -1386,7 +1386,7 @@ class TabSessionTest {
         context.turn().recordFromDisk(path, before);
         return ToolResult.ok("wrote " + path);
       } catch (IOException e) {
-        return ToolResult.error(e.getMessage());
+        return ToolResult.error(ErrorKind.STORE_IO, e.getMessage());
       } finally {
         beforeWrite = () -> { };
       }

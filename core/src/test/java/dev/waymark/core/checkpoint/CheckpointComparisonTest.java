@@ -3,6 +3,7 @@ package dev.waymark.core.checkpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -99,7 +100,7 @@ class CheckpointComparisonTest {
     assertThat(taken.merged()).containsExactly("f.txt");
     assertThat(fx.read("f.txt")).isEqualTo(lines.replace("8\n", "eight, by hand\n").replace("14\n", "FOURTEEN\n"));
     assertThat(tab.live()).isEqualTo(2);
-    assertThat(taken.summary()).startsWith("Took hunk 2 as #2");
+    assertThat(Wording.restored(taken)).startsWith("Took hunk 2 as #2");
 
     tab.undo();
     assertThat(fx.read("f.txt")).isEqualTo(lines.replace("8\n", "eight, by hand\n"));

@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.restore.WorkTree;
 import dev.waymark.core.checkpoint.store.RestoreJournal;
 import dev.waymark.core.testing.Eventually;
+import dev.waymark.core.wording.Wording;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -282,7 +283,7 @@ class CheckpointTreeTest {
 
     RestoreResult files = tab.restore(1, RestoreMode.FILES, false);
     assertThat(files.written()).containsExactly("a.txt");
-    assertThat(files.summary()).startsWith("Restored the files of #1 as #3: 1 file written");
+    assertThat(Wording.restored(files)).startsWith("Restored the files of #1 as #3: 1 file written");
     assertThat(fx.read("a.txt")).isEqualTo("1\n");
     assertThat(tab.live()).isEqualTo(3);
     assertThat(tab.filesAt()).isEqualTo(3);
@@ -305,7 +306,7 @@ class CheckpointTreeTest {
 
     RestoreResult conversation = tab.restore(1, RestoreMode.CONVERSATION, false);
     assertThat(conversation.written()).isEmpty();
-    assertThat(conversation.summary()).isEqualTo("Restored the conversation of #1 as #3; the files stay as they are.");
+    assertThat(Wording.restored(conversation)).isEqualTo("Restored the conversation of #1 as #3; the files stay as they are.");
     assertThat(conversation.livePath()).containsExactly(0, 1, 2, 3);
     assertThat(tab.checkpoint(3).changes()).isEmpty();
     assertThat(fx.read("a.txt")).isEqualTo("two\n");
@@ -341,7 +342,7 @@ class CheckpointTreeTest {
     RestoreResult reverted = tab.revert(1, 1, Set.of(), false);
     assertThat(reverted.applied()).isTrue();
     assertThat(reverted.merged()).containsExactly("f.txt");
-    assertThat(reverted.summary()).startsWith("Reverted #1 as #4");
+    assertThat(Wording.restored(reverted)).startsWith("Reverted #1 as #4");
     assertThat(fx.read("f.txt")).isEqualTo("1\n2\n3\n4\n5\n6\nSEVEN\n8\n");
     assertThat(fx.read("new.txt")).isEqualTo("created\n");
     assertThat(tab.livePath()).containsExactly(0, 1, 2, 3, 4);
@@ -365,7 +366,7 @@ class CheckpointTreeTest {
     RestoreResult stopped = tab.revert(1, 1, Set.of(), false);
     assertThat(stopped.applied()).isFalse();
     assertThat(stopped.conflicts()).containsExactly("f.txt");
-    assertThat(stopped.summary()).startsWith("Nothing reverted").contains("f.txt");
+    assertThat(Wording.restored(stopped)).startsWith("Nothing reverted").contains("f.txt");
     assertThat(fx.read("f.txt")).isEqualTo("user\n");
     assertThat(tab.checkpoints()).hasSize(3);
 
@@ -398,7 +399,7 @@ class CheckpointTreeTest {
     fx.turn(tab, "b.txt", "b2\n");
 
     RestoreResult restored = tab.restorePaths(1, Set.of("a.txt"), false);
-    assertThat(restored.summary()).startsWith("Restored a.txt from #1 as #5");
+    assertThat(Wording.restored(restored)).startsWith("Restored a.txt from #1 as #5");
     assertThat(fx.read("a.txt")).isEqualTo("a1\n");
     assertThat(fx.read("b.txt")).isEqualTo("b2\n");
     assertThat(tab.checkpoint(5).changes()).extracting(FileChange::path).containsExactly("a.txt");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -89,7 +90,7 @@ class FailedRestoreTest {
 
     assertThat(undo.applied()).isFalse();
     assertThat(undo.conflicts()).containsExactly("c.txt");
-    assertThat(undo.summary()).contains("c.txt", "force");
+    assertThat(Wording.restored(undo)).contains("c.txt", "force");
     assertThat(fx.read("a.txt")).as("what the restore had written is put back").isEqualTo("a.txt after\n");
     assertThat(fx.read("b.txt")).isEqualTo("b.txt after\n");
     assertThat(fx.file("c.txt")).as("the user's deletion stands").doesNotExist();
@@ -157,7 +158,7 @@ class FailedRestoreTest {
     RestoreResult undo = tab.undo();
     assertThat(undo.applied()).as("the user's deletion clashes with the undo").isFalse();
     assertThat(undo.conflicts()).containsExactly("a.txt");
-    assertThat(undo.summary()).contains("a.txt", "force");
+    assertThat(Wording.restored(undo)).contains("a.txt", "force");
     assertThat(fx.file("a.txt")).doesNotExist();
     RestoreResult forced = tab.restore(0, RestoreMode.BOTH, true);
     assertThat(forced.applied()).isTrue();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.context.Mentions;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.ToolResult;
 import dev.waymark.core.tool.ToolSettings;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ class McpInputTest {
         case "plain" -> List.of(new PromptMessage("user", "plain prompt"));
         case "dialogue" -> List.of(new PromptMessage("user", "2+2?"), new PromptMessage("assistant", "4"));
         case "huge" -> List.of(new PromptMessage("user", "z".repeat(Mentions.MAX_TOTAL_CHARS + 5)));
-        default -> throw new McpFailure("the server answered with an error: it broke (JSON-RPC error -32603)");
+        default -> throw new McpFailure(ErrorKind.TOOL_FAILED, "the server answered with an error: it broke (JSON-RPC error -32603)");
       };
     }
 
@@ -72,7 +73,7 @@ class McpInputTest {
         case "docs://a.md" -> List.of(new ResourceContent(uri, "text/markdown", "# A\nsee @src/Main.java\n", 0));
         case "docs://big" -> List.of(new ResourceContent(uri, "text/plain", "y".repeat(Mentions.MAX_FILE_CHARS + 10), 0));
         case "docs://logo.png" -> List.of(new ResourceContent(uri, "image/png", null, 2048));
-        default -> throw new McpFailure("the server answered with an error: Resource not found: " + uri
+        default -> throw new McpFailure(ErrorKind.TOOL_FAILED, "the server answered with an error: Resource not found: " + uri
             + " (JSON-RPC error -32002)");
       };
     }
@@ -197,7 +198,7 @@ class McpInputTest {
     servers.close();
 
     McpInput dead = input((config, environment, mark) -> {
-      throw new McpFailure("its command \"unused\" is not on the PATH");
+      throw new McpFailure(ErrorKind.REFUSED, "its command \"unused\" is not on the PATH");
     });
     assertThat(refused(dead.expand("@docs:docs://a.md"))).isEqualTo("@docs:docs://a.md could not be attached: MCP server "
         + "docs is not running: MCP server docs did not start: its command \"unused\" is not on the PATH. Nothing was sent.");
@@ -229,7 +230,7 @@ class McpInputTest {
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
-            throw new McpFailure("released");
+            throw new McpFailure(ErrorKind.TOOL_FAILED, "released");
           }
           return new Memory();
         });

@@ -13,6 +13,7 @@ import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.GitCli;
 import dev.waymark.core.testing.Processes;
 import dev.waymark.core.testing.Running;
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -56,9 +57,9 @@ class LayeredShellTest {
 
   @Test
   void statusSaysASandboxedCommandRunsInALayerOfItsOwnAndAnUnsandboxedOneIsFoundByComparison() {
-    assertThat(f.store.describeShellCapture(settings.sandbox().bwrap()))
+    assertThat(Wording.shellCapture(f.store.noLayer(settings.sandbox().bwrap())))
         .startsWith("each in a copy-on-write layer of its own").contains("tabs' commands run at once");
-    assertThat(f.store.describeShellCapture(Optional.empty()))
+    assertThat(Wording.shellCapture(f.store.noLayer(Optional.empty())))
         .contains("comparing the project before and after", "no layer: commands are not sandboxed", "take turns");
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ class McpToolTest {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-        return fails ? ToolResult.error("The tool reported an error:\ndisk says no") : ToolResult.ok("Wrote it");
+        return fails ? ToolResult.error(ErrorKind.TOOL_FAILED, "The tool reported an error:\ndisk says no") : ToolResult.ok("Wrote it");
       }
     };
     return new McpTool(server, "write_file", "Writes a file", ToolFixture.JSON.createObjectNode().put("type", "object"),
@@ -116,7 +117,7 @@ class McpToolTest {
   @Test
   void argumentsThatAreNoObjectAreRefusedBeforeTheServerIsCalled() {
     ToolResult r = writer(false).run(ToolFixture.JSON.createArrayNode(), new ToolContext(f.project, f.turn, new Cancellation()));
-    assertThat(r).isEqualTo(ToolResult.error("The arguments of fs__write_file must be a JSON object."));
+    assertThat(r).isEqualTo(ToolResult.error(ErrorKind.REFUSED, "The arguments of fs__write_file must be a JSON object."));
     assertThat(f.recorded()).isEmpty();
   }
 }

@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.model.Cancellation;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.testing.Processes;
 import dev.waymark.core.testing.Running;
@@ -48,7 +49,7 @@ class RunShellToolTest {
     ToolResult ok = f.shell("echo hello; echo oops >&2");
     assertThat(ok).isEqualTo(ToolResult.ok("hello\noops\n[exit code 0]\n"));
     ToolResult failed = f.shell("echo partial; exit 3");
-    assertThat(failed).isEqualTo(ToolResult.error("partial\n[exit code 3]\n"));
+    assertThat(failed).isEqualTo(ToolResult.error(ErrorKind.TOOL_FAILED, "partial\n[exit code 3]\n"));
     assertThat(f.shell("true").content()).isEqualTo("(no output)\n[exit code 0]\n");
   }
 

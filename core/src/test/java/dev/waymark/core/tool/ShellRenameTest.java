@@ -2,6 +2,7 @@ package dev.waymark.core.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.wording.Wording;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +39,8 @@ class ShellRenameTest {
         + "  deleted x.txt\n");
 
     f.finish();
-    assertThat(f.tab.undo().summary()).isEqualTo("Restored #0: 2 files written, 3 files deleted.");
-    assertThat(f.tab.redo().summary()).isEqualTo("Restored #1: 3 files written, 2 files deleted.");
-    assertThat(f.tab.goTo(1).summary()).isEqualTo("Restored #1: no file changed.");
+    assertThat(Wording.restored(f.tab.undo())).isEqualTo("Restored #0: 2 files written, 3 files deleted.");
+    assertThat(Wording.restored(f.tab.redo())).isEqualTo("Restored #1: 3 files written, 2 files deleted.");
+    assertThat(Wording.restored(f.tab.goTo(1))).isEqualTo("Restored #1: no file changed.");
   }
 }

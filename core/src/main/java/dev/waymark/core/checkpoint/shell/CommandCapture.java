@@ -1,6 +1,5 @@
 package dev.waymark.core.checkpoint.shell;
 
-import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -71,11 +70,24 @@ public interface CommandCapture {
     default Optional<String> rescueTag() {
       return Optional.empty();
     }
+  }
 
-    /** What becomes of the files processes the command left running change, said after "N background process(es) still running". */
-    default String leftRunningNote() {
-      return "; the files they change are recorded at the next command or when the turn ends";
-    }
+  /**
+   * How a capture finds a command's changes, which is what the user is told when something goes
+   * wrong (the sentences are written by {@code core.wording}, not here).
+   */
+  enum Way {
+    /** The project is compared before and after the command, which writes it itself. */
+    COMPARED,
+    /** The command writes a copy-on-write layer of its own, applied to the project when it ends. */
+    LAYERED,
+    /** The command writes an isolated tab's view, which stays apart from the project. */
+    VIEWED
+  }
+
+  /** How this capture finds a command's changes. */
+  default Way way() {
+    return Way.COMPARED;
   }
 
   /**
@@ -116,20 +128,10 @@ public interface CommandCapture {
 
   /**
    * Whether the command, ended with {@code exitCode} and {@code output}, never ran because what
-   * the capture isolates it in could not be set up; then what to tell the caller.
+   * the capture isolates it in ({@link #way}) could not be set up.
    */
-  default Optional<String> notRun(int exitCode, String output) {
-    return Optional.empty();
-  }
-
-  /** Why the command was not run, when {@link #before} failed with {@code e}. */
-  default String whyNotRun(CheckpointException e) {
-    return "its file changes could not be made undoable (" + e.getMessage() + ")";
-  }
-
-  /** What to tell the caller when {@link #after} failed with {@code e}. */
-  default String whyNotRecorded(CheckpointException e) {
-    return "could not record the files this command changed: " + e.getMessage() + "; undo will not restore them";
+  default boolean neverRan(int exitCode, String output) {
+    return false;
   }
 
   /** Notes the processes the command left running: what they change later is the checkpoint's too. */

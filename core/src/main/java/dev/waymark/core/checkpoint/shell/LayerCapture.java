@@ -129,8 +129,8 @@ public final class LayerCapture implements CommandCapture {
   }
 
   @Override
-  public String whyNotRun(CheckpointException e) {
-    return "its copy-on-write layer could not be made (" + e.getMessage() + ")";
+  public Way way() {
+    return Way.LAYERED;
   }
 
   /** A command's layer, from before it starts until it is applied. */
@@ -178,22 +178,15 @@ public final class LayerCapture implements CommandCapture {
     public Optional<String> rescueTag() {
       return outcome.rescueTag();
     }
-
-    @Override
-    public String leftRunningNote() {
-      return " in the command's layer; the files they change are applied and recorded at the next command or when the "
-          + "turn ends";
-    }
   }
 
   @Override
-  public Optional<String> notRun(int exitCode, String output) {
+  public boolean neverRan(int exitCode, String output) {
     if (!LayerSupport.notMounted(exitCode, output)) {
-      return Optional.empty();
+      return false;
     }
-    notMounted();
-    return Optional.of("the command did not run: its copy-on-write layer could not be mounted; run it again, and it runs "
-        + "with its changes found by comparing the files before and after");
+    notMounted(); // the next command is compared instead, as the sentence for this says
+    return true;
   }
 
   @Override
@@ -231,11 +224,6 @@ public final class LayerCapture implements CommandCapture {
     }
     jobs.followLayer(checkpoint.history(), restarted, points, entered.maxFileSize(), stillRunning, soFar, recording);
     return new Applied(outcome);
-  }
-
-  @Override
-  public String whyNotRecorded(CheckpointException e) {
-    return e.getMessage();
   }
 
   /** Nothing to do: what the command left running was followed as its layer was applied ({@link #after}). */

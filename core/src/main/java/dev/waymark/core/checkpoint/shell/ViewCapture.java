@@ -148,14 +148,13 @@ public final class ViewCapture implements CommandCapture {
   }
 
   @Override
-  public String whyNotRun(CheckpointException e) {
-    return "its tab's view could not be read (" + e.getMessage() + ")";
+  public Way way() {
+    return Way.VIEWED;
   }
 
   @Override
-  public Optional<String> notRun(int exitCode, String output) {
-    return LayerSupport.notMounted(exitCode, output)
-        ? Optional.of("the command did not run: the tab's copy-on-write view could not be mounted") : Optional.empty();
+  public boolean neverRan(int exitCode, String output) {
+    return LayerSupport.notMounted(exitCode, output);
   }
 
   @Override
@@ -240,11 +239,6 @@ public final class ViewCapture implements CommandCapture {
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not read what the command changed in the tab's view: " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public String whyNotRecorded(CheckpointException e) {
-    return e.getMessage() + "; the command's changes stay in the tab's view, not recorded";
   }
 
   /** Nothing to follow: what processes left running change stays in the view, and the next command records it. */
