@@ -38,7 +38,8 @@ class ExecOutputTest {
     var events = new LinkedBlockingQueue<Event>(List.of(
         new Event.TurnStarted(1, 0, "build it"),
         new Event.ToolCallFinished(1, new ToolCallView("c1", "run_shell", "{}"), ToolResult.NOT_RECORDED
-            + "the command's file changes could not be applied or recorded: see below]\n[exit code 0]\n", true, List.of()),
+            + "the command's file changes could not be applied or recorded: see below]\n[exit code 0]\n", true, List.of(),
+            Optional.of(ErrorKind.NOT_RECORDED)),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.empty())));
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
