@@ -186,7 +186,7 @@ final class RunShellTool extends AbstractTool {
         while (slot.isEmpty()) {
           long left = TimeUnit.NANOSECONDS.toMillis(deadline - nanoTime.getAsLong());
           if (context.cancellation().isCancelled() || left <= 0) {
-            String holder = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+            String holder = slots.holder().map(h -> " (" + Wording.slotHolder(h) + ")").orElse("");
             return ToolResult.error(context.cancellation().isCancelled() ? ErrorKind.INTERRUPTED : ErrorKind.BUSY,
                 context.cancellation().isCancelled()
                 ? "Cancelled while waiting for another shell command on this project" + holder + " to finish."
@@ -196,7 +196,7 @@ final class RunShellTool extends AbstractTool {
           }
           slot = slots.take(Math.min(SLOT_POLL_MILLIS, left));
           if (slot.isEmpty() && waitedFor.isEmpty()) {
-            waitedFor = slots.holder().map(h -> " (" + h.described() + ")").orElse("");
+            waitedFor = slots.holder().map(h -> " (" + Wording.slotHolder(h) + ")").orElse("");
           }
         }
       } catch (InterruptedException e) {

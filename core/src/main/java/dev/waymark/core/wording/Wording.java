@@ -4,6 +4,7 @@ import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
+import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,15 @@ public final class Wording {
             + "commands run at once"
         : "found by comparing the project before and after each command (no layer: " + noLayer.get()
             + "); tabs' commands take turns";
+  }
+
+  /** The process that holds the shell-command slot, as a waiting command names it in its result. */
+  public static String slotHolder(CommandSlot.Holder holder) {
+    if (holder.thisProcess()) {
+      return "another tab of this Waymark";
+    }
+    return "Waymark process " + holder.pid() + (holder.stopped() ? ", stopped by Ctrl+Z or SIGSTOP, which holds the "
+        + "project's shell commands until it is resumed with 'fg' or 'kill -CONT " + holder.pid() + "', or ended" : "");
   }
 
   /** How many files a background notice names; the rest are counted. */

@@ -90,17 +90,8 @@ public final class CommandSlot {
     }
   }
 
-  /** The process that holds the slot, as a waiting command can name it. */
-  public record Holder(long pid, boolean thisProcess, boolean stopped) {
-    /** "Waymark process 1234 (stopped ...)", for a command's result. */
-    public String described() {
-      if (thisProcess) {
-        return "another tab of this Waymark";
-      }
-      return "Waymark process " + pid + (stopped ? ", stopped by Ctrl+Z or SIGSTOP, which holds the project's shell "
-          + "commands until it is resumed with 'fg' or 'kill -CONT " + pid + "', or ended" : "");
-    }
-  }
+  /** The process that holds the slot, as a waiting command can name it ({@code Wording.slotHolder}). */
+  public record Holder(long pid, boolean thisProcess, boolean stopped) {}
 
   /**
    * Who holds the slot now, as its holder noted in the lock file: empty when that cannot be told
