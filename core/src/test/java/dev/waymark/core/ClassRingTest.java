@@ -33,8 +33,6 @@ class ClassRingTest {
       "LayerApply's nested values (Bases, Clash, Merge, Result) are the apply's vocabulary; a split of its own",
       "dev.waymark.core.mcp: [SdkConnection, SdkStart]",
       "the SDK adapter's two halves: the start makes the connection, a restart starts again",
-      "dev.waymark.core.model: [HttpFailures, HttpTransport, WrongServer]",
-      "the transport's parts read its Target and JSON; they are its helpers, not types of their own",
       "dev.waymark.core.subagent: [AgentDefinition, Subagents, TaskTool]",
       "a definition keeps TaskTool.NAME from the subagent's tools, so that subagents start none",
       "dev.waymark.core.tool: [CommandRecording, TurnRecording]",

@@ -117,7 +117,7 @@ public final class AnthropicChatModel implements ChatModel {
     this.endpoint = messages(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
-            new HttpTransport.Target(
+            new ServerTarget(
                 "the Anthropic API", endpoint.baseUrl(), endpoint.keyName(), endpoint.baseUrlName()),
             this.apiKey,
             options,
@@ -167,7 +167,7 @@ public final class AnthropicChatModel implements ChatModel {
         // the API then refuses temperature, top_k and a forced tool_choice: none of them is sent
         json.putObject("thinking").put("type", "enabled").put("budget_tokens", thinkingBudget);
       }
-      body = HttpTransport.JSON.writeValueAsBytes(json);
+      body = ModelJson.JSON.writeValueAsBytes(json);
     } catch (JsonProcessingException e) {
       throw new ModelException(ModelException.Kind.BAD_REQUEST, "could not encode the request", e);
     }
@@ -320,7 +320,7 @@ public final class AnthropicChatModel implements ChatModel {
   /** The API wants the input as an object; a call whose arguments were not one gets {@code {}}. */
   private static JsonNode input(ToolCall call) {
     try {
-      JsonNode node = HttpTransport.JSON.readTree(call.argumentsJson());
+      JsonNode node = ModelJson.JSON.readTree(call.argumentsJson());
       if (node != null && node.isObject()) {
         return node;
       }

@@ -49,7 +49,7 @@ final class AnthropicStream {
     if (contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
       // the API streams what it was asked to stream; a JSON answer comes from something else
       String body = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
-      throw transport.wrongServer().notTheApi(null, "JSON instead of an event stream (" + HttpFailures.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "JSON instead of an event stream (" + Excerpts.oneLine(body) + ")");
     }
     SseReader sse = new SseReader(in);
     SseReader.Event event;
@@ -147,7 +147,7 @@ final class AnthropicStream {
         throw new ModelException(
             ModelException.Kind.PROTOCOL,
             "the Anthropic API sent a tool_use block without id or name: "
-                + HttpFailures.excerpt(block.toString()));
+                + Excerpts.oneLine(block.toString()));
       }
       JsonNode input = block.get("input");
       if (input != null && input.isObject() && !input.isEmpty()) {
@@ -196,7 +196,7 @@ final class AnthropicStream {
     String type = error.path("type").asText("error");
     String message =
         "the Anthropic API reported " + type + " mid-stream: "
-            + HttpFailures.excerpt(error.path("message").asText(""));
+            + Excerpts.oneLine(error.path("message").asText(""));
     ModelException.Kind kind =
         switch (type) {
           case "rate_limit_error" -> ModelException.Kind.RATE_LIMITED;

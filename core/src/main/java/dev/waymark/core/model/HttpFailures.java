@@ -23,7 +23,6 @@ import javax.net.ssl.SSLException;
 
 /** What a failed request means (worth another attempt or not) and how it is said, never with the API key. */
 final class HttpFailures {
-  private static final int EXCERPT = 300;
 
   /** A failure worth another attempt, with the server's requested delay if it named one. */
   static final class Retryable extends Exception {
@@ -39,13 +38,13 @@ final class HttpFailures {
     }
   }
 
-  private final HttpTransport.Target target;
+  private final ServerTarget target;
   private final String apiKey;
   private final HttpOptions options;
   private final WrongServer wrongServer;
 
   /** @param apiKey null when none is set */
-  HttpFailures(HttpTransport.Target target, String apiKey, HttpOptions options, WrongServer wrongServer) {
+  HttpFailures(ServerTarget target, String apiKey, HttpOptions options, WrongServer wrongServer) {
     this.target = target;
     this.apiKey = apiKey;
     this.options = options;
@@ -218,7 +217,7 @@ final class HttpFailures {
 
   /** The error a server put in its stream, as a failure the user can act on. */
   ModelException streamError(String code, String message) {
-    String text = excerpt(mask(message));
+    String text = Excerpts.oneLine(mask(message));
     ModelException.Kind kind = classify(code, message, ModelException.Kind.SERVER);
     return switch (kind) {
       case AUTHENTICATION -> new ModelException(kind, target.provider() + " refused the API key: " + text
@@ -285,7 +284,7 @@ final class HttpFailures {
     }
     String code = "";
     try {
-      JsonNode node = HttpTransport.JSON.readTree(text);
+      JsonNode node = ModelJson.JSON.readTree(text);
       JsonNode error = node.path("error");
       code = error.path("code").asText("") + " " + error.path("type").asText("");
       if (error.isTextual()) {
@@ -300,7 +299,7 @@ final class HttpFailures {
         text = "a web page" + WrongServer.titleOf(text).map(t -> " \"" + t + "\"").orElse("");
       }
     }
-    return new ErrorBody(excerpt(mask(text)), code.strip());
+    return new ErrorBody(Excerpts.oneLine(mask(text)), code.strip());
   }
 
   /** The text with the API key replaced, so no message echoes it. */
@@ -309,11 +308,6 @@ final class HttpFailures {
   }
 
   /** The text on one line, cut at a length a message can show. */
-  static String excerpt(String text) {
-    String oneLine = text.replaceAll("\\s+", " ").strip();
-    return oneLine.length() <= EXCERPT ? oneLine : oneLine.substring(0, EXCERPT) + "...";
-  }
-
   static ModelException cancelled() {
     return new ModelException(ModelException.Kind.CANCELLED, "cancelled");
   }

@@ -1,6 +1,5 @@
 package dev.waymark.core.model;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -29,11 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpTransport {
   private static final Logger log = LoggerFactory.getLogger(HttpTransport.class);
-  static final ObjectMapper JSON = new ObjectMapper();
-
-  /** Who we talk to, for error messages: which settings the user should check. */
-  record Target(String provider, URI baseUrl, String keySetting, String baseUrlSetting) {}
-
   /** Parses one successful streamed body; {@code contentType} is the header's value or "". */
   interface StreamReader<T> {
     T read(InputStream body, String contentType, Progress progress) throws IOException;
@@ -55,7 +49,7 @@ final class HttpTransport {
   private final HttpClient client;
   private final HttpOptions options;
   private final UnaryOperator<Duration> actualDelay;
-  private final Target target;
+  private final ServerTarget target;
   private final String apiKey;
   private final WrongServer wrongServer;
   private final HttpFailures failures;
@@ -64,7 +58,7 @@ final class HttpTransport {
    * @param actualDelay maps a computed retry delay to the one really waited (tests shrink it and
    *     record what was asked for); the identity in production
    */
-  HttpTransport(Target target, String apiKey, HttpOptions options, UnaryOperator<Duration> actualDelay) {
+  HttpTransport(ServerTarget target, String apiKey, HttpOptions options, UnaryOperator<Duration> actualDelay) {
     this.target = target;
     this.apiKey = apiKey;
     this.options = options;

@@ -110,7 +110,7 @@ public final class OpenAiChatModel implements ChatModel {
     this.maxTokensField = initialMaxTokensField(endpoint.baseUrl());
     this.transport =
         new HttpTransport(
-            new HttpTransport.Target(
+            new ServerTarget(
                 "the OpenAI-compatible server", endpoint.baseUrl(), endpoint.keyName(), endpoint.baseUrlName()),
             apiKey,
             options,
@@ -183,7 +183,7 @@ public final class OpenAiChatModel implements ChatModel {
       if (maxTokens > 0) {
         json.put(maxTokensField, maxTokens);
       }
-      body = HttpTransport.JSON.writeValueAsBytes(json);
+      body = ModelJson.JSON.writeValueAsBytes(json);
     } catch (JsonProcessingException e) {
       throw new ModelException(ModelException.Kind.BAD_REQUEST, "could not encode the request", e);
     }

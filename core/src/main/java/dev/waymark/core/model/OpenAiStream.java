@@ -89,10 +89,10 @@ final class OpenAiStream {
     try {
       root = parse(body);
     } catch (ModelException notJson) {
-      throw transport.wrongServer().notTheApi(null, "a JSON content type but no JSON object (" + HttpFailures.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "a JSON content type but no JSON object (" + Excerpts.oneLine(body) + ")");
     }
     if (!root.hasNonNull("error") && !root.path("choices").isArray()) {
-      throw transport.wrongServer().notTheApi(null, "JSON that is not a chat completion (" + HttpFailures.excerpt(body) + ")");
+      throw transport.wrongServer().notTheApi(null, "JSON that is not a chat completion (" + Excerpts.oneLine(body) + ")");
     }
     for (JsonNode choice : root.path("choices")) {
       if (choice instanceof ObjectNode c
@@ -114,7 +114,7 @@ final class OpenAiStream {
   /** An {@code error:} field (llama.cpp) or {@code event: error}: its JSON, or its text as it came. */
   private ModelException errorEvent(String data) {
     try {
-      JsonNode node = HttpTransport.JSON.readTree(data);
+      JsonNode node = ModelJson.JSON.readTree(data);
       if (node != null && node.isObject()) {
         JsonNode error = node.has("error") ? node.get("error") : node;
         return error(error);
@@ -134,7 +134,7 @@ final class OpenAiStream {
   private ChatResponse response() {
     if (refusal.length() > 0) {
       throw new ModelException(ModelException.Kind.REFUSED, "the model refused: "
-          + HttpFailures.excerpt(refusal.toString()));
+          + Excerpts.oneLine(refusal.toString()));
     }
     List<ToolCall> toolCalls = new ArrayList<>();
     for (CallBuilder b : calls) {
@@ -142,7 +142,7 @@ final class OpenAiStream {
         throw new ModelException(
             ModelException.Kind.PROTOCOL,
             "the server sent a tool call without a name (arguments: "
-                + HttpFailures.excerpt(b.arguments.toString()) + ")");
+                + Excerpts.oneLine(b.arguments.toString()) + ")");
       }
       toolCalls.add(new ToolCall(b.id, b.name, b.arguments.toString()));
     }
@@ -173,7 +173,7 @@ final class OpenAiStream {
 
   static JsonNode parse(String data) {
     try {
-      JsonNode node = HttpTransport.JSON.readTree(data);
+      JsonNode node = ModelJson.JSON.readTree(data);
       if (node == null || !node.isObject()) {
         throw new IOException("not a JSON object");
       }
@@ -181,7 +181,7 @@ final class OpenAiStream {
     } catch (IOException e) {
       throw new ModelException(
           ModelException.Kind.PROTOCOL,
-          "the server sent a malformed stream event: " + HttpFailures.excerpt(
+          "the server sent a malformed stream event: " + Excerpts.oneLine(
               data.length() > 120 ? data.substring(0, 120) + "..." : data),
           e);
     }

@@ -196,7 +196,7 @@ public final class ScriptedChatModel implements ChatModel {
             ModelException.Kind.PROTOCOL,
             source + " has no response #" + (next + 1) + ": it has only "
                 + script.responses().size() + " and the agent asked for another"
-                + (next < used.length ? " (none left whose whenLastUser fits \"" + HttpFailures.excerpt(String.valueOf(last)) + "\")" : ""));
+                + (next < used.length ? " (none left whose whenLastUser fits \"" + Excerpts.oneLine(String.valueOf(last)) + "\")" : ""));
       }
       used[found] = true;
       next++;
@@ -253,7 +253,7 @@ public final class ScriptedChatModel implements ChatModel {
           ModelException.Kind.PROTOCOL,
           source + ", response #" + number + ": expected the last user message to contain \""
               + response.expectLastUser() + "\" but it was "
-              + (last == null ? "absent" : "\"" + HttpFailures.excerpt(last) + "\""));
+              + (last == null ? "absent" : "\"" + Excerpts.oneLine(last) + "\""));
     }
   }
 

@@ -35,7 +35,7 @@ public final class ToolArguments {
     }
     JsonNode node = STRICT.readTree(parser);
     if (parser.nextToken() != null) {
-      throw new IOException("more follows the first object: " + HttpFailures.excerpt(
+      throw new IOException("more follows the first object: " + Excerpts.oneLine(
           json.length() > 80 ? json.substring(0, 80) + "..." : json));
     }
     return node;

@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 
 /** Tells when the base URL leads somewhere other than the model API, and says so naming the setting to fix. */
 final class WrongServer {
-  private final HttpTransport.Target target;
+  private final ServerTarget target;
 
-  WrongServer(HttpTransport.Target target) {
+  WrongServer(ServerTarget target) {
     this.target = target;
   }
 
@@ -51,7 +51,7 @@ final class WrongServer {
         || firstLine.matches("(?i)(data|event|id|retry|error)\\s*:.*")) {
       return Optional.empty();
     }
-    return Optional.of("text that is neither an event stream nor JSON (\"" + HttpFailures.excerpt(firstLine) + "\")");
+    return Optional.of("text that is neither an event stream nor JSON (\"" + Excerpts.oneLine(firstLine) + "\")");
   }
 
   /** The title of a web page (else its first heading), on one line. */
