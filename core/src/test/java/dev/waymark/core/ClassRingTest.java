@@ -32,11 +32,7 @@ class ClassRingTest {
       "dev.waymark.core.layer: [ApplyPlan, ChangedMeanwhile, Layer, LayerApply, LayerJournal, View, ViewBases]",
       "LayerApply's nested values (Bases, Clash, Merge, Result) are the apply's vocabulary; a split of its own",
       "dev.waymark.core.mcp: [SdkConnection, SdkStart]",
-      "the SDK adapter's two halves: the start makes the connection, a restart starts again",
-      "dev.waymark.core.subagent: [AgentDefinition, Subagents, TaskTool]",
-      "a definition keeps TaskTool.NAME from the subagent's tools, so that subagents start none",
-      "dev.waymark.core.tool: [CommandRecording, TurnRecording]",
-      "an interface and its one implementation, which the interface's factory builds");
+      "the SDK adapter's two halves: the start makes the connection, a restart starts again");
 
   @Test
   void theCheckpointFacadeHasNoRing() {

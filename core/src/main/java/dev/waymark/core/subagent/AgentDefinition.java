@@ -30,8 +30,8 @@ public record AgentDefinition(String name, String description, List<String> tool
           + "changes nothing.", READING_TOOLS, Optional.empty(),
       "You explore the project and report what you found; you change nothing.", true);
 
-  /** Whether this agent may use the tool {@code name}. */
+  /** Whether this agent's definition lets it use the tool {@code name} (none starts subagents: {@code ChildSetup}). */
   public boolean allows(String name) {
-    return !name.equals(TaskTool.NAME) && (tools.isEmpty() || tools.contains(name));
+    return tools.isEmpty() || tools.contains(name);
   }
 }

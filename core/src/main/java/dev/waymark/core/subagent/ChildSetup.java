@@ -32,17 +32,21 @@ public final class ChildSetup {
         settings.maxStepsPerTurn(), settings.contextWindow(), settings.compactPercent(), settings.contextWindows());
   }
 
+  private static boolean allowed(AgentDefinition agent, String tool) {
+    return !tool.equals(TaskTool.NAME) && agent.allows(tool);
+  }
+
   /** The parent's tools the agent may use: never {@code task} (a subagent starts no subagents). */
   public static Toolset tools(Toolset parent, AgentDefinition agent) {
     return new Toolset() {
       @Override
       public List<ToolSpec> specs() {
-        return parent.specs().stream().filter(s -> agent.allows(s.name())).toList();
+        return parent.specs().stream().filter(s -> allowed(agent, s.name())).toList();
       }
 
       @Override
       public Optional<Tool> find(String name) {
-        return agent.allows(name) ? parent.find(name) : Optional.empty();
+        return allowed(agent, name) ? parent.find(name) : Optional.empty();
       }
 
       @Override

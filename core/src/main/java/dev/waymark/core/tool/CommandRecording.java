@@ -1,6 +1,5 @@
 package dev.waymark.core.tool;
 
-import dev.waymark.core.checkpoint.Turn;
 import dev.waymark.core.checkpoint.shell.CommandMark;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
@@ -50,14 +49,6 @@ interface CommandRecording {
         return Recorded.NOTHING;
       }
     };
-  }
-
-  /**
-   * How the turn captures a command that runs in the sandbox {@code bwrap} (empty: outside it): in a
-   * layer of its own where it can, by observation otherwise; {@link #NONE} without a turn.
-   */
-  static CommandRecording choose(Turn turn, Optional<Path> bwrap, String command) {
-    return turn == null ? NONE : new TurnRecording(turn, turn.shellCapture(bwrap), command);
   }
 
   /** Why a sandboxed command gets no layer of its own here, when it does not. */

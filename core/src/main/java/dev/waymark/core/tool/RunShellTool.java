@@ -169,7 +169,7 @@ final class RunShellTool extends AbstractTool {
     }
     Path root = ProjectPaths.of(context.projectRoot()).root();
     // a sandboxed command runs in a layer of its own where it can; others are captured by observation
-    CommandRecording recording = CommandRecording.choose(context.turn(),
+    CommandRecording recording = TurnRecording.choose(context.turn(),
         confined ? settings.sandbox().bwrap() : Optional.empty(), command);
     if (confined && recording.noLayer().isPresent() && SAID_NO_LAYERS.compareAndSet(false, true)) {
       capNote += "[no copy-on-write layer for sandboxed commands here (" + recording.noLayer().get() + "): commands take "

@@ -32,6 +32,14 @@ final class TurnRecording implements CommandRecording {
     this.command = command;
   }
 
+  /**
+   * How the turn captures a command that runs in the sandbox {@code bwrap} (empty: outside it): in a
+   * layer of its own where it can, by observation otherwise; {@link CommandRecording#NONE} without a turn.
+   */
+  static CommandRecording choose(Turn turn, Optional<Path> bwrap, String command) {
+    return turn == null ? NONE : new TurnRecording(turn, turn.shellCapture(bwrap), command);
+  }
+
   @Override
   public Optional<String> noLayer() {
     return chosen.noLayer();
