@@ -29,8 +29,8 @@ class ClassRingTest {
       "the capture seam's two interfaces: a tab opens records, the records name their tab; no state",
       "dev.waymark.core.bisect: [Bisection, CandidateRun]",
       "a candidate runs with the Bisection.Setup and Blobs the bisection was opened with",
-      "dev.waymark.core.layer: [ApplyPlan, ChangedMeanwhile, Layer, LayerApply, LayerJournal, View, ViewBases]",
-      "LayerApply's nested values (Bases, Clash, Merge, Result) are the apply's vocabulary; a split of its own",
+      "dev.waymark.core.layer: [ApplyPlan, LayerApply]",
+      "the plan is the apply's journal: the apply writes it, and a recovery finishes it through the apply",
       "dev.waymark.core.mcp: [SdkConnection, SdkStart]",
       "the SDK adapter's two halves: the start makes the connection, a restart starts again");
 

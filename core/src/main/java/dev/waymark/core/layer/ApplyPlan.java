@@ -130,7 +130,7 @@ public final class ApplyPlan {
         Files.deleteIfExists(layer.upper().resolve(entry.getKey())); // the command's own version is in the merge
       }
     }
-    LayerApply.Result rest = LayerApply.apply(layer, remaining(), LayerApply.Bases.UNKNOWN, merge, recorder,
+    LayerApply.Result rest = LayerApply.apply(layer, remaining(), ApplyBases.UNKNOWN, merge, recorder,
         new LayerApply.SoFar(), false);
     List<String> applied = new ArrayList<>(movedMerges);
     applied.addAll(rest.applied());

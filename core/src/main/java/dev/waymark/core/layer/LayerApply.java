@@ -70,24 +70,6 @@ public final class LayerApply {
     default void allTold() throws IOException {}
   }
 
-  /** What the project held when the command started, as far as the caller knows, for the paths someone changed meanwhile. */
-  public interface Bases {
-    Bases UNKNOWN = path -> Optional.empty();
-
-    /** Its bytes, or empty when not known (the change then clashes unless both sides agree). */
-    Optional<byte[]> base(String path);
-
-    /**
-     * Whether {@code path}, absent now, is known to have been a file when the command started: then
-     * a command's change of it was made to a file someone deleted meanwhile. Overlayfs cannot tell:
-     * a file copied up from another name ({@code mv a b}) or rewritten by rename ({@code sed -i})
-     * looks the same as one changed in place or made new.
-     */
-    default boolean existed(String path) {
-      return false;
-    }
-  }
-
   /** A three-way text merge: {@code base → theirs} brought into {@code ours}; empty on a conflict or binary side. */
   public interface Merge {
     Optional<byte[]> merge(byte[] base, byte[] ours, byte[] theirs);
@@ -136,7 +118,7 @@ public final class LayerApply {
   }
 
   /** Applies {@code changes} (read from {@code layer}'s upper directory) to its project, moving them out of it. */
-  public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder)
+  public static Result apply(Layer layer, List<LayerChange> changes, ApplyBases bases, Merge merge, Recorder recorder)
       throws IOException {
     return apply(layer, changes, bases, merge, recorder, new SoFar(), false);
   }
@@ -147,14 +129,14 @@ public final class LayerApply {
    * path in the project is reached from its root without a link ({@link Beneath}): a change below
    * a directory that is a link now is refused, a clash that names the link.
    */
-  public static Result apply(Layer layer, List<LayerChange> changes, Bases bases, Merge merge, Recorder recorder,
+  public static Result apply(Layer layer, List<LayerChange> changes, ApplyBases bases, Merge merge, Recorder recorder,
       SoFar soFar, boolean keepUpper) throws IOException {
     try (Beneath dirs = new Beneath(layer.project())) {
       return apply(layer, dirs, changes, bases, merge, recorder, soFar, keepUpper);
     }
   }
 
-  private static Result apply(Layer layer, Beneath dirs, List<LayerChange> changes, Bases bases, Merge merge,
+  private static Result apply(Layer layer, Beneath dirs, List<LayerChange> changes, ApplyBases bases, Merge merge,
       Recorder recorder, SoFar soFar, boolean keepUpper) throws IOException {
     List<String> merged = new ArrayList<>();
     List<Clash> clashes = new ArrayList<>();
@@ -422,13 +404,13 @@ public final class LayerApply {
 
   /** The three-way merge of the command's change into the project's file, written beside the layer's; empty on a clash. */
   /** Whether the layer's {@code after} holds what {@code path} held when it started (its base, where known). */
-  private static boolean sameAsBase(Bases bases, String path, Path after) throws IOException {
+  private static boolean sameAsBase(ApplyBases bases, String path, Path after) throws IOException {
     Optional<byte[]> base = bases.base(path);
     return base.isPresent() && Files.size(after) == base.get().length
         && Arrays.equals(base.get(), Files.readAllBytes(after));
   }
 
-  private static Optional<Path> merged(Layer layer, LayerChange change, Path target, Bases bases, Merge merge)
+  private static Optional<Path> merged(Layer layer, LayerChange change, Path target, ApplyBases bases, Merge merge)
       throws IOException {
     if (change.kind() != LayerChange.Kind.FILE || !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
       return Optional.empty();

@@ -207,7 +207,7 @@ public final class View {
         return locateBelowOpaque(rest);
       }
     }
-    if (hiddenBelowLink(project, path)) {
+    if (ViewBases.hiddenBelowLink(project, path)) {
       return Optional.empty();
     }
     Path low = project.resolve(path);
@@ -217,19 +217,6 @@ public final class View {
   private static Optional<Path> locateBelowOpaque(Path rest) throws IOException {
     BasicFileAttributes attributes = LayerFiles.attributesOrNull(rest);
     return attributes == null || UpperReader.whiteout(rest, attributes) ? Optional.empty() : Optional.of(rest);
-  }
-
-  /** Whether a directory on the way to {@code path} in {@code project} is a link (the view reads nothing through one). */
-  static boolean hiddenBelowLink(Path project, String path) {
-    Path at = project;
-    String[] segments = path.split("/");
-    for (int i = 0; i < segments.length - 1; i++) {
-      at = at.resolve(segments[i]);
-      if (Files.isSymbolicLink(at)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The names in the view's directory {@code path}, sorted; empty when it is not a directory of the view. */
@@ -244,7 +231,7 @@ public final class View {
     boolean lowerVisible = !fromUpper || !opaqueOnTheWay(path);
     if (lowerVisible) {
       Path low = path.isEmpty() ? project : project.resolve(path);
-      if (Files.isDirectory(low, LinkOption.NOFOLLOW_LINKS) && !hiddenBelowLink(project, path.isEmpty() ? "x" : path + "/x")) {
+      if (Files.isDirectory(low, LinkOption.NOFOLLOW_LINKS) && !ViewBases.hiddenBelowLink(project, path.isEmpty() ? "x" : path + "/x")) {
         names.addAll(names(low));
       }
     }
@@ -326,7 +313,7 @@ public final class View {
     bases().note(project, path);
     Path target = directoriesFor(path);
     Files.deleteIfExists(target);
-    if (!opaqueOnTheWay(parentOf(path)) && !hiddenBelowLink(project, path)
+    if (!opaqueOnTheWay(parentOf(path)) && !ViewBases.hiddenBelowLink(project, path)
         && LayerFiles.attributesOrNull(project.resolve(path)) != null) {
       whiteout(target);
     }

@@ -18,7 +18,7 @@ import java.util.Optional;
  * One file per path, named by a hash of the path, written before the view changes the path: what
  * a kill leaves is a base too early, never a change without one.
  */
-public final class ViewBases implements LayerApply.Bases {
+public final class ViewBases implements ApplyBases {
   private static final String ABSENT = ".absent";
 
   private final Path dir;
@@ -40,7 +40,7 @@ public final class ViewBases implements LayerApply.Bases {
     Files.createDirectories(dir);
     Path file = project.resolve(path);
     Path temp = dir.resolve(key + ".tmp");
-    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !View.hiddenBelowLink(project, path)) {
+    if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !hiddenBelowLink(project, path)) {
       Files.copy(file, temp, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
       Files.move(temp, dir.resolve(key), StandardCopyOption.ATOMIC_MOVE);
     } else {
@@ -95,5 +95,18 @@ public final class ViewBases implements LayerApply.Bases {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Whether a directory on the way to {@code path} in {@code project} is a link (the view reads nothing through one). */
+  static boolean hiddenBelowLink(Path project, String path) {
+    Path at = project;
+    String[] segments = path.split("/");
+    for (int i = 0; i < segments.length - 1; i++) {
+      at = at.resolve(segments[i]);
+      if (Files.isSymbolicLink(at)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -79,7 +79,7 @@ class LayerApplyProperties {
         }
       }
       List<String> recorded = new ArrayList<>();
-      LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+      LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN, TextMerge::merge,
           (path, current, after) -> recorded.add(path));
 
       Map<String, String> expected = new TreeMap<>(Layers.tree(reference));
@@ -179,7 +179,7 @@ class LayerApplyProperties {
       }
       Map<String, String> before = Layers.tree(project);
       List<String> recorded = new ArrayList<>();
-      LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+      LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN, TextMerge::merge,
           (path, current, after) -> recorded.add(path));
 
       Map<String, String> expected = new TreeMap<>(Layers.tree(reference));

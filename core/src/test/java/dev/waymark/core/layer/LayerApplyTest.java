@@ -52,7 +52,7 @@ class LayerApplyTest {
     Layers.runPlain(reference, script);
     Layer layer = layers.run(project, script);
     List<String> recorded = new ArrayList<>();
-    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN,
         TextMerge::merge, (path, current, after) -> recorded.add(path));
     assertThat(Layers.tree(project)).isEqualTo(Layers.tree(reference));
     assertThat(result.clashes()).isEmpty();
@@ -79,7 +79,7 @@ class LayerApplyTest {
     Files.move(project.resolve(linked), temp.resolve("moved-away"));
     Files.createSymbolicLink(project.resolve(linked), outside);
     List<Path> toldCurrent = new ArrayList<>();
-    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN,
         TextMerge::merge, new LayerApply.Recorder() {
           @Override
           public void beforeChange(String path, Path current, Path after) throws IOException {
@@ -118,7 +118,7 @@ class LayerApplyTest {
     String into = script.contains("d/e") ? "d/e" : "d";
     Files.move(photos.getParent(), project.resolve(into + "/photos"));
     Files.move(temp.resolve("elsewhere/empty"), project.resolve(into + "/empty"));
-    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+    LayerApply.Result result = LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN,
         TextMerge::merge, Layers.NO_RECORD);
     assertThat(project.resolve(into + "/photos/2024/a.jpg")).hasContent("the user's photo");
     assertThat(project.resolve(into + "/photos/index")).hasContent("index");
@@ -152,7 +152,7 @@ class LayerApplyTest {
     Layer layer = layers.run(project, "echo passed > test.log");
     Files.writeString(project.resolve("notes.txt"), "the user's note\n"); // an editor's save, after the command started
     List<String> recorded = new ArrayList<>();
-    LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+    LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN, TextMerge::merge,
         (path, current, after) -> recorded.add(path));
     assertThat(recorded).containsExactly("test.log");
     assertThat(project.resolve("notes.txt")).hasContent("the user's note");
@@ -176,7 +176,7 @@ class LayerApplyTest {
     Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "user\n");
     Files.writeString(project.resolve("b.txt"), "user kept this\n");
-    var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+    var result = LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN, TextMerge::merge,
         Layers.NO_RECORD);
     assertThat(result.clashes()).extracting(LayerApply.Clash::path).containsExactlyInAnyOrder("a.txt", "b.txt");
     assertThat(project.resolve("a.txt")).hasContent("user");
@@ -190,7 +190,7 @@ class LayerApplyTest {
     Layer layer = layers.run(project, "echo same > a.txt");
     Layers.pastStart(layer); // a later change time than the layer's start
     Files.writeString(project.resolve("a.txt"), "same\n");
-    var result = LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN, TextMerge::merge,
+    var result = LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN, TextMerge::merge,
         Layers.NO_RECORD);
     assertThat(result.clashes()).isEmpty();
     assertThat(project.resolve("a.txt")).hasContent("same");
@@ -211,7 +211,7 @@ class LayerApplyTest {
       }
     };
     try {
-      assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(), LayerApply.Bases.UNKNOWN,
+      assertThatThrownBy(() -> LayerApply.apply(layer, Layers.read(layer).changes(), ApplyBases.UNKNOWN,
           TextMerge::merge, (path, current, after) -> recordedFirst.add(path))).hasMessage("killed");
     } finally {
       LayerApply.afterStep = () -> {};

@@ -91,7 +91,7 @@ class LayerAsAnotherUserTest {
     wrapped.placeholders().forEach(p -> mountPoints.add(layer.project().relativize(p).toString()));
     LayerChanges changes = UpperReader.read(layer.upper(), layer.project(), mountPoints);
     List<String> told = new ArrayList<>();
-    LayerApply.Result result = LayerApply.apply(layer, changes.changes(), LayerApply.Bases.UNKNOWN,
+    LayerApply.Result result = LayerApply.apply(layer, changes.changes(), ApplyBases.UNKNOWN,
         (b, o, t) -> Optional.empty(), (path, current, after) -> told.add(path));
     assertThat(result.clashes()).isEmpty();
     assertThat(told).containsExactlyInAnyOrder("new.txt", "tracked.txt", "gone.txt", "old/inside.txt", "old/sub/made.txt");

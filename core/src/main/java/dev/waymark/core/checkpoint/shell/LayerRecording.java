@@ -10,6 +10,7 @@ import dev.waymark.core.checkpoint.project.Exclusion;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 import dev.waymark.core.checkpoint.project.UserGitRepository;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
+import dev.waymark.core.layer.ApplyBases;
 import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
 import dev.waymark.core.layer.LayerApply;
@@ -284,14 +285,14 @@ final class LayerRecording {
    * now was there if such a write replaced it, if the scan vouched for it, if the user's git index
    * tracks it, or if this turn recorded it as there.
    */
-  private LayerApply.Bases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom,
+  private ApplyBases bases(TabRecords turn, Layer layer, Optional<ProjectView.Vouch> startedFrom,
       UsersRepository users) {
     if (layer.bases().isPresent()) {
       return layer.bases().get(); // a landed view: what the project held when the view first changed each path
     }
     long since = layer.started().toMillis() - 1;
     List<WriteLog.Write> writes = writeLog.since(since);
-    return new LayerApply.Bases() {
+    return new ApplyBases() {
       private NavigableSet<String> tracked;
 
       @Override
