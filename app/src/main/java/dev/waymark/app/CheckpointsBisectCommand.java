@@ -82,7 +82,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
     if (timeoutSeconds <= 0) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--timeout takes a number of seconds above 0.");
     }
-    Main main = checkpoints.main;
+    Invocation main = checkpoints.main;
     Map<String, String> env = main.env();
     Settings settings;
     try {
@@ -119,7 +119,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
         diff = ChangeDiffs.of(found, store::readBlob);
       }
       if (json) {
-        out.println(SessionsCommand.JSON.writeValueAsString(json(result, tab, prompts, diff)));
+        out.println(JsonOutput.JSON.writeValueAsString(json(result, tab, prompts, diff)));
       } else {
         BisectLines.result(result, prompts, diff).forEach(out::println);
       }

@@ -57,7 +57,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   // optional to picocli only so that a subcommand (bisect, export) may stand in its place; command() requires it
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
@@ -325,7 +325,7 @@ final class CheckpointsCommand implements Callable<Integer> {
           o.put("conflicts", r.conflicts());
           o.put("rescueTag", r.rescueTag().orElse(null));
           o.put("livePath", r.livePath());
-          out.println(SessionsCommand.JSON.writeValueAsString(o));
+          out.println(JsonOutput.JSON.writeValueAsString(o));
         } else {
           (r.applied() ? out : err).println(r.applied() ? r.summary() : "waymark: " + r.summary());
         }
@@ -338,7 +338,7 @@ final class CheckpointsCommand implements Callable<Integer> {
           o.put("name", saved.name());
           o.put("tag", saved.ref());
           o.put("movedFrom", saved.movedFrom().isPresent() ? saved.movedFrom().getAsInt() : null);
-          out.println(SessionsCommand.JSON.writeValueAsString(o));
+          out.println(JsonOutput.JSON.writeValueAsString(o));
         } else {
           out.println("Saved #" + saved.checkpoint().number() + " as \"" + saved.name() + "\""
               + (saved.movedFrom().isPresent() ? " (moved from #" + saved.movedFrom().getAsInt() + ")" : "") + ": "
@@ -348,7 +348,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       }
       if (event instanceof Event.SaveDeleted deleted) {
         if (json) {
-          out.println(SessionsCommand.JSON.writeValueAsString(Map.of("deleted", deleted.name(), "checkpoint",
+          out.println(JsonOutput.JSON.writeValueAsString(Map.of("deleted", deleted.name(), "checkpoint",
               deleted.checkpoint(), "tag", deleted.ref())));
         } else {
           out.println("Deleted the save \"" + deleted.name() + "\" (" + deleted.ref() + "); #" + deleted.checkpoint()
@@ -388,7 +388,7 @@ final class CheckpointsCommand implements Callable<Integer> {
         rows.add(row);
       }
       o.put("checkpoints", rows);
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
       return;
     }
     out.println("Session " + workspace.label() + ", tab " + tab.checkpoints().tabId() + " (live #" + listed.live() + "):");
@@ -416,7 +416,7 @@ final class CheckpointsCommand implements Callable<Integer> {
       for (DiffView.FileDiff f : diff.files()) {
         files.add(Map.of("path", f.path(), "added", f.added(), "removed", f.removed(), "binary", f.binary(), "unified", f.unified()));
       }
-      out.println(SessionsCommand.JSON.writeValueAsString(Map.of("checkpoint", diff.checkpoint(), "files", files)));
+      out.println(JsonOutput.JSON.writeValueAsString(Map.of("checkpoint", diff.checkpoint(), "files", files)));
     } else if (diff.isEmpty()) {
       out.println("The files on disk are as they were at #" + diff.checkpoint() + ".");
     } else {

@@ -60,7 +60,7 @@ final class CheckpointsDiff {
         files.add(file);
       }
       o.put("files", files);
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
     } else if (view.isEmpty()) {
       out.println(view.from() + " and " + view.to() + " hold the same files.");
     } else if (stat) {

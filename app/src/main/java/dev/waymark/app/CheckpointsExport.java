@@ -134,7 +134,7 @@ final class CheckpointsExport implements Callable<Integer> {
       o.put("commits", commits);
       o.put("skipped", export.skipped());
       o.put("ignored", export.ignored());
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
       return;
     }
     out.println(export.summary());

@@ -32,7 +32,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -66,7 +65,7 @@ final class ExecCommand implements Callable<Integer> {
   private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   @CommandLine.Mixin ModelOptions options;
 
@@ -338,7 +337,7 @@ final class ExecCommand implements Callable<Integer> {
       if (event instanceof Event.ToolCallProposed proposed) {
         activity.println("> " + proposed.call().name() + " " + proposed.summary());
         if (proposed.needsApproval() && console != null) {
-          session.submit(ask(console, proposed, session.ruleFor(proposed.call()).toString()));
+          session.submit(ConsoleApproval.ask(console, proposed, session.ruleFor(proposed.call()).toString()));
         }
       } else if (event instanceof Event.ToolCallFinished finished) {
         activity.println((finished.isError() ? "  ✗ " : "  ✓ ") + firstLine(finished.result()));
@@ -405,7 +404,7 @@ final class ExecCommand implements Callable<Integer> {
   }
 
   /** The prompt from the arguments, or from standard input for {@code -} or none when it is not a terminal. */
-  static String promptText(List<String> words, Main.Stdin stdin) throws IOException {
+  static String promptText(List<String> words, Stdin stdin) throws IOException {
     boolean fromStdin = words.equals(List.of("-"));
     if (words.isEmpty()) {
       if (stdin.terminal()) {
@@ -482,29 +481,6 @@ final class ExecCommand implements Callable<Integer> {
     return ". The session is kept: go on from an earlier, shorter point with `waymark exec " + which + " --from N "
         + "PROMPT` (`waymark checkpoints list " + which + "` shows the checkpoints), open it with `waymark --resume "
         + session + "` and /compact it there, or start a new session by leaving out --session.";
-  }
-
-  static dev.waymark.core.protocol.Command ask(Console console, Event.ToolCallProposed proposed, String rule) {
-    while (true) {
-      String answer = console.readLine("Allow %s %s? [y]es, [a]lways %s this session, [n]o: ",
-          proposed.call().name(), proposed.summary(), rule);
-      if (answer == null) {
-        return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "no answer");
-      }
-      switch (answer.trim().toLowerCase(Locale.ROOT)) {
-        case "y":
-        case "yes":
-          return new dev.waymark.core.protocol.Command.Approve(proposed.call().id(), false);
-        case "a":
-        case "always":
-          return new dev.waymark.core.protocol.Command.Approve(proposed.call().id(), true);
-        case "n":
-        case "no":
-          return new dev.waymark.core.protocol.Command.Deny(proposed.call().id(), "");
-        default:
-          break;
-      }
-    }
   }
 
   static String describe(CheckpointView checkpoint) {

@@ -19,7 +19,7 @@ final class HeadlessRescued {
       if (name == null) {
         List<RescuedVersions.Rescued> all = tree.rescued().list();
         if (json) {
-          out.println(SessionsCommand.JSON.writeValueAsString(all.stream().map(HeadlessRescued::row).toList()));
+          out.println(JsonOutput.JSON.writeValueAsString(all.stream().map(HeadlessRescued::row).toList()));
         } else if (all.isEmpty()) {
           out.println("Nothing rescued in this tab.");
         } else {
@@ -32,7 +32,7 @@ final class HeadlessRescued {
       if (json) {
         Map<String, Object> o = row(found);
         o.put("diff", diff.unified());
-        out.println(SessionsCommand.JSON.writeValueAsString(o));
+        out.println(JsonOutput.JSON.writeValueAsString(o));
       } else {
         out.println(found.why() + " (" + found.ref() + "); the disk (+) against what was rescued (-):");
         out.print(diff.files().isEmpty() ? "the files on disk already are so\n" : diff.unified());

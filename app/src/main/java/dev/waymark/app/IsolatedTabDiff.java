@@ -29,7 +29,7 @@ final class IsolatedTabDiff {
       o.put("isolated", true);
       o.put("files", files.get().stream().map(f -> Map.of("path", f.path(), "added", f.added(), "removed", f.removed(),
           "binary", f.binary(), "unified", f.unified())).toList());
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
     } else if (files.get().isEmpty()) {
       out.println("The isolated tab's view holds no changes: it is the project as it is now.");
     } else {

@@ -13,7 +13,6 @@ import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +42,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {ExecCommand.class, SessionsCommand.class, CheckpointsCommand.class, ShellCommand.class, StoreCommand.class, McpCommand.class,
         CommandLine.HelpCommand.class})
-public final class Main implements Callable<Integer> {
+public final class Main implements Callable<Integer>, Invocation {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin ModelOptions options;
@@ -73,23 +72,6 @@ public final class Main implements Callable<Integer> {
   private final Map<String, String> env;
   private final Stdin stdin;
 
-  /** Standard input, and whether it is a terminal (then {@code exec} never waits on it for a prompt). */
-  record Stdin(InputStream stream, boolean terminal) {
-    static Stdin ofProcess() {
-      return new Stdin(System.in, isTerminal());
-    }
-
-    /** Whether file descriptor 0 is a terminal: Java 17's {@code System.console()} also needs stdout to be one. */
-    private static boolean isTerminal() {
-      try {
-        String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
-        return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
-      } catch (IOException | UnsupportedOperationException | SecurityException e) {
-        return System.console() != null; // no /proc (macOS): the best Java 17 can tell
-      }
-    }
-  }
-
   Main(WaymarkHome home) {
     this(home, System.getenv());
   }
@@ -104,16 +86,18 @@ public final class Main implements Callable<Integer> {
     this.stdin = stdin;
   }
 
-  Stdin stdin() {
+  @Override
+  public Stdin stdin() {
     return stdin;
   }
 
-  /** The environment settings and keys are read from (the process's; tests pass their own). */
-  Map<String, String> env() {
+  @Override
+  public Map<String, String> env() {
     return env;
   }
 
-  WaymarkHome home() {
+  @Override
+  public WaymarkHome home() {
     return home;
   }
 

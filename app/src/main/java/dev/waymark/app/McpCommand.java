@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
     subcommands = {McpCommand.ListServers.class})
 final class McpCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   @Override
   public Integer call() {

@@ -22,7 +22,7 @@ final class SessionShareLines {
       o.put("tabs", done.session().tabs().size());
       o.put("tags", done.tags());
       o.put("basePaths", done.basePaths());
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
     } else {
       out.println("Exported session " + done.session().id() + " (" + done.session().tabs().size() + " tab(s), "
           + done.tags() + " tag(s)) to " + file.toAbsolutePath() + ". In another clone of the project, with the files "
@@ -42,7 +42,7 @@ final class SessionShareLines {
       o.put("checkpoints", checkpoints);
       o.put("tags", done.tags());
       o.put("notes", done.notes());
-      out.println(SessionsCommand.JSON.writeValueAsString(o));
+      out.println(JsonOutput.JSON.writeValueAsString(o));
     } else {
       out.println("Imported session " + done.session().id() + " (" + done.session().tabs().size() + " tab(s), "
           + checkpoints + " checkpoint(s), " + done.tags() + " tag(s)): `waymark --resume " + done.session().id()

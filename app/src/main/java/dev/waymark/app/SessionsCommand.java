@@ -1,8 +1,5 @@
 package dev.waymark.app;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
@@ -29,11 +26,8 @@ import picocli.CommandLine.Parameters;
         "  export ID FILE   one file (a git bundle) with the session and its checkpoints, for another clone",
         "  import FILE      open such a file here; refused while the files its checkpoints touched differ"})
 final class SessionsCommand implements Callable<Integer> {
-  static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS).enable(SerializationFeature.INDENT_OUTPUT);
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION", defaultValue = "list",
       description = "list (default), delete, export or import")
@@ -81,7 +75,7 @@ final class SessionsCommand implements Callable<Integer> {
               row.put("problem", l.problem().orElse(null));
               rows.add(row);
             }
-            out.println(JSON.writeValueAsString(rows));
+            out.println(JsonOutput.JSON.writeValueAsString(rows));
           } else if (all.isEmpty()) {
             out.println("No saved sessions for " + store.projectDirectory() + ".");
           } else {
@@ -95,7 +89,7 @@ final class SessionsCommand implements Callable<Integer> {
           }
           SessionFile deleted = workspace.deleteSession(id);
           if (json) {
-            out.println(JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
+            out.println(JsonOutput.JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
           } else {
             out.println("Deleted session " + deleted.id() + " and the tags of its " + deleted.tabs().size() + " tab(s).");
           }

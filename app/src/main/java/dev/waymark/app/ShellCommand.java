@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
         "Exit status: the shell's; 1 when the tab is not isolated or the view cannot be entered."})
 final class ShellCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   @Option(names = "--session", paramLabel = "ID", required = true, description = "The session (id or name).")
   String sessionId;

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
     })
 final class StoreCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-  @CommandLine.ParentCommand Main main;
+  @CommandLine.ParentCommand Invocation main;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR", description = "The project directory (default: the current one).")
   Path directory = Path.of("");

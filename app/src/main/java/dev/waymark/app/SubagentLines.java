@@ -55,7 +55,7 @@ final class SubagentLines {
         if (event instanceof Event.ToolCallProposed proposed && proposed.needsApproval()) {
           synchronized (SubagentLines.class) { // one question on the terminal at a time
             err.println("[" + id + "] the subagent asks:");
-            tab.session().submit(ExecCommand.ask(console, proposed, tab.session().ruleFor(proposed.call()).toString()));
+            tab.session().submit(ConsoleApproval.ask(console, proposed, tab.session().ruleFor(proposed.call()).toString()));
           }
         }
       });

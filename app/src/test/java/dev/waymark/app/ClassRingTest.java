@@ -20,11 +20,9 @@ class ClassRingTest {
       "an \"always\" answer is written into the settings file that Settings reads and checks",
       "dev.waymark.app: [ModelOptions, Providers]",
       "the model flags' help names the providers' defaults, and choosing a provider reads the flags",
-      "dev.waymark.app: [CheckpointsBisectCommand, CheckpointsCommand, CheckpointsDiff, CheckpointsExport, ExecCommand, "
-          + "HeadlessRescued, IsolatedTabDiff, Main, McpCommand, SessionShareLines, SessionsCommand, ShellCommand, "
-          + "StoreCommand, SubagentLines, UiLauncher]",
-      "picocli's sub-commands read the process's home, environment and standard input from their parent command, "
-          + "which lists them; the commands' line writers share their helpers");
+      "dev.waymark.app: [CheckpointsBisectCommand, CheckpointsCommand, CheckpointsExport]",
+      "picocli's nested sub-commands read their parent's options (--dir, --session, --tab, --json); the parent lists "
+          + "them");
 
   @Test
   void everyRingIsKnownWithWhy() {

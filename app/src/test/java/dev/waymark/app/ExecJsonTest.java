@@ -78,7 +78,7 @@ class ExecJsonTest {
     all.addAll(List.of(args));
     int exit = Main.run(all.toArray(String[]::new), new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true),
         new PrintWriter(err, true), env,
-        new Main.Stdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), stdinIsTerminal));
+        new Stdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), stdinIsTerminal));
     return new Run(exit, out.toString(), err.toString());
   }
 

@@ -42,7 +42,7 @@ class ExecSubagentsTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exit = Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        env, new Main.Stdin(new ByteArrayInputStream(new byte[0]), true));
+        env, new Stdin(new ByteArrayInputStream(new byte[0]), true));
     return new Run(exit, out.toString(), err.toString());
   }
 

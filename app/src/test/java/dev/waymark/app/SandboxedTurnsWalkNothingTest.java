@@ -75,7 +75,7 @@ class SandboxedTurnsWalkNothingTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exit = Main.run(args, new WaymarkHome(temp.resolve("home")), new PrintWriter(out, true), new PrintWriter(err, true),
-        env, new Main.Stdin(new ByteArrayInputStream(new byte[0]), false));
+        env, new Stdin(new ByteArrayInputStream(new byte[0]), false));
     assertThat(exit).as(err.toString()).isZero();
     return out + err.toString();
   }
