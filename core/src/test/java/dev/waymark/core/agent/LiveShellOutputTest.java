@@ -10,8 +10,6 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.ToolSettings;
-import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,9 +37,7 @@ class LiveShellOutputTest {
     tabs = new TestTabs(temp);
     project = tabs.project;
     model = new TabSessionTest.ScriptModel();
-    TestTabs.Watched watched = tabs.watched("tab1", model,
-        Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
-        new SessionSettings("test-model", ApprovalMode.YOLO, true, "base prompt"));
+    TestTabs.Watched watched = tabs.watchedWithStandardTools(model, ApprovalMode.YOLO);
     session = watched.session();
     events = watched.events();
   }

@@ -12,8 +12,6 @@ import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.ToolSettings;
-import dev.waymark.core.tool.Tools;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -42,9 +40,7 @@ class TypedCommandPromptTest {
     tabs = new TestTabs(temp);
     Path project = tabs.project;
     model = new TabSessionTest.ScriptModel();
-    TestTabs.Watched watched = tabs.watched("tab1", model,
-        Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
-        new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
+    TestTabs.Watched watched = tabs.watchedWithStandardTools(model, ApprovalMode.ASK);
     session = watched.session();
     events = watched.events();
   }

@@ -10,8 +10,6 @@ import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.testing.TabEvents;
 import dev.waymark.core.testing.TestTabs;
 import dev.waymark.core.tool.ApprovalMode;
-import dev.waymark.core.tool.ToolSettings;
-import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,9 +33,7 @@ class UserShellTest {
     tabs = new TestTabs(temp);
     project = tabs.project;
     model = new TabSessionTest.ScriptModel();
-    TestTabs.Watched watched = tabs.watched("tab1", model,
-        Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
-        new SessionSettings("test-model", ApprovalMode.ASK, true, "base prompt"));
+    TestTabs.Watched watched = tabs.watchedWithStandardTools(model, ApprovalMode.ASK);
     session = watched.session();
     events = watched.events();
   }

@@ -9,6 +9,9 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.tool.ApprovalMode;
+import dev.waymark.core.tool.ToolSettings;
+import dev.waymark.core.tool.Tools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,6 +65,12 @@ public final class TestTabs implements AutoCloseable {
   public Watched watched(String tabId, ChatModel model, Toolset tools, SessionSettings settings) {
     TabSession session = open(tabId, model, tools, settings);
     return new Watched(session, TabEvents.of(session));
+  }
+
+  /** Tab {@code tab1} with the standard tools at their defaults, model {@code test-model} in {@code mode}, interactive. */
+  public Watched watchedWithStandardTools(ChatModel model, ApprovalMode mode) {
+    return watched("tab1", model, Toolset.of(Tools.standard(ToolSettings.DEFAULTS).all()),
+        new SessionSettings("test-model", mode, true, "base prompt"));
   }
 
   /**
