@@ -12,8 +12,8 @@ import java.util.Map;
 final class SessionShareLines {
   private SessionShareLines() {}
 
-  static void export(ShadowStore store, SessionStore files, String id, Path file, boolean json, PrintWriter out)
-      throws Exception {
+  static void export(ShadowStore store, SessionStore files, String id, Path file, boolean json, PrintWriter out,
+      PrintWriter err) throws Exception {
     SessionShare.Exported done = SessionShare.export(store, files, id, file.toAbsolutePath());
     if (json) {
       Map<String, Object> o = new LinkedHashMap<>();
@@ -22,6 +22,7 @@ final class SessionShareLines {
       o.put("tabs", done.session().tabs().size());
       o.put("tags", done.tags());
       o.put("basePaths", done.basePaths());
+      o.put("notes", done.notes());
       out.println(JsonOutput.JSON.writeValueAsString(o));
     } else {
       out.println("Exported session " + done.session().id() + " (" + done.session().tabs().size() + " tab(s), "

@@ -99,7 +99,7 @@ final class SessionsCommand implements Callable<Integer> {
           if (id == null || file == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Usage: `sessions export ID FILE`.");
           }
-          SessionShareLines.export(store, files, id, file, json, out);
+          SessionShareLines.export(store, files, id, file, json, out, err);
           return 0;
         }
         case "import" -> {

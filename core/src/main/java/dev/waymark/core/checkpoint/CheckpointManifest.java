@@ -9,6 +9,7 @@ import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -155,16 +156,28 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
     if (m.has("save")) {
       Map<String, FileVersion> files = new TreeMap<>();
       for (JsonNode f : array(m, "files", ref)) {
-        files.put(text(f, "path", ref), version(f, ref));
+        files.put(path(f, ref), version(f, ref));
       }
       return ofSave(tab, checkpoint, parent, path, status, created, text(m, "save", ref), files);
     }
     List<FileChange> changes = new ArrayList<>();
     for (JsonNode c : array(m, "changes", ref)) {
-      changes.add(new FileChange(text(c, "path", ref), version(object(c, "before", ref), ref),
+      changes.add(new FileChange(path(c, ref), version(object(c, "before", ref), ref),
           version(object(c, "after", ref), ref)));
     }
     return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes);
+  }
+
+  /** A path, checked as untrusted input: the commit may have come in a bundle someone else wrote. */
+  private static String path(JsonNode json, String ref) {
+    try {
+      return ProjectPaths.check(text(json, "path", ref));
+    } catch (CheckpointException e) {
+      if (e.kind() != CheckpointException.Kind.REFUSED) {
+        throw e;
+      }
+      throw damaged(ref, e.getMessage());
+    }
   }
 
   private static FileVersion version(JsonNode v, String ref) {

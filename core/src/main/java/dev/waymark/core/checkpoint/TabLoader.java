@@ -129,6 +129,7 @@ final class TabLoader {
       }
     }
     for (var save : snapshot.saves().entrySet()) {
+      TreeSaves.checkSaveName(save.getKey()); // a session file's name, read into a ref
       String ref = TagNames.tabPrefix(snapshot.tabId()) + "saved/" + save.getKey();
       if (parts.repo().has(save.getValue()) && !save.getValue().equals(parts.repo().resolve(ref))) {
         parts.repo().setRef(ref, save.getValue());

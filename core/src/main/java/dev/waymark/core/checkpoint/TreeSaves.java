@@ -5,7 +5,6 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -14,7 +13,6 @@ import org.eclipse.jgit.lib.ObjectId;
  * their documentation and refuses them while a turn runs.
  */
 final class TreeSaves {
-  private static final Pattern SAVE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
   private final CheckpointGraph graph;
   private final CheckpointWriter writer;
@@ -59,15 +57,7 @@ final class TreeSaves {
    * '.' or ".lock".
    */
   static void checkSaveName(String name) {
-    String why = name == null || !SAVE_NAME.matcher(name).matches()
-        ? "letters, digits, '.', '-' and '_', starting with a letter or digit, up to 64"
-        : name.contains("..") ? "no \"..\" in it"
-        : name.endsWith(".") ? "it may not end with '.'"
-        : name.endsWith(".lock") ? "it may not end with \".lock\""
-        : null;
-    if (why != null) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a valid save name: \"" + name + "\" (" + why + ").");
-    }
+    TagNames.checkSaveName(name);
   }
 
   /** The commit of each named save of the tab, by name: what a snapshot needs to bring the saves back. */

@@ -9,11 +9,14 @@ import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
+import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.checkpoint.TreeSnapshot;
+import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import dev.waymark.core.context.TypedPrompt;
 import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ToolCall;
@@ -92,7 +95,7 @@ public final class SessionCodec {
 
   /** The tree snapshot a tab record describes; a record that cannot be a tree is a {@link SessionException}. */
   public static TreeSnapshot snapshot(SessionFile.Tab tab) {
-    if (tab.tabId() == null || !tab.tabId().matches("[A-Za-z0-9_-]{1,64}")) {
+    if (!TagNames.isTabId(tab.tabId())) {
       throw new SessionException(ErrorKind.LOST, "a tab without a usable id");
     }
     Set<Integer> numbers = new HashSet<>();
@@ -112,16 +115,45 @@ public final class SessionCodec {
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       List<FileChange> changes = new ArrayList<>();
       for (SessionFile.Change c : cp.changes()) {
-        changes.add(new FileChange(c.path(), version(c.before()), version(c.after())));
+        changes.add(new FileChange(path(tab, cp, c), version(c.before()), version(c.after())));
       }
+      // the tag is named from the tab and number, never read: a file's own name could be another tab's tag
+      Optional<String> tag = Optional.ofNullable(cp.tag()).map(any -> TagNames.tabPrefix(tab.tabId()) + cp.number());
       checkpoints.add(new Checkpoint(cp.number(), cp.parent(), status(cp.status()),
           cp.created() == null ? Instant.EPOCH : cp.created(), changes,
-          Optional.ofNullable(cp.commit()).map(ObjectId::fromString), Optional.ofNullable(cp.tag()),
-          Set.copyOf(cp.saved())));
+          Optional.ofNullable(cp.commit()).map(SessionCodec::commit), tag, Set.copyOf(cp.saved())));
     }
     Map<String, ObjectId> saves = new LinkedHashMap<>();
-    tab.saves().forEach((name, commit) -> saves.put(name, ObjectId.fromString(commit)));
+    tab.saves().forEach((name, commit) -> {
+      try {
+        TagNames.checkSaveName(name); // read into a ref name
+      } catch (CheckpointException e) {
+        throw new SessionException(ErrorKind.LOST, "tab " + tab.tabId() + " has a save of a bad name (" + e.getMessage() + ")", e);
+      }
+      saves.put(name, commit(commit));
+    });
     return new TreeSnapshot(tab.tabId(), checkpoints, tab.live(), tab.filesAt(), tab.redo(), saves);
+  }
+
+  /** A change's path, checked as untrusted input: a session file may come from a bundle someone else wrote. */
+  private static String path(SessionFile.Tab tab, SessionFile.Checkpoint cp, SessionFile.Change change) {
+    if (change == null || change.path() == null) {
+      throw new SessionException(ErrorKind.LOST, "tab " + tab.tabId() + " has a change without a path in checkpoint #" + cp.number());
+    }
+    try {
+      return ProjectPaths.check(change.path());
+    } catch (CheckpointException e) {
+      throw new SessionException(ErrorKind.REFUSED, "tab " + tab.tabId() + " #" + cp.number() + " names a path outside the project's own files ("
+          + e.getMessage() + ")", e);
+    }
+  }
+
+  private static ObjectId commit(String id) {
+    try {
+      return ObjectId.fromString(id);
+    } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
+      throw new SessionException(ErrorKind.LOST, "\"" + id + "\" is not a commit id");
+    }
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {
@@ -162,7 +194,12 @@ public final class SessionCodec {
     if (v == null) {
       throw new SessionException(ErrorKind.LOST, "a file change without its versions");
     }
-    FileKind kind = FileKind.valueOf(v.kind().toUpperCase(Locale.ROOT));
+    FileKind kind;
+    try {
+      kind = FileKind.valueOf(String.valueOf(v.kind()).toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new SessionException(ErrorKind.LOST, "a file version of an unknown kind \"" + v.kind() + "\"");
+    }
     int mode;
     try {
       mode = FileModes.parse(v.mode());
@@ -177,7 +214,11 @@ public final class SessionCodec {
   }
 
   private static CheckpointStatus status(String s) {
-    return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
+    try {
+      return s == null ? CheckpointStatus.DONE : CheckpointStatus.valueOf(s.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new SessionException(ErrorKind.LOST, "a checkpoint of an unknown status \"" + s + "\"");
+    }
   }
 
   private static SessionFile.ToolCallRecord call(ToolCallView c) {

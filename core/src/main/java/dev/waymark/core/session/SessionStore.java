@@ -119,6 +119,15 @@ public final class SessionStore {
     }
   }
 
+  /** {@code session} as {@link #save} writes it. */
+  public static byte[] bytes(SessionFile session) {
+    try {
+      return JSON.writeValueAsBytes(session);
+    } catch (IOException e) {
+      throw new SessionException(ErrorKind.STORE_IO, "Could not write session " + session.id() + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Writes {@code session} atomically, replacing the one with its id. */
   public void save(SessionFile session) {
     saveStamped(session);

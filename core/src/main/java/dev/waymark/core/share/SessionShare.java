@@ -3,6 +3,7 @@ package dev.waymark.core.share;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabBundles;
+import dev.waymark.core.checkpoint.TabCopies;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,25 +36,51 @@ public final class SessionShare {
 
   private SessionShare() {}
 
-  /** What an export wrote: the session, how many tags, and how many paths its base holds. */
-  public record Exported(SessionFile session, int tags, int basePaths) {}
+  /** What an export wrote: the session (its tabs those that went in), how many tags, how many paths its base holds, and notes. */
+  public record Exported(SessionFile session, int tags, int basePaths, List<String> notes) {}
 
   /** What an import brought: the session (saved here) and how many tags; {@code notes} for the user. */
   public record Imported(SessionFile session, int tags, List<String> notes) {}
 
   /** Writes session {@code idOrName} of {@code files} and its tabs' tags to {@code file}. */
   public static Exported export(ShadowStore store, SessionStore files, String idOrName, Path file) {
-    SessionFile session = files.load(idOrName);
+    SessionFile whole = files.load(idOrName);
+    List<String> notes = new ArrayList<>();
+    SessionFile session = withoutIsolatedTabs(store, whole, notes);
     Set<String> paths = new TreeSet<>();
     session.tabs().forEach(tab -> tab.checkpoints().forEach(c -> c.changes().forEach(change -> paths.add(change.path()))));
     try {
       ProjectBase base = ProjectBase.of(store.projectDirectory(), paths);
+      byte[] carried = session == whole ? Files.readAllBytes(files.file(session.id())) : SessionStore.bytes(session);
       int tags = TabBundles.write(store, session.tabs().stream().map(SessionFile.Tab::tabId).toList(),
-          Map.of(SESSION, Files.readAllBytes(files.file(session.id())), BASE, JSON.writeValueAsBytes(base)), file);
-      return new Exported(session, tags, paths.size());
+          Map.of(SESSION, carried, BASE, JSON.writeValueAsBytes(base)), file);
+      return new Exported(session, tags, paths.size(), notes);
     } catch (IOException | CheckpointException e) {
       throw new SessionException(ErrorKind.STORE_IO, "Could not export session " + session.id() + " to " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * {@code session} without its isolated tabs, each noted: an isolated tab's files are a view of its
+   * own that a bundle does not carry, and its checkpoints, imported as a plain tab's, would write the
+   * view's files into the other clone's project. Refused when every tab is isolated.
+   */
+  private static SessionFile withoutIsolatedTabs(ShadowStore store, SessionFile session, List<String> notes) {
+    Set<String> isolated = new LinkedHashSet<>(); // asked with null too (no parent, no active tab)
+    session.tabs().stream().map(SessionFile.Tab::tabId).filter(tab -> TabCopies.isolated(store, tab)).forEach(isolated::add);
+    if (isolated.isEmpty()) {
+      return session;
+    }
+    if (isolated.size() == session.tabs().size()) {
+      throw new SessionException(ErrorKind.REFUSED, "Session " + session.id() + " was not exported: every tab of it is isolated (its "
+          + "files are a view of its own, which a bundle does not carry). Land or discard the view first.");
+    }
+    isolated.forEach(tab -> notes.add("Tab " + tab + " is isolated (its files are a view of its own, which a bundle does not "
+        + "carry): it is not in the bundle; land or discard it, then export again to share it."));
+    List<SessionFile.Tab> kept = session.tabs().stream().filter(tab -> !isolated.contains(tab.tabId()))
+        .map(tab -> isolated.contains(tab.subagentOf()) ? tab.withSubagentOf(Optional.empty()) : tab).toList();
+    return new SessionFile(session.schemaVersion(), session.id(), session.name(), session.project(), session.created(),
+        session.updated(), isolated.contains(session.activeTab()) ? null : session.activeTab(), kept, session.formerNames());
   }
 
   /**
@@ -71,13 +99,14 @@ public final class SessionShare {
       throw new SessionException(ErrorKind.REFUSED, file + " is a Waymark bundle without a session: it was not written by `waymark sessions "
           + "export`.");
     }
-    SessionFile session = parse(store, files, carried.get(SESSION));
+    SessionFile session = parse(store, files, carried.get(SESSION), file);
     ProjectBase base;
     try {
       base = JSON.readValue(carried.get(BASE), ProjectBase.class);
     } catch (IOException e) {
-      throw new SessionException(ErrorKind.LOST, "The base in " + file + " cannot be read: " + e.getMessage(), e);
+      throw new SessionException(ErrorKind.LOST, "The base in " + file + " cannot be read: " + firstLine(e.getMessage()), e);
     }
+    UntrustedSession.check(file, store.projectDirectory(), session, base);
     if (Files.isRegularFile(files.file(session.id()))) {
       throw new SessionException(ErrorKind.REFUSED, "Session " + session.id() + " is in this project already (imported before, or this is "
           + "where it was made): `waymark --resume " + session.id() + "` opens it; to import it again, `waymark sessions "
@@ -112,13 +141,18 @@ public final class SessionShare {
   }
 
   /** The session file the bundle carries, read as a session file on disk is (its schema checked). */
-  private static SessionFile parse(ShadowStore store, SessionStore files, byte[] bytes) {
+  private static SessionFile parse(ShadowStore store, SessionStore files, byte[] bytes, Path bundle) {
     Path temp = null;
     try {
       Path dir = Files.createDirectories(store.scratchDirectory("import"));
       temp = Files.createTempFile(dir, "session-", ".json");
       Files.write(temp, bytes);
       return files.read(temp);
+    } catch (SessionException e) {
+      // what is wrong with it, not with the scratch file it was read from
+      String why = firstLine(innermost(e).getMessage().replace(String.valueOf(temp), "its session"));
+      throw e.kind() == ErrorKind.UNSUPPORTED ? e
+          : new SessionException(e.kind(), bundle + " holds a session that cannot be imported: " + why + ". Nothing was imported.", e);
     } catch (IOException e) {
       throw new SessionException(ErrorKind.LOST, "Could not read the session in the bundle: " + e.getMessage(), e);
     } finally {
@@ -130,6 +164,21 @@ public final class SessionShare {
         }
       }
     }
+  }
+
+  /** The deepest session error in {@code e}'s causes: the one that names what is wrong. */
+  private static SessionException innermost(SessionException e) {
+    SessionException deepest = e;
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof SessionException inner) {
+        deepest = inner;
+      }
+    }
+    return deepest;
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("");
   }
 
   private static void refuseOtherFiles(Path project, ProjectBase base) {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileKind;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -204,6 +206,32 @@ class CheckpointManifestTest {
     assertThatThrownBy(() -> CheckpointManifest.parse(noChanges.getBytes(UTF_8), REF))
         .isInstanceOf(CheckpointException.class).hasMessageContaining("\"changes\" is missing");
   }
+
+  /** A manifest may come in a bundle someone else wrote: its paths are checked before a restore can use them (#48 item 1). */
+  @Test
+  void aPathOutsideTheProjectOrIntoGitIsRefusedAsDamageInOneLine() {
+    for (String path : List.of("../../pwned.txt", "/etc/pwned", ".git/hooks/post-checkout", "src/.Git/config", "a//b", "./a",
+        "a\n/../b")) {
+      String text = WRITTEN_BY_FORMAT_1.replace("\"path\" : \"bin/run\"", "\"path\" : " + JSON_STRING.apply(path));
+      assertThat(text).as(path).isNotEqualTo(WRITTEN_BY_FORMAT_1);
+      assertThatThrownBy(() -> CheckpointManifest.parse(text.getBytes(UTF_8), REF)).as(path)
+          .isInstanceOf(CheckpointException.class)
+          .hasMessageContaining("The manifest of " + REF + " (waymark.json) is damaged")
+          .satisfies(e -> assertThat(e.getMessage()).as("one line").doesNotContain("\n"));
+    }
+    String save = SAVE_WRITTEN_BY_FORMAT_1.replaceFirst("\"path\" : \"[^\"]*\"", "\"path\" : \"../x\"");
+    assertThat(save).isNotEqualTo(SAVE_WRITTEN_BY_FORMAT_1);
+    assertThatThrownBy(() -> CheckpointManifest.parse(save.getBytes(UTF_8), "refs/tags/waymark/tab1/saved/release-1"))
+        .isInstanceOf(CheckpointException.class).hasMessageContaining("Not a project-relative file path: \"../x\"");
+  }
+
+  private static final Function<String, String> JSON_STRING = s -> {
+    try {
+      return new ObjectMapper().writeValueAsString(s);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  };
 
   @Test
   void permissionBitsThatDoNotFitTheKindCountAsNoneRecorded() {

@@ -5,6 +5,7 @@ import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileModes;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
+import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import dev.waymark.core.checkpoint.lib.TempNames;
 import dev.waymark.core.checkpoint.store.DirectoryModes;
 import dev.waymark.core.checkpoint.store.ShadowRepository;
@@ -110,26 +111,9 @@ public final class WorkTree {
     }
   }
 
-  /** Checks a project-relative path with {@code /} separators and returns it normalised. */
+  /** Checks a project-relative path with {@code /} separators and returns it normalised (see {@link ProjectPaths#check}). */
   public static String checkPath(String path) {
-    Objects.requireNonNull(path, "path");
-    if (path.isEmpty() || path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0) {
-      throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a project-relative file path: \"" + path + "\"");
-    }
-    for (String segment : path.split("/", -1)) {
-      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-        throw new CheckpointException(CheckpointException.Kind.REFUSED, "Not a project-relative file path: \"" + path + "\"");
-      }
-    }
-    for (String segment : path.split("/", -1)) {
-      // Any .git, a nested repository's too, in any case: JGit refuses to store such a path, so a
-      // checkpoint that recorded one could never be committed.
-      if (segment.equalsIgnoreCase(".git")) {
-        throw new CheckpointException(CheckpointException.Kind.REFUSED, "Waymark never records or writes the project's own .git, nor a nested "
-            + "repository's: \"" + path + "\"");
-      }
-    }
-    return path;
+    return ProjectPaths.check(path);
   }
 
   /** Where {@code path} is read from: in the project, or as the view shows it (a path where nothing is, when it has none). */
