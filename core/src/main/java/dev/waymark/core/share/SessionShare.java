@@ -106,7 +106,6 @@ public final class SessionShare {
     } catch (IOException e) {
       throw new SessionException(ErrorKind.LOST, "The base in " + file + " cannot be read: " + firstLine(e.getMessage()), e);
     }
-    UntrustedSession.check(file, store.projectDirectory(), session, base);
     if (Files.isRegularFile(files.file(session.id()))) {
       throw new SessionException(ErrorKind.REFUSED, "Session " + session.id() + " is in this project already (imported before, or this is "
           + "where it was made): `waymark --resume " + session.id() + "` opens it; to import it again, `waymark sessions "
@@ -119,6 +118,7 @@ public final class SessionShare {
       throw new SessionException(ErrorKind.REFUSED, "Tab " + String.join(", ", clash) + " of session " + session.id() + " already has "
           + "checkpoints in this project (another session holds it); nothing was imported.");
     }
+    UntrustedSession.check(file, store.projectDirectory(), store.tabIds(), session, base);
     refuseOtherFiles(store.projectDirectory(), base);
     List<String> notes = new ArrayList<>();
     ProjectBase.head(store.projectDirectory()).ifPresent(head -> {

@@ -5,20 +5,24 @@ import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.subagent.ChildLink;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * A bundle is someone else's file: before an import brings in a tag, every path its session and
  * its base name is checked against this project (inside it, no {@code .git}, no link in any
  * parent, nothing a terminal would take for a command), each tab is the session's own, and a
- * subagent's parent is a tab of the same session. One bad value refuses the whole import, in one line.
+ * subagent's parent is a tab of the same session, and the child a subagent's result names is no
+ * other tab of this project. One bad value refuses the whole import, in one line.
  */
 final class UntrustedSession {
   private UntrustedSession() {}
 
-  static void check(Path bundle, Path project, SessionFile session, ProjectBase base) {
+  /** {@code others}: the tabs this project has already, which nothing imported may act on. */
+  static void check(Path bundle, Path project, Set<String> others, SessionFile session, ProjectBase base) {
     Set<String> tabs = new HashSet<>();
     for (SessionFile.Tab tab : session.tabs()) {
       if (!tabs.add(tab.tabId())) {
@@ -34,10 +38,42 @@ final class UntrustedSession {
         for (SessionFile.Change change : cp.changes()) {
           path(bundle, project, change.path(), "tab " + tab.tabId() + " #" + cp.number());
         }
+        for (SessionFile.Message message : cp.messages()) {
+          child(bundle, others, message, "tab " + tab.tabId() + " #" + cp.number());
+        }
       }
     }
     for (String path : base.files().keySet()) {
       path(bundle, project, path, "its base");
+    }
+    // shown in the refusal that names the files that differ
+    if (base.head() != null && !base.head().matches("[0-9a-f]{40}")) {
+      throw refused(bundle, "its base names " + ProjectPaths.shown(base.head()) + " as its commit, which is no commit id");
+    }
+    for (String shown : new String[] {base.branch(), base.project()}) {
+      if (shown != null && controlled(shown)) {
+        throw refused(bundle, "its base holds a name with a control character in it: " + ProjectPaths.shown(shown));
+      }
+    }
+  }
+
+  /**
+   * A subagent's result names the tab its undo acts on: never one of this project's others (one the
+   * export left out, an isolated child, is in neither, and its undo finds nothing).
+   */
+  private static void child(Path bundle, Set<String> others, SessionFile.Message message, String where) {
+    if (!"tool".equals(message.role()) || message.text() == null) {
+      return;
+    }
+    Optional<ChildLink> link;
+    try {
+      link = ChildLink.in(message.text());
+    } catch (NumberFormatException e) {
+      throw refused(bundle, where + " holds a subagent's result with a checkpoint number that is none");
+    }
+    if (link.isPresent() && others.contains(link.get().childTab())) {
+      throw refused(bundle, where + " holds a subagent's result naming tab " + ProjectPaths.shown(link.get().childTab())
+          + ", which is a tab of this project, not of its session");
     }
   }
 
@@ -47,9 +83,13 @@ final class UntrustedSession {
     } catch (CheckpointException e) {
       throw refused(bundle, where + " names a path Waymark does not restore (" + e.getMessage() + ")");
     }
-    if (path.chars().anyMatch(c -> c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))) {
+    if (controlled(path)) {
       throw refused(bundle, where + " names a path with a control character in it: " + ProjectPaths.shown(path));
     }
+  }
+
+  private static boolean controlled(String text) {
+    return text.chars().anyMatch(c -> c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0));
   }
 
   static SessionException refused(Path bundle, String why) {

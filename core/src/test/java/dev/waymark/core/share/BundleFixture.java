@@ -63,13 +63,19 @@ final class BundleFixture implements AutoCloseable {
     importer = ShadowStore.open(second, new WaymarkHome(temp.resolve("home-two")), RetentionPolicy.DEFAULT);
   }
 
+  /** A workspace on {@code store} whose tabs answer with the script, closed with the fixture. */
   Workspace workspace(ShadowStore store) {
-    Path project = store.projectDirectory();
-    Workspace ws = new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
-        new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
-        new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
+    Workspace ws = newWorkspace(store);
     workspaces.add(ws);
     return ws;
+  }
+
+  /** A workspace on {@code store} whose tabs answer with the script; the caller closes it. */
+  static Workspace newWorkspace(ShadowStore store) {
+    Path project = store.projectDirectory();
+    return new Workspace(store, "scripted", (tree, memory) -> TabSession.of(tree, project,
+        new ScriptedChatModel(ScriptedChatModel.parse(SCRIPT, "test")), Toolset.of(Tools.standard().all()),
+        new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory));
   }
 
   /** Runs {@code commands} in {@code tab} and waits for the event {@code until}. */
@@ -106,16 +112,23 @@ final class BundleFixture implements AutoCloseable {
 
   /** A bundle of {@code session}'s tabs' tags carrying {@code session} as its session file and {@code base} as its base. */
   Path bundle(SessionFile session, String base, String name) {
+    return bundle(session.tabs().stream().map(SessionFile.Tab::tabId).toList(), json(session),
+        base.getBytes(StandardCharsets.UTF_8), name);
+  }
+
+  /** A bundle of the tags of the first clone's {@code tabs}, carrying {@code session} and {@code base} as they are. */
+  Path bundle(List<String> tabs, byte[] session, byte[] base, String name) {
     Path file = temp.resolve(name + ".bundle");
-    TabBundles.write(exporter, session.tabs().stream().map(SessionFile.Tab::tabId).toList(),
-        Map.of(SessionShare.SESSION, json(session), SessionShare.BASE, base.getBytes(StandardCharsets.UTF_8)), file);
+    TabBundles.write(exporter, tabs, Map.of(SessionShare.SESSION, session, SessionShare.BASE, base), file);
     return file;
   }
 
-  private static byte[] json(SessionFile session) {
+  static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+  static byte[] json(SessionFile session) {
     try {
-      return new ObjectMapper().registerModule(new JavaTimeModule()).disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .writeValueAsBytes(session);
+      return JSON.writeValueAsBytes(session);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
