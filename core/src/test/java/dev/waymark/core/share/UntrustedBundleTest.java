@@ -93,6 +93,24 @@ class UntrustedBundleTest {
     }
   }
 
+  /** A link is the project's own state, made after any check of a file: the restore itself never writes through one. */
+  @Test
+  void aSessionFileOnDiskWhosePathGoesThroughALinkMadeSinceNeverWritesThroughIt() throws Exception {
+    SessionFile session = f.exportedSession();
+    SessionStore files = SessionStore.of(f.exporter);
+    files.save(BundleFixture.rewritten(session, "linked/pwned.txt"));
+    Files.createSymbolicLink(f.first.resolve("linked"), outside);
+
+    Workspace ws = f.workspace(f.exporter);
+    WorkspaceTab tab = ws.open(files.load(session.id())).tabs().get(0);
+    Event redone = BundleFixture.run(ws, tab, e -> e instanceof Event.CheckpointRestored || e instanceof Event.Error,
+        new Command.Redo(true));
+
+    assertThat(outside).isEmptyDirectory();
+    assertThat(redone).isInstanceOfSatisfying(Event.Error.class, e -> assertThat(e.message()).contains("linked is a symbolic link")
+        .doesNotContain("\n"));
+  }
+
   @Test
   void aBaseThatNamesAPathOutsideTheProjectIsRefusedBeforeAnyFileIsRead() throws Exception {
     Files.writeString(outside.resolve("secret.txt"), "secret\n");
