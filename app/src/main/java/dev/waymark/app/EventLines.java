@@ -58,6 +58,12 @@ final class EventLines {
     return name.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
   }
 
+  /** {@code usage}: Anthropic's names for the cache's share, which {@code input_tokens} includes. */
+  private static void usage(ObjectNode node, dev.waymark.core.protocol.TokenUsage u) {
+    node.putObject("usage").put("input_tokens", u.inputTokens()).put("output_tokens", u.outputTokens())
+        .put("cache_read_input_tokens", u.cacheReadTokens()).put("cache_creation_input_tokens", u.cacheWriteTokens());
+  }
+
   static ObjectNode toJson(Event event) {
     ObjectNode node = head(type(event.getClass()));
     event.dispatch(new Fields(node));
@@ -156,7 +162,7 @@ final class EventLines {
     @Override
     public void usageReported(Event.UsageReported e) {
       node.put("checkpoint", e.checkpoint()).put("model", e.model());
-      node.putObject("usage").put("input_tokens", e.usage().inputTokens()).put("output_tokens", e.usage().outputTokens());
+      usage(node, e.usage());
     }
 
     @Override
@@ -234,8 +240,7 @@ final class EventLines {
     @Override
     public void turnFinished(Event.TurnFinished e) {
       node.put("checkpoint", e.checkpoint()).put("status", e.status().name().toLowerCase(Locale.ROOT));
-      e.usage().ifPresentOrElse(u -> node.putObject("usage").put("input_tokens", u.inputTokens())
-          .put("output_tokens", u.outputTokens()), () -> node.putNull("usage"));
+      e.usage().ifPresentOrElse(u -> usage(node, u), () -> node.putNull("usage"));
     }
 
     @Override
