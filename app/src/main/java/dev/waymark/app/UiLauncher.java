@@ -86,7 +86,7 @@ final class UiLauncher {
       search.problem().ifPresent(notices::add);
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
-          settings.session(choice.model(), approval, true),
+          settings.session(choice.model(), approval, true, System.getenv()),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search(), AgentFiles.of(System.getenv(), project), settings.parallelSubagents());
       workspace.skills(skills);
