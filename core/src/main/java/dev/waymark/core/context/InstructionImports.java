@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * file in after the one that names it. A path is relative to the file that names it, or {@code ~/}
  * for the user's home; it must stay inside the file's root (the project, or the home for the
  * user's own files) with no link on the way, since the model would otherwise read what the read
- * tool refuses. Imports nest {@value #MAX_DEPTH} deep; a file comes in once, so cycles end. A
+ * tool refuses. A project's file reaches into the home only under {@code ~/.claude/} and
+ * {@code ~/.config/waymark/}, where users keep instructions: a cloned project's {@code
+ * @~/.ssh/id_rsa} must not put a key in the model's context. Imports nest {@value #MAX_DEPTH} deep; a file comes in once, so cycles end. A
  * {@code @word} that names no file (a handle, a decorator) is left as text; one inside a code span
  * or block is never read.
  */
@@ -103,10 +105,15 @@ final class InstructionImports {
   private Optional<Path> resolve(Path directory, String written) {
     boolean fromHome = written.startsWith("~/");
     Path inside = fromHome ? home : within;
+    boolean userFile = within.equals(home);
     Path target;
     try {
       target = fromHome ? home.resolve(written.substring(2)).normalize() : directory.resolve(written).normalize();
     } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    if (fromHome && !userFile && !target.startsWith(home.resolve(".claude"))
+        && !target.startsWith(home.resolve(".config").resolve("waymark"))) {
       return Optional.empty();
     }
     if (!target.startsWith(inside) || target.equals(inside) || linkOnTheWay(inside, target)) {

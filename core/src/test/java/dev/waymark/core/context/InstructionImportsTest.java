@@ -66,16 +66,17 @@ class InstructionImportsTest {
   }
 
   @Test
-  void nothingOutsideTheProjectButTheHomeByTildeNorThroughALinkIsImported() throws Exception {
+  void nothingOutsideTheProjectButTheUsersInstructionDirectoriesNorThroughALinkIsImported() throws Exception {
     write(temp, "secret.md", "SECRET");
-    write(home, "notes/mine.md", "my notes");
+    write(home, ".claude/mine.md", "my notes");
+    write(home, ".ssh/id_rsa", "PRIVATE KEY");
     Files.createSymbolicLink(project.resolve("linked.md"), temp.resolve("secret.md"));
     Files.createSymbolicLink(project.resolve("dir"), temp);
     write(project, "AGENTS.md", "@../secret.md @" + temp.resolve("secret.md") + " @linked.md @dir/secret.md "
-        + "@~/../secret.md @~/notes/mine.md");
+        + "@~/../secret.md @~/.ssh/id_rsa @~/.claude/../.ssh/id_rsa @~/.claude/mine.md");
 
-    assertThat(rootText()).doesNotContain("SECRET").endsWith("## ~/notes/mine.md (imported with @~/notes/mine.md)"
-        + "\n\nmy notes");
+    assertThat(rootText()).doesNotContain("SECRET", "PRIVATE KEY")
+        .endsWith("## ~/.claude/mine.md (imported with @~/.claude/mine.md)\n\nmy notes");
   }
 
   @Test
@@ -99,7 +100,8 @@ class InstructionImportsTest {
   @Test
   void theUsersOwnFilesAreWaymarksThenClaudeCodesWithTheirImportsInsideTheHome() throws Exception {
     Path config = home.resolve(".config/waymark");
-    write(config, "AGENTS.md", "Answer in British English. @style.md @../../../secret.md");
+    write(config, "AGENTS.md", "Answer in British English. @style.md @../../../secret.md @~/notes.md");
+    write(home, "notes.md", "My notes.");
     write(config, "style.md", "Short sentences.");
     write(home, ".claude/CLAUDE.md", "Never push.");
     write(temp, "secret.md", "SECRET");
@@ -108,7 +110,7 @@ class InstructionImportsTest {
 
     assertThat(mine).extracting(InstructionFiles.Instructions::path)
         .containsExactly("~/.config/waymark/AGENTS.md", "~/.claude/CLAUDE.md");
-    assertThat(mine.get(0).text()).contains("Short sentences.").doesNotContain("SECRET");
+    assertThat(mine.get(0).text()).contains("Short sentences.", "My notes.").doesNotContain("SECRET");
     assertThat(InstructionFiles.userBlocks(config, home)).startsWith(
         "# The user's own instructions (~/.config/waymark/AGENTS.md), for every project; where the project's "
             + "instructions disagree, the project's win\n\nAnswer in British English.")
