@@ -22,6 +22,7 @@ import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.command.ModelLister;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.run.Notifier;
+import dev.waymark.tui.terminal.Clipboard;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
 import dev.waymark.tui.terminal.UiTerminal;
@@ -117,6 +118,7 @@ final class UiLauncher {
                 approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
                 CommandFiles.of(System.getenv(), project), new FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
+        ui.clipboard(new Clipboard(terminal::send, System.getenv("TMUX") != null));
         if (settings.notifies()) {
           ui.notifications(new Notifier(terminal::send, Notifier.kindFor(System.getenv()),
               System.getenv("TMUX") != null));

@@ -61,6 +61,10 @@ public final class CommandCatalog {
       entry("/diff A B [-- PATH...]", "short for /checkpoint diff A B: two checkpoints, of any branch or tab"),
       entry("/export BRANCH [A..B] [--squash] [--force]", "write #0..live (or A..B) as commits on a new branch of your "
           + "git repository, HEAD, index and work tree untouched"),
+      entry("/copy [N]", "the last answer (or the viewed checkpoint's) to the clipboard, or its N-th code block alone "
+          + "(through the terminal: OSC 52, which works over ssh; in tmux, set-clipboard on)"),
+      entry("/export-chat FILE [--force]", "this tab's conversation as Markdown, its checkpoints as headings (FILE from "
+          + "the project, or ~/...; --force replaces a file there)"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),

@@ -45,6 +45,11 @@ public interface Host {
   /** What the application knows of the run: provider, server, models, sandbox, prices. */
   RunInfo runInfo();
 
+  /** The clipboard {@code /copy} writes to, where the terminal can be told; empty without one. */
+  default java.util.Optional<dev.waymark.tui.terminal.Clipboard> clipboard() {
+    return java.util.Optional.empty();
+  }
+
   /** Runs a line starting with {@code /}. */
   void runCommand(TabController tab, String line);
 

@@ -22,6 +22,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Tone;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -105,6 +106,11 @@ public final class CommandRunner {
       tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
+    } else if (parsed instanceof SlashCommand.Parsed.Copy copy) {
+      ChatOut.copy(state, copy.block(), host.clipboard());
+    } else if (parsed instanceof SlashCommand.Parsed.ExportChat export) {
+      ChatOut.export(state, state.title(), export, workspace.store().projectDirectory(),
+          Path.of(System.getProperty("user.home", "/")), clock.getZone());
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
       if (state.running() && forTab.keepsDraft()) {
         state.notice(Tone.ERROR, "✗ A turn is running; interrupt it (Esc) before moving the tab.");
