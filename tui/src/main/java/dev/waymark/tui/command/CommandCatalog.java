@@ -41,6 +41,8 @@ public final class CommandCatalog {
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project (one open in another Waymark: offered as a fork)"),
+      entry("/resume [ID|NAME]", "pick a saved session of this project to open, filtered as you type (its title, first "
+          + "prompt, date or id); with an id or name, open that one"),
       entry("/session fork ID|NAME", "open a copy of a saved session as a new one; the original is left as it is"),
       entry("/session list", "the saved sessions of this project"),
       entry("/session delete ID", "delete a saved session and its checkpoints' tags"),

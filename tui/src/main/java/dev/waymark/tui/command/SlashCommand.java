@@ -20,7 +20,7 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint rescued", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/tab isolated", "/land", "/discard", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
-      "/copy", "/export-chat",
+      "/copy", "/export-chat", "/resume",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
 
@@ -87,6 +87,9 @@ public final class SlashCommand {
 
     /** A /session command: {@code verb} save, load, fork, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
+
+    /** {@code /resume}: the saved sessions to pick one from, filtered as the user types. */
+    record Resume() implements Parsed {}
 
     /** {@code /copy [N]}: the last answer ({@code block} 0), or its code block {@code block}, to the clipboard. */
     record Copy(int block) implements Parsed {}
@@ -157,6 +160,10 @@ public final class SlashCommand {
         return tab(words);
       case "/export":
         return export(words);
+      case "/resume":
+        // with a name, what /session load does
+        return words.length == 1 ? new Parsed.Resume()
+            : words.length == 2 ? new Parsed.Session("load", words[1]) : invalid("Usage: /resume [ID|NAME]");
       case "/copy":
         return words.length == 1 ? new Parsed.Copy(0)
             : words.length == 2 && words[1].matches("0*[1-9]\\d{0,8}") ? new Parsed.Copy(Integer.parseInt(words[1]))

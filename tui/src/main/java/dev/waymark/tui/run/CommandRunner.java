@@ -106,6 +106,14 @@ public final class CommandRunner {
       tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
+    } else if (parsed instanceof SlashCommand.Parsed.Resume) {
+      try {
+        ResumePicker.of(workspace.files().list(), workspace.id(), clock.getZone(),
+            id -> sessionCommand(tab, new SlashCommand.Parsed.Session("load", id)))
+            .ifPresentOrElse(host::pick, () -> state.notice(Tone.MUTED, "This project has no saved sessions yet."));
+      } catch (SessionException e) {
+        state.notice(Tone.ERROR, "✗ " + e.getMessage());
+      }
     } else if (parsed instanceof SlashCommand.Parsed.Copy copy) {
       ChatOut.copy(state, copy.block(), host.clipboard());
     } else if (parsed instanceof SlashCommand.Parsed.ExportChat export) {

@@ -165,6 +165,9 @@ class SlashCommandTest {
     assertThat(parse("/export-chat")).isInstanceOfSatisfying(Parsed.Invalid.class,
         i -> assertThat(i.message()).startsWith("Usage: /export-chat FILE [--force]"));
     assertThat(parse("/export-chat --force")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/resume")).isEqualTo(new Parsed.Resume());
+    assertThat(parse("/resume work")).isEqualTo(new Parsed.Session("load", "work"));
+    assertThat(parse("/resume a b")).isInstanceOf(Parsed.Invalid.class);
   }
 
   @Test
@@ -194,7 +197,7 @@ class SlashCommandTest {
     assertThat(SlashCommand.complete("/ses")).isEqualTo("/session ");
     assertThat(SlashCommand.complete("/un")).isEqualTo("/undo ");
     assertThat(SlashCommand.complete("/re")).isEqualTo("/re");
-    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/revert", "/rewind", "/reasoning");
+    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/revert", "/rewind", "/resume", "/reasoning");
     assertThat(SlashCommand.complete("/checkpoint r")).isEqualTo("/checkpoint re");
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
