@@ -108,7 +108,9 @@ final class UiLauncher {
         err.println("waymark: " + e.getMessage());
         return 1;
       }
-      if (opening.resume().isPresent() && opening.resume().get().isEmpty() && chosen.isEmpty()) {
+      // --resume alone: the interface opens on /resume's list, which filters as one types; --fork picks on the console
+      boolean resumeList = opening.resume().filter(String::isEmpty).isPresent() && !opening.fork();
+      if (opening.resume().filter(String::isEmpty).isPresent() && opening.fork() && chosen.isEmpty()) {
         return 0; // the picker was left without a choice
       }
       Workspace.Opened opened = chosen.map(workspace::open).orElse(null);
@@ -129,6 +131,9 @@ final class UiLauncher {
           ui.showOpened(opened);
         } else {
           ui.openTab();
+        }
+        if (resumeList) {
+          ui.openResumeList();
         }
         ui.startupNotices(store.recovered());
         ui.startupNotices(notices);
@@ -186,10 +191,16 @@ final class UiLauncher {
     if (!wanted.isEmpty()) {
       return Optional.of(files.load(wanted));
     }
+    if (!opening.fork()) {
+      if (files.list().isEmpty()) {
+        throw new SessionException(ErrorKind.NOT_FOUND, "This project has no saved sessions; `waymark` starts a new one.");
+      }
+      return Optional.empty(); // the interface opens on /resume's list
+    }
     return pick(files, err);
   }
 
-  /** The session picker of {@code --resume} without an id: a numbered list on the terminal. */
+  /** The session picker of {@code --resume --fork} without an id: a numbered list on the terminal. */
   private static Optional<SessionFile> pick(SessionStore files, PrintWriter err) {
     List<SessionStore.Listing> all = files.list();
     if (all.isEmpty()) {

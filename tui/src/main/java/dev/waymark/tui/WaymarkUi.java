@@ -352,6 +352,11 @@ public final class WaymarkUi implements Host {
     dirty = true;
   }
 
+  /** {@code waymark --resume} without an id: the interface opens on {@code /resume}'s list. */
+  public void openResumeList() {
+    runCommand(tabs.current(), "/resume");
+  }
+
   /** Opens a new tab and makes it active. */
   @Override
   public void openTab() {
