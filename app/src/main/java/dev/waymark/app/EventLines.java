@@ -10,6 +10,7 @@ import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.TokenUsage;
 import dev.waymark.core.protocol.ToolCallView;
 import java.util.Collection;
 import java.util.List;
@@ -59,7 +60,7 @@ final class EventLines {
   }
 
   /** {@code usage}: Anthropic's names for the cache's share, which {@code input_tokens} includes. */
-  private static void usage(ObjectNode node, dev.waymark.core.protocol.TokenUsage u) {
+  private static void usage(ObjectNode node, TokenUsage u) {
     node.putObject("usage").put("input_tokens", u.inputTokens()).put("output_tokens", u.outputTokens())
         .put("cache_read_input_tokens", u.cacheReadTokens()).put("cache_creation_input_tokens", u.cacheWriteTokens());
   }

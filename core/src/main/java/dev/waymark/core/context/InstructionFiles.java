@@ -1,8 +1,6 @@
 package dev.waymark.core.context;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -21,7 +19,7 @@ public final class InstructionFiles {
   public static final List<String> NAMES = List.of("AGENTS.md", "CLAUDE.md");
 
   /** The most of one file the model gets: instruction files are meant to be short. */
-  public static final int MAX_CHARS = 64 * 1024;
+  public static final int MAX_CHARS = InstructionText.MAX_CHARS;
 
   private InstructionFiles() {}
 
@@ -170,17 +168,7 @@ public final class InstructionFiles {
   }
 
   static Optional<String> read(Path file) {
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-      byte[] bytes = in.readNBytes(MAX_CHARS * 4 + 1); // enough for MAX_CHARS characters of any UTF-8
-      String text = new String(bytes, StandardCharsets.UTF_8);
-      boolean cut = text.length() > MAX_CHARS || bytes.length > MAX_CHARS * 4;
-      if (text.length() > MAX_CHARS) {
-        text = text.substring(0, MAX_CHARS);
-      }
-      text = text.strip();
-      return Optional.of(cut ? text + "\n[" + file.getFileName() + " cut at " + MAX_CHARS + " characters]" : text);
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return InstructionText.read(file);
   }
+
 }

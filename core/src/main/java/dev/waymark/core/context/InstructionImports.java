@@ -72,7 +72,7 @@ final class InstructionImports {
         blocks.add("[@" + written + " not imported: one instruction file imports " + MAX_FILES + " files at most]");
         return;
       }
-      Optional<String> read = InstructionFiles.read(target.get());
+      Optional<String> read = InstructionText.read(target.get());
       if (read.isPresent()) {
         blocks.add("## " + shown(target.get()) + " (imported with @" + written + ")\n\n" + read.get());
         follow(target.get(), read.get(), depth + 1);

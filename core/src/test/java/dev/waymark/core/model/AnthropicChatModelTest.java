@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -463,7 +464,7 @@ class AnthropicChatModelTest {
   /** A stream as the API sent it, kept byte for byte under {@code anthropic/} in the test resources. */
   private static Reply recorded(String name) throws Exception {
     try (var in = AnthropicChatModelTest.class.getResourceAsStream("/anthropic/" + name)) {
-      return Reply.sse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      return Reply.sse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 
