@@ -10,6 +10,7 @@ import dev.waymark.core.protocol.CheckpointView;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
+import dev.waymark.core.protocol.TokenUsage;
 import dev.waymark.core.protocol.ToolCallView;
 import java.util.Collection;
 import java.util.List;
@@ -56,6 +57,12 @@ final class EventLines {
       return "text_delta"; // what scripts look for; "assistant" says nothing more
     }
     return name.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+  }
+
+  /** {@code usage}: Anthropic's names for the cache's share, which {@code input_tokens} includes. */
+  private static void usage(ObjectNode node, TokenUsage u) {
+    node.putObject("usage").put("input_tokens", u.inputTokens()).put("output_tokens", u.outputTokens())
+        .put("cache_read_input_tokens", u.cacheReadTokens()).put("cache_creation_input_tokens", u.cacheWriteTokens());
   }
 
   static ObjectNode toJson(Event event) {
@@ -156,7 +163,7 @@ final class EventLines {
     @Override
     public void usageReported(Event.UsageReported e) {
       node.put("checkpoint", e.checkpoint()).put("model", e.model());
-      node.putObject("usage").put("input_tokens", e.usage().inputTokens()).put("output_tokens", e.usage().outputTokens());
+      usage(node, e.usage());
     }
 
     @Override
@@ -234,8 +241,7 @@ final class EventLines {
     @Override
     public void turnFinished(Event.TurnFinished e) {
       node.put("checkpoint", e.checkpoint()).put("status", e.status().name().toLowerCase(Locale.ROOT));
-      e.usage().ifPresentOrElse(u -> node.putObject("usage").put("input_tokens", u.inputTokens())
-          .put("output_tokens", u.outputTokens()), () -> node.putNull("usage"));
+      e.usage().ifPresentOrElse(u -> usage(node, u), () -> node.putNull("usage"));
     }
 
     @Override

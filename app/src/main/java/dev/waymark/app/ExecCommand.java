@@ -181,7 +181,7 @@ final class ExecCommand implements Callable<Integer> {
       search.problem().ifPresent(problem -> err.println("waymark: " + problem));
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> noticingTooLong(choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())), tooLong),
-          settings.session(choice.model(), mode, interactive), settings.toolSettings().withSandbox(sandbox), permissions,
+          settings.session(choice.model(), mode, interactive, env), settings.toolSettings().withSandbox(sandbox), permissions,
           mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search(), AgentFiles.of(env, directory.toAbsolutePath()), settings.parallelSubagents());
       workspace.skills(skills);

@@ -57,7 +57,7 @@ public final class Main implements Callable<Integer>, Invocation {
   boolean continueLast;
 
   @CommandLine.Option(names = "--resume", arity = "0..1", fallbackValue = "", paramLabel = "ID",
-      description = "Open a saved session by id or name; without one, choose from a list.")
+      description = "Open a saved session by id or name; without one, choose from a list filtered as you type.")
   String resume;
 
   @CommandLine.Option(names = "--fork", description = "With --continue or --resume: open a copy of the session as a new "

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.checkpoint.RetentionPolicy;
+import dev.waymark.core.context.InstructionFiles;
 import dev.waymark.core.mcp.McpServerConfig;
 import dev.waymark.core.model.AnthropicChatModel;
 import dev.waymark.core.model.ContextWindows;
@@ -670,7 +671,21 @@ record Settings(
   /** How a tab of this run works: the model, approvals, limits and its context window. */
   SessionSettings session(String model, ApprovalMode approval,
       boolean interactive) {
-    return new SessionSettings(model, approval, interactive, null, stepsPerTurn(),
+    return session(model, approval, interactive, (String) null);
+  }
+
+  /**
+   * As {@link #session(String, ApprovalMode, boolean)}, the user's own instruction files
+   * ({@code AGENTS.md} beside the settings, {@code ~/.claude/CLAUDE.md}) ahead of the project's.
+   */
+  SessionSettings session(String model, ApprovalMode approval, boolean interactive, Map<String, String> env) {
+    String user = InstructionFiles.userBlocks(userFile(env).getParent(),
+        Path.of(env.getOrDefault("HOME", System.getProperty("user.home", "/"))));
+    return session(model, approval, interactive, user.isEmpty() ? null : SessionSettings.DEFAULT_PROMPT + "\n\n" + user);
+  }
+
+  private SessionSettings session(String model, ApprovalMode approval, boolean interactive, String basePrompt) {
+    return new SessionSettings(model, approval, interactive, basePrompt, stepsPerTurn(),
         contextWindow(model), compactPercent(), contextWindows);
   }
 

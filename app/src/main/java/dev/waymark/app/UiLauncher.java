@@ -22,6 +22,7 @@ import dev.waymark.tui.WaymarkUi;
 import dev.waymark.tui.command.ModelLister;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.run.Notifier;
+import dev.waymark.tui.terminal.Clipboard;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.KeyReader;
 import dev.waymark.tui.terminal.UiTerminal;
@@ -86,7 +87,7 @@ final class UiLauncher {
       search.problem().ifPresent(notices::add);
       Workspace workspace = Workspaces.of(store, choice.provider(),
           () -> choice.create(HttpOptions.defaults().withMaxAnswerBytes(settings.answerBytes())),
-          settings.session(choice.model(), approval, true),
+          settings.session(choice.model(), approval, true, System.getenv()),
           settings.toolSettings().withSandbox(sandbox), permissions, mcp, Workspaces.sandboxing(sandbox), skills,
           settings.webAccess(), search.search(), AgentFiles.of(System.getenv(), project), settings.parallelSubagents());
       workspace.skills(skills);
@@ -107,7 +108,9 @@ final class UiLauncher {
         err.println("waymark: " + e.getMessage());
         return 1;
       }
-      if (opening.resume().isPresent() && opening.resume().get().isEmpty() && chosen.isEmpty()) {
+      // --resume alone: the interface opens on /resume's list, which filters as one types; --fork picks on the console
+      boolean resumeList = opening.resume().filter(String::isEmpty).isPresent() && !opening.fork();
+      if (opening.resume().filter(String::isEmpty).isPresent() && opening.fork() && chosen.isEmpty()) {
         return 0; // the picker was left without a choice
       }
       Workspace.Opened opened = chosen.map(workspace::open).orElse(null);
@@ -117,6 +120,7 @@ final class UiLauncher {
                 approvalLabel(approval, sandbox), keys, Clock.systemDefaultZone(), runInfo(settings, choice, sandbox, store),
                 CommandFiles.of(System.getenv(), project), new FileIndex(store.projectDirectory())));
         ui.bellOnApproval(settings.ringsBell());
+        ui.clipboard(new Clipboard(terminal::send, System.getenv("TMUX") != null));
         if (settings.notifies()) {
           ui.notifications(new Notifier(terminal::send, Notifier.kindFor(System.getenv()),
               System.getenv("TMUX") != null));
@@ -127,6 +131,9 @@ final class UiLauncher {
           ui.showOpened(opened);
         } else {
           ui.openTab();
+        }
+        if (resumeList) {
+          ui.openResumeList();
         }
         ui.startupNotices(store.recovered());
         ui.startupNotices(notices);
@@ -184,10 +191,16 @@ final class UiLauncher {
     if (!wanted.isEmpty()) {
       return Optional.of(files.load(wanted));
     }
+    if (!opening.fork()) {
+      if (files.list().isEmpty()) {
+        throw new SessionException(ErrorKind.NOT_FOUND, "This project has no saved sessions; `waymark` starts a new one.");
+      }
+      return Optional.empty(); // the interface opens on /resume's list
+    }
     return pick(files, err);
   }
 
-  /** The session picker of {@code --resume} without an id: a numbered list on the terminal. */
+  /** The session picker of {@code --resume --fork} without an id: a numbered list on the terminal. */
   private static Optional<SessionFile> pick(SessionStore files, PrintWriter err) {
     List<SessionStore.Listing> all = files.list();
     if (all.isEmpty()) {

@@ -122,7 +122,7 @@ class ExecJsonTest {
         {"responses": [
           {"text": "Writing it.\\nNow.", "toolCalls": [{"name": "write_file", "arguments": {"path": "b.txt", "content": "B\\n"}}]},
           {"text": "Running it.", "toolCalls": [{"name": "run_shell", "arguments": {"command": "echo hi > c.txt"}}]},
-          {"text": "Done: b.txt written.", "usage": {"inputTokens": 1200, "outputTokens": 34}}
+          {"text": "Done: b.txt written.", "usage": {"inputTokens": 1200, "outputTokens": 34, "cacheReadTokens": 1000}}
         ]}""");
 
     Run run = exec("", true, "--approval", "auto-edit", "--json", "--script", script, "write", "b");
@@ -159,6 +159,8 @@ class ExecJsonTest {
     assertThat(finished.get("status").asText()).isEqualTo("done");
     assertThat(finished.get("usage").get("input_tokens").asLong()).isEqualTo(1200);
     assertThat(finished.get("usage").get("output_tokens").asLong()).isEqualTo(34);
+    assertThat(finished.get("usage").get("cache_read_input_tokens").asLong()).isEqualTo(1000);
+    assertThat(finished.get("usage").get("cache_creation_input_tokens").asLong()).isZero();
     JsonNode session = lines.get(lines.size() - 1);
     assertThat(session.get("type").asText()).isEqualTo("session");
     assertThat(run.err()).contains("waymark: session " + session.get("session").asText());

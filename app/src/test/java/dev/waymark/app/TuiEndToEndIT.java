@@ -517,7 +517,7 @@ class TuiEndToEndIT {
   }
 
   @Test
-  void resumeWithoutAnIdListsTheSessionsByTheirFirstPrompt() throws Exception {
+  void resumeWithoutAnIdOpensOnTheSessionsByTheirFirstPromptFilteredAsOneTypes() throws Exception {
     start(120, 36, "yolo", "{'responses':[{'text':'Answered.'}]}");
     send("fix the flaky login test");
     tmux.waitFor("ready · #1");
@@ -527,9 +527,16 @@ class TuiEndToEndIT {
     tmux.close();
     tmux = new Tmux();
     startWith(List.of("--resume", "--script", temp.resolve("script.json").toString(), project.toString()));
-    String listed = tmux.waitFor("Open which one");
-    assertThat(listed).contains("1) ", "fix the flaky login test", "(1 tab, 1 checkpoint)");
-    send("1");
+    String listed = tmux.waitFor("Resume a session");
+    assertThat(listed).contains("fix the flaky login test", "1 tab · 1 checkpoint", "1 of 1");
+    tmux.type("nothing like it");
+    tmux.waitFor("0 of 1");
+    for (int i = 0; i < "nothing like it".length(); i++) {
+      tmux.keys("BSpace");
+    }
+    tmux.type("flaky");
+    tmux.waitFor("search: flaky▏  1 of 1");
+    tmux.keys("Enter");
     assertThat(tmux.waitFor("ready · #1")).contains("Answered.");
   }
 

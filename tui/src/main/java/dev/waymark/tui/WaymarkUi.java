@@ -36,6 +36,7 @@ import dev.waymark.tui.screen.Overlay;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
 import dev.waymark.tui.tab.Tabs;
+import dev.waymark.tui.terminal.Clipboard;
 import dev.waymark.tui.terminal.KeyMap;
 import dev.waymark.tui.terminal.UiInput;
 import dev.waymark.tui.text.DiffLines;
@@ -147,6 +148,7 @@ public final class WaymarkUi implements Host {
   private boolean bell = true;
   /** Null: no notifications (the setting "notifications": false, or no terminal to send them to). */
   private Notifier notifier;
+  private volatile Clipboard clipboard;
 
   /**
    * @param frameWrapper runs each refresh, e.g. inside synchronized-output markers
@@ -199,6 +201,16 @@ public final class WaymarkUi implements Host {
   /** Whether, and how, a turn's end or a waiting approval is told while the terminal is unfocused (null: never). */
   public void notifications(Notifier notifier) {
     this.notifier = notifier;
+  }
+
+  /** The clipboard {@code /copy} writes to: the terminal's, through OSC 52. */
+  public void clipboard(Clipboard terminal) {
+    this.clipboard = terminal;
+  }
+
+  @Override
+  public Optional<Clipboard> clipboard() {
+    return Optional.ofNullable(clipboard);
   }
 
   /** Where key input (from the terminal's reader thread) goes. Thread-safe. */
@@ -338,6 +350,11 @@ public final class WaymarkUi implements Host {
       tabs.current().state().notice(Tone.ERROR, "✗ " + e.getMessage());
     }
     dirty = true;
+  }
+
+  /** {@code waymark --resume} without an id: the interface opens on {@code /resume}'s list. */
+  public void openResumeList() {
+    runCommand(tabs.current(), "/resume");
   }
 
   /** Opens a new tab and makes it active. */

@@ -64,7 +64,7 @@ public final class ProtocolViews {
   }
 
   public static TokenUsage usage(ChatResponse.Usage usage) {
-    return new TokenUsage(usage.inputTokens(), usage.outputTokens());
+    return new TokenUsage(usage.inputTokens(), usage.outputTokens(), usage.cacheReadTokens(), usage.cacheWriteTokens());
   }
 
   public static RestoreMode mode(RestoreScope scope) {

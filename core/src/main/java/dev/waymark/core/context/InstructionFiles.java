@@ -1,8 +1,6 @@
 package dev.waymark.core.context;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -14,13 +12,14 @@ import java.util.Optional;
  * The project's instruction files, {@code AGENTS.md} and {@code CLAUDE.md} (the names Codex and
  * Claude Code read): those at the root go into the system prompt; one in a directory below is
  * added when the agent first reads a file under it, and where it disagrees with one further up,
- * the nearer one wins.
+ * the nearer one wins. Each brings in the files it imports with {@code @path}, as Claude Code's do
+ * (see {@link InstructionImports}). The user's own files ({@link #ofUser}) come before the project's.
  */
 public final class InstructionFiles {
   public static final List<String> NAMES = List.of("AGENTS.md", "CLAUDE.md");
 
   /** The most of one file the model gets: instruction files are meant to be short. */
-  public static final int MAX_CHARS = 64 * 1024;
+  public static final int MAX_CHARS = InstructionText.MAX_CHARS;
 
   private InstructionFiles() {}
 
@@ -33,8 +32,17 @@ public final class InstructionFiles {
       "would get wrong. If AGENTS.md (or CLAUDE.md) exists already, improve it instead of starting over, and keep",
       "what it says that is still true. Do not change any other file.");
 
-  /** One instruction file: its project-relative path and its text, cut at {@link #MAX_CHARS} with a note. */
-  public record Instructions(String path, String text) {
+  /**
+   * One instruction file: its project-relative path (or {@code ~/}-relative, for the user's own)
+   * and its text, cut at {@link #MAX_CHARS} with a note, followed by the files it imports.
+   *
+   * @param user one of the user's own files, for every project, rather than the project's
+   */
+  public record Instructions(String path, String text, boolean user) {
+    public Instructions(String path, String text) {
+      this(path, text, false);
+    }
+
     /** The directory it governs, project-relative, {@code ""} for the root. */
     public String directory() {
       int slash = path.lastIndexOf('/');
@@ -43,6 +51,10 @@ public final class InstructionFiles {
 
     /** The first line of its block, also how a conversation is searched for it. */
     public String header() {
+      if (user) {
+        return "# The user's own instructions (" + path + "), for every project; where the project's "
+            + "instructions disagree, the project's win";
+      }
       return directory().isEmpty() ? "# Project instructions (" + path + ")"
           : "# Instructions in " + path + " (for files under " + directory() + "/; where they disagree with "
               + "instructions further up, these win)";
@@ -55,7 +67,49 @@ public final class InstructionFiles {
 
   /** The files at the project's root, {@code AGENTS.md} first. */
   public static List<Instructions> atRoot(Path root) {
-    return in(root, "");
+    return atRoot(root, userHome());
+  }
+
+  /** As {@link #atRoot(Path)}, with {@code home} where {@code @~/} imports lead. */
+  public static List<Instructions> atRoot(Path root, Path home) {
+    return in(root, "", home);
+  }
+
+  /**
+   * The user's own files, read before the project's: {@code AGENTS.md} in Waymark's configuration
+   * directory ({@code ~/.config/waymark}), then Claude Code's {@code ~/.claude/CLAUDE.md}. Their
+   * imports stay inside the home.
+   */
+  public static List<Instructions> ofUser(Path configDirectory, Path home) {
+    List<Instructions> found = new ArrayList<>();
+    for (Path file : List.of(configDirectory.resolve("AGENTS.md"), home.resolve(".claude").resolve("CLAUDE.md"))) {
+      Path absolute = file.toAbsolutePath().normalize();
+      Path at = home.toAbsolutePath().normalize();
+      String shown = absolute.startsWith(at) ? "~/" + at.relativize(absolute) : absolute.toString();
+      // the user's own directory: a link there is the user's choice, unlike one in a cloned project
+      if (Files.isRegularFile(file) && found.stream().noneMatch(f -> f.path().equals(shown))) {
+        real(file).flatMap(InstructionFiles::read).filter(text -> !text.isBlank()).ifPresent(text ->
+            found.add(new Instructions(shown, InstructionImports.expand(at, at, absolute, text), true)));
+      }
+    }
+    return found;
+  }
+
+  /** The blocks of {@link #ofUser}, blank-line separated; empty when the user has none. */
+  public static String userBlocks(Path configDirectory, Path home) {
+    return String.join("\n\n", ofUser(configDirectory, home).stream().map(Instructions::block).toList());
+  }
+
+  private static Optional<Path> real(Path file) {
+    try {
+      return Optional.of(file.toRealPath());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Path userHome() {
+    return Path.of(System.getProperty("user.home", "/"));
   }
 
   /**
@@ -63,6 +117,11 @@ public final class InstructionFiles {
    * (project-relative, {@code /} separated), outermost first, so that the nearest comes last and wins.
    */
   public static List<Instructions> along(Path root, String relativePath) {
+    return along(root, relativePath, userHome());
+  }
+
+  /** As {@link #along(Path, String)}, with {@code home} where {@code @~/} imports lead. */
+  public static List<Instructions> along(Path root, String relativePath, Path home) {
     List<Instructions> found = new ArrayList<>();
     String[] parts = relativePath.replace('\\', '/').split("/");
     StringBuilder directory = new StringBuilder();
@@ -74,12 +133,12 @@ public final class InstructionFiles {
         return List.of(); // outside the project: the read tool refuses it anyway
       }
       directory.append(directory.length() == 0 ? "" : "/").append(parts[i]);
-      found.addAll(in(root, directory.toString()));
+      found.addAll(in(root, directory.toString(), home));
     }
     return found;
   }
 
-  private static List<Instructions> in(Path root, String directory) {
+  private static List<Instructions> in(Path root, String directory, Path home) {
     List<Instructions> found = new ArrayList<>();
     for (String name : NAMES) {
       String path = directory.isEmpty() ? name : directory + "/" + name;
@@ -90,7 +149,7 @@ public final class InstructionFiles {
       }
       read(file).ifPresent(text -> {
         if (!text.isBlank()) {
-          found.add(new Instructions(path, text));
+          found.add(new Instructions(path, InstructionImports.expand(root, home, file, text)));
         }
       });
     }
@@ -108,18 +167,8 @@ public final class InstructionFiles {
     return false;
   }
 
-  private static Optional<String> read(Path file) {
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-      byte[] bytes = in.readNBytes(MAX_CHARS * 4 + 1); // enough for MAX_CHARS characters of any UTF-8
-      String text = new String(bytes, StandardCharsets.UTF_8);
-      boolean cut = text.length() > MAX_CHARS || bytes.length > MAX_CHARS * 4;
-      if (text.length() > MAX_CHARS) {
-        text = text.substring(0, MAX_CHARS);
-      }
-      text = text.strip();
-      return Optional.of(cut ? text + "\n[" + file.getFileName() + " cut at " + MAX_CHARS + " characters]" : text);
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+  static Optional<String> read(Path file) {
+    return InstructionText.read(file);
   }
+
 }

@@ -32,7 +32,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link ChatResponse#stopReason()} is Anthropic's {@code stop_reason} as sent ({@code
  * end_turn}, {@code tool_use}, {@code max_tokens}, ...). Usage counts cached input tokens as
- * input.
+ * input, and says how many were read from and written to the prompt cache.
+ *
+ * <p>Prompt caching: the last tool, the system prompt and the last message's last block carry
+ * {@code cache_control}. The body is a function of the conversation alone (no ids, no times), so
+ * a request whose conversation starts as an earlier one's did starts with the same bytes.
  */
 public final class AnthropicChatModel implements ChatModel {
   private static final Logger log = LoggerFactory.getLogger(AnthropicChatModel.class);
@@ -287,8 +291,9 @@ public final class AnthropicChatModel implements ChatModel {
       }
     }
     if (!system.isEmpty()) {
-      root.put("system", String.join("\n\n", system));
+      cached(root.putArray("system").addObject().put("type", "text").put("text", String.join("\n\n", system)));
     }
+    markLastBlock(messages);
     root.set("messages", messages);
     if (!request.tools().isEmpty()) {
       ArrayNode tools = root.putArray("tools");
@@ -301,8 +306,35 @@ public final class AnthropicChatModel implements ChatModel {
             "input_schema",
             t.parameters() != null ? t.parameters() : NODES.objectNode().put("type", "object"));
       }
+      cached((ObjectNode) tools.get(tools.size() - 1));
     }
     return root;
+  }
+
+  /**
+   * Prompt caching: a breakpoint closes the prefix the API caches (tools, then system, then
+   * messages), so the tools, the system prompt and the conversation so far are each marked; the
+   * next request, which only appends, reads them back at a tenth of the price. Three marks of the
+   * four the API allows.
+   */
+  private static ObjectNode cached(ObjectNode block) {
+    block.putObject("cache_control").put("type", "ephemeral");
+    return block;
+  }
+
+  /** The last message's last block, unless it is a thinking block, which cannot carry a mark. */
+  private static void markLastBlock(ArrayNode messages) {
+    if (messages.isEmpty()) {
+      return;
+    }
+    JsonNode content = messages.get(messages.size() - 1).path("content");
+    if (content.isArray() && !content.isEmpty()) {
+      JsonNode last = content.get(content.size() - 1);
+      String type = last.path("type").asText();
+      if (!type.equals("thinking") && !type.equals("redacted_thinking")) {
+        cached((ObjectNode) last);
+      }
+    }
   }
 
   /** The content array of the last message if it has {@code role}, else of a new one. */

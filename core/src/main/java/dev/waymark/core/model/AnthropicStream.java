@@ -35,6 +35,8 @@ final class AnthropicStream {
   private final Map<Integer, Block> blocks = new TreeMap<>();
   private long inputTokens = -1;
   private long outputTokens = -1;
+  private long cacheRead;
+  private long cacheWrite;
   private String stopReason;
 
   private final HttpTransport transport;
@@ -104,7 +106,8 @@ final class AnthropicStream {
     Optional<ChatResponse.Usage> usage =
         inputTokens < 0 && outputTokens < 0
             ? Optional.empty()
-            : Optional.of(new ChatResponse.Usage(Math.max(0, inputTokens), Math.max(0, outputTokens)));
+            : Optional.of(new ChatResponse.Usage(Math.max(0, inputTokens), Math.max(0, outputTokens), cacheRead,
+                cacheWrite));
     return new ChatResponse(
         new ChatMessage.Assistant(text.toString(), calls, reasoning),
         usage,
@@ -116,10 +119,10 @@ final class AnthropicStream {
       return;
     }
     if (u.has("input_tokens")) {
-      inputTokens =
-          u.path("input_tokens").asLong(0)
-              + u.path("cache_creation_input_tokens").asLong(0)
-              + u.path("cache_read_input_tokens").asLong(0);
+      // message_delta may repeat message_start's counts: the last one said wins, never a sum
+      cacheRead = u.path("cache_read_input_tokens").asLong(cacheRead);
+      cacheWrite = u.path("cache_creation_input_tokens").asLong(cacheWrite);
+      inputTokens = u.path("input_tokens").asLong(0) + cacheRead + cacheWrite;
     }
     if (u.has("output_tokens")) {
       outputTokens = u.path("output_tokens").asLong(0);

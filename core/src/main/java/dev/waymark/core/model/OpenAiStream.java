@@ -196,7 +196,8 @@ final class OpenAiStream {
     if (u != null && u.isObject()) {
       usage =
           new ChatResponse.Usage(
-              u.path("prompt_tokens").asLong(0), u.path("completion_tokens").asLong(0));
+              u.path("prompt_tokens").asLong(0), u.path("completion_tokens").asLong(0),
+              u.path("prompt_tokens_details").path("cached_tokens").asLong(0), 0);
     }
     for (JsonNode choice : chunk.path("choices")) {
       if (choice.path("index").asInt(0) != 0) {

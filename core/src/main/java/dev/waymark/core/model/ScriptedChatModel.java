@@ -43,7 +43,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code expectLastUser}: the text the last user message must contain, else the call fails
  *       with {@code PROTOCOL} (a check that the agent sent what the script expects).
  *   <li>{@code stopReason}: default {@code tool_use} with tool calls, else {@code end_turn}.
- *   <li>{@code usage}: {@code {"inputTokens": n, "outputTokens": m}}.
+ *   <li>{@code usage}: {@code {"inputTokens": n, "outputTokens": m}}, optionally with {@code cacheReadTokens}
+ *       and {@code cacheWriteTokens}, the part of the input read from and written to a prompt cache.
  *   <li>{@code error}: {@code {"kind": <ModelException.Kind>, "message": "..."}}: the call fails so.
  * </ul>
  *

@@ -16,11 +16,13 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,8 +36,12 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -58,6 +64,11 @@ public final class SessionStore {
 
   private final Path directory;
   private final Clock clock;
+  /** What {@link #list} read of each file, kept while the file stays the same (inode, size, time). */
+  private final Map<Path, Known> known = new ConcurrentHashMap<>();
+  private final AtomicLong parsed = new AtomicLong();
+
+  private record Known(Object key, long size, FileTime modified, Listing listing) {}
 
   public SessionStore(Path directory, Clock clock) {
     this.directory = directory;
@@ -208,13 +219,19 @@ public final class SessionStore {
 
   /**
    * One line of a session list; {@code problem} says why a file cannot be loaded. {@code title}
-   * is what a user recognises it by: its name, else its first prompt (one line, cut), else empty.
+   * is what a user recognises it by: its name, else its first prompt (one line, cut), else empty;
+   * {@code prompt} is that first prompt even when the session has a name, for searching.
    */
   public record Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
-      Optional<String> problem, String title) {
+      Optional<String> problem, String title, String prompt) {
     public Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
         Optional<String> problem) {
       this(id, name, updated, tabs, checkpoints, file, problem, name == null ? "" : name);
+    }
+
+    public Listing(String id, String name, Instant updated, int tabs, int checkpoints, Path file,
+        Optional<String> problem, String title) {
+      this(id, name, updated, tabs, checkpoints, file, problem, title, name == null || name.isBlank() ? title : "");
     }
   }
 
@@ -226,6 +243,11 @@ public final class SessionStore {
     if (s.name() != null && !s.name().isBlank()) {
       return s.name();
     }
+    return firstPrompt(s);
+  }
+
+  /** The first prompt sent in {@code s} (in any tab), else the first one typed and not yet sent; one line, cut. */
+  static String firstPrompt(SessionFile s) {
     Optional<String> prompt = s.tabs().stream().flatMap(t -> t.checkpoints().stream())
         .filter(c -> c.number() > 0 && c.created() != null)
         .sorted(Comparator.comparing(SessionFile.Checkpoint::created))
@@ -249,28 +271,53 @@ public final class SessionStore {
       return all;
     }
     try (Stream<Path> files = Files.list(directory)) {
-      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")
-          && !f.getFileName().toString().startsWith(".")).toList()) {
-        String id = file.getFileName().toString().replaceFirst("\\.json$", "");
-        try {
-          SessionFile s = read(file);
-          int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
-          all.add(new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty(), title(s)));
-        } catch (SessionException e) {
-          Instant modified;
-          try {
-            modified = Files.getLastModifiedTime(file).toInstant();
-          } catch (IOException io) {
-            modified = Instant.EPOCH;
-          }
-          all.add(new Listing(id, null, modified, 0, 0, file, Optional.of(e.getMessage())));
-        }
+      List<Path> present = files.filter(f -> f.getFileName().toString().endsWith(".json")
+          && !f.getFileName().toString().startsWith(".")).toList();
+      known.keySet().retainAll(new HashSet<>(present));
+      for (Path file : present) {
+        all.add(listing(file));
       }
     } catch (IOException e) {
       throw new SessionException(ErrorKind.STORE_IO, "Could not list the sessions in " + directory + ": " + e.getMessage(), e);
     }
     all.sort(Comparator.comparing(Listing::updated, Comparator.nullsFirst(Comparator.naturalOrder())).reversed());
     return all;
+  }
+
+  /** One file's line: read again only when the file changed since the last list (a save renames a new file in). */
+  private Listing listing(Path file) {
+    BasicFileAttributes now;
+    try {
+      now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      now = null;
+    }
+    Known before = known.get(file);
+    if (now != null && before != null && Objects.equals(before.key(), now.fileKey()) && before.size() == now.size()
+        && before.modified().equals(now.lastModifiedTime())) {
+      return before.listing();
+    }
+    String id = file.getFileName().toString().replaceFirst("\\.json$", "");
+    Listing listing;
+    try {
+      parsed.incrementAndGet();
+      SessionFile s = read(file);
+      int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+      listing = new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty(), title(s),
+          firstPrompt(s));
+    } catch (SessionException e) {
+      listing = new Listing(id, null, now == null ? Instant.EPOCH : now.lastModifiedTime().toInstant(), 0, 0, file,
+          Optional.of(e.getMessage()));
+    }
+    if (now != null) {
+      known.put(file, new Known(now.fileKey(), now.size(), now.lastModifiedTime(), listing));
+    }
+    return listing;
+  }
+
+  /** How many session files {@link #list} has read so far: what listing costs, for the tests that count it. */
+  public long filesParsedForLists() {
+    return parsed.get();
   }
 
   /**

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,9 @@ import org.junit.jupiter.api.Test;
 /** The Anthropic Messages client against a fake server: what it sends, and how it reads streams. */
 class AnthropicChatModelTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The prompt-caching mark, in the single-quoted JSON of these tests. */
+  private static final String CACHED = "'cache_control':{'type':'ephemeral'}";
 
   private final FakeModelServer server = FakeModelServer.start();
   private final RecordingListener listener = new RecordingListener();
@@ -89,7 +93,7 @@ class AnthropicChatModelTest {
         .isEqualTo(
             json(
                 "{'model':'claude-test','max_tokens':4096,'stream':true,"
-                    + "'messages':[{'role':'user','content':[{'type':'text','text':'hi'}]}]}"));
+                    + "'messages':[{'role':'user','content':[{'type':'text','text':'hi'," + CACHED + "}]}]}"));
   }
 
   @Test
@@ -119,7 +123,8 @@ class AnthropicChatModelTest {
     assertThat(server.lastRequest().json())
         .isEqualTo(
             json(
-                "{'model':'claude-test','max_tokens':4096,'stream':true,'system':'be brief',"
+                "{'model':'claude-test','max_tokens':4096,'stream':true,"
+                    + "'system':[{'type':'text','text':'be brief'," + CACHED + "}],"
                     + "'messages':["
                     + "{'role':'user','content':[{'type':'text','text':'read a and b'}]},"
                     + "{'role':'assistant','content':[{'type':'text','text':'Reading.'},"
@@ -130,9 +135,9 @@ class AnthropicChatModelTest {
                     + "  {'type':'tool_result','tool_use_id':'toolu_2','content':'no such file','is_error':true},"
                     + "  {'type':'text','text':'also: hurry'}]},"
                     + "{'role':'assistant','content':[{'type':'text','text':'Done.'}]},"
-                    + "{'role':'user','content':[{'type':'text','text':'thanks'}]}],"
+                    + "{'role':'user','content':[{'type':'text','text':'thanks'," + CACHED + "}]}],"
                     + "'tools':[{'name':'read_file','description':'Reads a file',"
-                    + "  'input_schema':{'type':'object','properties':{'path':{'type':'string'}}}}]}"));
+                    + "  'input_schema':{'type':'object','properties':{'path':{'type':'string'}}}," + CACHED + "}]}"));
   }
 
   @Test
@@ -268,7 +273,7 @@ class AnthropicChatModelTest {
     assertThat(server.lastRequest().json().get("messages"))
         .isEqualTo(
             json(
-                "[{'role':'user','content':[{'type':'text','text':'one'},{'type':'text','text':'two'}]}]"));
+                "[{'role':'user','content':[{'type':'text','text':'one'},{'type':'text','text':'two'," + CACHED + "}]}]"));
   }
 
   @Test
@@ -452,6 +457,78 @@ class AnthropicChatModelTest {
 
     JsonNode content = server.lastRequest().json().get("messages").get(0).get("content");
     assertThat(content.toString()).isEqualTo("[{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":"
-        + "\"image/jpeg\",\"data\":\"/9j/4AA=\"}},{\"type\":\"text\",\"text\":\"what is this?\"}]");
+        + "\"image/jpeg\",\"data\":\"/9j/4AA=\"}},{\"type\":\"text\",\"text\":\"what is this?\","
+        + "\"cache_control\":{\"type\":\"ephemeral\"}}]");
+  }
+
+  /** A stream as the API sent it, kept byte for byte under {@code anthropic/} in the test resources. */
+  private static Reply recorded(String name) throws Exception {
+    try (var in = AnthropicChatModelTest.class.getResourceAsStream("/anthropic/" + name)) {
+      return Reply.sse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void recordedTurnsSayWhatWasWrittenToThePromptCacheAndThenReadFromIt() throws Exception {
+    server.enqueue(recorded("cache-write.sse"), recorded("cache-read.sse"));
+
+    ChatResponse first = ask(hello());
+    ChatResponse second = ask(hello());
+
+    assertThat(first.message().text()).isEqualTo("The build uses Maven.");
+    // input is all the model read, cached or not: it is what fills the context window
+    assertThat(first.usage()).contains(new ChatResponse.Usage(14 + 3210, 9, 0, 3210));
+    assertThat(second.usage()).contains(new ChatResponse.Usage(11 + 23 + 3210, 6, 3210, 23));
+  }
+
+  @Test
+  void theToolsTheSystemPromptAndTheLastMessageCarryTheOnlyCacheMarks() throws Exception {
+    server.enqueue(anthropicText("ok"));
+    List<ToolSpec> tools = List.of(new ToolSpec("read_file", "Reads", null), new ToolSpec("grep", "Finds", null));
+
+    ask(new ChatRequest(null, List.of(new ChatMessage.System("rules"), new ChatMessage.User("read a"),
+        new ChatMessage.Assistant("", List.of(new ToolCall("toolu_1", "read_file", "{\"path\":\"a\"}"))),
+        new ChatMessage.ToolResult("toolu_1", "read_file", "A", false)), tools));
+
+    JsonNode sent = server.lastRequest().json();
+    assertThat(sent.findParents("cache_control")).containsExactly(sent.at("/system/0"), sent.at("/messages/2/content/0"),
+        sent.at("/tools/1"));
+    assertThat(sent.at("/messages/2/content/0/type").asText()).isEqualTo("tool_result");
+  }
+
+  @Test
+  void aConversationThatGoesOnIsSentWithTheSameBytesBeforeItsNewPart() throws Exception {
+    server.enqueue(anthropicText("ok"), anthropicText("ok"));
+    JsonNode schema = json("{'type':'object','properties':{'path':{'type':'string'},'limit':{'type':'integer'}}}");
+    List<ToolSpec> tools = List.of(new ToolSpec("read_file", "Reads", schema));
+    List<ChatMessage> before = List.of(new ChatMessage.System("rules"), new ChatMessage.User("read a"),
+        new ChatMessage.Assistant("Reading.", List.of(new ToolCall("toolu_1", "read_file", "{\"path\":\"a\",\"limit\":9}"))),
+        new ChatMessage.ToolResult("toolu_1", "read_file", "A", false));
+    List<ChatMessage> after = new ArrayList<>(before);
+    after.add(new ChatMessage.User("and hurry")); // a steer folds into the tool results' user turn
+    after.add(new ChatMessage.Assistant("Done.", List.of()));
+    after.add(new ChatMessage.User("thanks"));
+
+    ask(new ChatRequest(null, before, tools));
+    ask(new ChatRequest(null, after, tools));
+
+    // the API caches tools, then system, then messages: each comes first in the longer request as it was sent
+    JsonNode first = JSON.readTree(unmarked(server.requests().get(0).body()));
+    JsonNode second = JSON.readTree(unmarked(server.requests().get(1).body()));
+    assertThat(second.get("tools").toString()).isEqualTo(first.get("tools").toString());
+    assertThat(second.get("system").toString()).isEqualTo(first.get("system").toString());
+    JsonNode shorter = first.get("messages");
+    JsonNode longer = second.get("messages");
+    for (int i = 0; i < shorter.size() - 1; i++) {
+      assertThat(longer.get(i).toString()).isEqualTo(shorter.get(i).toString());
+    }
+    String lastTurn = shorter.get(shorter.size() - 1).toString();
+    assertThat(longer.get(shorter.size() - 1).toString()).startsWith(lastTurn.substring(0, lastTurn.length() - 2))
+        .endsWith(",{\"type\":\"text\",\"text\":\"and hurry\"}]}");
+  }
+
+  /** A body without its cache marks, which move as the conversation grows. */
+  private static String unmarked(String body) {
+    return body.replace(",\"cache_control\":{\"type\":\"ephemeral\"}", "");
   }
 }

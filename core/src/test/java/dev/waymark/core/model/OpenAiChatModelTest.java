@@ -311,6 +311,18 @@ class OpenAiChatModelTest {
     assertThat(response.stopReason()).isEqualTo("tool_calls");
   }
 
+  @Test
+  void theCachedPartOfThePromptIsReportedAsCacheReads() {
+    server.enqueue(Reply.sse(openAiTextChunk("ok"), openAiFinish("stop"),
+        data("{\"choices\":[],\"usage\":{\"prompt_tokens\":2006,\"completion_tokens\":300,"
+            + "\"total_tokens\":2306,\"prompt_tokens_details\":{\"cached_tokens\":1920,\"audio_tokens\":0}}}"),
+        OPENAI_DONE));
+
+    ChatResponse response = ask(model(null), hello());
+
+    assertThat(response.usage()).contains(new ChatResponse.Usage(2006, 300, 1920, 0));
+  }
+
   // ---- Ollama: parallel tool calls all at index 0 ----
 
   @Test

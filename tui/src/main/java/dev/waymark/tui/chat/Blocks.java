@@ -44,6 +44,10 @@ public final class Blocks {
       return text;
     }
 
+    public Instant at() {
+      return at;
+    }
+
     @Override
     protected List<Line> layout(int width) {
       List<Line> rows = new ArrayList<>();
@@ -74,6 +78,11 @@ public final class Blocks {
 
     public boolean isEmpty() {
       return text.toString().isBlank();
+    }
+
+    /** The answer as the model wrote it, Markdown and all. */
+    public String text() {
+      return text.toString();
     }
 
     @Override
@@ -164,6 +173,15 @@ public final class Blocks {
 
     public boolean finished() {
       return result != null;
+    }
+
+    /** What the call returned, once finished; empty before. */
+    public String result() {
+      return result == null ? "" : result;
+    }
+
+    public boolean failed() {
+      return failed;
     }
 
     /** More of what the running call prints. */
@@ -348,6 +366,10 @@ public final class Blocks {
     public Steering(int checkpoint, String text) {
       super(checkpoint);
       this.text = text;
+    }
+
+    public String text() {
+      return text;
     }
 
     @Override

@@ -367,8 +367,7 @@ public final class TabState {
 
     @Override
     public void usageReported(Event.UsageReported reported) {
-      tokensByModel.merge(reported.model(), reported.usage(), (a, b) -> new TokenUsage(a.inputTokens() + b.inputTokens(),
-          a.outputTokens() + b.outputTokens()));
+      tokensByModel.merge(reported.model(), reported.usage(), TokenUsage::plus);
     }
 
     @Override

@@ -41,6 +41,8 @@ public final class CommandCatalog {
       entry("/session save [name]", "save this session now (it is also saved after every checkpoint); a name renames it, "
           + "and earlier names still open it"),
       entry("/session load ID|NAME", "open a saved session of this project (one open in another Waymark: offered as a fork)"),
+      entry("/resume [ID|NAME]", "pick a saved session of this project to open, filtered as you type (its title, first "
+          + "prompt, date or id); with an id or name, open that one"),
       entry("/session fork ID|NAME", "open a copy of a saved session as a new one; the original is left as it is"),
       entry("/session list", "the saved sessions of this project"),
       entry("/session delete ID", "delete a saved session and its checkpoints' tags"),
@@ -61,6 +63,10 @@ public final class CommandCatalog {
       entry("/diff A B [-- PATH...]", "short for /checkpoint diff A B: two checkpoints, of any branch or tab"),
       entry("/export BRANCH [A..B] [--squash] [--force]", "write #0..live (or A..B) as commits on a new branch of your "
           + "git repository, HEAD, index and work tree untouched"),
+      entry("/copy [N]", "the last answer (or the viewed checkpoint's) to the clipboard, or its N-th code block alone "
+          + "(through the terminal: OSC 52, which works over ssh; in tmux, set-clipboard on)"),
+      entry("/export-chat FILE [--force]", "this tab's conversation as Markdown, its checkpoints as headings (FILE from "
+          + "the project, or ~/...; --force replaces a file there)"),
       entry("/output [N]", "the whole output of #N's tool calls (default: the viewed or live one), nothing cut"),
       entry("/mode [plan|ask|auto-edit|auto|yolo]", "the tab's approval mode (Shift+Tab cycles plan → ask → auto-edit → auto when sandboxed)"),
       entry("/model [NAME]", "the tab's model for the next turn (a list to pick from without a name)"),

@@ -20,6 +20,7 @@ public final class SlashCommand {
       "/checkpoint", "/checkpoint list", "/checkpoint live", "/checkpoint undo", "/checkpoint redo",
       "/checkpoint save", "/checkpoint goto", "/checkpoint rescued", "/checkpoint diff", "/checkpoint restore", "/checkpoint revert", "/session save",
       "/session load", "/session list", "/session delete", "/tab", "/tab reopen", "/tab isolated", "/land", "/discard", "/undo", "/redo", "/revert", "/rewind", "/diff", "/export",
+      "/copy", "/export-chat", "/resume",
       "/output", "/clear", "/compact", "/init", "/reasoning", "/mode", "/mode plan", "/mode ask", "/mode auto-edit", "/mode auto", "/mode yolo", "/model",
       "/status", "/cost", "/permissions", "/permissions remove", "/mcp", "/skills", "/hooks", "/bisect", "/help", "/quit");
 
@@ -86,6 +87,15 @@ public final class SlashCommand {
 
     /** A /session command: {@code verb} save, load, fork, list or delete; {@code argument} may be null. */
     record Session(String verb, String argument) implements Parsed {}
+
+    /** {@code /resume}: the saved sessions to pick one from, filtered as the user types. */
+    record Resume() implements Parsed {}
+
+    /** {@code /copy [N]}: the last answer ({@code block} 0), or its code block {@code block}, to the clipboard. */
+    record Copy(int block) implements Parsed {}
+
+    /** {@code /export-chat FILE [--force]}: the tab's conversation as Markdown; {@code force}: over a file there. */
+    record ExportChat(String file, boolean force) implements Parsed {}
   }
 
   public static boolean isCommand(String text) {
@@ -150,6 +160,16 @@ public final class SlashCommand {
         return tab(words);
       case "/export":
         return export(words);
+      case "/resume":
+        // with a name, what /session load does
+        return words.length == 1 ? new Parsed.Resume()
+            : words.length == 2 ? new Parsed.Session("load", words[1]) : invalid("Usage: /resume [ID|NAME]");
+      case "/copy":
+        return words.length == 1 ? new Parsed.Copy(0)
+            : words.length == 2 && words[1].matches("0*[1-9]\\d{0,8}") ? new Parsed.Copy(Integer.parseInt(words[1]))
+            : invalid("Usage: /copy [N]: the last answer, or its N-th code block (1 for the first).");
+      case "/export-chat":
+        return exportChat(text);
       case "/land":
         return words.length == 1 ? tab(new Command.Land(false))
             : words.length == 2 && words[1].equals("--keep-isolated") ? tab(new Command.Land(true))
@@ -326,6 +346,21 @@ public final class SlashCommand {
       return invalid(bad.message().replace("/checkpoint " + full[1], "/" + full[1]));
     }
     return parsed;
+  }
+
+  /** {@code /export-chat FILE [--force]}: the file is the rest of the line, so a name may hold spaces. */
+  private static Parsed exportChat(String text) {
+    String rest = text.strip().substring("/export-chat".length()).strip();
+    boolean force = rest.equals("--force") || rest.endsWith(" --force");
+    String file = force ? rest.substring(0, rest.length() - "--force".length()).strip() : rest;
+    if (file.startsWith("--force ")) {
+      force = true;
+      file = file.substring("--force ".length()).strip();
+    }
+    if (file.isEmpty()) {
+      return invalid("Usage: /export-chat FILE [--force] (FILE relative to the project, or ~/...; --force replaces one there)");
+    }
+    return new Parsed.ExportChat(file, force);
   }
 
   /** {@code /export BRANCH [A..B] [--squash] [--force]}: the path (default #0..live) as commits on a new branch. */

@@ -237,8 +237,12 @@ public final class FrameLayout {
     if (height <= 1) {
       return;
     }
-    put(0, top, Wrap.truncate(Line.of(new Span(" " + picker.title() + " ", Style.of(Tone.ACCENT).reversed()),
-        Span.of("  ↑↓ Enter · Esc", Tone.MUTED)), width), width);
+    Line head = picker.searchable()
+        ? Line.of(new Span(" " + picker.title() + " ", Style.of(Tone.ACCENT).reversed()), Span.of("  search: ", Tone.MUTED),
+            new Span(picker.query() + "▏", Style.PLAIN), Span.of("  " + picker.matching() + " of " + picker.size()
+                + " · type to filter · ↑↓ Enter · Esc", Tone.MUTED))
+        : Line.of(new Span(" " + picker.title() + " ", Style.of(Tone.ACCENT).reversed()), Span.of("  ↑↓ Enter · Esc", Tone.MUTED));
+    put(0, top, Wrap.truncate(head, width), width);
     List<Line> lines = picker.rows(width, height - 1);
     for (int r = 0; r < lines.size(); r++) {
       put(0, top + 1 + r, lines.get(r), width);

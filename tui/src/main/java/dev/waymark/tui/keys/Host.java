@@ -4,8 +4,10 @@ import dev.waymark.core.workspace.Workspace;
 import dev.waymark.tui.command.RunInfo;
 import dev.waymark.tui.screen.Picker;
 import dev.waymark.tui.tab.TabController;
+import dev.waymark.tui.terminal.Clipboard;
 import dev.waymark.tui.text.Line;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
@@ -44,6 +46,11 @@ public interface Host {
 
   /** What the application knows of the run: provider, server, models, sandbox, prices. */
   RunInfo runInfo();
+
+  /** The clipboard {@code /copy} writes to, where the terminal can be told; empty without one. */
+  default Optional<Clipboard> clipboard() {
+    return Optional.empty();
+  }
 
   /** Runs a line starting with {@code /}. */
   void runCommand(TabController tab, String line);

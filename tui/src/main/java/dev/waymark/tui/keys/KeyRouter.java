@@ -99,6 +99,10 @@ public final class KeyRouter {
     if (layers.overlay() != null && layers.overlay().typed(text, Math.max(1, host.chatHeight() - 2))) {
       return;
     }
+    if (layers.overlay() == null && layers.picker() != null && layers.picker().searchable()) {
+      layers.picker().type(text);
+      return;
+    }
     if (layers.overlay() != null || layers.picker() != null) {
       if (text.equals("q")) {
         layers.closePanels();
@@ -237,9 +241,12 @@ public final class KeyRouter {
       case HISTORY_NEXT -> picker.move(1);
       case SCROLL_UP -> picker.move(-page);
       case SCROLL_DOWN -> picker.move(page);
+      case DELETE_BACK -> picker.deleteBack();
       case SUBMIT -> {
-        layers.closePanels();
-        picker.choose();
+        if (picker.chosen() != null) {
+          layers.closePanels();
+          picker.choose();
+        }
       }
       default -> { }
     }

@@ -22,6 +22,7 @@ import dev.waymark.tui.tab.Tabs;
 import dev.waymark.tui.text.Line;
 import dev.waymark.tui.text.Tone;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -105,6 +106,19 @@ public final class CommandRunner {
       tab.scroll().follow();
     } else if (parsed instanceof SlashCommand.Parsed.Session session) {
       sessionCommand(tab, session);
+    } else if (parsed instanceof SlashCommand.Parsed.Resume) {
+      try {
+        ResumePicker.of(workspace.files().list(), workspace.id(), clock.getZone(),
+            id -> sessionCommand(tab, new SlashCommand.Parsed.Session("load", id)))
+            .ifPresentOrElse(host::pick, () -> state.notice(Tone.MUTED, "This project has no saved sessions yet."));
+      } catch (SessionException e) {
+        state.notice(Tone.ERROR, "✗ " + e.getMessage());
+      }
+    } else if (parsed instanceof SlashCommand.Parsed.Copy copy) {
+      ChatOut.copy(state, copy.block(), host.clipboard());
+    } else if (parsed instanceof SlashCommand.Parsed.ExportChat export) {
+      ChatOut.export(state, state.title(), export, workspace.store().projectDirectory(),
+          Path.of(System.getProperty("user.home", "/")), clock.getZone());
     } else if (parsed instanceof SlashCommand.Parsed.ForTab forTab) {
       if (state.running() && forTab.keepsDraft()) {
         state.notice(Tone.ERROR, "✗ A turn is running; interrupt it (Esc) before moving the tab.");

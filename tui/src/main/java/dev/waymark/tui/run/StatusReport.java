@@ -41,7 +41,7 @@ public final class StatusReport {
     Map<String, TokenUsage> mine = tab.state().tokensByModel();
     Map<String, TokenUsage> session = new LinkedHashMap<>();
     for (TabController t : every) {
-      t.state().tokensByModel().forEach((model, used) -> session.merge(model, used, StatusReport::add));
+      t.state().tokensByModel().forEach((model, used) -> session.merge(model, used, TokenUsage::plus));
     }
     lines.add(row("this tab", tokens(mine) + cost(run, mine)));
     lines.add(row("session", tokens(session) + cost(run, session) + " (" + every.size()
@@ -65,18 +65,13 @@ public final class StatusReport {
     return String.format("  %-9s %s", name, value);
   }
 
-  private static TokenUsage add(TokenUsage a, TokenUsage b) {
-    return new TokenUsage(a.inputTokens() + b.inputTokens(), a.outputTokens() + b.outputTokens());
-  }
-
   static String tokens(Map<String, TokenUsage> used) {
-    long in = 0;
-    long out = 0;
+    TokenUsage all = new TokenUsage(0, 0);
     for (TokenUsage u : used.values()) {
-      in += u.inputTokens();
-      out += u.outputTokens();
+      all = all.plus(u);
     }
-    return count(in) + " tokens in, " + count(out) + " out";
+    return count(all.inputTokens()) + " tokens in" + (all.cacheReadTokens() == 0 ? ""
+        : " (" + count(all.cacheReadTokens()) + " read from the prompt cache)") + ", " + count(all.outputTokens()) + " out";
   }
 
   /** " · $0.0123", with the models that have no price named; "" when no model used has one. */

@@ -153,6 +153,24 @@ class SlashCommandTest {
   }
 
   @Test
+  void copyTakesAnOptionalCodeBlockAndExportChatAFileThatMayHoldSpaces() {
+    assertThat(parse("/copy")).isEqualTo(new Parsed.Copy(0));
+    assertThat(parse("/copy 2")).isEqualTo(new Parsed.Copy(2));
+    assertThat(parse("/copy 0")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/copy 1 2")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/copy -1")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/export-chat notes.md")).isEqualTo(new Parsed.ExportChat("notes.md", false));
+    assertThat(parse("/export-chat my notes.md --force")).isEqualTo(new Parsed.ExportChat("my notes.md", true));
+    assertThat(parse("/export-chat --force ~/chat.md")).isEqualTo(new Parsed.ExportChat("~/chat.md", true));
+    assertThat(parse("/export-chat")).isInstanceOfSatisfying(Parsed.Invalid.class,
+        i -> assertThat(i.message()).startsWith("Usage: /export-chat FILE [--force]"));
+    assertThat(parse("/export-chat --force")).isInstanceOf(Parsed.Invalid.class);
+    assertThat(parse("/resume")).isEqualTo(new Parsed.Resume());
+    assertThat(parse("/resume work")).isEqualTo(new Parsed.Session("load", "work"));
+    assertThat(parse("/resume a b")).isInstanceOf(Parsed.Invalid.class);
+  }
+
+  @Test
   void helpAndQuit() {
     assertThat(parse("/help")).isEqualTo(new Parsed.Help());
     assertThat(parse("/quit")).isEqualTo(new Parsed.Quit());
@@ -179,7 +197,7 @@ class SlashCommandTest {
     assertThat(SlashCommand.complete("/ses")).isEqualTo("/session ");
     assertThat(SlashCommand.complete("/un")).isEqualTo("/undo ");
     assertThat(SlashCommand.complete("/re")).isEqualTo("/re");
-    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/revert", "/rewind", "/reasoning");
+    assertThat(SlashCommand.completions("/re")).containsExactly("/redo", "/revert", "/rewind", "/resume", "/reasoning");
     assertThat(SlashCommand.complete("/checkpoint r")).isEqualTo("/checkpoint re");
     assertThat(SlashCommand.complete("/checkpoint red")).isEqualTo("/checkpoint redo ");
     assertThat(SlashCommand.complete("/q")).isEqualTo("/quit ");
