@@ -59,7 +59,7 @@ class DistIT {
   void theTarballUnpackedAnywhereRunsATurnInTheSandboxAndTheInterfaceOnItsOwnRuntime() throws Exception {
     Path tarball = DIST.resolve("waymark-" + VERSION + "-linux-x64.tar.gz");
     assertThat(tarball).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
-    Path opt = Files.createDirectories(temp.resolve("opt"));
+    Path opt = Files.createDirectories(temp.resolve("my tools")); // a space, as in many a home
     assertThat(run(List.of("tar", "-xzf", tarball.toString(), "-C", opt.toString()), Map.of()).exit()).isZero();
     Path tree = opt.resolve("waymark-" + VERSION);
     Path link = Files.createDirectories(temp.resolve("bin")).resolve("waymark");
