@@ -44,6 +44,10 @@ class DistIT {
 
   @BeforeEach
   void setUp() throws IOException {
+    Path jar = Path.of(System.getProperty("waymark.jar"));
+    Path tarball = DIST.resolve("waymark-" + VERSION + "-linux-x64.tar.gz");
+    assertThat(Files.exists(tarball) && Files.getLastModifiedTime(tarball).compareTo(Files.getLastModifiedTime(jar)) >= 0)
+        .as("the distribution is built from the jar before the ITs, but not for -Dit.test=... alone: add -Pdist").isTrue();
     server = FakeModelServer.start();
     noJdk = pathWithoutJdk();
   }

@@ -42,7 +42,8 @@ public final class StartBench {
     Files.writeString(script, "{\"responses\":[{\"toolCalls\":[{\"name\":\"write_file\",\"arguments\":"
         + "{\"path\":\"d1/f1.txt\",\"content\":\"changed\\n\"}}]},{\"text\":\"ok\"}]}");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Optional<Path> dist = args.length > 4 ? Optional.of(Path.of(args[4])) : Optional.empty();
+    // built when the distribution is (-Pdist, or a verify that runs the ITs)
+    Optional<Path> dist = args.length > 4 ? Optional.of(Path.of(args[4])).filter(Files::isExecutable) : Optional.empty();
     Map<String, List<String>> options = new LinkedHashMap<>();
     options.put("default", List.of());
     options.put("serial GC", List.of("-XX:+UseSerialGC"));
@@ -82,6 +83,9 @@ public final class StartBench {
       long f = median(frame.get(name));
       long u = median(undo.get(name));
       System.out.printf("%-24s %18d %7.2fx %26d %7.2fx%n", name, f, (double) f / baseFrame, u, (double) u / baseUndo);
+    }
+    if (dist.isEmpty() && args.length > 4) {
+      System.out.println("distribution: not measured, " + args[4] + " is not built (add -Pdist)");
     }
     System.out.println("medians of " + rounds + " interleaved rounds; " + Runtime.getRuntime().availableProcessors() + " cores; "
         + "ratio: time / the time with " + BASELINE + " (app/bin/waymark's options)");
