@@ -60,7 +60,7 @@ class DistIT {
   record Run(int exit, String out, String err) {}
 
   @Test
-  void theTarballUnpackedAnywhereRunsATurnInTheSandboxAndTheInterfaceOnItsOwnRuntime() throws Exception {
+  void theTarballUnpackedAnywhereRunsATurnInTheSandboxAnMcpServerAndTheInterfaceOnItsOwnRuntime() throws Exception {
     Path tarball = DIST.resolve("waymark-" + VERSION + "-linux-x64.tar.gz");
     assertThat(tarball).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
     Path opt = Files.createDirectories(temp.resolve("my tools")); // a space, as in many a home
@@ -79,6 +79,7 @@ class DistIT {
     assertArchiveMaps(tree);
 
     aTurnRunsTheSandboxedShell(link);
+    anMcpServerAnswersThroughTheSdk(link);
     theRuntimeSpeaksTlsAndReadsEveryCharset(tree);
     theInterfaceRunsATurn(link);
   }
@@ -161,6 +162,23 @@ class DistIT {
         openAiToolChunk(0, "call_w", "write_file", "{\"path\":\"new.txt\",\"content\":\"fresh\\n\"}"),
         openAiToolChunk(1, "call_s", "run_shell", "{\"command\":\"printf '%s\\\\n' * > listing.txt\"}"),
         openAiFinish("tool_calls"), OPENAI_DONE);
+  }
+
+  /** The MCP SDK (Jackson, its schema validator, a stdio transport) on the trimmed runtime: the npm reference server the build installs. */
+  private void anMcpServerAnswersThroughTheSdk(Path command) throws Exception {
+    Path server = Path.of(System.getProperty("waymark.npm.servers", "target/npm-mcp"), "node_modules/.bin/mcp-server-everything");
+    assertThat(server).as("installed by the build before the ITs (the npm-mcp-servers execution in app/pom.xml)").isRegularFile();
+    Files.writeString(temp.resolve("config/waymark/settings.json"), "{\"mcpServers\": {\"everything\": {\"command\": \""
+        + server.toAbsolutePath() + "\", \"args\": [\"stdio\"]}}}");
+    Path script = temp.resolve("mcp-script.json");
+    Files.writeString(script, "{\"responses\":[{\"toolCalls\":[{\"name\":\"everything__echo\",\"arguments\":"
+        + "{\"message\":\"from the distribution\"}}]},{\"text\":\"Done.\"}]}");
+
+    Run turn = waymark(command, "exec", "-C", Files.createDirectories(temp.resolve("mcp-project")).toString(),
+        "--provider", "scripted", "--script", script.toString(), "--approval", "yolo", "echo");
+
+    assertThat(turn.exit()).as(turn.err()).isZero();
+    assertThat(turn.err()).contains("✓ Echo: from the distribution");
   }
 
   private void theRuntimeSpeaksTlsAndReadsEveryCharset(Path tree) throws Exception {
