@@ -186,7 +186,7 @@ class DistIT {
     Run probe = run(List.of(tree.resolve("runtime/bin/java").toString(), "-cp", classes.toString(), DistProbe.class.getName()),
         Map.of("PATH", noJdk.toString()));
     assertThat(probe.exit()).as(probe.err()).isZero();
-    assertThat(probe.out()).contains("ECDHE suites: true", "X25519: true", "ECDH: true", "ISO-2022-JP: true");
+    assertThat(probe.out()).contains("ECDHE suites: true", "X25519: true", "ECDH: true", "ISO-2022-JP: true", "HTTPS: 200 ok TLSv1.3");
     assertThat(probe.out()).containsPattern("trusted authorities: [1-9][0-9]{2}");
   }
 
