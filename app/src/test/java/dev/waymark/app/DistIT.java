@@ -37,6 +37,10 @@ class DistIT {
   private static final boolean CI = "true".equals(System.getenv("CI"));
   private static final String VERSION = System.getProperty("waymark.version");
   private static final Path DIST = Path.of(System.getProperty("waymark.dist", "target/dist"));
+  /** The files are named for the machine that built them (make-dist): linux-x64 and amd64 on x86-64. */
+  private static final String ARCH = System.getProperty("os.arch");
+  private static final Path TARBALL = DIST.resolve("waymark-" + VERSION + "-linux-" + (ARCH.equals("amd64") ? "x64" : ARCH) + ".tar.gz");
+  private static final Path DEB = DIST.resolve("waymark_" + VERSION.replace('-', '~') + "_" + (ARCH.equals("aarch64") ? "arm64" : ARCH) + ".deb");
 
   @TempDir Path temp;
   FakeModelServer server;
@@ -45,8 +49,7 @@ class DistIT {
   @BeforeEach
   void setUp() throws IOException {
     Path jar = Path.of(System.getProperty("waymark.jar"));
-    Path tarball = DIST.resolve("waymark-" + VERSION + "-linux-x64.tar.gz");
-    assertThat(Files.exists(tarball) && Files.getLastModifiedTime(tarball).compareTo(Files.getLastModifiedTime(jar)) >= 0)
+    assertThat(Files.exists(TARBALL) && Files.getLastModifiedTime(TARBALL).compareTo(Files.getLastModifiedTime(jar)) >= 0)
         .as("the distribution is built from the jar before the ITs, but not for -Dit.test=... alone: add -Pdist").isTrue();
     server = FakeModelServer.start();
     noJdk = pathWithoutJdk();
@@ -61,10 +64,9 @@ class DistIT {
 
   @Test
   void theTarballUnpackedAnywhereRunsATurnInTheSandboxAnMcpServerAndTheInterfaceOnItsOwnRuntime() throws Exception {
-    Path tarball = DIST.resolve("waymark-" + VERSION + "-linux-x64.tar.gz");
-    assertThat(tarball).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
+    assertThat(TARBALL).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
     Path opt = Files.createDirectories(temp.resolve("my tools")); // a space, as in many a home
-    assertThat(run(List.of("tar", "-xzf", tarball.toString(), "-C", opt.toString()), Map.of()).exit()).isZero();
+    assertThat(run(List.of("tar", "-xzf", TARBALL.toString(), "-C", opt.toString()), Map.of()).exit()).isZero();
     Path tree = opt.resolve("waymark-" + VERSION);
     Path link = Files.createDirectories(temp.resolve("bin")).resolve("waymark");
     Files.createSymbolicLink(link, tree.resolve("bin/waymark"));
@@ -86,8 +88,7 @@ class DistIT {
 
   @Test
   void theDebInstallsWaymarkOnPathRunsATurnAndRemovesWithoutATrace() throws Exception {
-    Path deb = DIST.resolve("waymark_" + VERSION.replace('-', '~') + "_amd64.deb");
-    assertThat(deb).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
+    assertThat(DEB).as("built before the ITs by the app module (mvn -B verify, or mvn -B package -Pdist)").isRegularFile();
     boolean canInstall = "root".equals(System.getProperty("user.name")) && run(List.of("dpkg", "--version"), Map.of()).exit() == 0;
     boolean installed = run(List.of("dpkg-query", "-W", "waymark"), Map.of()).exit() == 0;
     if (CI) {
@@ -95,14 +96,14 @@ class DistIT {
       assertThat(installed).as("a waymark package is installed already; this test removes the one it installs").isFalse();
     }
     assumeTrue(canInstall && !installed, "needs root and dpkg, and no waymark package installed");
-    Run contents = run(List.of("sh", "-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -t", "sh", deb.toString()), Map.of());
+    Run contents = run(List.of("sh", "-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -t", "sh", DEB.toString()), Map.of());
     assertThat(contents.exit()).as(contents.err()).isZero();
     List<Path> paths = contents.out().lines().map(line -> Path.of("/", line).normalize()).toList();
     Map<Path, Boolean> before = new LinkedHashMap<>();
     paths.forEach(p -> before.put(p, Files.exists(p, LinkOption.NOFOLLOW_LINKS)));
     assertThat(before).containsEntry(Path.of("/usr/bin/waymark"), false).containsEntry(Path.of("/usr/lib/waymark/"), false);
 
-    Run install = run(List.of("dpkg", "-i", deb.toString()), Map.of());
+    Run install = run(List.of("dpkg", "-i", DEB.toString()), Map.of());
     try {
       assertThat(install.exit()).as(install.out() + install.err()).isZero();
       assertThat(run(List.of("dpkg-query", "-W", "-f", "${Recommends}", "waymark"), Map.of()).out()).isEqualTo("bubblewrap, git");
