@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,11 +18,17 @@ import java.util.concurrent.TimeUnit;
  * {@code redo} on a project of 1,000 files. The configurations run interleaved, round after round,
  * so a machine busy with other work slows them alike; the median of the rounds is reported.
  *
+ * The distribution's {@code bin/waymark} (its own runtime and archive, issue 56) runs beside them
+ * when given; every row is also given as a ratio to {@code app/bin/waymark}'s options, the baseline.
+ *
  * <p>Run: {@code mvn -B -pl core,tui,app -Pbench verify -Dexec.skip -Dbench.skipProcess=true -Dtest=none -Dit.test=none
  * -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false}
- * (arguments: jar, archive, work directory, rounds).
+ * (arguments: jar, archive, work directory, rounds, and the distribution's launcher if any).
  */
 public final class StartBench {
+  private static final String BASELINE = "AppCDS + C1 + serial";
+  private static final String DIST = "distribution";
+
   private StartBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -35,36 +42,53 @@ public final class StartBench {
     Files.writeString(script, "{\"responses\":[{\"toolCalls\":[{\"name\":\"write_file\",\"arguments\":"
         + "{\"path\":\"d1/f1.txt\",\"content\":\"changed\\n\"}}]},{\"text\":\"ok\"}]}");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    run(home, List.of(java, "-jar", jar.toString(), "exec", "-C", project.toString(), "--script", script.toString(),
-        "--approval", "yolo", "change a file"), 60);
-
-    Map<String, List<String>> configs = new LinkedHashMap<>();
-    configs.put("default", List.of());
-    configs.put("serial GC", List.of("-XX:+UseSerialGC"));
-    configs.put("C1 only", List.of("-XX:TieredStopAtLevel=1"));
-    configs.put("C1 + serial", List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    // built when the distribution is (-Pdist, or a verify that runs the ITs)
+    Optional<Path> dist = args.length > 4 ? Optional.of(Path.of(args[4])).filter(Files::isExecutable) : Optional.empty();
+    Map<String, List<String>> options = new LinkedHashMap<>();
+    options.put("default", List.of());
+    options.put("serial GC", List.of("-XX:+UseSerialGC"));
+    options.put("C1 only", List.of("-XX:TieredStopAtLevel=1"));
+    options.put("C1 + serial", List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     List<String> cds = List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
-    configs.put("AppCDS", cds);
-    configs.put("AppCDS + serial", concat(cds, List.of("-XX:+UseSerialGC")));
-    configs.put("AppCDS + C1", concat(cds, List.of("-XX:TieredStopAtLevel=1")));
-    configs.put("AppCDS + C1 + serial", concat(cds, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")));
+    options.put("AppCDS", cds);
+    options.put("AppCDS + serial", concat(cds, List.of("-XX:+UseSerialGC")));
+    options.put("AppCDS + C1", concat(cds, List.of("-XX:TieredStopAtLevel=1")));
+    options.put(BASELINE, concat(cds, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")));
+    // what starts Waymark in each configuration; the arguments follow
+    Map<String, List<String>> configs = new LinkedHashMap<>();
+    options.forEach((name, jvm) -> configs.put(name, concat(concat(List.of(java), jvm), List.of("-jar", jar.toString()))));
+    dist.ifPresent(launcher -> configs.put(DIST, List.of(launcher.toString())));
+    // the first turn makes the project's store, and the distribution's first start its archive: neither is measured
+    List<String> turn = List.of("exec", "-C", project.toString(), "--script", script.toString(), "--approval", "yolo", "change a file");
+    run(home, concat(configs.get("default"), turn), 120);
+    if (configs.containsKey(DIST)) {
+      run(home, concat(configs.get(DIST), turn), 120);
+    }
 
     Map<String, List<Long>> frame = new LinkedHashMap<>();
     Map<String, List<Long>> undo = new LinkedHashMap<>();
     for (int round = 0; round < rounds; round++) {
       for (var entry : configs.entrySet()) {
-        List<String> base = concat(List.of(java), entry.getValue());
+        List<String> start = entry.getValue();
         undo.computeIfAbsent(entry.getKey(), k -> new ArrayList<>())
-            .add(run(home, concat(base, List.of("-jar", jar.toString(), "checkpoints", "undo", "-C", project.toString())), 60));
-        run(home, concat(base, List.of("-jar", jar.toString(), "checkpoints", "redo", "-C", project.toString())), 60);
-        frame.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(firstFrame(home, base, jar, project, script));
+            .add(run(home, concat(start, List.of("checkpoints", "undo", "-C", project.toString())), 60));
+        run(home, concat(start, List.of("checkpoints", "redo", "-C", project.toString())), 60);
+        frame.computeIfAbsent(entry.getKey(), k -> new ArrayList<>()).add(firstFrame(home, start, project, script));
       }
     }
-    System.out.printf("%-24s %18s %26s%n", "JVM options", "first frame (ms)", "checkpoints undo, 1k (ms)");
+    long baseFrame = median(frame.get(BASELINE));
+    long baseUndo = median(undo.get(BASELINE));
+    System.out.printf("%-24s %18s %8s %26s %8s%n", "JVM options", "first frame (ms)", "ratio", "checkpoints undo, 1k (ms)", "ratio");
     for (String name : configs.keySet()) {
-      System.out.printf("%-24s %18d %26d%n", name, median(frame.get(name)), median(undo.get(name)));
+      long f = median(frame.get(name));
+      long u = median(undo.get(name));
+      System.out.printf("%-24s %18d %7.2fx %26d %7.2fx%n", name, f, (double) f / baseFrame, u, (double) u / baseUndo);
     }
-    System.out.println("medians of " + rounds + " interleaved rounds; " + Runtime.getRuntime().availableProcessors() + " cores");
+    if (dist.isEmpty() && args.length > 4) {
+      System.out.println("distribution: not measured, " + args[4] + " is not built (add -Pdist)");
+    }
+    System.out.println("medians of " + rounds + " interleaved rounds; " + Runtime.getRuntime().availableProcessors() + " cores; "
+        + "ratio: time / the time with " + BASELINE + " (app/bin/waymark's options)");
   }
 
   private static Path project(Path dir) throws IOException {
@@ -91,8 +115,8 @@ public final class StartBench {
   }
 
   /** Milliseconds from starting the interface in a pseudo-terminal to its footer on screen. */
-  private static long firstFrame(Path home, List<String> base, Path jar, Path project, Path script) throws Exception {
-    List<String> ui = concat(base, List.of("-jar", jar.toString(), "--script", script.toString(), project.toString()));
+  private static long firstFrame(Path home, List<String> waymark, Path project, Path script) throws Exception {
+    List<String> ui = concat(waymark, List.of("--script", script.toString(), project.toString()));
     String line = String.join(" ", ui.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").toList());
     ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty rows 30 cols 100; exec " + line, "/dev/null")
         .redirectErrorStream(true);
