@@ -209,6 +209,23 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
    * files ({@link ProjectSecrets}) are empty, as a tool asks before reading one and these run unasked.
    */
   public Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly) {
+    return wrap(argv, project, network, readOnly, List.of());
+  }
+
+  /**
+   * {@link #wrap(List, Path, boolean)} for the user's own shell ({@code waymark shell}): every
+   * process in it dies with the Waymark that started it ({@code --die-with-parent}: the shell's
+   * background jobs end with it, where a command's are followed and recorded), and each of
+   * {@code shared} (a private directory holding the shell's start file and its last command) is
+   * writable in it. No network unless the policy allows it, as for commands.
+   */
+  public Wrapped wrapShell(List<String> argv, Path project, List<Path> shared) {
+    List<String> last = new ArrayList<>(List.of("--die-with-parent"));
+    shared.forEach(dir -> add(last, "--bind", dir, dir));
+    return wrap(argv, project, false, false, last);
+  }
+
+  private Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly, List<String> last) {
     if (!confines()) {
       throw new IllegalStateException("no sandbox to run in: " + unavailable);
     }
@@ -303,6 +320,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       args.add("--unshare-net");
     }
     // as root, bwrap would leave the command every capability, and umount would undo the sandbox
+    args.addAll(last); // after every mount above, which would cover them
     args.addAll(List.of("--unshare-pid", "--new-session", "--cap-drop", "ALL", "--chdir", project.toString(), "--"));
     args.addAll(argv);
     List<String> all = new ArrayList<>(opener);
