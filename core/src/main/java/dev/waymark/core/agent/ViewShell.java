@@ -82,7 +82,7 @@ public final class ViewShell {
       Turn.ShellCapture capture = turn.shellCapture(sandbox.bwrap());
       CommandMark mark = CommandMark.random();
       WorkTreeSnapshot before = turn.snapshotWorkTree(capture.capture(), setup.maxFileSize(), mark);
-      ShellSandbox.Wrapped wrapped = sandbox.wrapShell(onATerminal(setup.shell(), setup.terminal()), project, setup.shared());
+      ShellSandbox.Wrapped wrapped = sandbox.wrapTied(onATerminal(setup.shell(), setup.terminal()), project, setup.shared());
       ProcessBuilder builder = new ProcessBuilder(before.enter(wrapped.argv())).inheritIO().directory(project.toFile());
       builder.environment().clear();
       builder.environment().putAll(setup.environment());

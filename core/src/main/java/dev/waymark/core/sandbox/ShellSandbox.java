@@ -213,13 +213,14 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
   }
 
   /**
-   * {@link #wrap(List, Path, boolean)} for the user's own shell ({@code waymark shell}): every
-   * process in it dies with the Waymark that started it ({@code --die-with-parent}: the shell's
-   * background jobs end with it, where a command's are followed and recorded), and each of
-   * {@code shared} (a private directory holding the shell's start file and its last command) is
-   * writable in it. No network unless the policy allows it, as for commands.
+   * {@link #wrap(List, Path, boolean)} for what is tied to the Waymark that started it: the user's
+   * own shell ({@code waymark shell}) and a bisect's candidate. Every process in it dies with that
+   * Waymark, and with the first one when it returns ({@code --die-with-parent}: a command's
+   * background jobs live on, followed and recorded later; these have none to keep). Each of
+   * {@code shared} (the shell's private directory) is writable in it. No network unless the policy
+   * allows it, as for commands.
    */
-  public Wrapped wrapShell(List<String> argv, Path project, List<Path> shared) {
+  public Wrapped wrapTied(List<String> argv, Path project, List<Path> shared) {
     List<String> last = new ArrayList<>(List.of("--die-with-parent"));
     shared.forEach(dir -> add(last, "--bind", dir, dir));
     return wrap(argv, project, false, false, last);
