@@ -98,9 +98,13 @@ public final class Wording {
 
   /** What becomes of what processes a command captured {@code way} left running change, said after "N background process(es) still running". */
   public static String leftRunningNote(CommandCapture.Way way) {
-    return way == CommandCapture.Way.LAYERED
-        ? " in the command's layer; the files they change are applied and recorded at the next command or when the turn ends"
-        : "; the files they change are recorded at the next command or when the turn ends";
+    return switch (way) {
+      case LAYERED -> " in the command's layer; the files they change are applied and recorded at the next command or "
+          + "when the turn ends";
+      case VIEWED -> " when it ended: stopped, as an isolated tab's command ends whole (nothing writes in its view after "
+          + "its checkpoint); what they wrote before is recorded with it";
+      case COMPARED -> "; the files they change are recorded at the next command or when the turn ends";
+    };
   }
 
   /**
