@@ -92,7 +92,7 @@ final class ShellCommand implements Callable<Integer> {
         ViewShell.Setup setup = new ViewShell.Setup(start.argv(), start.environment(), List.of(start.directory()),
             settings.toolSettings().maxFileSize(), ShellStart.script(env), () -> Wording.shellLabel(Optional.ofNullable(name),
                 start.lastCommand()));
-        return run(ViewShell.start(tab, opening.store.projectDirectory(), sandbox, setup), tab, opening, err);
+        return run(ViewShell.start(tab, opening.store.projectDirectory(), sandbox, setup), tab, opening, err, start::close);
       }
     } catch (SessionException | CheckpointException e) {
       err.println("waymark: " + e.getMessage());
@@ -100,8 +100,12 @@ final class ShellCommand implements Callable<Integer> {
     }
   }
 
-  /** Waits for the shell, then records and saves; the same when Waymark is told to stop (SIGTERM, SIGHUP) meanwhile. */
-  private static int run(ViewShell shell, TabSession tab, HeadlessTab opening, PrintWriter err) throws Exception {
+  /**
+   * Waits for the shell, then records, saves and cleans up; the same when Waymark is told to stop
+   * (SIGTERM, SIGHUP) meanwhile.
+   */
+  private static int run(ViewShell shell, TabSession tab, HeadlessTab opening, PrintWriter err, Runnable cleanUp)
+      throws Exception {
     Terminal terminal = Terminal.held();
     Object once = new Object();
     ViewShell.Ended[] ended = new ViewShell.Ended[1];
@@ -113,12 +117,13 @@ final class ShellCommand implements Callable<Integer> {
           err.println(ended(ended[0]));
           save(tab, opening, err);
           err.flush();
+          cleanUp.run(); // a stopped Waymark runs no more than this
         }
       }
     };
     Thread onStop = new Thread(finish, "waymark-shell-stop");
     Runtime.getRuntime().addShutdownHook(onStop);
-    try (Terminal.Quiet quiet = Terminal.ignoreInterrupts()) {
+    try (Terminal.Quiet quiet = Terminal.ignoreInterrupts(); Terminal.Quiet resizes = Terminal.relayResizes(shell.process())) {
       shell.process().waitFor();
       finish.run();
     }

@@ -2,11 +2,15 @@ package dev.waymark.app;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +29,8 @@ final class ShellStart implements AutoCloseable {
   /** The private directory, where the shell notes its last command. */
   static final String DIRECTORY = "WAYMARK_SHELL_DIR";
   private static final int LABEL_CHARS = 80;
+  /** More than a command line the shell notes: not read. */
+  private static final long NOTED_BYTES = 64 << 10;
   /** After the user's prompt commands, keeping the status they show: puts the mark back if they rewrote the prompt. */
   private static final String PROMPT_FUNCTION = "__waymark_prompt() { __waymark_s=$?; case \"$PS1\" in \"$" + MARK
       + "\"*) ;; *) PS1=\"$" + MARK + "$PS1\" ;; esac; return $__waymark_s; }\n";
@@ -97,7 +103,14 @@ final class ShellStart implements AutoCloseable {
   /** The last command the shell ran, as it noted it (first line, cut to a label's length); empty when none. */
   Optional<String> lastCommand() {
     try {
-      String noted = Files.readString(directory.resolve("last"), StandardCharsets.UTF_8).strip();
+      // written inside the sandbox, read outside it: a link or a FIFO planted there must lead nowhere (the shell's
+      // processes are all stopped by now, so it cannot change between this look and the read)
+      Path last = directory.resolve("last");
+      BasicFileAttributes seen = Files.readAttributes(last, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!seen.isRegularFile() || seen.size() > NOTED_BYTES) {
+        return Optional.empty();
+      }
+      String noted = Files.readString(last, StandardCharsets.UTF_8).strip();
       // bash's history numbers it: "  12  make test"
       String line = noted.lines().findFirst().orElse("").replaceFirst(numbered ? "^\\s*\\d+\\*?\\s+" : "^$", "").strip();
       return line.isEmpty() ? Optional.empty()
@@ -124,13 +137,15 @@ final class ShellStart implements AutoCloseable {
     return dirs.stream().filter(d -> !d.isEmpty()).map(d -> Path.of(d, "script")).filter(Files::isExecutable).findFirst();
   }
 
+  /** Deletes the directory and whatever the shell left in it (links are deleted, never followed). */
   @Override
-  public void close() throws IOException {
-    try (Stream<Path> files = Files.list(directory)) {
-      for (Path file : files.toList()) {
-        Files.deleteIfExists(file);
+  public void close() {
+    try (Stream<Path> all = Files.walk(directory)) {
+      for (Path path : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
       }
+    } catch (IOException | UncheckedIOException e) {
+      // a temporary directory the system clears; the shell's checkpoint is what matters
     }
-    Files.deleteIfExists(directory);
   }
 }

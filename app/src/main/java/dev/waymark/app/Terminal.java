@@ -66,6 +66,28 @@ final class Terminal {
   }
 
   /**
+   * Tells the shell's own terminal ({@code script}, somewhere below {@code shell}) when the user's
+   * is resized: it is in a session of its own, so the system tells only Waymark.
+   */
+  static Quiet relayResizes(Process shell) {
+    try {
+      Signal resized = new Signal("WINCH");
+      SignalHandler before = Signal.handle(resized, signal -> shell.descendants()
+          .filter(p -> p.info().command().map(c -> c.endsWith("/script")).orElse(false))
+          .forEach(p -> {
+            try {
+              new ProcessBuilder("kill", "-WINCH", Long.toString(p.pid())).start();
+            } catch (IOException gone) {
+              // the shell is ending
+            }
+          }));
+      return () -> Signal.handle(resized, before);
+    } catch (IllegalArgumentException unsupported) {
+      return () -> { };
+    }
+  }
+
+  /**
    * Ctrl+C before the shell's terminal takes the keys (or where there is no {@code script}) reaches
    * Waymark too: a handler that does nothing (not SIG_IGN, which the shell's commands would inherit).
    */
