@@ -23,9 +23,11 @@ import java.util.function.UnaryOperator;
  * <p>The sandbox is one pid namespace per command ({@code --unshare-pid}): its first process
  * ({@code bwrap} as init) keeps the command's background jobs alive after the command returns,
  * carries the command's mark in its environment like they do, and takes every one of them with it
- * when it is killed, so stopping the marked processes leaves none behind. {@code --die-with-parent}
- * is not used: bwrap's init dies with the outer {@code bwrap} as soon as the command returns, which
- * would kill the background jobs Waymark records later.
+ * when it is killed, so stopping the marked processes leaves none behind. A command's sandbox has no
+ * {@code --die-with-parent}: bwrap's init dies with the outer {@code bwrap} as soon as the command
+ * returns, which would kill the background jobs Waymark records later. What has none to keep (the
+ * user's {@code waymark shell}, a bisect's candidate) is wrapped with it ({@link #wrapTied}), so
+ * that nothing of it outlives the Waymark that started it, even one killed.
  *
  * <p>Unix sockets: a read-only file system still lets a command connect to the sockets on it, so
  * unless the user names sockets to reach, bwrap loads a {@link SocketFilter} that refuses to make
