@@ -47,9 +47,7 @@ final class HeadlessTab implements AutoCloseable {
               + "`waymark exec` makes one."));
       String wanted = tabId != null ? tabId : Workspace.defaultTab(file).orElse(null);
       if (file.tabs().stream().noneMatch(t -> t.tabId().equals(wanted))) {
-        throw new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id()
-            : file.name() + " (" + file.id() + ")") + " has no tab " + tabId + " (it has "
-            + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList()) + ").");
+        throw noSuchTab(file, tabId);
       }
       return new HeadlessTab(store, workspace, file, wanted);
     } catch (RuntimeException e) {
@@ -59,6 +57,20 @@ final class HeadlessTab implements AutoCloseable {
       store.close();
       throw e;
     }
+  }
+
+  /** The same session with tab {@code id} instead; a {@link SessionException} when it has none, saying which it has. */
+  HeadlessTab withTab(String id) {
+    if (file.tabs().stream().noneMatch(t -> t.tabId().equals(id))) {
+      throw noSuchTab(file, id);
+    }
+    return new HeadlessTab(store, workspace, file, id);
+  }
+
+  private static SessionException noSuchTab(SessionFile file, String tabId) {
+    return new SessionException(ErrorKind.NOT_FOUND, "Session " + (file.name() == null ? file.id()
+        : file.name() + " (" + file.id() + ")") + " has no tab " + tabId + " (it has "
+        + String.join(", ", file.tabs().stream().map(SessionFile.Tab::tabId).toList()) + ").");
   }
 
   /** Opens the tab, and the others {@code alsoOpen} names, read-only when {@code looking}; their notes go to {@code err}. */

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.testing.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +108,23 @@ class CheckpointsBisectIT {
     Run off = waymark("checkpoints", "bisect", "--run", "true");
     assertThat(off.exit()).isEqualTo(1);
     assertThat(off.err()).contains("cannot bisect", "sandbox is off");
+  }
+
+  @Test
+  void aBisectKilledMidRunLeavesNoCommandRunning() throws Exception {
+    Process bisect = Waymark.process(temp, home, project, Waymark.command(List.of(),
+        List.of("checkpoints", "bisect", "--run", "sleep 300.61"))).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Eventually.until("the first candidate's command runs", Duration.ofSeconds(60), () -> sleeping("300.61"));
+    bisect.destroyForcibly(); // SIGKILL: nothing of Waymark's runs after it
+    bisect.waitFor();
+    Eventually.until("the command ends with the bisect", Duration.ofSeconds(10), () -> !sleeping("300.61"));
+  }
+
+  /** Whether a {@code sleep SECONDS} runs (not a process that only names it, as the bisect's own command line does). */
+  private static boolean sleeping(String seconds) {
+    return ProcessHandle.allProcesses().anyMatch(p -> p.info().command().orElse("").endsWith("/sleep")
+        && List.of(p.info().arguments().orElse(new String[0])).contains(seconds));
   }
 
   private Map<String, String> files() throws Exception {

@@ -164,7 +164,7 @@ class ModesUiTest {
     waitFor("ready · #1");
     send("/status");
     String s = waitFor("Status of tab 1");
-    assertThat(s).contains("scripted · http://127.0.0.1:9/v1", "model     test-model", "ask: edits and shell",
+    assertThat(s).contains("tab id    " + lastOpened.tabId(), "scripted · http://127.0.0.1:9/v1", "model     test-model", "ask: edits and shell",
         "none: shell commands run unsandboxed", "1,000 tokens in (800 read from the prompt cache), 10 out · $1020.0000",
         "commands  found by comparing the project before and after each command (no layer: commands are not",
         "context   1,010 tokens (the model's window is unknown");

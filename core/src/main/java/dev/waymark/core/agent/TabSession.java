@@ -218,11 +218,16 @@ public final class TabSession implements AutoCloseable {
   }
 
   /**
-   * Publishes the tree again, on the tab's queue: a headless command recorded a checkpoint in it
-   * directly ({@code waymark shell}), and the session saved next must hold it. Wait on {@link #idle}.
+   * Checkpoint {@code n} was recorded on the tree outside the tab's turns ({@code waymark shell}):
+   * {@code label} names it in lists and the model reads {@code note}; the tree is published again,
+   * on the tab's queue, so that the session saved next holds both. Wait on {@link #idle}.
    */
-  public void treeChanged() {
-    queue.later("TreeChanged", this::publish);
+  void recordedOutside(int n, String label, String note) {
+    queue.later("RecordedOutside", () -> {
+      conversation.open(n, Optional.of(Conversation.LABEL + label.replace('\n', ' ') + "]\n" + note));
+      state.viewToLive = true;
+      publish();
+    });
   }
 
   /** Publishes the tree as it stands; only the thread holding the tree calls it. */

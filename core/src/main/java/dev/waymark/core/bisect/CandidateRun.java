@@ -85,7 +85,8 @@ final class CandidateRun {
   }
 
   private BisectStep run(int checkpoint, ScratchLayer layer, long prepareMillis) throws IOException {
-    ShellSandbox.Wrapped wrapped = setup.sandbox().wrap(List.of("/bin/sh", "-c", command), setup.project(), false);
+    // tied to this Waymark: a bisect killed mid-run leaves no command running
+    ShellSandbox.Wrapped wrapped = setup.sandbox().wrapTied(List.of("/bin/sh", "-c", command), setup.project(), List.of());
     Path output = layer.directory().resolve("output");
     ProcessBuilder builder = new ProcessBuilder(layers.enter(layer, wrapped.argv())).directory(setup.project().toFile())
         .redirectErrorStream(true).redirectOutput(output.toFile()).redirectInput(new File("/dev/null"));

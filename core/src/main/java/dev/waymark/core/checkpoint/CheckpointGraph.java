@@ -30,6 +30,7 @@ final class CheckpointGraph {
   private final Deque<Node> redo = new ArrayDeque<>();
   private Node live;
   private Node files;
+  private Begun begun; // what the last begin moved, while its checkpoint may still be withdrawn
 
   /** A graph holding only {@code #0}, created at {@code start}. */
   CheckpointGraph(Instant start) {
@@ -143,6 +144,7 @@ final class CheckpointGraph {
    * holds the difference from live to the files as its own change (undo writes it back).
    */
   Node begin(Instant created) {
+    begun = new Begun(live, files, live.next, List.copyOf(redo));
     Node node = new Node(nodes.size(), live, CheckpointStatus.RUNNING, created);
     if (files != live) {
       RestorePlanner.plan(live, files).forEach((path, planned) ->
@@ -154,6 +156,28 @@ final class CheckpointGraph {
     redo.clear();
     linkTimeline(node);
     return node;
+  }
+
+  /** What {@link #begin} moved: live, files, where browsing forward went from live, and redo. */
+  private record Begun(Node live, Node files, Node liveNext, List<Node> redo) {}
+
+  /**
+   * Takes back the checkpoint {@link #begin} just opened, as if it had never been: it holds no
+   * change and is the last one, so no number is given twice to anything another saw. Returns
+   * whether it could.
+   */
+  boolean withdraw(Node node) {
+    if (begun == null || node.number != nodes.size() - 1 || !node.changes.isEmpty() || live != node || files != node) {
+      return false;
+    }
+    nodes.remove(nodes.size() - 1);
+    live = begun.live();
+    files = begun.files();
+    live.next = begun.liveNext();
+    redo.clear();
+    begun.redo().forEach(redo::addLast);
+    begun = null;
+    return true;
   }
 
   /**

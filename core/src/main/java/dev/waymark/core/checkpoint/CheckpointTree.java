@@ -217,6 +217,16 @@ public final class CheckpointTree extends TreeHost {
     return last = turn;
   }
 
+  @Override
+  boolean withdraw(Node node) {
+    if (recorder.running().orElse(null) != node || !graph.withdraw(node)) {
+      return false;
+    }
+    recorder.withdrawn(node);
+    last = null;
+    return true;
+  }
+
   /** Restores files and conversation to {@code #number}, then opens a new checkpoint under it. */
   public BranchResult branchFrom(int number) {
     return branchFrom(number, false);

@@ -212,6 +212,15 @@ public final class Turn implements TabRecords {
     return new ArrayList<>(node.changes.values());
   }
 
+  /**
+   * Ends the turn as if it had never begun when it recorded nothing (a {@code waymark shell} that
+   * changed no file leaves no checkpoint): live, files and redo are as they were. Returns whether
+   * it did; when not, the turn is still open, to {@link #finish}.
+   */
+  public boolean withdrawIfEmpty() {
+    return tree.withdraw(node);
+  }
+
   /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
     try {

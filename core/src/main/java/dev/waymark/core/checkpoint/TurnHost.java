@@ -34,6 +34,9 @@ abstract class TurnHost {
   /** See {@link CheckpointWriter#rescueCommand}. */
   abstract String rescueCommand(Map<String, FileVersion> versions, int number);
 
+  /** Ends the turn whose checkpoint is {@code node} as if never begun, when it is the last and holds no change; returns whether it did. */
+  abstract boolean withdraw(Node node);
+
   /** Ends the turn whose checkpoint is {@code node}: records it and lets retention untag. */
   abstract Checkpoint finish(Node node, CheckpointStatus status);
 }

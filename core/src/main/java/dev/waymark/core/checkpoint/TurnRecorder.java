@@ -131,6 +131,13 @@ final class TurnRecorder {
     }
   }
 
+  /** Ends the running checkpoint as if it had never begun: it holds no change (see {@link CheckpointGraph#withdraw}). */
+  void withdrawn(Node node) {
+    checkRunning(node, "there is nothing running to withdraw");
+    writer.dropTag(node);
+    running = null;
+  }
+
   /** Ends the running checkpoint with {@code status}: its final commit, or no tag without changes. */
   void finish(Node node, CheckpointStatus status) {
     if (running != node) {

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * {@code bwrap} with the whole file system bound as it is (the hook is the user's own program: no
  * other limit of the sandbox, network and home as usual), and its layer is applied and recorded
  * when it ends; elsewhere it takes the project's command slot and is captured by comparing the
- * project before and after it.
+ * project before and after it. Either way, where there is a {@code bwrap}, the hook runs in a pid
+ * namespace of its own, so that nothing it starts outlives it, its turn or Waymark.
  */
 public final class HookRunner {
   private static final Logger LOG = LoggerFactory.getLogger(HookRunner.class);
@@ -68,7 +69,7 @@ public final class HookRunner {
     List<String> shell = List.of(SHELL, "-c", hook.command());
     try {
       if (turn.isEmpty()) {
-        return new Ran(start(hook, shell, input, project, CommandMark.random(), cancellation), Optional.empty());
+        return new Ran(start(hook, alone(project, shell), input, project, CommandMark.random(), cancellation), Optional.empty());
       }
       return captured(hook, shell, input, project, turn.get(), cancellation);
     } catch (IOException | RuntimeException e) {
@@ -102,7 +103,8 @@ public final class HookRunner {
         return new Ran(new HookOutcome(hook, -1, "", "", Optional.of("was not run: " + Wording.whyNotRun(capture.way(), e))),
             Optional.empty());
       }
-      List<String> argv = chosen.noLayer().isEmpty() ? snapshot.enter(unconfined(bwrap.orElseThrow(), project, shell)) : shell;
+      List<String> argv = chosen.noLayer().isEmpty() ? snapshot.enter(unconfined(bwrap.orElseThrow(), project, shell))
+          : alone(project, shell);
       HookOutcome outcome = start(hook, argv, input, project, mark, cancellation);
       try {
         WorkTreeChanges changes = snapshot.recordChanges(new CommandCapture.Ended(List.of(), List::of));
@@ -115,13 +117,21 @@ public final class HookRunner {
   }
 
   /**
-   * {@code bwrap} that only carries the hook into its layer: everything bound as it is, writable as the user may;
-   * {@code /dev} made anew, as the host's device nodes cannot be opened from the layer's user namespace.
+   * {@code bwrap} that only carries the hook into its layer, or into a pid namespace of its own: everything bound as
+   * it is, writable as the user may; {@code /dev} made anew, as the host's device nodes cannot be opened from the
+   * layer's user namespace. What the hook starts, even out of its session and environment ({@code setsid env -i}),
+   * ends with it, and with Waymark ({@code --die-with-parent}); so a hook cannot signal processes outside it.
    */
   private static List<String> unconfined(Path bwrap, Path project, List<String> shell) {
-    List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--bind", "/", "/", "--dev", "/dev", "--chdir", project.toString(), "--"));
+    List<String> argv = new ArrayList<>(List.of(bwrap.toString(), "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+        "--unshare-pid", "--die-with-parent", "--chdir", project.toString(), "--"));
     argv.addAll(shell);
     return argv;
+  }
+
+  /** A hook run outside a layer: in a pid namespace of its own where there is a {@code bwrap}, else as it is. */
+  private List<String> alone(Path project, List<String> shell) {
+    return bwrap.map(b -> unconfined(b, project, shell)).orElse(shell);
   }
 
   private static HookOutcome start(HookCommand hook, List<String> argv, String input, Path project, CommandMark mark,

@@ -23,9 +23,11 @@ import java.util.function.UnaryOperator;
  * <p>The sandbox is one pid namespace per command ({@code --unshare-pid}): its first process
  * ({@code bwrap} as init) keeps the command's background jobs alive after the command returns,
  * carries the command's mark in its environment like they do, and takes every one of them with it
- * when it is killed, so stopping the marked processes leaves none behind. {@code --die-with-parent}
- * is not used: bwrap's init dies with the outer {@code bwrap} as soon as the command returns, which
- * would kill the background jobs Waymark records later.
+ * when it is killed, so stopping the marked processes leaves none behind. A command's sandbox has no
+ * {@code --die-with-parent}: bwrap's init dies with the outer {@code bwrap} as soon as the command
+ * returns, which would kill the background jobs Waymark records later. What has none to keep (the
+ * user's {@code waymark shell}, a bisect's candidate) is wrapped with it ({@link #wrapTied}), so
+ * that nothing of it outlives the Waymark that started it, even one killed.
  *
  * <p>Unix sockets: a read-only file system still lets a command connect to the sockets on it, so
  * unless the user names sockets to reach, bwrap loads a {@link SocketFilter} that refuses to make
@@ -209,6 +211,24 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
    * files ({@link ProjectSecrets}) are empty, as a tool asks before reading one and these run unasked.
    */
   public Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly) {
+    return wrap(argv, project, network, readOnly, List.of());
+  }
+
+  /**
+   * {@link #wrap(List, Path, boolean)} for what is tied to the Waymark that started it: the user's
+   * own shell ({@code waymark shell}) and a bisect's candidate. Every process in it dies with that
+   * Waymark, and with the first one when it returns ({@code --die-with-parent}: a command's
+   * background jobs live on, followed and recorded later; these have none to keep). Each of
+   * {@code shared} (the shell's private directory) is writable in it. No network unless the policy
+   * allows it, as for commands.
+   */
+  public Wrapped wrapTied(List<String> argv, Path project, List<Path> shared) {
+    List<String> last = new ArrayList<>(List.of("--die-with-parent"));
+    shared.forEach(dir -> add(last, "--bind", dir, dir));
+    return wrap(argv, project, false, false, last);
+  }
+
+  private Wrapped wrap(List<String> argv, Path project, boolean network, boolean readOnly, List<String> last) {
     if (!confines()) {
       throw new IllegalStateException("no sandbox to run in: " + unavailable);
     }
@@ -303,6 +323,7 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
       args.add("--unshare-net");
     }
     // as root, bwrap would leave the command every capability, and umount would undo the sandbox
+    args.addAll(last); // after every mount above, which would cover them
     args.addAll(List.of("--unshare-pid", "--new-session", "--cap-drop", "ALL", "--chdir", project.toString(), "--"));
     args.addAll(argv);
     List<String> all = new ArrayList<>(opener);

@@ -34,6 +34,18 @@ public final class Wording {
         + "project's shell commands until it is resumed with 'fg' or 'kill -CONT " + holder.pid() + "', or ended" : "");
   }
 
+  /** The label of a {@code waymark shell}'s checkpoint: the name the user gave, else its last command. */
+  public static String shellLabel(Optional<String> name, Optional<String> lastCommand) {
+    return name.orElseGet(() -> "shell" + lastCommand.map(c -> ": " + c).orElse(""));
+  }
+
+  /** What the model reads of a {@code waymark shell}'s checkpoint: that the user changed these files themselves. */
+  public static String shellNote(WorkTreeChanges recorded) {
+    List<String> paths = recorded.recorded().stream().map(c -> c.path()).toList();
+    return "The user changed files in this tab's view themselves, in a shell (not a tool call of yours): "
+        + String.join(", ", paths) + ".";
+  }
+
   /** How many files a background notice names; the rest are counted. */
   private static final int BACKGROUND_SHOWN = 5;
 
@@ -86,9 +98,13 @@ public final class Wording {
 
   /** What becomes of what processes a command captured {@code way} left running change, said after "N background process(es) still running". */
   public static String leftRunningNote(CommandCapture.Way way) {
-    return way == CommandCapture.Way.LAYERED
-        ? " in the command's layer; the files they change are applied and recorded at the next command or when the turn ends"
-        : "; the files they change are recorded at the next command or when the turn ends";
+    return switch (way) {
+      case LAYERED -> " in the command's layer; the files they change are applied and recorded at the next command or "
+          + "when the turn ends";
+      case VIEWED -> " when it ended: stopped, as an isolated tab's command ends whole (nothing writes in its view after "
+          + "its checkpoint); what they wrote before is recorded with it";
+      case COMPARED -> "; the files they change are recorded at the next command or when the turn ends";
+    };
   }
 
   /**

@@ -130,6 +130,27 @@ class HookedTurnTest {
   }
 
   @Test
+  void whatAHookStartsEndsWithItEvenOutOfItsSessionAndEnvironment() throws Exception {
+    // setsid leaves the hook's session, env -i drops the mark that finds a command's processes
+    String escape = "setsid env -i /bin/sh -c 'sleep 300.%d; echo late > late%d.txt' > /dev/null 2>&1 &";
+    start(ApprovalMode.YOLO, true,
+        new HookMatcher(HookEvent.SESSION_START, "", List.of(new HookCommand(escape.formatted(41, 1), Duration.ofSeconds(30),
+            "test"))),
+        hook(HookEvent.POST_TOOL_USE, "write_file", escape.formatted(42, 2)));
+    model.respond(r -> call("write_file", "{\"path\":\"a.txt\",\"content\":\"hi\\n\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write"));
+    events.await(Event.TurnFinished.class);
+
+    assertThat(running("sleep 300.41")).as("started by a SessionStart hook, outside any turn").isFalse();
+    assertThat(running("sleep 300.42")).as("started by a PostToolUse hook, in the turn").isFalse();
+  }
+
+  private static boolean running(String commandLine) {
+    return ProcessHandle.allProcesses().anyMatch(p -> p.info().commandLine().orElse("").contains(commandLine));
+  }
+
+  @Test
   void aHookThatFailsOrHangsIsReportedAndStoppedAndTheTurnGoesOn() throws Exception {
     session = null;
     start(ApprovalMode.YOLO, false,

@@ -113,6 +113,21 @@ class IsolatedTabTest {
   }
 
   @Test
+  void whatACommandLeavesRunningEndsWithItSoNothingWritesInTheViewAfterItsCheckpoint() throws IOException {
+    ToolResult result = f.shell("echo now > now.txt; (sleep 300.93; echo late > late.txt) > /dev/null 2>&1 &");
+    assertThat(result.isError()).as(result.content()).isFalse();
+    assertThat(result.content()).contains("stopped, as an isolated tab's command ends whole");
+    assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse("")))
+        .noneMatch(line -> line.contains("sleep 300.93"));
+    assertThat(f.recorded()).containsExactly("now.txt");
+    f.finish();
+
+    assertThat(f.tab.undo().applied()).isTrue();
+    assertThat(viewed("now.txt")).isEmpty();
+    assertThat(f.tab.viewDiffers()).isZero();
+  }
+
+  @Test
   void aPlanModeCommandReadsTheViewAndChangesNothing() throws IOException {
     f.call("write_file", "path", "a.txt", "content", "from the tool\n");
     f.shell("rm src/util.txt");

@@ -21,6 +21,8 @@ public final class StatusReport {
   public static String render(RunInfo run, TabController tab, int number, List<TabController> every) {
     List<String> lines = new ArrayList<>();
     lines.add("Status of tab " + number);
+    // what --tab names on the command line (waymark shell, checkpoints): the tab bar shows numbers
+    lines.add(row("tab id", tab.state().tabId()));
     lines.add(row("provider", run.provider() + (run.baseUrl().isEmpty() ? "" : " · " + run.baseUrl())));
     lines.add(row("model", tab.model()));
     lines.add(row("mode", ModeText.describe(tab.mode())));

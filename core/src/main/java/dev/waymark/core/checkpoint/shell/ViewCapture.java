@@ -30,9 +30,13 @@ import java.util.concurrent.TimeUnit;
  * directory holds is read, and its files stored that changed since an earlier command stored them
  * ({@link ViewVersions}: the view's own changes, not the project); after
  * it, each path whose entry there changed is recorded, from what the view showed before to what
- * it shows now. The project is never written; commands of different tabs run at once.
+ * it shows now. What the command left running is stopped first, so that nothing writes in the view
+ * after its checkpoint (undo would leave it, a land would land it). The project is never written;
+ * commands of different tabs run at once.
  */
 public final class ViewCapture implements CommandCapture {
+  /** How long what a command left running is given to end once stopped. */
+  private static final long STOP_MILLIS = 2_000;
   private final View view;
   private final LayerSupport support;
   private final ViewVersions stored;
@@ -165,6 +169,8 @@ public final class ViewCapture implements CommandCapture {
   @Override
   public After after(TabRecords checkpoint, Before before, Ended ended) {
     Held held = ((Entering) before).held();
+    // an isolated tab's command ends whole: nothing it started may write in the view after its checkpoint
+    CommandMark.stop(ended.stillRunning().get(), STOP_MILLIS);
     try {
       Set<String> points = new HashSet<>();
       ended.mountPoints().forEach(p -> points.add(view.project().relativize(p).toString()));
@@ -241,7 +247,7 @@ public final class ViewCapture implements CommandCapture {
     }
   }
 
-  /** Nothing to follow: what processes left running change stays in the view, and the next command records it. */
+  /** Nothing to follow: {@link #after} stopped them before it read what the command changed. */
   @Override
   public void leftRunning(TabRecords checkpoint, After after, List<ProcessHandle> processes) {}
 
