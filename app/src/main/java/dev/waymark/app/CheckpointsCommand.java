@@ -9,10 +9,9 @@ import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.subagent.ChildLink;
-import dev.waymark.core.subagent.TaskTool;
 import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,7 +29,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -147,13 +145,11 @@ final class CheckpointsCommand implements Callable<Integer> {
     }
   }
 
-  /** The tabs that the subagents of {@code tabId}'s turns worked in, as its task results name them. */
+  /** The tabs that the subagents of {@code tabId}'s turns worked in, as its checkpoints record them. */
   private static Set<String> subagentTabs(SessionFile file, String tabId) {
     Set<String> found = new HashSet<>();
     file.tabs().stream().filter(t -> t.tabId().equals(tabId)).flatMap(t -> t.checkpoints().stream())
-        .flatMap(c -> c.messages() == null ? Stream.empty() : c.messages().stream())
-        .filter(m -> TaskTool.NAME.equals(m.toolName()) && m.text() != null)
-        .forEach(m -> ChildLink.in(m.text()).ifPresent(link -> found.add(link.childTab())));
+        .forEach(c -> SessionCodec.children(c).forEach(link -> found.add(link.tab())));
     return found;
   }
 
