@@ -109,9 +109,9 @@ final class CheckpointsCommand implements Callable<Integer> {
           || command instanceof Command.Compare;
       String wanted = opening.tabId;
       // only the tab asked for is locked, and the tabs its subagents worked in when it moves (an undo of a turn
-      // takes back what its subagents did): the interface may hold the others meanwhile; a comparison may name any
-      // tab of the session: all come back, read-only
-      Set<String> subagents = looking ? Set.of() : subagentTabs(file, wanted);
+      // takes back what its subagents did): the interface may hold the others meanwhile; to look, they come back
+      // read-only (a list counts what its subagents changed); a comparison may name any tab of the session: all do
+      Set<String> subagents = subagentTabs(file, wanted);
       Workspace.Opened opened = opening.open(looking, command instanceof Command.Compare ? t -> true : subagents::contains,
           err);
       TabSession tab = opening.tab(opened);
@@ -321,6 +321,18 @@ final class CheckpointsCommand implements Callable<Integer> {
           o.put("conflicts", r.conflicts());
           o.put("rescueTag", r.rescueTag().orElse(null));
           o.put("livePath", r.livePath());
+          o.put("summary", r.summary());
+          o.put("children", r.children().stream().map(c -> {
+            Map<String, Object> child = new LinkedHashMap<>();
+            child.put("tab", c.tab());
+            child.put("state", c.state().name().toLowerCase(Locale.ROOT));
+            child.put("target", c.result().map(f -> f.target()).orElse(null));
+            child.put("written", c.result().map(f -> f.written()).orElse(List.of()));
+            child.put("deleted", c.result().map(f -> f.deleted()).orElse(List.of()));
+            child.put("ownTurns", c.ownTurns());
+            child.put("stopped", c.stopped());
+            return child;
+          }).toList());
           out.println(JsonOutput.JSON.writeValueAsString(o));
         } else {
           (r.applied() ? out : err).println(r.applied() ? r.summary() : "waymark: " + r.summary());
