@@ -74,7 +74,7 @@ final class RestoreCommands {
           return;
         }
         RestoreResult result = tree.goTo(target.get().checkpoint(), force);
-        restored(result, force);
+        restored(result, ChildTabs.NONE, force); // a child's own links are not followed: no two tabs wait on each other
         done.complete(new ChildRestore(tree.tabId(), 0, "", back, result.applied() ? ChildRestore.State.MOVED
             : ChildRestore.State.FAILED, Optional.of(ProtocolViews.childFiles(result)), target.get().ownTurns(),
             stopping || withdrew, ""));
@@ -201,12 +201,15 @@ final class RestoreCommands {
   }
 
   private void restored(RestoreResult result, boolean force) {
+    restored(result, state.children, force);
+  }
+
+  private void restored(RestoreResult result, ChildTabs children, boolean force) {
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? draftOnReturn(result) : "";
     state.viewToLive |= result.applied();
-    List<ChildRestore> children = ChildrenFollow.after(tree, result, force, state.children);
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(result, children), pending.map(ProtocolViews::toolCall),
-        draft));
+    List<ChildRestore> moved = ChildrenFollow.after(tree, result, force, children);
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(result, moved), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
       // the provider counts nothing until the next call: an estimate until then
       state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -33,11 +34,11 @@ final class ChildMoves implements ChildTabs {
   @Override
   public List<ChildRestore> move(List<Move> moves, boolean force) {
     Workspace ws = workspace.get();
-    List<WorkspaceTab> open = ws == null ? List.of() : ws.tabs().stream().filter(t -> !t.closed()).toList();
-    int parentNumber = 1 + open.stream().map(WorkspaceTab::tabId).toList().indexOf(parentTab);
+    List<WorkspaceTab> all = ws == null ? List.of() : ws.tabs(); // a closed child moves too: its files are the project's
+    int parentNumber = 1 + all.stream().filter(t -> !t.closed()).map(WorkspaceTab::tabId).toList().indexOf(parentTab);
     List<ChildRestore> done = new ArrayList<>();
     for (Move move : moves) {
-      Optional<WorkspaceTab> child = open.stream().filter(t -> t.tabId().equals(move.link().tab())).findFirst();
+      Optional<WorkspaceTab> child = all.stream().filter(t -> t.tabId().equals(move.link().tab())).findFirst();
       if (child.isEmpty()) {
         done.add(ChildRestore.notMoved(move.link().tab(), move.back(), ChildRestore.State.NOT_OPEN, ""));
         continue;
@@ -45,6 +46,8 @@ final class ChildMoves implements ChildTabs {
       ChildRestore moved;
       try {
         moved = child.get().session().followParent(move.link(), move.back(), force).get(WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (RejectedExecutionException gone) { // its session ended meanwhile
+        moved = ChildRestore.notMoved(move.link().tab(), move.back(), ChildRestore.State.NOT_OPEN, "");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         moved = ChildRestore.notMoved(move.link().tab(), move.back(), ChildRestore.State.FAILED, "interrupted");
