@@ -331,6 +331,7 @@ final class CheckpointsCommand implements Callable<Integer> {
             child.put("deleted", c.result().map(f -> f.deleted()).orElse(List.of()));
             child.put("ownTurns", c.ownTurns());
             child.put("stopped", c.stopped());
+            child.put("withdrawn", c.withdrawn());
             return child;
           }).toList());
           out.println(JsonOutput.JSON.writeValueAsString(o));

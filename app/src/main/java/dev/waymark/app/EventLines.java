@@ -305,7 +305,8 @@ final class EventLines {
     ArrayNode children = node.putArray("children");
     for (ChildRestore child : r.children()) {
       ObjectNode c = children.addObject().put("tab", child.tab()).put("back", child.back())
-          .put("state", child.state().name().toLowerCase(Locale.ROOT)).put("stopped", child.stopped());
+          .put("state", child.state().name().toLowerCase(Locale.ROOT)).put("stopped", child.stopped())
+          .put("withdrawn", child.withdrawn());
       child.result().ifPresent(files -> {
         c.put("applied", files.applied()).put("target", files.target());
         strings(c.putArray("written"), files.written());

@@ -70,14 +70,14 @@ final class RestoreCommands {
         Optional<ChildrenFollow.Target> target = ChildrenFollow.target(tree.snapshot(), tree.livePath(), link, back);
         if (target.isEmpty()) {
           done.complete(new ChildRestore(tree.tabId(), 0, "", back, ChildRestore.State.ALREADY_THERE, Optional.empty(),
-              List.of(), stopping || withdrew, ""));
+              List.of(), stopping, withdrew, ""));
           return;
         }
         RestoreResult result = tree.goTo(target.get().checkpoint(), force);
         restored(result, ChildTabs.NONE, force); // a child's own links are not followed: no two tabs wait on each other
         done.complete(new ChildRestore(tree.tabId(), 0, "", back, result.applied() ? ChildRestore.State.MOVED
             : ChildRestore.State.FAILED, Optional.of(ProtocolViews.childFiles(result)), target.get().ownTurns(),
-            stopping || withdrew, ""));
+            stopping, withdrew, ""));
       } catch (RuntimeException e) {
         done.complete(ChildRestore.notMoved(tree.tabId(), back, ChildRestore.State.FAILED, String.valueOf(e.getMessage())));
         throw e;

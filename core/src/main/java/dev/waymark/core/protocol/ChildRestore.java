@@ -14,11 +14,13 @@ import java.util.Optional;
  * @param state whether it moved, and if not, why
  * @param result what the child's own restore did, when it moved or was refused
  * @param ownTurns the child's checkpoints moved too that the subagent did not make (the user's own turns in it)
- * @param stopped whether a turn still running or waiting for approval there was stopped, its approvals withdrawn
+ * @param stopped whether a turn still running there (or waiting for approval) was stopped
+ * @param withdrawn whether approvals left waiting in the checkpoints it left were withdrawn for good
  * @param failure what went wrong, when {@code state} is {@code FAILED}
  */
 public record ChildRestore(String tab, int parentNumber, String title, boolean back, State state,
-    Optional<ChildFiles> result, List<Integer> ownTurns, boolean stopped, String failure) {
+    Optional<ChildFiles> result, List<Integer> ownTurns, boolean stopped, boolean withdrawn,
+    String failure) {
   /** Whether the child moved. */
   public enum State {
     MOVED,
@@ -36,11 +38,11 @@ public record ChildRestore(String tab, int parentNumber, String title, boolean b
 
   /** This, named as the tab bar shows it. */
   public ChildRestore named(int number, String tabTitle) {
-    return new ChildRestore(tab, number, tabTitle, back, state, result, ownTurns, stopped, failure);
+    return new ChildRestore(tab, number, tabTitle, back, state, result, ownTurns, stopped, withdrawn, failure);
   }
 
   /** A child that did not move, for {@code why}. */
   public static ChildRestore notMoved(String tab, boolean back, State why, String failure) {
-    return new ChildRestore(tab, 0, "", back, why, Optional.empty(), List.of(), false, failure);
+    return new ChildRestore(tab, 0, "", back, why, Optional.empty(), List.of(), false, false, failure);
   }
 }

@@ -187,8 +187,9 @@ public final class Wording {
         notes.add("your " + (child.ownTurns().size() == 1 ? "turn " : "turns ") + String.join(", ",
             child.ownTurns().stream().map(n -> "#" + n).toList()) + " in " + tab + (child.back() ? " undone too" : " redone too"));
       }
-      if (child.stopped()) {
-        notes.add(tab + " stopped, its approvals withdrawn");
+      if (child.stopped() || child.withdrawn()) {
+        notes.add(tab + (child.stopped() ? " stopped" : "") + (child.stopped() && child.withdrawn() ? " and" : "")
+            + (child.withdrawn() ? " no longer waits for approval" : ""));
       }
       switch (child.state()) {
         case NOT_OPEN -> notes.add("tab " + child.tab() + " is not open here and did not move");

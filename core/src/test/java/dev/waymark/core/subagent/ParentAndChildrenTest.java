@@ -222,7 +222,8 @@ class ParentAndChildrenTest {
     assertThat(run(parent, "PARENT: write two files").status()).isEqualTo(TurnStatus.CANCELLED);
     run(parent, "LATER: go on");
 
-    restore(parent, new Command.Undo(OptionalInt.of(0), false));
+    assertThat(restore(parent, new Command.Undo(OptionalInt.of(0), false)).result().summary())
+        .contains("↳1 Write a.txt no longer waits for approval", "↳1 Write b.txt no longer waits for approval");
     restore(parent, new Command.GoTo(2, false));
 
     for (WorkspaceTab child : workspace.tabs().subList(1, 3)) {
@@ -240,6 +241,31 @@ class ParentAndChildrenTest {
     }
     alpha.session().idle().get(10, TimeUnit.SECONDS);
     assertThat(after).noneMatch(e -> e instanceof Event.TurnStarted);
+    assertThat(project.resolve("a.txt")).doesNotExist();
+  }
+
+  private static final String SLOW_OWN_TURN = "{'responses':["
+      + "{'whenLastUser':'PARENT','toolCalls':[{'name':'task','arguments':{'description':'alpha','prompt':'Write a.txt'}}]},"
+      + "{'whenLastUser':'Write a.txt','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'A\\n'}}]},"
+      + "{'whenLastUser':'Write a.txt','text':'a.txt is written.'},"
+      + "{'whenLastUser':'PARENT','text':'Done.'},"
+      + "{'whenLastUser':'USER slow','text':'Never said.','delayMs':60000}]}";
+
+  @Test
+  void aChildStillRunningWhenItsParentsTurnIsUndoneIsStoppedAndGoesBackWithIt() throws Exception {
+    WorkspaceTab parent = parentTab(SLOW_OWN_TURN, ApprovalMode.YOLO);
+    run(parent, "PARENT: write a file");
+    WorkspaceTab alpha = childWhoseFirstPrompt("Write a.txt");
+    LinkedBlockingQueue<Event> childEvents = new LinkedBlockingQueue<>();
+    alpha.session().subscribe(childEvents::add);
+    alpha.session().submit(new Command.SendPrompt("USER slow: think"));
+    next(childEvents, Event.TurnStarted.class);
+
+    Event.CheckpointRestored undone = restore(parent, new Command.Undo(OptionalInt.empty(), false));
+
+    assertThat(undone.result().summary()).isEqualTo("Restored #0: 1 file deleted (1 in ↳1 Write a.txt; your turn #2 in "
+        + "↳1 Write a.txt undone too; ↳1 Write a.txt stopped).");
+    assertThat(alpha.session().snapshot().live()).isZero();
     assertThat(project.resolve("a.txt")).doesNotExist();
   }
 
