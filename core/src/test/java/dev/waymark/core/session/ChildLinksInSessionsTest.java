@@ -2,10 +2,16 @@ package dev.waymark.core.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waymark.core.agent.TabMemory;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.ChildLink;
+import dev.waymark.core.checkpoint.TreeSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A parent checkpoint's child tabs in a session file: values now, and read once from the old line of older sessions. */
@@ -48,5 +54,23 @@ class ChildLinksInSessionsTest {
         new SessionFile.Child("tgood", 1, 1, true)));
 
     assertThat(SessionCodec.children(bad)).containsExactly(new ChildLink("tgood", 1, 1, true));
+  }
+
+  @Test
+  void aTabIsSavedWithItsCheckpointsChildrenAndLoadedBackWithThem() {
+    List<ChildLink> links = List.of(new ChildLink("tchild1", 1, 1, false), new ChildLink("tchild2", 1, 2, true));
+    Checkpoint start = new Checkpoint(0, -1, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(),
+        Optional.empty(), Set.of());
+    Checkpoint delegated = new Checkpoint(1, 0, CheckpointStatus.DONE, Instant.EPOCH, List.of(), Optional.empty(),
+        Optional.empty(), Set.of(), links);
+    TreeSnapshot tree = new TreeSnapshot("tparent", List.of(start, delegated), 1, 1, List.of(), Map.of());
+
+    SessionFile.Tab saved = SessionCodec.capture(new SessionCodec.TabValues(tree, TabMemory.EMPTY, "m", "ask",
+        new SessionCodec.TabInfo("t", "p", "")));
+
+    assertThat(saved.checkpoints().get(1).children()).containsExactly(new SessionFile.Child("tchild1", 1, 1, false),
+        new SessionFile.Child("tchild2", 1, 2, true));
+    assertThat(saved.checkpoints().get(0).children()).as("none: left out").isNull();
+    assertThat(SessionCodec.snapshot(saved).checkpoints().get(1).children()).isEqualTo(links);
   }
 }

@@ -7,6 +7,9 @@ import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.Checkpoint;
+import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
@@ -182,6 +185,26 @@ class ParentAndChildrenTest {
         .isEqualTo("Restored #0: 2 files deleted (1 in ↳1 Write a.txt, 1 in ↳1 Write b.txt).");
     assertThat(restore(parent, new Command.Redo(false)).result().summary())
         .isEqualTo("Restored #1: 2 files written (1 in ↳1 Write a.txt, 1 in ↳1 Write b.txt).");
+  }
+
+  @Test
+  void aParentCheckpointThatChangedNoFileItselfKeepsItsChildrenUnderItsTag() throws Exception {
+    WorkspaceTab parent = parentTab(TWO_CHILDREN, ApprovalMode.YOLO);
+    run(parent, "PARENT: write two files");
+    String parentId = parent.tabId();
+    List<String> children = workspace.tabs().stream().filter(t -> t.subagentOf().isPresent()).map(WorkspaceTab::tabId)
+        .toList();
+    workspace.close();
+    workspace = null;
+
+    CheckpointTree fromTags = store.loadTab(parentId); // as if the session file were gone
+    try {
+      Checkpoint one = fromTags.checkpoint(1);
+      assertThat(one.tag()).as("a manifest for its links").isPresent();
+      assertThat(one.children()).extracting(ChildLink::tab).containsExactlyInAnyOrderElementsOf(children);
+    } finally {
+      fromTags.release();
+    }
   }
 
   private static final String WAITING_CHILDREN = "{'responses':["
