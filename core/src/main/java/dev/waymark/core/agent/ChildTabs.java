@@ -11,11 +11,24 @@ import java.util.List;
  */
 public interface ChildTabs {
   /** Moves no tab: a tab whose subagents nobody follows. */
-  ChildTabs NONE = (moves, force) -> List.of();
+  ChildTabs NONE = new ChildTabs() {
+    @Override
+    public List<ChildRestore> move(List<Move> moves, boolean force) {
+      return List.of();
+    }
+
+    @Override
+    public void putBack(List<ChildRestore> moved) {
+      // moved none
+    }
+  };
 
   /** One child to move: back before {@code link}'s first checkpoint, or ({@code back} false) to where it was. */
   record Move(ChildLink link, boolean back) {}
 
   /** Moves each child in order ({@code force}: overwrite later edits that clash, as the parent's restore did). */
   List<ChildRestore> move(List<Move> moves, boolean force);
+
+  /** Puts each child that {@code moved} back where it stood: another child's refusal undoes the whole move. */
+  void putBack(List<ChildRestore> moved);
 }

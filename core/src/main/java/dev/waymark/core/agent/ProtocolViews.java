@@ -81,7 +81,7 @@ public final class ProtocolViews {
 
   /** What a child's restore {@code r} did, for its parent's result. */
   static ChildFiles childFiles(RestoreResult r) {
-    return new ChildFiles(r.applied(), r.target(), r.written(), r.deleted(), r.merged(), r.conflicts(), r.rescueTag(),
+    return new ChildFiles(r.applied(), r.from(), r.target(), r.written(), r.deleted(), r.merged(), r.conflicts(), r.rescueTag(),
         Wording.restored(r));
   }
 

@@ -204,18 +204,39 @@ final class RestoreCommands {
     restored(result, state.children, force);
   }
 
-  private void restored(RestoreResult result, ChildTabs children, boolean force) {
+  private void restored(RestoreResult moved, ChildTabs children, boolean force) {
+    List<ChildRestore> followed = ChildrenFollow.after(tree, moved, force, children);
+    RestoreResult result = moved;
+    Optional<ChildRestore> refused = followed.stream().filter(ChildRestore::refused).findFirst();
+    if (refused.isPresent()) { // all or nothing: the children that moved, and this tab, go back where they stood
+      children.putBack(followed);
+      RestoreResult back = tree.goTo(moved.from(), false);
+      result = new RestoreResult(false, moved.from(), moved.target(), List.of(), List.of(),
+          refused.get().result().orElseThrow().conflicts(), Optional.empty(), back.livePath(), List.of(), moved.action());
+    }
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? draftOnReturn(result) : "";
     state.viewToLive |= result.applied();
-    List<ChildRestore> moved = ChildrenFollow.after(tree, result, force, children);
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(result, moved), pending.map(ProtocolViews::toolCall), draft));
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(result, followed), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
       // the provider counts nothing until the next call: an estimate until then
       state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       state.lastTurnCompacted = false;
       emit(new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true));
     }
+  }
+
+  /** Puts this tab, a child whose parent's move was refused elsewhere, back at {@code checkpoint}. */
+  CompletableFuture<Void> putBack(int checkpoint) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    later(new Command.GoTo(checkpoint, false), () -> {
+      try {
+        restored(tree.goTo(checkpoint, false), ChildTabs.NONE, false);
+      } finally {
+        done.complete(null);
+      }
+    });
+    return done;
   }
 
   /**

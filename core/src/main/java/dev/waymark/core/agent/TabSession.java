@@ -151,6 +151,11 @@ public final class TabSession implements AutoCloseable {
     return follow.followParent(link, back, force);
   }
 
+  /** Puts this tab, a child, back at {@code checkpoint}: its parent's move was refused by another child's files. */
+  public CompletableFuture<Void> putBack(int checkpoint) {
+    return follow.putBack(checkpoint);
+  }
+
   /** The hooks this tab runs, for /hooks. */
   public Hooks hooks() {
     return hooks.configured();

@@ -5,9 +5,9 @@ import java.util.Optional;
 
 /**
  * What a child tab's own restore did when it moved with its parent's checkpoint: as a
- * {@link RestoreOutcome} says it, and which of the written files it deleted.
+ * {@link RestoreOutcome} says it (from where to where), and which of the written files it deleted.
  */
-public record ChildFiles(boolean applied, int target, List<String> written, List<String> deleted, List<String> merged,
+public record ChildFiles(boolean applied, int from, int target, List<String> written, List<String> deleted, List<String> merged,
     List<String> conflicts, Optional<String> rescueTag, String summary) {
   public ChildFiles {
     written = List.copyOf(written);

@@ -36,6 +36,11 @@ public record ChildRestore(String tab, int parentNumber, String title, boolean b
     ownTurns = List.copyOf(ownTurns);
   }
 
+  /** Whether its restore was refused (later edits clash): then none of the tabs moves. */
+  public boolean refused() {
+    return state == State.FAILED && result.isPresent() && !result.get().applied();
+  }
+
   /** This, named as the tab bar shows it. */
   public ChildRestore named(int number, String tabTitle) {
     return new ChildRestore(tab, number, tabTitle, back, state, result, ownTurns, stopped, withdrawn, failure);

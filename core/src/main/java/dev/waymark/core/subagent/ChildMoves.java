@@ -12,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link ChildTabs} over a {@link Workspace}: undo belongs to the parent's turn. Each child tab a
@@ -58,5 +59,24 @@ final class ChildMoves implements ChildTabs {
       done.add(moved.named(parentNumber, child.get().title()));
     }
     return done;
+  }
+
+  @Override
+  public void putBack(List<ChildRestore> moved) {
+    Workspace ws = workspace.get();
+    for (ChildRestore child : moved) {
+      if (child.state() != ChildRestore.State.MOVED || child.result().isEmpty() || ws == null) {
+        continue;
+      }
+      ws.tabs().stream().filter(t -> t.tabId().equals(child.tab())).findFirst().ifPresent(tab -> {
+        try {
+          tab.session().putBack(child.result().get().from()).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+          LoggerFactory.getLogger(ChildMoves.class).warn("tab {} could not be put back", child.tab(), e);
+        }
+      });
+    }
   }
 }

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.protocol.ChildFiles;
 import dev.waymark.core.protocol.ChildRestore;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,6 +158,14 @@ public final class Wording {
    * your turn #2 in ↳2 alpha undone too).").
    */
   public static String restored(RestoreResult r, List<ChildRestore> children) {
+    Optional<ChildRestore> refused = children.stream().filter(ChildRestore::refused).findFirst();
+    if (refused.isPresent()) {
+      ChildFiles f = refused.get().result().orElseThrow();
+      return "Nothing restored in any tab: in " + childTab(refused.get()) + ", " + Counted.of(f.conflicts().size(),
+          "file was changed since by someone else and clashes", "files were changed since by someone else and clash")
+          + " with its #" + f.target() + ": " + String.join(", ", f.conflicts())
+          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+    }
     if (children.isEmpty() || !r.applied()) {
       return restored(r);
     }
@@ -209,7 +218,11 @@ public final class Wording {
       details.add(0, String.join(", ", where));
     }
     String detail = String.join("; ", details);
-    return detail.isEmpty() ? counted : counted.substring(0, counted.length() - 1) + " (" + detail + ").";
+    if (detail.isEmpty()) {
+      return counted;
+    }
+    return counted.endsWith(").") ? counted.substring(0, counted.length() - 2) + "; " + detail + ")." // one parenthesis
+        : counted.substring(0, counted.length() - 1) + " (" + detail + ").";
   }
 
   /** A child tab as the tab bar shows it: ↳ and its parent's number, then its title, cut short. */

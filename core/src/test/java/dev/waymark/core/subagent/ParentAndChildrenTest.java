@@ -207,6 +207,35 @@ class ParentAndChildrenTest {
     }
   }
 
+  @Test
+  void whenOneChildsFilesClashNoTabMovesAndForceMovesThemAll() throws Exception {
+    WorkspaceTab parent = parentTab(TWO_CHILDREN, ApprovalMode.YOLO);
+    run(parent, "PARENT: write two files");
+    WorkspaceTab alpha = childWhoseFirstPrompt("Write a.txt");
+    Files.writeString(project.resolve("b.txt"), "the user's B\n"); // after beta wrote it
+
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    parent.session().subscribe(events::add);
+    parent.session().submit(new Command.Undo(OptionalInt.empty(), false));
+    Event.CheckpointRestored refused = next(events, Event.CheckpointRestored.class);
+    settle();
+
+    assertThat(refused.result().applied()).isFalse();
+    assertThat(refused.result().summary()).isEqualTo("Nothing restored in any tab: in ↳1 Write b.txt, 1 file was changed "
+        + "since by someone else and clashes with its #0: b.txt. Resolve them, or repeat with --force (what is on disk now "
+        + "is kept under a rescued tag).");
+    assertThat(Files.readString(project.resolve("a.txt"))).as("alpha was put back").isEqualTo("A\n");
+    assertThat(Files.readString(project.resolve("b.txt"))).isEqualTo("the user's B\n");
+    assertThat(alpha.session().snapshot().live()).isEqualTo(1);
+    assertThat(parent.session().snapshot().live()).isEqualTo(1);
+
+    Event.CheckpointRestored forced = restore(parent, new Command.Undo(OptionalInt.empty(), true));
+    assertThat(forced.result().summary()).startsWith("Restored #0: 1 file deleted, 1 overwritten by force (kept under ")
+        .endsWith("; 1 in ↳1 Write a.txt, 1 in ↳1 Write b.txt).");
+    assertThat(project.resolve("a.txt")).doesNotExist();
+    assertThat(project.resolve("b.txt")).doesNotExist();
+  }
+
   private static final String WAITING_CHILDREN = "{'responses':["
       + "{'whenLastUser':'PARENT','toolCalls':["
       + "{'name':'task','arguments':{'description':'alpha','prompt':'Write a.txt'}},"
