@@ -9,10 +9,9 @@ import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
+import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.subagent.ChildLink;
-import dev.waymark.core.subagent.TaskTool;
 import dev.waymark.core.workspace.Workspace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,7 +29,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,9 +109,9 @@ final class CheckpointsCommand implements Callable<Integer> {
           || command instanceof Command.Compare;
       String wanted = opening.tabId;
       // only the tab asked for is locked, and the tabs its subagents worked in when it moves (an undo of a turn
-      // takes back what its subagents did): the interface may hold the others meanwhile; a comparison may name any
-      // tab of the session: all come back, read-only
-      Set<String> subagents = looking ? Set.of() : subagentTabs(file, wanted);
+      // takes back what its subagents did): the interface may hold the others meanwhile; to look, they come back
+      // read-only (a list counts what its subagents changed); a comparison may name any tab of the session: all do
+      Set<String> subagents = subagentTabs(file, wanted);
       Workspace.Opened opened = opening.open(looking, command instanceof Command.Compare ? t -> true : subagents::contains,
           err);
       TabSession tab = opening.tab(opened);
@@ -147,13 +145,11 @@ final class CheckpointsCommand implements Callable<Integer> {
     }
   }
 
-  /** The tabs that the subagents of {@code tabId}'s turns worked in, as its task results name them. */
+  /** The tabs that the subagents of {@code tabId}'s turns worked in, as its checkpoints record them. */
   private static Set<String> subagentTabs(SessionFile file, String tabId) {
     Set<String> found = new HashSet<>();
     file.tabs().stream().filter(t -> t.tabId().equals(tabId)).flatMap(t -> t.checkpoints().stream())
-        .flatMap(c -> c.messages() == null ? Stream.empty() : c.messages().stream())
-        .filter(m -> TaskTool.NAME.equals(m.toolName()) && m.text() != null)
-        .forEach(m -> ChildLink.in(m.text()).ifPresent(link -> found.add(link.childTab())));
+        .forEach(c -> SessionCodec.children(c).forEach(link -> found.add(link.tab())));
     return found;
   }
 
@@ -325,6 +321,19 @@ final class CheckpointsCommand implements Callable<Integer> {
           o.put("conflicts", r.conflicts());
           o.put("rescueTag", r.rescueTag().orElse(null));
           o.put("livePath", r.livePath());
+          o.put("summary", r.summary());
+          o.put("children", r.children().stream().map(c -> {
+            Map<String, Object> child = new LinkedHashMap<>();
+            child.put("tab", c.tab());
+            child.put("state", c.state().name().toLowerCase(Locale.ROOT));
+            child.put("target", c.result().map(f -> f.target()).orElse(null));
+            child.put("written", c.result().map(f -> f.written()).orElse(List.of()));
+            child.put("deleted", c.result().map(f -> f.deleted()).orElse(List.of()));
+            child.put("ownTurns", c.ownTurns());
+            child.put("stopped", c.stopped());
+            child.put("withdrawn", c.withdrawn());
+            return child;
+          }).toList());
           out.println(JsonOutput.JSON.writeValueAsString(o));
         } else {
           (r.applied() ? out : err).println(r.applied() ? r.summary() : "waymark: " + r.summary());

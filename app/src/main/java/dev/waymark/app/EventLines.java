@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ChildRestore;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreOutcome;
@@ -282,6 +283,7 @@ final class EventLines {
     node.put("status", view.status().name().toLowerCase(Locale.ROOT));
     node.put("created", view.created().toString());
     strings(node.putArray("files"), view.changedPaths());
+    strings(node.putArray("subagent_files"), view.subagentPaths());
     optional(node, "commit", view.commit());
     optional(node, "tag", view.tag());
     strings(node.putArray("saved_names"), view.savedNames().stream().sorted().toList());
@@ -306,6 +308,21 @@ final class EventLines {
     ArrayNode path = node.putArray("live_path");
     r.livePath().forEach(path::add);
     node.put("summary", r.summary());
+    ArrayNode children = node.putArray("children");
+    for (ChildRestore child : r.children()) {
+      ObjectNode c = children.addObject().put("tab", child.tab()).put("back", child.back())
+          .put("state", child.state().name().toLowerCase(Locale.ROOT)).put("stopped", child.stopped())
+          .put("withdrawn", child.withdrawn());
+      child.result().ifPresent(files -> {
+        c.put("applied", files.applied()).put("target", files.target());
+        strings(c.putArray("written"), files.written());
+        strings(c.putArray("deleted"), files.deleted());
+        strings(c.putArray("merged"), files.merged());
+        strings(c.putArray("conflicts"), files.conflicts());
+      });
+      ArrayNode own = c.putArray("own_turns");
+      child.ownTurns().forEach(own::add);
+    }
   }
 
   private static void strings(ArrayNode array, Collection<String> values) {

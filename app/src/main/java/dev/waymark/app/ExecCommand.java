@@ -487,9 +487,11 @@ final class ExecCommand implements Callable<Integer> {
     if (!checkpoint.changedFiles()) {
       return "checkpoint #" + checkpoint.number() + ": no files changed";
     }
-    return "checkpoint #" + checkpoint.number() + ": " + Counted.of(checkpoint.changedPaths().size(), "file")
-        + " changed, tag "
-        + checkpoint.tag().orElse("(none)");
+    int bySubagents = checkpoint.subagentPaths().size();
+    return "checkpoint #" + checkpoint.number() + ": " + Counted.of(checkpoint.allChangedPaths().size(), "file")
+        + " changed" + (bySubagents == 0 ? "" : checkpoint.changedPaths().isEmpty() ? " by its subagents"
+            : " (" + bySubagents + " by its subagents)")
+        + ", tag " + checkpoint.tag().orElse("(none)");
   }
 
   /** A shell command's list of what it changed that undo will not restore: a script must see it, not only the model. */

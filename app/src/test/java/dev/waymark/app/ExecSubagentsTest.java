@@ -99,4 +99,51 @@ class ExecSubagentsTest {
     assertThat(project.resolve("a.txt")).hasContent("A");
     assertThat(project.resolve("b.txt")).hasContent("B");
   }
+
+  @Test
+  void headlessTheParentsCheckpointCountsItsChildrensFilesAndUndoThenRedoBringsBackTheUsersOwnTurnInAChild() throws Exception {
+    Path script = Files.writeString(temp.resolve("script.json"), ("{'responses':["
+        + "{'whenLastUser':'PARENT','toolCalls':["
+        + "{'name':'task','arguments':{'description':'write a','prompt':'Write a.txt'}},"
+        + "{'name':'task','arguments':{'description':'write b','prompt':'Write b.txt'}}]},"
+        + "{'whenLastUser':'Write a.txt','toolCalls':[{'name':'write_file','arguments':{'path':'a.txt','content':'A\\n'}}]},"
+        + "{'whenLastUser':'Write b.txt','toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'B\\n'}}]},"
+        + "{'whenLastUser':'Write a.txt','text':'a.txt is written.'},"
+        + "{'whenLastUser':'Write b.txt','text':'b.txt is written.'},"
+        + "{'whenLastUser':'PARENT','text':'Both done.'}]}").replace('\'', '"'));
+    Path own = Files.writeString(temp.resolve("own.json"), ("{'responses':["
+        + "{'whenLastUser':'USER two','toolCalls':[{'name':'write_file','arguments':{'path':'two.txt','content':'2\\n'}}]},"
+        + "{'whenLastUser':'USER two','text':'two.txt is written.'}]}").replace('\'', '"'));
+
+    Run run = waymark("exec", "-C", project.toString(), "--approval", "auto-edit", "--script", script.toString(),
+        "PARENT: write two files");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.err()).contains("checkpoint #1: 2 files changed by its subagents");
+    String session = run.err().replaceAll("(?s).*waymark: session (\\S+), tab (\\S+).*", "$1");
+    String parent = run.err().replaceAll("(?s).*waymark: session (\\S+), tab (\\S+).*", "$2");
+    Run listed = waymark("checkpoints", "-C", project.toString(), "--session", session, "--tab", parent, "list", "--json");
+    assertThat(listed.out()).contains("\"prompt\" : \"PARENT: write two files\",\n    \"filesChanged\" : 2");
+    String alpha = null;
+    for (String tab : run.err().split("[^A-Za-z0-9]+")) { // the subagents' lines are headed by their tabs
+      if (tab.matches("t[0-9a-f]{12}") && !tab.equals(parent) && waymark("checkpoints", "-C", project.toString(), "--session",
+          session, "--tab", tab, "list", "--json").out().contains("Write a.txt")) {
+        alpha = tab;
+      }
+    }
+    assertThat(alpha).as("the tab that wrote a.txt").isNotNull();
+    Run typed = waymark("exec", "-C", project.toString(), "--approval", "auto-edit", "--script", own.toString(),
+        "--session", session, "--tab", alpha, "USER two: write two.txt");
+    assertThat(typed.exit()).as(typed.err()).isZero();
+
+    Run undone = waymark("checkpoints", "-C", project.toString(), "--session", session, "--tab", parent, "undo");
+    assertThat(undone.exit()).as(undone.err()).isZero();
+    assertThat(undone.out()).contains("Restored #0: 3 files deleted (", "your turn #2 in ", "undone too).");
+    assertThat(project.resolve("two.txt")).doesNotExist();
+    Run redone = waymark("checkpoints", "-C", project.toString(), "--session", session, "--tab", parent, "redo");
+    assertThat(redone.exit()).as(redone.err()).isZero();
+    assertThat(redone.out()).contains("Restored #1: 3 files written (", "redone too).");
+    assertThat(project.resolve("two.txt")).hasContent("2");
+    assertThat(project.resolve("a.txt")).hasContent("A");
+  }
 }

@@ -208,6 +208,11 @@ final class Conversation {
     pendingWhenLeft.put(n, call);
   }
 
+  /** Withdraws for good the approvals left waiting in checkpoint {@code first} and later ones; whether there was one. */
+  boolean withdrawWaitingFrom(int first) {
+    return pendingWhenLeft.keySet().removeIf(n -> n >= first);
+  }
+
   Optional<ToolCall> waitingIn(int n) {
     return Optional.ofNullable(pendingWhenLeft.get(n));
   }

@@ -4,6 +4,7 @@ import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointDiff;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RestoreMode;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.checkpoint.lib.FileChange;
@@ -11,6 +12,8 @@ import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.CheckpointSummary;
 import dev.waymark.core.protocol.CheckpointView;
+import dev.waymark.core.protocol.ChildFiles;
+import dev.waymark.core.protocol.ChildRestore;
 import dev.waymark.core.protocol.DiffView;
 import dev.waymark.core.protocol.RestoreOutcome;
 import dev.waymark.core.protocol.RestoreScope;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.IntFunction;
 import org.eclipse.jgit.lib.ObjectId;
 
@@ -33,8 +37,25 @@ public final class ProtocolViews {
   private ProtocolViews() {}
 
   public static CheckpointView checkpoint(Checkpoint c) {
+    return checkpoint(c, CheckpointTools.Peers.NONE);
+  }
+
+  /** {@code c}, with the files its subagents changed in their tabs, as {@code peers} finds them. */
+  static CheckpointView checkpoint(Checkpoint c, CheckpointTools.Peers peers) {
     return new CheckpointView(c.number(), parent(c.parent()), status(c.status()), c.created(),
-        c.changes().stream().map(FileChange::path).toList(), c.commit().map(ObjectId::name), c.tag(), c.savedNames());
+        c.changes().stream().map(FileChange::path).toList(), c.commit().map(ObjectId::name), c.tag(), c.savedNames(),
+        subagentPaths(c, peers));
+  }
+
+  /** The paths the checkpoints {@code c}'s subagents made in their tabs changed, sorted, each once. */
+  static List<String> subagentPaths(Checkpoint c, CheckpointTools.Peers peers) {
+    Set<String> paths = new TreeSet<>();
+    for (ChildLink link : c.children()) {
+      peers.apply(link.tab()).ifPresent(child -> child.checkpoints().stream()
+          .filter(k -> k.number() >= link.first() && k.number() <= link.last())
+          .forEach(k -> k.changes().forEach(change -> paths.add(change.path()))));
+    }
+    return List.copyOf(paths);
   }
 
   public static TurnStatus status(CheckpointStatus status) {
@@ -55,8 +76,19 @@ public final class ProtocolViews {
   }
 
   public static RestoreOutcome restore(RestoreResult r) {
+    return restore(r, List.of());
+  }
+
+  /** What a child's restore {@code r} did, for its parent's result. */
+  static ChildFiles childFiles(RestoreResult r) {
+    return new ChildFiles(r.applied(), r.from(), r.target(), r.written(), r.deleted(), r.merged(), r.conflicts(), r.rescueTag(),
+        Wording.restored(r));
+  }
+
+  /** {@code r}, with what it did in the child tabs that moved with it. */
+  public static RestoreOutcome restore(RestoreResult r, List<ChildRestore> children) {
     return new RestoreOutcome(r.applied(), r.from(), r.target(), r.written(), r.merged(), r.conflicts(), r.rescueTag(),
-        r.livePath(), Wording.restored(r));
+        r.livePath(), Wording.restored(r, children), children);
   }
 
   public static ToolCallView toolCall(ToolCall call) {
@@ -81,7 +113,7 @@ public final class ProtocolViews {
   }
 
   /** One line per checkpoint of {@code tree}, {@code #0} first; {@code prompts} gives the prompt that opened each. */
-  static List<CheckpointSummary> summaries(CheckpointTree tree, IntFunction<String> prompts) {
+  static List<CheckpointSummary> summaries(CheckpointTree tree, IntFunction<String> prompts, CheckpointTools.Peers peers) {
     Set<Integer> onPath = Set.copyOf(tree.livePath());
     List<CheckpointSummary> all = new ArrayList<>();
     for (Checkpoint c : tree.checkpoints()) {
@@ -93,7 +125,7 @@ public final class ProtocolViews {
         removed += diff.removed();
       }
       all.add(new CheckpointSummary(c.number(), parent(c.parent()), status(c.status()), c.created(),
-          prompts.apply(c.number()), c.changes().size(), added, removed, onPath.contains(c.number()), c.tag(),
+          prompts.apply(c.number()), checkpoint(c, peers).allChangedPaths().size(), added, removed, onPath.contains(c.number()), c.tag(),
           c.savedNames()));
     }
     return all;

@@ -1,8 +1,10 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RestoreResult;
 import dev.waymark.core.model.ToolCall;
+import dev.waymark.core.protocol.ChildRestore;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.RestoreScope;
@@ -11,6 +13,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -35,25 +38,58 @@ final class RestoreCommands {
   }
 
   void undo(Command.Undo c) {
-    later(c, () -> restored(c.to().isEmpty() ? tree.undo(c.force()) : tree.undoTo(c.to().getAsInt(), c.force())));
+    later(c, () -> restored(c.to().isEmpty() ? tree.undo(c.force()) : tree.undoTo(c.to().getAsInt(), c.force()), c.force()));
   }
 
   void redo(Command.Redo c) {
-    later(c, () -> restored(tree.redo(c.force())));
+    later(c, () -> restored(tree.redo(c.force()), c.force()));
   }
 
   void goTo(Command.GoTo c) {
-    later(c, () -> restored(tree.goTo(c.checkpoint(), c.force())));
+    later(c, () -> restored(tree.goTo(c.checkpoint(), c.force()), c.force()));
   }
 
   void goToSaved(Command.GoToSaved c) {
-    later(c, () -> restored(tree.goTo(tree.saved(c.name()), c.force())));
+    later(c, () -> restored(tree.goTo(tree.saved(c.name()), c.force()), c.force()));
+  }
+
+  /**
+   * Moves this tab, a child, with its parent's checkpoint ({@link ChildTabs}): back before
+   * {@code link}'s first checkpoint, its running turn stopped and the approvals of what it leaves
+   * withdrawn for good (no parent waits for them any more), or forward to where it stood.
+   */
+  CompletableFuture<ChildRestore> followParent(ChildLink link, boolean back, boolean force) {
+    boolean stopping = parts.steering().current().isPresent();
+    if (back) {
+      parts.steering().current().ifPresent(RunningTurn::cancel); // it ends before the move below runs
+    }
+    CompletableFuture<ChildRestore> done = new CompletableFuture<>();
+    later(new Command.GoTo(link.first(), force), () -> {
+      try {
+        boolean withdrew = back && conversation.withdrawWaitingFrom(link.first());
+        Optional<ChildrenFollow.Target> target = ChildrenFollow.target(tree.snapshot(), tree.livePath(), link, back);
+        if (target.isEmpty()) {
+          done.complete(new ChildRestore(tree.tabId(), 0, "", back, ChildRestore.State.ALREADY_THERE, Optional.empty(),
+              List.of(), stopping, withdrew, ""));
+          return;
+        }
+        RestoreResult result = tree.goTo(target.get().checkpoint(), force);
+        restored(result, ChildTabs.NONE, force); // a child's own links are not followed: no two tabs wait on each other
+        done.complete(new ChildRestore(tree.tabId(), 0, "", back, result.applied() ? ChildRestore.State.MOVED
+            : ChildRestore.State.FAILED, Optional.of(ProtocolViews.childFiles(result)), target.get().ownTurns(),
+            stopping, withdrew, ""));
+      } catch (RuntimeException e) {
+        done.complete(ChildRestore.notMoved(tree.tabId(), back, ChildRestore.State.FAILED, String.valueOf(e.getMessage())));
+        throw e;
+      }
+    });
+    return done;
   }
 
   void restore(Command.Restore c) {
     later(c, () -> {
       if (c.scope() == RestoreScope.BOTH) {
-        restored(tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force()));
+        restored(tree.restore(c.checkpoint(), ProtocolViews.mode(c.scope()), c.force()), c.force());
         return;
       }
       boolean files = c.scope() == RestoreScope.FILES;
@@ -164,17 +200,43 @@ final class RestoreCommands {
     emit(new Event.CheckpointRestored(ProtocolViews.restore(result), Optional.empty(), ""));
   }
 
-  private void restored(RestoreResult result) {
+  private void restored(RestoreResult result, boolean force) {
+    restored(result, state.children, force);
+  }
+
+  private void restored(RestoreResult moved, ChildTabs children, boolean force) {
+    List<ChildRestore> followed = ChildrenFollow.after(tree, moved, force, children);
+    RestoreResult result = moved;
+    Optional<ChildRestore> refused = followed.stream().filter(ChildRestore::refused).findFirst();
+    if (refused.isPresent()) { // all or nothing: the children that moved, and this tab, go back where they stood
+      children.putBack(followed);
+      RestoreResult back = tree.goTo(moved.from(), false);
+      result = new RestoreResult(false, moved.from(), moved.target(), List.of(), List.of(),
+          refused.get().result().orElseThrow().conflicts(), Optional.empty(), back.livePath(), List.of(), moved.action());
+    }
     Optional<ToolCall> pending = result.applied() ? conversation.waitingIn(result.target()) : Optional.empty();
     String draft = result.applied() ? draftOnReturn(result) : "";
     state.viewToLive |= result.applied();
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(result), pending.map(ProtocolViews::toolCall), draft));
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(result, followed), pending.map(ProtocolViews::toolCall), draft));
     if (result.applied()) {
       // the provider counts nothing until the next call: an estimate until then
       state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       state.lastTurnCompacted = false;
       emit(new Event.ContextUsed(tree.live(), state.contextTokens, settings.get().contextWindow(), true));
     }
+  }
+
+  /** Puts this tab, a child whose parent's move was refused elsewhere, back at {@code checkpoint}. */
+  CompletableFuture<Void> putBack(int checkpoint) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    later(new Command.GoTo(checkpoint, false), () -> {
+      try {
+        restored(tree.goTo(checkpoint, false), ChildTabs.NONE, false);
+      } finally {
+        done.complete(null);
+      }
+    });
+    return done;
   }
 
   /**

@@ -46,7 +46,7 @@ final class SaveCommands {
   }
 
   void list(Command.List c) {
-    later(c, () -> emit(new Event.CheckpointsListed(ProtocolViews.summaries(tree, conversation::promptOf),
+    later(c, () -> emit(new Event.CheckpointsListed(ProtocolViews.summaries(tree, conversation::promptOf, parts.state().peers),
         tree.live())));
   }
 

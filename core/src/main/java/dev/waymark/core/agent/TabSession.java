@@ -1,6 +1,7 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.context.Sandboxing;
 import dev.waymark.core.context.WorkingEnvironment;
@@ -10,6 +11,7 @@ import dev.waymark.core.model.ChatMessage;
 import dev.waymark.core.model.ChatModel;
 import dev.waymark.core.permission.PermissionRule;
 import dev.waymark.core.permission.Permissions;
+import dev.waymark.core.protocol.ChildRestore;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.ToolCallView;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,6 +63,7 @@ public final class TabSession implements AutoCloseable {
   private final AtomicReference<TabSnapshot> snapshot;
   private final Command.Handler dispatch;
   private final TabState state = new TabState();
+  private final RestoreCommands follow; // a child's moves with its parent's checkpoint
 
   /** A new tab, judged by no rules of its own and fenced by no sandbox its system prompt tells of. */
   public static TabSession of(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
@@ -95,12 +99,13 @@ public final class TabSession implements AutoCloseable {
     this.hooks = new TabHooks(tree.tabId(), projectRoot, this.settings::get, this::emit);
     this.gate = new ApprovalGate(tools, this.settings::get, projectRoot, this::emit, permissions, hooks);
     TurnRunner runner = new TurnRunner(tree, projectRoot, model, tools, this.settings::get, conversation, steering, gate,
-        this::emit, hooks);
+        this::emit, hooks, () -> state.peers);
     this.queue = new TabQueue(tree.tabId(), this::publish);
     this.snapshot = new AtomicReference<>(TabSnapshot.of(tree, new CheckpointTree.ViewPosition(tree.live(), true)));
     TabParts parts = new TabParts(tree, projectRoot, model, this.settings, conversation, steering, gate, runner, queue,
         state, this::publish);
     this.dispatch = new TabDispatch(parts, snapshot, this::submit);
+    this.follow = new RestoreCommands(parts);
     new BackgroundNotice(parts).watch();
   }
 
@@ -130,6 +135,25 @@ public final class TabSession implements AutoCloseable {
    */
   public void peers(Function<String, Optional<TreeSnapshot>> lookup) {
     state.peers = lookup::apply;
+  }
+
+  /** How this tab reaches the tabs its checkpoints own (its subagents'), which its undo, redo and goto move with it. */
+  public void children(ChildTabs tabs) {
+    state.children = tabs;
+  }
+
+  /**
+   * Moves this tab with its parent's checkpoint: back before {@code link}'s first checkpoint
+   * ({@code back}), stopping a turn still running and withdrawing its approvals for good, or to where
+   * it stood when it was taken back. Completes once it moved, or could not.
+   */
+  public CompletableFuture<ChildRestore> followParent(ChildLink link, boolean back, boolean force) {
+    return follow.followParent(link, back, force);
+  }
+
+  /** Puts this tab, a child, back at {@code checkpoint}: its parent's move was refused by another child's files. */
+  public CompletableFuture<Void> putBack(int checkpoint) {
+    return follow.putBack(checkpoint);
   }
 
   /** The hooks this tab runs, for /hooks. */

@@ -15,4 +15,6 @@ final class TabState {
   volatile boolean lastTurnCompacted;
   /** How the tab finds the other tabs of its session, for the commands that name their checkpoints. */
   volatile CheckpointTools.Peers peers = CheckpointTools.Peers.NONE;
+  /** How the tab reaches the tabs its checkpoints own, to move them with it. */
+  volatile ChildTabs children = ChildTabs.NONE;
 }

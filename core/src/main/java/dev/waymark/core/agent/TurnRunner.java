@@ -53,9 +53,13 @@ final class TurnRunner {
   private final Consumer<Event> emit;
   private final TabHooks hooks;
 
+  /** The other tabs, whose files a checkpoint's subagents changed count as its own. */
+  private final Supplier<CheckpointTools.Peers> peers;
+
   TurnRunner(CheckpointTree tree, Path projectRoot, ChatModel model, Toolset tools,
       Supplier<SessionSettings> settings, Conversation conversation, SteeringQueue steering,
-      ApprovalGate gate, Consumer<Event> emit, TabHooks hooks) {
+      ApprovalGate gate, Consumer<Event> emit, TabHooks hooks, Supplier<CheckpointTools.Peers> peers) {
+    this.peers = peers;
     this.hooks = hooks;
     this.tree = tree;
     this.projectRoot = projectRoot;
@@ -161,7 +165,7 @@ final class TurnRunner {
       state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
       emit.accept(new Event.ContextUsed(n, state.contextTokens, settings.get().contextWindow(), true));
     }
-    finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint))));
+    finished.ifPresent(checkpoint -> emit.accept(new Event.CheckpointCreated(ProtocolViews.checkpoint(checkpoint, peers.get()))));
     emit.accept(new Event.TurnFinished(n, ProtocolViews.status(status), usage.map(ProtocolViews::usage)));
     if (leftover.isEmpty()) {
       return follow;

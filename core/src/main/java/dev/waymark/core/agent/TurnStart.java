@@ -154,7 +154,9 @@ final class TurnStart {
       emit(new Event.BranchRefused(from, opening.prompt(), ProtocolViews.restore(branch.restore())));
       return null;
     }
-    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore()), Optional.empty(), ""));
+    // a branch from before a turn that ran subagents takes their tabs back with it, as an undo does
+    emit(new Event.CheckpointRestored(ProtocolViews.restore(branch.restore(),
+        ChildrenFollow.after(tree, branch.restore(), opening.force(), parts.state().children)), Optional.empty(), ""));
     // the turn leaves the checkpoint it branched from too: undoing it brings this prompt back, not an older one
     conversation.keepDraft(from, TypedPrompt.shown(opening.prompt()));
     return branch.turn().get();

@@ -16,6 +16,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * @param commit the shadow commit holding those changes; empty when the turn changed nothing
  * @param tag the full ref name of its tag; empty without changes or once retention pruned it
  * @param savedNames the names under which it was saved with {@code save}
+ * @param children the tabs its turn's subagents worked in, which move with it
  */
 public record Checkpoint(
     int number,
@@ -25,11 +26,19 @@ public record Checkpoint(
     List<FileChange> changes,
     Optional<ObjectId> commit,
     Optional<String> tag,
-    Set<String> savedNames) {
+    Set<String> savedNames,
+    List<ChildLink> children) {
 
   public Checkpoint {
     changes = List.copyOf(changes);
     savedNames = Set.copyOf(savedNames);
+    children = List.copyOf(children);
+  }
+
+  /** A checkpoint whose turn started no subagent. */
+  public Checkpoint(int number, int parent, CheckpointStatus status, Instant created, List<FileChange> changes,
+      Optional<ObjectId> commit, Optional<String> tag, Set<String> savedNames) {
+    this(number, parent, status, created, changes, commit, tag, savedNames, List.of());
   }
 
   public boolean changedFiles() {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.jgit.lib.ObjectId;
 
 /**
@@ -167,7 +168,7 @@ final class CheckpointGraph {
    * whether it could.
    */
   boolean withdraw(Node node) {
-    if (begun == null || node.number != nodes.size() - 1 || !node.changes.isEmpty() || live != node || files != node) {
+    if (begun == null || node.number != nodes.size() - 1 || !node.changes.isEmpty() || !node.children.isEmpty() || live != node || files != node) {
       return false;
     }
     nodes.remove(nodes.size() - 1);
@@ -402,6 +403,8 @@ final class CheckpointGraph {
     /** Where the writer keeps it: its commit and tag (values only; the graph never acts on them). */
     ObjectId commit;
     String tag;
+    /** The tabs its turn's subagents worked in (added from a tool's thread while the turn runs). */
+    final List<ChildLink> children = new CopyOnWriteArrayList<>();
 
     Node(int number, Node parent, CheckpointStatus status, Instant created) {
       this.number = number;
@@ -413,7 +416,7 @@ final class CheckpointGraph {
 
     Checkpoint snapshot() {
       return new Checkpoint(number, parent == null ? -1 : parent.number, status, created,
-          new ArrayList<>(changes.values()), Optional.ofNullable(commit), Optional.ofNullable(tag), saved);
+          new ArrayList<>(changes.values()), Optional.ofNullable(commit), Optional.ofNullable(tag), saved, children);
     }
   }
 }

@@ -40,9 +40,12 @@ import org.slf4j.LoggerFactory;
  * @param changes the checkpoint's changes; empty for a save
  * @param save the save's name; empty for a checkpoint
  * @param files a save's files, by path; empty for a checkpoint
+ * @param children the tabs its turn's subagents worked in ({@code children}: tab, first, last,
+ *     isolated), left out when none
  */
 record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
-    Instant created, List<FileChange> changes, Optional<String> save, Map<String, FileVersion> files) {
+    Instant created, List<FileChange> changes, Optional<String> save, Map<String, FileVersion> files,
+    List<ChildLink> children) {
   static final int FORMAT = 1;
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointManifest.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,16 +55,19 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
     path = List.copyOf(path);
     changes = List.copyOf(changes);
     files = Collections.unmodifiableMap(new TreeMap<>(files));
+    children = List.copyOf(children);
   }
 
   static CheckpointManifest ofCheckpoint(String tab, int checkpoint, int parent, List<Integer> path,
-      CheckpointStatus status, Instant created, List<FileChange> changes) {
-    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, changes, Optional.empty(), Map.of());
+      CheckpointStatus status, Instant created, List<FileChange> changes, List<ChildLink> children) {
+    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, changes, Optional.empty(), Map.of(),
+        children);
   }
 
   static CheckpointManifest ofSave(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
       Instant created, String name, Map<String, FileVersion> files) {
-    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, List.of(), Optional.of(name), files);
+    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, List.of(), Optional.of(name), files,
+        List.of());
   }
 
   // ---------------------------------------------------------------------------------- writing
@@ -91,6 +97,13 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
         c.put("path", change.path());
         putVersion(c.putObject("before"), change.before());
         putVersion(c.putObject("after"), change.after());
+      }
+      if (!children.isEmpty()) {
+        ArrayNode linked = json.putArray("children");
+        for (ChildLink child : children) {
+          linked.addObject().put("tab", child.tab()).put("first", child.first()).put("last", child.last())
+              .put("isolated", child.isolated());
+        }
       }
     }
     return bytes(json);
@@ -165,7 +178,19 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
       changes.add(new FileChange(path(c, ref), version(object(c, "before", ref), ref),
           version(object(c, "after", ref), ref)));
     }
-    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes);
+    List<ChildLink> children = new ArrayList<>();
+    if (m.has("children")) { // manifests from before links were kept have none
+      for (JsonNode c : array(m, "children", ref)) {
+        JsonNode isolated = c.get("isolated");
+        try {
+          children.add(new ChildLink(text(c, "tab", ref), integer(c, "first", ref, 1), integer(c, "last", ref, 1),
+              isolated != null && isolated.asBoolean(false)));
+        } catch (IllegalArgumentException e) {
+          throw damaged(ref, "\"children\" holds " + c + ", not a child tab's link");
+        }
+      }
+    }
+    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes, children);
   }
 
   /** A path, checked as untrusted input: the commit may have come in a bundle someone else wrote. */

@@ -49,7 +49,7 @@ final class CheckpointWriter {
     }
     entries = apart(entries);
     CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
-        CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()));
+        CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()), node.children);
     String tag = TagNames.tabPrefix(tabId) + node.number;
     node.commit = parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
         "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"

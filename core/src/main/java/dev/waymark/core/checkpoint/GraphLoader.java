@@ -20,10 +20,10 @@ final class GraphLoader {
 
   /** What a checkpoint tag's manifest says, with the commit and the tag it was read from. */
   record StoredCheckpoint(int number, int parent, List<Integer> path, CheckpointStatus status, Instant created,
-      List<FileChange> changes, ObjectId commit, String tag) {
+      List<FileChange> changes, ObjectId commit, String tag, List<ChildLink> children) {
     static StoredCheckpoint of(CheckpointManifest manifest, ObjectId commit, String tag) {
       return new StoredCheckpoint(manifest.checkpoint(), manifest.parent(), manifest.path(), manifest.status(),
-          manifest.created(), manifest.changes(), commit, tag);
+          manifest.created(), manifest.changes(), commit, tag, manifest.children());
     }
   }
 
@@ -57,6 +57,7 @@ final class GraphLoader {
         cp.changes().forEach(change -> node.changes.put(change.path(), change));
         node.commit = cp.commit();
         node.tag = cp.tag();
+        node.children.addAll(cp.children());
       }
       node.saved.addAll(saves.getOrDefault(number, Set.of()));
       last = node;
@@ -81,6 +82,7 @@ final class GraphLoader {
       Node parent = cp.number() > 0 && graph.exists(cp.parent()) ? graph.node(cp.parent()) : null;
       Node node = graph.put(cp.number(), parent, interrupted(cp.status()), cp.created());
       node.saved.addAll(cp.savedNames());
+      node.children.addAll(cp.children());
       if (cp.number() == 0) {
         continue;
       }
@@ -141,6 +143,9 @@ final class GraphLoader {
     }
     for (FileChange change : cp.changes()) {
       node.changes.put(change.path(), change);
+    }
+    if (node.children.isEmpty()) {
+      node.children.addAll(cp.children());
     }
     node.commit = cp.commit();
     node.tag = cp.tag();

@@ -221,7 +221,15 @@ public final class Turn implements TabRecords {
     return tree.withdraw(node);
   }
 
-  /** Ends the turn; a checkpoint with file changes gets its commit and tag now. */
+  /**
+   * Records that this turn's subagent worked in {@code child}: the checkpoint then owns that tab's
+   * checkpoints, and its undo, redo and goto move the tab with it. Safe from a tool's own thread.
+   */
+  public void linkChild(ChildLink child) {
+    node.children.add(child);
+  }
+
+  /** Ends the turn; a checkpoint with file changes (or child tabs) gets its commit and tag now. */
   public Checkpoint finish(CheckpointStatus status) {
     try {
       tree.parts().captures().settleAsTurnEnds(this); // what commands' background processes changed

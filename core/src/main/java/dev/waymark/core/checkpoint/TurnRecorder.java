@@ -147,7 +147,7 @@ final class TurnRecorder {
       throw new IllegalArgumentException("finish with done, cancelled or failed");
     }
     try {
-      if (!node.changes.isEmpty()) {
+      if (!node.changes.isEmpty() || !node.children.isEmpty()) { // a manifest records the tabs it owns too
         writer.commit(node, status);
         parts.maintenance().checkpointWritten();
       } else {

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param rescueTag the tag holding what a forced restore overwrote ({@code disk/<path>})
  * @param livePath the checkpoints now on the live path, {@code #0} first
  * @param summary a one-line account for a user
+ * @param children what it did in the tabs the checkpoints it crossed own (their subagents'), each
+ *     moved with them; {@code written} and the others count only this tab's files
  */
 public record RestoreOutcome(
     boolean applied,
@@ -26,12 +28,20 @@ public record RestoreOutcome(
     List<String> conflicts,
     Optional<String> rescueTag,
     List<Integer> livePath,
-    String summary) {
+    String summary,
+    List<ChildRestore> children) {
 
   public RestoreOutcome {
     written = List.copyOf(written);
     merged = List.copyOf(merged);
     conflicts = List.copyOf(conflicts);
     livePath = List.copyOf(livePath);
+    children = List.copyOf(children);
+  }
+
+  /** A restore that moved no other tab. */
+  public RestoreOutcome(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath, String summary) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, summary, List.of());
   }
 }

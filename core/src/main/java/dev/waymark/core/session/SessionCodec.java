@@ -10,6 +10,7 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.TagNames;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.TreeSnapshot;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
@@ -85,7 +86,8 @@ public final class SessionCodec {
       checkpoints.add(new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status().name().toLowerCase(Locale.ROOT),
           cp.created(), cp.commit().map(ObjectId::name).orElse(null), cp.tag().orElse(null),
           new ArrayList<>(new TreeSet<>(cp.savedNames())), changes, messages, memory.drafts().get(cp.number()),
-          pending == null ? null : call(pending), entries(transcript.get(cp.number()), messages)));
+          pending == null ? null : call(pending), entries(transcript.get(cp.number()), messages),
+          cp.children().stream().map(c -> new SessionFile.Child(c.tab(), c.first(), c.last(), c.isolated())).toList()));
     }
     Map<String, String> saves = new TreeMap<>();
     snapshot.saves().forEach((name, commit) -> saves.put(name, commit.name()));
@@ -121,7 +123,7 @@ public final class SessionCodec {
       Optional<String> tag = Optional.ofNullable(cp.tag()).map(any -> TagNames.tabPrefix(tab.tabId()) + cp.number());
       checkpoints.add(new Checkpoint(cp.number(), cp.parent(), status(cp.status()),
           cp.created() == null ? Instant.EPOCH : cp.created(), changes,
-          Optional.ofNullable(cp.commit()).map(SessionCodec::commit), tag, Set.copyOf(cp.saved())));
+          Optional.ofNullable(cp.commit()).map(SessionCodec::commit), tag, Set.copyOf(cp.saved()), children(cp)));
     }
     Map<String, ObjectId> saves = new LinkedHashMap<>();
     tab.saves().forEach((name, commit) -> {
@@ -154,6 +156,29 @@ public final class SessionCodec {
     } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
       throw new SessionException(ErrorKind.LOST, "\"" + id + "\" is not a commit id");
     }
+  }
+
+  /**
+   * The tabs {@code cp}'s subagents worked in: as the session records them, or, in a session from
+   * before it did, as each {@code task} result's last line named them; a link that cannot be one
+   * (no checkpoint, a bad tab id) is left out.
+   */
+  public static List<ChildLink> children(SessionFile.Checkpoint cp) {
+    List<ChildLink> links = new ArrayList<>();
+    if (cp.children() != null) {
+      for (SessionFile.Child c : cp.children()) {
+        if (c != null && c.tab() != null && c.tab().matches("[A-Za-z0-9_-]{1,64}") && c.first() >= 1 && c.last() >= c.first()) {
+          links.add(new ChildLink(c.tab(), c.first(), c.last(), c.isolated()));
+        }
+      }
+      return links;
+    }
+    for (SessionFile.Message m : cp.messages()) {
+      if ("task".equals(m.toolName()) && m.text() != null) {
+        OldChildLine.in(m.text()).ifPresent(links::add);
+      }
+    }
+    return links;
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {

@@ -97,7 +97,11 @@ public record SessionFile(
     }
   }
 
-  /** One checkpoint: its place in the tree, its files (commit, tag, changes) and its turn's messages. */
+  /**
+   * One checkpoint: its place in the tree, its files (commit, tag, changes), its turn's messages and
+   * the tabs its subagents worked in ({@code children}, absent when none; sessions from before it
+   * named them in a line at the end of each {@code task} result, read once when loaded).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Checkpoint(
       int number,
@@ -111,19 +115,29 @@ public record SessionFile(
       List<Message> messages,
       String draft,
       ToolCallRecord pending,
-      List<Entry> transcript) {
+      List<Entry> transcript,
+      List<Child> children) {
     public Checkpoint {
       saved = saved == null ? List.of() : List.copyOf(saved);
       changes = changes == null ? List.of() : List.copyOf(changes);
       messages = messages == null ? List.of() : List.copyOf(messages);
       transcript = transcript == null ? null : List.copyOf(transcript); // null: a session from before transcripts
+      children = children == null || children.isEmpty() ? null : List.copyOf(children); // null: none, or an old session
+    }
+
+    public Checkpoint(int number, int parent, String status, Instant created, String commit, String tag, List<String> saved,
+        List<Change> changes, List<Message> messages, String draft, ToolCallRecord pending, List<Entry> transcript) {
+      this(number, parent, status, created, commit, tag, saved, changes, messages, draft, pending, transcript, null);
     }
 
     public Checkpoint(int number, int parent, String status, Instant created, String commit, String tag, List<String> saved,
         List<Change> changes, List<Message> messages, String draft, ToolCallRecord pending) {
-      this(number, parent, status, created, commit, tag, saved, changes, messages, draft, pending, null);
+      this(number, parent, status, created, commit, tag, saved, changes, messages, draft, pending, null, null);
     }
   }
+
+  /** A tab a checkpoint's subagent worked in: its id, the first and last checkpoint it made there, isolated or not. */
+  public record Child(String tab, int first, int last, boolean isolated) {}
 
   /**
    * One line of what a checkpoint's turn showed (schema 2 on). {@code kind}: started (text is the

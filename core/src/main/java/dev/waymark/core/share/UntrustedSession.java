@@ -5,10 +5,10 @@ import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.subagent.ChildLink;
+import dev.waymark.core.checkpoint.ChildLink;
+import dev.waymark.core.session.SessionCodec;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,8 +38,8 @@ final class UntrustedSession {
         for (SessionFile.Change change : cp.changes()) {
           path(bundle, project, change.path(), "tab " + tab.tabId() + " #" + cp.number());
         }
-        for (SessionFile.Message message : cp.messages()) {
-          child(bundle, others, message, "tab " + tab.tabId() + " #" + cp.number());
+        for (ChildLink link : SessionCodec.children(cp)) {
+          child(bundle, others, link, "tab " + tab.tabId() + " #" + cp.number());
         }
       }
     }
@@ -58,21 +58,12 @@ final class UntrustedSession {
   }
 
   /**
-   * A subagent's result names the tab its undo acts on: never one of this project's others (one the
+   * A parent checkpoint's child link (or, in an older session, its subagent's result) names the tab its undo acts on: never one of this project's others (one the
    * export left out, an isolated child, is in neither, and its undo finds nothing).
    */
-  private static void child(Path bundle, Set<String> others, SessionFile.Message message, String where) {
-    if (!"tool".equals(message.role()) || message.text() == null) {
-      return;
-    }
-    Optional<ChildLink> link;
-    try {
-      link = ChildLink.in(message.text());
-    } catch (NumberFormatException e) {
-      throw refused(bundle, where + " holds a subagent's result with a checkpoint number that is none");
-    }
-    if (link.isPresent() && others.contains(link.get().childTab())) {
-      throw refused(bundle, where + " holds a subagent's result naming tab " + ProjectPaths.shown(link.get().childTab())
+  private static void child(Path bundle, Set<String> others, ChildLink link, String where) {
+    if (others.contains(link.tab())) {
+      throw refused(bundle, where + " holds a subagent's result naming tab " + ProjectPaths.shown(link.tab())
           + ", which is a tab of this project, not of its session");
     }
   }

@@ -3,12 +3,14 @@ package dev.waymark.core.subagent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.model.ToolSpec;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolContext;
 import dev.waymark.core.tool.ToolKind;
 import dev.waymark.core.tool.ToolResult;
+import java.util.Collections;
 import java.util.stream.Collectors;
 
 /**
@@ -74,16 +76,19 @@ public final class TaskTool implements Tool {
       return ToolResult.error(ErrorKind.NOT_FOUND, "Not run: no agent named \"" + agent + "\". The agents are: "
           + subagents.agents().stream().map(AgentDefinition::name).collect(Collectors.joining(", ")) + ".");
     }
+    boolean isolated = arguments.path("isolated").asBoolean(false);
     Subagents.Outcome outcome = subagents.run(new Subagents.Request(context.turn().tabId(), context.turn().number(),
-        description.isEmpty() ? prompt.lines().findFirst().orElse(prompt) : description, prompt, agent,
-        arguments.path("isolated").asBoolean(false)),
+        description.isEmpty() ? prompt.lines().findFirst().orElse(prompt) : description, prompt, agent, isolated),
         context.cancellation());
-    String link = outcome.childTab().isEmpty() ? "" : "\n\n" + new ChildLink(outcome.childTab(), outcome.checkpoints()).line();
+    if (!outcome.childTab().isEmpty() && !outcome.checkpoints().isEmpty()) { // the parent's checkpoint owns them
+      context.turn().linkChild(new ChildLink(outcome.childTab(), Collections.min(outcome.checkpoints()),
+          Collections.max(outcome.checkpoints()), isolated));
+    }
     return switch (outcome.ending()) {
-      case DONE -> ToolResult.ok(outcome.text() + link);
+      case DONE -> ToolResult.ok(outcome.text());
       case STOPPED -> ToolResult.error(ErrorKind.INTERRUPTED, "The subagent was stopped before it finished"
-          + (outcome.text().isBlank() ? "." : "; what it had said:\n" + outcome.text()) + link);
-      case FAILED -> ToolResult.error(ErrorKind.TOOL_FAILED, "The subagent failed: " + outcome.text() + link);
+          + (outcome.text().isBlank() ? "." : "; what it had said:\n" + outcome.text()));
+      case FAILED -> ToolResult.error(ErrorKind.TOOL_FAILED, "The subagent failed: " + outcome.text());
     };
   }
 }

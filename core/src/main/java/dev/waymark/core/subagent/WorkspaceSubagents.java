@@ -47,7 +47,6 @@ public final class WorkspaceSubagents implements Subagents {
   private final Supplier<List<AgentDefinition>> agents;
   private final Map<String, Child> childOf = new ConcurrentHashMap<>();
   private volatile Workspace workspace;
-  private final ChildUndo undo = new ChildUndo(() -> workspace);
 
   public WorkspaceSubagents(ChildTabs children, int maxParallel, Supplier<List<AgentDefinition>> agents) {
     this.children = children;
@@ -60,9 +59,9 @@ public final class WorkspaceSubagents implements Subagents {
     this.workspace = opened;
   }
 
-  /** {@code tab}, whose undo and redo from now on take its subagents' changes back and bring them again. */
+  /** {@code tab}, whose undo, redo and goto from now on move its subagents' tabs with it. */
   public TabSession watched(TabSession tab) {
-    undo.watch(tab);
+    tab.children(new ChildMoves(() -> workspace, tab.tabId()));
     return tab;
   }
 

@@ -6,9 +6,13 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.shell.CommandCapture;
 import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.WorkTreeChanges;
+import dev.waymark.core.protocol.ChildFiles;
+import dev.waymark.core.protocol.ChildRestore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The sentences that tell the user (and the model) what became of a command's changes, written
@@ -161,5 +165,85 @@ public final class Wording {
       parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " (kept under " + r.rescueTag().orElse("?") + ")");
     }
     return r.action() + ": " + (parts.isEmpty() ? "no file changed" : String.join(", ", parts)) + ".";
+  }
+
+  /**
+   * A parent's restore with what it did in the child tabs that moved with it: the files counted over
+   * every tab, then which tab holds how many, the user's own turns in a child that moved too, children
+   * stopped, and any that did not move ("Restored #0: 4 files deleted (2 in ↳2 alpha, 2 in ↳2 beta;
+   * your turn #2 in ↳2 alpha undone too).").
+   */
+  public static String restored(RestoreResult r, List<ChildRestore> children) {
+    Optional<ChildRestore> refused = children.stream().filter(ChildRestore::refused).findFirst();
+    if (refused.isPresent()) {
+      ChildFiles f = refused.get().result().orElseThrow();
+      return "Nothing restored in any tab: in " + childTab(refused.get()) + ", " + Counted.of(f.conflicts().size(),
+          "file was changed since by someone else and clashes", "files were changed since by someone else and clash")
+          + " with its #" + f.target() + ": " + String.join(", ", f.conflicts())
+          + ". Resolve them, or repeat with --force (what is on disk now is kept under a rescued tag).";
+    }
+    if (children.isEmpty() || !r.applied()) {
+      return restored(r);
+    }
+    List<String> written = new ArrayList<>(r.written());
+    List<String> deleted = new ArrayList<>(r.deleted());
+    List<String> merged = new ArrayList<>(r.merged());
+    List<String> conflicts = new ArrayList<>(r.conflicts());
+    Map<String, Integer> inChildren = new TreeMap<>(); // by the tab's label: the same order whichever finished first
+    int own = r.written().size() + r.merged().size() + r.conflicts().size();
+    List<String> notes = new ArrayList<>();
+    Optional<String> rescued = r.rescueTag();
+    for (ChildRestore child : children) {
+      String tab = childTab(child);
+      child.result().filter(o -> o.applied()).ifPresent(o -> {
+        o.written().forEach(p -> written.add(child.tab() + ":" + p)); // a path per tab: the same file twice counts twice
+        o.deleted().forEach(p -> deleted.add(child.tab() + ":" + p));
+        merged.addAll(o.merged()); // named as they are
+        o.conflicts().forEach(p -> conflicts.add(child.tab() + ":" + p));
+        int files = o.written().size() + o.merged().size() + o.conflicts().size();
+        if (files > 0) {
+          inChildren.merge(tab, files, Integer::sum);
+        }
+      });
+      if (rescued.isEmpty()) {
+        rescued = child.result().flatMap(o -> o.rescueTag());
+      }
+      if (!child.ownTurns().isEmpty()) {
+        notes.add("your " + (child.ownTurns().size() == 1 ? "turn " : "turns ") + String.join(", ",
+            child.ownTurns().stream().map(n -> "#" + n).toList()) + " in " + tab + (child.back() ? " undone too" : " redone too"));
+      }
+      if (child.stopped() || child.withdrawn()) {
+        notes.add(tab + (child.stopped() ? " stopped" : "") + (child.stopped() && child.withdrawn() ? " and" : "")
+            + (child.withdrawn() ? " no longer waits for approval" : ""));
+      }
+      switch (child.state()) {
+        case NOT_OPEN -> notes.add("tab " + child.tab() + " is not open here and did not move");
+        case FAILED -> notes.add(tab + " did not move: " + child.result().map(o -> o.summary()).orElse(child.failure()));
+        default -> { }
+      }
+    }
+    String counted = restored(new RestoreResult(true, r.from(), r.target(), written, merged, conflicts, rescued,
+        r.livePath(), deleted, r.action()));
+    List<String> details = new ArrayList<>(notes);
+    if (!inChildren.isEmpty()) {
+      List<String> where = new ArrayList<>();
+      if (own > 0) {
+        where.add(own + " here");
+      }
+      inChildren.forEach((tab, files) -> where.add(files + " in " + tab));
+      details.add(0, String.join(", ", where));
+    }
+    String detail = String.join("; ", details);
+    if (detail.isEmpty()) {
+      return counted;
+    }
+    return counted.endsWith(").") ? counted.substring(0, counted.length() - 2) + "; " + detail + ")." // one parenthesis
+        : counted.substring(0, counted.length() - 1) + " (" + detail + ").";
+  }
+
+  /** A child tab as the tab bar shows it: ↳ and its parent's number, then its title, cut short. */
+  private static String childTab(ChildRestore child) {
+    String title = child.title().length() > 30 ? child.title().substring(0, 29) + "…" : child.title();
+    return child.parentNumber() > 0 ? "↳" + child.parentNumber() + (title.isEmpty() ? "" : " " + title) : "tab " + child.tab();
   }
 }

@@ -3,6 +3,7 @@ package dev.waymark.core.workspace;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabCopies;
 import dev.waymark.core.checkpoint.TagNames;
+import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import java.util.ArrayList;
@@ -76,9 +77,13 @@ public final class SessionFork {
     List<SessionFile.Checkpoint> checkpoints = new ArrayList<>();
     for (SessionFile.Checkpoint cp : tab.checkpoints()) {
       boolean copied = cp.commit() != null && cp.tag() != null && copies.containsKey(ObjectId.fromString(cp.commit()));
-      checkpoints.add(!copied ? cp : new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status(), cp.created(),
-          copies.get(ObjectId.fromString(cp.commit())).name(), TagNames.tabPrefix(to) + cp.number(), cp.saved(),
-          cp.changes(), cp.messages(), cp.draft(), cp.pending(), cp.transcript()));
+      // the fork's parent checkpoints own the fork's copies of their child tabs (a child left out is left out here too)
+      List<SessionFile.Child> children = SessionCodec.children(cp).stream().filter(c -> ids.containsKey(c.tab()))
+          .map(c -> new SessionFile.Child(ids.get(c.tab()), c.first(), c.last(), c.isolated())).toList();
+      checkpoints.add(new SessionFile.Checkpoint(cp.number(), cp.parent(), cp.status(), cp.created(),
+          copied ? copies.get(ObjectId.fromString(cp.commit())).name() : cp.commit(),
+          copied ? TagNames.tabPrefix(to) + cp.number() : cp.tag(), cp.saved(), cp.changes(), cp.messages(), cp.draft(),
+          cp.pending(), cp.transcript(), children));
     }
     Map<String, String> saves = new HashMap<>();
     tab.saves().forEach((name, commit) -> saves.put(name,

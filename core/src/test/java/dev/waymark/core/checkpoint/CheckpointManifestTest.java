@@ -245,7 +245,18 @@ class CheckpointManifestTest {
     List<FileChange> changes = List.of(new FileChange("x/y.txt", FileVersion.ABSENT,
         new FileVersion(FileKind.REGULAR, ObjectId.fromString(BLOB_B), 0640)));
     CheckpointManifest written = CheckpointManifest.ofCheckpoint("t0123456789ab", 7, 3, List.of(0, 3, 7),
-        CheckpointStatus.FAILED, Instant.parse("2026-01-02T03:04:05Z"), changes);
+        CheckpointStatus.FAILED, Instant.parse("2026-01-02T03:04:05Z"), changes, List.of());
     assertThat(CheckpointManifest.parse(written.toBytes(), REF)).isEqualTo(written);
+  }
+
+  @Test
+  void aParentCheckpointsChildTabsAreValuesOfItsManifest() {
+    CheckpointManifest written = CheckpointManifest.ofCheckpoint("t0123456789ab", 1, 0, List.of(0, 1),
+        CheckpointStatus.DONE, Instant.parse("2026-01-02T03:04:05Z"), List.of(),
+        List.of(new ChildLink("tchild1", 1, 1, false), new ChildLink("tchild2", 1, 2, true)));
+    assertThat(new String(written.toBytes(), UTF_8)).contains("\"children\"", "\"isolated\" : true");
+    assertThat(CheckpointManifest.parse(written.toBytes(), REF)).isEqualTo(written);
+    assertThat(CheckpointManifest.parse(WRITTEN_BY_FORMAT_1.getBytes(UTF_8), REF).children())
+        .as("a manifest from before links has none").isEmpty();
   }
 }

@@ -7,6 +7,7 @@ import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.agent.TabMemory;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ChatMessage;
@@ -153,9 +154,10 @@ class TaskToolTest {
           .isEqualTo(parent.tabId());
       assertThat(child.session().snapshot().live()).as("the child's own checkpoint").isEqualTo(1);
     }
-    // each result names its subagent's tab and the checkpoint it made there (the tabs opened in either order)
-    assertThat(results.stream().map(r -> ChildLink.in(r.content()).orElseThrow()).toList())
-        .containsExactlyInAnyOrder(new ChildLink(tabs.get(1).tabId(), List.of(1)), new ChildLink(tabs.get(2).tabId(), List.of(1)));
+    // the parent's checkpoint owns each subagent's tab and the checkpoint it made there (the tabs opened in either order)
+    assertThat(parent.session().snapshot().checkpoint(done.checkpoint()).orElseThrow().children())
+        .containsExactlyInAnyOrder(new ChildLink(tabs.get(1).tabId(), 1, 1, false), new ChildLink(tabs.get(2).tabId(), 1, 1, false));
+    assertThat(results).allSatisfy(r -> assertThat(r.content()).doesNotContain("[subagent tab"));
     // a subagent is offered no task tool: it starts no subagents of its own
     assertThat(requests).filteredOn(r -> r.startsWith("Write")).allSatisfy(r -> assertThat(r).doesNotContain("task"))
         .isNotEmpty();
@@ -235,7 +237,8 @@ class TaskToolTest {
     assertThat(result.content()).startsWith("a.txt is written.").contains("Landed on the project as #2", "a.txt");
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("A\n");
     WorkspaceTab child = workspace.tabs().get(1);
-    assertThat(ChildLink.in(result.content())).hasValue(new ChildLink(child.tabId(), List.of(1, 2)));
+    assertThat(parent.session().snapshot().checkpoint(done.checkpoint()).orElseThrow().children())
+        .containsExactly(new ChildLink(child.tabId(), 1, 2, true));
     LinkedBlockingQueue<Event> childEvents = new LinkedBlockingQueue<>();
     child.session().subscribe(childEvents::add);
 

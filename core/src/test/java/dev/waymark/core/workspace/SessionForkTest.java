@@ -9,6 +9,7 @@ import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.agent.Toolset;
 import dev.waymark.core.checkpoint.Checkpoint;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TagNames;
@@ -16,13 +17,18 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionFile;
+import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -131,5 +137,28 @@ class SessionForkTest {
     assertThat(one.commit().map(c -> c.name())).hasValue(original.tabs().get(0).checkpoints().stream()
         .filter(cp -> cp.number() == 1).findFirst().orElseThrow().commit());
     kept.release();
+  }
+
+  @Test
+  void aForksParentCheckpointsOwnTheForksCopiesOfTheirChildTabs() {
+    Workspace ws = workspace(here);
+    SessionFile.Checkpoint start = new SessionFile.Checkpoint(0, -1, "done", Instant.EPOCH, null, null, List.of(), List.of(),
+        List.of(), null, null);
+    SessionFile.Checkpoint delegated = new SessionFile.Checkpoint(1, 0, "done", Instant.EPOCH, null, null, List.of(),
+        List.of(), List.of(), null, null, null, List.of(new SessionFile.Child("tchild0000001", 1, 1, false)));
+    SessionFile.Checkpoint childsOwn = new SessionFile.Checkpoint(1, 0, "done", Instant.EPOCH, null, null, List.of(),
+        List.of(), List.of(), null, null);
+    SessionFile original = new SessionFile(SessionStore.SCHEMA_VERSION, "20261207-000000-abcdef", null, project.toString(),
+        Instant.EPOCH, Instant.EPOCH, "tparent000001", List.of(
+            new SessionFile.Tab("tparent000001", "p", "scripted", "m", "", 1, 1, List.of(), List.of(start, delegated), Map.of()),
+            new SessionFile.Tab("tchild0000001", "c", "scripted", "m", "", 1, 1, List.of(), List.of(start, childsOwn), Map.of())
+                .withSubagentOf(Optional.of("tparent000001"))));
+
+    SessionFork.Forked forked = SessionFork.fork(here, ws.files(), original);
+
+    String parentCopy = forked.tabIds().get("tparent000001");
+    String childCopy = forked.tabIds().get("tchild0000001");
+    SessionFile.Tab parent = forked.session().tabs().stream().filter(t -> t.tabId().equals(parentCopy)).findFirst().orElseThrow();
+    assertThat(SessionCodec.children(parent.checkpoints().get(1))).containsExactly(new ChildLink(childCopy, 1, 1, false));
   }
 }
