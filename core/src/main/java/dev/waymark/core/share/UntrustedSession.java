@@ -1,12 +1,12 @@
 package dev.waymark.core.share;
 
+import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.ProjectPaths;
 import dev.waymark.core.protocol.ErrorKind;
+import dev.waymark.core.session.SessionCodec;
 import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
-import dev.waymark.core.checkpoint.ChildLink;
-import dev.waymark.core.session.SessionCodec;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
