@@ -20,6 +20,8 @@ import java.util.Optional;
  */
 public final class ViewBases implements ApplyBases {
   private static final String ABSENT = ".absent";
+  /** Someone changed the path while the command that first changed it in the view ran: what it held before is not known. */
+  private static final String UNKNOWN = ".unknown";
 
   private final Path dir;
 
@@ -34,7 +36,7 @@ public final class ViewBases implements ApplyBases {
   /** Keeps what {@code project} holds at {@code path} now, unless a base of it is kept already. */
   void note(Path project, String path) throws IOException {
     String key = key(path);
-    if (Files.exists(dir.resolve(key)) || Files.exists(dir.resolve(key + ABSENT))) {
+    if (noted(path)) {
       return;
     }
     Files.createDirectories(dir);
@@ -47,6 +49,22 @@ public final class ViewBases implements ApplyBases {
       Files.write(temp, new byte[0]);
       Files.move(temp, dir.resolve(key + ABSENT), StandardCopyOption.ATOMIC_MOVE);
     }
+  }
+
+  /**
+   * Notes that what the project held at {@code path} before the view changed it is not known (it
+   * changed while the command that did ran): a land then merges nothing into it and keeps the
+   * project's version unless the view's is the same.
+   */
+  void noteUnknown(String path) throws IOException {
+    if (noted(path)) {
+      return;
+    }
+    Files.createDirectories(dir);
+    String key = key(path);
+    Path temp = dir.resolve(key + ".tmp");
+    Files.write(temp, new byte[0]);
+    Files.move(temp, dir.resolve(key + UNKNOWN), StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Override
@@ -64,12 +82,18 @@ public final class ViewBases implements ApplyBases {
 
   @Override
   public boolean existed(String path) {
-    return Files.exists(dir.resolve(key(path)));
+    return Files.exists(dir.resolve(key(path))) || unknown(path);
   }
 
-  /** Whether a base of {@code path} is kept (the view changed it at some point). */
+  /** Whether a base of {@code path} is kept (the view changed it at some point), known or not. */
   public boolean noted(String path) {
-    return Files.exists(dir.resolve(key(path))) || Files.exists(dir.resolve(key(path) + ABSENT));
+    String key = key(path);
+    return Files.exists(dir.resolve(key)) || Files.exists(dir.resolve(key + ABSENT)) || Files.exists(dir.resolve(key + UNKNOWN));
+  }
+
+  /** Whether what the project held at {@code path} before the view changed it is not known ({@link #noteUnknown}). */
+  public boolean unknown(String path) {
+    return Files.exists(dir.resolve(key(path) + UNKNOWN));
   }
 
   /**
@@ -77,6 +101,9 @@ public final class ViewBases implements ApplyBases {
    * changed it after the view first changed it. Without a base, whether it exists.
    */
   boolean changedSinceBase(String path, Path file) throws IOException {
+    if (unknown(path)) {
+      return true;
+    }
     boolean exists = Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
     Path base = dir.resolve(key(path));
     if (Files.exists(base)) {
