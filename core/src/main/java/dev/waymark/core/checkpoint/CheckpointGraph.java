@@ -378,6 +378,9 @@ final class CheckpointGraph {
     /** Where the writer keeps it: its commit and tag (values only; the graph never acts on them). */
     ObjectId commit;
     String tag;
+    /** For a land's checkpoint, what it records of the tab's view ({@link LandRecords} reads it from the commit once). */
+    LandRecord land;
+    boolean landRead;
 
     Node(int number, Node parent, CheckpointStatus status, Instant created) {
       this.number = number;

@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  * @param changes the checkpoint's changes; empty for a save
  * @param save the save's name; empty for a checkpoint
  * @param files a save's files, by path; empty for a checkpoint
+ * @param land for a land's checkpoint, the tab's view it came from ({@code land}: whether it kept
+ *     the tab isolated, and each path's version in the view and its base, none where not known)
  */
 record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
-    Instant created, List<FileChange> changes, Optional<String> save, Map<String, FileVersion> files) {
+    Instant created, List<FileChange> changes, Optional<String> save, Map<String, FileVersion> files,
+    Optional<LandRecord> land) {
   static final int FORMAT = 1;
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointManifest.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,12 +58,19 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
 
   static CheckpointManifest ofCheckpoint(String tab, int checkpoint, int parent, List<Integer> path,
       CheckpointStatus status, Instant created, List<FileChange> changes) {
-    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, changes, Optional.empty(), Map.of());
+    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes, Optional.empty());
+  }
+
+  static CheckpointManifest ofCheckpoint(String tab, int checkpoint, int parent, List<Integer> path,
+      CheckpointStatus status, Instant created, List<FileChange> changes, Optional<LandRecord> land) {
+    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, changes, Optional.empty(), Map.of(),
+        land);
   }
 
   static CheckpointManifest ofSave(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
       Instant created, String name, Map<String, FileVersion> files) {
-    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, List.of(), Optional.of(name), files);
+    return new CheckpointManifest(tab, checkpoint, parent, path, status, created, List.of(), Optional.of(name), files,
+        Optional.empty());
   }
 
   // ---------------------------------------------------------------------------------- writing
@@ -91,6 +101,17 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
         putVersion(c.putObject("before"), change.before());
         putVersion(c.putObject("after"), change.after());
       }
+      land.ifPresent(record -> {
+        ObjectNode l = json.putObject("land");
+        l.put("keptIsolated", record.keptIsolated());
+        ArrayNode view = l.putArray("view");
+        for (LandRecord.ViewEntry entry : record.view()) {
+          ObjectNode e = view.addObject();
+          e.put("path", entry.path());
+          putVersion(e.putObject("inView"), entry.inView());
+          entry.base().ifPresent(base -> putVersion(e.putObject("base"), base));
+        }
+      });
     }
     return bytes(json);
   }
@@ -164,7 +185,17 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
       changes.add(new FileChange(text(c, "path", ref), version(object(c, "before", ref), ref),
           version(object(c, "after", ref), ref)));
     }
-    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes);
+    Optional<LandRecord> land = Optional.empty();
+    if (m.has("land")) {
+      JsonNode l = object(m, "land", ref);
+      List<LandRecord.ViewEntry> view = new ArrayList<>();
+      for (JsonNode e : array(l, "view", ref)) {
+        view.add(new LandRecord.ViewEntry(text(e, "path", ref), version(object(e, "inView", ref), ref),
+            e.has("base") ? Optional.of(version(object(e, "base", ref), ref)) : Optional.empty()));
+      }
+      land = Optional.of(new LandRecord(l.path("keptIsolated").asBoolean(false), view));
+    }
+    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes, land);
   }
 
   private static FileVersion version(JsonNode v, String ref) {

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -417,7 +416,7 @@ public final class View {
       if (change.kind() == LayerChange.Kind.DIRECTORY || bases.noted(change.path())) {
         continue;
       }
-      if (changedSince(change.path(), started)) {
+      if (ViewBases.changedSince(project, change.path(), started)) {
         bases.noteUnknown(change.path());
       } else {
         bases.note(project, change.path());
@@ -425,16 +424,26 @@ public final class View {
     }
   }
 
-  /** Whether the project's entry at {@code path} is there and changed after {@code started}. */
-  private boolean changedSince(String path, FileTime started) throws IOException {
-    if (ViewBases.hiddenBelowLink(project, path)) {
-      return false;
+
+
+  /**
+   * Puts {@code path} back in the view as it was before a land took it: its base first ({@code base}
+   * its bytes, null absent; {@code baseKnown} false: not known), then the view's entry
+   * ({@code content} null: deleted in the view; {@code link}: a link to {@code content}'s text).
+   */
+  public void putBack(String path, boolean baseKnown, byte[] base, byte[] content, int mode, boolean link)
+      throws IOException {
+    if (baseKnown) {
+      bases().put(path, base);
+    } else {
+      bases().noteUnknown(path);
     }
-    try {
-      FileTime changed = (FileTime) Files.getAttribute(project.resolve(path), "unix:ctime", LinkOption.NOFOLLOW_LINKS);
-      return changed.compareTo(started) > 0;
-    } catch (NoSuchFileException | NotDirectoryException absent) {
-      return false;
+    if (content == null) {
+      delete(path);
+    } else if (link) {
+      link(path, new String(content, StandardCharsets.UTF_8));
+    } else {
+      write(path, content, mode);
     }
   }
 

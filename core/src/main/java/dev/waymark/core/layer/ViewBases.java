@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -65,6 +68,18 @@ public final class ViewBases implements ApplyBases {
     Path temp = dir.resolve(key + ".tmp");
     Files.write(temp, new byte[0]);
     Files.move(temp, dir.resolve(key + UNKNOWN), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Keeps {@code bytes} (null: absent) as the base of {@code path}, unless one is kept already: a view put back as it was. */
+  void put(String path, byte[] bytes) throws IOException {
+    if (noted(path)) {
+      return;
+    }
+    Files.createDirectories(dir);
+    String key = key(path);
+    Path temp = dir.resolve(key + ".tmp");
+    Files.write(temp, bytes == null ? new byte[0] : bytes);
+    Files.move(temp, dir.resolve(bytes == null ? key + ABSENT : key), StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Override
@@ -136,4 +151,16 @@ public final class ViewBases implements ApplyBases {
     }
     return false;
   }
-}
+
+  /** Whether the project's entry at {@code path} in {@code project} is there and changed after {@code started}. */
+  static boolean changedSince(Path project, String path, FileTime started) throws IOException {
+    if (ViewBases.hiddenBelowLink(project, path)) {
+      return false;
+    }
+    try {
+      FileTime changed = (FileTime) Files.getAttribute(project.resolve(path), "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+      return changed.compareTo(started) > 0;
+    } catch (NoSuchFileException | NotDirectoryException absent) {
+      return false;
+    }
+  }}

@@ -19,6 +19,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolSettings;
@@ -33,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -292,8 +294,8 @@ class TaskToolTest {
     WorkspaceTab parent = parentTab(script, ApprovalMode.YOLO, Tools.standard(sandboxed));
     workspace.isolateWith(sandboxed.sandbox().bwrap());
     // the user saves a.txt once the subagent's command has changed it in its view, while the command still runs
-    var saved = java.util.concurrent.CompletableFuture.runAsync(() -> {
-      dev.waymark.core.testing.Eventually.until("the subagent's command changed a.txt in its view", () -> {
+    var saved = CompletableFuture.runAsync(() -> {
+      Eventually.until("the subagent's command changed a.txt in its view", () -> {
         try (var views = Files.list(store.shadowDirectory().resolveSibling("views"))) {
           return views.anyMatch(view -> Files.exists(view.resolve("upper/a.txt")));
         } catch (IOException notYet) {
