@@ -117,7 +117,7 @@ final class RestoreCommands {
               + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
                   + " (the user's version kept, this tab's set aside)")
               + (!isolated ? ". From here the tab works on the project itself."
-                  : landed.landed().isEmpty() ? ". Nothing landed: the tab stays isolated, its view as it was."
+                  : landed.landed().isEmpty() && landed.merged().isEmpty() ? ". Nothing landed: the tab stays isolated, its view as it was."
                   : ". The tab stays isolated, its view empty over the landed project."));
     });
   }

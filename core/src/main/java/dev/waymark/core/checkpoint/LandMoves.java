@@ -171,7 +171,7 @@ final class LandMoves {
     return steps.get(steps.size() - 1);
   }
 
-  /** The steps as one result: from the first's start to the last's end, each file named once; a step that stopped ends it. */
+  /** The steps as one result, from the first's start to the last's end, telling the land's step; a step that stopped ends it. */
   private static RestoreResult combined(List<RestoreResult> steps) {
     RestoreResult last = last(steps);
     if (steps.size() == 1 || !last.applied()) {
@@ -183,7 +183,9 @@ final class LandMoves {
     LinkedHashSet<String> deleted = new LinkedHashSet<>();
     Optional<String> rescue = Optional.empty();
     Optional<ViewAct> act = Optional.empty();
-    for (RestoreResult r : steps) {
+    // what the land's step did to the project is what is told; the other steps moved the view or the project as any restore
+    List<RestoreResult> told = steps.stream().filter(r -> r.view().isPresent()).toList();
+    for (RestoreResult r : told.isEmpty() ? steps : told) {
       written.addAll(r.written());
       merged.addAll(r.merged());
       conflicts.addAll(r.conflicts());

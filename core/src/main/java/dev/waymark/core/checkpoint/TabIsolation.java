@@ -1,6 +1,7 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.shell.ViewLanding;
@@ -9,7 +10,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -63,7 +66,8 @@ final class TabIsolation {
       throw e;
     }
     turn.finish(CheckpointStatus.DONE);
-    if (landed.landed().isEmpty() && !landed.notLanded().isEmpty()) {
+    landed = withMerged(landed, turn);
+    if (landed.landed().isEmpty() && landed.merged().isEmpty() && !landed.notLanded().isEmpty()) {
       // all of it set aside: the tab stays isolated, its view as it was, to be landed once the clashes are resolved
       views.reopen(tree.tabId(), held);
     } else if (!keepIsolated) {
@@ -71,6 +75,22 @@ final class TabIsolation {
       tree.leaveView();
     }
     return landed;
+  }
+
+  /** {@code landed} naming the paths the project got other than the view held them: merged with the project's later edits. */
+  private static ViewLanding.Landed withMerged(ViewLanding.Landed landed, Turn turn) {
+    Map<String, FileVersion> inView = new HashMap<>();
+    turn.node.land.view().forEach(entry -> inView.put(entry.path(), entry.inView()));
+    List<String> merged = new ArrayList<>();
+    for (FileChange change : turn.changes()) {
+      FileVersion held = inView.get(change.path());
+      if (landed.landed().contains(change.path()) && held != null && change.after().exists()
+          && !change.after().blob().equals(held.blob())) {
+        merged.add(change.path());
+      }
+    }
+    List<String> written = landed.landed().stream().filter(p -> !merged.contains(p)).toList();
+    return new ViewLanding.Landed(written, landed.deleted(), merged, landed.notLanded(), landed.rescueTag());
   }
 
   /** The view {@code held} before the land, its versions and bases stored in {@code turn}'s checkpoint as values. */

@@ -50,7 +50,10 @@ class IsolatedLandUndoTest {
     assertThat(f.shell("rm gone.txt").isError()).isFalse();
     f.finish();
     f.write("a.txt", "ONE\ntwo\nthree\nfour\n"); // the user's edit, merged by the land
-    f.tab.land();
+    var landed = f.tab.land();
+    assertThat(landed.merged()).containsExactly("a.txt");
+    assertThat(landed.landed()).containsExactlyInAnyOrder("new.txt", "gone.txt");
+    assertThat(landed.deleted()).containsExactly("gone.txt");
     assertThat(f.read("a.txt")).isEqualTo("ONE\ntwo\nthree\nFOUR\n");
     assertThat(f.tab.viewDirectory()).isEmpty();
 

@@ -48,8 +48,8 @@ public final class ViewLanding {
   }
 
   /**
-   * What a land did: the paths landed ({@code deleted}: those of them it removed from the project),
-   * those merged with the project's later changes, those not landed (a line each, the path first)
+   * What a land did: the paths landed as the view held them ({@code deleted}: those of them it
+   * removed from the project), those merged with the project's later changes, those not landed (a line each, the path first)
    * and where they are kept.
    */
   public record Landed(List<String> landed, List<String> deleted, List<String> merged, List<String> notLanded,
