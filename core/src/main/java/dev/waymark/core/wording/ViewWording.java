@@ -41,7 +41,8 @@ final class ViewWording {
     String setAside = act.setAside().isEmpty() ? ""
         : " " + String.join(", ", act.setAside()) + (act.setAside().size() == 1 ? " was" : " were")
             + " changed in the project since the tab first changed " + (act.setAside().size() == 1 ? "it" : "them")
-            + ": the project's version is kept, the tab's set aside under " + r.rescueTag().orElse("a rescued tag") + ".";
+            + (act.setAside().size() == 1 ? ": the project's version is kept, the tab's" : ": the project's versions are kept, the tab's")
+            + " set aside under " + r.rescueTag().orElse("a rescued tag") + ".";
     boolean nothing = parts.isEmpty() && !act.setAside().isEmpty();
     String head = nothing ? "Landed nothing (#" + act.checkpoint() + "):"
         : "Landed the view as #" + act.checkpoint() + ": " + (parts.isEmpty() ? "the project already held it"
