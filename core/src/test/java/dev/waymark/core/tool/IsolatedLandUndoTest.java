@@ -99,6 +99,22 @@ class IsolatedLandUndoTest {
   }
 
   @Test
+  void redoOfAnUndoneLandThatClashesStopsAndLeavesTheTabIsolated() throws IOException {
+    f.call("edit_file", "path", "a.txt", "old_string", "four", "new_string", "FOUR");
+    f.finish();
+    f.tab.land();
+    assertThat(f.tab.undo().applied()).isTrue();
+    f.write("a.txt", "one\ntwo\nthree\nfour, mine\n");
+
+    var redone = f.tab.redo();
+    assertThat(redone.applied()).as("a clash stops it, as any restore").isFalse();
+    assertThat(redone.conflicts()).containsExactly("a.txt");
+    assertThat(f.read("a.txt")).isEqualTo("one\ntwo\nthree\nfour, mine\n");
+    assertThat(f.tab.viewDirectory()).as("still isolated, its view as it was").isPresent();
+    assertThat(viewed("a.txt")).hasValue("one\ntwo\nthree\nFOUR\n");
+  }
+
+  @Test
   void aLandUndoneThenLandedAgainMergesFromTheSameBases() throws IOException {
     f.call("edit_file", "path", "a.txt", "old_string", "four", "new_string", "FOUR");
     f.finish();
