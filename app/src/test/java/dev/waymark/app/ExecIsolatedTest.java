@@ -53,7 +53,14 @@ class ExecIsolatedTest {
     assertThat(project.resolve("c.txt")).hasContent("tab");
 
     assertThat(run("checkpoints", "-C", p, "undo", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Restored #1: the land #2 is taken back out of the project (2 files deleted). "
+        + "The tab is isolated again, its view as before the land (2 files).");
     assertThat(project.resolve("b.txt")).doesNotExist();
+    assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
+    assertThat(out.toString()).as("the view holds its work again").contains("+++ b/b.txt", "+++ b/c.txt");
+    assertThat(run("checkpoints", "-C", p, "redo", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Restored #2: landed again (2 files written). The tab now works on the project itself.");
+    assertThat(project.resolve("b.txt")).hasContent("tab");
     assertThat(run("checkpoints", "-C", p, "land", "--session", session, "--tab", tab)).isEqualTo(1);
     assertThat(err.toString()).contains("not isolated");
   }
@@ -72,11 +79,19 @@ class ExecIsolatedTest {
 
     assertThat(run("checkpoints", "-C", p, "land", "--keep-isolated", "--session", session, "--tab", tab))
         .as(err.toString()).isZero();
-    assertThat(out.toString()).contains("Landed the view as #2 (the tab stays isolated)");
+    assertThat(out.toString()).contains("Landed the view as #2: on the project, 1 file written. "
+        + "The tab stays isolated, its view empty over the landed project.");
     assertThat(project.resolve("b.txt")).hasContent("tab");
     assertThat(run("checkpoints", "-C", p, "discard", "--session", session, "--tab", tab)).isEqualTo(1);
     assertThat(err.toString()).as("still isolated, its view empty").contains("nothing to discard");
     assertThat(run("checkpoints", "-C", p, "undo", "--keep-isolated", "--session", session, "--tab", tab)).isEqualTo(2);
+
+    assertThat(run("checkpoints", "-C", p, "undo", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Restored #1: the land #2 is taken back out of the project (1 file deleted). "
+        + "The tab is isolated again, its view as before the land (1 file).");
+    assertThat(project.resolve("b.txt")).doesNotExist();
+    assertThat(run("checkpoints", "-C", p, "diff", "--session", session, "--tab", tab)).isZero();
+    assertThat(out.toString()).contains("+++ b/b.txt", "+tab").doesNotContain("special file");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.waymark.core.agent;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.checkpoint.ViewAct;
 import dev.waymark.core.model.ToolCall;
 import dev.waymark.core.protocol.ChildRestore;
 import dev.waymark.core.protocol.Command;
@@ -141,17 +142,19 @@ final class RestoreCommands {
   void land(Command.Land c) {
     later(c, () -> {
       int from = tree.live();
+      int held = tree.viewDiffers();
       var landed = tree.land(c.keepIsolated());
-      List<String> clashed = landed.notLanded().stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": "))))
-          .toList();
-      noted(new RestoreResult(true, from, tree.live(), landed.landed().stream().filter(p -> !clashed.contains(p)).toList(),
-          List.of(), clashed, landed.rescueTag(), tree.livePath(), List.of(), "Landed the view as #" + tree.live()
-              + (c.keepIsolated() ? " (the tab stays isolated)" : "")),
+      List<String> setAside = landed.setAside();
+      boolean isolated = tree.viewDirectory().isPresent();
+      noted(new RestoreResult(true, from, tree.live(), landed.landed(), landed.merged(), setAside, landed.rescueTag(),
+          tree.livePath(), landed.deleted(), "Landed the view as #" + tree.live())
+          .with(new ViewAct(ViewAct.Kind.LANDED, tree.live(), held, setAside, isolated)),
           "land", "The user landed this tab's view on the project: the project now holds what this tab changed"
               + (landed.notLanded().isEmpty() ? "" : ", except " + String.join("; ", landed.notLanded())
-                  + " (the user's version kept)")
-              + (c.keepIsolated() ? ". The tab stays isolated, its view empty over the landed project."
-                  : ". From here the tab works on the project itself."));
+                  + " (the user's version kept, this tab's set aside)")
+              + (!isolated ? ". From here the tab works on the project itself."
+                  : landed.landed().isEmpty() && landed.merged().isEmpty() ? ". Nothing landed: the tab stays isolated, its view as it was."
+                  : ". The tab stays isolated, its view empty over the landed project."));
     });
   }
 
@@ -160,8 +163,9 @@ final class RestoreCommands {
       int from = tree.live();
       List<String> paths = tree.discard();
       noted(new RestoreResult(true, from, tree.live(), paths, List.of(), List.of(), Optional.empty(), tree.livePath(),
-          List.of(), "Discarded the view as #"
-              + tree.live()), "discard", "The user discarded this tab's view: its files are the project's again, and "
+          List.of(), "Discarded the view as #" + tree.live())
+          .with(new ViewAct(ViewAct.Kind.DISCARDED, tree.live(), paths.size(), List.of(), true)),
+          "discard", "The user discarded this tab's view: its files are the project's again, and "
               + "what this tab changed before is gone from them (undo brings it back).");
     });
   }

@@ -405,6 +405,9 @@ final class CheckpointGraph {
     String tag;
     /** The tabs its turn's subagents worked in (added from a tool's thread while the turn runs). */
     final List<ChildLink> children = new CopyOnWriteArrayList<>();
+    /** For a land's checkpoint, what it records of the tab's view ({@link LandRecords} reads it from the commit once). */
+    LandRecord land;
+    boolean landRead;
 
     Node(int number, Node parent, CheckpointStatus status, Instant created) {
       this.number = number;

@@ -42,10 +42,12 @@ import org.slf4j.LoggerFactory;
  * @param files a save's files, by path; empty for a checkpoint
  * @param children the tabs its turn's subagents worked in ({@code children}: tab, first, last,
  *     isolated), left out when none
+ * @param land for a land's checkpoint, the tab's view it came from ({@code land}: whether it kept
+ *     the tab isolated, and each path's version in the view and its base, none where not known)
  */
 record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
     Instant created, List<FileChange> changes, Optional<String> save, Map<String, FileVersion> files,
-    List<ChildLink> children) {
+    List<ChildLink> children, Optional<LandRecord> land) {
   static final int FORMAT = 1;
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointManifest.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,15 +61,16 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
   }
 
   static CheckpointManifest ofCheckpoint(String tab, int checkpoint, int parent, List<Integer> path,
-      CheckpointStatus status, Instant created, List<FileChange> changes, List<ChildLink> children) {
+      CheckpointStatus status, Instant created, List<FileChange> changes, List<ChildLink> children,
+      Optional<LandRecord> land) {
     return new CheckpointManifest(tab, checkpoint, parent, path, status, created, changes, Optional.empty(), Map.of(),
-        children);
+        children, land);
   }
 
   static CheckpointManifest ofSave(String tab, int checkpoint, int parent, List<Integer> path, CheckpointStatus status,
       Instant created, String name, Map<String, FileVersion> files) {
     return new CheckpointManifest(tab, checkpoint, parent, path, status, created, List.of(), Optional.of(name), files,
-        List.of());
+        List.of(), Optional.empty());
   }
 
   // ---------------------------------------------------------------------------------- writing
@@ -105,6 +108,17 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
               .put("isolated", child.isolated());
         }
       }
+      land.ifPresent(record -> {
+        ObjectNode l = json.putObject("land");
+        l.put("keptIsolated", record.keptIsolated());
+        ArrayNode view = l.putArray("view");
+        for (LandRecord.ViewEntry entry : record.view()) {
+          ObjectNode e = view.addObject();
+          e.put("path", entry.path());
+          putVersion(e.putObject("inView"), entry.inView());
+          entry.base().ifPresent(base -> putVersion(e.putObject("base"), base));
+        }
+      });
     }
     return bytes(json);
   }
@@ -190,7 +204,17 @@ record CheckpointManifest(String tab, int checkpoint, int parent, List<Integer> 
         }
       }
     }
-    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes, children);
+    Optional<LandRecord> land = Optional.empty();
+    if (m.has("land")) {
+      JsonNode l = object(m, "land", ref);
+      List<LandRecord.ViewEntry> view = new ArrayList<>();
+      for (JsonNode e : array(l, "view", ref)) {
+        view.add(new LandRecord.ViewEntry(path(e, ref), version(object(e, "inView", ref), ref),
+            e.has("base") ? Optional.of(version(object(e, "base", ref), ref)) : Optional.empty()));
+      }
+      land = Optional.of(new LandRecord(l.path("keptIsolated").asBoolean(false), view));
+    }
+    return ofCheckpoint(tab, checkpoint, parent, path, status, created, changes, children, land);
   }
 
   /** A path, checked as untrusted input: the commit may have come in a bundle someone else wrote. */

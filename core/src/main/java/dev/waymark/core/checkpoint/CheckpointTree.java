@@ -149,6 +149,7 @@ public final class CheckpointTree extends TreeHost {
     useParts(projectParts);
   }
 
+
   /** Refuses while a turn runs; for {@link TabIsolation}. */
   void requireIdle(String what) {
     requireNoTurn(what);
@@ -404,7 +405,28 @@ public final class CheckpointTree extends TreeHost {
 
   /** What this tree's task classes work with, as it holds it now: an isolated tab's parts change when it lands. */
   private TreeParts treeParts() {
-    return new TreeParts(parts, tabId, graph, writer, history);
+    return new TreeParts(parts, tabId, graph, writer, history, this);
+  }
+
+  @Override
+  void enterView() {
+    useParts(projectParts.forTab(tabId));
+  }
+
+  @Override
+  StoreParts projectParts() {
+    return projectParts;
+  }
+
+  @Override
+  RestoreResult moveBoth(Node target, boolean force) {
+    return restores().moveBoth(target, force);
+  }
+
+  @Override
+  RestoreResult moveInProject(Node target, boolean force) {
+    return new TreeRestores(new TreeParts(projectParts, tabId, graph, new CheckpointWriter(projectParts, tabId), history,
+        this)).plainMove(target, force);
   }
 
   private TreeRestores restores() {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.eclipse.jgit.lib.ObjectId;
@@ -47,9 +48,20 @@ final class CheckpointWriter {
         entries.add(new ShadowRepository.TreeEntry("post/" + change.path(), change.after()));
       }
     }
+    if (node.land != null) { // the view a land came from stays reachable, so gc keeps it for the land's undo
+      for (LandRecord.ViewEntry entry : node.land.view()) {
+        if (entry.inView().exists()) {
+          entries.add(new ShadowRepository.TreeEntry("view/" + entry.path(), entry.inView()));
+        }
+        if (entry.base().filter(FileVersion::exists).isPresent()) {
+          entries.add(new ShadowRepository.TreeEntry("base/" + entry.path(), entry.base().get()));
+        }
+      }
+    }
     entries = apart(entries);
     CheckpointManifest manifest = CheckpointManifest.ofCheckpoint(tabId, node.number, parentNumber(node),
-        CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()), node.children);
+        CheckpointGraph.pathOf(node), status, node.created, new ArrayList<>(node.changes.values()), node.children,
+        Optional.ofNullable(node.land));
     String tag = TagNames.tabPrefix(tabId) + node.number;
     node.commit = parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
         "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param livePath the checkpoints now on the live path, {@code #0} first
  * @param deleted those of {@code written} that the restore removed (the target has no such file)
  * @param action what was done, as the summary begins ("Restored #2", "Reverted #2 as #5")
+ * @param view what a land, a discard, or an undo or redo of a land did to the tab's view
  */
 public record RestoreResult(
     boolean applied,
@@ -28,7 +29,8 @@ public record RestoreResult(
     Optional<String> rescueTag,
     List<Integer> livePath,
     List<String> deleted,
-    String action) {
+    String action,
+    Optional<ViewAct> view) {
 
   public RestoreResult {
     written = List.copyOf(written);
@@ -36,6 +38,18 @@ public record RestoreResult(
     conflicts = List.copyOf(conflicts);
     livePath = List.copyOf(livePath);
     deleted = List.copyOf(deleted);
+  }
+
+  /** Without a view's part. */
+  public RestoreResult(boolean applied, int from, int target, List<String> written, List<String> merged,
+      List<String> conflicts, Optional<String> rescueTag, List<Integer> livePath, List<String> deleted, String action) {
+    this(applied, from, target, written, merged, conflicts, rescueTag, livePath, deleted, action, Optional.empty());
+  }
+
+  /** The same with {@code act} as its view's part. */
+  public RestoreResult with(ViewAct act) {
+    return new RestoreResult(applied, from, target, written, merged, conflicts, rescueTag, livePath, deleted, action,
+        Optional.of(act));
   }
 
   /** A restore to {@code target}. */

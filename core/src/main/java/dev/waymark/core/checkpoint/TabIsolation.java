@@ -1,13 +1,18 @@
 package dev.waymark.core.checkpoint;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
+import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileState;
+import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.checkpoint.shell.ViewLanding;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -49,20 +54,60 @@ final class TabIsolation {
     if (!tree.parts().layers().views().holdsChanges(view)) {
       throw new CheckpointException(CheckpointException.Kind.NOTHING_TO_DO, "The view of tab " + tree.tabId() + " holds no changes; there is nothing to land.");
     }
+    ViewLanding views = tree.parts().layers().views();
+    List<ViewLanding.Held> held = views.held(view);
     Turn turn = tree.begin();
     ViewLanding.Landed landed;
     try {
-      landed = tree.parts().layers().views().land(turn, view, keepIsolated);
+      turn.node.land = record(turn, held, keepIsolated);
+      landed = views.land(turn, view, keepIsolated);
     } catch (RuntimeException e) {
       turn.finish(CheckpointStatus.FAILED);
       throw e;
     }
     turn.finish(CheckpointStatus.DONE);
-    if (!keepIsolated) {
-      tree.parts().layers().views().close(view);
+    landed = withMerged(landed, turn);
+    if (landed.landed().isEmpty() && landed.merged().isEmpty() && !landed.notLanded().isEmpty()) {
+      // all of it set aside: the tab stays isolated, its view as it was, to be landed once the clashes are resolved
+      views.reopen(tree.tabId(), held);
+    } else if (!keepIsolated) {
+      views.close(view);
       tree.leaveView();
     }
     return landed;
+  }
+
+  /** {@code landed} naming the paths the project got other than the view held them: merged with the project's later edits. */
+  private static ViewLanding.Landed withMerged(ViewLanding.Landed landed, Turn turn) {
+    Map<String, FileVersion> inView = new HashMap<>();
+    turn.node.land.view().forEach(entry -> inView.put(entry.path(), entry.inView()));
+    List<String> merged = new ArrayList<>();
+    for (FileChange change : turn.changes()) {
+      FileVersion held = inView.get(change.path());
+      if (landed.landed().contains(change.path()) && held != null && change.after().exists()
+          && !change.after().blob().equals(held.blob())) {
+        merged.add(change.path());
+      }
+    }
+    List<String> written = landed.landed().stream().filter(p -> !merged.contains(p)).toList();
+    return new ViewLanding.Landed(written, landed.deleted(), merged, landed.notLanded(), landed.rescueTag());
+  }
+
+  /** The view {@code held} before the land, its versions and bases stored in {@code turn}'s checkpoint as values. */
+  private static LandRecord record(Turn turn, List<ViewLanding.Held> held, boolean keepIsolated) {
+    List<FileState> states = new ArrayList<>();
+    for (ViewLanding.Held h : held) {
+      states.add(h.view());
+      states.add(h.baseKnown() && h.base() != null ? FileState.regular(h.base()) : FileState.absent());
+    }
+    List<FileVersion> versions = turn.store(states);
+    List<LandRecord.ViewEntry> entries = new ArrayList<>();
+    for (int i = 0; i < held.size(); i++) {
+      ViewLanding.Held h = held.get(i);
+      entries.add(new LandRecord.ViewEntry(h.path(), versions.get(2 * i),
+          h.baseKnown() ? Optional.of(versions.get(2 * i + 1)) : Optional.empty()));
+    }
+    return new LandRecord(keepIsolated, entries);
   }
 
   /**

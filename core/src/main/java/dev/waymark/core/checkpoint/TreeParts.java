@@ -8,4 +8,5 @@ import dev.waymark.core.checkpoint.shell.TabHistory;
  * graph, its writer, and the tab as shell capture sees it. One record, so that a task is built the
  * same way whatever it needs.
  */
-record TreeParts(StoreParts parts, String tabId, CheckpointGraph graph, CheckpointWriter writer, TabHistory history) {}
+record TreeParts(StoreParts parts, String tabId, CheckpointGraph graph, CheckpointWriter writer, TabHistory history,
+    TreeHost host) {}

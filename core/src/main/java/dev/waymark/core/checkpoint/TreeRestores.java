@@ -32,8 +32,10 @@ final class TreeRestores {
   private final CheckpointGraph graph;
   private final CheckpointWriter writer;
   private final TabHistory history;
+  private final TreeParts tree;
 
   TreeRestores(TreeParts tree) {
+    this.tree = tree;
     this.parts = tree.parts();
     this.tabId = tree.tabId();
     this.graph = tree.graph();
@@ -233,7 +235,27 @@ final class TreeRestores {
     return String.join(" → ", livePath().stream().map(n -> "#" + n).toList());
   }
 
+  /** Files and conversation to {@code target}, across lands as {@link LandMoves} takes them. */
+  RestoreResult moveBoth(Node target, boolean force) {
+    return move(target, RestoreMode.BOTH, force);
+  }
+
   private RestoreResult move(Node target, RestoreMode mode, boolean force) {
+    if (mode == RestoreMode.BOTH) {
+      Optional<RestoreResult> across = new LandMoves(tree).across(target, force);
+      if (across.isPresent()) {
+        return across.get();
+      }
+    }
+    return plainMove(target, mode, force);
+  }
+
+  /** Files and conversation to {@code target} in the tab's files as they are now, with no land on the way. */
+  RestoreResult plainMove(Node target, boolean force) {
+    return plainMove(target, RestoreMode.BOTH, force);
+  }
+
+  private RestoreResult plainMove(Node target, RestoreMode mode, boolean force) {
     int from = live();
     int fromFiles = filesAt();
     FileRestore.Outcome outcome = FileRestore.Outcome.NOTHING;

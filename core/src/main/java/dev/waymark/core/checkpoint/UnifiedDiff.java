@@ -11,7 +11,8 @@ public final class UnifiedDiff {
   public static String of(String path, String before, String after) {
     byte[] a = before == null ? null : before.getBytes(StandardCharsets.UTF_8);
     byte[] b = after == null ? null : after.getBytes(StandardCharsets.UTF_8);
-    return CheckpointDiffs.unifiedDiff(path, a, a == null ? null : FileKind.REGULAR, b, b == null ? null : FileKind.REGULAR)
-        .unified();
+    // an absent side is ABSENT: a null kind is what a diff against the disk says of a directory or special file
+    return CheckpointDiffs.unifiedDiff(path, a, a == null ? FileKind.ABSENT : FileKind.REGULAR, b,
+        b == null ? FileKind.ABSENT : FileKind.REGULAR).unified();
   }
 }

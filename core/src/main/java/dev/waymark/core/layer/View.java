@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.util.Arrays;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class View {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String JOURNAL = "view.json";
   private static final String OPAQUE = "overlay.opaque";
+  private static final String COMMAND_STARTED = "command.started";
 
   private final Path dir;
   private final Path project;
@@ -383,11 +385,25 @@ public final class View {
   }
 
   /**
-   * After a command ran in the view: the empty directories its sandbox made to mount over
-   * ({@code mountPoints}, project-relative) are not the command's and go; each path it changed
-   * for the first time gets its base, what the project holds there now.
+   * Before a command runs in the view: marks the moment on the file system's own clock (the change
+   * time of a file written now), which {@link #afterCommand} compares the project's files with.
    */
-  public void afterCommand(Set<String> mountPoints) throws IOException {
+  public FileTime commandStarts() throws IOException {
+    Path mark = dir.resolve(COMMAND_STARTED);
+    Path temp = dir.resolve(COMMAND_STARTED + ".tmp");
+    Files.write(temp, new byte[0]);
+    Files.move(temp, mark, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    return (FileTime) Files.getAttribute(mark, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+  }
+
+  /**
+   * After a command that started at {@code started} ({@link #commandStarts}) ran in the view: the
+   * empty directories its sandbox made to mount over ({@code mountPoints}, project-relative) are not
+   * the command's and go; each path it changed for the first time gets its base, what the project
+   * held as the command started. That is what the project holds now unless someone changed it while
+   * the command ran; then it is not known, and a land keeps theirs unless both sides agree.
+   */
+  public void afterCommand(Set<String> mountPoints, FileTime started) throws IOException {
     for (String point : mountPoints) {
       Path made = upper().resolve(point);
       if (Files.isDirectory(made, LinkOption.NOFOLLOW_LINKS) && names(made).isEmpty()
@@ -395,10 +411,39 @@ public final class View {
         Files.delete(made);
       }
     }
+    ViewBases bases = bases();
     for (LayerChange change : changes().changes()) {
-      if (change.kind() != LayerChange.Kind.DIRECTORY) {
-        bases().note(project, change.path());
+      if (change.kind() == LayerChange.Kind.DIRECTORY || bases.noted(change.path())) {
+        continue;
       }
+      if (ViewBases.changedSince(project, change.path(), started)) {
+        bases.noteUnknown(change.path());
+      } else {
+        bases.note(project, change.path());
+      }
+    }
+  }
+
+
+
+  /**
+   * Puts {@code path} back in the view as it was before a land took it: its base first ({@code base}
+   * its bytes, null absent; {@code baseKnown} false: not known), then the view's entry
+   * ({@code content} null: deleted in the view; {@code link}: a link to {@code content}'s text).
+   */
+  public void putBack(String path, boolean baseKnown, byte[] base, byte[] content, int mode, boolean link)
+      throws IOException {
+    if (baseKnown) {
+      bases().put(path, base);
+    } else {
+      bases().noteUnknown(path);
+    }
+    if (content == null) {
+      delete(path);
+    } else if (link) {
+      link(path, new String(content, StandardCharsets.UTF_8));
+    } else {
+      write(path, content, mode);
     }
   }
 

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -20,6 +23,8 @@ import java.util.Optional;
  */
 public final class ViewBases implements ApplyBases {
   private static final String ABSENT = ".absent";
+  /** Someone changed the path while the command that first changed it in the view ran: what it held before is not known. */
+  private static final String UNKNOWN = ".unknown";
 
   private final Path dir;
 
@@ -34,7 +39,7 @@ public final class ViewBases implements ApplyBases {
   /** Keeps what {@code project} holds at {@code path} now, unless a base of it is kept already. */
   void note(Path project, String path) throws IOException {
     String key = key(path);
-    if (Files.exists(dir.resolve(key)) || Files.exists(dir.resolve(key + ABSENT))) {
+    if (noted(path)) {
       return;
     }
     Files.createDirectories(dir);
@@ -47,6 +52,34 @@ public final class ViewBases implements ApplyBases {
       Files.write(temp, new byte[0]);
       Files.move(temp, dir.resolve(key + ABSENT), StandardCopyOption.ATOMIC_MOVE);
     }
+  }
+
+  /**
+   * Notes that what the project held at {@code path} before the view changed it is not known (it
+   * changed while the command that did ran): a land then merges nothing into it and keeps the
+   * project's version unless the view's is the same.
+   */
+  void noteUnknown(String path) throws IOException {
+    if (noted(path)) {
+      return;
+    }
+    Files.createDirectories(dir);
+    String key = key(path);
+    Path temp = dir.resolve(key + ".tmp");
+    Files.write(temp, new byte[0]);
+    Files.move(temp, dir.resolve(key + UNKNOWN), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Keeps {@code bytes} (null: absent) as the base of {@code path}, unless one is kept already: a view put back as it was. */
+  void put(String path, byte[] bytes) throws IOException {
+    if (noted(path)) {
+      return;
+    }
+    Files.createDirectories(dir);
+    String key = key(path);
+    Path temp = dir.resolve(key + ".tmp");
+    Files.write(temp, bytes == null ? new byte[0] : bytes);
+    Files.move(temp, dir.resolve(bytes == null ? key + ABSENT : key), StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Override
@@ -64,12 +97,18 @@ public final class ViewBases implements ApplyBases {
 
   @Override
   public boolean existed(String path) {
-    return Files.exists(dir.resolve(key(path)));
+    return Files.exists(dir.resolve(key(path))) || unknown(path);
   }
 
-  /** Whether a base of {@code path} is kept (the view changed it at some point). */
+  /** Whether a base of {@code path} is kept (the view changed it at some point), known or not. */
   public boolean noted(String path) {
-    return Files.exists(dir.resolve(key(path))) || Files.exists(dir.resolve(key(path) + ABSENT));
+    String key = key(path);
+    return Files.exists(dir.resolve(key)) || Files.exists(dir.resolve(key + ABSENT)) || Files.exists(dir.resolve(key + UNKNOWN));
+  }
+
+  /** Whether what the project held at {@code path} before the view changed it is not known ({@link #noteUnknown}). */
+  public boolean unknown(String path) {
+    return Files.exists(dir.resolve(key(path) + UNKNOWN));
   }
 
   /**
@@ -77,6 +116,9 @@ public final class ViewBases implements ApplyBases {
    * changed it after the view first changed it. Without a base, whether it exists.
    */
   boolean changedSinceBase(String path, Path file) throws IOException {
+    if (unknown(path)) {
+      return true;
+    }
     boolean exists = Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
     Path base = dir.resolve(key(path));
     if (Files.exists(base)) {
@@ -109,4 +151,16 @@ public final class ViewBases implements ApplyBases {
     }
     return false;
   }
-}
+
+  /** Whether the project's entry at {@code path} in {@code project} is there and changed after {@code started}. */
+  static boolean changedSince(Path project, String path, FileTime started) throws IOException {
+    if (ViewBases.hiddenBelowLink(project, path)) {
+      return false;
+    }
+    try {
+      FileTime changed = (FileTime) Files.getAttribute(project.resolve(path), "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+      return changed.compareTo(started) > 0;
+    } catch (NoSuchFileException | NotDirectoryException absent) {
+      return false;
+    }
+  }}

@@ -193,7 +193,9 @@ public final class WorkspaceSubagents implements Subagents {
     }
     var landed = ((Event.CheckpointRestored) ended).result();
     made.add(landed.target());
-    return "\n\nLanded on the project as #" + landed.target() + " of its tab: " + String.join(", ", landed.written())
+    List<String> files = new ArrayList<>(landed.written());
+    landed.merged().forEach(path -> files.add(path + " (merged with the project's later edits)"));
+    return "\n\nLanded on the project as #" + landed.target() + " of its tab: " + String.join(", ", files)
         + (landed.conflicts().isEmpty() ? "" : "; kept the project's version of " + String.join(", ", landed.conflicts())
             + landed.rescueTag().map(t -> " (the subagent's is under " + t + ")").orElse(""))
         + ".";

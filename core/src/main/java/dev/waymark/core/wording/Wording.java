@@ -130,6 +130,9 @@ public final class Wording {
 
   /** A restore's one-line account for a user (a checkpoint's {@code summary} in the protocol). */
   public static String restored(RestoreResult r) {
+    if (r.applied() && r.view().isPresent()) {
+      return ViewWording.of(r, r.view().get());
+    }
     if (!r.applied()) {
       return "Nothing " + (r.action().startsWith("Reverted") ? "reverted" : "restored") + ": "
           + Counted.of(r.conflicts().size(), "file was changed since by someone else and clashes",

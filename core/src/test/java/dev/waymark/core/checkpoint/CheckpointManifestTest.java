@@ -12,6 +12,7 @@ import dev.waymark.core.checkpoint.lib.FileVersion;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.function.Function;
 import org.eclipse.jgit.lib.ObjectId;
@@ -245,7 +246,7 @@ class CheckpointManifestTest {
     List<FileChange> changes = List.of(new FileChange("x/y.txt", FileVersion.ABSENT,
         new FileVersion(FileKind.REGULAR, ObjectId.fromString(BLOB_B), 0640)));
     CheckpointManifest written = CheckpointManifest.ofCheckpoint("t0123456789ab", 7, 3, List.of(0, 3, 7),
-        CheckpointStatus.FAILED, Instant.parse("2026-01-02T03:04:05Z"), changes, List.of());
+        CheckpointStatus.FAILED, Instant.parse("2026-01-02T03:04:05Z"), changes, List.of(), Optional.empty());
     assertThat(CheckpointManifest.parse(written.toBytes(), REF)).isEqualTo(written);
   }
 
@@ -253,7 +254,7 @@ class CheckpointManifestTest {
   void aParentCheckpointsChildTabsAreValuesOfItsManifest() {
     CheckpointManifest written = CheckpointManifest.ofCheckpoint("t0123456789ab", 1, 0, List.of(0, 1),
         CheckpointStatus.DONE, Instant.parse("2026-01-02T03:04:05Z"), List.of(),
-        List.of(new ChildLink("tchild1", 1, 1, false), new ChildLink("tchild2", 1, 2, true)));
+        List.of(new ChildLink("tchild1", 1, 1, false), new ChildLink("tchild2", 1, 2, true)), Optional.empty());
     assertThat(new String(written.toBytes(), UTF_8)).contains("\"children\"", "\"isolated\" : true");
     assertThat(CheckpointManifest.parse(written.toBytes(), REF)).isEqualTo(written);
     assertThat(CheckpointManifest.parse(WRITTEN_BY_FORMAT_1.getBytes(UTF_8), REF).children())

@@ -65,6 +65,7 @@ final class Layers {
   /** Runs {@code script} in an isolated tab's {@code view} (the overlay with its own upper); returns what it printed. */
   String runIn(View view, String script) throws IOException, InterruptedException {
     ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/sh", "-c", script), view.project(), false);
+    var started = view.commandStarts();
     Process process = new ProcessBuilder(support.enter(view, wrapped.argv())).redirectErrorStream(true)
         .redirectInput(new File("/dev/null")).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -72,7 +73,7 @@ final class Layers {
       throw new AssertionError("the command failed in the view: " + output);
     }
     view.afterCommand(new HashSet<>(wrapped.placeholders().stream()
-        .map(p -> view.project().relativize(p).toString()).toList()));
+        .map(p -> view.project().relativize(p).toString()).toList()), started);
     wrapped.removePlaceholders();
     return output;
   }

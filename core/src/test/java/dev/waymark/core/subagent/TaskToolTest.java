@@ -20,6 +20,7 @@ import dev.waymark.core.protocol.Event;
 import dev.waymark.core.protocol.TurnStatus;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
+import dev.waymark.core.testing.Eventually;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
 import dev.waymark.core.tool.ToolSettings;
@@ -34,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -75,7 +77,12 @@ class TaskToolTest {
 
   /** A workspace whose tabs share {@code model}, with the standard tools and task. */
   private WorkspaceTab parentTab(ChatModel model, ApprovalMode mode) {
-    List<Tool> all = new ArrayList<>(Tools.standard().all());
+    return parentTab(model, mode, Tools.standard());
+  }
+
+  /** As above, with {@code tools} as the standard tools. */
+  private WorkspaceTab parentTab(ChatModel model, ApprovalMode mode, Tools tools) {
+    List<Tool> all = new ArrayList<>(tools.all());
     WorkspaceSubagents.ChildTabs children = (tree, parent, agent) -> TabSession.of(tree, project, model,
         ChildSetup.tools(Toolset.of(all), agent), ChildSetup.settings(parent.settings(), agent), TabMemory.EMPTY,
         parent.permissions());
@@ -270,6 +277,47 @@ class TaskToolTest {
     ChatMessage.ToolResult result = results(parent, done.checkpoint()).get(0);
     assertThat(result.content()).contains("not landed", "changed under a.txt", "/land");
     assertThat(Files.readString(project.resolve("a.txt"))).isEqualTo("the user's\n");
+    WorkspaceTab child = workspace.tabs().get(1);
+    assertThat(child.session().checkpoints().viewDiffers()).as("its change waits in its view").isEqualTo(1);
+  }
+
+  @Test
+  void anIsolatedSubagentWhoseCommandRanWhileTheUserSavedItsFileLeavesItForTheUserToLand() throws Exception {
+    Files.writeString(project.resolve("a.txt"), "one\ntwo\n");
+    String childScript = json("{'responses':["
+        + "{'whenLastUser':'PARENT','toolCalls':[{'name':'task','arguments':{'description':'in a view','prompt':'Edit a.txt',"
+        + "'isolated':true}}]},"
+        + "{'whenLastUser':'Edit a.txt','toolCalls':[{'name':'run_shell','arguments':{'command':"
+        + "'sed -i s/two/TWO/ a.txt; sleep 1'}}]},"
+        + "{'whenLastUser':'Edit a.txt','text':'a.txt is edited.'},"
+        + "{'whenLastUser':'PARENT','text':'Done.'}]}");
+    ScriptedChatModel script = new ScriptedChatModel(ScriptedChatModel.parse(childScript, "test"));
+    ToolSettings sandboxed = ToolSettings.DEFAULTS.withSandbox(Bwrap.required(
+        SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"))));
+    WorkspaceTab parent = parentTab(script, ApprovalMode.YOLO, Tools.standard(sandboxed));
+    workspace.isolateWith(sandboxed.sandbox().bwrap());
+    // the user saves a.txt once the subagent's command has changed it in its view, while the command still runs
+    var saved = CompletableFuture.runAsync(() -> {
+      Eventually.until("the subagent's command changed a.txt in its view", () -> {
+        try (var views = Files.list(store.shadowDirectory().resolveSibling("views"))) {
+          return views.anyMatch(view -> Files.exists(view.resolve("upper/a.txt")));
+        } catch (IOException notYet) {
+          return false;
+        }
+      });
+      try {
+        Files.writeString(project.resolve("a.txt"), "one\ntwo, the user's\n");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+
+    Event.TurnFinished done = runPrompt(parent, "PARENT: edit a in isolation");
+    saved.get(30, TimeUnit.SECONDS);
+
+    ChatMessage.ToolResult result = results(parent, done.checkpoint()).get(0);
+    assertThat(result.content()).contains("not landed", "a.txt");
+    assertThat(Files.readString(project.resolve("a.txt"))).as("the user's save is not reverted").isEqualTo("one\ntwo, the user's\n");
     WorkspaceTab child = workspace.tabs().get(1);
     assertThat(child.session().checkpoints().viewDiffers()).as("its change waits in its view").isEqualTo(1);
   }

@@ -212,15 +212,16 @@ class IsolatedTabTest {
     assertThat(f.read("a.txt")).as("the project waits for the next land").isEqualTo("landed\n");
     assertThat(f.tab.viewDiffers()).isEqualTo(1);
 
-    // undo acts on the view, as always in an isolated tab: back before the land, the view shows
-    // what the project held then, and the project changes only when that lands
+    // undo of the later turn acts on the view; undo of the land takes it back out of the project
+    // and puts the view back as the land found it
     assertThat(f.tab.undo().applied()).isTrue();
     assertThat(viewed("a.txt")).hasValue("landed\n");
+    assertThat(f.tab.viewDiffers()).isZero();
     assertThat(f.tab.undo().applied()).isTrue();
-    assertThat(viewed("a.txt")).hasValue("one\ntwo\nthree\nfour\n");
-    assertThat(f.read("a.txt")).isEqualTo("landed\n");
+    assertThat(f.read("a.txt")).isEqualTo("one\ntwo\nthree\nfour\n");
+    assertThat(viewed("a.txt")).hasValue("landed\n");
     f.tab.land(false);
-    assertThat(f.read("a.txt")).as("landing that takes the land back out of the project").isEqualTo("one\ntwo\nthree\nfour\n");
+    assertThat(f.read("a.txt")).as("landing it again").isEqualTo("landed\n");
     assertThat(f.tab.viewDirectory()).isEmpty();
   }
 
@@ -254,7 +255,7 @@ class IsolatedTabTest {
     assertThat(landed.notLanded()).anySatisfy(line -> assertThat(line).startsWith("a.txt"));
     assertThat(landed.rescueTag()).hasValueSatisfying(tag -> assertThat(tag).contains("rescued"));
     assertThat(f.read("a.txt")).isEqualTo("the user's\n");
-    assertThat(f.tab.viewDirectory()).isEmpty();
+    assertThat(f.tab.viewDirectory()).as("nothing of it landed: the tab stays isolated").isPresent();
   }
 
   @Test

@@ -65,8 +65,8 @@ public final class ViewCapture implements CommandCapture {
    * The view's entries before the command: by path, the entry's stamp and the version stored;
    * {@code read}, how many of them had to be read and stored (the others were as earlier commands left them).
    */
-  private record Held(Map<String, Stamp> stamps, Map<String, FileVersion> versions, long maxFileSize, int read)
-      implements Before {
+  private record Held(Map<String, Stamp> stamps, Map<String, FileVersion> versions, long maxFileSize, int read,
+      FileTime started) implements Before {
     @Override
     public int fileCount() {
       return versions.size();
@@ -145,7 +145,9 @@ public final class ViewCapture implements CommandCapture {
         Stamp stamp = stamps.get(paths.get(i));
         stored.put(paths.get(i), stamp.key(), stamp.changedNanos(), seen, fresh.get(i));
       }
-      return new Entering(new Held(stamps, versions, maxFileSize, paths.size()), view, support);
+      // last: from here the project's files are compared with the moment the command may change the view
+      FileTime started = view.commandStarts();
+      return new Entering(new Held(stamps, versions, maxFileSize, paths.size(), started), view, support);
     } catch (IOException e) {
       throw new CheckpointException(CheckpointException.Kind.STORE_IO, e.getMessage(), e);
     }
@@ -174,7 +176,7 @@ public final class ViewCapture implements CommandCapture {
     try {
       Set<String> points = new HashSet<>();
       ended.mountPoints().forEach(p -> points.add(view.project().relativize(p).toString()));
-      view.afterCommand(points);
+      view.afterCommand(points, held.started());
       long seen = nowNanos();
       Map<String, Stamp> now = stamps();
       Set<String> changed = new TreeSet<>();

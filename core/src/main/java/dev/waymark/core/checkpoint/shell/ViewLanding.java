@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint.shell;
 
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
+import dev.waymark.core.checkpoint.lib.FileKind;
 import dev.waymark.core.checkpoint.lib.FileState;
 import dev.waymark.core.checkpoint.lib.FileVersion;
 import dev.waymark.core.layer.Layer;
@@ -46,13 +47,101 @@ public final class ViewLanding {
     this.recording = recording;
   }
 
-  /** What a land did: the paths landed, those merged with the project's later changes, those not landed and where they are kept. */
-  public record Landed(List<String> landed, List<String> merged, List<String> notLanded, Optional<String> rescueTag) {
+  /**
+   * What a land did: the paths landed as the view held them ({@code deleted}: those of them it
+   * removed from the project), those merged with the project's later changes, those not landed (a line each, the path first)
+   * and where they are kept.
+   */
+  public record Landed(List<String> landed, List<String> deleted, List<String> merged, List<String> notLanded,
+      Optional<String> rescueTag) {
     public Landed {
       landed = List.copyOf(landed);
+      deleted = List.copyOf(deleted);
       merged = List.copyOf(merged);
       notLanded = List.copyOf(notLanded);
     }
+
+    /** The paths not landed, the project's version kept. */
+    public List<String> setAside() {
+      return notLanded.stream().map(line -> line.substring(0, Math.max(0, line.indexOf(": ")))).toList();
+    }
+  }
+
+  /**
+   * One path a view holds other than the project, as a land finds it: the view's entry (absent:
+   * deleted in the view) and its base, what the project held when the view first changed it
+   * ({@code baseKnown} false: someone changed it while the command that did ran; {@code base} null: absent).
+   */
+  public record Held(String path, FileState view, boolean baseKnown, byte[] base) {}
+
+  /** What the view kept in {@code viewDir} holds, path by path (directories not counted), to be put back as it was. */
+  public List<Held> held(Path viewDir) {
+    View view = read(viewDir);
+    try {
+      List<Held> held = new ArrayList<>();
+      for (LayerChange change : view.changes().changes()) {
+        if (change.kind() == LayerChange.Kind.DIRECTORY) {
+          continue;
+        }
+        FileState shown = change.kind() == LayerChange.Kind.DELETED ? FileState.absent() : FileState.read(change.source());
+        String path = change.path();
+        boolean known = view.bases().noted(path) && !view.bases().unknown(path);
+        byte[] base = known && view.bases().existed(path) ? view.bases().base(path).orElse(null) : null;
+        held.add(new Held(path, shown, known, base));
+      }
+      return held;
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "The tab's view cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Opens {@code tabId}'s view again holding {@code held} (each path's entry and base as a land found
+   * them), over the project as it is now; a view kept there is emptied first. Returns the paths that
+   * could not be put back, the project's structure now standing in the way (a link where the view
+   * had a directory): their versions stay in the land's checkpoint.
+   */
+  public List<String> reopen(String tabId, List<Held> held) {
+    for (Held h : held) {
+      if (!inside(h.path())) {
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "The land's record names " + h.path()
+            + ", which is not a path inside the project; the view was not put back.");
+      }
+    }
+    try {
+      Optional<View> kept = View.read(viewsRoot.resolve(tabId));
+      if (kept.isPresent()) {
+        kept.get().delete();
+      }
+      View view = View.open(viewsRoot, project, tabId);
+      List<String> notPutBack = new ArrayList<>();
+      for (Held h : held) {
+        FileKind kind = h.view().kind();
+        int mode = h.view().mode() != FileVersion.NO_MODE ? h.view().mode() : kind == FileKind.EXECUTABLE ? 0755 : 0644;
+        try {
+          view.putBack(h.path(), h.baseKnown(), h.base(), h.view().exists() ? h.view().contentUnsafe() : null, mode,
+              kind == FileKind.SYMLINK);
+        } catch (IOException inTheWay) {
+          notPutBack.add(h.path());
+        }
+      }
+      return notPutBack;
+    } catch (IOException e) {
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "Could not put the tab's view back: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether {@code path} names a file inside the project, out of every {@code .git}: relative, no empty, {@code .} or {@code ..} part. */
+  private static boolean inside(String path) {
+    if (path.isEmpty() || path.startsWith("/")) {
+      return false;
+    }
+    for (String part : path.split("/", -1)) {
+      if (part.isEmpty() || part.equals(".") || part.equals("..") || part.equals(".git") || part.indexOf('\0') >= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Opens a new, empty view for {@code tabId}; returns where it is kept. */
@@ -96,7 +185,9 @@ public final class ViewLanding {
     // the layer's words are a command's: here what ran is the tab, since it first changed the file
     List<String> notLanded = outcome.notApplied().stream().map(line -> line.replace("while the command ran",
         "since the tab first changed it").replace("the command's", "the tab's")).toList();
-    return new Landed(landed, List.of(), notLanded, outcome.rescueTag());
+    List<String> deleted = outcome.changes().recorded().stream().filter(c -> !c.after().exists()).map(FileChange::path)
+        .toList();
+    return new Landed(landed, deleted, List.of(), notLanded, outcome.rescueTag());
   }
 
   /**
