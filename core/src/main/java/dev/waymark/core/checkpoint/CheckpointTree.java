@@ -85,12 +85,7 @@ public final class CheckpointTree extends TreeHost {
     return this;
   }
 
-  /**
-   * Gives up this tree's hold on the tab (when its session closes), so that another process may
-   * open it; once released the tree only reads: a turn, a restore or a save is refused. A running
-   * turn keeps the hold: call this once it has ended. Processes the tab's commands left running
-   * are stopped, and what they changed is recorded.
-   */
+  /** Gives up the tab's hold so another process may open it (the tree then only reads); after the turn; see {@link TabHold}. */
   public void release() {
     hold.release(parts, recorder, history);
   }
@@ -119,7 +114,7 @@ public final class CheckpointTree extends TreeHost {
     return parts.view().map(dir -> parts.layers().views().changedUnder(dir)).orElse(List.of());
   }
 
-  /** See {@link TabIsolation#land}: the tab then goes on as a normal tab. */
+  /** See {@link TabIsolation#land}: without {@code keepIsolated} the tab then goes on as a normal tab. */
   public ViewLanding.Landed land() {
     return isolation.land(false);
   }
@@ -148,7 +143,6 @@ public final class CheckpointTree extends TreeHost {
   void leaveView() {
     useParts(projectParts);
   }
-
 
   /** Refuses while a turn runs; for {@link TabIsolation}. */
   void requireIdle(String what) {
@@ -207,8 +201,6 @@ public final class CheckpointTree extends TreeHost {
   public Map<Integer, Integer> forwardLinks() {
     return graph.forwardLinks();
   }
-
-  // ------------------------------------------------------------------------------- turns
 
   /** Opens checkpoint {@code #n} as a child of the live one; it becomes live, and redo is cleared. */
   public Turn begin() {
