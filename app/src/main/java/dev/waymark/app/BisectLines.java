@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.bisect.BisectResult;
 import dev.waymark.core.bisect.BisectStep;
 import dev.waymark.core.checkpoint.CheckpointDiff;
@@ -14,8 +15,8 @@ final class BisectLines {
 
   static String step(BisectStep step) {
     String exit = step.exitStatus() == -1 ? "timed out" : step.exitStatus() == -2 ? "not run" : "exit " + step.exitStatus();
-    return String.format(Locale.ROOT, "  #%-4d %-5s (%s; layer: %d file(s), %d deleted, made in %d ms; ran %d ms)",
-        step.checkpoint(), step.verdict().name().toLowerCase(Locale.ROOT), exit, step.written(), step.deleted(),
+    return String.format(Locale.ROOT, "  #%-4d %-5s (%s; layer: %s, %d deleted, made in %d ms; ran %d ms)",
+        step.checkpoint(), step.verdict().name().toLowerCase(Locale.ROOT), exit, Counted.of(step.written(), "file"), step.deleted(),
         step.prepareMillis(), step.runMillis());
   }
 

@@ -61,7 +61,7 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   // optional to picocli only so that a subcommand (bisect, export) may stand in its place; command() requires it
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
-      description = "list, diff, undo, redo, goto, restore, revert, save, land or discard")
+      description = "list, diff, undo, redo, goto, restore, revert, save, rescued, land or discard")
   String action;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",

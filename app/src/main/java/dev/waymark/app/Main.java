@@ -13,6 +13,7 @@ import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -199,6 +200,12 @@ public final class Main implements Callable<Integer>, Invocation {
     try {
       if (directory != null && directoryOption != null) {
         throw new IllegalArgumentException("Give the project once: as DIR or as -C DIR, not both.");
+      }
+      if (directory != null && !Files.exists(directory) && directory.toString().matches("(?s).*\\s.*")) {
+        // `claude "say hello"` habits: a prompt where the directory goes
+        cli.getErr().println("waymark: " + ShellWords.quoted(directory.toString()) + " is no directory here. To give it to the "
+            + "agent: waymark exec " + ShellWords.quoted(directory.toString()) + " (headless), or start waymark and type it.");
+        return 2;
       }
       Path given = directory != null ? directory : directoryOption;
       project = UiLauncher.project(given == null ? Path.of("") : given);

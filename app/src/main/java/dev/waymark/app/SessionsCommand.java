@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
@@ -91,7 +92,7 @@ final class SessionsCommand implements Callable<Integer> {
           if (json) {
             out.println(JsonOutput.JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
           } else {
-            out.println("Deleted session " + deleted.id() + " and the tags of its " + deleted.tabs().size() + " tab(s).");
+            out.println("Deleted session " + deleted.id() + " and the tags of its " + Counted.of(deleted.tabs().size(), "tab") + ".");
           }
           return 0;
         }

@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.agent.TabSession;
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
@@ -92,7 +93,7 @@ final class ShellCommand implements Callable<Integer> {
       int status = builder.start().waitFor();
       WorkTreeChanges changes = before.recordChanges(new CommandCapture.Ended(wrapped.placeholders(), List::of));
       wrapped.removePlaceholders();
-      err.println("waymark: " + changes.recorded().size() + " file change(s) in the view recorded as checkpoint #"
+      err.println("waymark: " + Counted.of(changes.recorded().size(), "file change") + " in the view recorded as checkpoint #"
           + turn.number() + ".");
       turn.finish(CheckpointStatus.DONE);
       return status;

@@ -79,6 +79,20 @@ class MainTest {
   }
 
   @Test
+  void aPromptTypedWhereTheDirectoryGoesIsAnsweredWithHowToRunIt() {
+    assertThat(run("say hello")).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("waymark: \"say hello\" is no directory here. To give it to the agent: "
+        + "waymark exec \"say hello\" (headless), or start waymark and type it." + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(run("fix the $PATH \"bug\"")).isEqualTo(2);
+    assertThat(err.toString()).as("quoted so that the shell passes it as typed")
+        .contains("waymark exec 'fix the $PATH \"bug\"'");
+    err.getBuffer().setLength(0);
+    assertThat(run("it's broken")).isEqualTo(2);
+    assertThat(err.toString()).contains("waymark exec \"it's broken\"");
+  }
+
+  @Test
   void storeShowsTheShadowRepositoryOutsideTheProject() throws Exception {
     Path project = Files.createDirectories(temp.resolve("my project"));
     assertThat(run("store", "-C", project.toString())).isZero();

@@ -233,6 +233,11 @@ public final class SessionStore {
     return line.length() <= TITLE_CHARS ? line : line.substring(0, TITLE_CHARS - 1) + "…";
   }
 
+  /** The checkpoints a session's prompts and commands made: every tab's but its {@code #0}, which is where it began. */
+  public static int checkpointsMade(SessionFile session) {
+    return session.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+  }
+
   /** Every session, newest first; unreadable files are listed with their problem. */
   public List<Listing> list() {
     List<Listing> all = new ArrayList<>();
@@ -245,7 +250,7 @@ public final class SessionStore {
         String id = file.getFileName().toString().replaceFirst("\\.json$", "");
         try {
           SessionFile s = read(file);
-          int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+          int checkpoints = checkpointsMade(s);
           all.add(new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty(), title(s)));
         } catch (SessionException e) {
           Instant modified;
