@@ -284,7 +284,7 @@ final class TurnRunner {
       synchronized (mine) {
         mine.remove(prompt);
       }
-      emit.accept(new Event.Warning(said.namedFirst("UserPromptSubmit") + " blocked the prompt; it was not sent: "
+      emit.accept(new Event.PromptBlocked(turn.number(), said.namedFirst("UserPromptSubmit") + " blocked the prompt; it was not sent: "
           + (said.blocks() ? said.reason() : said.stops().get())));
       return false;
     }

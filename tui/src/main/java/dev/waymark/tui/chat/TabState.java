@@ -527,6 +527,11 @@ public final class TabState {
     }
 
     @Override
+    public void promptBlocked(Event.PromptBlocked blocked) {
+      add(new Blocks.Notice(-1, Tone.WARNING, "! " + blocked.message()));
+    }
+
+    @Override
     public void branchRefused(Event.BranchRefused refused) {
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ Not sent: branching from #" + refused.from() + " would overwrite "
           + String.join(", ", refused.result().conflicts()) + ", changed since and clashing with it. Nothing changed; "
