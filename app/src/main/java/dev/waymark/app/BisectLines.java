@@ -20,7 +20,8 @@ final class BisectLines {
         step.prepareMillis(), step.runMillis());
   }
 
-  static List<String> result(BisectResult result, Map<Integer, String> prompts, CheckpointDiff diff) {
+  /** {@code sameTab}: the options that make the revert it advises act on the bisected tab. */
+  static List<String> result(BisectResult result, Map<Integer, String> prompts, CheckpointDiff diff, String sameTab) {
     List<String> lines = new ArrayList<>();
     lines.add(result.message());
     if (result.outcome() == BisectResult.Outcome.AMBIGUOUS) {
@@ -43,9 +44,13 @@ final class BisectLines {
       lines.add("What #" + n + " changed:");
       lines.addAll(diff.unified().lines().toList());
     }
-    lines.add("Take it back, keeping the later changes: /revert " + n + " in the interface, or `waymark checkpoints revert "
-        + n + "`.");
+    lines.add("Take it back, keeping the later changes: /revert " + n + " in the interface, or `" + revert(n, sameTab)
+        + "`.");
     return lines;
+  }
+
+  static String revert(int n, String sameTab) {
+    return "waymark checkpoints revert " + n + " " + sameTab;
   }
 
   private static String firstLine(String prompt) {
