@@ -168,4 +168,20 @@ class ExecHooksTest {
     assertThat(exec(kept, new StringWriter(), "sessions", "-C", project.toString())).isZero();
     assertThat(kept.toString()).as("a session that was there stays").contains(session);
   }
+
+  @Test
+  void aStopHookIsToldTheSessionFileAsItsTranscript() throws Exception {
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": "
+        + "\"command\", \"command\": \"cat > " + temp.resolve("stop.json") + "\"}]}]}}");
+    server.enqueue(FakeModelServer.openAiText("Hi."));
+    StringWriter err = new StringWriter();
+    assertThat(exec(new StringWriter(), err, "exec", "-C", project.toString(), "hello")).as(err.toString()).isZero();
+
+    String transcript = new com.fasterxml.jackson.databind.ObjectMapper().readTree(temp.resolve("stop.json").toFile())
+        .get("transcript_path").asText();
+    assertThat(transcript).endsWith(".json");
+    assertThat(Path.of(transcript)).exists();
+    assertThat(Files.readString(Path.of(transcript))).contains("hello");
+  }
 }

@@ -69,6 +69,8 @@ class SessionShareIT {
   void theSecondCloneOpensEveryCheckpointBranchAndPromptOnceItsFilesAreTheBase() throws Exception {
     Run export = ok(waymark(first, "one", "sessions", "export", session, bundle.toString(), "--json"));
     assertThat(export.json().get("tags").asInt()).isEqualTo(3);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(bundle)))
+        .as("it carries the conversation: private, as session files are").isEqualTo("rw-------");
     String heads = git(temp, "bundle", "list-heads", bundle.toString());
     assertThat(heads).contains("refs/tags/waymark/" + tab + "/1", "refs/tags/waymark/" + tab + "/2",
         "refs/tags/waymark/" + tab + "/3");

@@ -22,6 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,6 +131,11 @@ public final class TabSession implements AutoCloseable {
    */
   public void peers(Function<String, Optional<TreeSnapshot>> lookup) {
     state.peers = lookup::apply;
+  }
+
+  /** Where the tab's session is saved, which its hooks are told as {@code transcript_path}. */
+  public void transcript(Supplier<Optional<Path>> sessionFile) {
+    hooks.transcript(sessionFile);
   }
 
   /** The hooks this tab runs, for /hooks. */
