@@ -24,8 +24,10 @@ import picocli.CommandLine.Parameters;
 /** {@code waymark sessions [list | delete ID | export ID FILE | import FILE]}: the saved sessions of a project. */
 @Command(name = "sessions", mixinStandardHelpOptions = true,
     description = {"List the saved sessions of a project, newest first, or delete one (with its tags).",
-        "  export ID FILE   one file (a git bundle) with the session and its checkpoints, for another clone",
-        "  import FILE      open such a file here; refused while the files its checkpoints touched differ"})
+        "  export ID FILE   one file (a git bundle) with the session and its checkpoints,",
+        "                   for another clone",
+        "  import FILE      open such a file here; refused while the files its",
+        "                   checkpoints touched differ"})
 final class SessionsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Invocation main;

@@ -59,6 +59,10 @@ class MainTest {
       List<String> lines = help.lines().toList();
       assertThat(lines).as(String.join(" ", args)).allMatch(l -> l.length() <= 80);
       for (int i = 0; i + 1 < lines.size(); i++) {
+        assertThat(lines.get(i).startsWith("  ") && !lines.get(i + 1).isBlank() && !lines.get(i + 1).startsWith(" ")
+            && !lines.get(i + 1).matches("[A-Z][a-z]+\\W.*"))
+            .as("an indented line wrapped to column 0 before \"%s\" in %s:%n%s", lines.get(i + 1), String.join(" ", args), help)
+            .isFalse();
         boolean continued = lines.get(i + 1).matches("[a-z0-9(].*");
         assertThat(lines.get(i).isBlank() || lines.get(i).length() >= 60 || !continued)
             .as("a sentence broken short before \"%s\" in %s:%n%s", lines.get(i + 1), String.join(" ", args), help).isTrue();
