@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
@@ -160,7 +161,7 @@ class ExecHooksTest {
     StringWriter again = new StringWriter();
     String session = Main.run(new String[] {"sessions", "-C", project.toString(), "--json"}, new WaymarkHome(temp.resolve("home")),
         new PrintWriter(again, true), new PrintWriter(new StringWriter(), true), env) == 0
-        ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(again.toString()).get(0).get("id").asText() : null;
+        ? new ObjectMapper().readTree(again.toString()).get(0).get("id").asText() : null;
     StringWriter blockedErr = new StringWriter();
     assertThat(exec(new StringWriter(), blockedErr, "exec", "-C", project.toString(), "--session", session, "a secret"))
         .isEqualTo(3);
@@ -178,7 +179,7 @@ class ExecHooksTest {
     StringWriter err = new StringWriter();
     assertThat(exec(new StringWriter(), err, "exec", "-C", project.toString(), "hello")).as(err.toString()).isZero();
 
-    String transcript = new com.fasterxml.jackson.databind.ObjectMapper().readTree(temp.resolve("stop.json").toFile())
+    String transcript = new ObjectMapper().readTree(temp.resolve("stop.json").toFile())
         .get("transcript_path").asText();
     assertThat(transcript).endsWith(".json");
     assertThat(Path.of(transcript)).exists();

@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.WaymarkHome;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ class ReadmeCommandsTest {
         || l.startsWith("waymark --")).toList());
     List<String> missing = new ArrayList<>();
     for (OptionSpec option : CLI.getCommandSpec().options()) {
-      boolean ownOption = option.userObject() instanceof java.lang.reflect.Field field && field.getDeclaringClass() == Main.class;
+      boolean ownOption = option.userObject() instanceof Field field && field.getDeclaringClass() == Main.class;
       if (ownOption && Arrays.stream(option.names()).noneMatch(interfaceLines::contains)) {
         missing.add(option.longestName());
       }

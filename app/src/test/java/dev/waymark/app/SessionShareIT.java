@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -69,7 +70,7 @@ class SessionShareIT {
   void theSecondCloneOpensEveryCheckpointBranchAndPromptOnceItsFilesAreTheBase() throws Exception {
     Run export = ok(waymark(first, "one", "sessions", "export", session, bundle.toString(), "--json"));
     assertThat(export.json().get("tags").asInt()).isEqualTo(3);
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(bundle)))
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(bundle)))
         .as("it carries the conversation: private, as session files are").isEqualTo("rw-------");
     String heads = git(temp, "bundle", "list-heads", bundle.toString());
     assertThat(heads).contains("refs/tags/waymark/" + tab + "/1", "refs/tags/waymark/" + tab + "/2",

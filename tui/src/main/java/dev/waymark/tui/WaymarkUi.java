@@ -447,7 +447,7 @@ public final class WaymarkUi implements Host {
     }
     String text = expanded.typed();
     if (expanded.expansion() instanceof McpInput.Expansion.Ready ready) {
-      ready.notes().forEach(note -> tab.state().notice(Tone.MUTED, note));
+      ready.notes().forEach(tab.state()::noticeWithPrompt);
       text = ready.text();
     } else if (SlashCommand.isCommand(text)) {
       commands.run(tab, text.strip()); // the server it named is gone from the settings' list meanwhile: as typed
