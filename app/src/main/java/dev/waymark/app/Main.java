@@ -218,7 +218,7 @@ public final class Main implements Callable<Integer>, Invocation {
     List<String> warnings = new ArrayList<>();
     try {
       Settings.Loaded loaded = options.settings(env, project);
-      if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get(), project)) {
+      if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get() + SkillFiles.untrustedNote(env, project), project)) {
         Settings.trust(env, project);
         loaded = Settings.resolve(env, project);
       }
