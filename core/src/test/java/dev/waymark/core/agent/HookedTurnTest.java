@@ -237,8 +237,10 @@ class HookedTurnTest {
     Event.TurnFinished blocked = events.await(Event.TurnFinished.class);
     assertThat(model.requests).hasSize(1);
     assertThat(blocked.status().toString()).isEqualTo("CANCELLED");
-    assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
-        .anySatisfy(m -> assertThat(m).contains("blocked the prompt", "prompt holds a secret"));
+    assertThat(events).filteredOn(Event.PromptBlocked.class::isInstance).map(e -> (Event.PromptBlocked) e)
+        .as("a policy's refusal, its own event: not the user's interruption")
+        .anySatisfy(b -> assertThat(b.message()).contains("blocked the prompt", "prompt holds a secret"))
+        .allSatisfy(b -> assertThat(b.checkpoint()).isEqualTo(blocked.checkpoint()));
     assertThat(session.conversation()).noneMatch(m -> m instanceof ChatMessage.User u && u.text().contains("secret"));
   }
 
