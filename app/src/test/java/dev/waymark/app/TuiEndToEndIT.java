@@ -626,6 +626,8 @@ class TuiEndToEndIT {
   void aWelcomeReadAndLeftKeepsNoSessionToResume() throws Exception {
     startWith(List.of(project.toString()));
     tmux.waitFor("ready · #0");
+    send("hello"); // refused: no model, no checkpoint
+    tmux.waitFor("✗ No model is configured");
     tmux.keys("C-d");
     tmux.waitForExit(Duration.ofSeconds(20));
     try (var sessions = Files.walk(home)) {
