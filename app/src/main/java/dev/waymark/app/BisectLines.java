@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.bisect.BisectResult;
 import dev.waymark.core.bisect.BisectStep;
 import dev.waymark.core.checkpoint.CheckpointDiff;
@@ -14,12 +15,13 @@ final class BisectLines {
 
   static String step(BisectStep step) {
     String exit = step.exitStatus() == -1 ? "timed out" : step.exitStatus() == -2 ? "not run" : "exit " + step.exitStatus();
-    return String.format(Locale.ROOT, "  #%-4d %-5s (%s; layer: %d file(s), %d deleted, made in %d ms; ran %d ms)",
-        step.checkpoint(), step.verdict().name().toLowerCase(Locale.ROOT), exit, step.written(), step.deleted(),
+    return String.format(Locale.ROOT, "  #%-4d %-5s (%s; layer: %s, %d deleted, made in %d ms; ran %d ms)",
+        step.checkpoint(), step.verdict().name().toLowerCase(Locale.ROOT), exit, Counted.of(step.written(), "file"), step.deleted(),
         step.prepareMillis(), step.runMillis());
   }
 
-  static List<String> result(BisectResult result, Map<Integer, String> prompts, CheckpointDiff diff) {
+  /** {@code sameTab}: the options that make the revert it advises act on the bisected tab. */
+  static List<String> result(BisectResult result, Map<Integer, String> prompts, CheckpointDiff diff, String sameTab) {
     List<String> lines = new ArrayList<>();
     lines.add(result.message());
     if (result.outcome() == BisectResult.Outcome.AMBIGUOUS) {
@@ -42,9 +44,13 @@ final class BisectLines {
       lines.add("What #" + n + " changed:");
       lines.addAll(diff.unified().lines().toList());
     }
-    lines.add("Take it back, keeping the later changes: /revert " + n + " in the interface, or `waymark checkpoints revert "
-        + n + "`.");
+    lines.add("Take it back, keeping the later changes: /revert " + n + " in the interface, or `" + revert(n, sameTab)
+        + "`.");
     return lines;
+  }
+
+  static String revert(int n, String sameTab) {
+    return "waymark checkpoints revert " + n + " " + sameTab;
   }
 
   private static String firstLine(String prompt) {

@@ -119,9 +119,9 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
         diff = ChangeDiffs.of(found, store::readBlob);
       }
       if (json) {
-        out.println(JsonOutput.JSON.writeValueAsString(json(result, tab, prompts, diff)));
+        out.println(JsonOutput.JSON.writeValueAsString(json(result, tab, prompts, diff, opening.sameTab(directory))));
       } else {
-        BisectLines.result(result, prompts, diff).forEach(out::println);
+        BisectLines.result(result, prompts, diff, opening.sameTab(directory)).forEach(out::println);
       }
       return result.found() ? 0 : 1;
     } catch (SessionException e) {
@@ -147,7 +147,8 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
     return prompts;
   }
 
-  private Map<String, Object> json(BisectResult result, TabSession tab, Map<Integer, String> prompts, CheckpointDiff diff) {
+  private Map<String, Object> json(BisectResult result, TabSession tab, Map<Integer, String> prompts, CheckpointDiff diff,
+      String sameTab) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("outcome", result.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     o.put("message", result.message());
@@ -179,7 +180,7 @@ final class CheckpointsBisectCommand implements Callable<Integer> {
             "unified", f.unified()));
       }
       o.put("files", files);
-      o.put("revert", "waymark checkpoints revert " + n);
+      o.put("revert", BisectLines.revert(n, sameTab));
     }
     return o;
   }

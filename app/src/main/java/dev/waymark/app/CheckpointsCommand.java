@@ -43,13 +43,18 @@ import picocli.CommandLine.Parameters;
     description = {"List, diff, undo, redo, go to, restore, revert or save the checkpoints of a tab",
         "of a saved session; land or discard an isolated tab's view (diff then shows",
         "the view against the project).",
+        // each row within 80 columns: picocli would wrap a longer one to column 0, mid-sentence
         "  restore N [files|conversation|both]    restore N -- PATH...",
-        "  diff [N] (the disk against #N)         diff A B [-- PATH...] [--stat] (A, B: N, live, a save; TAB:N another tab)",
-        "  revert N[..M] [-- PATH...]             save NAME [--force] | save --delete NAME",
+        "  diff [N]: the disk against #N          diff A B [-- PATH...] [--stat]",
+        "    (A, B: N, live, a save, or TAB:N of another tab)",
+        "  revert N[..M] [-- PATH...]             save NAME [--force]",
+        "  save --delete NAME",
         "  bisect --run CMD [--good A] [--bad B]  (see `checkpoints bisect --help`)",
-        "  export --branch NAME [--squash] [--force] [A..B]  (see `checkpoints export --help`)",
-        "  rescued [NAME [restore [--force]]]     what a --force overwrote: list, show against the disk, put back",
-        "  land [--keep-isolated]                 the tab then goes on as a normal tab, or stays isolated",
+        "  export --branch NAME [--squash] [--force] [A..B]",
+        "    (see `checkpoints export --help`)",
+        "  rescued [NAME [restore [--force]]]     what a --force overwrote: list, show",
+        "    against the disk, put back",
+        "  land [--keep-isolated]                 then a normal tab, or still isolated",
         "Exit status: 0 done, 1 refused (e.g. later edits clash) or failed, 2 bad arguments."})
 final class CheckpointsCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
@@ -59,7 +64,7 @@ final class CheckpointsCommand implements Callable<Integer> {
 
   // optional to picocli only so that a subcommand (bisect, export) may stand in its place; command() requires it
   @Parameters(index = "0", arity = "0..1", paramLabel = "ACTION",
-      description = "list, diff, undo, redo, goto, restore, revert, save, land or discard")
+      description = "list, diff, undo, redo, goto, restore, revert, save, rescued, land or discard")
   String action;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",

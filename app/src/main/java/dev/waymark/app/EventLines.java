@@ -219,6 +219,11 @@ final class EventLines {
     }
 
     @Override
+    public void promptBlocked(Event.PromptBlocked e) {
+      node.put("checkpoint", e.checkpoint()).put("message", e.message());
+    }
+
+    @Override
     public void error(Event.Error e) {
       node.put("code", e.kind().code()).put("message", e.message());
     }

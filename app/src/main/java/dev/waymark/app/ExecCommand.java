@@ -55,7 +55,8 @@ import picocli.CommandLine.Parameters;
           + "stderr, and the turn's file changes become a checkpoint you can undo.",
       "Exit status: 0 when the turn finished, 1 when it failed or a tool call's file changes could not be applied or "
           + "recorded (one line on stderr says why), 2 for bad "
-          + "arguments, 130 when interrupted.",
+          + "arguments, 3 when a UserPromptSubmit hook blocked the prompt (it was not sent; a new session is not kept), "
+          + "130 when interrupted.",
       "",
       "Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WAYMARK_HOME "
           + "(where checkpoints and logs live)."
@@ -63,6 +64,8 @@ import picocli.CommandLine.Parameters;
 final class ExecCommand implements Callable<Integer> {
   /** How long Ctrl-C waits for the cancelled turn to store its checkpoint before the JVM halts. */
   private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(10);
+  /** The exit status of a prompt a UserPromptSubmit hook blocked: a policy's refusal, not Ctrl+C's 130. */
+  static final int PROMPT_BLOCKED = 3;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Invocation main;
@@ -266,6 +269,16 @@ final class ExecCommand implements Callable<Integer> {
           LastMessage last = new LastMessage();
           int status = report(session, events, out, err, console, advice, last);
           session.idle().get(10, TimeUnit.SECONDS);
+          if (status == PROMPT_BLOCKED && sessionId == null && !isolated) {
+            // the session was saved before the turn, for a prompt never sent: it goes, as if never made
+            // (an isolated tab's stays: deleting a session leaves its view behind)
+            String made = workspace.id();
+            workspace.saveAndClose(); // its saves done, so that none comes after the deletion
+            try (Workspace headless = Workspaces.headless(store)) {
+              headless.deleteSession(made);
+            }
+            return status;
+          }
           String told = workspace.save(null);
           if (!told.startsWith("Saved session")) {
             err.println("waymark: " + told);
@@ -308,6 +321,7 @@ final class ExecCommand implements Callable<Integer> {
     CheckpointView unchanged = null;
     boolean started = false;
     boolean unrecorded = false; // a tool call's file changes were not applied or recorded: never an exit 0
+    boolean blocked = false; // a policy's refusal, which the user did not interrupt
     int compacting = -1; // a checkpoint compacting by itself: the prompt's own turn follows it
     // with --json, stdout gets every event and stderr only what ends the run: its failure or interruption
     PrintWriter activity = json ? new PrintWriter(Writer.nullWriter()) : err;
@@ -350,6 +364,9 @@ final class ExecCommand implements Callable<Integer> {
         activity.println("waymark: " + waiting.message());
       } else if (event instanceof Event.Warning warning) {
         activity.println("waymark: " + warning.message());
+      } else if (event instanceof Event.PromptBlocked refused) {
+        blocked = true;
+        err.println("waymark: " + refused.message());
       } else if (event instanceof Event.BranchRefused refused) {
         activity.println("waymark: " + refused.message());
         return 1;
@@ -389,6 +406,10 @@ final class ExecCommand implements Callable<Integer> {
           }
           err.flush();
           return 0;
+        }
+        if (finished.status() == TurnStatus.CANCELLED && blocked) {
+          err.flush();
+          return PROMPT_BLOCKED;
         }
         if (finished.status() == TurnStatus.CANCELLED) {
           err.println(unchanged != null

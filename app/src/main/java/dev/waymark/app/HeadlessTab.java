@@ -85,6 +85,16 @@ final class HeadlessTab implements AutoCloseable {
     return tab(open(looking, id -> false, err));
   }
 
+  /**
+   * The options that make a command the user is told to run act on this same tab: its session and tab, and the project
+   * when it was given as {@code directory} (empty: the current one, where the user runs it from).
+   */
+  String sameTab(Path directory) {
+    String project = directory.toString().isEmpty() ? ""
+        : "-C " + ShellWords.quoted(directory.toAbsolutePath().normalize().toString()) + " ";
+    return project + "--session " + ShellWords.quoted(file.id()) + " --tab " + ShellWords.quoted(tabId);
+  }
+
   /** The tab asked for, among those {@code opened}. */
   TabSession tab(Workspace.Opened opened) {
     return opened.tabs().stream().filter(t -> t.tabId().equals(tabId)).findFirst().orElseThrow().session();

@@ -13,6 +13,7 @@ import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -200,6 +201,12 @@ public final class Main implements Callable<Integer>, Invocation {
       if (directory != null && directoryOption != null) {
         throw new IllegalArgumentException("Give the project once: as DIR or as -C DIR, not both.");
       }
+      if (directory != null && !Files.exists(directory) && directory.toString().matches("(?s).*\\s.*")) {
+        // `claude "say hello"` habits: a prompt where the directory goes
+        cli.getErr().println("waymark: " + ShellWords.quoted(directory.toString()) + " is no directory here. To give it to the "
+            + "agent: waymark exec " + ShellWords.quoted(directory.toString()) + " (headless), or start waymark and type it.");
+        return 2;
+      }
       Path given = directory != null ? directory : directoryOption;
       project = UiLauncher.project(given == null ? Path.of("") : given);
     } catch (IllegalArgumentException e) {
@@ -211,7 +218,7 @@ public final class Main implements Callable<Integer>, Invocation {
     List<String> warnings = new ArrayList<>();
     try {
       Settings.Loaded loaded = options.settings(env, project);
-      if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get(), project)) {
+      if (loaded.warning().isPresent() && System.console() != null && !demo && askTrust(loaded.warning().get() + SkillFiles.untrustedNote(env, project), project)) {
         Settings.trust(env, project);
         loaded = Settings.resolve(env, project);
       }

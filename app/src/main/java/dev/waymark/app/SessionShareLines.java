@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.share.SessionShare;
@@ -25,8 +26,8 @@ final class SessionShareLines {
       o.put("notes", done.notes());
       out.println(JsonOutput.JSON.writeValueAsString(o));
     } else {
-      out.println("Exported session " + done.session().id() + " (" + done.session().tabs().size() + " tab(s), "
-          + done.tags() + " tag(s)) to " + file.toAbsolutePath() + ". In another clone of the project, with the files "
+      out.println("Exported session " + done.session().id() + " (" + Counted.of(done.session().tabs().size(), "tab") + ", "
+          + Counted.of(done.tags(), "tag") + ") to " + file.toAbsolutePath() + ". In another clone of the project, with the files "
           + "its checkpoints touched as they are here: `waymark sessions import " + file.getFileName() + "`.");
     }
   }
@@ -35,7 +36,7 @@ final class SessionShareLines {
       throws Exception {
     SessionShare.Imported done = SessionShare.importFrom(store, files, file.toAbsolutePath());
     done.notes().forEach(note -> err.println("waymark: " + note));
-    int checkpoints = done.session().tabs().stream().mapToInt(t -> t.checkpoints().size()).sum();
+    int checkpoints = SessionStore.checkpointsMade(done.session());
     if (json) {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("session", done.session().id());
@@ -45,8 +46,8 @@ final class SessionShareLines {
       o.put("notes", done.notes());
       out.println(JsonOutput.JSON.writeValueAsString(o));
     } else {
-      out.println("Imported session " + done.session().id() + " (" + done.session().tabs().size() + " tab(s), "
-          + checkpoints + " checkpoint(s), " + done.tags() + " tag(s)): `waymark --resume " + done.session().id()
+      out.println("Imported session " + done.session().id() + " (" + Counted.of(done.session().tabs().size(), "tab") + ", "
+          + Counted.of(checkpoints, "checkpoint") + ", " + Counted.of(done.tags(), "tag") + "): `waymark --resume " + done.session().id()
           + "` opens it.");
     }
   }

@@ -1,5 +1,6 @@
 package dev.waymark.app;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.RetentionPolicy;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.session.SessionException;
@@ -23,8 +24,10 @@ import picocli.CommandLine.Parameters;
 /** {@code waymark sessions [list | delete ID | export ID FILE | import FILE]}: the saved sessions of a project. */
 @Command(name = "sessions", mixinStandardHelpOptions = true,
     description = {"List the saved sessions of a project, newest first, or delete one (with its tags).",
-        "  export ID FILE   one file (a git bundle) with the session and its checkpoints, for another clone",
-        "  import FILE      open such a file here; refused while the files its checkpoints touched differ"})
+        "  export ID FILE   one file (a git bundle) with the session and its checkpoints,",
+        "                   for another clone",
+        "  import FILE      open such a file here; refused while the files its",
+        "                   checkpoints touched differ"})
 final class SessionsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.ParentCommand Invocation main;
@@ -91,7 +94,7 @@ final class SessionsCommand implements Callable<Integer> {
           if (json) {
             out.println(JsonOutput.JSON.writeValueAsString(Map.of("deleted", deleted.id(), "tabs", deleted.tabs().size())));
           } else {
-            out.println("Deleted session " + deleted.id() + " and the tags of its " + deleted.tabs().size() + " tab(s).");
+            out.println("Deleted session " + deleted.id() + " and the tags of its " + Counted.of(deleted.tabs().size(), "tab") + ".");
           }
           return 0;
         }

@@ -40,6 +40,7 @@ final class SubagentLines {
           : event instanceof Event.ToolCallFinished finished ? (finished.isError() ? "  ✗ " : "  ✓ ")
               + finished.result().lines().findFirst().orElse("")
           : event instanceof Event.Warning warning ? warning.message()
+          : event instanceof Event.PromptBlocked blocked ? blocked.message()
           : event instanceof Event.Error error ? error.message()
           : event instanceof Event.TurnFinished finished ? "subagent " + finished.status().name().toLowerCase(Locale.ROOT)
           : null;

@@ -143,12 +143,22 @@ final class UiLauncher {
         }
         ui.run();
       }
-      if (workspace.saved()) {
+      if (workspace.saved() && opened == null && choice.type().equals("none") && nothingIn(workspace)) {
+        // the welcome of a run without a model, read and left: no session to offer in every --resume list
+        try (Workspace headless = Workspaces.headless(store)) {
+          headless.deleteSession(workspace.id());
+        }
+      } else if (workspace.saved()) {
         err.println("waymark: session " + workspace.label() + " saved; `" + opening.continueCommand() + "` opens it again.");
       }
       LOG.info("the interface closed normally");
       return 0;
     }
+  }
+
+  private static boolean nothingIn(Workspace workspace) {
+    SessionFile saved = workspace.files().load(workspace.id());
+    return SessionStore.checkpointsMade(saved) == 0 && saved.tabs().stream().allMatch(t -> t.input() == null || t.input().isBlank());
   }
 
   /** What /status, /model and Shift+Tab know of this run. */

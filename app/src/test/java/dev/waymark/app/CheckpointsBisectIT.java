@@ -68,8 +68,14 @@ class CheckpointsBisectIT {
 
     Run text = waymark("checkpoints", "bisect", "--run", "! grep -qs BROKEN a.txt");
     assertThat(text.exit()).as(text.err()).isZero();
+    String session = waymark("sessions", "--json").json().get(0).get("id").asText();
+    String tab = waymark("checkpoints", "list", "--json").json().get("tab").asText();
+    String revert = "waymark checkpoints revert 3 --session " + session + " --tab " + tab;
     assertThat(text.out()).contains("#3 is the first bad checkpoint", "Prompt of #3: three", "-ok", "+BROKEN",
-        "/revert 3");
+        "/revert 3", "`" + revert + "`");
+    Run elsewhere = waymark("checkpoints", "bisect", "--run", "! grep -qs BROKEN a.txt", "-C", project.toString());
+    assertThat(elsewhere.out()).as("run from anywhere, it names the project too")
+        .contains("`waymark checkpoints revert 3 -C " + project + " --session " + session + " --tab " + tab + "`");
     assertThat(text.err()).contains("#4    bad", "#0    good");
 
     Run json = waymark("checkpoints", "bisect", "--run", "! grep -qs BROKEN a.txt", "--good", "1", "--json");
@@ -79,6 +85,7 @@ class CheckpointsBisectIT {
     assertThat(json.json().get("prompt").asText()).isEqualTo("three");
     assertThat(json.json().get("files").get(0).get("path").asText()).isEqualTo("a.txt");
     assertThat(json.json().get("steps").get(0).get("verdict").asText()).isEqualTo("bad");
+    assertThat(json.json().get("revert").asText()).isEqualTo(revert);
 
     assertThat(files()).as("the project's files are never touched").isEqualTo(before);
     assertThat(waymark("checkpoints", "list", "--json").json().get("live").asInt()).as("the tab did not move")

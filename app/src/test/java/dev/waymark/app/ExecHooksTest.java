@@ -3,6 +3,7 @@ package dev.waymark.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.testing.FakeModelServer;
 import dev.waymark.core.testing.FakeModelServer.Reply;
@@ -135,5 +136,53 @@ class ExecHooksTest {
     assertThat(exit).as(err.toString()).isZero();
     assertThat(project.resolve("ran-by-the-project")).doesNotExist();
     assertThat(err.toString()).contains("not trusted", "hooks (not run: UserPromptSubmit: touch ran-by-the-project)");
+  }
+
+  @Test
+  void aPromptBlockedByAUserPromptSubmitHookExitsWith3AndLeavesNoSessionBehind() throws Exception {
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), """
+        {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+          "command": "if grep -q secret; then echo 'prompt holds a secret' >&2; exit 2; fi"}]}]}}
+        """);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = exec(out, err, "exec", "-C", project.toString(), "my secret is 42");
+
+    assertThat(exit).as(err.toString()).isEqualTo(3);
+    assertThat(err.toString()).contains("prompt holds a secret", "not sent").doesNotContain("interrupted");
+    assertThat(server.requests()).isEmpty();
+    StringWriter listed = new StringWriter();
+    assertThat(exec(listed, new StringWriter(), "sessions", "-C", project.toString())).isZero();
+    assertThat(listed.toString()).as("no session for a prompt never sent").startsWith("No saved sessions");
+
+    server.enqueue(FakeModelServer.openAiText("Hi."));
+    assertThat(exec(new StringWriter(), new StringWriter(), "exec", "-C", project.toString(), "hello")).isZero();
+    StringWriter again = new StringWriter();
+    String session = Main.run(new String[] {"sessions", "-C", project.toString(), "--json"}, new WaymarkHome(temp.resolve("home")),
+        new PrintWriter(again, true), new PrintWriter(new StringWriter(), true), env) == 0
+        ? new ObjectMapper().readTree(again.toString()).get(0).get("id").asText() : null;
+    StringWriter blockedErr = new StringWriter();
+    assertThat(exec(new StringWriter(), blockedErr, "exec", "-C", project.toString(), "--session", session, "a secret"))
+        .isEqualTo(3);
+    StringWriter kept = new StringWriter();
+    assertThat(exec(kept, new StringWriter(), "sessions", "-C", project.toString())).isZero();
+    assertThat(kept.toString()).as("a session that was there stays").contains(session);
+  }
+
+  @Test
+  void aStopHookIsToldTheSessionFileAsItsTranscript() throws Exception {
+    Files.createDirectories(temp.resolve("config/waymark"));
+    Files.writeString(temp.resolve("config/waymark/settings.json"), "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": "
+        + "\"command\", \"command\": \"cat > " + temp.resolve("stop.json") + "\"}]}]}}");
+    server.enqueue(FakeModelServer.openAiText("Hi."));
+    StringWriter err = new StringWriter();
+    assertThat(exec(new StringWriter(), err, "exec", "-C", project.toString(), "hello")).as(err.toString()).isZero();
+
+    String transcript = new ObjectMapper().readTree(temp.resolve("stop.json").toFile())
+        .get("transcript_path").asText();
+    assertThat(transcript).endsWith(".json");
+    assertThat(Path.of(transcript)).exists();
+    assertThat(Files.readString(Path.of(transcript))).contains("hello");
   }
 }

@@ -233,7 +233,8 @@ class ExecJsonTest {
                 "a.txt", ComparisonView.Change.MODIFIED, 1, 0, false, "--- a/a.txt\n", List.of("@@"))))),
         new Event.Exported(new ExportView("b", Optional.of("abc"), List.of(
             new ExportView.Commit("def", List.of(1), "s", 1)), Optional.empty(), List.of(), List.of(".env"))),
-        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.Error(ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
+        new Event.Waiting(1, "w"), new Event.Warning("w"), new Event.PromptBlocked(1, "b"),
+        new Event.Error(ErrorKind.NOT_FOUND, "e", OptionalLong.empty()),
         new Event.ContextUsed(1, 900, 1000, false), new Event.ContextUsed(1, 900, 0, true), new Event.Compacting(2, "why"),
         new Event.TurnFinished(1, TurnStatus.DONE, Optional.of(new TokenUsage(1, 2))),
         new Event.TabRestored("t", List.of(), 0, List.of(0), Optional.empty()));

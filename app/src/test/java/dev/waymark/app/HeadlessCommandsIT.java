@@ -131,7 +131,7 @@ class HeadlessCommandsIT {
 
     Run undo = waymark("checkpoints", "undo");
     assertThat(undo.exit()).as(undo.err()).isZero();
-    assertThat(undo.err()).contains("checkpoint #1 now holds 2 file change(s) of a shell command");
+    assertThat(undo.err()).contains("checkpoint #1 now holds 2 file changes of a shell command");
     assertThat(file("a.txt")).as("the user's version is back").isEqualTo("mine\n");
     assertThat(project.resolve("b.txt")).doesNotExist();
     String tag = git("tag", "-l", "waymark/*/1").trim();

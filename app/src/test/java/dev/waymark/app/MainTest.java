@@ -59,6 +59,10 @@ class MainTest {
       List<String> lines = help.lines().toList();
       assertThat(lines).as(String.join(" ", args)).allMatch(l -> l.length() <= 80);
       for (int i = 0; i + 1 < lines.size(); i++) {
+        assertThat(lines.get(i).startsWith("  ") && !lines.get(i + 1).isBlank() && !lines.get(i + 1).startsWith(" ")
+            && !lines.get(i + 1).matches("[A-Z][a-z]+\\W.*"))
+            .as("an indented line wrapped to column 0 before \"%s\" in %s:%n%s", lines.get(i + 1), String.join(" ", args), help)
+            .isFalse();
         boolean continued = lines.get(i + 1).matches("[a-z0-9(].*");
         assertThat(lines.get(i).isBlank() || lines.get(i).length() >= 60 || !continued)
             .as("a sentence broken short before \"%s\" in %s:%n%s", lines.get(i + 1), String.join(" ", args), help).isTrue();
@@ -76,6 +80,20 @@ class MainTest {
   void aProjectThatIsNoDirectoryIsRefused() {
     assertThat(run(temp.resolve("nope").toString())).isEqualTo(2);
     assertThat(err.toString()).contains("Not a directory");
+  }
+
+  @Test
+  void aPromptTypedWhereTheDirectoryGoesIsAnsweredWithHowToRunIt() {
+    assertThat(run("say hello")).isEqualTo(2);
+    assertThat(err.toString()).isEqualTo("waymark: \"say hello\" is no directory here. To give it to the agent: "
+        + "waymark exec \"say hello\" (headless), or start waymark and type it." + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(run("fix the $PATH \"bug\"")).isEqualTo(2);
+    assertThat(err.toString()).as("quoted so that the shell passes it as typed")
+        .contains("waymark exec 'fix the $PATH \"bug\"'");
+    err.getBuffer().setLength(0);
+    assertThat(run("it's broken")).isEqualTo(2);
+    assertThat(err.toString()).contains("waymark exec \"it's broken\"");
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -69,6 +70,8 @@ class SessionShareIT {
   void theSecondCloneOpensEveryCheckpointBranchAndPromptOnceItsFilesAreTheBase() throws Exception {
     Run export = ok(waymark(first, "one", "sessions", "export", session, bundle.toString(), "--json"));
     assertThat(export.json().get("tags").asInt()).isEqualTo(3);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(bundle)))
+        .as("it carries the conversation: private, as session files are").isEqualTo("rw-------");
     String heads = git(temp, "bundle", "list-heads", bundle.toString());
     assertThat(heads).contains("refs/tags/waymark/" + tab + "/1", "refs/tags/waymark/" + tab + "/2",
         "refs/tags/waymark/" + tab + "/3");
@@ -85,7 +88,9 @@ class SessionShareIT {
     Files.copy(first.resolve("c.txt"), second.resolve("c.txt"));
     Run imported = ok(waymark(second, "two", "sessions", "import", bundle.toString(), "--json"));
     assertThat(imported.json().get("session").asText()).isEqualTo(session);
-    assertThat(imported.json().get("checkpoints").asInt()).isEqualTo(4);
+    JsonNode listed = ok(waymark(second, "two", "sessions", "list", "--json")).json().get(0);
+    assertThat(imported.json().get("checkpoints").asInt()).as("counted as `sessions list` counts them, without #0")
+        .isEqualTo(listed.get("checkpoints").asInt()).isEqualTo(3);
     assertThat(Waymark.gitOk(temp.resolve("two"), "show", "refs/tags/waymark/" + tab + "/2:post/b.txt")).isEqualTo("two\n");
 
     JsonNode list = ok(waymark(second, "two", "checkpoints", "list", "--json")).json();

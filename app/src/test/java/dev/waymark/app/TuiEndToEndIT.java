@@ -630,6 +630,20 @@ class TuiEndToEndIT {
   }
 
   @Test
+  void aWelcomeReadAndLeftKeepsNoSessionToResume() throws Exception {
+    startWith(List.of(project.toString()));
+    tmux.waitFor("ready · #0");
+    send("hello"); // refused: no model, no checkpoint
+    tmux.waitFor("✗ No model is configured");
+    tmux.keys("C-d");
+    tmux.waitForExit(Duration.ofSeconds(20));
+    try (var sessions = Files.walk(home)) {
+      assertThat(sessions.filter(p -> p.getParent().getFileName().toString().equals("sessions")
+          && p.toString().endsWith(".json")).toList()).as("no \"(no prompt yet)\" session in every --resume list").isEmpty();
+    }
+  }
+
+  @Test
   void theTerminalIsRestoredWhenWaymarkExits() throws Exception {
     Path script = temp.resolve("script.json");
     Files.writeString(script, "{\"responses\":[]}");

@@ -10,6 +10,7 @@ import dev.waymark.core.mcp.McpInput;
 import dev.waymark.core.mcp.McpPrompt;
 import dev.waymark.core.mcp.McpResource;
 import dev.waymark.core.mcp.McpServers;
+import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.ComparisonView;
 import dev.waymark.core.protocol.DiffView;
@@ -463,7 +464,7 @@ public final class WaymarkUi implements Host {
     }
     String text = expanded.typed();
     if (expanded.expansion() instanceof McpInput.Expansion.Ready ready) {
-      ready.notes().forEach(note -> tab.state().notice(Tone.MUTED, note));
+      ready.notes().forEach(tab.state()::noticeWithPrompt);
       text = ready.text();
     } else if (SlashCommand.isCommand(text)) {
       commands.run(tab, text.strip()); // the server it named is gone from the settings' list meanwhile: as typed
@@ -648,11 +649,19 @@ public final class WaymarkUi implements Host {
 
   /** The diff of two checkpoints, walked by hunk and file; a hunk or file is taken only after a yes. */
   private void showComparison(TabController tab, ComparisonView view) {
-    layers.show(new ComparisonPanel(view, take -> layers.ask(new Layers.Confirm("Take "
+    layers.show(new ComparisonPanel(view, this::named, take -> layers.ask(new Layers.Confirm("Take "
         + (take.hunk() < 0 ? take.path() : "hunk " + (take.hunk() + 1) + " of " + take.path()) + " as "
-        + (take.toSide() ? view.to() : view.from()) + " holds it into the project, merged with later edits, as a new "
+        + named(take.toSide() ? view.to() : view.from()) + " holds it into the project, merged with later edits, as a new "
         + "checkpoint? [y/N]", () -> tab.run(List.of(new Command.Take(view.from(), view.to(),
             take.path(), take.hunk(), take.toSide(), false)))))).overlay());
+  }
+
+  /** A checkpoint of another tab as the bar shows that tab: by its place and title, which a raw id is not. */
+  private String named(CheckpointRef ref) {
+    return tabs.open().stream().filter(t -> !ref.tab().isEmpty() && t.tab().tabId().equals(ref.tab())).findFirst()
+        .map(t -> "tab " + tabs.number(t) + " (" + (t.tab().title().isBlank() ? "new tab" : t.tab().title()) + ") "
+            + new CheckpointRef("", ref.checkpoint()))
+        .orElse(ref.toString());
   }
 
   private void ringBell() {

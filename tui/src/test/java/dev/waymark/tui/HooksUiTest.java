@@ -39,10 +39,12 @@ class HooksUiTest {
   void aCallBlockedByAPreToolUseHookIsSaidWithItsReasonAndTheTurnGoesOn() throws Exception {
     try (VirtualUi ui = start("{'responses':[{'toolCalls':[{'name':'run_shell','arguments':{'command':'echo hi > hi.txt'}}]},"
         + "{'text':'Understood.'}]}", new HookMatcher(HookEvent.PRE_TOOL_USE, "run_shell",
-        List.of(new HookCommand("echo 'no shell today' >&2; exit 2", Duration.ofSeconds(30), "test"))))) {
+        List.of(new HookCommand("echo 'no shell today' >&2; exit 2", Duration.ofSeconds(30),
+            "project settings /p/.waymark/settings.json"))))) {
       ui.send("make hi");
       String done = ui.waitFor(s -> s.contains("Understood.") && s.contains("ready · #1"), "the turn");
-      assertThat(done).contains("A PreToolUse hook blocked run_shell", "no shell today");
+      assertThat(done).as("whose hook, and what it runs").contains("The project's PreToolUse hook \"echo 'no shell today'",
+        "no shell today").doesNotContain("user's");
       assertThat(ui.project.resolve("hi.txt")).doesNotExist();
     }
   }

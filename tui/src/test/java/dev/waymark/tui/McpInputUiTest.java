@@ -102,6 +102,8 @@ class McpInputUiTest {
       String done = ui.waitFor(s -> s.contains("Both read.") && s.contains("ready · #1"), "the turn");
       assertThat(done).contains("Attached @t:test://notes/a.txt (15 characters)",
           "compare @t:test://notes/a.txt with @notes.md").doesNotContain("the notes of a", "[Attached by", "end of @t:");
+    assertThat(done.indexOf("Attached @t:")).as("said under the prompt it goes with, not above its checkpoint's header")
+        .isGreaterThan(done.indexOf("compare @t:test://notes/a.txt with"));
 
       ui.send("and @t:test://gone.txt now");
       String refused = ui.waitFor("could not be attached");

@@ -137,16 +137,16 @@ final class ApprovalGate {
     }
     if (pre.stops().isPresent()) {
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
-      stopTurn(state, "PreToolUse", pre.stops().get());
-      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Not run: the user's PreToolUse hook stopped the turn."),
+      stopTurn(state, pre, "PreToolUse");
+      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Not run: " + pre.named("PreToolUse") + " stopped the turn."),
           changedSince(before, turn));
     }
     if (pre.blocks()) {
       String reason = pre.reason();
       emit.accept(new Event.ToolCallProposed(state.checkpoint, ProtocolViews.toolCall(call), tool.describe(arguments), "", false));
-      emit.accept(new Event.Warning("A PreToolUse hook blocked " + call.name() + " (" + tool.describe(arguments) + "): "
+      emit.accept(new Event.Warning(pre.namedFirst("PreToolUse") + " blocked " + call.name() + " (" + tool.describe(arguments) + "): "
           + reason));
-      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Blocked by the user's PreToolUse hook: " + reason), changedSince(before, turn));
+      return finish(state, call, ToolResult.error(ErrorKind.DENIED, "Blocked by " + pre.named("PreToolUse") + ": " + reason), changedSince(before, turn));
     }
     // a hook's "allow" stands for an allow rule, its "ask" asks whatever the mode; secrets are asked about still
     Optional<String> hookSaid = pre.permission();
@@ -201,25 +201,31 @@ final class ApprovalGate {
     if (result.isError()) {
       return result; // as in Claude Code: a formatter is not run over a write that failed
     }
+    Map<String, FileChange> before = changesByPath(turn);
     HookVerdict post = hooks.postToolUse(toolName, arguments, result, turn, state.cancellation);
-    post.stops().ifPresent(reason -> stopTurn(state, "PostToolUse", reason));
+    // what the turn holds for a path after the hook, against before it: a formatter that rewrote the same bytes changed nothing
+    List<String> changed = changedSince(before, turn).stream().filter(post.changedPaths()::contains).toList();
+    if (post.stops().isPresent()) {
+      stopTurn(state, post, "PostToolUse");
+    }
     StringBuilder said = new StringBuilder();
     if (post.blocks()) {
-      said.append("\n[the user's PostToolUse hook objects: ").append(post.reason()).append(']');
+      said.append("\n[").append(post.named("PostToolUse")).append(" objects: ").append(post.reason()).append(']');
     }
     if (!post.context().isBlank()) {
       said.append("\n[PostToolUse hook: ").append(post.context()).append(']');
     }
-    if (!post.changedPaths().isEmpty()) {
-      said.append("\n[the user's PostToolUse hook changed ").append(String.join(", ", post.changedPaths()))
+    if (!changed.isEmpty()) {
+      said.append("\n[").append(post.named("PostToolUse")).append(" changed ").append(String.join(", ", changed))
           .append(" (recorded with this call)]");
     }
     return said.length() == 0 ? result : new ToolResult(result.content() + said, result.errorKind());
   }
 
   /** A hook said {@code "continue": false}: the turn ends as if interrupted, what it did so far kept. */
-  private void stopTurn(RunningTurn state, String event, String reason) {
-    emit.accept(new Event.Warning("Your " + event + " hook stopped the turn" + (reason.isBlank() ? "." : ": " + reason)));
+  private void stopTurn(RunningTurn state, HookVerdict said, String event) {
+    String reason = said.stops().orElse("");
+    emit.accept(new Event.Warning(said.namedFirst(event) + " stopped the turn" + (reason.isBlank() ? "." : ": " + reason)));
     state.cancel();
   }
 

@@ -27,6 +27,8 @@ final class TabHooks {
   private final Supplier<SessionSettings> settings;
   private final Consumer<Event> emit;
   private volatile Hooks hooks = Hooks.NONE;
+  /** The file of the session the tab is in, as Claude Code's {@code transcript_path}; empty while it has none. */
+  private volatile Supplier<Optional<Path>> transcript = Optional::empty;
 
   TabHooks(String tabId, Path projectRoot, Supplier<SessionSettings> settings, Consumer<Event> emit) {
     this.tabId = tabId;
@@ -37,6 +39,10 @@ final class TabHooks {
 
   void set(Hooks configured) {
     hooks = configured;
+  }
+
+  void transcript(Supplier<Optional<Path>> sessionFile) {
+    transcript = sessionFile;
   }
 
   Hooks configured() {
@@ -98,7 +104,7 @@ final class TabHooks {
 
   private ObjectNode input(HookEvent event) {
     ObjectNode input = JSON.createObjectNode();
-    input.put("session_id", tabId).put("transcript_path", "").put("cwd", projectRoot.toString())
+    input.put("session_id", tabId).put("transcript_path", transcript.get().map(Path::toString).orElse("")).put("cwd", projectRoot.toString())
         .put("hook_event_name", event.settingName()).put("permission_mode", settings.get().approval().label());
     return input;
   }

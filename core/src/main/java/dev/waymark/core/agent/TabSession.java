@@ -25,6 +25,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,6 +155,11 @@ public final class TabSession implements AutoCloseable {
   /** Puts this tab, a child, back at {@code checkpoint}: its parent's move was refused by another child's files. */
   public CompletableFuture<Void> putBack(int checkpoint) {
     return follow.putBack(checkpoint);
+  }
+
+  /** Where the tab's session is saved, which its hooks are told as {@code transcript_path}. */
+  public void transcript(Supplier<Optional<Path>> sessionFile) {
+    hooks.transcript(sessionFile);
   }
 
   /** The hooks this tab runs, for /hooks. */

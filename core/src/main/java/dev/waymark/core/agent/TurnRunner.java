@@ -288,7 +288,7 @@ final class TurnRunner {
       synchronized (mine) {
         mine.remove(prompt);
       }
-      emit.accept(new Event.Warning("Your UserPromptSubmit hook blocked the prompt; it was not sent: "
+      emit.accept(new Event.PromptBlocked(turn.number(), said.namedFirst("UserPromptSubmit") + " blocked the prompt; it was not sent: "
           + (said.blocks() ? said.reason() : said.stops().get())));
       return false;
     }
@@ -307,8 +307,8 @@ final class TurnRunner {
     if (!said.blocks() || said.stops().isPresent()) { // "continue": false wins: the turn ends
       return false;
     }
-    emit.accept(new Event.Warning("Your Stop hook sends the turn on: " + said.reason()));
-    Conversation.append(mine, new ChatMessage.User("[The user's Stop hook] " + said.reason()));
+    emit.accept(new Event.Warning(said.namedFirst("Stop") + " sends the turn on: " + said.reason()));
+    Conversation.append(mine, new ChatMessage.User("[" + said.namedFirst("Stop") + "] " + said.reason()));
     return true;
   }
 

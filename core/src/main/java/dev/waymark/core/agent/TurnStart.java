@@ -126,6 +126,11 @@ final class TurnStart {
 
   /** Whether the live conversation fills the model's window past the compaction threshold, and may compact. */
   private boolean tooFull() {
+    if (state.contextTokens < 0) {
+      // a tab brought back from a session, counted by nobody yet: estimated, as the interface's meter is, so that
+      // every front end compacts by one rule
+      state.contextTokens = Conversation.estimatedTokens(conversation.sent(tree.livePath()));
+    }
     long window = settings.get().contextWindow();
     return !state.lastTurnCompacted && settings.get().compactPercent() > 0 && window > 0 && state.contextTokens >= 0
         && state.contextTokens * 100 >= window * settings.get().compactPercent();

@@ -136,6 +136,10 @@ public final class Bisection {
         return aborted(last, atBad);
       }
       Verdict atGood = test(0);
+      if (atGood == Verdict.BAD && path.get(0) == 0) {
+        return end(BisectResult.Outcome.FAILS_AT_GOOD, OptionalInt.empty(), List.of(), "The command fails at #0, where the "
+            + "tab began, already: it fails without any of the tab's changes, so no checkpoint made it fail.");
+      }
       if (atGood == Verdict.BAD) {
         return end(BisectResult.Outcome.FAILS_AT_GOOD, OptionalInt.empty(), List.of(), "The command fails at #"
             + path.get(0) + " (the good end) already: no checkpoint from there to #" + path.get(last)

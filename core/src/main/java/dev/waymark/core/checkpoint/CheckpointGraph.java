@@ -273,7 +273,7 @@ final class CheckpointGraph {
       }
     }
     if (!lost.isEmpty()) {
-      throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot restore #" + to.number + ": what checkpoint(s) "
+      throw new CheckpointException(CheckpointException.Kind.LOST, "Cannot restore #" + to.number + ": what " + (lost.size() == 1 ? "checkpoint " : "checkpoints ")
           + String.join(", ", lost.stream().map(n -> "#" + n).toList())
           + " changed is gone from the shadow repository (deleted or damaged), so nothing was restored.");
     }

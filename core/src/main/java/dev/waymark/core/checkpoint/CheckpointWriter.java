@@ -2,6 +2,7 @@ package dev.waymark.core.checkpoint;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.CheckpointGraph.Node;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.checkpoint.lib.FileChange;
@@ -64,7 +65,7 @@ final class CheckpointWriter {
         Optional.ofNullable(node.land));
     String tag = TagNames.tabPrefix(tabId) + node.number;
     node.commit = parts.repo().commitAndTag(entries, manifest.toBytes(), parentCommits(node.parent),
-        "waymark " + tabId + " #" + node.number + ": " + node.changes.size() + " file(s)"
+        "waymark " + tabId + " #" + node.number + ": " + Counted.of(node.changes.size(), "file")
             + (status == CheckpointStatus.RUNNING ? " so far" : "") + "\n",
         node.created, tag, node.tag == null ? null : node.commit);
     node.tag = tag;

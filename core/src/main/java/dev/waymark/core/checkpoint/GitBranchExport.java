@@ -132,7 +132,7 @@ public final class GitBranchExport {
         }
         if (squash && squashed > 0) {
           String subject = squashedNumbers.size() == 1 && startFiles == 0 ? firstLine(prompts.apply(squashedNumbers.get(0)).strip(),
-              squashedNumbers.get(0)) : "Waymark: checkpoints #" + from.number() + ".." + "#" + to.number();
+              squashedNumbers.get(0)) : squashedSubject(from.number(), startFiles > 0, squashedNumbers);
           parent = writer.commit(parent, subject + "\n\n" + body + "\nWaymark-Checkpoints: #" + from.number() + "..#"
               + to.number() + " of tab " + to.tabId() + "\n", to.checkpoint().created());
           made.add(new Made(parent, List.copyOf(squashedNumbers), subject, writer.changedSince(head, walk)));
@@ -190,6 +190,14 @@ public final class GitBranchExport {
       afters.put(change.path(), change.after());
     }
     return afters;
+  }
+
+  /** Names what the commit holds: A..B leaves A out as git's does, but for the project as A holds it when that differs. */
+  private static String squashedSubject(int from, boolean fromsState, List<Integer> squashed) {
+    String checkpoints = squashed.isEmpty() ? "" : squashed.size() == 1 ? "checkpoint #" + squashed.get(0)
+        : "checkpoints #" + squashed.get(0) + ".." + "#" + squashed.get(squashed.size() - 1);
+    String state = fromsState ? "the project as #" + from + " holds it" : "";
+    return "Waymark: " + state + (fromsState && !checkpoints.isEmpty() ? ", then " : "") + checkpoints;
   }
 
   private static String firstLine(String prompt, int number) {

@@ -18,4 +18,14 @@ public record HookCommand(String command, Duration timeout, String source) {
     timeout = timeout == null || timeout.isZero() || timeout.isNegative() ? DEFAULT_TIMEOUT : timeout;
     source = source == null ? "" : source;
   }
+
+  /**
+   * Whose hook it is, by the settings it came from, and what it runs, as the user and the model are told of it:
+   * {@code the project's PreToolUse hook "./guard.sh"}.
+   */
+  public String named(String event) {
+    String owner = source.matches("(user|project|local) settings.*") ? "the " + source.substring(0, source.indexOf(' ')) + "'s " : "a ";
+    String shown = command.strip().replaceAll("\\s+", " ");
+    return owner + event + " hook \"" + (shown.length() <= 80 ? shown : shown.substring(0, 79) + "…") + "\"";
+  }
 }

@@ -28,6 +28,23 @@ public record HookVerdict(List<HookOutcome> outcomes, List<WorkTreeChanges> chan
     return String.join("\n", deciding.stream().map(HookOutcome::reason).filter(r -> !r.isBlank()).toList());
   }
 
+  /**
+   * The hooks that decided, each {@link HookCommand#named}: those that block, else those that stop the turn,
+   * else every one that ran.
+   */
+  public String named(String event) {
+    List<HookOutcome> deciding = blocks() ? outcomes.stream().filter(HookOutcome::blocks).toList()
+        : stops().isPresent() ? outcomes.stream().filter(o -> o.stops().isPresent()).toList() : outcomes;
+    List<String> names = deciding.stream().map(o -> o.hook().named(event)).distinct().toList();
+    return names.isEmpty() ? "a " + event + " hook" : String.join(" and ", names);
+  }
+
+  /** {@link #named} to begin a sentence. */
+  public String namedFirst(String event) {
+    String named = named(event);
+    return Character.toUpperCase(named.charAt(0)) + named.substring(1);
+  }
+
   /** Why the turn ends here, when a hook said {@code "continue": false} (its {@code stopReason}, maybe empty). */
   public Optional<String> stops() {
     return outcomes.stream().flatMap(o -> o.stops().stream()).findFirst();

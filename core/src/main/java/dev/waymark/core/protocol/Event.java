@@ -56,6 +56,8 @@ public sealed interface Event {
 
     void warning(Warning event);
 
+    void promptBlocked(PromptBlocked event);
+
     void error(Error event);
 
     void settingsChanged(SettingsChanged event);
@@ -270,6 +272,17 @@ public sealed interface Event {
     @Override
     public void dispatch(Handler handler) {
       handler.warning(this);
+    }
+  }
+
+  /**
+   * A hook (UserPromptSubmit) kept the prompt of {@code checkpoint} from the model: it was not sent, and the turn
+   * ends cancelled. A policy's refusal, not the user's interruption, so a script can tell the two apart.
+   */
+  record PromptBlocked(int checkpoint, String message) implements Event {
+    @Override
+    public void dispatch(Handler handler) {
+      handler.promptBlocked(this);
     }
   }
 

@@ -264,6 +264,11 @@ public final class SessionStore {
     return line.length() <= TITLE_CHARS ? line : line.substring(0, TITLE_CHARS - 1) + "…";
   }
 
+  /** The checkpoints a session's prompts and commands made: every tab's but its {@code #0}, which is where it began. */
+  public static int checkpointsMade(SessionFile session) {
+    return session.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+  }
+
   /** Every session, newest first; unreadable files are listed with their problem. */
   public List<Listing> list() {
     List<Listing> all = new ArrayList<>();
@@ -302,7 +307,7 @@ public final class SessionStore {
     try {
       parsed.incrementAndGet();
       SessionFile s = read(file);
-      int checkpoints = s.tabs().stream().mapToInt(t -> Math.max(0, t.checkpoints().size() - 1)).sum();
+      int checkpoints = checkpointsMade(s);
       listing = new Listing(s.id(), s.name(), s.updated(), s.tabs().size(), checkpoints, file, Optional.empty(), title(s),
           firstPrompt(s));
     } catch (SessionException e) {

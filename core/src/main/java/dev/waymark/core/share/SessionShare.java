@@ -1,6 +1,7 @@
 package dev.waymark.core.share;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabBundles;
 import dev.waymark.core.checkpoint.TabCopies;
@@ -192,8 +193,8 @@ public final class SessionShare {
       return;
     }
     StringBuilder why = new StringBuilder("This project's files are not those the session was exported with: ")
-        .append(differ.size()).append(" of the ").append(base.files().size())
-        .append(" file(s) its checkpoints touched differ, so its restores would not fit. Nothing was imported.\n");
+        .append(differ.size()).append(" of the ").append(Counted.of(base.files().size(), "file"))
+        .append(" its checkpoints touched ").append(differ.size() == 1 ? "differs" : "differ").append(", so its restores would not fit. Nothing was imported.\n");
     differ.stream().limit(NAMED).forEach(d -> why.append("  ").append(d.describe()).append('\n'));
     if (differ.size() > NAMED) {
       why.append("  and ").append(differ.size() - NAMED).append(" more\n");

@@ -65,6 +65,21 @@ public final class SkillCatalog {
     return in(directories);
   }
 
+  /**
+   * The user's skills, with those of {@code project}, which is not trusted, listed as not loaded and why: {@code /skills}
+   * says why they are missing rather than leaving them out unsaid.
+   */
+  public static SkillCatalog untrusted(Path project, Path userConfigDirectory, Path home) {
+    SkillCatalog users = of(Optional.empty(), userConfigDirectory, home);
+    List<Refused> refused = new ArrayList<>();
+    for (String dir : List.of(".waymark", ".claude", ".agents")) {
+      folders(project.resolve(dir).resolve("skills")).forEach(folder -> refused.add(new Refused(folder,
+          "the project is not trusted: its skills load once you trust it (the question when waymark starts)")));
+    }
+    refused.addAll(users.refused);
+    return new SkillCatalog(users.skills, refused);
+  }
+
   /** The skills of {@code directories} (directory → origin), in that order of precedence. */
   public static SkillCatalog in(Map<Path, String> directories) {
     Map<String, Skill> byName = new LinkedHashMap<>();

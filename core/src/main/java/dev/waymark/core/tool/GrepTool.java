@@ -1,5 +1,6 @@
 package dev.waymark.core.tool;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.project.ProjectWalker;
 import dev.waymark.core.protocol.ErrorKind;
 import java.io.IOException;
@@ -79,7 +80,7 @@ final class GrepTool extends AbstractTool {
     }
     StringBuilder out = search.out;
     if (search.secretsLeftOut > 0) {
-      out.append("[left out ").append(search.secretsLeftOut).append(" .env file(s): grep one by its path to search it; "
+      out.append("[left out ").append(Counted.of(search.secretsLeftOut, ".env file")).append(": grep one by its path to search it; "
           + "that asks the user first]\n");
     }
     if (search.matches == 0) {

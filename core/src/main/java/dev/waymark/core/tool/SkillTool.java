@@ -36,7 +36,7 @@ public final class SkillTool extends AbstractTool {
 
   @Override
   String summary(Args args) throws ToolError {
-    return "skill " + args.string("name") + args.optionalString("file").map(f -> " " + f).orElse("");
+    return args.string("name") + args.optionalString("file").map(f -> " " + f).orElse(""); // shown after the tool's name, skill
   }
 
   @Override

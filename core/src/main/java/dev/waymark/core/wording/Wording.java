@@ -125,7 +125,7 @@ public final class Wording {
 
   /** The line a one-line view of the result shows first when {@code count} changes were not applied. */
   public static String notAppliedHeadline(int count) {
-    return "[" + count + " of the command's file change(s) not applied, the project's kept: see below]\n";
+    return "[" + count + " of the command's " + (count == 1 ? "file change" : "file changes") + " not applied, the project's kept: see below]\n";
   }
 
   /** A restore's one-line account for a user (a checkpoint's {@code summary} in the protocol). */

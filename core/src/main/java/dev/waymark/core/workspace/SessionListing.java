@@ -1,5 +1,6 @@
 package dev.waymark.core.workspace;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionException;
@@ -59,7 +60,7 @@ final class SessionListing {
 
   /** What to tell the user of a deleted session. */
   static String deleted(SessionFile file) {
-    return "Deleted session " + file.id() + " and the tags of its " + file.tabs().size() + " tab(s); "
+    return "Deleted session " + file.id() + " and the tags of its " + Counted.of(file.tabs().size(), "tab") + "; "
         + "the store reclaims their space at its next garbage collection.";
   }
 

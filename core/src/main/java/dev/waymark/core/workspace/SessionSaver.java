@@ -298,7 +298,7 @@ final class SessionSaver {
         name = theirs.name();
       }
       return added.isEmpty() ? Optional.empty() : Optional.of("Session " + label() + " was saved by another Waymark "
-          + "process too: its tab(s) " + String.join(", ", added) + " are kept in the session beside the ones here.");
+          + "process too: its " + (added.size() == 1 ? "tab " : "tabs ") + String.join(", ", added) + (added.size() == 1 ? " is" : " are") + " kept in the session beside the ones here.");
     }
     String old = label();
     id = files.newId();

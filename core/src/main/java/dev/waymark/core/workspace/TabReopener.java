@@ -55,7 +55,7 @@ final class TabReopener {
       notes.add("Recreated " + Counted.of(restored.recreatedTags().size(), "missing tag") + " of tab " + tabId + " from their commits.");
     }
     if (!restored.lostCheckpoints().isEmpty()) {
-      notes.add("Checkpoint(s) " + restored.lostCheckpoints() + " of tab " + tabId
+      notes.add((restored.lostCheckpoints().size() == 1 ? "Checkpoint " : "Checkpoints ") + restored.lostCheckpoints() + " of tab " + tabId
           + " could not be brought back: their commits are gone from the store. Their conversation is loaded; "
           + "a restore that would cross them is refused and changes nothing.");
     }
@@ -64,7 +64,7 @@ final class TabReopener {
           + " (Waymark was stopped in between): it is brought back there, as its files are.");
     }
     if (!restored.recovered().isEmpty()) {
-      notes.add("Checkpoint(s) " + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tabId
+      notes.add((restored.recovered().size() == 1 ? "Checkpoint " : "Checkpoints ") + restored.recovered().stream().map(n -> "#" + n).toList() + " of tab " + tabId
           + " were recorded after the session was last saved (Waymark was stopped in the middle): their file changes "
           + "are back and can be undone; what was said after that save is not.");
     }

@@ -73,6 +73,7 @@ public final class Workspace implements AutoCloseable {
       TabSession session = factory.create(tree, memory);
       session.hooks(hooks);
       session.peers(this::peer);
+      session.transcript(this::sessionFile);
       return session;
     };
     this.reopener = new TabReopener(store, provider, this.factory);
@@ -108,6 +109,11 @@ public final class Workspace implements AutoCloseable {
   /** The hooks the tabs run (set by whoever started them), for {@code /hooks}. */
   public void hooks(Hooks configured) {
     this.hooks = configured;
+  }
+
+  private Optional<Path> sessionFile() {
+    Path file = files.file(id());
+    return Files.exists(file) ? Optional.of(file) : Optional.empty();
   }
 
   public Hooks hooks() {
@@ -235,6 +241,7 @@ public final class Workspace implements AutoCloseable {
     TabSession session = made.create(store.newTab(), TabMemory.EMPTY);
     if (made != factory) {
       session.hooks(hooks);
+      session.transcript(this::sessionFile);
     }
     WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
     parentTab.ifPresent(tab::subagentOf);
@@ -265,6 +272,7 @@ public final class Workspace implements AutoCloseable {
   public WorkspaceTab newIsolatedTab(TabFactory made, String parentTab) {
     TabSession session = made.create(store.newIsolatedTab(isolatingSandbox), TabMemory.EMPTY);
     session.hooks(hooks);
+    session.transcript(this::sessionFile);
     WorkspaceTab tab = new WorkspaceTab(session, new Transcript(Map.of()), Optional.empty(), "", "", false);
     tab.subagentOf(parentTab);
     tabs.add(watch(tab));

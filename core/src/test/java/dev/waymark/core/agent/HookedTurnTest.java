@@ -103,6 +103,45 @@ class HookedTurnTest {
         "\"cwd\":\"" + project);
   }
 
+  @Test
+  void aBlockNamesWhoseHookItWasAndItsCommandToTheUserAndTheModel() throws Exception {
+    String command = "echo 'project hook says no' >&2; exit 2";
+    start(ApprovalMode.YOLO, false, new HookMatcher(HookEvent.PRE_TOOL_USE, "run_shell", List.of(new HookCommand(command,
+        Duration.ofSeconds(30), "project settings " + project.resolve(".waymark/settings.json")))));
+    model.respond(r -> call("run_shell", "{\"command\":\"true\"}"));
+    model.respond(r -> text("ok"));
+    session.submit(new Command.SendPrompt("go"));
+    Event.ToolCallFinished finished = events.await(Event.ToolCallFinished.class);
+    events.await(Event.TurnFinished.class);
+
+    String named = "the project's PreToolUse hook \"" + command + "\"";
+    assertThat(finished.result()).isEqualTo("Blocked by " + named + ": project hook says no").doesNotContain("user's");
+    assertThat(lastToolResult()).contains(named);
+    assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
+        .anySatisfy(m -> assertThat(m).startsWith("The project's PreToolUse hook \"" + command + "\" blocked run_shell"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aFormatterThatRewritesTheSameBytesIsNoChangeAndOneThatChangesThemIsNamed(boolean layered) throws Exception {
+    start(ApprovalMode.YOLO, layered, new HookMatcher(HookEvent.POST_TOOL_USE, "write_file", List.of(new HookCommand(
+        "f=$(sed -n 's/.*\"file_path\":\"\\([^\"]*\\)\".*/\\1/p'); c=$(cat \"$f\"); rm \"$f\"; "
+            + "if [ \"$c\" = ugly ]; then c=pretty; fi; printf '%s\\n' \"$c\" > \"$f\"",
+        Duration.ofSeconds(30), "user settings /home/u/.config/waymark/settings.json"))));
+    model.respond(r -> call("write_file", "{\"path\":\"one.txt\",\"content\":\"fine\\n\"}"));
+    model.respond(r -> call("write_file", "{\"path\":\"two.txt\",\"content\":\"ugly\\n\"}"));
+    model.respond(r -> text("done"));
+    session.submit(new Command.SendPrompt("write"));
+    Event.ToolCallFinished same = events.await(Event.ToolCallFinished.class);
+    Event.ToolCallFinished changed = events.await(Event.ToolCallFinished.class);
+    events.await(Event.TurnFinished.class);
+
+    assertThat(project.resolve("one.txt")).hasContent("fine");
+    assertThat(project.resolve("two.txt")).hasContent("pretty");
+    assertThat(same.result()).doesNotContain("hook changed");
+    assertThat(changed.result()).containsPattern("\\[the user's PostToolUse hook \"f=.*\" changed two.txt");
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aPostToolUseFormatterWritesAfterAnEditAndUndoTakesItsChangeBackWithTheCall(boolean layered) throws Exception {
@@ -219,8 +258,10 @@ class HookedTurnTest {
     Event.TurnFinished blocked = events.await(Event.TurnFinished.class);
     assertThat(model.requests).hasSize(1);
     assertThat(blocked.status().toString()).isEqualTo("CANCELLED");
-    assertThat(events).filteredOn(Event.Warning.class::isInstance).map(e -> ((Event.Warning) e).message())
-        .anySatisfy(m -> assertThat(m).contains("blocked the prompt", "prompt holds a secret"));
+    assertThat(events).filteredOn(Event.PromptBlocked.class::isInstance).map(e -> (Event.PromptBlocked) e)
+        .as("a policy's refusal, its own event: not the user's interruption")
+        .anySatisfy(b -> assertThat(b.message()).contains("blocked the prompt", "prompt holds a secret"))
+        .allSatisfy(b -> assertThat(b.checkpoint()).isEqualTo(blocked.checkpoint()));
     assertThat(session.conversation()).noneMatch(m -> m instanceof ChatMessage.User u && u.text().contains("secret"));
   }
 

@@ -117,7 +117,17 @@ class BisectionTest {
         Bisection.Progress.NONE);
 
     assertThat(result.outcome()).isEqualTo(BisectResult.Outcome.FAILS_AT_GOOD);
-    assertThat(result.message()).contains("fails at #3");
+    assertThat(result.message()).contains("fails at #3", "Give an earlier --good");
+  }
+
+  @Test
+  void aCommandFailingAtTheTabsStartAsksForNoEarlierGoodWhereThereIsNone() {
+    BisectResult result = bisection.run(tree.snapshot(), OptionalInt.empty(), OptionalInt.empty(), "false",
+        Bisection.Progress.NONE);
+
+    assertThat(result.outcome()).isEqualTo(BisectResult.Outcome.FAILS_AT_GOOD);
+    assertThat(result.message()).isEqualTo("The command fails at #0, where the tab began, already: it fails without any of "
+        + "the tab's changes, so no checkpoint made it fail.").doesNotContain("--good");
   }
 
   @Test

@@ -88,7 +88,8 @@ class GitBranchExportTest {
     String before = untouched();
     export(1, 4, "w", true, false);
     assertThat(GitCli.ok(fx.project, "log", "--format=%s", "w").lines())
-        .containsExactly("Waymark: checkpoints #1..#4", "start");
+        .as("#1 is left out as git's A..B leaves A out, but for the state it holds").containsExactly(
+            "Waymark: the project as #1 holds it, then checkpoints #2..#4", "start");
     assertThat(GitCli.ok(fx.project, "diff", "--name-status", "main", "w").lines())
         .containsExactly("A\ta.txt", "M\tb.txt", "D\told.txt"); // a.txt stood at #1: a first state, squashed in
     assertThatThrownBy(() -> export(0, 1, "w", false, false)).hasMessageContaining("The branch w exists already");

@@ -67,6 +67,11 @@ class SkillCatalogTest {
 
     SkillCatalog untrusted = SkillCatalog.of(Optional.empty(), config, home);
     assertThat(untrusted.skills()).extracting(Skill::description).containsExactly("my review", "how I deploy");
+
+    SkillCatalog saidWhy = SkillCatalog.untrusted(project, config, home);
+    assertThat(saidWhy.skills()).extracting(Skill::description).containsExactly("my review", "how I deploy");
+    assertThat(saidWhy.describe()).contains("  not loaded: " + project.resolve(".waymark/skills/review")
+        + ": the project is not trusted: its skills load once you trust it (the question when waymark starts)");
   }
 
   @Test

@@ -224,7 +224,7 @@ class LayeredShellTest {
     ToolResult result = command.get();
     assertThat(result.content()).contains("Not applied").contains("a.txt").contains("rescued/")
         .contains("in this checkpoint").doesNotContain("changed a.txt")
-        .as("said on the first line, which exec and a folded tool call show").startsWith("[1 of the command's file change(s) not applied");
+        .as("said on the first line, which exec and a folded tool call show").startsWith("[1 of the command's file change not applied");
     assertThat(f.read("a.txt")).isEqualTo("the user's\n");
     assertThat(f.recorded()).as("the command's version is in its checkpoint").containsExactly("a.txt");
     assertThat(commandsVersion("a.txt")).isEqualTo("command\n");

@@ -45,6 +45,13 @@ class SkillToolTest {
   }
 
   @Test
+  void aCallIsDescribedByTheSkillAndFileAloneAsItsNameSaysSkillAlready() throws Exception {
+    assertThat(tool.describe(JSON.readTree("{\"name\": \"release\"}"))).isEqualTo("release");
+    assertThat(tool.describe(JSON.readTree("{\"name\": \"release\", \"file\": \"CHECKLIST.md\"}")))
+        .isEqualTo("release CHECKLIST.md");
+  }
+
+  @Test
   void aFileOfTheSkillIsReadButNothingOutsideItsFolder() throws Exception {
     assertThat(call("{\"name\": \"release\", \"file\": \"CHECKLIST.md\"}").content()).isEqualTo("1. tests\n");
     assertThat(call("{\"name\": \"release\", \"file\": \"../../secret.txt\"}").content()).contains("has no file")

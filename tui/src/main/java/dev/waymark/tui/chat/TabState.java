@@ -36,6 +36,8 @@ public final class TabState {
   private final List<CheckpointMark> marks = new ArrayList<>();
   private final Map<String, Blocks.ToolUse> toolUses = new HashMap<>();
   private final List<String> steeringQueue = new ArrayList<>();
+  /** Said with the prompt on its way (what it attached), under it once its turn starts. */
+  private final List<String> withNextPrompt = new ArrayList<>();
   private Blocks.Answer answer;
   private int live;
   private int viewed = -1;
@@ -283,6 +285,23 @@ public final class TabState {
     add(new Blocks.Notice(-1, tone, text));
   }
 
+  /**
+   * A notice about the prompt being sent (what it attached), shown under that prompt once its turn starts; at once
+   * when the tab runs already (the text steers the turn) or no turn starts (an error says why).
+   */
+  public void noticeWithPrompt(String text) {
+    if (running) {
+      notice(Tone.MUTED, text);
+    } else {
+      withNextPrompt.add(text);
+    }
+  }
+
+  private void sayWithPrompt(int checkpoint) {
+    withNextPrompt.forEach(text -> add(new Blocks.Notice(checkpoint, Tone.MUTED, text)));
+    withNextPrompt.clear();
+  }
+
   /** Shows or folds every reasoning block of the tab; returns whether they are now shown. */
   public boolean toggleReasoning() {
     reasoningShown = !reasoningShown;
@@ -526,6 +545,11 @@ public final class TabState {
     }
 
     @Override
+    public void promptBlocked(Event.PromptBlocked blocked) {
+      add(new Blocks.Notice(-1, Tone.WARNING, "! " + blocked.message()));
+    }
+
+    @Override
     public void branchRefused(Event.BranchRefused refused) {
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ Not sent: branching from #" + refused.from() + " would overwrite "
           + String.join(", ", refused.result().conflicts()) + ", changed since and clashing with it. Nothing changed; "
@@ -535,6 +559,7 @@ public final class TabState {
 
     @Override
     public void error(Event.Error error) {
+      sayWithPrompt(-1); // no turn came for the prompt they went with
       add(new Blocks.Notice(-1, Tone.ERROR, "✗ " + error.message()));
     }
 
@@ -566,6 +591,7 @@ public final class TabState {
       title = typed.strip().lines().findFirst().orElse("");
     }
     add(new Blocks.Prompt(n, typed, runningSince));
+    sayWithPrompt(n);
   }
 
   private void turnFinished(Event.TurnFinished finished, boolean active) {

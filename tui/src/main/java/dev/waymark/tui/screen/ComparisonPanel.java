@@ -1,5 +1,6 @@
 package dev.waymark.tui.screen;
 
+import dev.waymark.core.protocol.CheckpointRef;
 import dev.waymark.core.protocol.ComparisonView;
 import dev.waymark.tui.text.DiffLines;
 import dev.waymark.tui.text.Line;
@@ -8,6 +9,7 @@ import dev.waymark.tui.text.Tone;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The diff of two checkpoints as a panel walked by file and hunk: {@code n}/{@code p} the next and
@@ -23,11 +25,18 @@ public final class ComparisonPanel implements Overlay.Keys {
 
   private final ComparisonView view;
   private final Consumer<Take> take;
+  private final Function<CheckpointRef, String> named;
   private int file;
   private int hunk; // -1: the file's header (a file with no hunks)
 
   public ComparisonPanel(ComparisonView view, Consumer<Take> take) {
+    this(view, CheckpointRef::toString, take);
+  }
+
+  /** {@code named}: how a side is said in the title (another tab by its place and title, not its id). */
+  public ComparisonPanel(ComparisonView view, Function<CheckpointRef, String> named, Consumer<Take> take) {
     this.view = view;
+    this.named = named;
     this.take = take;
     this.hunk = view.files().isEmpty() || view.files().get(0).hunks().isEmpty() ? -1 : 0;
   }
@@ -35,7 +44,7 @@ public final class ComparisonPanel implements Overlay.Keys {
   /** The panel as an overlay: its title says what is compared and the keys. */
   public Overlay overlay() {
     int n = view.files().size();
-    return new Overlay("Diff " + view.from() + " → " + view.to() + " · " + n + (n == 1 ? " file" : " files") + " +"
+    return new Overlay("Diff " + named.apply(view.from()) + " → " + named.apply(view.to()) + " · " + n + (n == 1 ? " file" : " files") + " +"
         + view.added() + " −" + view.removed() + " · " + KEYS, this::rows, this);
   }
 

@@ -95,7 +95,7 @@ public final class HelpText {
     rows.add(Line.EMPTY);
     rows.addAll(Wrap.wrap(Line.of(Span.of("Modes (Shift+Tab or /mode): plan runs reading tools and sandboxed commands on the "
         + "read-only project and asks for a plan, then whether to carry it out; ask asks before edits and commands; auto-edit runs edits and asks before "
-        + "commands; yolo (only by /mode yolo or --approval yolo) runs everything.", Tone.MUTED)), width));
+        + "commands; auto runs edits and sandboxed commands and asks before a command outside the sandbox; yolo runs everything (set only by /mode yolo or --approval yolo).", Tone.MUTED)), width));
     return rows;
   }
 

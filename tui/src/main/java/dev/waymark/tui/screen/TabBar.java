@@ -36,7 +36,6 @@ public final class TabBar {
     }
     String brand = " waymark ";
     int room = width - brand.length();
-    int each = Math.max(4, room / tabs.size());
     List<Span> spans = new ArrayList<>();
     int used = 0;
     for (int i = 0; i < tabs.size(); i++) {
@@ -45,7 +44,10 @@ public final class TabBar {
       // an isolated tab shows ◇ and how many files its view changes, beside its number
       String number = (i + 1) + tab.isolation();
       String title = tab.title().isBlank() ? "new tab" : tab.title();
-      int titleRoom = Math.min(24, each - number.length() - 4);
+      // the tabs still to draw share what is left: a short title's spare room goes to those after it
+      int each = Math.max(4, (room - used) / (tabs.size() - i));
+      // besides the title: a space, the number, a space, a space, the mark, a space, and the space between tabs
+      int titleRoom = Math.min(24, each - CellWidth.of(number) - 6);
       String text = " " + number + " " + (titleRoom > 1 ? CellWidth.truncate(title, titleRoom) + " " : "") + mark + " ";
       if (used + CellWidth.of(text) > Math.max(room, 0)) {
         text = " " + number + mark;

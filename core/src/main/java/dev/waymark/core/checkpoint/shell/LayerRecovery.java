@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.layer.ApplyPlan;
 import dev.waymark.core.layer.Layer;
@@ -71,9 +72,9 @@ final class LayerRecovery {
         }
         int count = outcome.changes().recorded().size();
         report.add("the shell command of checkpoint #" + checkpoint + " was interrupted when Waymark stopped"
-            + (finishing ? " while its changes were applied; the rest were applied now, and its " + count
-                + " file change(s) are recorded in " + where
-                : "; its " + count + " file change(s) were applied now and are recorded in " + where)
+            + (finishing ? " while its changes were applied; the rest were applied now, and its " + Counted.of(count, "file change")
+                + (count == 1 ? " is" : " are") + " recorded in " + where
+                : "; its " + Counted.of(count, "file change") + (count == 1 ? " was" : " were") + " applied now and are recorded in " + where)
             + (outcome.notApplied().isEmpty() ? "" : "; not applied, as the files changed since: "
                 + String.join(", ", outcome.notApplied()) + " (kept under " + outcome.rescueTag().orElse("") + ")"));
       } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.waymark.core.checkpoint.shell;
 
+import dev.waymark.core.Counted;
 import dev.waymark.core.checkpoint.lib.PathTable;
 import dev.waymark.core.checkpoint.project.IgnoreRules;
 
@@ -82,8 +83,8 @@ final class ShellRecovery {
           where = "new checkpoint #" + number[0];
         }
         if (!changes.recorded().isEmpty()) {
-          report.add(where + " now holds " + changes.recorded().size()
-              + " file change(s) of a shell command that was running when Waymark stopped; they can be undone");
+          report.add(where + " now holds " + Counted.of(changes.recorded().size(), "file change")
+              + " of a shell command that was running when Waymark stopped; they can be undone");
         }
         ShellJournal.remove(orphan.getKey());
       } catch (RuntimeException e) {

@@ -7,6 +7,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -78,6 +79,12 @@ public final class ShadowBundle {
     }
     writer.include(FILES_REF, carrier);
     Path temp = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    try {
+      // it carries the conversation, as a session file does: readable by its owner only, as session files are
+      Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (UnsupportedOperationException notPosix) {
+      Files.createFile(temp);
+    }
     try (OutputStream out = Files.newOutputStream(temp)) {
       writer.writeBundle(NullProgressMonitor.INSTANCE, out);
     } catch (IOException | RuntimeException e) {
