@@ -177,6 +177,39 @@ class SandboxedShellTest {
   }
 
   @Test
+  void inALinkedWorkTreeGitWritableLetsACommandCommitButLeaveNoProgramInAnyGitDirectory() throws Exception {
+    Path main = Files.createDirectories(temp.resolve("main-" + UUID.randomUUID()));
+    gitIn(main, "init", "-q", "-b", "main");
+    Files.writeString(main.resolve("a.txt"), "a\n");
+    gitIn(main, "add", "a.txt");
+    gitIn(main, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one");
+    Path tree = temp.resolve(UUID.randomUUID().toString());
+    gitIn(main, "worktree", "add", "-q", "-b", "side", tree.resolve("project").toString());
+    f.close();
+    f = new ToolFixture(tree, ToolSettings.DEFAULTS.withSandbox(Bwrap.required(policy(List.of(), false, true))));
+    Path common = main.resolve(".git");
+    String settings = Files.readString(common.resolve("config"));
+
+    ToolResult r = f.shell("common=$(git rev-parse --git-common-dir); own=$(git rev-parse --git-dir);"
+        + " git config core.fsmonitor 'touch pwned'; printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> $common/config;"
+        + " printf '#!/bin/sh\\ntouch pwned\\n' > $common/hooks/post-checkout;"
+        + " printf '[core]\\n\\thooksPath = /tmp\\n' > $own/config.worktree; echo /tmp > $own/commondir;"
+        + " echo '* filter=x' > $common/info/attributes; mkdir $common/worktrees/other $common/modules;"
+        + " echo b > b.txt && git add b.txt && git -c user.name=t -c user.email=t@t commit -qm two && echo COMMITTED");
+
+    assertThat(r.content()).contains("COMMITTED").contains("Read-only file system");
+    assertThat(Files.readString(common.resolve("config"))).isEqualTo(settings);
+    assertThat(common.resolve("hooks/post-checkout")).doesNotExist();
+    assertThat(common.resolve("info/attributes")).doesNotExist();
+    assertThat(common.resolve("modules")).doesNotExist();
+    assertThat(common.resolve("worktrees/other")).doesNotExist();
+    Path own = common.resolve("worktrees/project");
+    assertThat(own.resolve("config.worktree")).as("the empty mount point is removed").doesNotExist();
+    assertThat(Files.readString(own.resolve("commondir"))).isEqualTo("../..\n");
+    assertThat(git(main, "log", "--format=%s", "side")).isEqualTo("two\none\n");
+  }
+
+  @Test
   void rootInsideCannotUnmountOrRemountItsWayOut() throws Exception {
     git("init", "-q");
     ToolResult r = f.shell("umount .git; umount " + config + "; mount -o remount,rw /; unshare -rm sh -c 'umount "
@@ -337,6 +370,20 @@ class SandboxedShellTest {
   private static List<ProcessHandle> sleepers(String tag) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().map(c -> c.contains("sleep " + tag)).orElse(false)).toList();
+  }
+
+  private static void gitIn(Path dir, String... args) throws Exception {
+    assertThat(git(dir, args)).isNotNull();
+  }
+
+  /** What {@code git -C dir args} printed; fails unless it ended well. */
+  private static String git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(out).isZero();
+    return out;
   }
 
   private void git(String... args) throws Exception {
