@@ -251,6 +251,31 @@ class LayeredShellTest {
   }
 
   @Test
+  void aFileGitTracksIsRecordedAndUndoneUnderADirectoryNamedLikeBuildOutputOrIgnoredWithNoScanAtAll() throws Exception {
+    f.write(".gitignore", "generated/\n");
+    f.write("src/main/java/com/acme/build/Main.java", "class Main {}\n");
+    f.write("dist/README", "tracked\n");
+    f.write("src/generated/Keep.java", "class Keep {}\n");
+    GitCli.ok(f.project, "init", "-q");
+    GitCli.ok(f.project, "add", ".");
+    GitCli.ok(f.project, "add", "-f", "src/generated/Keep.java");
+    GitCli.ok(f.project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sources");
+    f.close();
+    f = new ToolFixture(temp, settings); // no scan is taken: a process that runs only sandboxed commands never walks
+    ToolResult edited = f.shell("sed -i s/Main/Edited/ src/main/java/com/acme/build/Main.java && echo more >> dist/README"
+        + " && echo x > src/generated/Keep.java && echo junk > dist/untracked.o");
+
+    assertThat(edited.content()).doesNotContain("Main.java: excluded", "README: excluded", "Keep.java: ignored")
+        .contains("dist/untracked.o");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("src/main/java/com/acme/build/Main.java")).isEqualTo("class Main {}\n");
+    assertThat(f.read("dist/README")).isEqualTo("tracked\n");
+    assertThat(f.read("src/generated/Keep.java")).isEqualTo("class Keep {}\n");
+    assertThat(f.read("dist/untracked.o")).as("what no rule lets in is left alone").isEqualTo("junk\n");
+  }
+
+  @Test
   void withNoScanAtAllAnEditorsSaveOfAFileGitHoldsIsMergedFromTheUsersIndex() throws Exception {
     f.write("notes.txt", "one\ntwo\nthree\nfour\nfive\n");
     try (Git git = Git.init().setDirectory(f.project.toFile()).call()) {
