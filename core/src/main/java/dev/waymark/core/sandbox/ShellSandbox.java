@@ -97,6 +97,11 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
 
   /** The sandbox without a socket filter ({@code unfiltered} says why), if bwrap starts one at all. */
   private static ShellSandbox started(SandboxPolicy policy, Path bwrap, String unfiltered) {
+    if (policy.mode() == SandboxMode.REQUIRED && !unfiltered.isEmpty()) {
+      // required means the whole boundary or nothing: without the filter, sockets outside are reachable
+      return new ShellSandbox(policy, Optional.empty(), "its seccomp filter, which keeps commands from the Unix sockets"
+          + " outside, cannot be used: " + unfiltered);
+    }
     String failure = tryOnce(bwrap, Optional.empty());
     if (failure != null) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap cannot start a sandbox here (" + failure

@@ -355,6 +355,26 @@ class SandboxedShellTest {
   }
 
   @Test
+  void requiredModeRefusesCommandsWhenItsSocketFilterCannotBeUsedAndAutoRunsThemSayingSo() throws IOException {
+    Path notADirectory = Files.writeString(outside.resolve("a-file"), ""); // the filter cannot be written below it
+    SandboxPolicy required = new SandboxPolicy(SandboxMode.REQUIRED, List.of(), false, false, List.of(data),
+        List.of(config), List.of(), notADirectory.resolve("private"));
+    ShellSandbox unfiltered = ShellSandbox.detect(required, System.getenv("PATH"));
+    assertThat(unfiltered.refuses()).isTrue();
+    assertThat(unfiltered.notice()).get().asString().contains("refused", "seccomp");
+    f.close();
+    f = new ToolFixture(temp.resolve("unfiltered"), ToolSettings.DEFAULTS.withSandbox(unfiltered));
+    ToolResult r = f.shell("echo x > made.txt");
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).startsWith("Not run: the sandbox is required").contains("seccomp");
+    assertThat(f.exists("made.txt")).isFalse();
+
+    ShellSandbox auto = ShellSandbox.detect(required.withMode(SandboxMode.AUTO), System.getenv("PATH"));
+    assertThat(auto.confines()).isTrue();
+    assertThat(auto.notice()).get().asString().contains("Unix sockets outside the sandbox");
+  }
+
+  @Test
   void sandboxFalseRunsOutsideAndIsAlwaysSensitive() {
     Tool shell = f.tools.find("run_shell").orElseThrow();
     var outsideCall = ToolFixture.args("command", "echo x > " + outside.resolve("escaped"), "sandbox", false);
