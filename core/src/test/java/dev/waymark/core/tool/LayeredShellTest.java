@@ -454,6 +454,27 @@ class LayeredShellTest {
   }
 
   @Test
+  void aFileWhoseNameIsNotUtf8ThatCannotBeAppliedBelowALinkIsSaidNotAppliedNeverApplied() throws Exception {
+    f.write("d/keep.txt", "keep\n");
+    Path go = Path.of("/var/tmp", "waymark-go-" + java.util.UUID.randomUUID()); // seen, read-only, in the sandbox
+    try {
+      f.nextTurn();
+      var running = startedAndWrote("printf deep > \"d/$(printf 'x\\376')\"; echo w > w.txt;"
+          + " while [ ! -e " + go + " ]; do sleep 0.05; done", "w.txt");
+      Files.move(f.file("d"), f.file("d-old"));
+      Files.createSymbolicLink(f.file("d"), f.file("d-old"));
+      Files.writeString(go, "go\n");
+      ToolResult r = running.get();
+
+      assertThat(r.content()).contains("not UTF-8: not applied").doesNotContain("not UTF-8: applied");
+      assertThat(rawNames(f.project.resolve("d-old"))).containsExactly("keep.txt");
+      assertThat(f.read("w.txt")).isEqualTo("w\n");
+    } finally {
+      Files.deleteIfExists(go);
+    }
+  }
+
+  @Test
   void filesWhoseNamesAreNotUtf8AreDeletedAsTheCommandDeletedThemAloneOrWithTheirDirectory() throws Exception {
     Process made = new ProcessBuilder("sh", "-c", "printf a > \"$(printf 'one\\377')\"; mkdir gone && "
         + "printf b > \"gone/$(printf 'two\\376')\" && printf c > gone/plain.txt").directory(f.project.toFile()).start();

@@ -90,17 +90,12 @@ final class LayerRecording {
       for (String path : read.unsupported()) {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
       }
-      for (LayerChanges.Unnamed entry : read.unnamed()) {
-        skipped.add(new WorkTreeChanges.Skipped(entry.shown(), "its name is not UTF-8: "
-            + (keepUpper && entry.source() != null ? "applied once its processes end" : "applied") + ", not recorded, "
-            + "and undo leaves it"));
-      }
       // what would make git run a program outside the sandbox never reaches the project
       List<GitProgramGuard.Refused> refused = GitProgramGuard.refused(layer, read.changes());
       refused.forEach(r -> skipped.add(new WorkTreeChanges.Skipped(r.path(), r.why())));
       List<LayerChange> changes = GitProgramGuard.without(read.changes(), refused);
       // what was below a directory the command removed goes before the directory does
-      UnnamedEntries.deleteFirst(read.unnamed());
+      Set<LayerChanges.Unnamed> unapplied = new HashSet<>(UnnamedEntries.deleteFirst(read.unnamed()));
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
@@ -182,7 +177,13 @@ final class LayerRecording {
         users.close();
       }
       if (!keepUpper) { // moved whole, so not while processes still write in the layer
-        UnnamedEntries.moveAfter(read.unnamed());
+        unapplied.addAll(UnnamedEntries.moveAfter(read.unnamed()));
+      }
+      for (LayerChanges.Unnamed entry : read.unnamed()) {
+        skipped.add(new WorkTreeChanges.Skipped(entry.shown(), "its name is not UTF-8: " + (unapplied.contains(entry)
+            ? "not applied, as a link or a file now stands where its directory was"
+            : (keepUpper && entry.source() != null ? "applied once its processes end" : "applied")
+                + ", not recorded, and undo leaves it")));
       }
       List<FileChange> made = new ArrayList<>();
       for (FileChange change : turn.changes()) {
