@@ -216,6 +216,22 @@ class LayeredShellTest {
   }
 
   @Test
+  void aCommandIsNotRunWhenTheStoreItWouldBeRecordedInWasDeletedAndSaysSo() throws Exception {
+    f.shell("true"); // the store and the layers' directory exist
+    Path store = f.store.shadowDirectory();
+    try (var walk = Files.walk(store)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+
+    ToolResult result = f.shell("echo x > new.txt; echo ran > ran.txt");
+
+    assertThat(result.isError()).as(result.content()).isTrue();
+    assertThat(result.content()).startsWith("The command was not run").contains(store.toString(), "is gone");
+    assertThat(f.exists("new.txt")).as("nothing applied unrecorded").isFalse();
+    assertThat(f.exists("ran.txt")).isFalse();
+  }
+
+  @Test
   void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
     f.write("a.txt", "start\n");
     f.nextTurn();
