@@ -84,7 +84,7 @@ final class LayerRecording {
    */
   Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper, Optional<ProjectView.Vouch> startedFrom) {
-    try (CommandSlot.Held applying = applySlot()) {
+    try (CommandSlot.Held applying = applySlot(layer.project())) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
       for (String path : read.unsupported()) {
@@ -226,7 +226,7 @@ final class LayerRecording {
    * already made is taken for someone else's change.
    */
   Outcome finishInterrupted(TabRecords turn, Layer layer, ApplyPlan plan) {
-    try (CommandSlot.Held applying = applySlot()) {
+    try (CommandSlot.Held applying = applySlot(layer.project())) {
       // kept first: the finish journals the rest anew, without the clashes decided before the kill
       Optional<String> tag = plan.clashes().isEmpty() ? Optional.empty() : Optional.of(rescue(turn, plan.clashes()));
       LayerApply.Result result = plan.finish(merge, (path, current, after) -> {});
@@ -381,9 +381,12 @@ final class LayerRecording {
     return state.exists() ? new FileVersion(state.kind(), ids.next(), state.mode()) : FileVersion.ABSENT;
   }
 
-  /** The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long as that takes). */
-  private CommandSlot.Held applySlot() throws InterruptedException {
-    CommandSlot slot = new CommandSlot(root.resolve("apply.lock"));
+  /**
+   * The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long
+   * as that takes): a Waymark of another {@code WAYMARK_HOME} on the same project included.
+   */
+  private CommandSlot.Held applySlot(Path project) throws InterruptedException {
+    CommandSlot slot = new CommandSlot(ProjectLocks.apply(project).orElse(root.resolve("apply.lock")));
     for (;;) {
       Optional<CommandSlot.Held> held = slot.take(APPLY_POLL_MILLIS);
       if (held.isPresent()) {
