@@ -10,6 +10,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -127,8 +128,8 @@ class SandboxAsAnotherUserTest {
     if (root) {
       try (var all = Files.walk(base)) {
         for (Path p : all.toList()) {
-          Files.setAttribute(p, "unix:uid", NOBODY, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-          Files.setAttribute(p, "unix:gid", NOBODY, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(p, "unix:uid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(p, "unix:gid", NOBODY, LinkOption.NOFOLLOW_LINKS);
         }
       }
     }

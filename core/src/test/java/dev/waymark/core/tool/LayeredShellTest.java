@@ -22,9 +22,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -220,7 +222,7 @@ class LayeredShellTest {
     f.shell("true"); // the store and the layers' directory exist
     Path store = f.store.shadowDirectory();
     try (var walk = Files.walk(store)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
 
     ToolResult result = f.shell("echo x > new.txt; echo ran > ran.txt");
@@ -472,7 +474,7 @@ class LayeredShellTest {
   @Test
   void aFileWhoseNameIsNotUtf8ThatCannotBeAppliedBelowALinkIsSaidNotAppliedNeverApplied() throws Exception {
     f.write("d/keep.txt", "keep\n");
-    Path go = Path.of("/var/tmp", "waymark-go-" + java.util.UUID.randomUUID()); // seen, read-only, in the sandbox
+    Path go = Path.of("/var/tmp", "waymark-go-" + UUID.randomUUID()); // seen, read-only, in the sandbox
     try {
       f.nextTurn();
       var running = startedAndWrote("printf deep > \"d/$(printf 'x\\376')\"; echo w > w.txt;"
