@@ -29,7 +29,10 @@ final class GitDirFence {
    * added to {@code placeholders}, each before its directory.
    */
   static void bindWritable(Path project, List<Path> gitDirs, Path empty, List<String> args, List<Path> placeholders) {
-    List<Path> dirs = outermostFirst(gitDirs.stream().filter(dir -> !dir.startsWith(project)).toList());
+    List<Path> outside = gitDirs.stream().filter(dir -> !dir.startsWith(project)).toList();
+    // one this user cannot write gains nothing from a bind, and no mount point can be made in it
+    outside.stream().filter(dir -> !Files.isWritable(dir)).forEach(dir -> add(args, "--ro-bind", dir, dir));
+    List<Path> dirs = outermostFirst(outside.stream().filter(Files::isWritable).toList());
     for (Path dir : dirs) { // a work tree's own directory, in its common one's worktrees/, bound over it after
       add(args, "--bind", dir, dir);
       for (String name : OTHER_REPOSITORIES) {
