@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.shell.ProjectLocks;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
@@ -644,9 +645,10 @@ class LayeredShellTest {
   }
 
   @Test
-  void anApplyWaitsForAnotherProcesssApplyToEnd() throws Exception {
+  void anApplyWaitsForAnotherProcesssApplyToEndWhateverItsHome() throws Exception {
     f.shell("true"); // the layers' directory exists
-    Path lock = f.store.shadowDirectory().resolveSibling("layers").resolve("apply.lock");
+    // the project's, not the home's: a Waymark with another WAYMARK_HOME on this project holds the same one
+    Path lock = ProjectLocks.apply(f.project).orElseThrow();
     try (var channel = FileChannel.open(lock, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE)) {
       var held = channel.lock(); // as another Waymark applying its layer holds it

@@ -16,11 +16,11 @@ import java.util.Optional;
  * {@code WAYMARK_HOME}: in a directory of the user's own beside the system's temporary files,
  * named by a hash of the project's real path. Two homes keep two stores, but there is one project.
  */
-final class ProjectLocks {
+public final class ProjectLocks {
   private ProjectLocks() {}
 
   /** The lock that serializes applies to {@code project}; empty where no such directory can be had. */
-  static Optional<Path> apply(Path project) {
+  public static Optional<Path> apply(Path project) {
     try {
       Path dir = Path.of(System.getProperty("java.io.tmpdir"), "waymark-locks-" + System.getProperty("user.name"));
       if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
