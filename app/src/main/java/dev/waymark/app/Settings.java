@@ -289,10 +289,30 @@ record Settings(
       ignored.add("maxAnswerMiB " + answerMiB + " (above your " + (user.answerBytes() >> 20) + ")");
       answerMiB = null;
     }
+    Integer parallel = own.maxParallelSubagents();
+    if (parallel != null && parallel > user.parallelSubagents()) {
+      ignored.add("maxParallelSubagents " + parallel + " (above your " + user.parallelSubagents() + ")");
+      parallel = null;
+    }
+    Integer compact = own.autoCompactPercent();
+    int users = user.compactPercent();
+    if (compact != null && users != 0 && (compact == 0 || compact > users)) {
+      ignored.add("autoCompactPercent " + compact + " (above your " + users + ")");
+      compact = null;
+    }
+    Map<String, Integer> windows = new LinkedHashMap<>();
+    own.contextWindows().forEach((name, window) -> {
+      long yours = user.contextWindow(name);
+      if (yours > 0 && window > yours) {
+        ignored.add("contextWindows \"" + name + "\" " + window + " (above your " + yours + ")");
+      } else {
+        windows.put(name, window);
+      }
+    });
     Settings allowed = new Settings(List.of(), null, model, approval, Map.of(), retention,
         List.of(), List.of(), steps, answerMiB, List.of(), own.deny(), own.bell(),
-        own.prices(), Map.of(), List.of(), own.contextWindows(), own.autoCompactPercent(),
-        sandbox, null, null, own.notifications(), own.maxParallelSubagents());
+        own.prices(), Map.of(), List.of(), windows, compact,
+        sandbox, null, null, own.notifications(), parallel);
     Optional<String> warning = ignored.isEmpty() ? Optional.empty() : Optional.of(file + ": this project is not trusted, "
         + "so Waymark ignored its " + String.join("; ", ignored) + ". If you trust it, start once with --trust-project.");
     return new Loaded(user.overriddenBy(allowed), false, warning, rules);

@@ -104,6 +104,49 @@ class AttacksAsAnotherUserIT {
   }
 
   @Test
+  void noGitSettingOutsideWhatGitReadsAsDataLandsAndAFileGitTracksUnderBuildIsRecordedAndUndone() throws Exception {
+    Path main = project.resolve("src/com/acme/build/Main.java");
+    Files.createDirectories(main.getParent());
+    Files.writeString(main, "class Main {}\n");
+    for (String[] args : List.of(new String[] {"init", "-q"}, new String[] {"add", "src"},
+        new String[] {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sources"})) {
+      List<String> command = new ArrayList<>(List.of("git", "-c", "safe.directory=*", "-C", project.toString()));
+      command.addAll(List.of(args));
+      assertThat(new ProcessBuilder(command).inheritIO().start().waitFor()).isZero();
+    }
+    var json = new ObjectMapper();
+    var responses = json.createArrayNode();
+    var call = json.createObjectNode().put("name", "run_shell");
+    call.putObject("arguments").put("command", "git init -q sub && git -C sub config gpg.format ssh"
+        + " && git -C sub config gpg.ssh.defaultKeyCommand 'touch " + base + "/pwned'"
+        + " && sed -i s/Main/Edited/ src/com/acme/build/Main.java");
+    responses.addObject().putArray("toolCalls").add(call);
+    responses.addObject().put("text", "done");
+    Files.writeString(base.resolve("script.json"), json.writeValueAsString(json.createObjectNode().set("responses", responses)));
+    if (root) {
+      try (Stream<Path> all = Files.walk(base)) {
+        for (Path p : all.toList()) {
+          Files.setAttribute(p, "unix:uid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(p, "unix:gid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+
+    Run turn = waymark("exec", "-C", project.toString(), "--provider", "scripted", "--script",
+        base.resolve("script.json").toString(), "--approval", "auto", "sign and edit");
+    assertThat(turn.out()).as(turn.out()).contains("checkpoint #1").containsIgnoringCase("gpg.");
+    Path subConfig = project.resolve("sub/.git/config");
+    assertThat(!Files.exists(subConfig) || !Files.readString(subConfig).contains("defaultKeyCommand"))
+        .as("no ssh key command left for the user's next signed commit").isTrue();
+    assertThat(main).hasContent("class Edited {}");
+
+    Run undo = waymark("checkpoints", "-C", project.toString(), "undo");
+    assertThat(undo.exit()).as(undo.out()).isZero();
+    assertThat(main).as("the tracked file under a directory named build").hasContent("class Main {}");
+    assertThat(base.resolve("pwned")).doesNotExist();
+  }
+
+  @Test
   void aTurnOfAttacksRunUnaskedLeaksNothingLeavesNoGitProgramAndUndoGivesEverythingBack() throws Exception {
     Run turn = waymark("exec", "-C", project.toString(), "--provider", "scripted", "--script",
         base.resolve("script.json").toString(), "--approval", "auto", "tidy up");

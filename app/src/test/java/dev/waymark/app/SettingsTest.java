@@ -10,6 +10,7 @@ import dev.waymark.core.model.HttpOptions;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.sandbox.ShellSandbox;
+import dev.waymark.core.subagent.WorkspaceSubagents;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.tui.command.RunInfo;
 import java.io.PrintWriter;
@@ -372,6 +373,32 @@ class SettingsTest {
     assertThat(tighter.settings().stepsPerTurn()).isEqualTo(10);
     assertThat(tighter.settings().answerBytes()).isEqualTo(1L << 20);
     assertThat(tighter.warning()).isEmpty();
+  }
+
+  @Test
+  void everyLimitAnUntrustedProjectSetsCanOnlyLowerTheUsers() throws Exception {
+    user("{\"maxParallelSubagents\": 2, \"autoCompactPercent\": 70, \"contextWindows\": {\"local-7b\": 8192}}");
+    projectSettings("{\"maxParallelSubagents\": 64, \"autoCompactPercent\": 0, \"contextWindows\": {\"local-7b\": 1000000}}");
+
+    Settings.Loaded loaded = Settings.resolve(env, project);
+
+    assertThat(loaded.settings().parallelSubagents()).isEqualTo(2);
+    assertThat(loaded.settings().compactPercent()).as("0 never compacts: the highest of all").isEqualTo(70);
+    assertThat(loaded.settings().contextWindow("local-7b")).isEqualTo(8192);
+    assertThat(loaded.warning()).get().asString()
+        .contains("not trusted", "maxParallelSubagents 64 (above your 2)", "autoCompactPercent 0", "contextWindows");
+
+    projectSettings("{\"maxParallelSubagents\": 1, \"autoCompactPercent\": 50, \"contextWindows\": {\"local-7b\": 4096}}");
+    Settings.Loaded tighter = Settings.resolve(env, project);
+    assertThat(tighter.settings().parallelSubagents()).isEqualTo(1);
+    assertThat(tighter.settings().compactPercent()).isEqualTo(50);
+    assertThat(tighter.settings().contextWindow("local-7b")).isEqualTo(4096);
+    assertThat(tighter.warning()).isEmpty();
+
+    user("{}");
+    projectSettings("{\"maxParallelSubagents\": 64}");
+    assertThat(Settings.resolve(env, project).settings().parallelSubagents())
+        .as("the default is the user's limit too").isEqualTo(WorkspaceSubagents.DEFAULT_MAX_PARALLEL);
   }
 
   @Test

@@ -88,6 +88,11 @@ public final class GitBranchExport {
         throw new CheckpointException(CheckpointException.Kind.REFUSED, "The branch " + branch + " is checked out: replacing it would move your HEAD; "
             + "choose another name.");
       }
+      Optional<Path> elsewhere = existing == null ? Optional.empty() : WorkTrees.usingBranch(repo, ref);
+      if (elsewhere.isPresent()) {
+        throw new CheckpointException(CheckpointException.Kind.REFUSED, "The branch " + branch + " is checked out (or being rebased "
+            + "or bisected) in the work tree " + elsewhere.get() + ": replacing it would move that work tree's HEAD; choose another name.");
+      }
       String prefix = prefix(repo);
       ObjectId head = repo.resolve(Constants.HEAD + "^{commit}");
       try (ObjectInserter inserter = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader();

@@ -12,6 +12,7 @@ import dev.waymark.core.checkpoint.shell.CommandSlot;
 import dev.waymark.core.checkpoint.shell.TabHistory;
 import dev.waymark.core.checkpoint.shell.TabRecords;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,6 +111,12 @@ public final class Turn implements TabRecords {
    * than comparing the project before and after it (see {@link CommandCapture}).
    */
   public WorkTreeSnapshot snapshotWorkTree(CommandCapture capture, long maxFileSize, CommandMark mark) {
+    Path store = tree.parts().repo().directory();
+    if (!Files.isRegularFile(store.resolve("HEAD"))) {
+      // what runs now could never be recorded: refused before it starts, rather than applied unrecorded
+      throw new CheckpointException(CheckpointException.Kind.STORE_IO, "the store its changes would be recorded in, "
+          + store + ", is gone (deleted while Waymark ran); start Waymark again to make a new one");
+    }
     return new WorkTreeSnapshot(capture, this, capture.before(this, maxFileSize, mark));
   }
 

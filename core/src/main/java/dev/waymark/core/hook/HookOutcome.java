@@ -1,9 +1,12 @@
 package dev.waymark.core.hook;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * How one hook ended, read as Claude Code reads it: exit 0 goes on (its standard output may be
@@ -12,21 +15,43 @@ import java.util.Optional;
  *
  * @param exitCode the exit status; -1 when it timed out or did not start
  * @param failure why it did not run to its end (timed out, could not start); empty when it did
+ * @param echoes whether its standard output only repeats a value the hook was given (a logging
+ *     hook printing the command): then it is text, never a decision, however it is spelled
  */
-public record HookOutcome(HookCommand hook, int exitCode, String stdout, String stderr, Optional<String> failure) {
+public record HookOutcome(HookCommand hook, int exitCode, String stdout, String stderr, Optional<String> failure,
+    boolean echoes) {
   /** The exit status that blocks, as in Claude Code. */
   public static final int BLOCK = 2;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // as Claude Code's JSON.parse: the whole output is one document, or it is not JSON
+  private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   public HookOutcome {
     stdout = stdout == null ? "" : stdout;
     stderr = stderr == null ? "" : stderr;
   }
 
+  public HookOutcome(HookCommand hook, int exitCode, String stdout, String stderr, Optional<String> failure) {
+    this(hook, exitCode, stdout, stderr, failure, false);
+  }
+
+  /** This outcome, marked as an echo when its standard output is one of the string values of {@code input}. */
+  public HookOutcome given(JsonNode input) {
+    String text = stdout.strip();
+    boolean repeats = !text.isEmpty() && strings(input).anyMatch(text::equals);
+    return repeats == echoes ? this : new HookOutcome(hook, exitCode, stdout, stderr, failure, repeats);
+  }
+
+  private static Stream<String> strings(JsonNode node) {
+    if (node.isTextual()) {
+      return Stream.of(node.asText().strip());
+    }
+    return StreamSupport.stream(node.spliterator(), false).flatMap(HookOutcome::strings);
+  }
+
   /** Standard output as the JSON object Claude Code's hooks may print; empty when it is not one. */
   private Optional<JsonNode> json() {
     String text = stdout.strip();
-    if (exitCode != 0 || !text.startsWith("{")) {
+    if (exitCode != 0 || echoes || !text.startsWith("{")) {
       return Optional.empty();
     }
     try {

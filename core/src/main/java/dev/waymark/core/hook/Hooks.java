@@ -92,7 +92,7 @@ public final class Hooks {
       String sent = selected.claudeName().map(name -> input.deepCopy().put("tool_name", name).toString())
           .orElseGet(input::toString);
       HookRunner.Ran ran = runner.run(selected.command(), sent, project, turn, cancellation);
-      outcomes.add(ran.outcome());
+      outcomes.add(ran.outcome().given(input));
       ran.changes().ifPresent(changes::add);
     }
     return new HookVerdict(outcomes, changes);

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -26,31 +27,42 @@ public final class UnnamedEntries {
    * deletion. Each is reached from the project's root without a link ({@link Beneath}): one below
    * a directory someone made a link meanwhile is left.
    */
-  public static void deleteFirst(List<LayerChanges.Unnamed> entries) throws IOException {
+  public static List<LayerChanges.Unnamed> deleteFirst(List<LayerChanges.Unnamed> entries) throws IOException {
+    List<LayerChanges.Unnamed> left = new ArrayList<>();
     try (Beneath dirs = beneath(entries)) {
       for (LayerChanges.Unnamed entry : entries) {
         if (entry.source() == null) {
           Optional<Path> target = reached(dirs, entry);
           if (target.isPresent()) {
             deleteTree(target.get());
+          } else {
+            left.add(entry);
           }
         }
       }
     }
+    return left;
   }
 
-  /** Moves the rest into the project, once the apply made the directories they go in; never through a link. */
-  public static void moveAfter(List<LayerChanges.Unnamed> entries) throws IOException {
+  /**
+   * Moves the rest into the project, once the apply made the directories they go in; never through
+   * a link. Returns those it left, as their directory is now a link or a file.
+   */
+  public static List<LayerChanges.Unnamed> moveAfter(List<LayerChanges.Unnamed> entries) throws IOException {
+    List<LayerChanges.Unnamed> left = new ArrayList<>();
     try (Beneath dirs = beneath(entries)) {
       for (LayerChanges.Unnamed entry : entries) {
         if (entry.source() != null) {
           Optional<Path> target = reached(dirs, entry);
           if (target.isPresent()) {
             merge(entry.source(), target.get());
+          } else {
+            left.add(entry);
           }
         }
       }
     }
+    return left;
   }
 
   /** The project's directories, from its root: the target's directory less as many names as {@code directory} has. */

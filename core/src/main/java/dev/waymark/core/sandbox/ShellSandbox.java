@@ -99,6 +99,11 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
 
   /** The sandbox without a socket filter ({@code unfiltered} says why), if bwrap starts one at all. */
   private static ShellSandbox started(SandboxPolicy policy, Path bwrap, String unfiltered) {
+    if (policy.mode() == SandboxMode.REQUIRED && !unfiltered.isEmpty()) {
+      // required means the whole boundary or nothing: without the filter, sockets outside are reachable
+      return new ShellSandbox(policy, Optional.empty(), "its seccomp filter, which keeps commands from the Unix sockets"
+          + " outside, cannot be used: " + unfiltered);
+    }
     String failure = tryOnce(bwrap, Optional.empty());
     if (failure != null) {
       return new ShellSandbox(policy, Optional.empty(), "bwrap cannot start a sandbox here (" + failure
@@ -287,7 +292,11 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
         gitDirs(git).forEach(dir -> add(args, "--ro-bind", dir, dir));
       }
     } else if (Files.isSymbolicLink(git)) {
-      real(git).ifPresent(r -> add(args, policy.gitWritable() ? "--bind" : "--ro-bind", r, r));
+      if (policy.gitWritable()) {
+        GitDirFence.bindWritable(project, real(git).stream().toList(), PrivateFiles.empty(policy), args, placeholders);
+      } else {
+        real(git).ifPresent(r -> add(args, "--ro-bind", r, r));
+      }
     } else if (Files.isDirectory(git, LinkOption.NOFOLLOW_LINKS)) {
       if (!policy.gitWritable()) {
         add(args, "--ro-bind", git, git);
@@ -295,8 +304,10 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     } else if (Files.isRegularFile(git, LinkOption.NOFOLLOW_LINKS)) {
       // a work tree or submodule: .git names the real directory, which may lie inside a writable place
       add(args, "--ro-bind", git, git); // never rewritten to point elsewhere
-      for (Path dir : gitDirs(git)) {
-        add(args, policy.gitWritable() ? "--bind" : "--ro-bind", dir, dir);
+      if (policy.gitWritable()) {
+        GitDirFence.bindWritable(project, gitDirs(git), PrivateFiles.empty(policy), args, placeholders);
+      } else {
+        gitDirs(git).forEach(dir -> add(args, "--ro-bind", dir, dir));
       }
     }
     Path own = project.resolve(".waymark");
@@ -351,13 +362,15 @@ public record ShellSandbox(SandboxPolicy policy, Optional<Path> bwrap, String un
     return List.copyOf(all);
   }
 
-  /** A command line to start, and the empty mount points it makes in the project. */
+  /** A command line to start, and the empty mount points it makes (in the project, in a git directory). */
   public record Wrapped(List<String> argv, List<Path> placeholders) {
     /** Removes the mount points the sandbox made, if still empty: Waymark leaves nothing in the project. */
     public void removePlaceholders() {
       for (Path dir : placeholders) {
         try {
-          Files.deleteIfExists(dir); // refused while anything is in it
+          if (!Files.isRegularFile(dir, LinkOption.NOFOLLOW_LINKS) || Files.size(dir) == 0) {
+            Files.deleteIfExists(dir); // a directory: refused while anything is in it
+          }
         } catch (IOException stillUsed) {
           // kept: a process of the sandbox still holds it, or the user made it meanwhile
         }

@@ -102,6 +102,26 @@ class GitBranchExportTest {
   }
 
   @Test
+  void forceRefusesABranchAnotherWorkTreeHasCheckedOutOrIsRebasingAsGitDoes() throws IOException {
+    Path other = temp.resolve("other");
+    GitCli.ok(fx.project, "worktree", "add", "-q", "-b", "side", other.toString());
+    String side = GitCli.ok(fx.project, "rev-parse", "side").text();
+
+    assertThatThrownBy(() -> export(0, 1, "side", false, true))
+        .hasMessageContaining("The branch side is checked out").hasMessageContaining(other.toString());
+    assertThat(GitCli.ok(fx.project, "rev-parse", "side").text()).isEqualTo(side);
+    assertThat(GitCli.ok(other, "status", "--porcelain").text()).isEmpty();
+
+    Files.writeString(other.resolve("c.txt"), "c\n");
+    GitCli.ok(other, "add", "c.txt");
+    GitCli.ok(other, "commit", "-qm", "c");
+    GitCli.ok(other, "-c", "sequence.editor=sed -i 1s/^pick/edit/", "rebase", "-q", "-i", "HEAD~1");
+    String rebasing = GitCli.ok(fx.project, "rev-parse", "side").text();
+    assertThatThrownBy(() -> export(0, 1, "side", false, true)).hasMessageContaining("being rebased");
+    assertThat(GitCli.ok(fx.project, "rev-parse", "side").text()).isEqualTo(rebasing);
+  }
+
+  @Test
   void aPathMustGoForwardOnOneBranch() {
     assertThatThrownBy(() -> export(4, 1, "x", false, false)).hasMessageContaining("#4 is not on the way to #1");
     assertThatThrownBy(() -> export(3, 3, "x", false, false)).hasMessageContaining("Nothing to export");

@@ -10,6 +10,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -110,6 +111,60 @@ class SandboxAsAnotherUserTest {
       assertThat(data.resolve("session.json")).exists();
       assertThat(data.resolve("new")).doesNotExist();
     }
+  }
+
+  @Test
+  void anUnprivilegedUsersCommandInALinkedWorkTreeWithGitWritableCommitsButLeavesNoProgramInTheMainRepository()
+      throws Exception {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    Path main = Files.createDirectories(base.resolve("main"));
+    git(main, "init", "-q", "-b", "main");
+    Files.writeString(main.resolve("a.txt"), "a\n");
+    git(main, "add", "a.txt");
+    git(main, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one");
+    Path project = base.resolve("project");
+    git(main, "worktree", "add", "-q", "-b", "side", project.toString());
+    Path data = Files.createDirectories(base.resolve("data"));
+    if (root) {
+      try (var all = Files.walk(base)) {
+        for (Path p : all.toList()) {
+          Files.setAttribute(p, "unix:uid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(p, "unix:gid", NOBODY, LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+    String settings = Files.readString(main.resolve(".git/config"));
+    ShellSandbox sandbox = Bwrap.required(new SandboxPolicy(SandboxMode.AUTO, List.of(), false, true, List.of(data),
+        List.of(), List.of(), data));
+    String script = "common=$(git rev-parse --git-common-dir); git config core.fsmonitor 'touch pwned';"
+        + " printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> $common/config;"
+        + " printf '#!/bin/sh\\ntouch pwned\\n' > $common/hooks/post-checkout;"
+        + " echo b > b.txt && git add b.txt && git -c user.name=t -c user.email=t@t commit -qm two && echo COMMITTED";
+    List<String> argv = new ArrayList<>();
+    if (root) {
+      argv.addAll(List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups"));
+    }
+    ShellSandbox.Wrapped wrapped = sandbox.wrap(List.of("/bin/bash", "-c", script), project.toRealPath(), false);
+    argv.addAll(wrapped.argv());
+    Process p = new ProcessBuilder(argv).directory(project.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    wrapped.removePlaceholders();
+
+    assertThat(out).as(out).contains("COMMITTED", "Read-only file system");
+    assertThat(Files.readString(main.resolve(".git/config"))).isEqualTo(settings);
+    assertThat(main.resolve(".git/hooks/post-checkout")).doesNotExist();
+    assertThat(main.resolve(".git/worktrees/project/config.worktree")).doesNotExist();
+    assertThat(git(main, "log", "--format=%s", "side")).isEqualTo("two\none\n");
+  }
+
+  private static String git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-c", "safe.directory=*", "-C", dir.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(out).isZero();
+    return out;
   }
 
   @Test

@@ -95,6 +95,17 @@ class LayeredGitSettingsTest {
   }
 
   @Test
+  void aSettingGitDoesNotReadAsPlainDataIsRefusedTheSshSigningKeyCommandAmongThem() throws Exception {
+    GitCli.ok(f.project, "init", "-q", "vendor/lib");
+    String config = f.read("vendor/lib/.git/config");
+    f.nextTurn();
+    ToolResult result = f.shell("git -C vendor/lib config gpg.ssh.defaultKeyCommand ./key.sh"
+        + " && git -C vendor/lib config gpg.format ssh && git -C vendor/lib config commit.gpgSign true");
+    assertThat(result.content()).contains("vendor/lib/.git/config").contains("gpg.").contains("not applied");
+    assertThat(f.read("vendor/lib/.git/config")).isEqualTo(config);
+  }
+
+  @Test
   void settingsThatRunNoProgramAreAppliedInANestedRepository() throws Exception {
     GitCli.ok(f.project, "init", "-q", "vendor/lib");
     GitCli.ok(f.project.resolve("vendor/lib"), "config", "core.pager", "less -R"); // the user's own

@@ -6,6 +6,7 @@ import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.TagNames;
 import dev.waymark.core.checkpoint.Turn;
+import dev.waymark.core.checkpoint.shell.ProjectLocks;
 import dev.waymark.core.model.Cancellation;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
@@ -22,9 +23,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -216,6 +219,22 @@ class LayeredShellTest {
   }
 
   @Test
+  void aCommandIsNotRunWhenTheStoreItWouldBeRecordedInWasDeletedAndSaysSo() throws Exception {
+    f.shell("true"); // the store and the layers' directory exist
+    Path store = f.store.shadowDirectory();
+    try (var walk = Files.walk(store)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+
+    ToolResult result = f.shell("echo x > new.txt; echo ran > ran.txt");
+
+    assertThat(result.isError()).as(result.content()).isTrue();
+    assertThat(result.content()).startsWith("The command was not run").contains(store.toString(), "is gone");
+    assertThat(f.exists("new.txt")).as("nothing applied unrecorded").isFalse();
+    assertThat(f.exists("ran.txt")).isFalse();
+  }
+
+  @Test
   void aClashKeepsTheUsersFileAndSaysSo() throws Exception {
     f.write("a.txt", "start\n");
     f.nextTurn();
@@ -248,6 +267,31 @@ class LayeredShellTest {
     f.tab.undo();
     assertThat(f.read("notes.txt")).as("undoing the command leaves the user's save").isEqualTo(
         "ONE, saved by the user\ntwo\nthree\nfour\nfive\n");
+  }
+
+  @Test
+  void aFileGitTracksIsRecordedAndUndoneUnderADirectoryNamedLikeBuildOutputOrIgnoredWithNoScanAtAll() throws Exception {
+    f.write(".gitignore", "generated/\n");
+    f.write("src/main/java/com/acme/build/Main.java", "class Main {}\n");
+    f.write("dist/README", "tracked\n");
+    f.write("src/generated/Keep.java", "class Keep {}\n");
+    GitCli.ok(f.project, "init", "-q");
+    GitCli.ok(f.project, "add", ".");
+    GitCli.ok(f.project, "add", "-f", "src/generated/Keep.java");
+    GitCli.ok(f.project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sources");
+    f.close();
+    f = new ToolFixture(temp, settings); // no scan is taken: a process that runs only sandboxed commands never walks
+    ToolResult edited = f.shell("sed -i s/Main/Edited/ src/main/java/com/acme/build/Main.java && echo more >> dist/README"
+        + " && echo x > src/generated/Keep.java && echo junk > dist/untracked.o");
+
+    assertThat(edited.content()).doesNotContain("Main.java: excluded", "README: excluded", "Keep.java: ignored")
+        .contains("dist/untracked.o");
+    f.finish();
+    f.tab.undo();
+    assertThat(f.read("src/main/java/com/acme/build/Main.java")).isEqualTo("class Main {}\n");
+    assertThat(f.read("dist/README")).isEqualTo("tracked\n");
+    assertThat(f.read("src/generated/Keep.java")).isEqualTo("class Keep {}\n");
+    assertThat(f.read("dist/untracked.o")).as("what no rule lets in is left alone").isEqualTo("junk\n");
   }
 
   @Test
@@ -429,6 +473,27 @@ class LayeredShellTest {
   }
 
   @Test
+  void aFileWhoseNameIsNotUtf8ThatCannotBeAppliedBelowALinkIsSaidNotAppliedNeverApplied() throws Exception {
+    f.write("d/keep.txt", "keep\n");
+    Path go = Path.of("/var/tmp", "waymark-go-" + UUID.randomUUID()); // seen, read-only, in the sandbox
+    try {
+      f.nextTurn();
+      var running = startedAndWrote("printf deep > \"d/$(printf 'x\\376')\"; echo w > w.txt;"
+          + " while [ ! -e " + go + " ]; do sleep 0.05; done", "w.txt");
+      Files.move(f.file("d"), f.file("d-old"));
+      Files.createSymbolicLink(f.file("d"), f.file("d-old"));
+      Files.writeString(go, "go\n");
+      ToolResult r = running.get();
+
+      assertThat(r.content()).contains("not UTF-8: not applied").doesNotContain("not UTF-8: applied");
+      assertThat(rawNames(f.project.resolve("d-old"))).containsExactly("keep.txt");
+      assertThat(f.read("w.txt")).isEqualTo("w\n");
+    } finally {
+      Files.deleteIfExists(go);
+    }
+  }
+
+  @Test
   void filesWhoseNamesAreNotUtf8AreDeletedAsTheCommandDeletedThemAloneOrWithTheirDirectory() throws Exception {
     Process made = new ProcessBuilder("sh", "-c", "printf a > \"$(printf 'one\\377')\"; mkdir gone && "
         + "printf b > \"gone/$(printf 'two\\376')\" && printf c > gone/plain.txt").directory(f.project.toFile()).start();
@@ -580,9 +645,10 @@ class LayeredShellTest {
   }
 
   @Test
-  void anApplyWaitsForAnotherProcesssApplyToEnd() throws Exception {
+  void anApplyWaitsForAnotherProcesssApplyToEndWhateverItsHome() throws Exception {
     f.shell("true"); // the layers' directory exists
-    Path lock = f.store.shadowDirectory().resolveSibling("layers").resolve("apply.lock");
+    // the project's, not the home's: a Waymark with another WAYMARK_HOME on this project holds the same one
+    Path lock = ProjectLocks.apply(f.project).orElseThrow();
     try (var channel = FileChannel.open(lock, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE)) {
       var held = channel.lock(); // as another Waymark applying its layer holds it

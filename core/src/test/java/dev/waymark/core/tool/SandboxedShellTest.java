@@ -15,6 +15,7 @@ import java.net.ServerSocket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -177,6 +178,39 @@ class SandboxedShellTest {
   }
 
   @Test
+  void inALinkedWorkTreeGitWritableLetsACommandCommitButLeaveNoProgramInAnyGitDirectory() throws Exception {
+    Path main = Files.createDirectories(temp.resolve("main-" + UUID.randomUUID()));
+    gitIn(main, "init", "-q", "-b", "main");
+    Files.writeString(main.resolve("a.txt"), "a\n");
+    gitIn(main, "add", "a.txt");
+    gitIn(main, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one");
+    Path tree = temp.resolve(UUID.randomUUID().toString());
+    gitIn(main, "worktree", "add", "-q", "-b", "side", tree.resolve("project").toString());
+    f.close();
+    f = new ToolFixture(tree, ToolSettings.DEFAULTS.withSandbox(Bwrap.required(policy(List.of(), false, true))));
+    Path common = main.resolve(".git");
+    String settings = Files.readString(common.resolve("config"));
+
+    ToolResult r = f.shell("common=$(git rev-parse --git-common-dir); own=$(git rev-parse --git-dir);"
+        + " git config core.fsmonitor 'touch pwned'; printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> $common/config;"
+        + " printf '#!/bin/sh\\ntouch pwned\\n' > $common/hooks/post-checkout;"
+        + " printf '[core]\\n\\thooksPath = /tmp\\n' > $own/config.worktree; echo /tmp > $own/commondir;"
+        + " echo '* filter=x' > $common/info/attributes; mkdir $common/worktrees/other $common/modules;"
+        + " echo b > b.txt && git add b.txt && git -c user.name=t -c user.email=t@t commit -qm two && echo COMMITTED");
+
+    assertThat(r.content()).contains("COMMITTED").contains("Read-only file system");
+    assertThat(Files.readString(common.resolve("config"))).isEqualTo(settings);
+    assertThat(common.resolve("hooks/post-checkout")).doesNotExist();
+    assertThat(common.resolve("info/attributes")).doesNotExist();
+    assertThat(common.resolve("modules")).doesNotExist();
+    assertThat(common.resolve("worktrees/other")).doesNotExist();
+    Path own = common.resolve("worktrees/project");
+    assertThat(own.resolve("config.worktree")).as("the empty mount point is removed").doesNotExist();
+    assertThat(Files.readString(own.resolve("commondir"))).isEqualTo("../..\n");
+    assertThat(git(main, "log", "--format=%s", "side")).isEqualTo("two\none\n");
+  }
+
+  @Test
   void rootInsideCannotUnmountOrRemountItsWayOut() throws Exception {
     git("init", "-q");
     ToolResult r = f.shell("umount .git; umount " + config + "; mount -o remount,rw /; unshare -rm sh -c 'umount "
@@ -322,6 +356,26 @@ class SandboxedShellTest {
   }
 
   @Test
+  void requiredModeRefusesCommandsWhenItsSocketFilterCannotBeUsedAndAutoRunsThemSayingSo() throws IOException {
+    Path notADirectory = Files.writeString(outside.resolve("a-file"), ""); // the filter cannot be written below it
+    SandboxPolicy required = new SandboxPolicy(SandboxMode.REQUIRED, List.of(), false, false, List.of(data),
+        List.of(config), List.of(), notADirectory.resolve("private"));
+    ShellSandbox unfiltered = ShellSandbox.detect(required, System.getenv("PATH"));
+    assertThat(unfiltered.refuses()).isTrue();
+    assertThat(unfiltered.notice()).get().asString().contains("refused", "seccomp");
+    f.close();
+    f = new ToolFixture(temp.resolve("unfiltered"), ToolSettings.DEFAULTS.withSandbox(unfiltered));
+    ToolResult r = f.shell("echo x > made.txt");
+    assertThat(r.isError()).isTrue();
+    assertThat(r.content()).startsWith("Not run: the sandbox is required").contains("seccomp");
+    assertThat(f.exists("made.txt")).isFalse();
+
+    ShellSandbox auto = ShellSandbox.detect(required.withMode(SandboxMode.AUTO), System.getenv("PATH"));
+    assertThat(auto.confines()).isTrue();
+    assertThat(auto.notice()).get().asString().contains("Unix sockets outside the sandbox");
+  }
+
+  @Test
   void sandboxFalseRunsOutsideAndIsAlwaysSensitive() {
     Tool shell = f.tools.find("run_shell").orElseThrow();
     var outsideCall = ToolFixture.args("command", "echo x > " + outside.resolve("escaped"), "sandbox", false);
@@ -337,6 +391,20 @@ class SandboxedShellTest {
   private static List<ProcessHandle> sleepers(String tag) {
     return ProcessHandle.allProcesses()
         .filter(p -> p.info().commandLine().map(c -> c.contains("sleep " + tag)).orElse(false)).toList();
+  }
+
+  private static void gitIn(Path dir, String... args) throws Exception {
+    assertThat(git(dir, args)).isNotNull();
+  }
+
+  /** What {@code git -C dir args} printed; fails unless it ended well. */
+  private static String git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(out).isZero();
+    return out;
   }
 
   private void git(String... args) throws Exception {

@@ -11,17 +11,44 @@ import org.eclipse.jgit.lib.Config;
 /**
  * The git settings that make git run a program (or read settings from another file, which could),
  * so that a command's layer cannot leave them for the user's next {@code git} to run outside the
- * sandbox. A deny list, read with JGit's own parser: a setting git reads as a program, whatever
- * its spelling or quoting, is found as git would find it.
+ * sandbox. An allow list, read with JGit's own parser: a setting is the command's to make only
+ * when it is one git is known to read as plain data (a name, a URL, a number, a switch); every
+ * other setting, a program-running one git adds next year included, is refused, whatever its
+ * spelling or quoting.
  */
 final class GitProgramSettings {
-  /** Names that hold a program (or a command line) in whatever section they are set. */
-  private static final Set<String> PROGRAMS = Set.of("pager", "editor", "sshcommand", "hookspath", "askpass", "gitproxy",
-      "alternaterefscommand", "external", "command", "textconv", "driver", "clean", "smudge", "process", "program",
-      "helper", "uploadpack", "receivepack", "tunnel", "browser", "cmd", "tocmd", "cccmd", "difffilter",
-      "packobjectshook", "smtpserver");
-  /** Sections whose every setting names a program, or a file of more settings. */
-  private static final Set<String> WHOLE = Set.of("pager", "include", "includeif");
+  /**
+   * Settings of a section without a subsection ({@code section.name}) or with any ({@code
+   * section.*.name}), lower case, that git reads as data: what {@code git init}, {@code clone},
+   * {@code remote}, {@code branch}, {@code submodule}, {@code worktree}, {@code sparse-checkout} and
+   * {@code config} of everyday values write.
+   */
+  private static final Set<String> DATA = Set.of(
+      "core.repositoryformatversion", "core.filemode", "core.bare", "core.logallrefupdates", "core.ignorecase",
+      "core.precomposeunicode", "core.symlinks", "core.autocrlf", "core.eol", "core.safecrlf", "core.worktree",
+      "core.sparsecheckout", "core.sparsecheckoutcone", "core.quotepath", "core.abbrev", "core.compression",
+      "core.loosecompression", "core.bigfilethreshold", "core.checkstat", "core.trustctime", "core.untrackedcache",
+      "core.splitindex", "core.commentchar", "core.commentstring", "core.preloadindex", "core.multipackindex",
+      "core.commitgraph", "core.protecthfs", "core.protectntfs", "core.warnambiguousrefs", "core.whitespace",
+      "remote.*.url", "remote.*.pushurl", "remote.*.fetch", "remote.*.push", "remote.*.mirror", "remote.*.tagopt",
+      "remote.*.prune", "remote.*.prunetags", "remote.*.promisor", "remote.*.partialclonefilter",
+      "remote.*.skipdefaultupdate", "remote.*.skipfetchall", "remote.*.followremotehead",
+      "branch.*.remote", "branch.*.pushremote", "branch.*.merge", "branch.*.rebase", "branch.*.description",
+      "branch.autosetupmerge", "branch.autosetuprebase", "branch.sort",
+      "submodule.*.url", "submodule.*.path", "submodule.*.active", "submodule.*.branch", "submodule.*.shallow",
+      "submodule.*.fetchrecursesubmodules", "submodule.*.ignore", "submodule.recurse",
+      "submodule.active", "submodule.fetchjobs",
+      "init.defaultbranch", "pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "push.followtags",
+      "fetch.prune", "fetch.prunetags", "fetch.recursesubmodules", "fetch.writecommitgraph", "fetch.parallel",
+      "merge.ff", "merge.conflictstyle", "merge.log", "merge.renames", "rebase.autosquash", "rebase.autostash",
+      "rebase.updaterefs", "diff.renames", "diff.algorithm", "diff.mnemonicprefix", "diff.noprefix",
+      "diff.colormoved", "diff.submodule", "diff.relative", "commit.cleanup", "commit.verbose", "commit.status",
+      "rerere.enabled", "rerere.autoupdate", "index.version", "index.sparse", "index.skiphash",
+      "feature.manyfiles", "feature.experimental", "worktree.guessremote", "clone.defaultremotename",
+      "protocol.version", "tag.sort", "help.autocorrect");
+  /** Sections whose every setting git reads as data (names, colours, limits, hints). */
+  private static final Set<String> DATA_SECTIONS = Set.of("user", "author", "committer", "color", "advice", "i18n",
+      "column", "status", "extensions", "gc", "pack", "maintenance", "log", "format", "blame", "grep", "am");
   /** An attribute that hands a file to a filter or a diff or merge driver (set, unset or negated alike). */
   private static final Pattern ATTRIBUTE_DRIVERS = Pattern.compile("(^|\\s)-?!?(filter|diff|merge)(=|\\s|$)");
 
@@ -74,34 +101,31 @@ final class GitProgramSettings {
     for (String name : config.getNames(section, subsection)) {
       String n = name.toLowerCase(Locale.ROOT);
       String[] values = config.getStringList(section, subsection, name);
-      if (dangerous(s, n, values) && !Arrays.equals(values, was.getStringList(section, subsection, name))) {
+      if (dangerous(s, subsection == null ? null : "*", n, values) && !Arrays.equals(values, was.getStringList(section, subsection, name))) {
         return Optional.of(section + (subsection == null ? "" : "." + subsection) + "." + name);
       }
     }
     return Optional.empty();
   }
 
-  private static boolean dangerous(String section, String name, String[] values) {
-    if (WHOLE.contains(section)) {
-      return true;
+  private static boolean dangerous(String section, String subsection, String name, String[] values) {
+    String key = section + "." + (subsection == null ? "" : "*.") + name;
+    if (section.equals("alias") && subsection == null || BY_VALUE.contains(key)) {
+      // a program only by its value: an alias or update mode starting with "!", an fsmonitor other
+      // than git's own daemon, a protocol (ext::) let in
+      return Arrays.stream(values).anyMatch(v -> !dataValue(section, key, v == null ? "" : v.strip()));
     }
-    switch (section) {
-      case "alias":
-      case "submodule":
-        // a shell command only when it starts with "!" (an alias of a git command, a submodule's update mode)
-        return Arrays.stream(values).anyMatch(v -> v != null && v.strip().startsWith("!"));
-      case "protocol":
-        // lets "ext::" URLs run a program
-        return name.equals("allow") && Arrays.stream(values).anyMatch(v -> !"never".equalsIgnoreCase(v));
-      case "core":
-        if (name.equals("fsmonitor")) {
-          // true is git's own daemon; anything else but false is a program
-          return Arrays.stream(values).anyMatch(v -> v != null && !isBoolean(v));
-        }
-        return PROGRAMS.contains(name);
-      default:
-        return PROGRAMS.contains(name);
+    return !DATA_SECTIONS.contains(section) && !DATA.contains(key);
+  }
+
+  private static final Set<String> BY_VALUE = Set.of("core.fsmonitor", "submodule.*.update", "protocol.allow",
+      "protocol.*.allow");
+
+  private static boolean dataValue(String section, String key, String value) {
+    if (section.equals("alias") || key.equals("submodule.*.update")) {
+      return !value.startsWith("!");
     }
+    return key.equals("core.fsmonitor") ? isBoolean(value) : value.equalsIgnoreCase("never");
   }
 
   private static boolean isBoolean(String value) {

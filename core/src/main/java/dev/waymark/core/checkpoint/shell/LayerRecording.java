@@ -84,23 +84,18 @@ final class LayerRecording {
    */
   Outcome applyAndRecord(TabRecords turn, Layer layer, Set<String> mountPoints, long maxFileSize,
       LayerApply.SoFar soFar, boolean keepUpper, Optional<ProjectView.Vouch> startedFrom) {
-    try (CommandSlot.Held applying = applySlot()) {
+    try (CommandSlot.Held applying = applySlot(layer.project())) {
       LayerChanges read = UpperReader.read(layer.upper(), layer.project(), mountPoints);
       List<WorkTreeChanges.Skipped> skipped = new ArrayList<>();
       for (String path : read.unsupported()) {
         skipped.add(new WorkTreeChanges.Skipped(path, "a FIFO, socket or device: not applied to the project"));
-      }
-      for (LayerChanges.Unnamed entry : read.unnamed()) {
-        skipped.add(new WorkTreeChanges.Skipped(entry.shown(), "its name is not UTF-8: "
-            + (keepUpper && entry.source() != null ? "applied once its processes end" : "applied") + ", not recorded, "
-            + "and undo leaves it"));
       }
       // what would make git run a program outside the sandbox never reaches the project
       List<GitProgramGuard.Refused> refused = GitProgramGuard.refused(layer, read.changes());
       refused.forEach(r -> skipped.add(new WorkTreeChanges.Skipped(r.path(), r.why())));
       List<LayerChange> changes = GitProgramGuard.without(read.changes(), refused);
       // what was below a directory the command removed goes before the directory does
-      UnnamedEntries.deleteFirst(read.unnamed());
+      Set<LayerChanges.Unnamed> unapplied = new HashSet<>(UnnamedEntries.deleteFirst(read.unnamed()));
       Map<String, FileChange> recorded = new LinkedHashMap<>();
       Set<String> clashed = new HashSet<>();
       IgnoreRules rules = rulesAtTurnStart(turn);
@@ -182,7 +177,13 @@ final class LayerRecording {
         users.close();
       }
       if (!keepUpper) { // moved whole, so not while processes still write in the layer
-        UnnamedEntries.moveAfter(read.unnamed());
+        unapplied.addAll(UnnamedEntries.moveAfter(read.unnamed()));
+      }
+      for (LayerChanges.Unnamed entry : read.unnamed()) {
+        skipped.add(new WorkTreeChanges.Skipped(entry.shown(), "its name is not UTF-8: " + (unapplied.contains(entry)
+            ? "not applied, as a link or a file now stands where its directory was"
+            : (keepUpper && entry.source() != null ? "applied once its processes end" : "applied")
+                + ", not recorded, and undo leaves it")));
       }
       List<FileChange> made = new ArrayList<>();
       for (FileChange change : turn.changes()) {
@@ -225,7 +226,7 @@ final class LayerRecording {
    * already made is taken for someone else's change.
    */
   Outcome finishInterrupted(TabRecords turn, Layer layer, ApplyPlan plan) {
-    try (CommandSlot.Held applying = applySlot()) {
+    try (CommandSlot.Held applying = applySlot(layer.project())) {
       // kept first: the finish journals the rest anew, without the clashes decided before the kill
       Optional<String> tag = plan.clashes().isEmpty() ? Optional.empty() : Optional.of(rescue(turn, plan.clashes()));
       LayerApply.Result result = plan.finish(merge, (path, current, after) -> {});
@@ -380,9 +381,12 @@ final class LayerRecording {
     return state.exists() ? new FileVersion(state.kind(), ids.next(), state.mode()) : FileVersion.ABSENT;
   }
 
-  /** The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long as that takes). */
-  private CommandSlot.Held applySlot() throws InterruptedException {
-    CommandSlot slot = new CommandSlot(root.resolve("apply.lock"));
+  /**
+   * The project's apply step, once no other tab or Waymark applies a layer to it (waiting as long
+   * as that takes): a Waymark of another {@code WAYMARK_HOME} on the same project included.
+   */
+  private CommandSlot.Held applySlot(Path project) throws InterruptedException {
+    CommandSlot slot = new CommandSlot(ProjectLocks.apply(project).orElse(root.resolve("apply.lock")));
     for (;;) {
       Optional<CommandSlot.Held> held = slot.take(APPLY_POLL_MILLIS);
       if (held.isPresent()) {

@@ -72,6 +72,8 @@ final class TreeWalks {
     this.cookies = cookies;
     this.directoryModes = directoryModes;
     this.checkAbandoned = checkAbandoned;
+    // from the start, not from the first scan: a layer's apply asks before any scan, or without one
+    keep((path, stat) -> false, List::of);
   }
 
   /** Why a change to {@code path} (whose entry is {@code stat}) is not recorded under {@code rules}; null when it is. */

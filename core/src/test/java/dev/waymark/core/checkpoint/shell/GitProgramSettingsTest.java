@@ -6,7 +6,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Which git settings name a program, read as git reads them (sections, subsections, quoting, case). */
+/**
+ * Which git settings a command may leave, read as git reads them (sections, subsections, quoting,
+ * case): only those git reads as data; any other is taken for one that runs a program.
+ */
 class GitProgramSettingsTest {
   @ParameterizedTest
   @ValueSource(strings = {
@@ -29,7 +32,25 @@ class GitProgramSettingsTest {
       "[remote \"origin\"]\n\tuploadpack = ./x\n",
       "[protocol]\n\tallow = always\n",
       "[submodule \"m\"]\n\tupdate = !./x\n",
-      "[core\n\tbroken"})
+      "[core\n\tbroken",
+      "[gpg]\n\tformat = ssh\n[gpg \"ssh\"]\n\tdefaultKeyCommand = ./key.sh\n[commit]\n\tgpgSign = true\n",
+      "[gpg \"ssh\"]\n\tdefaultKeyCommand = ./key.sh\n",
+      "[gpg \"x509\"]\n\tprogram = ./x\n",
+      "[sequence]\n\teditor = ./x\n",
+      "[uploadpack]\n\tpackObjectsHook = ./x\n",
+      "[core]\n\taskPass = ./x\n",
+      "[core]\n\talternateRefsCommand = ./x\n",
+      "[credential \"https://example.org\"]\n\thelper = ./x\n",
+      "[diff \"x\"]\n\tcommand = ./x\n",
+      "[difftool \"x\"]\n\tcmd = ./x\n",
+      "[mergetool \"x\"]\n\tcmd = ./x\n",
+      "[sendemail]\n\tsendmailCmd = ./x\n",
+      "[trailer \"x\"]\n\tcommand = ./x\n",
+      "[remote \"origin\"]\n\tvcs = x\n",
+      "[url \"ext::sh -c x\"]\n\tinsteadOf = https://example.org/\n",
+      "[protocol \"ext\"]\n\tallow = always\n",
+      "[alias \"st\"]\n\tcommand = !sh -c evil\n",
+      "[someFutureSection]\n\tcommand = ./x\n"})
   void aSettingThatRunsAProgramIsFound(String config) {
     assertThat(GitProgramSettings.runsAProgram(config)).isPresent();
   }
@@ -50,7 +71,12 @@ class GitProgramSettingsTest {
       "[alias]\n\tst = status -s\n",
       "[remote \"origin\"]\n\turl = https://example.org/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
       "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n",
-      "[submodule \"m\"]\n\turl = ../m\n\tactive = true\n"})
+      "[submodule \"m\"]\n\turl = ../m\n\tactive = true\n",
+      "[core]\n\tbare\n\tsparseCheckout = true\n[extensions]\n\tworktreeConfig = true\n[index]\n\tsparse = true\n",
+      "[core]\n\trepositoryformatversion = 1\n[remote \"origin\"]\n\turl = ../r\n\tpromisor = true\n"
+          + "\tpartialclonefilter = blob:none\n[extensions]\n\tpartialClone = origin\n",
+      "[protocol \"ext\"]\n\tallow = never\n[protocol]\n\tversion = 2\n",
+      "[user]\n\tsigningKey = ABC\n[color \"diff\"]\n\tmeta = yellow\n[pull]\n\trebase = true\n"})
   void ordinarySettingsAreNot(String config) {
     assertThat(GitProgramSettings.runsAProgram(config)).isEmpty();
   }
