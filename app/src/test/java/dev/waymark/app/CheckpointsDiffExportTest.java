@@ -120,7 +120,7 @@ class CheckpointsDiffExportTest {
     assertThat(json.path("commits")).hasSize(1);
     assertThat(json.path("replaced").asText()).isNotEmpty();
     assertThat(GitCli.ok(project, "log", "--format=%s", "waymark/attempt").lines())
-        .containsExactly("Waymark: checkpoints #0..#2", "start");
+        .containsExactly("Waymark: checkpoints #1..#2", "start"); // --squash 0..2 takes #1 and #2: A is where it starts, left out
     assertThat(GitCli.ok(project, "log", "-1", "--format=%b", "waymark/attempt").text()).contains("#1 make a", "#2 say 2");
     assertThat(GitCli.ok(project, "show", "waymark/attempt:f.txt").text()).isEqualTo("one\nTWO\nthree\n");
     assertThat(untouched()).isEqualTo(before);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waymark.core.checkpoint.CheckpointStatus;
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.shell.ProjectLocks;
 import dev.waymark.core.sandbox.Bwrap;
 import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.testing.Running;
@@ -84,7 +85,7 @@ class IsolatedLandSafetyTest {
   void aLandWaitsForAnotherWaymarksApplyAndMergesWithWhatItWrote() throws Exception {
     f.call("edit_file", "path", "a.txt", "old_string", "four", "new_string", "FOUR");
     f.finish();
-    Path lock = Files.createDirectories(f.store.shadowDirectory().resolveSibling("layers")).resolve("apply.lock");
+    Path lock = ProjectLocks.apply(f.project).orElseThrow(); // the project's apply lock, whatever the home
     try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       FileLock held = channel.lock(); // as another Waymark applying a layer to this project holds it
       Running<?> land = Running.start("land", () -> f.tab.land()).awaitIn("CommandSlot.take");
