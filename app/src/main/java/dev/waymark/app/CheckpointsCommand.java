@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
         "the view against the project).",
         // each row within 80 columns: picocli would wrap a longer one to column 0, mid-sentence
         "  restore N [files|conversation|both]    restore N -- PATH...",
-        "  diff [N]: the disk against #N          diff A B [-- PATH...] [--stat]",
+        "  diff [N] [--stat]: the disk against #N diff A B [-- PATH...] [--stat]",
         "    (A, B: N, live, a save, or TAB:N of another tab)",
         "  revert N[..M] [-- PATH...]             save NAME [--force]",
         "  save --delete NAME",
@@ -87,7 +87,7 @@ final class CheckpointsCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON for scripts.")
   boolean json;
 
-  @Option(names = "--stat", description = "diff A B: a line per file and the totals, as git diff --stat.")
+  @Option(names = "--stat", description = "diff: a line per file and the totals, as git diff --stat.")
   boolean stat;
 
   @Option(names = "--force", description = "undo, redo, goto, restore, revert: overwrite later edits that clash (what they "
@@ -124,7 +124,7 @@ final class CheckpointsCommand implements Callable<Integer> {
         return HeadlessRescued.print(tab.checkpoints(), argument, json, out, err);
       }
       if (command instanceof Command.Diff d && d.checkpoint().isEmpty()) {
-        Optional<Integer> isolated = IsolatedTabDiff.print(tab, json, out);
+        Optional<Integer> isolated = IsolatedTabDiff.print(tab, json, d.stat(), out);
         if (isolated.isPresent()) {
           return isolated.get();
         }
@@ -187,8 +187,8 @@ final class CheckpointsCommand implements Callable<Integer> {
     try {
       return switch (action) {
         case "list" -> noArgument(new Command.List());
-        case "diff" -> !more.isEmpty() || stat ? CheckpointsDiff.command(cli, argument, more, afterDashes())
-            : argument == null ? Command.Diff.live() : Command.Diff.of(number());
+        case "diff" -> !more.isEmpty() ? CheckpointsDiff.command(cli, argument, more, afterDashes())
+            : new Command.Diff(argument == null ? OptionalInt.empty() : OptionalInt.of(number()), stat);
         case "rescued" -> { // null: list or show, read without the tab's queue
           if (more.equals(List.of("restore")) && argument != null) {
             yield new Command.RestoreRescued(argument, force);
@@ -428,11 +428,18 @@ final class CheckpointsCommand implements Callable<Integer> {
     if (json) {
       List<Map<String, Object>> files = new ArrayList<>();
       for (DiffView.FileDiff f : diff.files()) {
-        files.add(Map.of("path", f.path(), "added", f.added(), "removed", f.removed(), "binary", f.binary(), "unified", f.unified()));
+        files.add(stat ? Map.of("path", f.path(), "added", f.added(), "removed", f.removed(), "binary", f.binary())
+            : Map.of("path", f.path(), "added", f.added(), "removed", f.removed(), "binary", f.binary(), "unified", f.unified()));
       }
-      out.println(JsonOutput.JSON.writeValueAsString(Map.of("checkpoint", diff.checkpoint(), "files", files)));
+      out.println(JsonOutput.JSON.writeValueAsString(Map.of("checkpoint", diff.checkpoint(), "isolated", diff.view(),
+          "files", files)));
     } else if (diff.isEmpty()) {
-      out.println("The files on disk are as they were at #" + diff.checkpoint() + ".");
+      out.println(diff.view() ? "The isolated tab's view holds no changes: it is the project as it is now."
+          : "The files on disk are as they were at #" + diff.checkpoint() + ".");
+    } else if (stat) {
+      out.print(CheckpointsDiff.stat(diff.files().stream()
+          .map(f -> new CheckpointsDiff.StatRow(f.path(), f.added(), f.removed(), f.binary())).toList()));
+      out.flush();
     } else {
       out.print(diff.unified());
       out.flush();

@@ -73,11 +73,20 @@ final class CheckpointsDiff {
 
   /** As {@code git diff --stat}: one line per file with a bar of + and -, then the totals. */
   static String stat(ComparisonView view) {
-    int width = view.files().stream().mapToInt(f -> f.path().length()).max().orElse(0);
-    int most = view.files().stream().mapToInt(f -> f.added() + f.removed()).max().orElse(0);
+    return stat(view.files().stream().map(f -> new StatRow(f.path(), f.added(), f.removed(), f.binary())).toList());
+  }
+
+  /** One file of a stat, whichever diff it comes from. */
+  record StatRow(String path, int added, int removed, boolean binary) {}
+
+  static String stat(List<StatRow> rows) {
+    int width = rows.stream().mapToInt(f -> f.path().length()).max().orElse(0);
+    int most = rows.stream().mapToInt(f -> f.added() + f.removed()).max().orElse(0);
+    int added = rows.stream().mapToInt(StatRow::added).sum();
+    int removed = rows.stream().mapToInt(StatRow::removed).sum();
     int bar = 40;
     StringBuilder text = new StringBuilder();
-    for (ComparisonView.FileComparison f : view.files()) {
+    for (StatRow f : rows) {
       String count;
       if (f.binary()) {
         count = "Bin";
@@ -90,10 +99,10 @@ final class CheckpointsDiff {
       text.append(' ').append(f.path()).append(" ".repeat(width - f.path().length())).append(" | ").append(count)
           .append('\n');
     }
-    int n = view.files().size();
-    text.append(' ').append(n).append(n == 1 ? " file changed" : " files changed").append(", ").append(view.added())
-        .append(view.added() == 1 ? " insertion(+)" : " insertions(+)").append(", ").append(view.removed())
-        .append(view.removed() == 1 ? " deletion(-)" : " deletions(-)").append('\n');
+    int n = rows.size();
+    text.append(' ').append(n).append(n == 1 ? " file changed" : " files changed").append(", ").append(added)
+        .append(added == 1 ? " insertion(+)" : " insertions(+)").append(", ").append(removed)
+        .append(removed == 1 ? " deletion(-)" : " deletions(-)").append('\n');
     return text.toString();
   }
 }

@@ -66,6 +66,29 @@ class ExecIsolatedTest {
   }
 
   @Test
+  void anIsolatedTabsDiffStatAndDiffOfItsLiveCheckpointAreWhatALandWouldChange() throws Exception {
+    Path project = Files.createDirectories(temp.resolve("project"));
+    waymark.script("{'responses':["
+        + "{'toolCalls':[{'name':'write_file','arguments':{'path':'b.txt','content':'tab\\ntwo\\n'}}]},{'text':'Done.'}]}");
+    String p = project.toString();
+    assertThat(waymark.exec("-C", p, "--isolated", "--approval", "auto", "make b")).as(err.toString()).isZero();
+    String session = waymark.started().session();
+    String tab = waymark.started().tab();
+
+    assertThat(run("checkpoints", "-C", p, "diff", "--stat", "--session", session, "--tab", tab))
+        .as(err.toString()).isZero();
+    assertThat(out.toString()).isEqualTo(" b.txt | 2 ++\n 1 file changed, 2 insertions(+), 0 deletions(-)\n");
+    assertThat(run("checkpoints", "-C", p, "diff", "--stat", "--json", "--session", session, "--tab", tab)).isZero();
+    var json = new ObjectMapper().readTree(out.toString());
+    assertThat(json.path("files").get(0).path("added").asInt()).isEqualTo(2);
+    assertThat(json.path("files").get(0).has("unified")).as(out.toString()).isFalse();
+    assertThat(run("checkpoints", "-C", p, "diff", "1", "--session", session, "--tab", tab)).as(err.toString()).isZero();
+    assertThat(out.toString()).as("#1 is live: its files are the view's").contains("+++ b/b.txt", "+tab");
+    assertThat(run("checkpoints", "-C", p, "diff", "1", "--stat", "--session", session, "--tab", tab)).isZero();
+    assertThat(out.toString()).contains(" b.txt | 2 ++");
+  }
+
+  @Test
   void aLandCanKeepTheTabIsolated() throws Exception {
     Path project = Files.createDirectories(temp.resolve("project"));
     waymark.script("{'responses':["

@@ -643,7 +643,8 @@ public final class WaymarkUi implements Host {
 
   private void showDiff(DiffView diff) {
     int files = diff.files().size();
-    layers.show(new Overlay("Diff: disk against #" + diff.checkpoint() + " · " + files + (files == 1 ? " file" : " files"),
+    layers.show(new Overlay((diff.view() ? "Diff: what a land would change (the view against the project)"
+        : "Diff: disk against #" + diff.checkpoint()) + " · " + files + (files == 1 ? " file" : " files"),
         width -> DiffLines.render(diff.unified(), width)));
   }
 

@@ -7,6 +7,7 @@ import dev.waymark.core.checkpoint.CheckpointTree;
 import dev.waymark.core.checkpoint.ChildLink;
 import dev.waymark.core.checkpoint.RestoreMode;
 import dev.waymark.core.checkpoint.RestoreResult;
+import dev.waymark.core.checkpoint.ViewFileDiff;
 import dev.waymark.core.checkpoint.lib.FileChange;
 import dev.waymark.core.model.ChatResponse;
 import dev.waymark.core.model.ToolCall;
@@ -67,8 +68,14 @@ public final class ProtocolViews {
     };
   }
 
-  public static DiffView diff(CheckpointDiff diff) {
-    return new DiffView(diff.checkpoint(), diff.files().stream().map(ProtocolViews::fileDiff).toList());
+  public static DiffView diff(CheckpointDiff diff, boolean stat) {
+    return new DiffView(diff.checkpoint(), diff.files().stream().map(ProtocolViews::fileDiff).toList(), false, stat);
+  }
+
+  /** An isolated tab's view against the project, at its live checkpoint: what a land would change. */
+  public static DiffView view(int live, List<ViewFileDiff> files, boolean stat) {
+    return new DiffView(live, files.stream().map(f -> new DiffView.FileDiff(f.path(), f.unified(), f.added(),
+        f.removed(), f.binary())).toList(), true, stat);
   }
 
   private static DiffView.FileDiff fileDiff(CheckpointDiff.FileDiff f) {

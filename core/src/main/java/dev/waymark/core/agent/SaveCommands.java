@@ -1,9 +1,12 @@
 package dev.waymark.core.agent;
 
 import dev.waymark.core.checkpoint.CheckpointTree;
+import dev.waymark.core.checkpoint.ViewFileDiff;
 import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -51,7 +54,13 @@ final class SaveCommands {
   }
 
   void diff(Command.Diff c) {
-    later(c, () -> emit(new Event.DiffReady(ProtocolViews.diff(tree.diff(c.checkpoint().orElse(tree.live()))))));
+    later(c, () -> {
+      int at = c.checkpoint().orElse(tree.live());
+      // an isolated tab's live files are its view, not the disk: its bare diff is what a land would change
+      var view = at == tree.live() ? tree.viewFiles() : Optional.<List<ViewFileDiff>>empty();
+      emit(new Event.DiffReady(view.isPresent() ? ProtocolViews.view(at, view.get(), c.stat())
+          : ProtocolViews.diff(tree.diff(at), c.stat())));
+    });
   }
 
   void compare(Command.Compare c) {

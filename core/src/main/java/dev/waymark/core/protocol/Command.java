@@ -395,7 +395,11 @@ public sealed interface Command {
   }
 
   /** How the files on disk differ from {@code checkpoint}, or from the live one when none is given. */
-  record Diff(OptionalInt checkpoint) implements Command {
+  record Diff(OptionalInt checkpoint, boolean stat) implements Command {
+    public Diff(OptionalInt checkpoint) {
+      this(checkpoint, false);
+    }
+
     @Override
     public void dispatch(Handler handler) {
       handler.diff(this);

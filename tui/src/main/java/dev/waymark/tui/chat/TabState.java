@@ -512,7 +512,12 @@ public final class TabState {
     @Override
     public void diffReady(Event.DiffReady diff) {
       if (diff.diff().isEmpty()) {
-        add(new Blocks.Notice(-1, Tone.MUTED, "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));
+        add(new Blocks.Notice(-1, Tone.MUTED, diff.diff().view()
+            ? "The isolated tab's view holds no changes: a land would change nothing in the project."
+            : "The files on disk are as they were at #" + diff.diff().checkpoint() + "."));
+      } else if (diff.diff().stat()) {
+        add(new Blocks.Notice(-1, Tone.NORMAL, (diff.diff().view() ? "What a land would change in the project:\n"
+            : "The disk against #" + diff.diff().checkpoint() + ":\n") + DiffStat.of(diff.diff())));
       } else {
         diffToShow = diff.diff();
       }

@@ -235,6 +235,7 @@ public final class SlashCommand {
     List<String> kept = new ArrayList<>();
     List<String> paths = new ArrayList<>();
     boolean force = false;
+    boolean stat = false;
     boolean dashes = false;
     for (String word : typed) {
       if (dashes) {
@@ -243,12 +244,17 @@ public final class SlashCommand {
         dashes = true;
       } else if (word.equals("--force")) {
         force = true;
+      } else if (word.equals("--stat")) {
+        stat = true;
       } else {
         kept.add(word);
       }
     }
     if (force && !List.of("undo", "redo", "goto", "restore", "revert", "save", "rescued").contains(sub)) {
       return invalid("Only undo, redo, goto, restore, revert, save and rescued … restore take --force.");
+    }
+    if (stat && !sub.equals("diff")) {
+      return invalid("Only diff [N] takes --stat.");
     }
     if (dashes && !List.of("restore", "revert", "diff").contains(sub)) {
       return invalid("Only restore, revert and diff A B take \"-- PATH...\".");
@@ -308,11 +314,12 @@ public final class SlashCommand {
           return new Parsed.ForTab(List.of(words[2].matches("#?\\d+") ? new Command.GoTo(number(words[2]), force)
               : new Command.GoToSaved(words[2], force)), true);
         case "diff":
-          if (args == 2) {
+          if (args == 2 && !stat) {
             return tab(new Command.Compare(CheckpointRef.parse(words[2]), CheckpointRef.parse(words[3]), paths));
           }
-          return args <= 1 && !dashes ? tab(Command.Diff.of(args == 0 ? current : number(words[2])))
-              : invalid("Usage: /checkpoint diff [N] (the disk against #N), or /checkpoint diff A B [-- PATH...] "
+          return args <= 1 && !dashes ? tab(new Command.Diff(OptionalInt.of(args == 0 ? current : number(words[2])), stat))
+              : invalid("Usage: /checkpoint diff [N] [--stat] (the disk against #N; in an isolated tab, bare: the view "
+                  + "against the project), or /checkpoint diff A B [-- PATH...] "
                   + "(A, B: N, live or a save's name; TAB:N for another tab, 2:N for the second)");
         case "restore":
           if (dashes) {
