@@ -218,7 +218,7 @@ record Settings(
     Path file = projectFile(project);
     Settings own = read(file);
     String path = canonical(project);
-    boolean trusted = user.trustedProjects().contains(path) || TrustedProjects.read(env).contains(path);
+    boolean trusted = user.trustedProjects().contains(path) || trustedHere(env).contains(path);
     List<Permissions.Entry> rules = new ArrayList<>(
         rules(user, Permissions.Scope.USER, true));
     // a project's deny rules only take away, so they hold even untrusted; its allow rules wait for trust
@@ -337,11 +337,28 @@ record Settings(
 
   /**
    * Records {@code project} (its real path) as trusted in Waymark's own list beside the user's
-   * settings (see {@link TrustedProjects}): the settings file, likely written by hand, is left as it is.
+   * settings ({@link #trustFile}): the settings file, likely written by hand, is left as it is.
    */
   static void trust(Map<String, String> env, Path project) throws BadSettings {
     read(userFile(env)); // a broken settings file is reported before anything is trusted
-    TrustedProjects.add(env, canonical(project));
+    try {
+      TrustedProjects.add(trustFile(env), canonical(project));
+    } catch (IOException e) {
+      throw new BadSettings(e.getMessage());
+    }
+  }
+
+  /** Waymark's own list of the projects the user trusted, beside their settings (which trusting leaves as they are). */
+  static Path trustFile(Map<String, String> env) {
+    return userFile(env).resolveSibling("trusted-projects.json");
+  }
+
+  private static List<String> trustedHere(Map<String, String> env) throws BadSettings {
+    try {
+      return TrustedProjects.read(trustFile(env));
+    } catch (IOException e) {
+      throw new BadSettings(e.getMessage());
+    }
   }
 
   private static String canonical(Path project) {

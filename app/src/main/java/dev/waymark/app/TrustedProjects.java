@@ -9,57 +9,55 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The projects the user trusted from Waymark, kept in {@code trusted-projects.json} beside the
- * user's {@code settings.json}: trusting writes only this file, so the user's hand-written settings
- * are never rewritten. Projects listed under {@code trustedProjects} in the settings are trusted too.
+ * The projects the user trusted from Waymark, a JSON list of real paths kept beside the user's
+ * {@code settings.json} ({@code Settings.trustFile}): trusting writes only this file, so the
+ * user's hand-written settings are never rewritten. Each failure is an {@link IOException} whose
+ * message names the file and says what is wrong, in one line.
  */
 final class TrustedProjects {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private TrustedProjects() {}
 
-  static Path file(Map<String, String> env) {
-    return Settings.userFile(env).resolveSibling("trusted-projects.json");
-  }
-
-  /** The real paths listed; none when the file does not exist. */
-  static List<String> read(Map<String, String> env) throws Settings.BadSettings {
-    Path file = file(env);
+  /** The real paths {@code file} lists; none when it does not exist. */
+  static List<String> read(Path file) throws IOException {
     if (!Files.exists(file)) {
       return List.of();
     }
+    String text;
     try {
-      List<String> paths = JSON.readValue(Files.readString(file), new TypeReference<List<String>>() {});
+      text = Files.readString(file);
+    } catch (IOException e) {
+      throw new IOException(file + ": cannot be read: " + e.getMessage(), e);
+    }
+    try {
+      List<String> paths = JSON.readValue(text, new TypeReference<List<String>>() {});
       if (paths == null || paths.contains(null)) {
-        throw new Settings.BadSettings(file + ": must be a list of project paths, e.g. [\"/home/me/project\"].");
+        throw new IOException(file + ": must be a list of project paths, e.g. [\"/home/me/project\"].");
       }
       return List.copyOf(paths);
     } catch (JsonProcessingException e) {
-      throw new Settings.BadSettings(file + ": must be a list of project paths, e.g. [\"/home/me/project\"] ("
-          + e.getOriginalMessage() + ").");
-    } catch (IOException e) {
-      throw new Settings.BadSettings(file + ": cannot be read: " + e.getMessage());
+      throw new IOException(file + ": must be a list of project paths, e.g. [\"/home/me/project\"] ("
+          + e.getOriginalMessage() + ").", e);
     }
   }
 
-  /** Adds {@code path} to the list, unless it is there already; a broken list is reported, never overwritten. */
-  static void add(Map<String, String> env, String path) throws Settings.BadSettings {
-    List<String> paths = new ArrayList<>(read(env));
+  /** Adds {@code path} to {@code file}'s list, unless it is there already; a broken list is reported, never overwritten. */
+  static void add(Path file, String path) throws IOException {
+    List<String> paths = new ArrayList<>(read(file));
     if (paths.contains(path)) {
       return;
     }
     paths.add(path);
-    Path file = file(env);
     try {
       Files.createDirectories(file.getParent());
       Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
       Files.writeString(temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(paths) + "\n");
       Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new Settings.BadSettings(file + ": cannot record the trusted project: " + e.getMessage());
+      throw new IOException(file + ": cannot record the trusted project: " + e.getMessage(), e);
     }
   }
 }

@@ -458,9 +458,9 @@ class SettingsTest {
     assertThat(user.model()).isEqualTo("mine");
     assertThat(user.keyBindings()).containsKey("new-tab");
     assertThat(user.trustedProjects()).isEmpty();
-    assertThat(TrustedProjects.read(env)).containsExactly(project.toRealPath().toString());
+    assertThat(TrustedProjects.read(Settings.trustFile(env))).containsExactly(project.toRealPath().toString());
     Settings.trust(env, project);
-    assertThat(TrustedProjects.read(env)).hasSize(1);
+    assertThat(TrustedProjects.read(Settings.trustFile(env))).hasSize(1);
   }
 
   @Test
@@ -487,11 +487,11 @@ class SettingsTest {
 
   @Test
   void aBrokenTrustListIsReportedWithItsPathAndKeptAsItIs() throws Exception {
-    Files.createDirectories(TrustedProjects.file(env).getParent());
-    Files.writeString(TrustedProjects.file(env), "{\"oops\": 1}");
-    assertThatThrownBy(() -> Settings.trust(env, project)).hasMessageStartingWith(TrustedProjects.file(env).toString())
+    Files.createDirectories(Settings.trustFile(env).getParent());
+    Files.writeString(Settings.trustFile(env), "{\"oops\": 1}");
+    assertThatThrownBy(() -> Settings.trust(env, project)).hasMessageStartingWith(Settings.trustFile(env).toString())
         .hasMessageContaining("must be a list of project paths");
-    assertThat(Files.readString(TrustedProjects.file(env))).isEqualTo("{\"oops\": 1}");
+    assertThat(Files.readString(Settings.trustFile(env))).isEqualTo("{\"oops\": 1}");
   }
 
   @Test
