@@ -39,7 +39,7 @@ final class ModelOptions {
 
   @Option(names = "--trust-project",
       description = "Trust this project: its .waymark/settings.json may then raise the approval mode and set a provider's "
-          + "server and key (recorded in your settings; asked once in the interface).")
+          + "server and key (recorded in trusted-projects.json beside your settings; asked once in the interface).")
   boolean trustProject;
 
   /** The settings in effect; with --trust-project, the project is first recorded as trusted. */

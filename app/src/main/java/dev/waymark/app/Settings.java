@@ -7,8 +7,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.waymark.core.WaymarkHome;
 import dev.waymark.core.agent.SessionSettings;
 import dev.waymark.core.checkpoint.RetentionPolicy;
@@ -32,7 +30,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -213,14 +210,15 @@ record Settings(
    * own, nor define or choose a provider (a server of its choosing would get a key, a scripted
    * model of its own would run commands), nor set {@code exclusions} (which could leave every
    * change unrecorded), nor keep fewer checkpoints or keep them less long, nor bind keys, nor raise
-   * the limits of a turn or an answer. Such values are ignored, and the warning names them. Only the user's file
-   * can trust a project.
+   * the limits of a turn or an answer. Such values are ignored, and the warning names them. Only the user can trust a
+   * project: in their settings' {@code trustedProjects} or Waymark's own list beside it.
    */
   static Loaded resolve(Map<String, String> env, Path project) throws BadSettings {
     Settings user = read(userFile(env));
     Path file = projectFile(project);
     Settings own = read(file);
-    boolean trusted = user.trustedProjects().contains(canonical(project));
+    String path = canonical(project);
+    boolean trusted = user.trustedProjects().contains(path) || trustedHere(env).contains(path);
     List<Permissions.Entry> rules = new ArrayList<>(
         rules(user, Permissions.Scope.USER, true));
     // a project's deny rules only take away, so they hold even untrusted; its allow rules wait for trust
@@ -337,30 +335,29 @@ record Settings(
     return keep == null && days == null ? null : new Retention(keep, days);
   }
 
-  /** Records {@code project} (its real path) as trusted in the user's settings file, keeping everything else in it. */
+  /**
+   * Records {@code project} (its real path) as trusted in Waymark's own list beside the user's
+   * settings ({@link #trustFile}): the settings file, likely written by hand, is left as it is.
+   */
   static void trust(Map<String, String> env, Path project) throws BadSettings {
-    Path file = userFile(env);
-    read(file); // a broken file is reported, never overwritten
-    String path = canonical(project);
+    read(userFile(env)); // a broken settings file is reported before anything is trusted
     try {
-      ObjectNode root = Files.exists(file)
-          ? (ObjectNode) JSON.readTree(Files.readString(file))
-          : JSON.createObjectNode();
-      ArrayNode trusted = root.has("trustedProjects")
-          ? (ArrayNode) root.get("trustedProjects") : root.putArray("trustedProjects");
-      for (var entry : trusted) {
-        if (entry.asText().equals(path)) {
-          return;
-        }
-      }
-      trusted.add(path);
-      Files.createDirectories(file.getParent());
-      Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(temporary, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
-      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException | ClassCastException e) {
-      throw new BadSettings(file + ": cannot record the trusted project: " + e.getMessage());
+      TrustedProjects.add(trustFile(env), canonical(project));
+    } catch (IOException e) {
+      throw new BadSettings(e.getMessage());
+    }
+  }
+
+  /** Waymark's own list of the projects the user trusted, beside their settings (which trusting leaves as they are). */
+  static Path trustFile(Map<String, String> env) {
+    return userFile(env).resolveSibling("trusted-projects.json");
+  }
+
+  private static List<String> trustedHere(Map<String, String> env) throws BadSettings {
+    try {
+      return TrustedProjects.read(trustFile(env));
+    } catch (IOException e) {
+      throw new BadSettings(e.getMessage());
     }
   }
 

@@ -489,7 +489,7 @@ class ExecEndToEndIT {
       assertThat(trusted.err()).doesNotContain("not trusted");
       assertThat(evil.requests()).hasSize(2);
       assertThat(file("owned.txt")).isEqualTo("x\n");
-      assertThat(Files.readString(config.resolve("waymark/settings.json"))).contains("trustedProjects", project.toRealPath().toString());
+      assertThat(Files.readString(config.resolve("waymark/trusted-projects.json"))).contains(project.toRealPath().toString());
     }
   }
 

@@ -439,7 +439,7 @@ class SettingsTest {
   }
 
   @Test
-  void trustingAProjectRecordsItsRealPathInTheUsersSettingsKeepingTheirOtherValues() throws Exception {
+  void trustingAProjectRecordsItsRealPathInWaymarksOwnListKeepingTheUsersSettings() throws Exception {
     user("{\"model\": \"mine\", \"keyBindings\": {\"new-tab\": [\"ctrl+n\"]}}");
     projectSettings("{\"approval\": \"yolo\", \"providers\": [{\"id\": \"openai\", \"type\": \"openai\","
         + " \"baseUrl\": \"http://proxy.example/v1\"}]}");
@@ -457,9 +457,41 @@ class SettingsTest {
     Settings user = Settings.read(Settings.userFile(env));
     assertThat(user.model()).isEqualTo("mine");
     assertThat(user.keyBindings()).containsKey("new-tab");
-    assertThat(user.trustedProjects()).containsExactly(project.toRealPath().toString());
+    assertThat(user.trustedProjects()).isEmpty();
+    assertThat(TrustedProjects.read(Settings.trustFile(env))).containsExactly(project.toRealPath().toString());
     Settings.trust(env, project);
-    assertThat(Settings.read(Settings.userFile(env)).trustedProjects()).hasSize(1);
+    assertThat(TrustedProjects.read(Settings.trustFile(env))).hasSize(1);
+  }
+
+  @Test
+  void trustingAProjectLeavesTheUsersHandWrittenSettingsByteForByteAndHoldsOnTheNextStart() throws Exception {
+    String handWritten = "{\n    \"model\" :   \"mine\",\n\n  \"bell\":false ,\"approval\": \"ask\"\n}";
+    user(handWritten);
+    projectSettings("{\"approval\": \"auto-edit\"}");
+    assertThat(Settings.resolve(env, project).trusted()).isFalse();
+
+    Settings.trust(env, project);
+
+    assertThat(Files.readString(Settings.userFile(env))).isEqualTo(handWritten);
+    Settings.Loaded next = Settings.resolve(env, project);
+    assertThat(next.trusted()).isTrue();
+    assertThat(next.settings().approval()).isEqualTo("auto-edit");
+    assertThat(next.settings().model()).isEqualTo("mine");
+  }
+
+  @Test
+  void aProjectTrustedInTheUsersSettingsStaysTrusted() throws Exception {
+    user("{\"trustedProjects\": [\"" + project.toRealPath() + "\"]}");
+    assertThat(Settings.resolve(env, project).trusted()).isTrue();
+  }
+
+  @Test
+  void aBrokenTrustListIsReportedWithItsPathAndKeptAsItIs() throws Exception {
+    Files.createDirectories(Settings.trustFile(env).getParent());
+    Files.writeString(Settings.trustFile(env), "{\"oops\": 1}");
+    assertThatThrownBy(() -> Settings.trust(env, project)).hasMessageStartingWith(Settings.trustFile(env).toString())
+        .hasMessageContaining("must be a list of project paths");
+    assertThat(Files.readString(Settings.trustFile(env))).isEqualTo("{\"oops\": 1}");
   }
 
   @Test

@@ -3,7 +3,9 @@ package dev.waymark.core.workspace;
 import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.checkpoint.TabCopies;
 import dev.waymark.core.checkpoint.TagNames;
+import dev.waymark.core.protocol.ErrorKind;
 import dev.waymark.core.session.SessionCodec;
+import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import java.util.ArrayList;
@@ -39,17 +41,28 @@ public final class SessionFork {
     return Optional.empty();
   }
 
-  /** Copies {@code original} as it was last saved into a new session of {@code files}, and saves it. */
+  /**
+   * Copies {@code original} as it was last saved into a new session of {@code files}, and saves it;
+   * refused when every tab of it is isolated, as the fork would be empty.
+   */
   public static Forked fork(ShadowStore store, SessionStore files, SessionFile original) {
     List<String> notes = new ArrayList<>();
     Map<String, String> ids = new LinkedHashMap<>();
+    List<String> isolated = new ArrayList<>();
     for (SessionFile.Tab tab : original.tabs()) {
       if (TabCopies.isolated(store, tab.tabId())) {
-        notes.add("Tab " + tab.tabId() + " is isolated (its files are a view of its own, in use there): it is not in the "
-            + "fork; land or discard it in the other Waymark.");
+        isolated.add(tab.tabId());
+        notes.add("Tab " + tab.tabId() + " is isolated (its files are a view of its own, which a fork does not copy): it "
+            + "is not in the fork; land or discard it " + where(store, tab.tabId()) + ".");
       } else {
         ids.put(tab.tabId(), TabCopies.newTabId(store));
       }
+    }
+    if (!isolated.isEmpty() && ids.isEmpty()) {
+      throw new SessionException(ErrorKind.REFUSED, "Session " + label(original) + " was not forked: "
+          + (isolated.size() == 1 ? "its only tab, " + isolated.get(0) + ", is isolated" : "every tab of it is isolated")
+          + ", and isolated tabs are not forked (their files are a view of their own, which a fork does not copy); land or "
+          + "discard the view " + where(store, isolated.get(0)) + ", then fork.");
     }
     List<SessionFile.Tab> tabs = new ArrayList<>();
     for (SessionFile.Tab tab : original.tabs()) {
@@ -91,6 +104,11 @@ public final class SessionFork {
     return new SessionFile.Tab(to, tab.title(), tab.provider(), tab.model(), tab.input(), tab.live(), tab.filesAt(),
         tab.redo(), checkpoints, saves, tab.closed(), tab.approval(),
         tab.subagentOf() == null ? null : ids.getOrDefault(tab.subagentOf(), null));
+  }
+
+  /** Where the user can land or discard {@code tab}: in the Waymark holding it, if one does. */
+  private static String where(ShadowStore store, String tab) {
+    return store.heldElsewhere(tab).isPresent() ? "in the other Waymark that has it open" : "in its session";
   }
 
   private static String label(SessionFile file) {

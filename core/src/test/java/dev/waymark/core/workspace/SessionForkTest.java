@@ -17,7 +17,10 @@ import dev.waymark.core.checkpoint.lib.CheckpointException;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.session.SessionCodec;
+import dev.waymark.core.session.SessionException;
 import dev.waymark.core.session.SessionFile;
 import dev.waymark.core.session.SessionStore;
 import dev.waymark.core.tool.ApprovalMode;
@@ -160,5 +163,30 @@ class SessionForkTest {
     String childCopy = forked.tabIds().get("tchild0000001");
     SessionFile.Tab parent = forked.session().tabs().stream().filter(t -> t.tabId().equals(parentCopy)).findFirst().orElseThrow();
     assertThat(SessionCodec.children(parent.checkpoints().get(1))).containsExactly(new ChildLink(childCopy, 1, 1, false));
+  }
+
+  @Test
+  void aSessionWhoseOnlyTabIsIsolatedIsNotForkedAndTheRefusalSaysWhyWithoutNamingAnotherWaymark() throws Exception {
+    Optional<Path> bwrap = Bwrap.required(SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config"))).bwrap();
+    Workspace first = workspace(holder);
+    WorkspaceTab isolated = first.newIsolatedTab(bwrap);
+    LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    isolated.subscribe(events::add);
+    first.submit(isolated, List.of(new Command.SendPrompt("write a.txt")));
+    await(events, e -> e instanceof Event.TurnFinished);
+    isolated.session().idle().get(10, TimeUnit.SECONDS);
+    first.save(null);
+    first.close(); // no other Waymark has it open now
+    workspaces.remove(first);
+
+    Workspace second = workspace(here);
+    SessionFile original = second.files().load(first.id());
+    int sessions = second.files().list().size();
+    assertThatThrownBy(() -> SessionFork.fork(here, second.files(), original)).isInstanceOf(SessionException.class)
+        .hasMessageContaining("was not forked: its only tab, " + isolated.tabId() + ", is isolated")
+        .hasMessageContaining("isolated tabs are not forked (their files are a view of their own")
+        .hasMessageNotContaining("other Waymark")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    assertThat(second.files().list()).as("no empty fork is saved").hasSize(sessions);
   }
 }

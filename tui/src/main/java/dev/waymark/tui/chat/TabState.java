@@ -236,12 +236,19 @@ public final class TabState {
    * stands, and the tool call that was waiting at live asked again.
    */
   private void restore(Event.TabRestored restored) {
+    Optional<String> asked = restored.pendingToolCall().map(ToolCallView::id);
+    Event.ToolCallProposed left = null;
     for (Event.TabRestored.RestoredCheckpoint cp : restored.checkpoints()) {
       int n = cp.number();
       ensureMark(n, cp.parent());
       restoringAt = cp.created();
       for (Event event : cp.history()) {
-        apply(event, true);
+        // the call waiting when Waymark quit is shown once, where it is asked again: quitting was no answer to it
+        if (event instanceof Event.ToolCallProposed proposed && asked.equals(Optional.of(proposed.call().id()))) {
+          left = proposed;
+        } else if (!(event instanceof Event.ToolCallFinished finished && asked.equals(Optional.of(finished.call().id())))) {
+          apply(event, true);
+        }
       }
       marks.set(n, new CheckpointMark(n, cp.parent(), cp.status(), cp.changedFiles(), false));
     }
@@ -261,7 +268,11 @@ public final class TabState {
       ensureMark(n, -1);
       marks.set(n, marks.get(n).onPath(true));
     }
-    restored.pendingToolCall().ifPresent(call -> proposeAgain(live, call)); // Waymark quit while it waited
+    if (restored.pendingToolCall().isPresent()) { // Waymark quit while it waited
+      ToolCallView call = restored.pendingToolCall().get();
+      proposeAgain(live, call, left == null ? call.name() + " " + target(call.argumentsJson()) : left.summary(),
+          left == null ? "" : left.preview());
+    }
     version++;
   }
 
@@ -655,8 +666,11 @@ public final class TabState {
   /** A tool call that was waiting for approval at {@code checkpoint} when it was left, asked again. */
   public void proposeAgain(int checkpoint, ToolCallView call) {
     Blocks.ToolUse original = toolUses.get(call.id());
-    String summary = original == null ? call.name() + " " + target(call.argumentsJson()) : original.summary();
-    String preview = original == null ? "" : original.preview();
+    proposeAgain(checkpoint, call, original == null ? call.name() + " " + target(call.argumentsJson()) : original.summary(),
+        original == null ? "" : original.preview());
+  }
+
+  private void proposeAgain(int checkpoint, ToolCallView call, String summary, String preview) {
     Blocks.ToolUse again = new Blocks.ToolUse(-1, call.id(), call.name(), summary, preview, true);
     toolUses.put(call.id(), again);
     add(again);

@@ -314,7 +314,11 @@ public final class CommandRunner {
           new Picker.Choice("Fork it", "a new session with a copy of its tabs and checkpoints; the original is left as it is", 1),
           new Picker.Choice("Cancel", "nothing is opened", 0)), 0, chosen -> {
             if (chosen.value() == 1) {
-              load(asked.id(), true);
+              try {
+                load(asked.id(), true);
+              } catch (SessionException e) { // chosen after the command returned: its catch is gone
+                tabs.current().state().notice(Tone.ERROR, "✗ " + e.getMessage());
+              }
             }
           }));
       return;
