@@ -84,7 +84,7 @@ class TuiCompareIT {
     tmux.waitFor("First done\\.");
 
     send("/diff 2:1 live"); // the second tab's #1 against this tab's live #1
-    tmux.waitFor("Diff 2?t[0-9a-f]+:#1 → #1 · 1 file");
+    tmux.waitFor("Diff tab 2 \\(second\\) #1 → #1 · 1 file"); // the other tab named as the bar shows it
     String view = tmux.waitFor("▌ @@ -1,8 \\+1,8 @@"); // 2 and 5 share a hunk
     assertThat(view).contains("-2", "+TWO", "-FIVE", "+5", "+EIGHTEEN");
     tmux.type("n");
