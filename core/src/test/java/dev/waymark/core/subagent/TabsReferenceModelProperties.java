@@ -12,8 +12,11 @@ import dev.waymark.core.checkpoint.ShadowStore;
 import dev.waymark.core.model.ScriptedChatModel;
 import dev.waymark.core.protocol.Command;
 import dev.waymark.core.protocol.Event;
+import dev.waymark.core.sandbox.Bwrap;
+import dev.waymark.core.sandbox.SandboxPolicy;
 import dev.waymark.core.tool.ApprovalMode;
 import dev.waymark.core.tool.Tool;
+import dev.waymark.core.tool.ToolSettings;
 import dev.waymark.core.tool.Tools;
 import dev.waymark.core.workspace.Workspace;
 import dev.waymark.core.workspace.WorkspaceTab;
@@ -84,6 +87,7 @@ class TabsReferenceModelProperties {
 
   /** The engine under test and the model beside it. */
   private static final class World implements AutoCloseable {
+    private final Path temp;
     private final Path project;
     private final ShadowStore store;
     private final List<Step> steps;
@@ -106,6 +110,7 @@ class TabsReferenceModelProperties {
     record Snapshot(Map<String, String> files, Map<String, Integer> positions) {}
 
     World(Path temp, List<Step> steps) throws Exception {
+      this.temp = temp;
       this.project = Files.createDirectories(temp.resolve("project"));
       this.store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
       this.steps = steps;
@@ -122,7 +127,8 @@ class TabsReferenceModelProperties {
             s.append("{'whenLastUser':'P").append(i).append(":','toolCalls':[");
             for (int j = 0; j < count; j++) {
               s.append(j > 0 ? "," : "").append("{'name':'task','arguments':{'description':'c").append(i).append('_')
-                  .append(j).append("','prompt':'C").append(i).append('_').append(j).append(": write'}}");
+                  .append(j).append("','prompt':'C").append(i).append('_').append(j).append(": write','isolated':")
+                  .append(isolated(step)).append("}}");
             }
             s.append("]},");
             for (int j = 0; j < count; j++) {
@@ -141,6 +147,11 @@ class TabsReferenceModelProperties {
       return (s.toString().replaceAll(",$", "") + "]}").replace('\'', '"');
     }
 
+    /** Whether a parent turn's subagents work in views of their own, landed when each is done. */
+    private static boolean isolated(Step step) {
+      return step.n() >= 6;
+    }
+
     private static String write(String when, String path, String content) {
       return "{'whenLastUser':'" + when + "','toolCalls':[{'name':'write_file','arguments':{'path':'" + path
           + "','content':'" + content + "\\n'}}]}";
@@ -157,6 +168,8 @@ class TabsReferenceModelProperties {
       workspace = new Workspace(store, "scripted", (tree, memory) -> subagents.watched(TabSession.of(tree, project,
           model, Toolset.of(all), new SessionSettings("scripted", ApprovalMode.YOLO, false, null), memory)));
       subagents.attach(workspace);
+      workspace.isolateWith(ToolSettings.DEFAULTS.withSandbox(Bwrap.required(
+          SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))).sandbox().bwrap());
       parent = workspace.newTab();
       for (int i = 0; i < steps.size(); i++) {
         step(i, steps.get(i));
@@ -177,11 +190,12 @@ class TabsReferenceModelProperties {
             String c = "C" + i + "_" + j;
             prompts.add(c);
             agentFiles.put(c.toLowerCase() + ".txt", c + "\n");
-            positions.put(c, 1);
-            nextNumber.put(c, 2);
+            positions.put(c, isolated(step) ? 2 : 1); // an isolated subagent's land is its #2
+            nextNumber.put(c, isolated(step) ? 3 : 2);
           }
           spawnedBy.put("" + number, prompts);
-          played.add("parent turn #" + number + " with " + prompts.size() + " subagents");
+          played.add("parent turn #" + number + " with " + prompts.size() + (isolated(step) ? " isolated" : "")
+              + " subagents");
         }
         case CHILD_TURN -> {
           List<String> here = spawnedBy.getOrDefault("" + parentLive, List.of());
