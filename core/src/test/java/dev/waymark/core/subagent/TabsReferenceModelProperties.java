@@ -51,7 +51,9 @@ class TabsReferenceModelProperties {
   private static final int TRIES = 6;
 
   /** What one step does; {@code n} picks the subagents spawned, the child, the checkpoint or the text. */
-  enum Kind { PARENT_TURN, CHILD_TURN, USER_EDIT, UNDO_REDO_PARENT, UNDO_REDO_CHILD, GOTO_PARENT }
+  enum Kind {
+    PARENT_TURN, CHILD_TURN, USER_EDIT, UNDO_REDO_PARENT, UNDO_REDO_CHILD, GOTO_PARENT, ISOLATED_TURN, LAND, DISCARD
+  }
 
   record Step(Kind kind, int n) {}
 
@@ -59,7 +61,8 @@ class TabsReferenceModelProperties {
     Arbitrary<Kind> kind = Arbitraries.frequency(
         Tuple.of(4, Kind.PARENT_TURN), Tuple.of(3, Kind.CHILD_TURN),
         Tuple.of(2, Kind.USER_EDIT), Tuple.of(2, Kind.UNDO_REDO_PARENT),
-        Tuple.of(2, Kind.UNDO_REDO_CHILD), Tuple.of(3, Kind.GOTO_PARENT));
+        Tuple.of(2, Kind.UNDO_REDO_CHILD), Tuple.of(3, Kind.GOTO_PARENT),
+        Tuple.of(2, Kind.ISOLATED_TURN), Tuple.of(1, Kind.LAND), Tuple.of(1, Kind.DISCARD));
     return Combinators.combine(kind, Arbitraries.integers().between(0, 11)).as(Step::new).list().ofMinSize(3)
         .ofMaxSize(9);
   }
@@ -103,6 +106,12 @@ class TabsReferenceModelProperties {
     private final Map<String, List<String>> spawnedBy = new HashMap<>(); // "parent checkpoint": its children's prompts
     private final Map<Integer, Integer> parentOf = new HashMap<>(); // the parent's tree
     private final Map<Integer, Snapshot> atParent = new HashMap<>(); // the world as the parent last stood there
+    private WorkspaceTab apart; // a tab opened isolated, as /tab isolated does
+    private final Map<String, String> apartView = new TreeMap<>(); // what it wrote and has not landed
+    private final Map<String, String> apartLanded = new TreeMap<>(); // what it landed, or wrote once it was not isolated
+    private boolean apartIsolated = true;
+    private int apartLive;
+    private int apartNext = 1;
     private int parentLive;
     private int parentNext = 1;
 
@@ -138,6 +147,10 @@ class TabsReferenceModelProperties {
             }
           }
           s.append("{'whenLastUser':'P").append(i).append(":','text':'done'},");
+        } else if (step.kind() == Kind.ISOLATED_TURN) {
+          String u = "I" + i;
+          s.append(write(u + ":", u.toLowerCase() + ".txt", u)).append(",{'whenLastUser':'").append(u)
+              .append(":','text':'done'},");
         } else if (step.kind() == Kind.CHILD_TURN) {
           String u = "U" + i;
           s.append(write(u + ":", u.toLowerCase() + ".txt", u)).append(",{'whenLastUser':'").append(u)
@@ -171,6 +184,7 @@ class TabsReferenceModelProperties {
       workspace.isolateWith(ToolSettings.DEFAULTS.withSandbox(Bwrap.required(
           SandboxPolicy.protecting(temp.resolve("home"), temp.resolve("config")))).sandbox().bwrap());
       parent = workspace.newTab();
+      apart = workspace.newIsolatedTab();
       for (int i = 0; i < steps.size(); i++) {
         step(i, steps.get(i));
         atParent.put(parentLive, new Snapshot(Map.copyOf(agentFiles), Map.copyOf(positions)));
@@ -235,6 +249,33 @@ class TabsReferenceModelProperties {
           restore(child(c), new Command.Undo(OptionalInt.empty(), false));
           restore(child(c), new Command.Redo(false));
         }
+        case ISOLATED_TURN -> {
+          run(apart, "I" + i + ": write");
+          (apartIsolated ? apartView : apartLanded).put(("I" + i).toLowerCase() + ".txt", "I" + i + "\n");
+          apartLive = apartNext++;
+          played.add("turn #" + apartLive + " in the isolated tab");
+        }
+        case LAND -> {
+          if (!apartIsolated || apartView.isEmpty()) {
+            return;
+          }
+          boolean keep = step.n() % 2 == 0;
+          restore(apart, new Command.Land(keep));
+          apartLanded.putAll(apartView);
+          apartView.clear();
+          apartIsolated = keep;
+          apartLive = apartNext++;
+          played.add((keep ? "land --keep-isolated" : "land") + " as #" + apartLive);
+        }
+        case DISCARD -> {
+          if (!apartIsolated || apartView.isEmpty()) {
+            return;
+          }
+          restore(apart, new Command.Discard());
+          apartView.clear();
+          apartLive = apartNext++;
+          played.add("discard as #" + apartLive);
+        }
         case GOTO_PARENT -> {
           List<Integer> known = atParent.keySet().stream().sorted().toList();
           int to = known.get(step.n() % known.size());
@@ -260,9 +301,13 @@ class TabsReferenceModelProperties {
       Map<String, String> files = new TreeMap<>(expected.files());
       Map<String, Integer> where = new TreeMap<>();
       positions.keySet().forEach(c -> where.put(c, expected.positions().getOrDefault(c, 0)));
+      files.putAll(apartLanded);
       files.putAll(userFiles);
       assertThat(projectFiles()).as("the project %s", when).isEqualTo(files);
       assertThat(parent.session().snapshot().live()).as("the parent's position %s", when).isEqualTo(parentAt);
+      assertThat(apart.session().snapshot().live()).as("the isolated tab's position %s", when).isEqualTo(apartLive);
+      assertThat(apart.session().checkpoints().viewDiffers()).as("what waits in the isolated tab's view %s", when)
+          .isEqualTo(apartView.size());
       Map<String, Integer> actual = new TreeMap<>();
       positions.keySet().forEach(c -> actual.put(c, child(c).session().snapshot().live()));
       assertThat(actual).as("the children's positions %s", when).isEqualTo(where);
