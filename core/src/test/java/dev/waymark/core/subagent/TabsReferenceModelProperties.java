@@ -52,7 +52,7 @@ class TabsReferenceModelProperties {
 
   /** What one step does; {@code n} picks the subagents spawned, the child, the checkpoint or the text. */
   enum Kind {
-    PARENT_TURN, CHILD_TURN, USER_EDIT, UNDO_REDO_PARENT, UNDO_REDO_CHILD, GOTO_PARENT, ISOLATED_TURN, LAND, DISCARD
+    PARENT_TURN, CHILD_TURN, USER_EDIT, UNDO_REDO_PARENT, UNDO_REDO_CHILD, GOTO_PARENT, ISOLATED_TURN, LAND, DISCARD, UNDO_CHILD
   }
 
   record Step(Kind kind, int n) {}
@@ -62,7 +62,7 @@ class TabsReferenceModelProperties {
         Tuple.of(4, Kind.PARENT_TURN), Tuple.of(3, Kind.CHILD_TURN),
         Tuple.of(2, Kind.USER_EDIT), Tuple.of(2, Kind.UNDO_REDO_PARENT),
         Tuple.of(2, Kind.UNDO_REDO_CHILD), Tuple.of(3, Kind.GOTO_PARENT),
-        Tuple.of(2, Kind.ISOLATED_TURN), Tuple.of(1, Kind.LAND), Tuple.of(1, Kind.DISCARD));
+        Tuple.of(2, Kind.ISOLATED_TURN), Tuple.of(1, Kind.LAND), Tuple.of(1, Kind.DISCARD), Tuple.of(2, Kind.UNDO_CHILD));
     return Combinators.combine(kind, Arbitraries.integers().between(0, 11)).as(Step::new).list().ofMinSize(3)
         .ofMaxSize(9);
   }
@@ -112,6 +112,8 @@ class TabsReferenceModelProperties {
     private boolean apartIsolated = true;
     private int apartLive;
     private int apartNext = 1;
+    private final Map<String, Integer> childParent = new HashMap<>(); // "child#n": its parent checkpoint
+    private final Map<String, String> childFile = new HashMap<>(); // "child#n": the file its user turn wrote
     private int parentLive;
     private int parentNext = 1;
 
@@ -218,7 +220,10 @@ class TabsReferenceModelProperties {
           }
           String c = here.get(step.n() % here.size());
           run(child(c), "U" + i + ": write");
-          positions.put(c, nextNumber.merge(c, 1, Integer::sum) - 1);
+          int number = nextNumber.merge(c, 1, Integer::sum) - 1;
+          childParent.put(c + "#" + number, positions.get(c));
+          childFile.put(c + "#" + number, ("U" + i).toLowerCase() + ".txt");
+          positions.put(c, number);
           agentFiles.put(("U" + i).toLowerCase() + ".txt", "U" + i + "\n");
           played.add("user turn #" + positions.get(c) + " in " + c);
         }
@@ -275,6 +280,19 @@ class TabsReferenceModelProperties {
           apartView.clear();
           apartLive = apartNext++;
           played.add("discard as #" + apartLive);
+        }
+        case UNDO_CHILD -> {
+          List<String> here = spawnedBy.getOrDefault("" + parentLive, List.of()).stream()
+              .filter(c -> childParent.containsKey(c + "#" + positions.get(c))).toList(); // a user's turn
+          if (here.isEmpty()) {
+            return;
+          }
+          String c = here.get(step.n() % here.size());
+          restore(child(c), new Command.Undo(OptionalInt.empty(), false));
+          int back = childParent.get(c + "#" + positions.get(c));
+          agentFiles.remove(childFile.get(c + "#" + positions.get(c)));
+          positions.put(c, back);
+          played.add("undo in " + c + " to #" + back);
         }
         case GOTO_PARENT -> {
           List<Integer> known = atParent.keySet().stream().sorted().toList();
