@@ -41,8 +41,8 @@ import net.jqwik.api.Tuple;
 
 /**
  * Random sequences of parent turns with 0-3 subagents, the user's own turns in those subagents'
- * tabs, the user's edits on disk, undo then redo in any tab and goto in the parent, against a
- * reference model: what the project holds and where each tab stands when the parent stood at each
+ * tabs and their undo, the user's edits on disk, undo then redo in any tab, goto in the parent, and
+ * turns, land, land --keep-isolated and discard in a tab opened isolated, against a reference model: what the project holds and where each tab stands when the parent stood at each
  * of its checkpoints. After every step the project's bytes and each tab's position are the model's,
  * undo then redo in any tab gives back the same project and positions, and what the user wrote on
  * disk is still there.
@@ -99,13 +99,14 @@ class TabsReferenceModelProperties {
     private WorkspaceTab parent;
 
     // the model
-    private final Map<String, String> agentFiles = new TreeMap<>(); // what the tabs wrote, as the project holds it
     private final Map<String, String> userFiles = new TreeMap<>(); // what the user wrote on disk
     private final Map<String, Integer> positions = new LinkedHashMap<>(); // each child's live checkpoint
     private final Map<String, Integer> nextNumber = new HashMap<>(); // each child's next checkpoint
     private final Map<String, List<String>> spawnedBy = new HashMap<>(); // "parent checkpoint": its children's prompts
     private final Map<Integer, Integer> parentOf = new HashMap<>(); // the parent's tree
-    private final Map<Integer, Snapshot> atParent = new HashMap<>(); // the world as the parent last stood there
+    private final Map<String, Integer> spawn = new HashMap<>(); // each child's parent checkpoint
+    private final Map<String, Integer> firstOwn = new HashMap<>(); // each child's first checkpoint the user's own
+    private final Map<String, Integer> stood = new HashMap<>(); // where each child stood when taken back
     private WorkspaceTab apart; // a tab opened isolated, as /tab isolated does
     private final Map<String, String> apartView = new TreeMap<>(); // what it wrote and has not landed
     private final Map<String, String> apartLanded = new TreeMap<>(); // what it landed, or wrote once it was not isolated
@@ -125,7 +126,6 @@ class TabsReferenceModelProperties {
       this.project = Files.createDirectories(temp.resolve("project"));
       this.store = ShadowStore.open(project, new WaymarkHome(temp.resolve("home")), RetentionPolicy.DEFAULT);
       this.steps = steps;
-      atParent.put(0, new Snapshot(Map.of(), Map.of()));
     }
 
     private String script() {
@@ -189,7 +189,6 @@ class TabsReferenceModelProperties {
       apart = workspace.newIsolatedTab();
       for (int i = 0; i < steps.size(); i++) {
         step(i, steps.get(i));
-        atParent.put(parentLive, new Snapshot(Map.copyOf(agentFiles), Map.copyOf(positions)));
         check("after " + played);
       }
     }
@@ -205,7 +204,11 @@ class TabsReferenceModelProperties {
           for (int j = 0; j < step.n() % 4; j++) {
             String c = "C" + i + "_" + j;
             prompts.add(c);
-            agentFiles.put(c.toLowerCase() + ".txt", c + "\n");
+            spawn.put(c, number);
+            firstOwn.put(c, isolated(step) ? 3 : 2);
+            childParent.put(c + "#1", 0);
+            childParent.put(c + "#2", 1);
+            childFile.put(c + "#" + (isolated(step) ? 2 : 1), c.toLowerCase() + ".txt");
             positions.put(c, isolated(step) ? 2 : 1); // an isolated subagent's land is its #2
             nextNumber.put(c, isolated(step) ? 3 : 2);
           }
@@ -224,7 +227,6 @@ class TabsReferenceModelProperties {
           childParent.put(c + "#" + number, positions.get(c));
           childFile.put(c + "#" + number, ("U" + i).toLowerCase() + ".txt");
           positions.put(c, number);
-          agentFiles.put(("U" + i).toLowerCase() + ".txt", "U" + i + "\n");
           played.add("user turn #" + positions.get(c) + " in " + c);
         }
         case USER_EDIT -> {
@@ -239,7 +241,8 @@ class TabsReferenceModelProperties {
           }
           played.add("undo in the parent");
           restore(parent, new Command.Undo(OptionalInt.empty(), false));
-          Snapshot back = atParent.get(parentOf.get(parentLive));
+          Map<String, Integer> moved = moved(parentOf.get(parentLive), false);
+          Snapshot back = new Snapshot(files(moved), moved);
           check("after " + played, back, parentOf.get(parentLive));
           played.add("redo in the parent");
           restore(parent, new Command.Redo(false));
@@ -283,35 +286,78 @@ class TabsReferenceModelProperties {
         }
         case UNDO_CHILD -> {
           List<String> here = spawnedBy.getOrDefault("" + parentLive, List.of()).stream()
-              .filter(c -> childParent.containsKey(c + "#" + positions.get(c))).toList(); // a user's turn
+              .filter(c -> positions.get(c) >= firstOwn.get(c)).toList(); // a user's turn
           if (here.isEmpty()) {
             return;
           }
           String c = here.get(step.n() % here.size());
           restore(child(c), new Command.Undo(OptionalInt.empty(), false));
           int back = childParent.get(c + "#" + positions.get(c));
-          agentFiles.remove(childFile.get(c + "#" + positions.get(c)));
           positions.put(c, back);
           played.add("undo in " + c + " to #" + back);
         }
         case GOTO_PARENT -> {
-          List<Integer> known = atParent.keySet().stream().sorted().toList();
+          List<Integer> known = Stream.concat(Stream.of(0), parentOf.keySet().stream()).sorted().toList();
           int to = known.get(step.n() % known.size());
           if (to == parentLive) {
             return;
           }
           played.add("goto #" + to + " in the parent");
           restore(parent, new Command.GoTo(to, false));
+          positions.putAll(moved(to, true));
           parentLive = to;
-          agentFiles.clear();
-          agentFiles.putAll(atParent.get(to).files());
-          positions.replaceAll((c, at) -> atParent.get(to).positions().getOrDefault(c, 0));
         }
       }
     }
 
     private void check(String when) throws Exception {
-      check(when, new Snapshot(agentFiles, positions), parentLive);
+      check(when, new Snapshot(files(positions), positions), parentLive);
+    }
+
+    /**
+     * Where the children stand once the parent goes to {@code to}: one whose parent checkpoint the
+     * parent leaves goes back to #0, one whose it comes to goes where it stood when taken back, and
+     * the others stay.
+     */
+    private Map<String, Integer> moved(int to, boolean remember) {
+      List<Integer> from = path(parentLive);
+      List<Integer> there = path(to);
+      Map<String, Integer> moved = new TreeMap<>(positions);
+      for (String c : positions.keySet()) {
+        boolean was = from.contains(spawn.get(c));
+        boolean is = there.contains(spawn.get(c));
+        if (was && !is) {
+          if (remember) {
+            stood.put(c, positions.get(c));
+          }
+          moved.put(c, 0);
+        } else if (!was && is) {
+          moved.put(c, stood.get(c));
+        }
+      }
+      return moved;
+    }
+
+    private List<Integer> path(int n) {
+      List<Integer> path = new ArrayList<>();
+      for (Integer at = n; at != null; at = parentOf.get(at)) {
+        path.add(at);
+      }
+      return path;
+    }
+
+    /** What the children's checkpoints up to where each stands wrote. */
+    private Map<String, String> files(Map<String, Integer> at) {
+      Map<String, String> files = new TreeMap<>();
+      at.forEach((c, live) -> {
+        for (Integer n = live; n != null && n > 0; n = childParent.get(c + "#" + n)) {
+          String file = childFile.get(c + "#" + n);
+          if (file != null) {
+            files.put(file, file.replace(".txt", "").toUpperCase() + "\n");
+          }
+        }
+      });
+      return files;
     }
 
     /** The project holds the agents' files of {@code expected} and the user's, and each tab stands where it says. */
