@@ -48,7 +48,7 @@ import net.jqwik.api.Tuple;
  * disk is still there.
  */
 class TabsReferenceModelProperties {
-  private static final int TRIES = 6;
+  private static final int TRIES = 20;
 
   /** What one step does; {@code n} picks the subagents spawned, the child, the checkpoint or the text. */
   enum Kind {
